@@ -1,0 +1,231 @@
+package admin
+
+import (
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// Config is what the admin side needs besides the services.
+type Config struct {
+	CursorSecret []byte
+	// Backup writes a consistent copy of the database into the backups folder
+	// and returns its file name and size (owner only).
+	Backup func() (string, int64, error)
+	// Backups lists the backup files, newest first.
+	Backups func() ([]BackupFile, error)
+}
+
+// BackupFile is one file in the backups folder.
+type BackupFile struct {
+	File      string `json:"file"`
+	SizeBytes int64  `json:"size_bytes"`
+	CreatedAt string `json:"created_at"`
+}
+
+// Handler holds what the admin handlers call.
+type Handler struct {
+	cfg     Config
+	svc     *app.Services
+	log     *slog.Logger
+	cursors app.CursorCodec
+}
+
+type localKey int
+
+const (
+	keyAdmin localKey = iota
+	keyStore
+)
+
+// Register mounts the admin JSON API and the panel on r.
+func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
+	h := &Handler{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
+	api := r.Group("/api/v1/admin")
+	api.Post("/auth/login", h.login)
+	authed := api.Group("", h.auth)
+	h.registerUserRoutes(authed)
+	h.registerBackupRoutes(authed)
+	h.registerStoreRoutes(authed)
+	st := authed.Group("/stores/:store_id", h.storeScope)
+	h.registerStoreScopedRoutes(st)
+	h.registerCatalogRoutes(st)
+	h.registerCustomerRoutes(st)
+	h.registerOrderRoutes(st)
+	h.registerCouponRoutes(st)
+	h.registerRequestRoutes(st)
+	h.registerReviewRoutes(st)
+	h.registerTicketRoutes(st)
+	h.registerContactRoutes(st)
+	h.registerOutboxRoutes(st)
+	h.registerPanel(r)
+	return h
+}
+
+// auth requires an admin bearer token. Shopper tokens never verify here.
+func (h *Handler) auth(c *fiber.Ctx) error {
+	tok, found := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	if !found {
+		return app.Errorf(app.EUnauthorized, "missing admin bearer token")
+	}
+	u, err := h.svc.Admins.Authenticate(strings.TrimSpace(tok))
+	if err != nil {
+		return err
+	}
+	c.Locals(keyAdmin, u)
+	return c.Next()
+}
+
+// storeScope loads :store_id; a store the admin may not see is not_found.
+func (h *Handler) storeScope(c *fiber.Ctx) error {
+	id, err := strconv.ParseUint(c.Params("store_id"), 10, 64)
+	if err != nil || id == 0 || !adminOf(c).CanAccess(id) {
+		return app.NotFound("store")
+	}
+	st, err := h.svc.Stores.Get(id)
+	if err != nil {
+		return err
+	}
+	c.Locals(keyStore, st)
+	return c.Next()
+}
+
+func adminOf(c *fiber.Ctx) *app.AdminUser {
+	u, _ := c.Locals(keyAdmin).(*app.AdminUser)
+	return u
+}
+
+// storeOf returns the store of a /stores/:store_id/ route.
+func storeOf(c *fiber.Ctx) *app.Store {
+	st, _ := c.Locals(keyStore).(*app.Store)
+	return st
+}
+
+// ownerOnly refuses staff (403 forbidden).
+func ownerOnly(c *fiber.Ctx) error {
+	if adminOf(c).Role != app.RoleOwner {
+		return app.Errorf(app.EForbidden, "only an owner may do this")
+	}
+	return c.Next()
+}
+
+var okPrefix = []byte(`{"status":true,"status_code":200,"message":"","data":`)
+
+// ok writes data in the success envelope.
+func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, data) }
+
+// created writes data in the success envelope with 201.
+func created(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusCreated, data) }
+
+func reply(c *fiber.Ctx, status int, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	b := make([]byte, 0, len(raw)+64)
+	b = append(b, `{"status":true,"status_code":`...)
+	b = strconv.AppendInt(b, int64(status), 10)
+	b = append(b, `,"message":"","data":`...)
+	b = append(b, raw...)
+	b = append(b, '}')
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	return c.Send(b)
+}
+
+// decode reads a JSON body; bad JSON or types are validation_failed.
+func decode(c *fiber.Ctx, v any) error {
+	if len(strings.TrimSpace(string(c.Body()))) == 0 {
+		return app.Invalid("body", "a JSON body is required")
+	}
+	if err := json.Unmarshal(c.Body(), v); err != nil {
+		var te *json.UnmarshalTypeError
+		if ok := asTypeError(err, &te); ok && te.Field != "" {
+			return app.Invalid(te.Field, "has the wrong type")
+		}
+		if ae, isApp := err.(*app.Error); isApp {
+			return &app.Error{Code: app.EValidation, Message: "validation failed", Fields: map[string]string{"body": ae.Message}}
+		}
+		return app.Invalid("body", "malformed JSON")
+	}
+	return nil
+}
+
+func asTypeError(err error, te **json.UnmarshalTypeError) bool {
+	t, isType := err.(*json.UnmarshalTypeError)
+	if isType {
+		*te = t
+	}
+	return isType
+}
+
+// pathID parses an integer path parameter; anything else is not_found.
+func pathID(c *fiber.Ctx, name, what string) (uint64, error) {
+	id, err := strconv.ParseUint(c.Params(name), 10, 64)
+	if err != nil || id == 0 {
+		return 0, app.NotFound(what)
+	}
+	return id, nil
+}
+
+// listParams reads limit and cursor of an admin list (newest first).
+func (h *Handler) listParams(c *fiber.Ctx, scope string) (app.ListParams, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
+	if lv := c.Query("limit"); lv != "" {
+		n, err := strconv.Atoi(lv)
+		if err != nil || n < 1 {
+			return lp, app.Invalid("limit", "must be an integer of at least 1")
+		}
+		lp.Limit = min(n, app.MaxLimit)
+	}
+	if cv := c.Query("cursor"); cv != "" {
+		cur, err := h.cursors.Decode("admin:"+scope, storeIDParam(c), lp.Sort, cv)
+		if err != nil {
+			return lp, err
+		}
+		lp.After = cur
+	}
+	return lp, nil
+}
+
+func storeIDParam(c *fiber.Ctx) uint64 {
+	if st := storeOf(c); st != nil {
+		return st.ID
+	}
+	return 0
+}
+
+// listOf is the list shape.
+type listOf struct {
+	Items      any     `json:"items"`
+	NextCursor *string `json:"next_cursor"`
+	HasMore    bool    `json:"has_more"`
+}
+
+// sendPage writes a page in the list shape, mapping items through view.
+func sendPage[T any](h *Handler, c *fiber.Ctx, scope string, p app.Page[T], view func(T) any) error {
+	items := make([]any, len(p.Items))
+	for i, it := range p.Items {
+		items[i] = view(it)
+	}
+	out := listOf{Items: items}
+	if p.Next != nil {
+		s := h.cursors.Encode("admin:"+scope, storeIDParam(c), p.Next)
+		out.NextCursor, out.HasMore = &s, true
+	}
+	return ok(c, out)
+}
+
+// sendAll writes a complete set in the list shape.
+func sendAll[T any](c *fiber.Ctx, items []T, view func(T) any) error {
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = view(it)
+	}
+	return ok(c, listOf{Items: out})
+}

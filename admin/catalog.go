@@ -1,0 +1,151 @@
+package admin
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (h *Handler) registerCatalogRoutes(r fiber.Router) {
+	r.Get("/categories", h.listCategories)
+	r.Post("/categories", h.createCategory)
+	r.Patch("/categories/:cid", h.patchCategory)
+	r.Delete("/categories/:cid", h.deleteCategory)
+	r.Get("/products", h.listProducts)
+	r.Post("/products", h.createProduct)
+	r.Get("/products/:pid", h.getProduct)
+	r.Patch("/products/:pid", h.patchProduct)
+	r.Delete("/products/:pid", h.deleteProduct)
+}
+
+func viewCategory(c *app.Category) any { return c }
+
+// listCategories serves GET stores/{id}/categories/.
+func (h *Handler) listCategories(c *fiber.Ctx) error {
+	cats, err := h.svc.Catalog.Categories(storeOf(c).ID)
+	if err != nil {
+		return err
+	}
+	return sendAll(c, cats, viewCategory)
+}
+
+// createCategory serves POST stores/{id}/categories/.
+func (h *Handler) createCategory(c *fiber.Ctx) error {
+	var in app.CategoryInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	cat, err := h.svc.Catalog.SaveCategory(storeOf(c).ID, 0, in)
+	if err != nil {
+		return err
+	}
+	return created(c, cat)
+}
+
+// patchCategory serves PATCH stores/{id}/categories/{cid}/.
+func (h *Handler) patchCategory(c *fiber.Ctx) error {
+	id, err := pathID(c, "cid", "category")
+	if err != nil {
+		return err
+	}
+	var in app.CategoryInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	cat, err := h.svc.Catalog.SaveCategory(storeOf(c).ID, id, in)
+	if err != nil {
+		return err
+	}
+	return ok(c, cat)
+}
+
+// deleteCategory serves DELETE stores/{id}/categories/{cid}/.
+func (h *Handler) deleteCategory(c *fiber.Ctx) error {
+	id, err := pathID(c, "cid", "category")
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Catalog.DeleteCategory(storeOf(c).ID, id); err != nil {
+		return err
+	}
+	return ok(c, nil)
+}
+
+// productView is the admin's view of a product: everything but internals.
+type productView struct {
+	*app.Product
+	AverageRating float64 `json:"average_rating"`
+	InStock       bool    `json:"in_stock"`
+}
+
+func viewProduct(p *app.Product) any {
+	return productView{Product: p, AverageRating: p.AverageRating(), InStock: p.AvailableStock() > 0}
+}
+
+// listProducts serves GET stores/{id}/products/ (every product, newest first).
+func (h *Handler) listProducts(c *fiber.Ctx) error {
+	lp, err := h.listParams(c, "products")
+	if err != nil {
+		return err
+	}
+	page, err := h.svc.Catalog.AllProducts(storeOf(c).ID, lp)
+	if err != nil {
+		return err
+	}
+	return sendPage(h, c, "products", page, viewProduct)
+}
+
+// createProduct serves POST stores/{id}/products/.
+func (h *Handler) createProduct(c *fiber.Ctx) error {
+	var in app.ProductInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := h.svc.Catalog.SaveProduct(storeOf(c).ID, 0, in)
+	if err != nil {
+		return err
+	}
+	return created(c, viewProduct(p))
+}
+
+// getProduct serves GET stores/{id}/products/{pid}/.
+func (h *Handler) getProduct(c *fiber.Ctx) error {
+	id, err := pathID(c, "pid", "product")
+	if err != nil {
+		return err
+	}
+	p, err := h.svc.Catalog.Product(storeOf(c).ID, id)
+	if err != nil {
+		return err
+	}
+	return ok(c, viewProduct(p))
+}
+
+// patchProduct serves PATCH stores/{id}/products/{pid}/.
+func (h *Handler) patchProduct(c *fiber.Ctx) error {
+	id, err := pathID(c, "pid", "product")
+	if err != nil {
+		return err
+	}
+	var in app.ProductInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := h.svc.Catalog.SaveProduct(storeOf(c).ID, id, in)
+	if err != nil {
+		return err
+	}
+	return ok(c, viewProduct(p))
+}
+
+// deleteProduct serves DELETE stores/{id}/products/{pid}/.
+func (h *Handler) deleteProduct(c *fiber.Ctx) error {
+	id, err := pathID(c, "pid", "product")
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Catalog.DeleteProduct(storeOf(c).ID, id); err != nil {
+		return err
+	}
+	return ok(c, nil)
+}

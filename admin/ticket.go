@@ -1,0 +1,5 @@
+package admin
+
+import "github.com/gofiber/fiber/v2"
+
+func (h *Handler) registerTicketRoutes(r fiber.Router) {}

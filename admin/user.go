@@ -1,0 +1,71 @@
+package admin
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (h *Handler) registerUserRoutes(r fiber.Router) {
+	r.Get("/users", ownerOnly, h.listUsers)
+	r.Post("/users", ownerOnly, h.createUser)
+	r.Delete("/users/:uid", ownerOnly, h.deleteUser)
+	r.Get("/me", h.me)
+}
+
+// login serves POST /api/v1/admin/auth/login/.
+func (h *Handler) login(c *fiber.Ctx) error {
+	var in struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password)
+	if err != nil {
+		return err
+	}
+	return ok(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
+}
+
+// me serves GET /api/v1/admin/me/.
+func (h *Handler) me(c *fiber.Ctx) error { return ok(c, adminOf(c).View()) }
+
+func viewAdmin(u *app.AdminUser) any { return u.View() }
+
+// listUsers serves GET /api/v1/admin/users/ (owner).
+func (h *Handler) listUsers(c *fiber.Ctx) error {
+	users, err := h.svc.Admins.List()
+	if err != nil {
+		return err
+	}
+	return sendAll(c, users, viewAdmin)
+}
+
+// createUser serves POST /api/v1/admin/users/ (owner).
+func (h *Handler) createUser(c *fiber.Ctx) error {
+	var in app.NewAdmin
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	u, err := h.svc.Admins.Create(in)
+	if err != nil {
+		return err
+	}
+	return created(c, u.View())
+}
+
+// deleteUser serves DELETE /api/v1/admin/users/{uid}/ (owner).
+func (h *Handler) deleteUser(c *fiber.Ctx) error {
+	id, err := pathID(c, "uid", "admin user")
+	if err != nil {
+		return err
+	}
+	if err := h.svc.Admins.Delete(id); err != nil {
+		return err
+	}
+	return ok(c, nil)
+}

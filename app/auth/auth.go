@@ -1,0 +1,110 @@
+// Package auth implements app.Tokens with signed JWTs (HS256, golang-jwt) and
+// app.Passwords with bcrypt. It imports app and nothing of web, admin or storage.
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/crypto/bcrypt"
+
+	"storefront/app"
+)
+
+// JWT signs tokens with a key derived per kind from one server secret, so a
+// token of one kind can never verify as another.
+type JWT struct {
+	keys map[string][]byte
+	now  func() time.Time
+}
+
+// NewJWT derives the per-kind keys from secret. now may be nil.
+func NewJWT(secret []byte, now func() time.Time) *JWT {
+	if now == nil {
+		now = time.Now
+	}
+	j := &JWT{keys: map[string][]byte{}, now: now}
+	for _, kind := range []string{app.TokenShopper, app.TokenAdmin} {
+		m := hmac.New(sha256.New, secret)
+		m.Write([]byte("storefront token key: " + kind))
+		j.keys[kind] = m.Sum(nil)
+	}
+	return j
+}
+
+type claims struct {
+	Kind  string `json:"knd"`
+	Store uint64 `json:"sid,omitempty"`
+	jwt.RegisteredClaims
+}
+
+// Issue signs c.
+func (j *JWT) Issue(c app.Claims) (string, error) {
+	key, ok := j.keys[c.Kind]
+	if !ok {
+		return "", errors.New("auth: unknown token kind " + c.Kind)
+	}
+	cl := claims{Kind: c.Kind, Store: c.StoreID, RegisteredClaims: jwt.RegisteredClaims{
+		Subject:   strconv.FormatUint(c.Subject, 10),
+		IssuedAt:  jwt.NewNumericDate(j.now()),
+		ExpiresAt: jwt.NewNumericDate(c.ExpiresAt),
+		Issuer:    "storefront",
+	}}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, cl).SignedString(key)
+}
+
+
+// Verify checks signature, kind and expiry; every failure is unauthorized.
+func (j *JWT) Verify(token, kind string) (app.Claims, error) {
+	bad := app.Errorf(app.EUnauthorized, "invalid or expired token")
+	key, ok := j.keys[kind]
+	if !ok || token == "" || len(token) > 4096 {
+		return app.Claims{}, bad
+	}
+	var cl claims
+	p := jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer("storefront"),
+		jwt.WithExpirationRequired(), jwt.WithTimeFunc(j.now))
+	_, err := p.ParseWithClaims(token, &cl, func(*jwt.Token) (any, error) { return key, nil })
+	if err != nil || cl.Kind != kind {
+		return app.Claims{}, bad
+	}
+	sub, err := strconv.ParseUint(cl.Subject, 10, 64)
+	if err != nil || sub == 0 {
+		return app.Claims{}, bad
+	}
+	return app.Claims{Kind: cl.Kind, StoreID: cl.Store, Subject: sub, ExpiresAt: cl.ExpiresAt.Time}, nil
+}
+
+// Bcrypt implements app.Passwords.
+type Bcrypt struct {
+	Cost  int
+	dummy []byte
+}
+
+// NewBcrypt returns a hasher of the given cost (bcrypt.DefaultCost when 0).
+func NewBcrypt(cost int) *Bcrypt {
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	d, _ := bcrypt.GenerateFromPassword([]byte("dummy password for timing"), cost)
+	return &Bcrypt{Cost: cost, dummy: d}
+}
+
+// Hash hashes password.
+func (b *Bcrypt) Hash(password string) ([]byte, error) {
+	return bcrypt.GenerateFromPassword([]byte(password), b.Cost)
+}
+
+// Compare reports whether password matches hash.
+func (b *Bcrypt) Compare(hash []byte, password string) bool {
+	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
+}
+
+// Dummy costs what one Compare costs.
+func (b *Bcrypt) Dummy(password string) {
+	_ = bcrypt.CompareHashAndPassword(b.dummy, []byte(password))
+}

@@ -1,0 +1,429 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CategoryCacheTTL is how long a category page is served from memory.
+const CategoryCacheTTL = 5 * time.Minute
+
+// CatalogService serves the catalog to shoppers and manages it for admins.
+type CatalogService struct {
+	s *Services
+
+	mu    sync.Mutex
+	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
+	pages map[string]cachedPage
+}
+
+type cachedPage struct {
+	cat     *Category
+	page    Page[Doc]
+	expires time.Time
+}
+
+func newCatalogService(s *Services) *CatalogService {
+	return &CatalogService{s: s, gen: map[uint64]uint64{}, pages: map[string]cachedPage{}}
+}
+
+// Products returns a page of a store's active products.
+func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], error) {
+	var page Page[Doc]
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		page, err = tx.ProductDocs(storeID, q)
+		return err
+	})
+	return page, err
+}
+
+// CategoryProducts returns the category and a page of its products. Pages are
+// cached per (category, sort, page, filters) for CategoryCacheTTL, and dropped
+// at once when the store's catalog changes.
+func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q ProductQuery) (*Category, Page[Doc], error) {
+	q.CategoryID = categoryID
+	now := cs.s.Now()
+	cs.mu.Lock()
+	key := cs.cacheKey(storeID, q)
+	hit, ok := cs.pages[key]
+	cs.mu.Unlock()
+	if ok && now.Before(hit.expires) {
+		return hit.cat, hit.page, nil
+	}
+	var cat *Category
+	var page Page[Doc]
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		if cat, err = tx.Category(storeID, categoryID); err != nil {
+			return err
+		}
+		page, err = tx.ProductDocs(storeID, q)
+		return err
+	})
+	if err != nil {
+		return nil, page, err
+	}
+	cs.mu.Lock()
+	if cs.cacheKey(storeID, q) == key { // no write since the read began
+		cs.pages[key] = cachedPage{cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}
+	}
+	cs.mu.Unlock()
+	return cat, page, nil
+}
+
+func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatUint(storeID, 10))
+	b.WriteByte('|')
+	b.WriteString(strconv.FormatUint(cs.gen[storeID], 10))
+	b.WriteByte('|')
+	b.WriteString(strconv.FormatUint(q.CategoryID, 10))
+	b.WriteByte('|')
+	b.WriteString(q.Sort)
+	b.WriteByte('|')
+	b.WriteString(strconv.Itoa(q.Limit))
+	b.WriteByte('|')
+	if q.After != nil {
+		b.Write(q.After.Key)
+	}
+	b.WriteByte('|')
+	b.WriteString(q.Q)
+	b.WriteByte('|')
+	b.WriteString(strconv.FormatInt(int64(q.MinPrice), 10) + "," + strconv.FormatInt(int64(q.MaxPrice), 10) + "," + strconv.FormatBool(q.InStock))
+	return b.String()
+}
+
+// Changed drops the cached pages of a store. Every catalog write calls it,
+// including stock changes made by orders.
+func (cs *CatalogService) Changed(storeID uint64) {
+	cs.mu.Lock()
+	cs.gen[storeID]++
+	prefix := strconv.FormatUint(storeID, 10) + "|"
+	for k := range cs.pages {
+		if strings.HasPrefix(k, prefix) {
+			delete(cs.pages, k)
+		}
+	}
+	cs.mu.Unlock()
+}
+
+// EvictExpired drops cache entries past their TTL; a cron job calls it.
+// It returns how many were dropped.
+func (cs *CatalogService) EvictExpired() int {
+	now := cs.s.Now()
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	n := 0
+	for k, p := range cs.pages {
+		if !now.Before(p.expires) {
+			delete(cs.pages, k)
+			n++
+		}
+	}
+	return n
+}
+
+// CachedPages is the number of cached category pages (for metrics and tests).
+func (cs *CatalogService) CachedPages() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return len(cs.pages)
+}
+
+// ProductDocBySlug returns the public doc of an active product.
+func (cs *CatalogService) ProductDocBySlug(storeID uint64, slug string) (Doc, error) {
+	var d Doc
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		d, err = tx.ProductDocBySlug(storeID, slug)
+		return err
+	})
+	return d, err
+}
+
+// Categories lists a store's categories.
+func (cs *CatalogService) Categories(storeID uint64) ([]*Category, error) {
+	var out []*Category
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		out, err = tx.Categories(storeID)
+		return err
+	})
+	return out, err
+}
+
+// Category returns one category.
+func (cs *CatalogService) Category(storeID, id uint64) (*Category, error) {
+	var c *Category
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		c, err = tx.Category(storeID, id)
+		return err
+	})
+	return c, err
+}
+
+// CategoryInput creates or patches a category; nil fields stay as they are.
+type CategoryInput struct {
+	Name        *string `json:"name"`
+	Slug        *string `json:"slug"`
+	Description *string `json:"description"`
+	Image       *string `json:"image"`
+	ParentID    *uint64 `json:"parent_id"`
+}
+
+// SaveCategory creates (id 0) or patches a category.
+func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*Category, error) {
+	var c *Category
+	err := cs.s.DB.Update(func(tx Tx) error {
+		c = &Category{StoreID: storeID}
+		if id != 0 {
+			var err error
+			if c, err = tx.Category(storeID, id); err != nil {
+				return err
+			}
+		}
+		if in.Name != nil {
+			c.Name = strings.TrimSpace(*in.Name)
+		}
+		if in.Slug != nil {
+			c.Slug = strings.TrimSpace(*in.Slug)
+		}
+		if c.Slug == "" {
+			c.Slug = Slugify(c.Name)
+		}
+		if in.Description != nil {
+			c.Description = *in.Description
+		}
+		if in.Image != nil {
+			c.Image = *in.Image
+		}
+		if in.ParentID != nil {
+			c.ParentID = *in.ParentID
+		}
+		var v Validation
+		v.Text("name", c.Name, true, 100)
+		v.Check(ValidSlug(c.Slug), "slug", "must be lower-case letters, digits and dashes")
+		v.Text("description", c.Description, false, 5000)
+		v.Check(c.Image == "" || ValidHTTPURL(c.Image), "image", "must be an http(s) URL")
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if c.ParentID != 0 {
+			if c.ParentID == c.ID {
+				return Invalid("parent_id", "must not be the category itself")
+			}
+			if _, err := tx.Category(storeID, c.ParentID); err != nil {
+				return Invalid("parent_id", "unknown category")
+			}
+		}
+		now := UTC(tx.Now())
+		if c.ID == 0 {
+			c.CreatedAt = now
+		}
+		c.UpdatedAt = now
+		return tx.PutCategory(c)
+	})
+	if err == nil {
+		cs.Changed(storeID)
+	}
+	return c, err
+}
+
+// DeleteCategory deletes an empty category (conflict while it has products).
+func (cs *CatalogService) DeleteCategory(storeID, id uint64) error {
+	err := cs.s.DB.Update(func(tx Tx) error { return tx.DeleteCategory(storeID, id) })
+	if err == nil {
+		cs.Changed(storeID)
+	}
+	return err
+}
+
+// ProductInput creates or patches a product; nil fields stay as they are.
+// Variants, when sent, replace the list: an entry with the id of an existing
+// variant keeps that id, others get new ids.
+type ProductInput struct {
+	Name           *string         `json:"name"`
+	Slug           *string         `json:"slug"`
+	Description    *string         `json:"description"`
+	Price          *Money          `json:"price"`
+	CompareAtPrice *Money          `json:"compare_at_price"`
+	CategoryID     *uint64         `json:"category_id"`
+	Images         *[]string       `json:"images"`
+	Stock          *int64          `json:"stock"`
+	IsActive       *bool           `json:"is_active"`
+	Variants       *[]VariantInput `json:"variants"`
+}
+
+// VariantInput is one variant of ProductInput.
+type VariantInput struct {
+	ID         uint64            `json:"id"`
+	Name       string            `json:"name"`
+	SKU        string            `json:"sku"`
+	Price      *Money            `json:"price"`
+	Stock      int64             `json:"stock"`
+	Attributes map[string]string `json:"attributes"`
+}
+
+// Product limits.
+const (
+	MaxProductImages = 20
+	MaxVariants      = 100
+	MaxStock         = 1_000_000_000
+)
+
+// SaveProduct creates (id 0) or patches a product.
+// Errors: validation_failed, not_found, conflict (slug taken).
+func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Product, error) {
+	var p *Product
+	err := cs.s.DB.Update(func(tx Tx) error {
+		st, err := tx.Store(storeID)
+		if err != nil {
+			return err
+		}
+		p = &Product{StoreID: storeID, IsActive: true}
+		if id != 0 {
+			if p, err = tx.Product(storeID, id); err != nil {
+				return err
+			}
+		}
+		p.Currency = st.Currency
+		if err := applyProductInput(tx, p, in); err != nil {
+			return err
+		}
+		now := UTC(tx.Now())
+		if p.ID == 0 {
+			p.CreatedAt = now
+		}
+		p.UpdatedAt = now
+		return tx.PutProduct(p)
+	})
+	if err == nil {
+		cs.Changed(storeID)
+	}
+	return p, err
+}
+
+func applyProductInput(tx Tx, p *Product, in ProductInput) error {
+	var v Validation
+	if in.Name != nil {
+		p.Name = strings.TrimSpace(*in.Name)
+	}
+	if in.Slug != nil {
+		p.Slug = strings.TrimSpace(*in.Slug)
+	}
+	if p.Slug == "" {
+		p.Slug = Slugify(p.Name)
+	}
+	if in.Description != nil {
+		p.Description = *in.Description
+	}
+	if in.Price != nil {
+		p.Price = *in.Price
+	}
+	if in.CompareAtPrice != nil {
+		p.CompareAtPrice = *in.CompareAtPrice
+	}
+	if in.Images != nil {
+		p.Images = *in.Images
+	}
+	if in.Stock != nil {
+		p.Stock = *in.Stock
+	}
+	if in.IsActive != nil {
+		p.IsActive = *in.IsActive
+	}
+	if in.CategoryID != nil {
+		p.CategoryID = *in.CategoryID
+	}
+	v.Text("name", p.Name, true, 200)
+	v.Check(ValidSlug(p.Slug), "slug", "must be lower-case letters, digits and dashes")
+	v.Text("description", p.Description, false, 20000)
+	v.Check(p.Price >= 0 && p.Price <= MaxMoney, "price", "must be between 0.00 and 1000000000.00")
+	v.Check(p.CompareAtPrice >= 0 && p.CompareAtPrice <= MaxMoney, "compare_at_price", "must be between 0.00 and 1000000000.00 (0 clears it)")
+	v.URLs("images", p.Images, MaxProductImages)
+	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
+	if p.CategoryID != 0 {
+		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
+			v.Add("category_id", "unknown category")
+		}
+	}
+	if in.Variants != nil {
+		vs := *in.Variants
+		if len(vs) > MaxVariants {
+			v.Add("variants", "at most 100 variants")
+		}
+		old := p.Variants
+		p.Variants = make([]Variant, 0, len(vs))
+		for i, vi := range vs {
+			f := "variants[" + itoa(i) + "]"
+			nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price}
+			if vi.Price != nil {
+				nv.Price = *vi.Price
+			}
+			v.Text(f+".name", nv.Name, true, 200)
+			v.Text(f+".sku", nv.SKU, false, 100)
+			v.Check(nv.Price >= 0 && nv.Price <= MaxMoney, f+".price", "must be between 0.00 and 1000000000.00")
+			v.Check(nv.Stock >= 0 && nv.Stock <= MaxStock, f+".stock", "must be between 0 and 1000000000")
+			v.Check(len(nv.Attributes) <= 20, f+".attributes", "at most 20 attributes")
+			if nv.Attributes == nil {
+				nv.Attributes = map[string]string{}
+			}
+			for _, o := range old {
+				if vi.ID != 0 && o.ID == vi.ID {
+					nv.ID = o.ID
+				}
+			}
+			if vi.ID != 0 && nv.ID == 0 {
+				v.Add(f+".id", "unknown variant of this product")
+			}
+			p.Variants = append(p.Variants, nv)
+		}
+		if v.Err() == nil {
+			for i := range p.Variants {
+				if p.Variants[i].ID == 0 {
+					id, err := tx.NextID(p.StoreID, "variant")
+					if err != nil {
+						return err
+					}
+					p.Variants[i].ID = id
+				}
+			}
+		}
+	}
+	return v.Err()
+}
+
+// Product returns one product (admin view).
+func (cs *CatalogService) Product(storeID, id uint64) (*Product, error) {
+	var p *Product
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		p, err = tx.Product(storeID, id)
+		return err
+	})
+	return p, err
+}
+
+// AllProducts pages through every product of a store (admin view).
+func (cs *CatalogService) AllProducts(storeID uint64, lp ListParams) (Page[*Product], error) {
+	var page Page[*Product]
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		page, err = tx.Products(storeID, lp)
+		return err
+	})
+	return page, err
+}
+
+// DeleteProduct removes a product; orders keep their own copy of its lines.
+func (cs *CatalogService) DeleteProduct(storeID, id uint64) error {
+	err := cs.s.DB.Update(func(tx Tx) error { return tx.DeleteProduct(storeID, id) })
+	if err == nil {
+		cs.Changed(storeID)
+	}
+	return err
+}

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. They are the error_code values of decisions.md §2; the web layer
+// maps each to its HTTP status in one table.
+const (
+	EValidation        = "validation_failed"
+	EInvalidAPIKey     = "invalid_api_key"
+	EStoreInactive     = "store_inactive"
+	EUnauthorized      = "unauthorized"
+	EInvalidCreds      = "invalid_credentials"
+	EEmailNotVerified  = "email_not_verified"
+	EForbidden         = "forbidden"
+	ENotFound          = "not_found"
+	EConflict          = "conflict"
+	EInvalidOrderState = "invalid_order_state"
+	EPriceChanged      = "price_changed"
+	EOutOfStock        = "out_of_stock"
+	EPayloadTooLarge   = "payload_too_large"
+	ERateLimited       = "rate_limited"
+	EInternal          = "internal"
+)
+
+// Error is a domain error: a code from the list above, a message safe to show
+// to the client, and for validation the per-field messages.
+type Error struct {
+	Code    string
+	Message string
+	Fields  map[string]string
+	// RetryAfter is the number of seconds a rate-limited client should wait.
+	RetryAfter int
+}
+
+func (e *Error) Error() string {
+	if len(e.Fields) > 0 {
+		return fmt.Sprintf("%s: %s %v", e.Code, e.Message, e.Fields)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf returns an *Error with the code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NotFound returns the not_found error for a kind of thing ("product").
+// It never says whether the thing exists elsewhere.
+func NotFound(what string) *Error {
+	return &Error{Code: ENotFound, Message: what + " not found"}
+}
+
+// Invalid returns a validation_failed error for one field.
+func Invalid(field, msg string) *Error {
+	return &Error{Code: EValidation, Message: "validation failed", Fields: map[string]string{field: msg}}
+}
+
+// ErrorCode returns the code of err: the Code of an *Error in its chain,
+// "" for nil, and EInternal for anything else.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the client-safe message of err. Foreign errors are
+// never shown: they read "internal error".
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// IsNotFound reports whether err carries the not_found code.
+func IsNotFound(err error) bool { return ErrorCode(err) == ENotFound }

@@ -1,0 +1,150 @@
+package app
+
+import "time"
+
+// Order statuses (decisions.md §5).
+const (
+	OrderPending   = "PENDING"
+	OrderConfirmed = "CONFIRMED"
+	OrderDelivered = "DELIVERED"
+	OrderCompleted = "COMPLETED"
+	OrderCancelled = "CANCELLED"
+)
+
+// Payment statuses.
+const (
+	PaymentUnpaid            = "UNPAID"
+	PaymentPaid              = "PAID"
+	PaymentFailed            = "FAILED"
+	PaymentRefunded          = "REFUNDED"
+	PaymentPartiallyRefunded = "PARTIALLY_REFUNDED"
+)
+
+// Order is a placed order. CustomerID 0 is a guest order.
+type Order struct {
+	ID               uint64      `json:"id"`
+	StoreID          uint64      `json:"store_id"`
+	CustomerID       uint64      `json:"customer_id"`
+	Status           string      `json:"status"`
+	PaymentStatus    string      `json:"payment_status"`
+	PaymentMethod    string      `json:"payment_method"`
+	PaymentSessionID string      `json:"payment_session_id"`
+	ReceiverName     string      `json:"receiver_name"`
+	Phone            string      `json:"phone"`
+	Address          string      `json:"address"`
+	Email            string      `json:"email"`
+	Items            []OrderItem `json:"items"`
+	Subtotal         Money       `json:"subtotal"`
+	Discount         Money       `json:"discount"`
+	DeliveryFee      Money       `json:"delivery_fee"`
+	Total            Money       `json:"total"`
+	Currency         string      `json:"currency"`
+	CouponCode       string      `json:"coupon_code"`
+	RefundedAmount   Money       `json:"refunded_amount"`
+	CallbackURL      string      `json:"callback_url"`
+	CreatedAt        time.Time   `json:"created_at"`
+	UpdatedAt        time.Time   `json:"updated_at"`
+}
+
+// OrderItem is one line of an order, a copy of the catalog at order time.
+type OrderItem struct {
+	ProductID uint64 `json:"product_id"`
+	VariantID uint64 `json:"variant_id"`
+	Name      string `json:"name"`
+	UnitPrice Money  `json:"unit_price"`
+	Quantity  int64  `json:"quantity"`
+	LineTotal Money  `json:"line_total"`
+}
+
+// OrderView is an order as shown to clients (decisions.md §4).
+type OrderView struct {
+	ID            uint64          `json:"id"`
+	Status        string          `json:"status"`
+	PaymentStatus string          `json:"payment_status"`
+	PaymentMethod string          `json:"payment_method"`
+	ReceiverName  string          `json:"receiver_name"`
+	Phone         string          `json:"phone"`
+	Address       string          `json:"address"`
+	Email         string          `json:"email"`
+	Items         []OrderItemView `json:"items"`
+	Subtotal      Money           `json:"subtotal"`
+	Discount      Money           `json:"discount"`
+	DeliveryFee   Money           `json:"delivery_fee"`
+	Total         Money           `json:"total"`
+	Currency      string          `json:"currency"`
+	CouponCode    string          `json:"coupon_code"`
+	CreatedAt     time.Time       `json:"created_at"`
+	UpdatedAt     time.Time       `json:"updated_at"`
+}
+
+// OrderItemView is an order line on the wire; variant_id is null without a variant.
+type OrderItemView struct {
+	ProductID uint64  `json:"product_id"`
+	VariantID *uint64 `json:"variant_id"`
+	Name      string  `json:"name"`
+	UnitPrice Money   `json:"unit_price"`
+	Quantity  int64   `json:"quantity"`
+	LineTotal Money   `json:"line_total"`
+}
+
+// View returns the wire form of o.
+func (o *Order) View() OrderView {
+	items := make([]OrderItemView, len(o.Items))
+	for i, it := range o.Items {
+		items[i] = OrderItemView{ProductID: it.ProductID, Name: it.Name, UnitPrice: it.UnitPrice, Quantity: it.Quantity, LineTotal: it.LineTotal}
+		if it.VariantID != 0 {
+			v := it.VariantID
+			items[i].VariantID = &v
+		}
+	}
+	return OrderView{ID: o.ID, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentMethod: o.PaymentMethod,
+		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
+		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
+		Currency: o.Currency, CouponCode: o.CouponCode, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+}
+
+// Refundable is what is paid and not yet refunded.
+func (o *Order) Refundable() Money { return o.Total - o.RefundedAmount }
+
+// adminMoves are the status moves the store makes by hand (decisions.md §5).
+var adminMoves = map[string]string{
+	OrderConfirmed: OrderDelivered,
+	OrderDelivered: OrderCompleted,
+}
+
+// CanAdminMove reports whether the store may move an order from one status to another.
+func CanAdminMove(from, to string) bool { return adminMoves[from] == to }
+
+// ReleaseStock puts an order's reserved units back into the catalog. Callers
+// cancelling an order call it once, in the transaction that sets CANCELLED.
+func ReleaseStock(tx Tx, o *Order) error {
+	for _, it := range o.Items {
+		p, err := tx.Product(o.StoreID, it.ProductID)
+		if IsNotFound(err) {
+			continue // deleted since: nothing to give back to
+		}
+		if err != nil {
+			return err
+		}
+		p.PutBackStock(it.VariantID, it.Quantity)
+		if err := tx.PutProduct(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OrderTx is the storage of orders. PutOrder keeps the per-customer and
+// per-status indexes.
+type OrderTx interface {
+	// CreateOrder assigns o.ID and stores o.
+	CreateOrder(o *Order) error
+	Order(storeID, id uint64) (*Order, error)
+	PutOrder(o *Order) error
+	// CustomerOrders pages one customer's orders, newest first.
+	CustomerOrders(storeID, customerID uint64, p ListParams) (Page[*Order], error)
+	// Orders pages a store's orders, newest first; status "" means all.
+	Orders(storeID uint64, status string, p ListParams) (Page[*Order], error)
+	// PendingOrdersBefore lists PENDING orders of every store created before t.
+	PendingOrdersBefore(t time.Time) ([]*Order, error)
+}

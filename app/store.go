@@ -1,0 +1,242 @@
+package app
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Store is a tenant: one shop with its API key and configuration.
+type Store struct {
+	ID         uint64          `json:"id"`
+	Name       string          `json:"name"`
+	Subdomain  string          `json:"subdomain"`
+	Currency   string          `json:"currency"`
+	IsActive   bool            `json:"is_active"`
+	APIKeyHash []byte          `json:"api_key_hash"`
+	Config     json.RawMessage `json:"config"`
+	CreatedAt  time.Time       `json:"created_at"`
+	UpdatedAt  time.Time       `json:"updated_at"`
+}
+
+// StoreTx is the storage of stores.
+type StoreTx interface {
+	// CreateStore assigns s.ID and stores s; a taken subdomain is conflict.
+	CreateStore(s *Store) error
+	// Store returns not_found for an unknown id.
+	Store(id uint64) (*Store, error)
+	// StoreByKeyHash returns not_found for an unknown key hash.
+	StoreByKeyHash(hash []byte) (*Store, error)
+	// PutStore updates s and its key index.
+	PutStore(s *Store) error
+	// Stores lists every store by id.
+	Stores() ([]*Store, error)
+}
+
+// DeliveryOption is one way of delivering an order, with its fee.
+type DeliveryOption struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Fee  Money  `json:"fee"`
+}
+
+// PaymentMethod codes (storefront-api.md: neutral stand-ins for two gateways).
+const (
+	WalletA = "WALLET_A"
+	WalletB = "WALLET_B"
+)
+
+// Settings are the parts of a store's configuration the server acts on.
+type Settings struct {
+	EmailOTPEnabled bool                `json:"email_otp_enabled"`
+	DeliveryOptions []DeliveryOption    `json:"delivery_options"`
+	PaymentMethods  []map[string]string `json:"payment_methods"`
+}
+
+// Settings decodes the server-relevant parts of s.Config.
+func (s *Store) Settings() Settings {
+	var st Settings
+	_ = json.Unmarshal(s.Config, &st)
+	return st
+}
+
+// MethodEnabled reports whether the store offers payment method code.
+func (st Settings) MethodEnabled(code string) bool {
+	for _, m := range st.PaymentMethods {
+		if m["code"] == code {
+			return true
+		}
+	}
+	return false
+}
+
+// HashAPIKey is how keys are stored and looked up: SHA-256 of the key.
+// Keys are 32 random bytes, so a fast hash is enough.
+func HashAPIKey(key string) []byte {
+	h := sha256.Sum256([]byte(key))
+	return h[:]
+}
+
+// NewAPIKey returns a fresh random API key ("sk_" + 48 hex digits).
+func NewAPIKey() string {
+	return "sk_" + RandomHex(24)
+}
+
+// RandomHex returns n random bytes in hex.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// DefaultConfig is the configuration of a new store.
+func DefaultConfig(name string) json.RawMessage {
+	cfg := map[string]any{
+		"template":              "default",
+		"theme_color":           "#1f6feb",
+		"business_type":         "retail",
+		"email_otp_enabled":     false,
+		"header_layout":         "default",
+		"footer_layout":         "default",
+		"product_card_layout":   "default",
+		"product_grid_layout":   "grid",
+		"product_detail_layout": "default",
+		"store": map[string]string{
+			"name": name, "description": "", "logo": "", "email": "", "phone": "",
+			"address": "", "logo_display": "logo_and_name", "logo_size": "medium", "currency_symbol": "",
+		},
+		"hero":             map[string]string{},
+		"footer":           map[string]string{},
+		"chat_widget":      map[string]string{},
+		"bottom_nav":       map[string]string{},
+		"newsletter":       map[string]any{"enabled": false, "title": "", "subtitle": ""},
+		"seo":              map[string]string{"title": name, "description": "", "keywords": ""},
+		"banners":          []any{},
+		"navigation":       []any{},
+		"payment_methods":  []map[string]string{{"code": WalletA, "name": "Wallet A"}, {"code": WalletB, "name": "Wallet B"}},
+		"announcement_bar": []any{},
+		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0}},
+	}
+	b, _ := json.Marshal(cfg)
+	return b
+}
+
+// configShape maps known top-level config keys to their JSON kind.
+var configShape = map[string]string{
+	"template": "string", "theme_color": "string", "business_type": "string",
+	"email_otp_enabled": "bool", "header_layout": "string", "footer_layout": "string",
+	"product_card_layout": "string", "product_grid_layout": "string", "product_detail_layout": "string",
+	"store": "strmap", "hero": "strmap", "footer": "strmap", "chat_widget": "strmap", "bottom_nav": "strmap",
+	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
+	"payment_methods": "strmaps", "announcement_bar": "array", "delivery_options": "array",
+}
+
+// MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks
+// the result: known keys keep their types, unknown top-level keys are strings.
+// subdomain and is_active are not part of the config (they belong to the store).
+func MergeConfig(cfg json.RawMessage, patch []byte) (json.RawMessage, error) {
+	var base map[string]any
+	if err := json.Unmarshal(cfg, &base); err != nil || base == nil {
+		base = map[string]any{}
+	}
+	var p map[string]any
+	if err := json.Unmarshal(patch, &p); err != nil || p == nil {
+		return nil, Invalid("body", "must be a JSON object")
+	}
+	var v Validation
+	for k, val := range p {
+		if k == "subdomain" || k == "is_active" || k == "id" {
+			v.Add(k, "is not part of the config; use the store endpoints")
+			continue
+		}
+		if val == nil {
+			delete(base, k)
+			continue
+		}
+		if sub, ok := val.(map[string]any); ok {
+			if old, ok := base[k].(map[string]any); ok {
+				for sk, sv := range sub {
+					if sv == nil {
+						delete(old, sk)
+					} else {
+						old[sk] = sv
+					}
+				}
+				continue
+			}
+		}
+		base[k] = val
+	}
+	for k, val := range base {
+		checkConfigValue(&v, k, configShape[k], val)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if raw, ok := p["delivery_options"]; ok && raw != nil {
+		b, _ := json.Marshal(raw)
+		var opts []DeliveryOption
+		if err := json.Unmarshal(b, &opts); err != nil {
+			return nil, Invalid("delivery_options", "must be an array of {id, name, fee}")
+		}
+		seen := map[string]bool{}
+		for _, o := range opts {
+			if strings.TrimSpace(o.ID) == "" || o.Fee < 0 || seen[o.ID] {
+				return nil, Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
+			}
+			seen[o.ID] = true
+		}
+		base["delivery_options"] = opts
+	}
+	return json.Marshal(base)
+}
+
+func checkConfigValue(v *Validation, k, kind string, val any) {
+	ok := true
+	switch kind {
+	case "string", "":
+		_, ok = val.(string)
+	case "bool":
+		_, ok = val.(bool)
+	case "object":
+		_, ok = val.(map[string]any)
+	case "strmap":
+		m, isMap := val.(map[string]any)
+		ok = isMap
+		for _, x := range m {
+			if _, s := x.(string); !s {
+				ok = false
+			}
+		}
+	case "array":
+		_, ok = val.([]any)
+		if _, typed := val.([]DeliveryOption); typed {
+			ok = true
+		}
+	case "strmaps":
+		arr, isArr := val.([]any)
+		ok = isArr
+		for _, e := range arr {
+			m, isMap := e.(map[string]any)
+			if !isMap {
+				ok = false
+				continue
+			}
+			for _, x := range m {
+				if _, s := x.(string); !s {
+					ok = false
+				}
+			}
+		}
+	}
+	if !ok {
+		want := map[string]string{"string": "a string", "": "a string", "bool": "a boolean", "object": "an object",
+			"strmap": "an object of strings", "array": "an array", "strmaps": "an array of objects of strings"}[kind]
+		v.Add(k, "must be "+want)
+	}
+}

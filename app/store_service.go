@@ -1,0 +1,215 @@
+package app
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// StoreService manages stores and answers the two questions asked on every
+// request, "which store is this key for" and "what is its config", from
+// memory. Every store change goes through it, so its caches stay true.
+type StoreService struct {
+	s *Services
+
+	mu     sync.RWMutex
+	byKey  map[[32]byte]*Store // key hash -> store; only found keys are cached
+	config map[uint64][]byte   // store id -> wire JSON of its config
+}
+
+func newStoreService(s *Services) *StoreService {
+	return &StoreService{s: s, byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}}
+}
+
+// Authenticate returns the store of an API key: invalid_api_key for a missing
+// or unknown key, store_inactive for a deactivated store.
+func (ss *StoreService) Authenticate(key string) (*Store, error) {
+	if key == "" {
+		return nil, Errorf(EInvalidAPIKey, "missing X-Service-Key header")
+	}
+	h := sha256.Sum256([]byte(key))
+	ss.mu.RLock()
+	st := ss.byKey[h]
+	ss.mu.RUnlock()
+	if st == nil {
+		err := ss.s.DB.View(func(tx Tx) error {
+			var err error
+			st, err = tx.StoreByKeyHash(h[:])
+			return err
+		})
+		if IsNotFound(err) {
+			return nil, Errorf(EInvalidAPIKey, "unknown API key")
+		}
+		if err != nil {
+			return nil, err
+		}
+		ss.mu.Lock()
+		ss.byKey[h] = st
+		ss.mu.Unlock()
+	}
+	if subtle.ConstantTimeCompare(st.APIKeyHash, h[:]) != 1 {
+		return nil, Errorf(EInvalidAPIKey, "unknown API key")
+	}
+	if !st.IsActive {
+		return nil, Errorf(EStoreInactive, "this store is deactivated")
+	}
+	return st, nil
+}
+
+// ConfigJSON returns the wire form of a store's configuration (storefront
+// endpoint 1), from memory after the first call.
+func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
+	ss.mu.RLock()
+	b := ss.config[st.ID]
+	ss.mu.RUnlock()
+	if b != nil {
+		return b, nil
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(st.Config, &cfg); err != nil || cfg == nil {
+		cfg = map[string]any{}
+	}
+	cfg["subdomain"] = st.Subdomain
+	cfg["is_active"] = st.IsActive
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	ss.config[st.ID] = b
+	ss.mu.Unlock()
+	return b, nil
+}
+
+// forget drops every cached entry of a store.
+func (ss *StoreService) forget(id uint64) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.config, id)
+	for k, st := range ss.byKey {
+		if st.ID == id {
+			delete(ss.byKey, k)
+		}
+	}
+}
+
+var subdomainRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// NewStore is the input of Create.
+type NewStore struct {
+	Name      string `json:"name"`
+	Subdomain string `json:"subdomain"`
+	Currency  string `json:"currency"`
+}
+
+// Create makes a store and returns it with its API key, shown only here.
+// Errors: validation_failed, conflict (subdomain taken).
+func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
+	in.Name = strings.TrimSpace(in.Name)
+	in.Subdomain = strings.ToLower(strings.TrimSpace(in.Subdomain))
+	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	var v Validation
+	v.Text("name", in.Name, true, 100)
+	v.Check(subdomainRE.MatchString(in.Subdomain), "subdomain", "must be 1-63 lower-case letters, digits or dashes")
+	v.Check(len(in.Currency) == 3 && strings.Trim(in.Currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "", "currency", "must be a three-letter ISO 4217 code")
+	if err := v.Err(); err != nil {
+		return nil, "", err
+	}
+	key := NewAPIKey()
+	st := &Store{Name: in.Name, Subdomain: in.Subdomain, Currency: in.Currency, IsActive: true,
+		APIKeyHash: HashAPIKey(key), Config: DefaultConfig(in.Name)}
+	err := ss.s.DB.Update(func(tx Tx) error {
+		st.CreatedAt, st.UpdatedAt = UTC(tx.Now()), UTC(tx.Now())
+		return tx.CreateStore(st)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return st, key, nil
+}
+
+// Get returns a store by id (not_found).
+func (ss *StoreService) Get(id uint64) (*Store, error) {
+	var st *Store
+	err := ss.s.DB.View(func(tx Tx) error {
+		var err error
+		st, err = tx.Store(id)
+		return err
+	})
+	return st, err
+}
+
+// List returns every store.
+func (ss *StoreService) List() ([]*Store, error) {
+	var out []*Store
+	err := ss.s.DB.View(func(tx Tx) error {
+		var err error
+		out, err = tx.Stores()
+		return err
+	})
+	return out, err
+}
+
+// update applies fn to the stored store and drops the caches.
+func (ss *StoreService) update(id uint64, fn func(*Store) error) (*Store, error) {
+	var st *Store
+	err := ss.s.DB.Update(func(tx Tx) error {
+		var err error
+		if st, err = tx.Store(id); err != nil {
+			return err
+		}
+		if err := fn(st); err != nil {
+			return err
+		}
+		st.UpdatedAt = UTC(tx.Now())
+		return tx.PutStore(st)
+	})
+	ss.forget(id)
+	return st, err
+}
+
+// RotateKey replaces a store's API key; the old key stops working at once.
+func (ss *StoreService) RotateKey(id uint64) (*Store, string, error) {
+	key := NewAPIKey()
+	st, err := ss.update(id, func(st *Store) error {
+		st.APIKeyHash = HashAPIKey(key)
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return st, key, nil
+}
+
+// SetActive activates or deactivates a store.
+func (ss *StoreService) SetActive(id uint64, active bool) (*Store, error) {
+	return ss.update(id, func(st *Store) error { st.IsActive = active; return nil })
+}
+
+// Rename changes the display name of a store.
+func (ss *StoreService) Rename(id uint64, name string) (*Store, error) {
+	return ss.update(id, func(st *Store) error {
+		var v Validation
+		v.Text("name", name, true, 100)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		st.Name = strings.TrimSpace(name)
+		return nil
+	})
+}
+
+// PatchConfig merges patch into the store's configuration (MergeConfig).
+func (ss *StoreService) PatchConfig(id uint64, patch []byte) (*Store, error) {
+	return ss.update(id, func(st *Store) error {
+		cfg, err := MergeConfig(st.Config, patch)
+		if err != nil {
+			return err
+		}
+		st.Config = cfg
+		return nil
+	})
+}

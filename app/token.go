@@ -1,0 +1,26 @@
+package app
+
+import "time"
+
+// Token kinds. Each kind is signed with its own key, so a token of one kind
+// never verifies as another.
+const (
+	TokenShopper = "shopper"
+	TokenAdmin   = "admin"
+)
+
+// Claims are what a bearer token carries.
+type Claims struct {
+	Kind      string
+	StoreID   uint64 // shopper tokens: the store; admin tokens: 0
+	Subject   uint64 // customer id or admin user id
+	ExpiresAt time.Time
+}
+
+// Tokens issues and verifies signed bearer tokens without a database read.
+type Tokens interface {
+	// Issue signs c.
+	Issue(c Claims) (string, error)
+	// Verify checks the signature, kind and expiry of a token; any failure is unauthorized.
+	Verify(token, kind string) (Claims, error)
+}

@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the address records: see app/address*.go.

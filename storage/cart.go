@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the cart records: see app/cart*.go.

@@ -1,0 +1,337 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"storefront/app"
+)
+
+// PutCategory creates or updates a category; renaming re-encodes the docs of
+// its products so that their category.name stays true.
+func (t *Tx) PutCategory(c *app.Category) error {
+	slugs := t.b(bCategorySlugs)
+	var old *app.Category
+	if c.ID == 0 {
+		id, err := t.NextID(c.StoreID, "category")
+		if err != nil {
+			return err
+		}
+		c.ID = id
+	} else {
+		var err error
+		if old, err = t.Category(c.StoreID, c.ID); err != nil {
+			return err
+		}
+	}
+	if v := slugs.Get(key(c.StoreID, c.Slug)); v != nil && idFromKeyEnd(v) != c.ID {
+		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
+	}
+	if old != nil && old.Slug != c.Slug {
+		if err := slugs.Delete(key(c.StoreID, old.Slug)); err != nil {
+			return err
+		}
+	}
+	if err := slugs.Put(key(c.StoreID, c.Slug), u64(c.ID)); err != nil {
+		return err
+	}
+	if err := putJSON(t.b(bCategories), key(c.StoreID, c.ID), c); err != nil {
+		return err
+	}
+	if old != nil && old.Name != c.Name {
+		return t.reencodeCategory(c)
+	}
+	return nil
+}
+
+func (t *Tx) reencodeCategory(c *app.Category) error {
+	var ids []uint64
+	prefix := key(c.StoreID, c.ID, sortNewest)
+	err := walk(t.b(bIdxCatProducts), prefix, nil, false, func(k, _ []byte) (bool, error) {
+		ids = append(ids, idFromKeyEnd(k))
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		p, err := t.Product(c.StoreID, id)
+		if err != nil {
+			return err
+		}
+		if err := t.putProductDoc(p, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Category returns one category.
+func (t *Tx) Category(storeID, id uint64) (*app.Category, error) {
+	var c app.Category
+	if err := getJSON(t.b(bCategories), key(storeID, id), &c, "category"); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Categories lists a store's categories by id.
+func (t *Tx) Categories(storeID uint64) ([]*app.Category, error) {
+	out := []*app.Category{}
+	err := walk(t.b(bCategories), tenant(storeID), nil, false, func(_, v []byte) (bool, error) {
+		var c app.Category
+		if err := getJSONBytes(v, &c, "category"); err != nil {
+			return false, err
+		}
+		out = append(out, &c)
+		return true, nil
+	})
+	return out, err
+}
+
+// DeleteCategory deletes a category that no product uses.
+func (t *Tx) DeleteCategory(storeID, id uint64) error {
+	c, err := t.Category(storeID, id)
+	if err != nil {
+		return err
+	}
+	used := false
+	err = walk(t.b(bProducts), tenant(storeID), nil, false, func(_, v []byte) (bool, error) {
+		var p app.Product
+		if err := getJSONBytes(v, &p, "product"); err != nil {
+			return false, err
+		}
+		used = p.CategoryID == id
+		return !used, nil
+	})
+	if err != nil {
+		return err
+	}
+	if used {
+		return app.Errorf(app.EConflict, "the category still has products; move or delete them first")
+	}
+	if err := t.b(bCategorySlugs).Delete(key(storeID, c.Slug)); err != nil {
+		return err
+	}
+	return t.b(bCategories).Delete(key(storeID, id))
+}
+
+// PutProduct creates or updates a product with its doc, slug and indexes.
+func (t *Tx) PutProduct(p *app.Product) error {
+	var old *app.Product
+	if p.ID == 0 {
+		id, err := t.NextID(p.StoreID, "product")
+		if err != nil {
+			return err
+		}
+		p.ID = id
+	} else {
+		var err error
+		if old, err = t.Product(p.StoreID, p.ID); err != nil {
+			return err
+		}
+	}
+	slugs := t.b(bProductSlugs)
+	if v := slugs.Get(key(p.StoreID, p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
+		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
+	}
+	if old != nil {
+		if err := t.unindexProduct(old); err != nil {
+			return err
+		}
+	}
+	if err := slugs.Put(key(p.StoreID, p.Slug), u64(p.ID)); err != nil {
+		return err
+	}
+	if err := putJSON(t.b(bProducts), key(p.StoreID, p.ID), p); err != nil {
+		return err
+	}
+	var cat *app.Category
+	if p.CategoryID != 0 {
+		var err error
+		if cat, err = t.Category(p.StoreID, p.CategoryID); err != nil {
+			return err
+		}
+	}
+	if err := t.putProductDoc(p, cat); err != nil {
+		return err
+	}
+	if !p.IsActive {
+		return nil
+	}
+	entry := encodeIndexEntry(p)
+	global, inCat := productIndexKeysOf(p)
+	for _, k := range global {
+		if err := t.b(bIdxProducts).Put(k, entry); err != nil {
+			return fmt.Errorf("storage: put product index: %w", err)
+		}
+	}
+	for _, k := range inCat {
+		if err := t.b(bIdxCatProducts).Put(k, entry); err != nil {
+			return fmt.Errorf("storage: put product index: %w", err)
+		}
+	}
+	return nil
+}
+
+func (t *Tx) putProductDoc(p *app.Product, cat *app.Category) error {
+	doc, err := p.Doc(cat)
+	if err != nil {
+		return fmt.Errorf("storage: encode product doc: %w", err)
+	}
+	return t.b(bProductDocs).Put(key(p.StoreID, p.ID), doc)
+}
+
+func (t *Tx) unindexProduct(p *app.Product) error {
+	if err := t.b(bProductSlugs).Delete(key(p.StoreID, p.Slug)); err != nil {
+		return err
+	}
+	global, cat := productIndexKeysOf(p)
+	for _, k := range global {
+		if err := t.b(bIdxProducts).Delete(k); err != nil {
+			return err
+		}
+	}
+	for _, k := range cat {
+		if err := t.b(bIdxCatProducts).Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ratingKey orders products by average rating (hundredths), then review count.
+func ratingKey(p *app.Product) uint64 {
+	return uint64(p.AverageRating()*100)<<32 | uint64(min(p.ReviewCount, 1<<31))
+}
+
+// productIndexKeysOf lists the index keys of p (see productIndexKeys).
+func productIndexKeysOf(p *app.Product) (global, cat [][]byte) {
+	return productIndexKeys(p.StoreID, p.ID, p.CategoryID, int64(p.Price), app.NormalizeName(p.Name), ratingKey(p))
+}
+
+func encodeIndexEntry(p *app.Product) []byte {
+	name := app.NormalizeName(p.Name)
+	b := make([]byte, 0, 24+len(name))
+	b = binary.BigEndian.AppendUint64(b, uint64(p.Price))
+	b = binary.BigEndian.AppendUint64(b, uint64(p.AvailableStock()))
+	b = binary.BigEndian.AppendUint64(b, p.CategoryID)
+	return append(b, name...)
+}
+
+func decodeIndexEntry(v []byte) app.IndexEntry {
+	if len(v) < 24 {
+		return app.IndexEntry{}
+	}
+	return app.IndexEntry{
+		Price:      app.Money(binary.BigEndian.Uint64(v)),
+		Stock:      int64(binary.BigEndian.Uint64(v[8:])),
+		CategoryID: binary.BigEndian.Uint64(v[16:]),
+		Name:       string(v[24:]),
+	}
+}
+
+// Product returns one product.
+func (t *Tx) Product(storeID, id uint64) (*app.Product, error) {
+	var p app.Product
+	if err := getJSON(t.b(bProducts), key(storeID, id), &p, "product"); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ProductBySlug returns one product by slug.
+func (t *Tx) ProductBySlug(storeID uint64, slug string) (*app.Product, error) {
+	v := t.b(bProductSlugs).Get(key(storeID, slug))
+	if v == nil {
+		return nil, app.NotFound("product")
+	}
+	return t.Product(storeID, idFromKeyEnd(v))
+}
+
+// ProductDoc returns the doc of an active product.
+func (t *Tx) ProductDoc(storeID, id uint64) (app.Doc, error) {
+	d := t.b(bProductDocs).Get(key(storeID, id))
+	if d == nil || !t.productActive(storeID, id) {
+		return nil, app.NotFound("product")
+	}
+	return bytes.Clone(d), nil
+}
+
+// productActive reads the newest-index entry, present only for active products.
+func (t *Tx) productActive(storeID, id uint64) bool {
+	return t.b(bIdxProducts).Get(key(storeID, sortNewest, id)) != nil
+}
+
+// ProductDocBySlug returns the doc of an active product by slug.
+func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
+	v := t.b(bProductSlugs).Get(key(storeID, slug))
+	if v == nil {
+		return nil, app.NotFound("product")
+	}
+	return t.ProductDoc(storeID, idFromKeyEnd(v))
+}
+
+// DeleteProduct removes a product, its doc and index entries.
+func (t *Tx) DeleteProduct(storeID, id uint64) error {
+	p, err := t.Product(storeID, id)
+	if err != nil {
+		return err
+	}
+	if err := t.unindexProduct(p); err != nil {
+		return err
+	}
+	if err := t.b(bProductDocs).Delete(key(storeID, id)); err != nil {
+		return err
+	}
+	return t.b(bProducts).Delete(key(storeID, id))
+}
+
+// sortPlan maps a product sort to its index code and direction.
+func sortPlan(sort string) (byte, bool) {
+	switch sort {
+	case app.SortPriceAsc:
+		return sortPrice, false
+	case app.SortPriceDesc:
+		return sortPrice, true
+	case app.SortNameAsc:
+		return sortName, false
+	case app.SortRatingDesc:
+		return sortRating, true
+	default:
+		return sortNewest, true
+	}
+}
+
+// ProductDocs reads a page of active products from the index of q's sort,
+// filtering on the index entries, then copies each doc.
+func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+	code, desc := sortPlan(q.Sort)
+	var b *bolt.Bucket
+	var prefix []byte
+	if q.CategoryID != 0 {
+		b, prefix = t.b(bIdxCatProducts), key(storeID, q.CategoryID, code)
+	} else {
+		b, prefix = t.b(bIdxProducts), key(storeID, code)
+	}
+	docs := t.b(bProductDocs)
+	filtered := q.Q != "" || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
+	return page(b, prefix, q.ListParams, desc, func(k, v []byte) (app.Doc, bool, error) {
+		if filtered && !q.Match(decodeIndexEntry(v)) {
+			return nil, false, nil
+		}
+		d := docs.Get(key(storeID, idFromKeyEnd(k)))
+		if d == nil {
+			return nil, false, fmt.Errorf("storage: product index points at a missing doc %x", k)
+		}
+		return bytes.Clone(d), true, nil
+	})
+}
+
+// Products pages every product by id, newest first.
+func (t *Tx) Products(storeID uint64, lp app.ListParams) (app.Page[*app.Product], error) {
+	return page(t.b(bProducts), tenant(storeID), lp, true, decodeJSONRecord[app.Product]("product"))
+}

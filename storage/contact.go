@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the contact records: see app/contact*.go.

@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the coupon records: see app/coupon*.go.

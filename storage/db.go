@@ -1,0 +1,247 @@
+package storage
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"storefront/app"
+)
+
+// SchemaVersion is the version of the layout this code reads and writes.
+const SchemaVersion = 1
+
+// migrations[i] upgrades a database from version i+1 to i+2.
+var migrations = []func(*bolt.Tx) error{}
+
+// DB is a bbolt database implementing app.DB.
+type DB struct {
+	bolt *bolt.DB
+	// Now is the clock of every transaction; tests freeze it.
+	Now func() time.Time
+}
+
+// Options tune Open.
+type Options struct {
+	// BatchDelay is how long Batch waits to group writers (bbolt's default 10ms is
+	// too slow at low concurrency).
+	BatchDelay time.Duration
+	// NoSync turns fsync off; only benchmarks of the baseline may use it.
+	NoSync bool
+	// ReadOnly opens the file read-only (backups of a stopped database).
+	ReadOnly bool
+}
+
+// Open opens (creating if needed) the database at path, creates the buckets and
+// migrates the schema. A file locked by another process fails within a second.
+func Open(path string, opt Options) (*DB, error) {
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("storage: open %s: the database is in use by another process", path)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	bdb.MaxBatchDelay = 2 * time.Millisecond
+	if opt.BatchDelay > 0 {
+		bdb.MaxBatchDelay = opt.BatchDelay
+	}
+	db := &DB{bolt: bdb, Now: time.Now}
+	if opt.ReadOnly {
+		return db, nil
+	}
+	if err := bdb.Update(db.init); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func (db *DB) init(tx *bolt.Tx) error {
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("storage: create bucket %s: %w", name, err)
+		}
+	}
+	meta := tx.Bucket(bMeta)
+	v := 0
+	if b := meta.Get([]byte("schema_version")); b != nil {
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("storage: read schema version: %w", err)
+		}
+	} else {
+		v = SchemaVersion // a new database starts at the current layout
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("storage: the database has schema version %d, newer than this binary's %d", v, SchemaVersion)
+	}
+	for ; v < SchemaVersion; v++ {
+		if err := migrations[v-1](tx); err != nil {
+			return fmt.Errorf("storage: migrate to schema %d: %w", v+1, err)
+		}
+	}
+	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(SchemaVersion)))
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Bolt exposes the bbolt handle for stats and backups.
+func (db *DB) Bolt() *bolt.DB { return db.bolt }
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(app.Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+}
+
+// Update runs fn in a read-write transaction and commits (fsync) on nil.
+func (db *DB) Update(fn func(app.Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+}
+
+// Batch is Update grouped with concurrent callers into one commit. fn may run
+// twice: when one function of a group fails, the others are run again.
+func (db *DB) Batch(fn func(app.Tx) error) error {
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping() error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bMeta) == nil {
+			return errors.New("storage: meta bucket missing")
+		}
+		return nil
+	})
+}
+
+// Secret returns the 32-byte secret stored as name, creating it on first use.
+func (db *DB) Secret(name string) ([]byte, error) {
+	k := []byte("secret:" + name)
+	var out []byte
+	_ = db.bolt.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bMeta).Get(k); v != nil {
+			out = bytes.Clone(v)
+		}
+		return nil
+	})
+	if out != nil {
+		return out, nil
+	}
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bMeta)
+		if v := meta.Get(k); v != nil {
+			out = bytes.Clone(v)
+			return nil
+		}
+		out = make([]byte, 32)
+		if _, err := rand.Read(out); err != nil {
+			return err
+		}
+		return meta.Put(k, out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: make secret %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// WriteBackup writes a consistent copy of the live database to w and returns
+// its size (bbolt's transactional copy; writers are not blocked).
+func (db *DB) WriteBackup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// BackupToFile writes a consistent copy to path (via a temporary file and a
+// rename, fsynced), and returns its size.
+func (db *DB) BackupToFile(path string) (int64, error) {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("storage: create backup: %w", err)
+	}
+	n, err := db.WriteBackup(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("storage: write backup: %w", err)
+	}
+	return n, nil
+}
+
+// Tx is one transaction; it implements app.Tx.
+type Tx struct {
+	tx  *bolt.Tx
+	now time.Time
+}
+
+// Now is the transaction's clock.
+func (t *Tx) Now() time.Time { return t.now }
+
+func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
+
+// NextID allocates the next id of a per-store sequence.
+func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {
+	b := t.b(bSeq)
+	k := key(storeID, seq)
+	var n uint64 = 1
+	if v := b.Get(k); len(v) == 8 {
+		n = idFromKeyEnd(v) + 1
+	}
+	if err := b.Put(k, u64(n)); err != nil {
+		return 0, fmt.Errorf("storage: next id %s: %w", seq, err)
+	}
+	return n, nil
+}
+
+// getJSON decodes the record at k into v, or returns not_found naming what.
+func getJSON(b *bolt.Bucket, k []byte, v any, what string) error {
+	raw := b.Get(k)
+	if raw == nil {
+		return app.NotFound(what)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("storage: decode %s: %w", what, err)
+	}
+	return nil
+}
+
+// putJSON encodes v at k.
+func putJSON(b *bolt.Bucket, k []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("storage: encode: %w", err)
+	}
+	if err := b.Put(k, raw); err != nil {
+		return fmt.Errorf("storage: put: %w", err)
+	}
+	return nil
+}
+
+func getJSONBytes(raw []byte, v any, what string) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("storage: decode %s: %w", what, err)
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the payment records: see app/payment*.go.

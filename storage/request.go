@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the request records: see app/request*.go.

@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the review records: see app/review*.go.

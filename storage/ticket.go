@@ -1,0 +1,3 @@
+package storage
+
+// Storage of the ticket records: see app/ticket*.go.

@@ -1,0 +1,250 @@
+// Package testenv wires a whole Storefront (bbolt in a temp dir, services,
+// storefront API and admin API) for HTTP tests, with a clock tests move by
+// hand. It is imported by tests only.
+package testenv
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/admin"
+	"storefront/app"
+	"storefront/app/auth"
+	"storefront/storage"
+	"storefront/web"
+)
+
+// Env is one wired server.
+type Env struct {
+	T      testing.TB
+	DB     *storage.DB
+	Svc    *app.Services
+	Server *web.Server
+	App    *fiber.App
+	Dir    string
+	// OwnerToken is an admin token of the owner (owner@example.com / owner-password).
+	OwnerToken string
+
+	mu  sync.Mutex
+	now time.Time
+}
+
+// Options change the wiring.
+type Options struct {
+	Web web.Config // CursorSecret is filled in
+}
+
+// New returns a wired server with a frozen clock at 2026-11-21T10:00:00Z.
+func New(t testing.TB) *Env { return NewWith(t, Options{}) }
+
+// NewWith is New with options.
+func NewWith(t testing.TB, opt Options) *Env {
+	t.Helper()
+	e := &Env{T: t, Dir: t.TempDir(), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Now = e.Now
+	e.DB = db
+	t.Cleanup(func() {
+		if err := db.Verify(); err != nil {
+			t.Errorf("index check after test: %v", err)
+		}
+		db.Close()
+	})
+	secret, err := db.Secret("tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cursor, _ := db.Secret("cursors")
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), auth.NewBcrypt(4), nil, e.Now, nil, app.Options{
+		PublicURL:      "http://shop.test",
+		GatewaySecrets: map[string][]byte{app.WalletA: []byte("secret-a"), app.WalletB: []byte("secret-b")},
+	})
+	opt.Web.CursorSecret = cursor
+	e.Server = web.New(opt.Web, e.Svc)
+	e.App = e.Server.App
+	admin.Register(e.App, e.Svc, admin.Config{CursorSecret: cursor})
+	e.Server.Mount()
+	if _, err := e.Svc.Admins.Bootstrap("owner@example.com", "owner-password"); err != nil {
+		t.Fatal(err)
+	}
+	tok, _, _, err := e.Svc.Admins.Login("owner@example.com", "owner-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.OwnerToken = tok
+	return e
+}
+
+// Now is the env's clock.
+func (e *Env) Now() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.now
+}
+
+// Advance moves the clock.
+func (e *Env) Advance(d time.Duration) {
+	e.mu.Lock()
+	e.now = e.now.Add(d)
+	e.mu.Unlock()
+}
+
+// Response is a decoded response.
+type Response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   Envelope
+}
+
+// Envelope is the body of every JSON response.
+type Envelope struct {
+	Status     *bool             `json:"status"`
+	StatusCode int               `json:"status_code"`
+	Message    string            `json:"message"`
+	Data       json.RawMessage   `json:"data"`
+	ErrorCode  string            `json:"error_code"`
+	Errors     map[string]string `json:"errors"`
+}
+
+// Req is one request.
+type Req struct {
+	Method, Path string
+	Key          string // X-Service-Key
+	Token        string // Authorization: Bearer
+	Body         any    // encoded as JSON unless []byte or string
+	Header       map[string]string
+}
+
+// Do sends r through the Fiber app and decodes the envelope. It fails the
+// test when the body is not the envelope or status_code differs from the status.
+func (e *Env) Do(r Req) *Response {
+	e.T.Helper()
+	var body io.Reader
+	switch b := r.Body.(type) {
+	case nil:
+	case []byte:
+		body = bytes.NewReader(b)
+	case string:
+		body = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(r.Method, r.Path, body)
+	if r.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if r.Key != "" {
+		req.Header.Set("X-Service-Key", r.Key)
+	}
+	if r.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.Token)
+	}
+	for k, v := range r.Header {
+		req.Header.Set(k, v)
+	}
+	resp, err := e.App.Test(req, -1)
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", r.Method, r.Path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			e.T.Fatalf("%s %s: body is not JSON: %v: %s", r.Method, r.Path, err, raw)
+		}
+		if out.Body.Status == nil || out.Body.StatusCode != resp.StatusCode {
+			e.T.Fatalf("%s %s: envelope status_code %d, HTTP %d: %s", r.Method, r.Path, out.Body.StatusCode, resp.StatusCode, raw)
+		}
+	}
+	return out
+}
+
+// Decode decodes the envelope's data into v.
+func (r *Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body.Data, v); err != nil {
+		t.Fatalf("decode data: %v: %s", err, r.Raw)
+	}
+}
+
+// Expect fails the test unless the status (and error code, when code != "") match.
+func (r *Response) Expect(t testing.TB, status int, code string) *Response {
+	t.Helper()
+	if r.Status != status || (code != "" && r.Body.ErrorCode != code) {
+		t.Fatalf("got %d %q, want %d %q: %s", r.Status, r.Body.ErrorCode, status, code, r.Raw)
+	}
+	return r
+}
+
+// Store creates a store through the service and returns its id and API key.
+func (e *Env) Store(name string) (uint64, string) {
+	e.T.Helper()
+	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: name, Subdomain: app.Slugify(name), Currency: "USD"})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return st.ID, key
+}
+
+// Shopper creates a customer directly in storage and returns its id and an
+// access token, without going through registration.
+func (e *Env) Shopper(storeID uint64, email string) (uint64, string) {
+	e.T.Helper()
+	hash, _ := e.Svc.Pass.Hash("password123")
+	c := &app.Customer{StoreID: storeID, Email: email, PasswordHash: hash, FirstName: "Test", LastName: "Shopper", Phone: "+15550100", CreatedAt: e.Now()}
+	if err := e.DB.Update(func(tx app.Tx) error { return tx.CreateCustomer(c) }); err != nil {
+		e.T.Fatal(err)
+	}
+	tok, err := e.Svc.Tokens.Issue(app.Claims{Kind: app.TokenShopper, StoreID: storeID, Subject: c.ID, ExpiresAt: e.Now().Add(15 * time.Minute)})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return c.ID, tok
+}
+
+// Category creates a category.
+func (e *Env) Category(storeID uint64, name string) *app.Category {
+	e.T.Helper()
+	c, err := e.Svc.Catalog.SaveCategory(storeID, 0, app.CategoryInput{Name: &name})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return c
+}
+
+// Product creates an active product with a price in minor units and stock.
+func (e *Env) Product(storeID, categoryID uint64, name string, price app.Money, stock int64) *app.Product {
+	e.T.Helper()
+	in := app.ProductInput{Name: &name, Price: &price, Stock: &stock}
+	if categoryID != 0 {
+		in.CategoryID = &categoryID
+	}
+	p, err := e.Svc.Catalog.SaveProduct(storeID, 0, in)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return p
+}
+
+// Path formats a path.
+func Path(format string, args ...any) string { return fmt.Sprintf(format, args...) }

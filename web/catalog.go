@@ -1,0 +1,184 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (s *Server) registerCatalogRoutes(r fiber.Router) {
+	r.Get("/products", s.listProducts)
+	r.Get("/products/:slug", s.getProduct)
+	r.Get("/categories", s.listCategories)
+	r.Get("/categories/:category_id/products", s.listCategoryProducts)
+}
+
+// parseProductQuery reads the paging and filter parameters of product lists.
+func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery, app.FieldSet, error) {
+	lq, err := s.parseList(c, scope, app.ProductSorts, app.ProductsDefaultLimit, app.ProductsMaxLimit)
+	if err != nil {
+		return app.ProductQuery{}, nil, err
+	}
+	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1}
+	var v app.Validation
+	q.Q = app.NormalizeName(c.Query("q"))
+	v.MaxLen("q", q.Q, 100)
+	if cv := c.Query("category_id"); cv != "" {
+		id, err := strconv.ParseUint(cv, 10, 64)
+		v.Check(err == nil && id > 0, "category_id", "must be a positive integer")
+		q.CategoryID = id
+	}
+	for _, p := range []struct {
+		name string
+		dst  *app.Money
+	}{{"min_price", &q.MinPrice}, {"max_price", &q.MaxPrice}} {
+		if pv := c.Query(p.name); pv != "" {
+			m, err := app.ParseMoney(pv)
+			v.Check(err == nil && m >= 0, p.name, "must be a non-negative amount")
+			*p.dst = m
+		}
+	}
+	switch strings.ToLower(c.Query("in_stock")) {
+	case "", "false", "0":
+	case "true", "1":
+		q.InStock = true
+	default:
+		v.Add("in_stock", "must be true or false")
+	}
+	return q, lq.Fields, v.Err()
+}
+
+// listProducts serves GET /api/v1/business/website/products/.
+func (s *Server) listProducts(c *fiber.Ctx) error {
+	q, fs, err := s.parseProductQuery(c, "products")
+	if err != nil {
+		return err
+	}
+	page, err := s.svc.Catalog.Products(store(c).ID, q)
+	if err != nil {
+		return err
+	}
+	return s.sendDocs(c, "products", page, fs, nil, s.heavyProductFields(c, fs))
+}
+
+// listCategoryProducts serves GET /api/v1/business/website/categories/{id}/products/.
+func (s *Server) listCategoryProducts(c *fiber.Ctx) error {
+	id, err := pathID(c, "category_id", "category")
+	if err != nil {
+		return err
+	}
+	scope := "category:" + strconv.FormatUint(id, 10)
+	q, fs, err := s.parseProductQuery(c, scope)
+	if err != nil {
+		return err
+	}
+	cat, page, err := s.svc.Catalog.CategoryProducts(store(c).ID, id, q)
+	if err != nil {
+		return err
+	}
+	return s.sendDocs(c, scope, page, fs, map[string]any{"category": app.CategoryRef{ID: cat.ID, Name: cat.Name}}, s.heavyProductFields(c, fs))
+}
+
+// heavyProductFields returns the writer for fields=...variants/reviews, or nil
+// when no heavy field is asked (the fast path copies stored bytes).
+func (s *Server) heavyProductFields(c *fiber.Ctx, fs app.FieldSet) func(app.Doc, []byte) ([]byte, error) {
+	if !fs.Wants("reviews") {
+		return nil
+	}
+	sid := store(c).ID
+	return func(d app.Doc, b []byte) ([]byte, error) {
+		b, err := d.AppendJSON(b, fs)
+		if err != nil {
+			return nil, err
+		}
+		id, err := docID(d)
+		if err != nil {
+			return nil, err
+		}
+		reviews, err := s.svc.Reviews.RecentJSON(sid, id, 5)
+		if err != nil {
+			return nil, err
+		}
+		return appendMember(b, "reviews", reviews), nil
+	}
+}
+
+func docID(d app.Doc) (uint64, error) {
+	b, err := d.AppendJSON(nil, app.FieldSet{})
+	if err != nil {
+		return 0, err
+	}
+	s := strings.TrimSuffix(strings.TrimPrefix(string(b), `{"id":`), "}")
+	return strconv.ParseUint(s, 10, 64)
+}
+
+// getProduct serves GET /api/v1/business/website/products/{slug}/: the
+// product with its variants always.
+func (s *Server) getProduct(c *fiber.Ctx) error {
+	d, err := s.svc.Catalog.ProductDocBySlug(store(c).ID, c.Params("slug"))
+	if err != nil {
+		return err
+	}
+	fs := parseFields(c)
+	var b []byte
+	if fs == nil {
+		b, err = d.AppendJSONWith(nil, "variants")
+	} else {
+		b, err = d.AppendJSON(nil, fs)
+	}
+	if err != nil {
+		return err
+	}
+	if fs.Wants("reviews") {
+		id, err := docID(d)
+		if err != nil {
+			return err
+		}
+		reviews, err := s.svc.Reviews.RecentJSON(store(c).ID, id, 5)
+		if err != nil {
+			return err
+		}
+		b = appendMember(b, "reviews", reviews)
+	}
+	return sendRaw(c, fiber.StatusOK, "", b)
+}
+
+type categoryView struct {
+	ID          uint64  `json:"id"`
+	Name        string  `json:"name"`
+	Slug        string  `json:"slug"`
+	Description string  `json:"description"`
+	Image       string  `json:"image"`
+	ParentID    *uint64 `json:"parent_id"`
+}
+
+func viewCategory(cat *app.Category) any {
+	v := categoryView{ID: cat.ID, Name: cat.Name, Slug: cat.Slug, Description: cat.Description, Image: cat.Image}
+	if cat.ParentID != 0 {
+		p := cat.ParentID
+		v.ParentID = &p
+	}
+	return v
+}
+
+// listCategories serves GET /api/v1/business/website/categories/ (a small complete set).
+func (s *Server) listCategories(c *fiber.Ctx) error {
+	cats, err := s.svc.Catalog.Categories(store(c).ID)
+	if err != nil {
+		return err
+	}
+	return sendAll(s, c, cats, viewCategory)
+}
+
+// appendMember adds "name":raw to the JSON object that ends b. The object is
+// never empty: docs always carry id.
+func appendMember(b []byte, name string, raw []byte) []byte {
+	b = append(b[:len(b)-1], ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	b = append(b, raw...)
+	return append(b, '}')
+}

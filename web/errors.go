@@ -1,0 +1,81 @@
+package web
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// statusOf maps each error code to its HTTP status (decisions.md §2).
+var statusOf = map[string]int{
+	app.EValidation:        fiber.StatusBadRequest,
+	app.EInvalidAPIKey:     fiber.StatusUnauthorized,
+	app.EStoreInactive:     fiber.StatusForbidden,
+	app.EUnauthorized:      fiber.StatusUnauthorized,
+	app.EInvalidCreds:      fiber.StatusUnauthorized,
+	app.EEmailNotVerified:  fiber.StatusForbidden,
+	app.EForbidden:         fiber.StatusForbidden,
+	app.ENotFound:          fiber.StatusNotFound,
+	app.EConflict:          fiber.StatusConflict,
+	app.EInvalidOrderState: fiber.StatusConflict,
+	app.EPriceChanged:      fiber.StatusConflict,
+	app.EOutOfStock:        fiber.StatusConflict,
+	app.EPayloadTooLarge:   fiber.StatusRequestEntityTooLarge,
+	app.ERateLimited:       fiber.StatusTooManyRequests,
+	app.EInternal:          fiber.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status of an error code.
+func StatusOf(code string) int {
+	if st, ok := statusOf[code]; ok {
+		return st
+	}
+	return fiber.StatusInternalServerError
+}
+
+type errorBody struct {
+	Status     bool              `json:"status"`
+	StatusCode int               `json:"status_code"`
+	Message    string            `json:"message"`
+	Data       any               `json:"data"`
+	ErrorCode  string            `json:"error_code"`
+	Errors     map[string]string `json:"errors,omitempty"`
+}
+
+// ErrorHandler writes every error as the envelope. Errors that are not
+// app errors are logged with the request id and answered "internal error".
+func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusRequestEntityTooLarge:
+			err = app.Errorf(app.EPayloadTooLarge, "the request body is larger than 1 MiB")
+		case fiber.StatusNotFound:
+			err = app.Errorf(app.ENotFound, "no such endpoint")
+		case fiber.StatusMethodNotAllowed:
+			err = &app.Error{Code: app.ENotFound, Message: "method not allowed"}
+		case fiber.StatusBadRequest, fiber.StatusUnprocessableEntity:
+			err = app.Errorf(app.EValidation, "%s", fe.Message)
+		case fiber.StatusRequestTimeout:
+			err = app.Errorf(app.EValidation, "request timed out")
+		}
+	}
+	code := app.ErrorCode(err)
+	status := StatusOf(code)
+	if code == app.EInternal {
+		s.log.Error("internal error", "request_id", requestID(c), "store_id", storeIDOf(c),
+			"method", c.Method(), "path", c.Path(), "err", err.Error())
+	}
+	var ae *app.Error
+	body := errorBody{StatusCode: status, Message: app.ErrorMessage(err), ErrorCode: code}
+	if errors.As(err, &ae) {
+		body.Errors = ae.Fields
+		if ae.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
+		}
+	}
+	return c.Status(status).JSON(body)
+}

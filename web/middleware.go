@@ -1,0 +1,169 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+type localKey int
+
+const (
+	keyStore localKey = iota
+	keyShopper
+	keyRequestID
+)
+
+var (
+	ridPrefix  = newRIDPrefix()
+	ridCounter atomic.Uint64
+)
+
+func newRIDPrefix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// requestID returns the id of the current request.
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(keyRequestID).(string)
+	return id
+}
+
+// recover turns a panic into a 500 with the stack in the log, never a crash.
+func (s *Server) recover(c *fiber.Ctx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic", "request_id", requestID(c), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return c.Next()
+}
+
+// requestLog gives the request an id (X-Request-ID), and logs and measures it.
+func (s *Server) requestLog(c *fiber.Ctx) error {
+	start := time.Now()
+	rid := ridPrefix + "-" + strconv.FormatUint(ridCounter.Add(1), 36)
+	c.Locals(keyRequestID, rid)
+	c.Set("X-Request-ID", rid)
+	err := c.Next()
+	if err != nil {
+		if herr := s.ErrorHandler(c, err); herr != nil {
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	status := c.Response().StatusCode()
+	d := time.Since(start)
+	if s.cfg.Observe != nil {
+		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
+	}
+	if s.cfg.LogRequests {
+		s.log.Info("request", "request_id", rid, "method", c.Method(), "path", c.Path(),
+			"status", status, "duration_ms", float64(d.Microseconds())/1000, "store_id", storeIDOf(c), "ip", c.IP())
+	}
+	return nil
+}
+
+// apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403 store_inactive).
+func (s *Server) apiKey(c *fiber.Ctx) error {
+	st, err := s.svc.Stores.Authenticate(c.Get("X-Service-Key"))
+	if err != nil {
+		return err
+	}
+	c.Locals(keyStore, st)
+	return c.Next()
+}
+
+// rateLimit applies ratelimit.api_per_second per API key and client IP.
+func (s *Server) rateLimit(c *fiber.Ctx) error {
+	if s.apiRate == nil {
+		return c.Next()
+	}
+	if ok, wait := s.apiRate.Allow(strconv.FormatUint(store(c).ID, 10) + "|" + c.IP()); !ok {
+		return rateLimited(wait)
+	}
+	return c.Next()
+}
+
+func rateLimited(wait time.Duration) error {
+	secs := int((wait + time.Second - 1) / time.Second)
+	if secs < 1 {
+		secs = 1
+	}
+	return &app.Error{Code: app.ERateLimited, Message: "too many requests; retry later", RetryAfter: secs}
+}
+
+// store returns the store the API key named.
+func store(c *fiber.Ctx) *app.Store {
+	st, _ := c.Locals(keyStore).(*app.Store)
+	return st
+}
+
+func storeIDOf(c *fiber.Ctx) uint64 {
+	if st := store(c); st != nil {
+		return st.ID
+	}
+	return 0
+}
+
+// shopper requires a valid bearer token of the key's store.
+func (s *Server) shopper(c *fiber.Ctx) error {
+	sh, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	if sh == nil {
+		return app.Errorf(app.EUnauthorized, "missing bearer token")
+	}
+	c.Locals(keyShopper, sh)
+	return c.Next()
+}
+
+// optionalShopper accepts a request without a token (a guest); a token, when
+// sent, must be valid.
+func (s *Server) optionalShopper(c *fiber.Ctx) error {
+	sh, err := s.bearer(c)
+	if err != nil {
+		return err
+	}
+	if sh != nil {
+		c.Locals(keyShopper, sh)
+	}
+	return c.Next()
+}
+
+func (s *Server) bearer(c *fiber.Ctx) (*app.Shopper, error) {
+	h := c.Get(fiber.HeaderAuthorization)
+	if h == "" {
+		return nil, nil
+	}
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok {
+		return nil, app.Errorf(app.EUnauthorized, "malformed Authorization header: want Bearer <token>")
+	}
+	cl, err := s.svc.Tokens.Verify(strings.TrimSpace(tok), app.TokenShopper)
+	if err != nil {
+		return nil, err
+	}
+	if cl.StoreID != store(c).ID {
+		return nil, app.Errorf(app.EUnauthorized, "invalid or expired token")
+	}
+	return &app.Shopper{StoreID: cl.StoreID, CustomerID: cl.Subject}, nil
+}
+
+// shopperOf returns the authenticated shopper, or nil for a guest.
+func shopperOf(c *fiber.Ctx) *app.Shopper {
+	sh, _ := c.Locals(keyShopper).(*app.Shopper)
+	return sh
+}

@@ -1,0 +1,98 @@
+package web
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// Config is what the HTTP layer needs besides the services.
+type Config struct {
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
+	TrustedProxies []string
+	// APIPerSecond limits requests per API key and client IP (0: off).
+	APIPerSecond int
+	// AuthPerMinute limits register, login, forgot, resend-code and verify-email per IP.
+	AuthPerMinute int
+	// LoginFailures is how many failed logins per email per 15 minutes before 429.
+	LoginFailures int
+	// ContactPerMinute limits the contact form per IP.
+	ContactPerMinute int
+	// CursorSecret signs list cursors.
+	CursorSecret []byte
+	// LogRequests writes one log line per request.
+	LogRequests bool
+	// Observe, when set, is called after every request (metrics).
+	Observe func(route, method string, status int, d time.Duration)
+}
+
+// Server holds the services the handlers call.
+type Server struct {
+	cfg     Config
+	svc     *app.Services
+	log     *slog.Logger
+	cursors app.CursorCodec
+	apiRate *Limiter
+	// App is the Fiber app; main mounts the admin side and operations on it too.
+	App *fiber.App
+}
+
+// BodyLimit is the largest request body accepted (decisions.md §1).
+const BodyLimit = 1 << 20
+
+// New builds the Fiber app with the storefront routes.
+func New(cfg Config, svc *app.Services) *Server {
+	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
+	if cfg.APIPerSecond > 0 {
+		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
+	}
+	s.App = fiber.New(fiber.Config{
+		ErrorHandler:            s.ErrorHandler,
+		BodyLimit:               BodyLimit,
+		DisableStartupMessage:   true,
+		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
+		TrustedProxies:          cfg.TrustedProxies,
+		ProxyHeader:             proxyHeader(cfg.TrustedProxies),
+		ReadTimeout:             30 * time.Second,
+		WriteTimeout:            30 * time.Second,
+		IdleTimeout:             120 * time.Second,
+	})
+	s.App.Use(s.recover, s.requestLog)
+	s.routes()
+	return s
+}
+
+func proxyHeader(trusted []string) string {
+	if len(trusted) == 0 {
+		return ""
+	}
+	return fiber.HeaderXForwardedFor
+}
+
+// routes lists every storefront route group; each resource file registers its own.
+func (s *Server) routes() {
+	web := s.App.Group("/api/v1/business/website", s.apiKey, s.rateLimit)
+	cust := s.App.Group("/api/v1/customer", s.apiKey, s.rateLimit)
+
+	s.registerStoreRoutes(web)
+	s.registerCatalogRoutes(web)
+	s.registerAccountRoutes(cust)
+	s.registerAddressRoutes(web)
+	s.registerCartRoutes(web)
+	s.registerCheckoutRoutes(web)
+	s.registerRequestRoutes(web)
+	s.registerReviewRoutes(web)
+	s.registerTicketRoutes(web)
+	s.registerContactRoutes(web)
+}
+
+// Mount adds the catch-all for unknown routes; call it after every other
+// package has registered its routes.
+func (s *Server) Mount() {
+	s.App.Use(func(c *fiber.Ctx) error {
+		return app.Errorf(app.ENotFound, "no such endpoint: %s %s", c.Method(), c.Path())
+	})
+}

@@ -1,0 +1,32 @@
+package web
+
+import (
+	"github.com/gofiber/fiber/v2"
+)
+
+func (s *Server) registerStoreRoutes(r fiber.Router) {
+	r.Get("/config", s.getConfig)
+	r.Get("/payment-methods", s.listPaymentMethods)
+}
+
+// getConfig serves GET /api/v1/business/website/config/ from memory.
+func (s *Server) getConfig(c *fiber.Ctx) error {
+	b, err := s.svc.Stores.ConfigJSON(store(c))
+	if err != nil {
+		return err
+	}
+	if parseFields(c) != nil {
+		return ok(c, rawJSON(b))
+	}
+	return sendRaw(c, fiber.StatusOK, "", b)
+}
+
+// listPaymentMethods serves GET /api/v1/business/website/payment-methods/.
+func (s *Server) listPaymentMethods(c *fiber.Ctx) error {
+	return sendAll(s, c, store(c).Settings().PaymentMethods, func(m map[string]string) any { return m })
+}
+
+// rawJSON marshals as itself.
+type rawJSON []byte
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
