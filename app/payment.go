@@ -4,6 +4,3 @@ package app
 type PaymentService struct{ s *Services }
 
 func newPaymentService(s *Services) *PaymentService { return &PaymentService{s: s} }
-
-
-

@@ -51,7 +51,7 @@ func walk(b *bolt.Bucket, prefix, after []byte, desc bool, visit func(k, v []byt
 			k, v = c.Prev()
 		}
 	}
-	for ; k != nil && bytes.HasPrefix(k, prefix); {
+	for k != nil && bytes.HasPrefix(k, prefix) {
 		more, err := visit(k, v)
 		if err != nil || !more {
 			return err

@@ -57,7 +57,6 @@ func (j *JWT) Issue(c app.Claims) (string, error) {
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, cl).SignedString(key)
 }
 
-
 // Verify checks signature, kind and expiry; every failure is unauthorized.
 func (j *JWT) Verify(token, kind string) (app.Claims, error) {
 	bad := app.Errorf(app.EUnauthorized, "invalid or expired token")
