@@ -71,56 +71,78 @@ func NewDoc(members ...DocMember) (Doc, error) {
 
 var errBadDoc = errors.New("app: malformed doc")
 
+// docMember is one parsed header entry.
+type docMember struct {
+	name       []byte
+	start, end int
+	heavy      bool
+}
+
+// each walks the header of d, checking every bound, and calls fn with each
+// member and the body. It returns errBadDoc for a corrupt doc.
+func (d Doc) each(fn func(m docMember, body []byte)) error {
+	if len(d) < 2 {
+		return errBadDoc
+	}
+	n := int(binary.BigEndian.Uint16(d))
+	// find the body first: the header is n entries of 1+len+9 bytes
+	p := 2
+	for i := 0; i < n; i++ {
+		if p >= len(d) {
+			return errBadDoc
+		}
+		p += 1 + int(d[p]) + 9
+	}
+	if p > len(d) {
+		return errBadDoc
+	}
+	body := d[p:]
+	p = 2
+	for i := 0; i < n; i++ {
+		l := int(d[p])
+		q := p + 1 + l
+		m := docMember{
+			name:  d[p+1 : q],
+			start: int(binary.BigEndian.Uint32(d[q:])),
+			end:   int(binary.BigEndian.Uint32(d[q+4:])),
+			heavy: d[q+8] == 1,
+		}
+		if m.start > m.end || m.end > len(body) {
+			return errBadDoc
+		}
+		fn(m, body)
+		p = q + 9
+	}
+	return nil
+}
+
 // AppendJSON appends the Doc as a JSON object to dst. With fields nil it writes
 // every light member; otherwise only the members named in fields, plus id.
 // Heavy members are written only when fields names them.
 func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
-	if len(d) < 2 {
-		return dst, errBadDoc
-	}
-	n := int(binary.BigEndian.Uint16(d))
-	p := 2
-	// first pass: find the header end
-	hdr := p
-	for i := 0; i < n; i++ {
-		if hdr >= len(d) {
-			return dst, errBadDoc
-		}
-		hdr += 1 + int(d[hdr]) + 9
-	}
-	if hdr > len(d) {
-		return dst, errBadDoc
-	}
-	body := d[hdr:]
+	orig := len(dst)
 	dst = append(dst, '{')
-	first := true
-	lightEnd := 0
-	for i := 0; i < n; i++ {
-		l := int(d[p])
-		name := d[p+1 : p+1+l]
-		q := p + 1 + l
-		start := int(binary.BigEndian.Uint32(d[q:]))
-		end := int(binary.BigEndian.Uint32(d[q+4:]))
-		heavy := d[q+8] == 1
-		p = q + 9
-		if start > end || end > len(body) {
-			return dst, errBadDoc
-		}
+	first, lightEnd := true, 0
+	var body []byte
+	err := d.each(func(m docMember, b []byte) {
+		body = b
 		if fields == nil {
-			if !heavy {
-				lightEnd = end
-				continue
+			if !m.heavy {
+				lightEnd = m.end
 			}
-			continue
+			return
 		}
-		if string(name) != "id" && !fields.Has(string(name)) {
-			continue
+		if string(m.name) != "id" && !fields.Has(string(m.name)) {
+			return
 		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, body[start:end]...)
+		dst = append(dst, b[m.start:m.end]...)
+	})
+	if err != nil {
+		return dst[:orig], err
 	}
 	if fields == nil {
 		dst = append(dst, body[:lightEnd]...)
@@ -130,44 +152,28 @@ func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
 
 // AppendJSONWith is AppendJSON of every light member plus the heavy members named.
 func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
-	fs := d.lightNames()
+	fs := FieldSet{}
+	err := d.each(func(m docMember, _ []byte) {
+		if !m.heavy {
+			fs[string(m.name)] = struct{}{}
+		}
+	})
+	if err != nil {
+		return dst, err
+	}
 	for _, h := range heavy {
 		fs[h] = struct{}{}
 	}
 	return d.AppendJSON(dst, fs)
 }
 
-// Names lists the member names of d.
+// Names lists the member names of d (nil for a corrupt doc).
 func (d Doc) Names() []string {
 	var out []string
-	if len(d) < 2 {
+	if d.each(func(m docMember, _ []byte) { out = append(out, string(m.name)) }) != nil {
 		return nil
 	}
-	n := int(binary.BigEndian.Uint16(d))
-	p := 2
-	for i := 0; i < n && p < len(d); i++ {
-		l := int(d[p])
-		out = append(out, string(d[p+1:p+1+l]))
-		p += 1 + l + 9
-	}
 	return out
-}
-
-func (d Doc) lightNames() FieldSet {
-	fs := FieldSet{}
-	if len(d) < 2 {
-		return fs
-	}
-	n := int(binary.BigEndian.Uint16(d))
-	p := 2
-	for i := 0; i < n && p < len(d); i++ {
-		l := int(d[p])
-		if d[p+1+l+8] == 0 {
-			fs[string(d[p+1:p+1+l])] = struct{}{}
-		}
-		p += 1 + l + 9
-	}
-	return fs
 }
 
 // FieldSet is the parsed `fields` query parameter: nil means "everything".

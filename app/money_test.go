@@ -1,0 +1,49 @@
+package app_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"storefront/app"
+)
+
+func TestMoneyJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want app.Money
+		ok   bool
+	}{
+		{`"12.50"`, 1250, true}, {`12.5`, 1250, true}, {`12`, 1200, true}, {`"0.01"`, 1, true},
+		{`"-3.00"`, -300, true}, {`"1.234"`, 0, false}, {`"abc"`, 0, false}, {`"1e3"`, 0, false},
+		{`""`, 0, false}, {`"1."`, 0, false}, {`".5"`, 0, false}, {`"99999999999999"`, 0, false},
+	} {
+		var m app.Money
+		err := json.Unmarshal([]byte(tc.in), &m)
+		if (err == nil) != tc.ok || (tc.ok && m != tc.want) {
+			t.Errorf("%s: got %v, %v; want %v ok=%v", tc.in, m, err, tc.want, tc.ok)
+		}
+	}
+	b, _ := json.Marshal(app.Money(125005))
+	if string(b) != `"1250.05"` {
+		t.Fatalf("got %s, want \"1250.05\"", b)
+	}
+	if s := app.Money(-5).String(); s != "-0.05" {
+		t.Fatalf("got %s, want -0.05", s)
+	}
+}
+
+func FuzzParseMoney(f *testing.F) {
+	for _, s := range []string{"1", "1.5", "12.50", "-0.01", "abc", "1e9", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := app.ParseMoney(s)
+		if err != nil {
+			return
+		}
+		back, err := app.ParseMoney(m.String())
+		if err != nil || back != m {
+			t.Fatalf("%q -> %v -> %q -> %v, %v", s, m, m.String(), back, err)
+		}
+	})
+}
