@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -36,8 +37,19 @@ type Env struct {
 	// OwnerToken is an admin token of the owner (owner@example.com / owner-password).
 	OwnerToken string
 
+	clock *clock
+}
+
+type clock struct {
 	mu  sync.Mutex
 	now time.Time
+}
+
+// With returns the env reporting to t (for fuzz targets and subtests).
+func (e *Env) With(t testing.TB) *Env {
+	c := *e
+	c.T = t
+	return &c
 }
 
 // Options change the wiring.
@@ -51,7 +63,7 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 // NewWith is New with options.
 func NewWith(t testing.TB, opt Options) *Env {
 	t.Helper()
-	e := &Env{T: t, Dir: t.TempDir(), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	e := &Env{T: t, Dir: t.TempDir(), clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
 	db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -91,16 +103,16 @@ func NewWith(t testing.TB, opt Options) *Env {
 
 // Now is the env's clock.
 func (e *Env) Now() time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.now
+	e.clock.mu.Lock()
+	defer e.clock.mu.Unlock()
+	return e.clock.now
 }
 
 // Advance moves the clock.
 func (e *Env) Advance(d time.Duration) {
-	e.mu.Lock()
-	e.now = e.now.Add(d)
-	e.mu.Unlock()
+	e.clock.mu.Lock()
+	e.clock.now = e.clock.now.Add(d)
+	e.clock.mu.Unlock()
 }
 
 // Response is a decoded response.
@@ -248,3 +260,16 @@ func (e *Env) Product(storeID, categoryID uint64, name string, price app.Money, 
 
 // Path formats a path.
 func Path(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// Listen serves the app on a loopback listener for tests that need a real
+// connection, and returns its base URL. The server stops with the test.
+func (e *Env) Listen() string {
+	e.T.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	go func() { _ = e.App.Listener(ln) }()
+	e.T.Cleanup(func() { _ = e.App.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
