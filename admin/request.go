@@ -20,9 +20,9 @@ func (h *Handler) registerRequestRoutes(r fiber.Router) {
 	}
 }
 
-// requestView is the admin's view of a request: the storefront view plus
+// requestAdminExtra is the admin's view of a request: the storefront view plus
 // who filed it and who decided it.
-type requestView struct {
+type requestAdminExtra struct {
 	Kind       string `json:"kind"`
 	CustomerID uint64 `json:"customer_id"`
 	ReviewedBy uint64 `json:"reviewed_by"`
@@ -30,23 +30,23 @@ type requestView struct {
 
 type cancellationAdminView struct {
 	app.CancellationView
-	requestView
+	requestAdminExtra
 }
 
 type refundAdminView struct {
 	app.RefundView
-	requestView
+	requestAdminExtra
 }
 
 func viewRequest(r *app.Request) any {
-	rv := requestView{Kind: r.Kind, CustomerID: r.CustomerID, ReviewedBy: r.ReviewedBy}
+	rv := requestAdminExtra{Kind: r.Kind, CustomerID: r.CustomerID, ReviewedBy: r.ReviewedBy}
 	if r.Kind == app.KindRefund {
 		return refundAdminView{r.RefundView(), rv}
 	}
 	return cancellationAdminView{r.CancellationView(), rv}
 }
 
-func requestWhat(kind string) string { return kind + " request" }
+func requestKindName(kind string) string { return kind + " request" }
 
 // listRequests serves GET stores/{id}/cancellation-requests/ and
 // refund-requests/ (?status=), newest first.
@@ -70,7 +70,7 @@ func (h *Handler) listRequests(kind string) fiber.Handler {
 // refund-requests/{rid}/.
 func (h *Handler) getRequest(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "rid", requestWhat(kind))
+		id, err := pathID(c, "rid", requestKindName(kind))
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (h *Handler) getRequest(kind string) fiber.Handler {
 // .../reject/ {admin_note, refund_method (refund approval only)}.
 func (h *Handler) decideRequest(kind string, approve bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "rid", requestWhat(kind))
+		id, err := pathID(c, "rid", requestKindName(kind))
 		if err != nil {
 			return err
 		}

@@ -13,18 +13,18 @@ import (
 )
 
 const (
-	shopCancel   = "/api/v1/business/website/orders/cancel/"
-	shopRefund   = "/api/v1/business/website/orders/refund/"
-	shopRequests = "/api/v1/business/website/orders/%d/requests/"
+	rqPathCancel   = "/api/v1/business/website/orders/cancel/"
+	rqPathRefund   = "/api/v1/business/website/orders/refund/"
+	rqPathRequests = "/api/v1/business/website/orders/%d/requests/"
 )
 
-type orderLine struct {
+type rqLine struct {
 	p   *app.Product
 	qty int64
 }
 
-// requestEnv is a testenv that also checks the request indexes after the test.
-func requestEnv(t *testing.T) *testenv.Env {
+// rqEnv is a testenv that also checks the request indexes after the test.
+func rqEnv(t *testing.T) *testenv.Env {
 	e := testenv.New(t)
 	t.Cleanup(func() {
 		if err := e.DB.VerifyRequests(); err != nil {
@@ -34,9 +34,9 @@ func requestEnv(t *testing.T) *testenv.Env {
 	return e
 }
 
-// placeOrder stores an order directly, taking its stock from the catalog as
+// rqPlaceOrder stores an order directly, taking its stock from the catalog as
 // checkout does. customerID 0 makes a guest order.
-func placeOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...orderLine) *app.Order {
+func rqPlaceOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...rqLine) *app.Order {
 	t.Helper()
 	o := &app.Order{StoreID: sid, CustomerID: customerID, Status: status, PaymentStatus: payStatus,
 		PaymentMethod: app.WalletA, ReceiverName: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St",
@@ -66,7 +66,7 @@ func placeOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, pa
 	return o
 }
 
-func getOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
+func rqGetOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
 	t.Helper()
 	var o *app.Order
 	if err := e.DB.View(func(tx app.Tx) error {
@@ -79,7 +79,7 @@ func getOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
 	return o
 }
 
-func stockOf(t *testing.T, e *testenv.Env, sid, pid uint64) int64 {
+func rqStock(t *testing.T, e *testenv.Env, sid, pid uint64) int64 {
 	t.Helper()
 	var n int64
 	if err := e.DB.View(func(tx app.Tx) error {
@@ -94,7 +94,7 @@ func stockOf(t *testing.T, e *testenv.Env, sid, pid uint64) int64 {
 	return n
 }
 
-func outbox(t *testing.T, e *testenv.Env, sid uint64) []*app.Mail {
+func rqOutbox(t *testing.T, e *testenv.Env, sid uint64) []*app.Mail {
 	t.Helper()
 	var out []*app.Mail
 	if err := e.DB.View(func(tx app.Tx) error {
@@ -107,12 +107,12 @@ func outbox(t *testing.T, e *testenv.Env, sid uint64) []*app.Mail {
 	return out
 }
 
-func adminPath(sid uint64, format string, args ...any) string {
+func rqAdminPath(sid uint64, format string, args ...any) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/", sid) + fmt.Sprintf(format, args...)
 }
 
-// fileRequest files a request through the storefront and returns its id.
-func fileRequest(t *testing.T, e *testenv.Env, key, tok, path string, body map[string]any) uint64 {
+// rqFile files a request through the storefront and returns its id.
+func rqFile(t *testing.T, e *testenv.Env, key, tok, path string, body map[string]any) uint64 {
 	t.Helper()
 	var got struct {
 		ID uint64 `json:"id"`
@@ -121,7 +121,7 @@ func fileRequest(t *testing.T, e *testenv.Env, key, tok, path string, body map[s
 	return got.ID
 }
 
-type adminRequest struct {
+type rqAdminView struct {
 	ID           uint64  `json:"id"`
 	OrderID      uint64  `json:"order_id"`
 	CustomerID   uint64  `json:"customer_id"`
@@ -133,75 +133,75 @@ type adminRequest struct {
 }
 
 func TestApproveCancellation(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
 	cup := e.Product(sid, 0, "Cup", 250, 5)
-	other := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 1})
-	o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 3}, orderLine{cup, 2})
-	if got := stockOf(t, e, sid, mug.ID); got != 6 {
+	other := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 3}, rqLine{cup, 2})
+	if got := rqStock(t, e, sid, mug.ID); got != 6 {
 		t.Fatalf("mug stock %d after orders, want 6", got)
 	}
-	rid := fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "found it cheaper"})
+	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "found it cheaper"})
 
 	e.Advance(10 * time.Minute)
-	r := e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken,
+	r := e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken,
 		Body: map[string]any{"admin_note": "Refund on its way"}}).Expect(t, 200, "")
-	var got adminRequest
+	var got rqAdminView
 	r.Decode(t, &got)
 	if got.Status != "APPROVED" || got.AdminNote != "Refund on its way" || got.ReviewedAt == nil || *got.ReviewedAt != "2026-11-21T10:10:00Z" || got.OrderID != o.ID || got.CustomerID != cid {
 		t.Fatalf("got %s", r.Raw)
 	}
 
-	s := getOrder(t, e, sid, o.ID)
+	s := rqGetOrder(t, e, sid, o.ID)
 	if s.Status != app.OrderCancelled || s.PaymentStatus != app.PaymentRefunded || s.RefundedAmount != s.Total {
 		t.Fatalf("order %s/%s refunded %s of %s, want CANCELLED/REFUNDED in full", s.Status, s.PaymentStatus, s.RefundedAmount, s.Total)
 	}
-	if m, c := stockOf(t, e, sid, mug.ID), stockOf(t, e, sid, cup.ID); m != 9 || c != 5 {
+	if m, c := rqStock(t, e, sid, mug.ID), rqStock(t, e, sid, cup.ID); m != 9 || c != 5 {
 		t.Fatalf("stock mug %d cup %d, want 9 and 5 (exactly the order's units back)", m, c)
 	}
-	if s := getOrder(t, e, sid, other.ID); s.Status != app.OrderConfirmed {
+	if s := rqGetOrder(t, e, sid, other.ID); s.Status != app.OrderConfirmed {
 		t.Fatalf("other order %s, want untouched", s.Status)
 	}
 
 	// Decided once.
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
-	if m := stockOf(t, e, sid, mug.ID); m != 9 {
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
+	if m := rqStock(t, e, sid, mug.ID); m != 9 {
 		t.Fatalf("mug stock %d after a second approval, want 9", m)
 	}
 
 	// The shopper sees the decision and got one email.
-	r = e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(shopRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
+	r = e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
 	var lists struct {
-		Cancellations []adminRequest `json:"cancellation_requests"`
+		Cancellations []rqAdminView `json:"cancellation_requests"`
 	}
 	r.Decode(t, &lists)
 	if len(lists.Cancellations) != 1 || lists.Cancellations[0].Status != "APPROVED" || lists.Cancellations[0].ReviewedAt == nil || lists.Cancellations[0].AdminNote != "Refund on its way" {
 		t.Fatalf("got %s", r.Raw)
 	}
-	mails := outbox(t, e, sid)
+	mails := rqOutbox(t, e, sid)
 	if len(mails) != 1 || mails[0].To != "ann@example.com" || !strings.Contains(mails[0].Subject, "approved") || !strings.Contains(mails[0].Text, "Refund on its way") {
 		t.Fatalf("got %d mails %+v, want one approval to ann@example.com", len(mails), mails)
 	}
 	// A cancelled order takes no new request.
-	e.Do(testenv.Req{Method: "POST", Path: shopCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "x"}}).Expect(t, 409, "invalid_order_state")
+	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "x"}}).Expect(t, 409, "invalid_order_state")
 }
 
 func TestApproveCancellationUnpaid(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 4)
-	o := placeOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, orderLine{mug, 4})
-	rid := fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve", rid), Token: e.OwnerToken}).Expect(t, 200, "")
-	s := getOrder(t, e, sid, o.ID)
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{mug, 4})
+	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve", rid), Token: e.OwnerToken}).Expect(t, 200, "")
+	s := rqGetOrder(t, e, sid, o.ID)
 	if s.Status != app.OrderCancelled || s.PaymentStatus != app.PaymentUnpaid || s.RefundedAmount != 0 {
 		t.Fatalf("order %s/%s refunded %s, want CANCELLED/UNPAID with nothing refunded", s.Status, s.PaymentStatus, s.RefundedAmount)
 	}
-	if n := stockOf(t, e, sid, mug.ID); n != 4 {
+	if n := rqStock(t, e, sid, mug.ID); n != 4 {
 		t.Fatalf("stock %d, want 4", n)
 	}
 	// The catalog shows the stock again at once.
@@ -216,31 +216,31 @@ func TestApproveCancellationUnpaid(t *testing.T) {
 }
 
 func TestApproveCancellationAfterStatusChange(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 4)
-	o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 1})
-	rid := fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
-	if err := moveOrder(e, sid, o.ID, app.OrderDelivered); err != nil {
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
+	if err := rqMoveOrder(e, sid, o.ID, app.OrderDelivered); err != nil {
 		t.Fatal(err)
 	}
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "invalid_order_state")
-	if n := stockOf(t, e, sid, mug.ID); n != 3 {
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "invalid_order_state")
+	if n := rqStock(t, e, sid, mug.ID); n != 3 {
 		t.Fatalf("stock %d, want 3 (nothing released)", n)
 	}
 	// Still pending: the store rejects it instead.
-	var got adminRequest
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken,
+	var got rqAdminView
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken,
 		Body: map[string]any{"admin_note": "already delivered"}}).Expect(t, 200, "").Decode(t, &got)
 	if got.Status != "REJECTED" || got.ReviewedAt == nil {
 		t.Fatalf("got %+v, want REJECTED with reviewed_at", got)
 	}
 }
 
-// moveOrder is the store's hand move of an order (what the admin order PATCH
+// rqMoveOrder is the store's hand move of an order (what the admin order PATCH
 // does): one transaction that checks the move against the current status.
-func moveOrder(e *testenv.Env, sid, id uint64, to string) error {
+func rqMoveOrder(e *testenv.Env, sid, id uint64, to string) error {
 	return e.DB.Update(func(tx app.Tx) error {
 		o, err := tx.Order(sid, id)
 		if err != nil {
@@ -255,14 +255,14 @@ func moveOrder(e *testenv.Env, sid, id uint64, to string) error {
 }
 
 func TestApproveRacesStatusChange(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 100)
 	for i := 0; i < 10; i++ {
-		o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 2})
-		rid := fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "race"})
-		before := stockOf(t, e, sid, mug.ID)
+		o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 2})
+		rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "race"})
+		before := rqStock(t, e, sid, mug.ID)
 		var (
 			wg       sync.WaitGroup
 			approved int
@@ -271,15 +271,15 @@ func TestApproveRacesStatusChange(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			approved = e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Status
+			approved = e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Status
 		}()
 		go func() {
 			defer wg.Done()
-			moveErr = moveOrder(e, sid, o.ID, app.OrderDelivered)
+			moveErr = rqMoveOrder(e, sid, o.ID, app.OrderDelivered)
 		}()
 		wg.Wait()
-		s := getOrder(t, e, sid, o.ID)
-		after := stockOf(t, e, sid, mug.ID)
+		s := rqGetOrder(t, e, sid, o.ID)
+		after := rqStock(t, e, sid, mug.ID)
 		switch {
 		case approved == 200 && moveErr != nil && app.ErrorCode(moveErr) == app.EInvalidOrderState:
 			if s.Status != app.OrderCancelled || after != before+2 {
@@ -296,48 +296,48 @@ func TestApproveRacesStatusChange(t *testing.T) {
 }
 
 func TestRefundPartialThenFull(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 5000, 10)
-	o := placeOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, orderLine{mug, 2}) // 100.00
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{mug, 2}) // 100.00
 
-	rid := fileRequest(t, e, key, tok, shopRefund, map[string]any{"order_id": o.ID, "reason": "one broke", "amount": "30.00"})
-	var got adminRequest
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "refund-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &got)
+	rid := rqFile(t, e, key, tok, rqPathRefund, map[string]any{"order_id": o.ID, "reason": "one broke", "amount": "30.00"})
+	var got rqAdminView
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &got)
 	if got.Status != "APPROVED" || got.RefundMethod == nil || *got.RefundMethod != "ORIGINAL_METHOD" || got.Amount != "30.00" {
 		t.Fatalf("got %+v, want APPROVED 30.00 by ORIGINAL_METHOD", got)
 	}
-	if s := getOrder(t, e, sid, o.ID); s.PaymentStatus != app.PaymentPartiallyRefunded || s.RefundedAmount != 3000 {
+	if s := rqGetOrder(t, e, sid, o.ID); s.PaymentStatus != app.PaymentPartiallyRefunded || s.RefundedAmount != 3000 {
 		t.Fatalf("order %s refunded %s, want PARTIALLY_REFUNDED 30.00", s.PaymentStatus, s.RefundedAmount)
 	}
 
 	// What is left is 70.00: more is 400, omitted means 70.00.
-	e.Do(testenv.Req{Method: "POST", Path: shopRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "x", "amount": 70.01}}).Expect(t, 400, "validation_failed")
-	if err := moveOrder(e, sid, o.ID, app.OrderCompleted); err != nil {
+	e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "x", "amount": 70.01}}).Expect(t, 400, "validation_failed")
+	if err := rqMoveOrder(e, sid, o.ID, app.OrderCompleted); err != nil {
 		t.Fatal(err)
 	}
-	rid2 := fileRequest(t, e, key, tok, shopRefund, map[string]any{"order_id": o.ID, "reason": "the other broke too"})
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken,
+	rid2 := rqFile(t, e, key, tok, rqPathRefund, map[string]any{"order_id": o.ID, "reason": "the other broke too"})
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken,
 		Body: map[string]any{"refund_method": "bogus"}}).Expect(t, 400, "validation_failed")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken,
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken,
 		Body: map[string]any{"refund_method": "STORE_CREDIT", "admin_note": "sorry"}}).Expect(t, 200, "").Decode(t, &got)
 	if got.Amount != "70.00" || *got.RefundMethod != "STORE_CREDIT" {
 		t.Fatalf("got %+v, want 70.00 by STORE_CREDIT", got)
 	}
-	s := getOrder(t, e, sid, o.ID)
+	s := rqGetOrder(t, e, sid, o.ID)
 	if s.PaymentStatus != app.PaymentRefunded || s.RefundedAmount != 10000 || s.Status != app.OrderCompleted {
 		t.Fatalf("order %s/%s refunded %s, want COMPLETED/REFUNDED 100.00", s.Status, s.PaymentStatus, s.RefundedAmount)
 	}
-	e.Do(testenv.Req{Method: "POST", Path: shopRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "more"}}).Expect(t, 400, "validation_failed")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken}).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "more"}}).Expect(t, 400, "validation_failed")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken}).Expect(t, 409, "conflict")
 
-	if mails := outbox(t, e, sid); len(mails) != 2 || !strings.Contains(mails[0].Text, "70.00") {
+	if mails := rqOutbox(t, e, sid); len(mails) != 2 || !strings.Contains(mails[0].Text, "70.00") {
 		t.Fatalf("got %d mails, want 2 with the last naming 70.00", len(mails))
 	}
-	r := e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(shopRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
+	r := e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
 	var lists struct {
-		Refunds []adminRequest `json:"refund_requests"`
+		Refunds []rqAdminView `json:"refund_requests"`
 	}
 	r.Decode(t, &lists)
 	if len(lists.Refunds) != 2 || lists.Refunds[0].ID != rid2 || *lists.Refunds[0].RefundMethod != "STORE_CREDIT" || lists.Refunds[1].Amount != "30.00" {
@@ -346,75 +346,75 @@ func TestRefundPartialThenFull(t *testing.T) {
 }
 
 func TestRejectThenNewRequest(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
-	open := placeOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, orderLine{mug, 1})
-	done := placeOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, orderLine{mug, 1})
+	open := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{mug, 1})
+	done := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{mug, 1})
 	for _, c := range []struct {
 		kind, shopPath, adminList string
 		order                     *app.Order
 	}{
-		{"cancellation", shopCancel, "cancellation-requests", open},
-		{"refund", shopRefund, "refund-requests", done},
+		{"cancellation", rqPathCancel, "cancellation-requests", open},
+		{"refund", rqPathRefund, "refund-requests", done},
 	} {
 		t.Run(c.kind, func(t *testing.T) {
 			body := map[string]any{"order_id": c.order.ID, "reason": "please"}
-			rid := fileRequest(t, e, key, tok, c.shopPath, body)
+			rid := rqFile(t, e, key, tok, c.shopPath, body)
 			e.Do(testenv.Req{Method: "POST", Path: c.shopPath, Key: key, Token: tok, Body: body}).Expect(t, 409, "conflict")
-			e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "%s/%d/reject/", c.adminList, rid), Token: e.OwnerToken,
+			e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "%s/%d/reject/", c.adminList, rid), Token: e.OwnerToken,
 				Body: map[string]any{"admin_note": strings.Repeat("n", 1001)}}).Expect(t, 400, "validation_failed")
-			var got adminRequest
-			e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "%s/%d/reject/", c.adminList, rid), Token: e.OwnerToken,
+			var got rqAdminView
+			e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "%s/%d/reject/", c.adminList, rid), Token: e.OwnerToken,
 				Body: map[string]any{"admin_note": "not this time"}}).Expect(t, 200, "").Decode(t, &got)
 			if got.Status != "REJECTED" || got.RefundMethod != nil {
 				t.Fatalf("got %+v, want REJECTED without a refund method", got)
 			}
-			rid2 := fileRequest(t, e, key, tok, c.shopPath, body)
+			rid2 := rqFile(t, e, key, tok, c.shopPath, body)
 			if rid2 != rid+1 {
 				t.Fatalf("new request id %d, want %d", rid2, rid+1)
 			}
 		})
 	}
-	if s := getOrder(t, e, sid, open.ID); s.Status != app.OrderPending {
+	if s := rqGetOrder(t, e, sid, open.ID); s.Status != app.OrderPending {
 		t.Fatalf("rejected cancellation changed the order to %s", s.Status)
 	}
-	if s := getOrder(t, e, sid, done.ID); s.PaymentStatus != app.PaymentPaid || s.RefundedAmount != 0 {
+	if s := rqGetOrder(t, e, sid, done.ID); s.PaymentStatus != app.PaymentPaid || s.RefundedAmount != 0 {
 		t.Fatalf("rejected refund changed the order to %s %s", s.PaymentStatus, s.RefundedAmount)
 	}
-	mails := outbox(t, e, sid)
+	mails := rqOutbox(t, e, sid)
 	if len(mails) != 2 || !strings.Contains(mails[0].Subject, "rejected") || !strings.Contains(mails[0].Text, "not this time") {
 		t.Fatalf("got %d mails, want 2 rejections carrying the note", len(mails))
 	}
 }
 
 func TestListRequests(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 100)
 	var ids []uint64
 	for i := 0; i < 7; i++ {
-		o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 1})
-		ids = append(ids, fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "list"}))
+		o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+		ids = append(ids, rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "list"}))
 	}
 	for _, id := range ids[:3] {
-		e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/reject/", id), Token: e.OwnerToken}).Expect(t, 200, "")
+		e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/reject/", id), Token: e.OwnerToken}).Expect(t, 200, "")
 	}
 	walk := func(status string) []uint64 {
 		t.Helper()
 		var seen []uint64
 		cursor := ""
 		for {
-			p := adminPath(sid, "cancellation-requests/?limit=2&status=%s", status)
+			p := rqAdminPath(sid, "cancellation-requests/?limit=2&status=%s", status)
 			if cursor != "" {
 				p += "&cursor=" + url.QueryEscape(cursor)
 			}
 			var l struct {
-				Items      []adminRequest `json:"items"`
-				NextCursor *string        `json:"next_cursor"`
-				HasMore    bool           `json:"has_more"`
+				Items      []rqAdminView `json:"items"`
+				NextCursor *string       `json:"next_cursor"`
+				HasMore    bool          `json:"has_more"`
 			}
 			e.Do(testenv.Req{Method: "GET", Path: p, Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
 			for _, it := range l.Items {
@@ -438,31 +438,31 @@ func TestListRequests(t *testing.T) {
 	if got := walk("REJECTED"); fmt.Sprint(got) != "[3 2 1]" {
 		t.Fatalf("REJECTED: got %v", got)
 	}
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "cancellation-requests/?status=DONE"), Token: e.OwnerToken}).Expect(t, 400, "validation_failed")
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "cancellation-requests/?cursor=abc"), Token: e.OwnerToken}).Expect(t, 400, "validation_failed")
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sid, "cancellation-requests/?status=DONE"), Token: e.OwnerToken}).Expect(t, 400, "validation_failed")
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sid, "cancellation-requests/?cursor=abc"), Token: e.OwnerToken}).Expect(t, 400, "validation_failed")
 	var l struct {
-		Items []adminRequest `json:"items"`
+		Items []rqAdminView `json:"items"`
 	}
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "refund-requests/"), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sid, "refund-requests/"), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
 	if len(l.Items) != 0 {
 		t.Fatalf("got %d refund requests, want 0", len(l.Items))
 	}
-	var one adminRequest
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "cancellation-requests/%d/", ids[4]), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &one)
+	var one rqAdminView
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sid, "cancellation-requests/%d/", ids[4]), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &one)
 	if one.ID != ids[4] || one.Status != "PENDING" {
 		t.Fatalf("got %+v", one)
 	}
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "refund-requests/%d/", ids[4]), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sid, "refund-requests/%d/", ids[4]), Token: e.OwnerToken}).Expect(t, 404, "not_found")
 }
 
 func TestRequestReviewAccess(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
-	o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{mug, 1})
-	rid := fileRequest(t, e, key, tok, shopCancel, map[string]any{"order_id": o.ID, "reason": "x"})
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "x"})
 
 	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff-b@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB}); err != nil {
 		t.Fatal(err)
@@ -485,27 +485,27 @@ func TestRequestReviewAccess(t *testing.T) {
 		{"ErrUnknownStore", e.OwnerToken, 999, 404, "not_found"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e.Do(testenv.Req{Method: "GET", Path: adminPath(c.sid, "cancellation-requests/"), Token: c.token}).Expect(t, c.status, c.code)
-			e.Do(testenv.Req{Method: "GET", Path: adminPath(c.sid, "cancellation-requests/%d/", rid), Token: c.token}).Expect(t, c.status, c.code)
-			e.Do(testenv.Req{Method: "POST", Path: adminPath(c.sid, "cancellation-requests/%d/approve/", rid), Token: c.token}).Expect(t, c.status, c.code)
-			e.Do(testenv.Req{Method: "POST", Path: adminPath(c.sid, "cancellation-requests/%d/reject/", rid), Token: c.token}).Expect(t, c.status, c.code)
+			e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(c.sid, "cancellation-requests/"), Token: c.token}).Expect(t, c.status, c.code)
+			e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(c.sid, "cancellation-requests/%d/", rid), Token: c.token}).Expect(t, c.status, c.code)
+			e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(c.sid, "cancellation-requests/%d/approve/", rid), Token: c.token}).Expect(t, c.status, c.code)
+			e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(c.sid, "cancellation-requests/%d/reject/", rid), Token: c.token}).Expect(t, c.status, c.code)
 		})
 	}
 	// Store B's paths with store A's request id.
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sidB, "cancellation-requests/%d/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sidB, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sidB, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sidB, "cancellation-requests/%d/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sidB, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sidB, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 404, "not_found")
 	var l struct {
-		Items []adminRequest `json:"items"`
+		Items []rqAdminView `json:"items"`
 	}
-	e.Do(testenv.Req{Method: "GET", Path: adminPath(sidB, "cancellation-requests/"), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
+	e.Do(testenv.Req{Method: "GET", Path: rqAdminPath(sidB, "cancellation-requests/"), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
 	if len(l.Items) != 0 {
 		t.Fatalf("store B lists %d requests, want 0", len(l.Items))
 	}
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/999/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/abc/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken, Body: "{"}).Expect(t, 400, "validation_failed")
-	if s := getOrder(t, e, sid, o.ID); s.Status != app.OrderConfirmed {
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/999/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/abc/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken, Body: "{"}).Expect(t, 400, "validation_failed")
+	if s := rqGetOrder(t, e, sid, o.ID); s.Status != app.OrderConfirmed {
 		t.Fatalf("order %s, want untouched by refused calls", s.Status)
 	}
 	// Staff of the right store may decide.
@@ -514,5 +514,5 @@ func TestRequestReviewAccess(t *testing.T) {
 	}
 	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/auth/login/", Body: map[string]any{"email": "staff-a@example.com", "password": "staff-password"}}).
 		Expect(t, 200, "").Decode(t, &login)
-	e.Do(testenv.Req{Method: "POST", Path: adminPath(sid, "cancellation-requests/%d/approve/", rid), Token: login.AccessToken}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: login.AccessToken}).Expect(t, 200, "")
 }

@@ -32,14 +32,14 @@ var RefundMethods = []string{RefundOriginalMethod, RefundStoreCredit, RefundBank
 
 // Limits of request input.
 const (
-	MaxReasonLen    = 1000
-	MaxAdminNoteLen = 1000
-	MaxProofFiles   = 10
-	MaxReceiverLen  = 100
-	MaxPhoneLen     = 32
-	MaxAddressLen   = 500
-	minPhoneDigits  = 5
-	maxPhoneDigits  = 20
+	MaxRequestReasonLen    = 1000
+	MaxAdminNoteLen        = 1000
+	MaxProofFiles          = 10
+	maxDeliveryReceiverLen = 100
+	maxDeliveryPhoneLen    = 32
+	maxDeliveryAddressLen  = 500
+	minDeliveryPhoneDigits = 5
+	maxDeliveryPhoneDigits = 20
 )
 
 // Request is a shopper's cancellation or refund request on one of their
@@ -91,13 +91,13 @@ type RefundView struct {
 // CancellationView returns the wire form of a cancellation request.
 func (r *Request) CancellationView() CancellationView {
 	return CancellationView{ID: r.ID, OrderID: r.OrderID, Status: r.Status, Reason: r.Reason,
-		AdminNote: r.AdminNote, ReviewedAt: utcPtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
+		AdminNote: r.AdminNote, ReviewedAt: requestTimePtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
 }
 
 // RefundView returns the wire form of a refund request.
 func (r *Request) RefundView() RefundView {
 	v := RefundView{ID: r.ID, OrderID: r.OrderID, Status: r.Status, Reason: r.Reason, Amount: r.Amount,
-		ProofFiles: r.ProofFiles, AdminNote: r.AdminNote, ReviewedAt: utcPtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
+		ProofFiles: r.ProofFiles, AdminNote: r.AdminNote, ReviewedAt: requestTimePtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
 	if v.ProofFiles == nil {
 		v.ProofFiles = []string{}
 	}
@@ -116,7 +116,7 @@ func (r *Request) View() any {
 	return r.CancellationView()
 }
 
-func utcPtr(t *time.Time) *time.Time {
+func requestTimePtr(t *time.Time) *time.Time {
 	if t == nil {
 		return nil
 	}
@@ -176,9 +176,9 @@ type DecisionInput struct {
 	RefundMethod string `json:"refund_method"`
 }
 
-// ValidPhone reports whether s looks like a phone number: digits with
+// validDeliveryPhone reports whether s looks like a phone number: digits with
 // optional spaces, dots, dashes, parentheses and a leading +.
-func ValidPhone(s string) bool {
+func validDeliveryPhone(s string) bool {
 	digits := 0
 	for i, r := range s {
 		switch {
@@ -190,12 +190,12 @@ func ValidPhone(s string) bool {
 			return false
 		}
 	}
-	return digits >= minPhoneDigits && digits <= maxPhoneDigits
+	return digits >= minDeliveryPhoneDigits && digits <= maxDeliveryPhoneDigits
 }
 
-// shopperOrder loads an order of the shopper. Another shopper's order, a
+// requestOrderOf loads an order of the shopper. Another shopper's order, a
 // guest order and an unknown id are all not_found.
-func shopperOrder(tx Tx, sh Shopper, orderID uint64) (*Order, error) {
+func requestOrderOf(tx Tx, sh Shopper, orderID uint64) (*Order, error) {
 	if sh.CustomerID == 0 {
 		return nil, NotFound("order")
 	}
@@ -209,7 +209,7 @@ func shopperOrder(tx Tx, sh Shopper, orderID uint64) (*Order, error) {
 	return o, nil
 }
 
-func requireOrderID(v *Validation, id uint64) {
+func requireRequestOrderID(v *Validation, id uint64) {
 	v.Check(id > 0, "order_id", "is required")
 }
 
@@ -218,7 +218,7 @@ func requireOrderID(v *Validation, id uint64) {
 // invalid_order_state.
 func (rs *RequestService) UpdateDelivery(sh Shopper, in DeliveryInput) (*Order, error) {
 	var v Validation
-	requireOrderID(&v, in.OrderID)
+	requireRequestOrderID(&v, in.OrderID)
 	if in.ReceiverName == nil && in.Phone == nil && in.Address == nil {
 		v.Add("body", "send at least one of receiver_name, phone, address")
 	}
@@ -231,23 +231,23 @@ func (rs *RequestService) UpdateDelivery(sh Shopper, in DeliveryInput) (*Order, 
 	trim(in.Phone)
 	trim(in.Address)
 	if in.ReceiverName != nil {
-		v.Text("receiver_name", *in.ReceiverName, true, MaxReceiverLen)
+		v.Text("receiver_name", *in.ReceiverName, true, maxDeliveryReceiverLen)
 	}
 	if in.Phone != nil {
-		v.Text("phone", *in.Phone, true, MaxPhoneLen)
+		v.Text("phone", *in.Phone, true, maxDeliveryPhoneLen)
 		if !v.Has("phone") {
-			v.Check(ValidPhone(*in.Phone), "phone", "must be a phone number")
+			v.Check(validDeliveryPhone(*in.Phone), "phone", "must be a phone number")
 		}
 	}
 	if in.Address != nil {
-		v.Text("address", *in.Address, true, MaxAddressLen)
+		v.Text("address", *in.Address, true, maxDeliveryAddressLen)
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	var out *Order
 	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := shopperOrder(tx, sh, in.OrderID)
+		o, err := requestOrderOf(tx, sh, in.OrderID)
 		if err != nil {
 			return err
 		}
@@ -270,8 +270,8 @@ func (rs *RequestService) UpdateDelivery(sh Shopper, in DeliveryInput) (*Order, 
 	return out, err
 }
 
-// pendingOf returns the PENDING request of a kind on an order, or nil.
-func pendingOf(tx Tx, storeID uint64, kind string, orderID uint64) (*Request, error) {
+// pendingRequestOf returns the PENDING request of a kind on an order, or nil.
+func pendingRequestOf(tx Tx, storeID uint64, kind string, orderID uint64) (*Request, error) {
 	rs, err := tx.OrderRequests(storeID, kind, orderID)
 	if err != nil {
 		return nil, err
@@ -289,22 +289,22 @@ func pendingOf(tx Tx, storeID uint64, kind string, orderID uint64) (*Request, er
 // invalid_order_state, conflict (a PENDING one exists).
 func (rs *RequestService) RequestCancellation(sh Shopper, in CancellationInput) (*Request, error) {
 	var v Validation
-	requireOrderID(&v, in.OrderID)
+	requireRequestOrderID(&v, in.OrderID)
 	in.Reason = strings.TrimSpace(in.Reason)
-	v.Text("reason", in.Reason, true, MaxReasonLen)
+	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	var out *Request
 	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := shopperOrder(tx, sh, in.OrderID)
+		o, err := requestOrderOf(tx, sh, in.OrderID)
 		if err != nil {
 			return err
 		}
 		if o.Status != OrderPending && o.Status != OrderConfirmed {
 			return Errorf(EInvalidOrderState, "a %s order cannot be cancelled", o.Status)
 		}
-		if p, err := pendingOf(tx, o.StoreID, KindCancellation, o.ID); err != nil {
+		if p, err := pendingRequestOf(tx, o.StoreID, KindCancellation, o.ID); err != nil {
 			return err
 		} else if p != nil {
 			return Errorf(EConflict, "this order already has a pending cancellation request")
@@ -323,9 +323,9 @@ func (rs *RequestService) RequestCancellation(sh Shopper, in CancellationInput) 
 // invalid_order_state, conflict (a PENDING one exists).
 func (rs *RequestService) RequestRefund(sh Shopper, in RefundInput) (*Request, error) {
 	var v Validation
-	requireOrderID(&v, in.OrderID)
+	requireRequestOrderID(&v, in.OrderID)
 	in.Reason = strings.TrimSpace(in.Reason)
-	v.Text("reason", in.Reason, true, MaxReasonLen)
+	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
 	if in.Amount != nil {
 		v.Check(*in.Amount > 0, "amount", "must be greater than 0")
 	}
@@ -335,14 +335,14 @@ func (rs *RequestService) RequestRefund(sh Shopper, in RefundInput) (*Request, e
 	}
 	var out *Request
 	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := shopperOrder(tx, sh, in.OrderID)
+		o, err := requestOrderOf(tx, sh, in.OrderID)
 		if err != nil {
 			return err
 		}
 		if o.Status != OrderDelivered && o.Status != OrderCompleted {
 			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
 		}
-		if p, err := pendingOf(tx, o.StoreID, KindRefund, o.ID); err != nil {
+		if p, err := pendingRequestOf(tx, o.StoreID, KindRefund, o.ID); err != nil {
 			return err
 		} else if p != nil {
 			return Errorf(EConflict, "this order already has a pending refund request")
@@ -371,7 +371,7 @@ func (rs *RequestService) RequestRefund(sh Shopper, in RefundInput) (*Request, e
 // shopper's orders, newest first. Errors: not_found.
 func (rs *RequestService) OrderRequests(sh Shopper, orderID uint64) (cancels, refunds []*Request, err error) {
 	err = rs.s.DB.View(func(tx Tx) error {
-		o, err := shopperOrder(tx, sh, orderID)
+		o, err := requestOrderOf(tx, sh, orderID)
 		if err != nil {
 			return err
 		}
@@ -456,9 +456,9 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 		if approve {
 			switch kind {
 			case KindCancellation:
-				err = approveCancellation(tx, o, now)
+				err = approveCancellationRequest(tx, o, now)
 			case KindRefund:
-				err = approveRefund(tx, o, r, now)
+				err = approveRefundRequest(tx, o, r, now)
 				r.RefundMethod = in.RefundMethod
 			}
 			if err != nil {
@@ -490,7 +490,7 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 	return out, nil
 }
 
-func approveCancellation(tx Tx, o *Order, now time.Time) error {
+func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
 	if o.Status != OrderPending && o.Status != OrderConfirmed {
 		return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
 	}
@@ -506,7 +506,7 @@ func approveCancellation(tx Tx, o *Order, now time.Time) error {
 	return tx.PutOrder(o)
 }
 
-func approveRefund(tx Tx, o *Order, r *Request, now time.Time) error {
+func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
 	if o.Status != OrderDelivered && o.Status != OrderCompleted {
 		return Errorf(EInvalidOrderState, "the order is %s now and cannot be refunded", o.Status)
 	}

@@ -40,8 +40,8 @@ func (s *Server) updateDelivery(c *fiber.Ctx) error {
 	return ok(c, fiber.Map{"id": o.ID, "receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
 }
 
-// submittedCancellation is data of endpoint 11.
-type submittedCancellation struct {
+// cancellationSubmitted is data of endpoint 11.
+type cancellationSubmitted struct {
 	ID        uint64    `json:"id"`
 	OrderID   uint64    `json:"order_id"`
 	Status    string    `json:"status"`
@@ -63,12 +63,12 @@ func (s *Server) requestCancellation(c *fiber.Ctx) error {
 		return err
 	}
 	v := r.CancellationView()
-	return ok(c, submittedCancellation{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
+	return ok(c, cancellationSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
 		CreatedAt: v.CreatedAt})
 }
 
-// submittedRefund is data of endpoint 12.
-type submittedRefund struct {
+// refundSubmitted is data of endpoint 12.
+type refundSubmitted struct {
 	ID         uint64    `json:"id"`
 	OrderID    uint64    `json:"order_id"`
 	Status     string    `json:"status"`
@@ -89,7 +89,7 @@ func (s *Server) requestRefund(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	amount, err := optionalMoney("amount", in.Amount)
+	amount, err := requestAmount("amount", in.Amount)
 	if err != nil {
 		return err
 	}
@@ -99,13 +99,13 @@ func (s *Server) requestRefund(c *fiber.Ctx) error {
 		return err
 	}
 	v := r.RefundView()
-	return ok(c, submittedRefund{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
+	return ok(c, refundSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
 		Amount: v.Amount, ProofFiles: v.ProofFiles, CreatedAt: v.CreatedAt})
 }
 
-// optionalMoney decodes an optional amount (number or decimal string; absent
+// requestAmount decodes an optional amount (number or decimal string; absent
 // or null is nil), naming the field when it is malformed.
-func optionalMoney(field string, raw json.RawMessage) (*app.Money, error) {
+func requestAmount(field string, raw json.RawMessage) (*app.Money, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil

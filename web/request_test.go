@@ -10,20 +10,20 @@ import (
 )
 
 const (
-	pathOrders   = "/api/v1/business/website/orders/"
-	pathCancel   = "/api/v1/business/website/orders/cancel/"
-	pathRefund   = "/api/v1/business/website/orders/refund/"
-	pathRequests = "/api/v1/business/website/orders/%d/requests/"
+	rqPathOrders   = "/api/v1/business/website/orders/"
+	rqPathCancel   = "/api/v1/business/website/orders/cancel/"
+	rqPathRefund   = "/api/v1/business/website/orders/refund/"
+	rqPathRequests = "/api/v1/business/website/orders/%d/requests/"
 )
 
-// orderLine is one line of a test order.
-type orderLine struct {
+// rqLine is one line of a test order.
+type rqLine struct {
 	p   *app.Product
 	qty int64
 }
 
-// requestEnv is a testenv that also checks the request indexes after the test.
-func requestEnv(t *testing.T) *testenv.Env {
+// rqEnv is a testenv that also checks the request indexes after the test.
+func rqEnv(t *testing.T) *testenv.Env {
 	e := testenv.New(t)
 	t.Cleanup(func() {
 		if err := e.DB.VerifyRequests(); err != nil {
@@ -33,9 +33,9 @@ func requestEnv(t *testing.T) *testenv.Env {
 	return e
 }
 
-// placeOrder stores an order directly, taking its stock from the catalog as
+// rqPlaceOrder stores an order directly, taking its stock from the catalog as
 // checkout does. customerID 0 makes a guest order.
-func placeOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...orderLine) *app.Order {
+func rqPlaceOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...rqLine) *app.Order {
 	t.Helper()
 	o := &app.Order{StoreID: sid, CustomerID: customerID, Status: status, PaymentStatus: payStatus,
 		PaymentMethod: app.WalletA, ReceiverName: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St",
@@ -65,7 +65,7 @@ func placeOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, pa
 	return o
 }
 
-func getOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
+func rqGetOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
 	t.Helper()
 	var o *app.Order
 	if err := e.DB.View(func(tx app.Tx) error {
@@ -78,8 +78,8 @@ func getOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
 	return o
 }
 
-// payStatusFor is the payment status an order of a status has in real life.
-func payStatusFor(status string) string {
+// rqPayStatus is the payment status an order of a status has in real life.
+func rqPayStatus(status string) string {
 	if status == app.OrderPending {
 		return app.PaymentUnpaid
 	}
@@ -87,7 +87,7 @@ func payStatusFor(status string) string {
 }
 
 func TestRequestGatesByOrderStatus(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 100)
@@ -99,20 +99,20 @@ func TestRequestGatesByOrderStatus(t *testing.T) {
 		body    func(orderID uint64) any
 		allowed map[string]bool
 	}{
-		{"delivery", "PATCH", pathOrders, func(id uint64) any {
+		{"delivery", "PATCH", rqPathOrders, func(id uint64) any {
 			return map[string]any{"order_id": id, "receiver_name": "Bo Chan", "phone": "+44 20 7946 0000", "address": "2 High St"}
 		}, map[string]bool{app.OrderPending: true, app.OrderConfirmed: true}},
-		{"cancel", "POST", pathCancel, func(id uint64) any {
+		{"cancel", "POST", rqPathCancel, func(id uint64) any {
 			return map[string]any{"order_id": id, "reason": "changed my mind"}
 		}, map[string]bool{app.OrderPending: true, app.OrderConfirmed: true}},
-		{"refund", "POST", pathRefund, func(id uint64) any {
+		{"refund", "POST", rqPathRefund, func(id uint64) any {
 			return map[string]any{"order_id": id, "reason": "broken", "proof_files": []string{"https://img.example/1.jpg"}}
 		}, map[string]bool{app.OrderDelivered: true, app.OrderCompleted: true}},
 	}
 	for _, op := range ops {
 		for _, st := range statuses {
 			t.Run(op.name+"/"+st, func(t *testing.T) {
-				o := placeOrder(t, e, sid, cid, st, payStatusFor(st), orderLine{p, 1})
+				o := rqPlaceOrder(t, e, sid, cid, st, rqPayStatus(st), rqLine{p, 1})
 				r := e.Do(testenv.Req{Method: op.method, Path: op.path, Key: key, Token: tok, Body: op.body(o.ID)})
 				if op.allowed[st] {
 					r.Expect(t, 200, "")
@@ -125,14 +125,14 @@ func TestRequestGatesByOrderStatus(t *testing.T) {
 }
 
 func TestUpdateDelivery(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 10)
-	o := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{p, 1})
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
 
 	t.Run("OK", func(t *testing.T) {
-		r := e.Do(testenv.Req{Method: "PATCH", Path: pathOrders, Key: key, Token: tok,
+		r := e.Do(testenv.Req{Method: "PATCH", Path: rqPathOrders, Key: key, Token: tok,
 			Body: map[string]any{"order_id": o.ID, "receiver_name": " Bo Chan ", "phone": "+44 20 7946 0000", "address": "2 High St"}}).Expect(t, 200, "")
 		var got map[string]any
 		r.Decode(t, &got)
@@ -140,14 +140,14 @@ func TestUpdateDelivery(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
-		if s := getOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "2 High St" {
+		if s := rqGetOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "2 High St" {
 			t.Fatalf("stored %q %q, want the new details", s.ReceiverName, s.Address)
 		}
 	})
 	t.Run("OKPartial", func(t *testing.T) {
 		e.Do(testenv.Req{Method: "PATCH", Path: "/api/v1/business/website/orders", Key: key, Token: tok,
 			Body: map[string]any{"order_id": o.ID, "address": "3 Low St"}}).Expect(t, 200, "")
-		if s := getOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "3 Low St" {
+		if s := rqGetOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "3 Low St" {
 			t.Fatalf("stored %q %q, want only the address changed", s.ReceiverName, s.Address)
 		}
 	})
@@ -165,7 +165,7 @@ func TestUpdateDelivery(t *testing.T) {
 		{"ErrMalformed", "{", "body"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.Do(testenv.Req{Method: "PATCH", Path: pathOrders, Key: key, Token: tok, Body: c.body}).Expect(t, 400, "validation_failed")
+			r := e.Do(testenv.Req{Method: "PATCH", Path: rqPathOrders, Key: key, Token: tok, Body: c.body}).Expect(t, 400, "validation_failed")
 			if _, ok := r.Body.Errors[c.field]; !ok {
 				t.Fatalf("got errors %v, want one for %s", r.Body.Errors, c.field)
 			}
@@ -174,29 +174,29 @@ func TestUpdateDelivery(t *testing.T) {
 }
 
 func TestCancellationRequest(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 10)
-	o := placeOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, orderLine{p, 2})
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{p, 2})
 
-	e.Do(testenv.Req{Method: "POST", Path: pathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID}}).Expect(t, 400, "validation_failed")
-	e.Do(testenv.Req{Method: "POST", Path: pathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": strings.Repeat("r", 1001)}}).Expect(t, 400, "validation_failed")
+	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID}}).Expect(t, 400, "validation_failed")
+	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": strings.Repeat("r", 1001)}}).Expect(t, 400, "validation_failed")
 
-	r := e.Do(testenv.Req{Method: "POST", Path: pathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "too slow"}}).Expect(t, 200, "")
+	r := e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "too slow"}}).Expect(t, 200, "")
 	var got map[string]any
 	r.Decode(t, &got)
 	if got["id"] != float64(1) || got["order_id"] != float64(o.ID) || got["status"] != "PENDING" || got["reason"] != "too slow" || got["created_at"] != "2026-11-21T10:00:00Z" || len(got) != 5 {
 		t.Fatalf("got %v", got)
 	}
-	e.Do(testenv.Req{Method: "POST", Path: pathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "again"}}).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "again"}}).Expect(t, 409, "conflict")
 
 	// The order is untouched until the store decides.
-	if s := getOrder(t, e, sid, o.ID); s.Status != app.OrderPending {
+	if s := rqGetOrder(t, e, sid, o.ID); s.Status != app.OrderPending {
 		t.Fatalf("order status %s, want PENDING", s.Status)
 	}
 
-	r = e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(pathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
+	r = e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
 	var lists struct {
 		Cancellations []map[string]any `json:"cancellation_requests"`
 		Refunds       []map[string]any `json:"refund_requests"`
@@ -217,11 +217,11 @@ func TestCancellationRequest(t *testing.T) {
 }
 
 func TestRefundRequest(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 2500, 10)
-	o := placeOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, orderLine{p, 2}) // total 50.00
+	o := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{p, 2}) // total 50.00
 	body := func(kv ...any) map[string]any {
 		m := map[string]any{"order_id": o.ID, "reason": "broken"}
 		for i := 0; i < len(kv); i += 2 {
@@ -249,7 +249,7 @@ func TestRefundRequest(t *testing.T) {
 		{"ErrProofType", body("proof_files", "https://img.example/1.jpg"), "proof_files"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.Do(testenv.Req{Method: "POST", Path: pathRefund, Key: key, Token: tok, Body: c.body}).Expect(t, 400, "validation_failed")
+			r := e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: c.body}).Expect(t, 400, "validation_failed")
 			if _, ok := r.Body.Errors[c.field]; !ok {
 				t.Fatalf("got errors %v, want one for %s", r.Body.Errors, c.field)
 			}
@@ -257,7 +257,7 @@ func TestRefundRequest(t *testing.T) {
 	}
 
 	t.Run("OKAmountOmittedIsEverything", func(t *testing.T) {
-		r := e.Do(testenv.Req{Method: "POST", Path: pathRefund, Key: key, Token: tok,
+		r := e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok,
 			Body: body("proof_files", files[:10])}).Expect(t, 200, "")
 		var got map[string]any
 		r.Decode(t, &got)
@@ -266,11 +266,11 @@ func TestRefundRequest(t *testing.T) {
 		}
 	})
 	t.Run("ErrSecondPending", func(t *testing.T) {
-		e.Do(testenv.Req{Method: "POST", Path: pathRefund, Key: key, Token: tok, Body: body("amount", 1)}).Expect(t, 409, "conflict")
+		e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: body("amount", 1)}).Expect(t, 409, "conflict")
 	})
 	t.Run("OKAmountAsNumber", func(t *testing.T) {
-		o2 := placeOrder(t, e, sid, cid, app.OrderCompleted, app.PaymentPaid, orderLine{p, 1})
-		r := e.Do(testenv.Req{Method: "POST", Path: pathRefund, Key: key, Token: tok,
+		o2 := rqPlaceOrder(t, e, sid, cid, app.OrderCompleted, app.PaymentPaid, rqLine{p, 1})
+		r := e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok,
 			Body: map[string]any{"order_id": o2.ID, "reason": "late", "amount": 12.5}}).Expect(t, 200, "")
 		var got map[string]any
 		r.Decode(t, &got)
@@ -282,7 +282,7 @@ func TestRefundRequest(t *testing.T) {
 		}
 	})
 	t.Run("StatusShowsRefund", func(t *testing.T) {
-		r := e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(pathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
+		r := e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
 		var lists struct {
 			Refunds []map[string]any `json:"refund_requests"`
 		}
@@ -303,17 +303,17 @@ func TestRefundRequest(t *testing.T) {
 }
 
 func TestRequestsAccess(t *testing.T) {
-	e := requestEnv(t)
+	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	_, otherTok := e.Shopper(sid, "bob@example.com")
 	sidB, keyB := e.Store("Shop B")
 	_, tokB := e.Shopper(sidB, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 20)
-	open := placeOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, orderLine{p, 1})
-	done := placeOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, orderLine{p, 1})
-	guestOpen := placeOrder(t, e, sid, 0, app.OrderConfirmed, app.PaymentPaid, orderLine{p, 1})
-	guestDone := placeOrder(t, e, sid, 0, app.OrderDelivered, app.PaymentPaid, orderLine{p, 1})
+	open := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
+	done := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{p, 1})
+	guestOpen := rqPlaceOrder(t, e, sid, 0, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
+	guestDone := rqPlaceOrder(t, e, sid, 0, app.OrderDelivered, app.PaymentPaid, rqLine{p, 1})
 
 	type call struct {
 		name, method, path string
@@ -321,10 +321,10 @@ func TestRequestsAccess(t *testing.T) {
 	}
 	calls := func(openID, doneID uint64) []call {
 		return []call{
-			{"delivery", "PATCH", pathOrders, map[string]any{"order_id": openID, "address": "9 Elm St"}},
-			{"cancel", "POST", pathCancel, map[string]any{"order_id": openID, "reason": "x"}},
-			{"refund", "POST", pathRefund, map[string]any{"order_id": doneID, "reason": "x"}},
-			{"status", "GET", fmt.Sprintf(pathRequests, openID), nil},
+			{"delivery", "PATCH", rqPathOrders, map[string]any{"order_id": openID, "address": "9 Elm St"}},
+			{"cancel", "POST", rqPathCancel, map[string]any{"order_id": openID, "reason": "x"}},
+			{"refund", "POST", rqPathRefund, map[string]any{"order_id": doneID, "reason": "x"}},
+			{"status", "GET", fmt.Sprintf(rqPathRequests, openID), nil},
 		}
 	}
 	for _, c := range []struct {
@@ -353,7 +353,7 @@ func TestRequestsAccess(t *testing.T) {
 
 	// Nothing above changed any order or filed any request.
 	for _, o := range []*app.Order{open, done, guestOpen, guestDone} {
-		if s := getOrder(t, e, sid, o.ID); s.Address != "1 Main St" {
+		if s := rqGetOrder(t, e, sid, o.ID); s.Address != "1 Main St" {
 			t.Fatalf("order %d address %q, want unchanged", o.ID, s.Address)
 		}
 	}
@@ -372,5 +372,5 @@ func TestRequestsAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The owner still works.
-	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(pathRequests, open.ID), Key: key, Token: tok}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, open.ID), Key: key, Token: tok}).Expect(t, 200, "")
 }
