@@ -1,5 +1,105 @@
 package admin
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
 
-func (h *Handler) registerRequestRoutes(r fiber.Router) {}
+	"storefront/app"
+)
+
+// registerRequestRoutes adds the store's review of cancellation and refund
+// requests (decisions.md §10).
+func (h *Handler) registerRequestRoutes(r fiber.Router) {
+	for _, k := range []struct{ path, kind string }{
+		{"/cancellation-requests", app.KindCancellation},
+		{"/refund-requests", app.KindRefund},
+	} {
+		r.Get(k.path, h.listRequests(k.kind))
+		r.Get(k.path+"/:rid", h.getRequest(k.kind))
+		r.Post(k.path+"/:rid/approve", h.decideRequest(k.kind, true))
+		r.Post(k.path+"/:rid/reject", h.decideRequest(k.kind, false))
+	}
+}
+
+// requestAdminExtra is the admin's view of a request: the storefront view plus
+// who filed it and who decided it.
+type requestAdminExtra struct {
+	Kind       string `json:"kind"`
+	CustomerID uint64 `json:"customer_id"`
+	ReviewedBy uint64 `json:"reviewed_by"`
+}
+
+type cancellationAdminView struct {
+	app.CancellationView
+	requestAdminExtra
+}
+
+type refundAdminView struct {
+	app.RefundView
+	requestAdminExtra
+}
+
+func viewRequest(r *app.Request) any {
+	rv := requestAdminExtra{Kind: r.Kind, CustomerID: r.CustomerID, ReviewedBy: r.ReviewedBy}
+	if r.Kind == app.KindRefund {
+		return refundAdminView{r.RefundView(), rv}
+	}
+	return cancellationAdminView{r.CancellationView(), rv}
+}
+
+func requestKindName(kind string) string { return kind + " request" }
+
+// listRequests serves GET stores/{id}/cancellation-requests/ and
+// refund-requests/ (?status=), newest first.
+func (h *Handler) listRequests(kind string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		status := c.Query("status")
+		scope := kind + "-requests?status=" + status
+		lp, err := h.listParams(c, scope)
+		if err != nil {
+			return err
+		}
+		page, err := h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
+		if err != nil {
+			return err
+		}
+		return sendPage(h, c, scope, page, viewRequest)
+	}
+}
+
+// getRequest serves GET stores/{id}/cancellation-requests/{rid}/ and
+// refund-requests/{rid}/.
+func (h *Handler) getRequest(kind string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := pathID(c, "rid", requestKindName(kind))
+		if err != nil {
+			return err
+		}
+		r, err := h.svc.Requests.Get(storeOf(c).ID, kind, id)
+		if err != nil {
+			return err
+		}
+		return ok(c, viewRequest(r))
+	}
+}
+
+// decideRequest serves POST stores/{id}/{kind}-requests/{rid}/approve/ and
+// .../reject/ {admin_note, refund_method (refund approval only)}.
+func (h *Handler) decideRequest(kind string, approve bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := pathID(c, "rid", requestKindName(kind))
+		if err != nil {
+			return err
+		}
+		var in app.DecisionInput
+		if len(c.Body()) > 0 {
+			if err := decode(c, &in); err != nil {
+				return err
+			}
+		}
+		r, err := h.svc.Requests.Decide(storeOf(c).ID, kind, id, adminOf(c).ID, approve, in)
+		if err != nil {
+			return err
+		}
+		return ok(c, viewRequest(r))
+	}
+}

@@ -1,9 +1,565 @@
 package app
 
-// RequestService is a stub: delivery updates, cancellation and refund requests (issue 5).
+import (
+	"strings"
+	"time"
+)
+
+// Kinds of post-order requests. Each kind has its own id sequence, its own
+// storefront and admin routes, and at most one PENDING request per order.
+const (
+	KindCancellation = "cancellation"
+	KindRefund       = "refund"
+)
+
+// Request statuses (decisions.md §4).
+const (
+	RequestPending  = "PENDING"
+	RequestApproved = "APPROVED"
+	RequestRejected = "REJECTED"
+)
+
+// Refund methods an admin may record when approving a refund.
+const (
+	RefundOriginalMethod = "ORIGINAL_METHOD"
+	RefundStoreCredit    = "STORE_CREDIT"
+	RefundBankTransfer   = "BANK_TRANSFER"
+	RefundCash           = "CASH"
+)
+
+// RefundMethods lists the accepted refund methods; the first is the default.
+var RefundMethods = []string{RefundOriginalMethod, RefundStoreCredit, RefundBankTransfer, RefundCash}
+
+// Limits of request input.
+const (
+	MaxRequestReasonLen    = 1000
+	MaxAdminNoteLen        = 1000
+	MaxProofFiles          = 10
+	maxDeliveryReceiverLen = 100
+	maxDeliveryPhoneLen    = 32
+	maxDeliveryAddressLen  = 500
+	minDeliveryPhoneDigits = 5
+	maxDeliveryPhoneDigits = 20
+)
+
+// Request is a shopper's cancellation or refund request on one of their
+// orders. Amount, RefundMethod and ProofFiles are used by refunds only.
+type Request struct {
+	ID           uint64     `json:"id"`
+	StoreID      uint64     `json:"store_id"`
+	Kind         string     `json:"kind"`
+	OrderID      uint64     `json:"order_id"`
+	CustomerID   uint64     `json:"customer_id"`
+	Status       string     `json:"status"`
+	Reason       string     `json:"reason"`
+	Amount       Money      `json:"amount"`
+	ProofFiles   []string   `json:"proof_files"`
+	RefundMethod string     `json:"refund_method"`
+	AdminNote    string     `json:"admin_note"`
+	ReviewedBy   uint64     `json:"reviewed_by"`
+	ReviewedAt   *time.Time `json:"reviewed_at"`
+	CreatedAt    time.Time  `json:"created_at"`
+}
+
+// CancellationView is a cancellation request on the wire (storefront-api.md,
+// Cancellation request).
+type CancellationView struct {
+	ID         uint64     `json:"id"`
+	OrderID    uint64     `json:"order_id"`
+	Status     string     `json:"status"`
+	Reason     string     `json:"reason"`
+	AdminNote  string     `json:"admin_note"`
+	ReviewedAt *time.Time `json:"reviewed_at"`
+	CreatedAt  time.Time  `json:"created_at"`
+}
+
+// RefundView is a refund request on the wire; refund_method is null until
+// the refund is approved.
+type RefundView struct {
+	ID           uint64     `json:"id"`
+	OrderID      uint64     `json:"order_id"`
+	Status       string     `json:"status"`
+	Reason       string     `json:"reason"`
+	Amount       Money      `json:"amount"`
+	ProofFiles   []string   `json:"proof_files"`
+	AdminNote    string     `json:"admin_note"`
+	RefundMethod *string    `json:"refund_method"`
+	ReviewedAt   *time.Time `json:"reviewed_at"`
+	CreatedAt    time.Time  `json:"created_at"`
+}
+
+// CancellationView returns the wire form of a cancellation request.
+func (r *Request) CancellationView() CancellationView {
+	return CancellationView{ID: r.ID, OrderID: r.OrderID, Status: r.Status, Reason: r.Reason,
+		AdminNote: r.AdminNote, ReviewedAt: requestTimePtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
+}
+
+// RefundView returns the wire form of a refund request.
+func (r *Request) RefundView() RefundView {
+	v := RefundView{ID: r.ID, OrderID: r.OrderID, Status: r.Status, Reason: r.Reason, Amount: r.Amount,
+		ProofFiles: r.ProofFiles, AdminNote: r.AdminNote, ReviewedAt: requestTimePtr(r.ReviewedAt), CreatedAt: UTC(r.CreatedAt)}
+	if v.ProofFiles == nil {
+		v.ProofFiles = []string{}
+	}
+	if r.RefundMethod != "" {
+		m := r.RefundMethod
+		v.RefundMethod = &m
+	}
+	return v
+}
+
+// View returns the wire form of r for its kind.
+func (r *Request) View() any {
+	if r.Kind == KindRefund {
+		return r.RefundView()
+	}
+	return r.CancellationView()
+}
+
+func requestTimePtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := UTC(*t)
+	return &u
+}
+
+// RequestTx is the storage of cancellation and refund requests. Every write
+// keeps the per-order index (sid|order|kind|id) and the per-status index
+// (sid|kind|status|id) in the same transaction.
+type RequestTx interface {
+	// CreateRequest assigns r.ID from r.Kind's per-store sequence and stores r.
+	CreateRequest(r *Request) error
+	// Request returns one request of a kind (not_found).
+	Request(storeID uint64, kind string, id uint64) (*Request, error)
+	// PutRequest updates r and its status index (not_found).
+	PutRequest(r *Request) error
+	// OrderRequests lists an order's requests of a kind, newest first.
+	OrderRequests(storeID uint64, kind string, orderID uint64) ([]*Request, error)
+	// Requests pages a store's requests of a kind, newest first; status "" means all.
+	Requests(storeID uint64, kind, status string, p ListParams) (Page[*Request], error)
+}
+
+// RequestService runs the after-order actions: delivery changes,
+// cancellation and refund requests, and their review by the store.
 type RequestService struct{ s *Services }
 
 func newRequestService(s *Services) *RequestService { return &RequestService{s: s} }
 
-// RequestTx is the storage of this service's records.
-type RequestTx interface{}
+// DeliveryInput is the body of a delivery update; nil fields stay unchanged.
+type DeliveryInput struct {
+	OrderID      uint64
+	ReceiverName *string
+	Phone        *string
+	Address      *string
+}
+
+// CancellationInput is the body of a cancellation request.
+type CancellationInput struct {
+	OrderID uint64
+	Reason  string
+}
+
+// RefundInput is the body of a refund request; Amount nil means everything
+// not yet refunded.
+type RefundInput struct {
+	OrderID    uint64
+	Reason     string
+	Amount     *Money
+	ProofFiles []string
+}
+
+// DecisionInput is the admin's body when approving or rejecting a request.
+// RefundMethod is read on refund approval only ("" = ORIGINAL_METHOD).
+type DecisionInput struct {
+	AdminNote    string `json:"admin_note"`
+	RefundMethod string `json:"refund_method"`
+}
+
+// validDeliveryPhone reports whether s looks like a phone number: digits with
+// optional spaces, dots, dashes, parentheses and a leading +.
+func validDeliveryPhone(s string) bool {
+	digits := 0
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '+' && i == 0:
+		case r == ' ' || r == '-' || r == '.' || r == '(' || r == ')':
+		default:
+			return false
+		}
+	}
+	return digits >= minDeliveryPhoneDigits && digits <= maxDeliveryPhoneDigits
+}
+
+// requestOrderOf loads an order of the shopper. Another shopper's order, a
+// guest order and an unknown id are all not_found.
+func requestOrderOf(tx Tx, sh Shopper, orderID uint64) (*Order, error) {
+	if sh.CustomerID == 0 {
+		return nil, NotFound("order")
+	}
+	o, err := tx.Order(sh.StoreID, orderID)
+	if err != nil {
+		return nil, err
+	}
+	if o.CustomerID == 0 || o.CustomerID != sh.CustomerID {
+		return nil, NotFound("order")
+	}
+	return o, nil
+}
+
+func requireRequestOrderID(v *Validation, id uint64) {
+	v.Check(id > 0, "order_id", "is required")
+}
+
+// UpdateDelivery changes the receiver, phone or address of a PENDING or
+// CONFIRMED order of the shopper. Errors: validation_failed, not_found,
+// invalid_order_state.
+func (rs *RequestService) UpdateDelivery(sh Shopper, in DeliveryInput) (*Order, error) {
+	var v Validation
+	requireRequestOrderID(&v, in.OrderID)
+	if in.ReceiverName == nil && in.Phone == nil && in.Address == nil {
+		v.Add("body", "send at least one of receiver_name, phone, address")
+	}
+	trim := func(p *string) {
+		if p != nil {
+			*p = strings.TrimSpace(*p)
+		}
+	}
+	trim(in.ReceiverName)
+	trim(in.Phone)
+	trim(in.Address)
+	if in.ReceiverName != nil {
+		v.Text("receiver_name", *in.ReceiverName, true, maxDeliveryReceiverLen)
+	}
+	if in.Phone != nil {
+		v.Text("phone", *in.Phone, true, maxDeliveryPhoneLen)
+		if !v.Has("phone") {
+			v.Check(validDeliveryPhone(*in.Phone), "phone", "must be a phone number")
+		}
+	}
+	if in.Address != nil {
+		v.Text("address", *in.Address, true, maxDeliveryAddressLen)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out *Order
+	err := rs.s.DB.Update(func(tx Tx) error {
+		o, err := requestOrderOf(tx, sh, in.OrderID)
+		if err != nil {
+			return err
+		}
+		if o.Status != OrderPending && o.Status != OrderConfirmed {
+			return Errorf(EInvalidOrderState, "the delivery details of a %s order cannot change", o.Status)
+		}
+		if in.ReceiverName != nil {
+			o.ReceiverName = *in.ReceiverName
+		}
+		if in.Phone != nil {
+			o.Phone = *in.Phone
+		}
+		if in.Address != nil {
+			o.Address = *in.Address
+		}
+		o.UpdatedAt = UTC(tx.Now())
+		out = o
+		return tx.PutOrder(o)
+	})
+	return out, err
+}
+
+// pendingRequestOf returns the PENDING request of a kind on an order, or nil.
+func pendingRequestOf(tx Tx, storeID uint64, kind string, orderID uint64) (*Request, error) {
+	rs, err := tx.OrderRequests(storeID, kind, orderID)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if r.Status == RequestPending {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+// RequestCancellation files a cancellation request on a PENDING or CONFIRMED
+// order of the shopper. Errors: validation_failed, not_found,
+// invalid_order_state, conflict (a PENDING one exists).
+func (rs *RequestService) RequestCancellation(sh Shopper, in CancellationInput) (*Request, error) {
+	var v Validation
+	requireRequestOrderID(&v, in.OrderID)
+	in.Reason = strings.TrimSpace(in.Reason)
+	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out *Request
+	err := rs.s.DB.Update(func(tx Tx) error {
+		o, err := requestOrderOf(tx, sh, in.OrderID)
+		if err != nil {
+			return err
+		}
+		if o.Status != OrderPending && o.Status != OrderConfirmed {
+			return Errorf(EInvalidOrderState, "a %s order cannot be cancelled", o.Status)
+		}
+		if p, err := pendingRequestOf(tx, o.StoreID, KindCancellation, o.ID); err != nil {
+			return err
+		} else if p != nil {
+			return Errorf(EConflict, "this order already has a pending cancellation request")
+		}
+		r := &Request{StoreID: o.StoreID, Kind: KindCancellation, OrderID: o.ID, CustomerID: o.CustomerID,
+			Status: RequestPending, Reason: in.Reason, CreatedAt: UTC(tx.Now())}
+		out = r
+		return tx.CreateRequest(r)
+	})
+	return out, err
+}
+
+// RequestRefund files a refund request on a DELIVERED or COMPLETED order of
+// the shopper. An omitted amount is everything not yet refunded; more than
+// that is validation_failed. Errors: validation_failed, not_found,
+// invalid_order_state, conflict (a PENDING one exists).
+func (rs *RequestService) RequestRefund(sh Shopper, in RefundInput) (*Request, error) {
+	var v Validation
+	requireRequestOrderID(&v, in.OrderID)
+	in.Reason = strings.TrimSpace(in.Reason)
+	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
+	if in.Amount != nil {
+		v.Check(*in.Amount > 0, "amount", "must be greater than 0")
+	}
+	v.URLs("proof_files", in.ProofFiles, MaxProofFiles)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out *Request
+	err := rs.s.DB.Update(func(tx Tx) error {
+		o, err := requestOrderOf(tx, sh, in.OrderID)
+		if err != nil {
+			return err
+		}
+		if o.Status != OrderDelivered && o.Status != OrderCompleted {
+			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
+		}
+		if p, err := pendingRequestOf(tx, o.StoreID, KindRefund, o.ID); err != nil {
+			return err
+		} else if p != nil {
+			return Errorf(EConflict, "this order already has a pending refund request")
+		}
+		left := o.Refundable()
+		amount := left
+		if in.Amount != nil {
+			amount = *in.Amount
+		}
+		if left <= 0 {
+			return Invalid("amount", "nothing is left to refund on this order")
+		}
+		if amount > left {
+			return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
+		}
+		files := append([]string{}, in.ProofFiles...)
+		r := &Request{StoreID: o.StoreID, Kind: KindRefund, OrderID: o.ID, CustomerID: o.CustomerID,
+			Status: RequestPending, Reason: in.Reason, Amount: amount, ProofFiles: files, CreatedAt: UTC(tx.Now())}
+		out = r
+		return tx.CreateRequest(r)
+	})
+	return out, err
+}
+
+// OrderRequests returns the cancellation and refund requests of one of the
+// shopper's orders, newest first. Errors: not_found.
+func (rs *RequestService) OrderRequests(sh Shopper, orderID uint64) (cancels, refunds []*Request, err error) {
+	err = rs.s.DB.View(func(tx Tx) error {
+		o, err := requestOrderOf(tx, sh, orderID)
+		if err != nil {
+			return err
+		}
+		if cancels, err = tx.OrderRequests(o.StoreID, KindCancellation, o.ID); err != nil {
+			return err
+		}
+		refunds, err = tx.OrderRequests(o.StoreID, KindRefund, o.ID)
+		return err
+	})
+	return cancels, refunds, err
+}
+
+// List pages a store's requests of a kind for the admin, newest first;
+// status "" means all. Errors: validation_failed (unknown status).
+func (rs *RequestService) List(storeID uint64, kind, status string, lp ListParams) (Page[*Request], error) {
+	if status != "" {
+		var v Validation
+		v.OneOf("status", status, RequestPending, RequestApproved, RequestRejected)
+		if err := v.Err(); err != nil {
+			return Page[*Request]{}, err
+		}
+	}
+	var out Page[*Request]
+	err := rs.s.DB.View(func(tx Tx) error {
+		var err error
+		out, err = tx.Requests(storeID, kind, status, lp)
+		return err
+	})
+	return out, err
+}
+
+// Get returns one request of a store for the admin. Errors: not_found.
+func (rs *RequestService) Get(storeID uint64, kind string, id uint64) (*Request, error) {
+	var out *Request
+	err := rs.s.DB.View(func(tx Tx) error {
+		var err error
+		out, err = tx.Request(storeID, kind, id)
+		return err
+	})
+	return out, err
+}
+
+// Decide approves or rejects a PENDING request, in one transaction with its
+// effect on the order, then mails the shopper. An approved cancellation
+// re-checks that the order is still PENDING or CONFIRMED, cancels it,
+// releases its stock and marks a paid order REFUNDED. An approved refund
+// re-checks that the amount still fits and moves payment_status to REFUNDED
+// or PARTIALLY_REFUNDED. Errors: validation_failed, not_found, conflict
+// (already decided), invalid_order_state.
+func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput) (*Request, error) {
+	var v Validation
+	in.AdminNote = strings.TrimSpace(in.AdminNote)
+	v.Text("admin_note", in.AdminNote, false, MaxAdminNoteLen)
+	in.RefundMethod = strings.ToUpper(strings.TrimSpace(in.RefundMethod))
+	if in.RefundMethod == "" {
+		in.RefundMethod = RefundOriginalMethod
+	}
+	if kind == KindRefund && approve {
+		v.OneOf("refund_method", in.RefundMethod, RefundMethods...)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var (
+		out *Request
+		ord *Order
+		st  *Store
+	)
+	err := rs.s.DB.Update(func(tx Tx) error {
+		r, err := tx.Request(storeID, kind, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != RequestPending {
+			return Errorf(EConflict, "this request was already %s", strings.ToLower(r.Status))
+		}
+		o, err := tx.Order(storeID, r.OrderID)
+		if err != nil {
+			return err
+		}
+		now := UTC(tx.Now())
+		if approve {
+			switch kind {
+			case KindCancellation:
+				err = approveCancellationRequest(tx, o, now)
+			case KindRefund:
+				err = approveRefundRequest(tx, o, r, now)
+				r.RefundMethod = in.RefundMethod
+			}
+			if err != nil {
+				return err
+			}
+			r.Status = RequestApproved
+		} else {
+			r.Status = RequestRejected
+		}
+		r.AdminNote = in.AdminNote
+		r.ReviewedBy = adminID
+		r.ReviewedAt = &now
+		if err := tx.PutRequest(r); err != nil {
+			return err
+		}
+		if st, err = tx.Store(storeID); err != nil {
+			return err
+		}
+		out, ord = r, o
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if approve && kind == KindCancellation {
+		rs.s.Catalog.Changed(storeID)
+	}
+	rs.notify(st, ord, out)
+	return out, nil
+}
+
+func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
+	if o.Status != OrderPending && o.Status != OrderConfirmed {
+		return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
+	}
+	if err := ReleaseStock(tx, o); err != nil {
+		return err
+	}
+	o.Status = OrderCancelled
+	if o.PaymentStatus == PaymentPaid || o.PaymentStatus == PaymentPartiallyRefunded {
+		o.PaymentStatus = PaymentRefunded
+		o.RefundedAmount = o.Total
+	}
+	o.UpdatedAt = now
+	return tx.PutOrder(o)
+}
+
+func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
+	if o.Status != OrderDelivered && o.Status != OrderCompleted {
+		return Errorf(EInvalidOrderState, "the order is %s now and cannot be refunded", o.Status)
+	}
+	if r.Amount > o.Refundable() {
+		return Errorf(EConflict, "the refund of %s exceeds the %s not yet refunded", r.Amount, o.Refundable())
+	}
+	o.RefundedAmount += r.Amount
+	if o.RefundedAmount >= o.Total {
+		o.PaymentStatus = PaymentRefunded
+	} else {
+		o.PaymentStatus = PaymentPartiallyRefunded
+	}
+	o.UpdatedAt = now
+	return tx.PutOrder(o)
+}
+
+// notify mails the shopper the decision on a request.
+func (rs *RequestService) notify(st *Store, o *Order, r *Request) {
+	to := o.Email
+	if to == "" && o.CustomerID != 0 {
+		_ = rs.s.DB.View(func(tx Tx) error {
+			if c, err := tx.Customer(o.StoreID, o.CustomerID); err == nil {
+				to = c.Email
+			}
+			return nil
+		})
+	}
+	if to == "" {
+		return
+	}
+	what := "cancellation"
+	if r.Kind == KindRefund {
+		what = "refund"
+	}
+	verdict := "approved"
+	if r.Status == RequestRejected {
+		verdict = "rejected"
+	}
+	orderNo := "#" + itoa(int(o.ID))
+	subject := "Your " + what + " request for order " + orderNo + " was " + verdict
+	var b strings.Builder
+	b.WriteString("Hello,\n\nYour " + what + " request for order " + orderNo + " was " + verdict + ".")
+	switch {
+	case r.Status == RequestApproved && r.Kind == KindCancellation:
+		b.WriteString("\nThe order is cancelled.")
+		if o.PaymentStatus == PaymentRefunded {
+			b.WriteString(" Your payment of " + o.Total.String() + " " + o.Currency + " will be refunded.")
+		}
+	case r.Status == RequestApproved && r.Kind == KindRefund:
+		b.WriteString("\nRefund: " + r.Amount.String() + " " + o.Currency + " (" + strings.ToLower(strings.ReplaceAll(r.RefundMethod, "_", " ")) + ").")
+	}
+	if r.AdminNote != "" {
+		b.WriteString("\n\nNote from the store: " + r.AdminNote)
+	}
+	rs.s.SendMail(NewMail(st, to, subject, b.String()))
+}

@@ -1,3 +1,153 @@
 package storage
 
-// Storage of the request records: see app/request*.go.
+import (
+	"bytes"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"storefront/app"
+)
+
+// Buckets of cancellation and refund requests. The kind is part of every key,
+// so the two kinds share the buckets but not their id sequences.
+var (
+	bRequests          = []byte("requests")            // sid|kind0|id -> request
+	bIdxRequestsOrder  = []byte("idx_requests_order")  // sid|order|kind0|id -> nil
+	bIdxRequestsStatus = []byte("idx_requests_status") // sid|kind0|status0|id -> nil
+)
+
+var _ = registerBuckets(bRequests, bIdxRequestsOrder, bIdxRequestsStatus)
+
+func requestKey(sid uint64, kind string, id uint64) []byte { return key(sid, str0(kind), id) }
+func requestOrderKey(r *app.Request) []byte {
+	return key(r.StoreID, r.OrderID, str0(r.Kind), r.ID)
+}
+func requestStatusKey(r *app.Request) []byte {
+	return key(r.StoreID, str0(r.Kind), str0(r.Status), r.ID)
+}
+
+// CreateRequest assigns r.ID from the kind's sequence and stores r with its indexes.
+func (t *Tx) CreateRequest(r *app.Request) error {
+	id, err := t.NextID(r.StoreID, r.Kind+"_request")
+	if err != nil {
+		return err
+	}
+	r.ID = id
+	return t.putRequest(nil, r)
+}
+
+// Request returns one request of a kind.
+func (t *Tx) Request(storeID uint64, kind string, id uint64) (*app.Request, error) {
+	var r app.Request
+	if err := getJSON(t.b(bRequests), requestKey(storeID, kind, id), &r, kind+" request"); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PutRequest updates r and its indexes.
+func (t *Tx) PutRequest(r *app.Request) error {
+	old, err := t.Request(r.StoreID, r.Kind, r.ID)
+	if err != nil {
+		return err
+	}
+	return t.putRequest(old, r)
+}
+
+func (t *Tx) putRequest(old, r *app.Request) error {
+	if old != nil {
+		if err := t.b(bIdxRequestsOrder).Delete(requestOrderKey(old)); err != nil {
+			return fmt.Errorf("storage: unindex request: %w", err)
+		}
+		if err := t.b(bIdxRequestsStatus).Delete(requestStatusKey(old)); err != nil {
+			return fmt.Errorf("storage: unindex request: %w", err)
+		}
+	}
+	if err := t.b(bIdxRequestsOrder).Put(requestOrderKey(r), nil); err != nil {
+		return fmt.Errorf("storage: index request: %w", err)
+	}
+	if err := t.b(bIdxRequestsStatus).Put(requestStatusKey(r), nil); err != nil {
+		return fmt.Errorf("storage: index request: %w", err)
+	}
+	return putJSON(t.b(bRequests), requestKey(r.StoreID, r.Kind, r.ID), r)
+}
+
+// requestByIndex is a page decoder for request index keys ending in an id.
+func requestByIndex(records *bolt.Bucket, sid uint64, kind string) func(k, v []byte) (*app.Request, bool, error) {
+	return func(k, _ []byte) (*app.Request, bool, error) {
+		var r app.Request
+		if err := getJSON(records, requestKey(sid, kind, idFromKeyEnd(k)), &r, kind+" request"); err != nil {
+			return nil, false, err
+		}
+		return &r, true, nil
+	}
+}
+
+// OrderRequests lists an order's requests of a kind, newest first.
+func (t *Tx) OrderRequests(storeID uint64, kind string, orderID uint64) ([]*app.Request, error) {
+	var out []*app.Request
+	decode := requestByIndex(t.b(bRequests), storeID, kind)
+	err := walk(t.b(bIdxRequestsOrder), key(storeID, orderID, str0(kind)), nil, true, func(k, v []byte) (bool, error) {
+		r, _, err := decode(k, v)
+		if err != nil {
+			return false, err
+		}
+		out = append(out, r)
+		return true, nil
+	})
+	if out == nil {
+		out = []*app.Request{}
+	}
+	return out, err
+}
+
+// Requests pages a store's requests of a kind newest first, all or of one status.
+func (t *Tx) Requests(storeID uint64, kind, status string, lp app.ListParams) (app.Page[*app.Request], error) {
+	if status == "" {
+		return page(t.b(bRequests), key(storeID, str0(kind)), lp, true, decodeJSONRecord[app.Request]("request"))
+	}
+	return page(t.b(bIdxRequestsStatus), key(storeID, str0(kind), str0(status)), lp, true, requestByIndex(t.b(bRequests), storeID, kind))
+}
+
+// VerifyRequests checks the request indexes against the records: every
+// record has exactly its two index keys and no index key lacks its record.
+// Tests of requests call it next to Verify.
+func (db *DB) VerifyRequests() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		t := &Tx{tx: btx}
+		want := map[string]map[string]bool{string(bIdxRequestsOrder): {}, string(bIdxRequestsStatus): {}}
+		err := t.b(bRequests).ForEach(func(k, v []byte) error {
+			var r app.Request
+			if err := getJSONBytes(v, &r, "request"); err != nil {
+				return err
+			}
+			if !bytes.Equal(k, requestKey(r.StoreID, r.Kind, r.ID)) {
+				return fmt.Errorf("verify: request stored at %x has key %x", k, requestKey(r.StoreID, r.Kind, r.ID))
+			}
+			want[string(bIdxRequestsOrder)][string(requestOrderKey(&r))] = true
+			want[string(bIdxRequestsStatus)][string(requestStatusKey(&r))] = true
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for name, keys := range want {
+			seen := 0
+			err := t.b([]byte(name)).ForEach(func(k, _ []byte) error {
+				if !keys[string(k)] {
+					return fmt.Errorf("verify: %s has a stray key %x", name, k)
+				}
+				seen++
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if seen != len(keys) {
+				return fmt.Errorf("verify: %s has %d keys, want %d", name, seen, len(keys))
+			}
+		}
+		return nil
+	})
+}
