@@ -32,7 +32,8 @@ type panel struct {
 	pages    map[string]*template.Template
 	static   map[string]staticFile
 	sessions *sessions
-	logins   *loginGuard
+	logins   *loginGuard // failed logins per email
+	loginIPs *loginGuard // failed logins per client IP
 	// loginKey signs the CSRF token of the login form (double-submit cookie).
 	loginKey []byte
 }
@@ -72,6 +73,7 @@ func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
 		static:   static,
 		sessions: newSessions(h.svc.Now, ttl),
 		logins:   newLoginGuard(h.svc.Now, 5, 15*time.Minute),
+		loginIPs: newLoginGuard(h.svc.Now, 20, 15*time.Minute),
 		loginKey: []byte(app.RandomHex(32)),
 	}, nil
 }
@@ -334,7 +336,8 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 }
 
 func (p *panel) logError(c *fiber.Ctx, err error) {
-	p.h.log.Error("admin panel", "method", c.Method(), "path", c.Path(), "err", err.Error())
+	p.h.log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
+		"method", c.Method(), "path", c.Path(), "err", err.Error())
 }
 
 type errorData struct {

@@ -124,8 +124,8 @@ func tokenEqual(got, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// loginGuard counts failed panel logins per email: after max failures within
-// window the email is refused until the window has passed.
+// loginGuard counts failed panel logins per key (an email, an IP): after max
+// failures within window the key is refused until the window has passed.
 type loginGuard struct {
 	now    func() time.Time
 	max    int
@@ -144,17 +144,17 @@ func newLoginGuard(now func() time.Time, max int, window time.Duration) *loginGu
 	return &loginGuard{now: now, max: max, window: window, m: map[string]*failures{}}
 }
 
-// blocked reports how long email must still wait (0: may try).
-func (g *loginGuard) blocked(email string) time.Duration {
+// blocked reports how long key must still wait (0: may try).
+func (g *loginGuard) blocked(key string) time.Duration {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	f := g.m[email]
+	f := g.m[key]
 	if f == nil {
 		return 0
 	}
 	left := f.since.Add(g.window).Sub(g.now())
 	if left <= 0 {
-		delete(g.m, email)
+		delete(g.m, key)
 		return 0
 	}
 	if f.n < g.max {
@@ -163,7 +163,7 @@ func (g *loginGuard) blocked(email string) time.Duration {
 	return left
 }
 
-func (g *loginGuard) fail(email string) {
+func (g *loginGuard) fail(key string) {
 	now := g.now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -174,17 +174,17 @@ func (g *loginGuard) fail(email string) {
 			}
 		}
 	}
-	f := g.m[email]
+	f := g.m[key]
 	if f == nil || !now.Before(f.since.Add(g.window)) {
 		f = &failures{since: now}
-		g.m[strings.Clone(email)] = f
+		g.m[strings.Clone(key)] = f
 	}
 	f.n++
 }
 
-func (g *loginGuard) reset(email string) {
+func (g *loginGuard) reset(key string) {
 	g.mu.Lock()
-	delete(g.m, email)
+	delete(g.m, key)
 	g.mu.Unlock()
 }
 
@@ -240,15 +240,17 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	email := app.NormalizeEmail(c.FormValue("email"))
 	next := safeNext(c.FormValue("next"))
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
-	if wait := p.logins.blocked(email); wait > 0 {
+	ip := c.IP()
+	if wait := max(p.logins.blocked(email), p.loginIPs.blocked(ip)); wait > 0 {
 		mins := int((wait + time.Minute - 1) / time.Minute)
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait/time.Second)+1))
-		return p.showLogin(c, v.withError("Too many failed logins for this email. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
+		return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
 	}
 	_, _, u, err := p.h.svc.Admins.Login(email, c.FormValue("password"))
 	if err != nil {
 		if app.ErrorCode(err) == app.EInvalidCreds {
 			p.logins.fail(email)
+			p.loginIPs.fail(ip)
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))

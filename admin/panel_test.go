@@ -16,6 +16,7 @@ import (
 	"storefront/admin"
 	"storefront/app"
 	"storefront/testenv"
+	"storefront/web"
 )
 
 // browser drives the panel like a browser without JavaScript: it keeps
@@ -185,6 +186,14 @@ func TestPanelLogin(t *testing.T) {
 		e.Advance(16 * time.Minute)
 		b.login("owner@example.com", "owner-password").redirectsTo(t, "/admin/")
 	})
+	t.Run("ErrTooManyFailuresFromOneIP", func(t *testing.T) {
+		e := testenv.New(t)
+		b := newBrowser(t, e)
+		for i := 0; i < 20; i++ {
+			b.login(fmt.Sprintf("guess%d@example.com", i), "wrong-password").expect(t, 401)
+		}
+		b.login("owner@example.com", "owner-password").expect(t, 429, "Too many failed logins")
+	})
 }
 
 func TestPanelRequiresLogin(t *testing.T) {
@@ -285,7 +294,7 @@ func TestPanelCategories(t *testing.T) {
 		if c.Name != "Trail Shoes" || c.Slug != "trail" {
 			t.Fatalf("got %q %q, want Trail Shoes trail", c.Name, c.Slug)
 		}
-		b.get(base + "999/").expect(t, 404)
+		b.get(base+"999/").expect(t, 404)
 	})
 	t.Run("DeleteRefusedWithProducts", func(t *testing.T) {
 		e.Product(sid, cats[0].ID, "Shoe", 1000, 1)
@@ -375,7 +384,7 @@ func TestPanelProducts(t *testing.T) {
 		if strings.Contains(p2.Body, "Bulk 29") || strings.Contains(p2.Body, "Next page") {
 			t.Fatalf("second page repeats the first or has a third")
 		}
-		b.get(base + "?cursor=bogus").expect(t, 400)
+		b.get(base+"?cursor=bogus").expect(t, 400)
 	})
 	t.Run("Delete", func(t *testing.T) {
 		b.submit(edit, edit+"delete/", url.Values{}).expect(t, 400, "confirm")
@@ -600,12 +609,16 @@ func TestPanelTemplatesFailAtStartup(t *testing.T) {
 		t.Fatalf("embedded templates: %v", err)
 	}
 	for name, mutate := range map[string]func(fstest.MapFS){
-		"ErrSyntax":        func(m fstest.MapFS) { m["templates/products.html"].Data = []byte(`{{define "content"}}{{.Data.Rows`) },
-		"ErrUnknownFunc":   func(m fstest.MapFS) { m["templates/store.html"].Data = []byte(`{{define "content"}}{{nosuch .}}{{end}}`) },
-		"ErrNoContent":     func(m fstest.MapFS) { m["templates/users.html"].Data = []byte(`<p>hi</p>`) },
-		"ErrMissingPage":   func(m fstest.MapFS) { delete(m, "templates/login.html") },
-		"ErrBrokenLayout":  func(m fstest.MapFS) { m["templates/layout.html"].Data = []byte(`{{define "layout"}}{{if}}{{end}}`) },
-		"ErrBrokenPartial": func(m fstest.MapFS) { m["templates/_category_fields.html"].Data = []byte(`{{define "categoryfields"}}{{end`) },
+		"ErrSyntax": func(m fstest.MapFS) { m["templates/products.html"].Data = []byte(`{{define "content"}}{{.Data.Rows`) },
+		"ErrUnknownFunc": func(m fstest.MapFS) {
+			m["templates/store.html"].Data = []byte(`{{define "content"}}{{nosuch .}}{{end}}`)
+		},
+		"ErrNoContent":    func(m fstest.MapFS) { m["templates/users.html"].Data = []byte(`<p>hi</p>`) },
+		"ErrMissingPage":  func(m fstest.MapFS) { delete(m, "templates/login.html") },
+		"ErrBrokenLayout": func(m fstest.MapFS) { m["templates/layout.html"].Data = []byte(`{{define "layout"}}{{if}}{{end}}`) },
+		"ErrBrokenPartial": func(m fstest.MapFS) {
+			m["templates/_category_fields.html"].Data = []byte(`{{define "categoryfields"}}{{end`)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			m := copyFS(t)
@@ -615,4 +628,29 @@ func TestPanelTemplatesFailAtStartup(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPanelSecureCookieBehindHTTPS(t *testing.T) {
+	e := testenv.NewWith(t, testenv.Options{Web: web.Config{TrustedProxies: []string{"0.0.0.0"}}})
+	b := newBrowser(t, e)
+	token := b.csrf("/admin/login/")
+	req := httptest.NewRequest("POST", "/admin/login/", strings.NewReader(url.Values{"csrf": {token},
+		"email": {"owner@example.com"}, "password": {"owner-password"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-Proto", "https")
+	req.AddCookie(&http.Cookie{Name: "sf_admin_login", Value: b.cookies["sf_admin_login"]})
+	resp, err := e.App.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Name == "sf_admin" {
+			if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
+				t.Fatalf("got Secure %v HttpOnly %v SameSite %v, want all set", c.Secure, c.HttpOnly, c.SameSite)
+			}
+			return
+		}
+	}
+	t.Fatalf("no session cookie (status %d)", resp.StatusCode)
 }
