@@ -264,6 +264,38 @@ func (p *panel) redirect(c *fiber.Ctx, v *view, to string, f *flash) error {
 
 func ok1(msg string) *flash { return &flash{Kind: "ok", Message: msg} }
 
+// panelPageSize is the length of a list page in the panel.
+const panelPageSize = 25
+
+// listParams reads ?cursor= of a newest-first panel list named scope
+// ("products", "outbox", ...); a bad cursor is validation_failed (400 page).
+func (p *panel) listParams(c *fiber.Ctx, scope string, storeID uint64) (app.ListParams, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: panelPageSize}
+	if cv := c.Query("cursor"); cv != "" {
+		cur, err := p.h.cursors.Decode("panel:"+scope, storeID, app.SortNewest, cv)
+		if err != nil {
+			return lp, err
+		}
+		lp.After = cur
+	}
+	return lp, nil
+}
+
+// Pager is the paging links of a list page (template "pager").
+type Pager struct {
+	Base     string // the list's path: its first page
+	Next     string // the query of the next page ("?cursor=..."), "" on the last page
+	NotFirst bool
+}
+
+func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, next *app.Cursor) Pager {
+	pg := Pager{Base: base, NotFirst: lp.After != nil}
+	if next != nil {
+		pg.Next = "?cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
+	}
+	return pg
+}
+
 // storePath is the path of a store's page ("" for the overview).
 func storePath(st *app.Store, rest string) string {
 	return "/admin/stores/" + strconv.FormatUint(st.ID, 10) + "/" + rest

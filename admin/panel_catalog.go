@@ -2,7 +2,6 @@ package admin
 
 import (
 	"encoding/json"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -127,9 +126,6 @@ func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
 
-// panelPageSize is the length of a product page in the panel.
-const panelPageSize = 25
-
 type productRow struct {
 	*app.Product
 	Category  string
@@ -137,23 +133,17 @@ type productRow struct {
 }
 
 type productsData struct {
-	Rows      []productRow
-	Next      string // query of the next page, "" on the last
-	NotFirst  bool
-	PageLimit int
+	Rows []productRow
+	Pager
 }
 
 // productsPage serves GET /admin/stores/{id}/products/?cursor=: every
 // product, newest first, a page at a time.
 func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	st := v.Store
-	lp := app.ListParams{Sort: app.SortNewest, Limit: panelPageSize}
-	if cv := c.Query("cursor"); cv != "" {
-		cur, err := p.h.cursors.Decode("panel:products", st.ID, app.SortNewest, cv)
-		if err != nil {
-			return err
-		}
-		lp.After = cur
+	lp, err := p.listParams(c, "products", st.ID)
+	if err != nil {
+		return err
 	}
 	page, err := p.h.svc.Catalog.AllProducts(st.ID, lp)
 	if err != nil {
@@ -163,12 +153,9 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	d := productsData{NotFirst: lp.After != nil, PageLimit: panelPageSize}
+	d := productsData{Pager: p.pager(storePath(st, "products/"), "products", st.ID, lp, page.Next)}
 	for _, pr := range page.Items {
 		d.Rows = append(d.Rows, productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock()})
-	}
-	if page.Next != nil {
-		d.Next = "?cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:products", st.ID, page.Next))
 	}
 	v.Title, v.Tab, v.Data = "Products", "products", d
 	return p.render(c, fiber.StatusOK, "products", v)
