@@ -251,6 +251,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 		if app.ErrorCode(err) == app.EInvalidCreds {
 			p.logins.fail(email)
 			p.loginIPs.fail(ip)
+			p.h.log.Warn("admin panel login failed", "ip", ip)
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))
