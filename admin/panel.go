@@ -1,6 +1,497 @@
 package admin
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
 
-// registerPanel mounts the server-rendered panel at /admin/.
-func (h *Handler) registerPanel(r fiber.Router) {}
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// panelFS holds the panel's templates and static files, built into the binary.
+//
+//go:embed templates/*.html static/*
+var panelFS embed.FS
+
+// panel is the server-rendered admin UI at /admin/. It keeps its sessions in
+// memory: a restart logs every admin out.
+type panel struct {
+	h        *Handler
+	pages    map[string]*template.Template
+	static   map[string]staticFile
+	sessions *sessions
+	logins   *loginGuard // failed logins per email
+	loginIPs *loginGuard // failed logins per client IP
+	// loginKey signs the CSRF token of the login form (double-submit cookie).
+	loginKey []byte
+}
+
+type staticFile struct {
+	body        []byte
+	contentType string
+	version     string // short content hash, appended to URLs as ?v=
+}
+
+// registerPanel mounts the server-rendered panel at /admin/. Templates are
+// parsed here, once: a broken template panics at start-up, never mid-request.
+func (h *Handler) registerPanel(r fiber.Router) {
+	p, err := newPanel(h, panelFS)
+	if err != nil {
+		panic(fmt.Sprintf("admin panel: %v", err))
+	}
+	p.routes(r)
+}
+
+func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
+	static, err := loadStatic(fsys)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := parsePages(fsys, static)
+	if err != nil {
+		return nil, err
+	}
+	ttl := h.svc.Opt.AdminTTL
+	if ttl <= 0 {
+		ttl = 12 * time.Hour
+	}
+	return &panel{
+		h:        h,
+		pages:    pages,
+		static:   static,
+		sessions: newSessions(h.svc.Now, ttl),
+		logins:   newLoginGuard(h.svc.Now, 5, 15*time.Minute),
+		loginIPs: newLoginGuard(h.svc.Now, 20, 15*time.Minute),
+		loginKey: []byte(app.RandomHex(32)),
+	}, nil
+}
+
+// routes lists every panel route. Paths are written without the trailing
+// slash; Fiber answers both.
+func (p *panel) routes(r fiber.Router) {
+	r.Get("/admin/static/:file", p.serveStatic)
+	r.Get("/admin/login", p.loginPage)
+	r.Post("/admin/login", p.loginPost)
+	r.Post("/admin/logout", p.authed(p.logout))
+
+	r.Get("/admin", p.authed(p.dashboard))
+	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
+	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
+	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
+	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(p.deleteUser)))
+
+	const st = "/admin/stores/:sid"
+	r.Get(st, p.store(p.storePage))
+	r.Post(st+"/name", p.store(p.renameStore))
+	r.Post(st+"/active", p.store(p.setStoreActive))
+	r.Post(st+"/rotate-key", p.store(p.rotateStoreKey))
+	r.Post(st+"/config", p.store(p.saveConfig))
+
+	r.Get(st+"/categories", p.store(p.categoriesPage))
+	r.Post(st+"/categories", p.store(p.createCategory))
+	r.Get(st+"/categories/:cid", p.store(p.categoryPage))
+	r.Post(st+"/categories/:cid", p.store(p.updateCategory))
+	r.Post(st+"/categories/:cid/delete", p.store(p.deleteCategory))
+
+	r.Get(st+"/products", p.store(p.productsPage))
+	r.Get(st+"/products/new", p.store(p.newProductPage))
+	r.Post(st+"/products", p.store(p.createProduct))
+	r.Get(st+"/products/:pid", p.store(p.productPage))
+	r.Post(st+"/products/:pid", p.store(p.updateProduct))
+	r.Post(st+"/products/:pid/delete", p.store(p.deleteProduct))
+
+	r.Get(st+"/outbox", p.store(p.outboxPage))
+
+	// Anything else under /admin/ is the panel's own 404 page, not the JSON one.
+	r.All("/admin/*", p.notFound)
+}
+
+// storeTabs is the navigation of a store's pages, in order. A new page of
+// the panel is one line here plus its route.
+var storeTabs = []tab{
+	{Key: "overview", Label: "Overview", Path: ""},
+	{Key: "categories", Label: "Categories", Path: "categories/"},
+	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "outbox", Label: "Outbox", Path: "outbox/"},
+}
+
+type tab struct {
+	Key, Label, Path string
+}
+
+// view is what every page template gets: the layout's parts and the page's Data.
+type view struct {
+	Title  string
+	Admin  *app.AdminUser
+	Owner  bool
+	CSRF   string
+	Store  *app.Store
+	Tab    string
+	Tabs   []tab
+	Flash  *flash
+	Error  string
+	Fields map[string]string
+	Data   any
+
+	sid string // session id, to set a flash
+}
+
+// flash is a one-time message shown on the next page. Secret is shown once
+// in a code box (a new API key).
+type flash struct {
+	Kind    string // ok, error
+	Message string
+	Secret  string
+}
+
+type pageFunc func(c *fiber.Ctx, v *view) error
+
+// securityHeaders are set on every panel response.
+func securityHeaders(c *fiber.Ctx) {
+	c.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	c.Set("X-Frame-Options", "DENY")
+	c.Set("Referrer-Policy", "same-origin")
+	c.Set("X-Content-Type-Options", "nosniff")
+}
+
+// authed runs fn for a logged-in admin. Without a live session it redirects
+// to the login page; a POST must carry the session's CSRF token (else 403).
+func (p *panel) authed(fn pageFunc) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		securityHeaders(c)
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		sid := c.Cookies(sessionCookie)
+		sess, found := p.sessions.get(sid)
+		if !found {
+			return p.toLogin(c)
+		}
+		u, err := p.adminUser(sess.adminID)
+		if app.IsNotFound(err) {
+			p.sessions.drop(sid)
+			return p.toLogin(c)
+		}
+		v := &view{CSRF: sess.csrf, sid: strings.Clone(sid)}
+		if err != nil {
+			return p.fail(c, v, err)
+		}
+		v.Admin, v.Owner = u, u.Role == app.RoleOwner
+		if c.Method() == fiber.MethodPost && !tokenEqual(c.FormValue("csrf"), sess.csrf) {
+			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
+		}
+		if err := fn(c, v); err != nil {
+			return p.fail(c, v, err)
+		}
+		return nil
+	}
+}
+
+// store is authed plus the :sid store, which the admin must be allowed to see
+// (another store is the 404 page, never a hint that it exists).
+func (p *panel) store(fn pageFunc) fiber.Handler {
+	return p.authed(func(c *fiber.Ctx, v *view) error {
+		id, err := strconv.ParseUint(c.Params("sid"), 10, 64)
+		if err != nil || id == 0 || !v.Admin.CanAccess(id) {
+			return app.NotFound("store")
+		}
+		st, err := p.h.svc.Stores.Get(id)
+		if err != nil {
+			return err
+		}
+		v.Store, v.Tabs = st, storeTabs
+		return fn(c, v)
+	})
+}
+
+// ownerOnly refuses staff with the 403 page.
+func (p *panel) ownerOnly(fn pageFunc) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		if !v.Owner {
+			return app.Errorf(app.EForbidden, "Only an owner may do this.")
+		}
+		return fn(c, v)
+	}
+}
+
+func (p *panel) adminUser(id uint64) (*app.AdminUser, error) {
+	var u *app.AdminUser
+	err := p.h.svc.DB.View(func(tx app.Tx) error {
+		var err error
+		u, err = tx.Admin(id)
+		return err
+	})
+	return u, err
+}
+
+// toLogin redirects to the login page, coming back to this page after it.
+func (p *panel) toLogin(c *fiber.Ctx) error {
+	target := "/admin/login/"
+	if c.Method() == fiber.MethodGet {
+		if next := string(c.Request().URI().RequestURI()); safeNext(next) != "/admin/" {
+			target += "?next=" + url.QueryEscape(next)
+		}
+	}
+	return c.Redirect(target, fiber.StatusSeeOther)
+}
+
+// safeNext keeps a post-login redirect inside the panel.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/admin/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") ||
+		strings.HasPrefix(next, "/admin/login") || strings.HasPrefix(next, "/admin/logout") {
+		return "/admin/"
+	}
+	return next
+}
+
+// redirect ends a successful form: a flash for the next page, then 303 (post/redirect/get).
+func (p *panel) redirect(c *fiber.Ctx, v *view, to string, f *flash) error {
+	if f != nil {
+		p.sessions.setFlash(v.sid, f)
+	}
+	return c.Redirect(to, fiber.StatusSeeOther)
+}
+
+func ok1(msg string) *flash { return &flash{Kind: "ok", Message: msg} }
+
+// panelPageSize is the length of a list page in the panel.
+const panelPageSize = 25
+
+// listParams reads ?cursor= of a newest-first panel list named scope
+// ("products", "outbox", ...); a bad cursor is validation_failed (400 page).
+func (p *panel) listParams(c *fiber.Ctx, scope string, storeID uint64) (app.ListParams, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: panelPageSize}
+	if cv := c.Query("cursor"); cv != "" {
+		cur, err := p.h.cursors.Decode("panel:"+scope, storeID, app.SortNewest, cv)
+		if err != nil {
+			return lp, err
+		}
+		lp.After = cur
+	}
+	return lp, nil
+}
+
+// Pager is the paging links of a list page (template "pager").
+type Pager struct {
+	Base     string // the list's path: its first page
+	Next     string // the query of the next page ("?cursor=..."), "" on the last page
+	NotFirst bool
+}
+
+func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, next *app.Cursor) Pager {
+	pg := Pager{Base: base, NotFirst: lp.After != nil}
+	if next != nil {
+		pg.Next = "?cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
+	}
+	return pg
+}
+
+// storePath is the path of a store's page ("" for the overview).
+func storePath(st *app.Store, rest string) string {
+	return "/admin/stores/" + strconv.FormatUint(st.ID, 10) + "/" + rest
+}
+
+// render writes page name with v. The page is executed into a buffer first
+// so that a failing template never sends half a page.
+func (p *panel) render(c *fiber.Ctx, status int, name string, v *view) error {
+	t, found := p.pages[name]
+	if !found {
+		return fmt.Errorf("admin panel: no page %q", name)
+	}
+	if v.Flash == nil && v.sid != "" {
+		v.Flash = p.sessions.popFlash(v.sid)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		return fmt.Errorf("admin panel: render %s: %w", name, err)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Status(status).Send(buf.Bytes())
+}
+
+// statusOf maps an error code to the status of a panel page.
+func statusOf(err error) int {
+	switch app.ErrorCode(err) {
+	case app.EValidation:
+		return fiber.StatusBadRequest
+	case app.EInvalidCreds, app.EUnauthorized:
+		return fiber.StatusUnauthorized
+	case app.EForbidden:
+		return fiber.StatusForbidden
+	case app.ENotFound:
+		return fiber.StatusNotFound
+	case app.EConflict, app.EInvalidOrderState, app.EPriceChanged, app.EOutOfStock:
+		return fiber.StatusConflict
+	case app.ERateLimited:
+		return fiber.StatusTooManyRequests
+	}
+	return fiber.StatusInternalServerError
+}
+
+// formError puts err on v for a form shown again, and returns the page status.
+// Internal errors are logged and read "internal error".
+func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
+	status := statusOf(err)
+	if status == fiber.StatusInternalServerError {
+		p.logError(c, err)
+	}
+	v.Error = app.ErrorMessage(err)
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		v.Fields = ae.Fields
+	}
+	return status
+}
+
+// fail shows the error page for err.
+func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
+	status := statusOf(err)
+	msg := app.ErrorMessage(err)
+	switch status {
+	case fiber.StatusNotFound:
+		msg = "There is nothing here, or it is not yours to see."
+	case fiber.StatusInternalServerError:
+		p.logError(c, err)
+		msg = "Something went wrong on our side. The details are in the server log."
+	}
+	return p.errorPage(c, v, status, msg)
+}
+
+func (p *panel) logError(c *fiber.Ctx, err error) {
+	p.h.log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
+		"method", c.Method(), "path", c.Path(), "err", err.Error())
+}
+
+type errorData struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+func (p *panel) errorPage(c *fiber.Ctx, v *view, status int, msg string) error {
+	heading := map[int]string{400: "Bad request", 401: "Not logged in", 403: "Forbidden", 404: "Not found",
+		409: "Conflict", 429: "Too many requests", 500: "Server error"}[status]
+	if heading == "" {
+		heading = "Error"
+	}
+	v.Title, v.Data = heading, errorData{Status: status, Heading: heading, Message: msg}
+	v.Store, v.Tabs = nil, nil
+	if err := p.render(c, status, "error", v); err != nil {
+		p.logError(c, err)
+		return c.Status(fiber.StatusInternalServerError).SendString("internal error")
+	}
+	return nil
+}
+
+// notFound answers every unknown path under /admin/.
+func (p *panel) notFound(c *fiber.Ctx) error {
+	securityHeaders(c)
+	v := &view{}
+	if sess, found := p.sessions.get(c.Cookies(sessionCookie)); found {
+		if u, err := p.adminUser(sess.adminID); err == nil {
+			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, sess.csrf
+		}
+	}
+	return p.errorPage(c, v, fiber.StatusNotFound, "There is no such page in the admin panel.")
+}
+
+// serveStatic serves the embedded CSS. URLs carry ?v=<hash>, so files may be
+// cached for a long time.
+func (p *panel) serveStatic(c *fiber.Ctx) error {
+	securityHeaders(c)
+	f, found := p.static[c.Params("file")]
+	if !found {
+		return p.notFound(c)
+	}
+	c.Set(fiber.HeaderContentType, f.contentType)
+	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+	return c.Send(f.body)
+}
+
+func loadStatic(fsys fs.FS) (map[string]staticFile, error) {
+	out := map[string]staticFile{}
+	entries, err := fs.ReadDir(fsys, "static")
+	if err != nil {
+		return nil, fmt.Errorf("static files: %w", err)
+	}
+	types := map[string]string{".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, "static/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ct := types[path.Ext(e.Name())]
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		sum := sha256.Sum256(b)
+		out[e.Name()] = staticFile{body: b, contentType: ct, version: hex.EncodeToString(sum[:4])}
+	}
+	return out, nil
+}
+
+// parsePages parses each page template (templates/NAME.html) with the layout
+// and the shared partials (templates/_*.html) into one set per page, named by
+// the file without .html.
+func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"money": func(m app.Money, currency string) string { return m.String() + " " + currency },
+		"when": func(t time.Time) string {
+			if t.IsZero() {
+				return "—"
+			}
+			return t.UTC().Format("2006-01-02 15:04 UTC")
+		},
+		"asset": func(name string) (string, error) {
+			f, found := static[name]
+			if !found {
+				return "", fmt.Errorf("no static file %q", name)
+			}
+			return "/admin/static/" + name + "?v=" + f.version, nil
+		},
+		"storePath": storePath,
+	}
+	files, err := fs.Glob(fsys, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	partials, err := fs.Glob(fsys, "templates/_*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, f := range files {
+		name := strings.TrimSuffix(path.Base(f), ".html")
+		if name == "layout" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		patterns := append([]string{"templates/layout.html"}, partials...)
+		t, err := template.New(name).Funcs(funcs).ParseFS(fsys, append(patterns, f)...)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", f, err)
+		}
+		if t.Lookup("layout") == nil || t.Lookup("content") == nil {
+			return nil, fmt.Errorf("template %s: needs the layout and a content block", f)
+		}
+		pages[name] = t
+	}
+	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox"} {
+		if pages[need] == nil {
+			return nil, fmt.Errorf("template %s.html is missing", need)
+		}
+	}
+	return pages, nil
+}

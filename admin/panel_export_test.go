@@ -1,0 +1,17 @@
+package admin
+
+import "io/fs"
+
+// PanelFS is the embedded panel files, for tests that break a copy of them.
+var PanelFS fs.FS = panelFS
+
+// ParsePanel parses the panel's templates and static files from fsys, as
+// registerPanel does at start-up.
+func ParsePanel(fsys fs.FS) error {
+	static, err := loadStatic(fsys)
+	if err != nil {
+		return err
+	}
+	_, err = parsePages(fsys, static)
+	return err
+}

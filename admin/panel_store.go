@@ -1,0 +1,225 @@
+package admin
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+type dashboardData struct {
+	Stores []*app.Store
+	New    app.NewStore // the create form, kept after an error
+}
+
+// dashboard serves GET /admin/: the stores the admin may open.
+func (p *panel) dashboard(c *fiber.Ctx, v *view) error {
+	return p.showDashboard(c, v, fiber.StatusOK, app.NewStore{Currency: "USD"})
+}
+
+func (p *panel) showDashboard(c *fiber.Ctx, v *view, status int, form app.NewStore) error {
+	all, err := p.h.svc.Stores.List()
+	if err != nil {
+		return err
+	}
+	mine := []*app.Store{}
+	for _, st := range all {
+		if v.Admin.CanAccess(st.ID) {
+			mine = append(mine, st)
+		}
+	}
+	v.Title, v.Data = "Stores", dashboardData{Stores: mine, New: form}
+	return p.render(c, status, "dashboard", v)
+}
+
+// createStore serves POST /admin/stores/ (owner): the new API key is shown once.
+func (p *panel) createStore(c *fiber.Ctx, v *view) error {
+	in := app.NewStore{Name: formValue(c, "name"), Subdomain: formValue(c, "subdomain"), Currency: formValue(c, "currency")}
+	st, key, err := p.h.svc.Stores.Create(in)
+	if err != nil {
+		return p.showDashboard(c, v, p.formError(c, v, err), in)
+	}
+	return p.redirect(c, v, storePath(st, ""), &flash{Kind: "ok",
+		Message: "Store “" + st.Name + "” created. Copy its API key now: it is not shown again.", Secret: key})
+}
+
+type storeData struct {
+	Config   string // the config editor's text
+	Delivery []app.DeliveryOption
+	Name     string
+}
+
+// storePage serves GET /admin/stores/{id}/.
+func (p *panel) storePage(c *fiber.Ctx, v *view) error {
+	return p.showStore(c, v, fiber.StatusOK, "", "")
+}
+
+// showStore renders the store page; config and name, when not "", replace
+// the stored values in their forms (a form shown again after an error).
+func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string) error {
+	st := v.Store
+	if config == "" {
+		config = prettyJSON(st.Config)
+	}
+	if name == "" {
+		name = st.Name
+	}
+	v.Title, v.Tab = st.Name, "overview"
+	v.Data = storeData{Config: config, Delivery: st.Settings().DeliveryOptions, Name: name}
+	return p.render(c, status, "store", v)
+}
+
+// renameStore serves POST /admin/stores/{id}/name/.
+func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
+	name := formValue(c, "name")
+	st, err := p.h.svc.Stores.Rename(v.Store.ID, name)
+	if err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), "", name)
+	}
+	return p.redirect(c, v, storePath(st, ""), ok1("Store renamed."))
+}
+
+// setStoreActive serves POST /admin/stores/{id}/active/ {active: "true"|"false"}.
+func (p *panel) setStoreActive(c *fiber.Ctx, v *view) error {
+	active := c.FormValue("active") == "true"
+	st, err := p.h.svc.Stores.SetActive(v.Store.ID, active)
+	if err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), "", "")
+	}
+	msg := "Store deactivated: its API key now answers 403 store_inactive."
+	if st.IsActive {
+		msg = "Store activated."
+	}
+	return p.redirect(c, v, storePath(st, ""), ok1(msg))
+}
+
+// rotateStoreKey serves POST /admin/stores/{id}/rotate-key/; the new key is shown once.
+func (p *panel) rotateStoreKey(c *fiber.Ctx, v *view) error {
+	st, key, err := p.h.svc.Stores.RotateKey(v.Store.ID)
+	if err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), "", "")
+	}
+	return p.redirect(c, v, storePath(st, ""), &flash{Kind: "ok",
+		Message: "New API key made; the old one no longer works. Copy it now: it is not shown again.", Secret: key})
+}
+
+// saveConfig serves POST /admin/stores/{id}/config/ {config}. The editor holds
+// the whole configuration; what is sent to PatchConfig is the merge patch from
+// the stored configuration to the edited one, so removed keys are removed.
+func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
+	text := formValue(c, "config")
+	patch, err := configPatch(v.Store.Config, text)
+	if err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), text, "")
+	}
+	if patch == nil {
+		return p.redirect(c, v, storePath(v.Store, ""), ok1("Nothing changed in the configuration."))
+	}
+	st, err := p.h.svc.Stores.PatchConfig(v.Store.ID, patch)
+	if err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), text, "")
+	}
+	return p.redirect(c, v, storePath(st, ""), ok1("Configuration saved."))
+}
+
+// configPatch returns the JSON merge patch (RFC 7386) that turns the stored
+// config into the edited text, or nil when nothing changed. It goes two
+// levels deep, as app.MergeConfig merges: top-level keys, and the keys of
+// top-level objects.
+func configPatch(stored []byte, edited string) ([]byte, error) {
+	var old map[string]any
+	if err := decodeJSONNumbers([]byte(stored), &old); err != nil || old == nil {
+		old = map[string]any{}
+	}
+	var nw map[string]any
+	if err := decodeJSONNumbers([]byte(edited), &nw); err != nil || nw == nil {
+		return nil, app.Invalid("config", "must be one JSON object: "+jsonProblem(err))
+	}
+	patch := map[string]any{}
+	for k := range old {
+		if _, kept := nw[k]; !kept {
+			patch[k] = nil
+		}
+	}
+	for k, nv := range nw {
+		ov, had := old[k]
+		if had && reflect.DeepEqual(ov, nv) {
+			continue
+		}
+		om, oldObj := ov.(map[string]any)
+		nm, newObj := nv.(map[string]any)
+		if !oldObj || !newObj {
+			patch[k] = nv
+			continue
+		}
+		sub := map[string]any{}
+		for sk := range om {
+			if _, kept := nm[sk]; !kept {
+				sub[sk] = nil
+			}
+		}
+		for sk, sv := range nm {
+			if osv, had := om[sk]; !had || !reflect.DeepEqual(osv, sv) {
+				sub[sk] = sv
+			}
+		}
+		patch[k] = sub
+	}
+	if len(patch) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(patch)
+}
+
+func decodeJSONNumbers(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errTrailing
+	}
+	return nil
+}
+
+type jsonError string
+
+func (e jsonError) Error() string { return string(e) }
+
+const errTrailing = jsonError("unexpected text after the object")
+
+// jsonProblem describes a JSON syntax problem without echoing internals.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return "got null"
+	case errors.As(err, &se):
+		return "syntax error near character " + strconv.FormatInt(se.Offset, 10)
+	case err == errTrailing:
+		return err.Error()
+	}
+	return "it is not an object"
+}
+
+// prettyJSON indents stored JSON for an editor.
+func prettyJSON(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// formValue returns a trimmed copy of a form field: Fiber's strings point into
+// a buffer that is reused after the handler returns.
+func formValue(c *fiber.Ctx, name string) string {
+	return strings.Clone(strings.TrimSpace(c.FormValue(name)))
+}
