@@ -1,5 +1,73 @@
 package web
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
 
-func (s *Server) registerReviewRoutes(r fiber.Router) {}
+	"storefront/app"
+)
+
+func (s *Server) registerReviewRoutes(r fiber.Router) {
+	r.Post("/reviews", s.shopper, s.submitReview)
+	r.Get("/reviews/store", s.listStoreReviews)
+	r.Get("/products/:slug/reviews", s.listProductReviews)
+}
+
+func viewReview(r *app.Review) any { return r.View() }
+
+// submitReview serves POST /api/v1/business/website/reviews/: data is the new
+// review's id as a decimal string; the review waits for moderation.
+func (s *Server) submitReview(c *fiber.Ctx) error {
+	var in app.ReviewInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	r, err := s.svc.Reviews.Submit(*shopperOf(c), in)
+	if err != nil {
+		return err
+	}
+	return ok(c, uintString(r.ID))
+}
+
+// listProductReviews serves GET /api/v1/business/website/products/{slug}/reviews/:
+// approved reviews in the list shape plus summary.
+func (s *Server) listProductReviews(c *fiber.Ctx) error {
+	slug := c.Params("slug")
+	scope := "reviews:" + slug
+	q, err := s.parseList(c, scope, app.ReviewSorts, app.ReviewsDefaultLimit, app.ReviewsMaxLimit)
+	if err != nil {
+		return err
+	}
+	_, page, sum, err := s.svc.Reviews.ProductReviews(store(c).ID, slug, q.ListParams)
+	if err != nil {
+		return err
+	}
+	return sendList(s, c, scope, page, q.Fields, viewReview, map[string]any{"summary": sum.View()})
+}
+
+// listStoreReviews serves GET /api/v1/business/website/reviews/store/:
+// approved store reviews in the list shape plus summary.
+func (s *Server) listStoreReviews(c *fiber.Ctx) error {
+	const scope = "reviews:store"
+	q, err := s.parseList(c, scope, app.ReviewSorts, app.ReviewsDefaultLimit, app.ReviewsMaxLimit)
+	if err != nil {
+		return err
+	}
+	page, sum, err := s.svc.Reviews.StoreReviews(store(c).ID, q.ListParams)
+	if err != nil {
+		return err
+	}
+	return sendList(s, c, scope, page, q.Fields, viewReview, map[string]any{"summary": sum.View()})
+}
+
+func uintString(n uint64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
