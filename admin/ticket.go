@@ -21,7 +21,9 @@ type ticketView struct {
 	CustomerID uint64 `json:"customer_id"`
 }
 
-func viewTicket(t *app.Ticket) any { return ticketView{TicketView: t.View(false), CustomerID: t.CustomerID} }
+func viewTicket(t *app.Ticket) any {
+	return ticketView{TicketView: t.View(false), CustomerID: t.CustomerID}
+}
 
 func viewTicketFull(t *app.Ticket) any {
 	return ticketView{TicketView: t.View(true), CustomerID: t.CustomerID}

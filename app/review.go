@@ -174,8 +174,9 @@ type ReviewTx interface {
 	PutReview(r *Review) error
 	// Reviews pages a store's reviews for moderation, newest first; status "" is all.
 	Reviews(storeID uint64, status string, p ListParams) (Page[*Review], error)
-	// ApprovedReviews pages the approved reviews of a product (0: the store) in p.Sort.
-	ApprovedReviews(storeID, productID uint64, p ListParams) (Page[*Review], error)
+	// ApprovedReviews pages the public views (ReviewView JSON, encoded when the
+	// review was approved) of a product's (0: the store's) approved reviews in p.Sort.
+	ApprovedReviews(storeID, productID uint64, p ListParams) (Page[json.RawMessage], error)
 	// ReviewSummary returns the summary of a product (0: the store); zero counts when none.
 	ReviewSummary(storeID, productID uint64) (ReviewSummary, error)
 	// PutReviewSummary stores the summary of a product (0: the store).
@@ -355,9 +356,9 @@ func (rs *ReviewService) List(storeID uint64, status string, lp ListParams) (Pag
 
 // ProductReviews returns a page of an active product's approved reviews and
 // its summary. Errors: not_found (unknown or inactive slug).
-func (rs *ReviewService) ProductReviews(storeID uint64, slug string, lp ListParams) (*Product, Page[*Review], ReviewSummary, error) {
+func (rs *ReviewService) ProductReviews(storeID uint64, slug string, lp ListParams) (*Product, Page[json.RawMessage], ReviewSummary, error) {
 	var p *Product
-	var page Page[*Review]
+	var page Page[json.RawMessage]
 	var sum ReviewSummary
 	err := rs.s.DB.View(func(tx Tx) error {
 		var err error
@@ -377,8 +378,8 @@ func (rs *ReviewService) ProductReviews(storeID uint64, slug string, lp ListPara
 }
 
 // StoreReviews returns a page of the store's approved store reviews and their summary.
-func (rs *ReviewService) StoreReviews(storeID uint64, lp ListParams) (Page[*Review], ReviewSummary, error) {
-	var page Page[*Review]
+func (rs *ReviewService) StoreReviews(storeID uint64, lp ListParams) (Page[json.RawMessage], ReviewSummary, error) {
+	var page Page[json.RawMessage]
 	var sum ReviewSummary
 	err := rs.s.DB.View(func(tx Tx) error {
 		var err error
@@ -397,7 +398,7 @@ func (rs *ReviewService) RecentJSON(storeID, productID uint64, n int) ([]byte, e
 	if n <= 0 {
 		return []byte("[]"), nil
 	}
-	var page Page[*Review]
+	var page Page[json.RawMessage]
 	err := rs.s.DB.View(func(tx Tx) error {
 		var err error
 		page, err = tx.ApprovedReviews(storeID, productID, ListParams{Sort: SortNewest, Limit: n})
@@ -406,9 +407,12 @@ func (rs *ReviewService) RecentJSON(storeID, productID uint64, n int) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	views := make([]ReviewView, len(page.Items))
-	for i, r := range page.Items {
-		views[i] = r.View()
+	out := []byte{'['}
+	for i, v := range page.Items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, v...)
 	}
-	return json.Marshal(views)
+	return append(out, ']'), nil
 }

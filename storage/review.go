@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"storefront/app"
@@ -11,7 +13,7 @@ var (
 	bReviews          = []byte("reviews")            // sid|id -> review
 	bReviewOwners     = []byte("review_owners")      // sid|pid|cid -> review id (one review per product per shopper; pid 0: the store)
 	bIdxReviewsStatus = []byte("idx_reviews_status") // sid|status0|id -> nil
-	bIdxReviewsPublic = []byte("idx_reviews_public") // sid|pid|sort|value|id -> nil, APPROVED only
+	bIdxReviewsPublic = []byte("idx_reviews_public") // sid|pid|sort|value|id -> JSON of the public view, APPROVED only
 	bReviewSummaries  = []byte("review_summaries")   // sid|pid -> summary
 	_                 = registerBuckets(bReviews, bReviewOwners, bIdxReviewsStatus, bIdxReviewsPublic, bReviewSummaries)
 )
@@ -108,9 +110,15 @@ func (t *Tx) putReview(old, r *app.Review) error {
 	if err := status.Put(reviewStatusKey(r), nil); err != nil {
 		return fmt.Errorf("storage: put review index: %w", err)
 	}
-	for _, k := range reviewPublicKeys(r) {
-		if err := public.Put(k, nil); err != nil {
-			return fmt.Errorf("storage: put review index: %w", err)
+	if keys := reviewPublicKeys(r); len(keys) > 0 {
+		view, err := json.Marshal(r.View())
+		if err != nil {
+			return fmt.Errorf("storage: encode review view: %w", err)
+		}
+		for _, k := range keys {
+			if err := public.Put(k, view); err != nil {
+				return fmt.Errorf("storage: put review index: %w", err)
+			}
 		}
 	}
 	return putJSON(t.b(bReviews), key(r.StoreID, r.ID), r)
@@ -124,11 +132,14 @@ func (t *Tx) Reviews(storeID uint64, status string, lp app.ListParams) (app.Page
 	return page(t.b(bIdxReviewsStatus), key(storeID, str0(status)), lp, true, recordByIndex[app.Review](t.b(bReviews), storeID, "review"))
 }
 
-// ApprovedReviews pages the approved reviews of a product (0: the store)
-// from the public index of lp.Sort: a seek and limit+1 reads at any depth.
-func (t *Tx) ApprovedReviews(storeID, productID uint64, lp app.ListParams) (app.Page[*app.Review], error) {
+// ApprovedReviews pages the public views of a product's (0: the store's)
+// approved reviews from the index of lp.Sort: a seek and limit+1 reads at
+// any depth, and the views are copied, never decoded.
+func (t *Tx) ApprovedReviews(storeID, productID uint64, lp app.ListParams) (app.Page[json.RawMessage], error) {
 	prefix := key(storeID, productID, reviewSortCode(lp.Sort))
-	return page(t.b(bIdxReviewsPublic), prefix, lp, true, recordByIndex[app.Review](t.b(bReviews), storeID, "review"))
+	return page(t.b(bIdxReviewsPublic), prefix, lp, true, func(_, v []byte) (json.RawMessage, bool, error) {
+		return bytes.Clone(v), true, nil
+	})
 }
 
 // ReviewSummary returns the summary of a product (0: the store).

@@ -29,8 +29,9 @@ func (db *DB) VerifyReviewsTicketsContact() error {
 			}
 			want[string(bReviewOwners)][string(reviewOwnerKey(&r))] = u64(r.ID)
 			want[string(bIdxReviewsStatus)][string(reviewStatusKey(&r))] = nil
+			view, _ := json.Marshal(r.View())
 			for _, k := range reviewPublicKeys(&r) {
-				want[string(bIdxReviewsPublic)][string(k)] = nil
+				want[string(bIdxReviewsPublic)][string(k)] = view
 			}
 			if r.Status == app.ReviewApproved {
 				sk := string(key(r.StoreID, r.ProductID))
