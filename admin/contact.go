@@ -1,5 +1,94 @@
 package admin
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"time"
 
-func (h *Handler) registerContactRoutes(r fiber.Router) {}
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (h *Handler) registerContactRoutes(r fiber.Router) {
+	r.Get("/contact-messages", h.listContactMessages)
+	r.Patch("/contact-messages/:mid", h.patchContactMessage)
+}
+
+// contactView is the staff's view of a contact message.
+type contactView struct {
+	app.ContactView
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func viewContact(m *app.ContactMessage) any {
+	return contactView{ContactView: m.View(), UpdatedAt: app.UTC(m.UpdatedAt)}
+}
+
+// boolQuery reads an optional true/false query parameter.
+func boolQuery(c *fiber.Ctx, name string) (*bool, error) {
+	switch c.Query(name) {
+	case "":
+		return nil, nil
+	case "true", "1":
+		t := true
+		return &t, nil
+	case "false", "0":
+		f := false
+		return &f, nil
+	}
+	return nil, app.Invalid(name, "must be true or false")
+}
+
+// listContactMessages serves GET stores/{id}/contact-messages/, newest first.
+// ?is_read=true|false keeps one kind; ?unread_first=true lists every unread
+// message before the read ones.
+func (h *Handler) listContactMessages(c *fiber.Ctx) error {
+	read, err := boolQuery(c, "is_read")
+	if err != nil {
+		return err
+	}
+	unreadFirst, err := boolQuery(c, "unread_first")
+	if err != nil {
+		return err
+	}
+	uf := unreadFirst != nil && *unreadFirst
+	scope := "contact-messages"
+	switch {
+	case read != nil && *read:
+		scope += ":read"
+	case read != nil:
+		scope += ":unread"
+	case uf:
+		scope += ":unread_first"
+	}
+	lp, err := h.listParams(c, scope)
+	if err != nil {
+		return err
+	}
+	page, err := h.svc.Contact.List(storeOf(c).ID, read, uf, lp)
+	if err != nil {
+		return err
+	}
+	return sendPage(h, c, scope, page, viewContact)
+}
+
+// patchContactMessage serves PATCH stores/{id}/contact-messages/{mid}/ {is_read}.
+func (h *Handler) patchContactMessage(c *fiber.Ctx) error {
+	id, err := pathID(c, "mid", "contact message")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		IsRead *bool `json:"is_read"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.IsRead == nil {
+		return app.Invalid("is_read", "is required")
+	}
+	m, err := h.svc.Contact.SetRead(storeOf(c).ID, id, *in.IsRead)
+	if err != nil {
+		return err
+	}
+	return ok(c, viewContact(m))
+}

@@ -1,5 +1,69 @@
 package admin
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"time"
 
-func (h *Handler) registerReviewRoutes(r fiber.Router) {}
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (h *Handler) registerReviewRoutes(r fiber.Router) {
+	r.Get("/reviews", h.listReviews)
+	r.Post("/reviews/:rid/approve", h.approveReview)
+	r.Post("/reviews/:rid/reject", h.rejectReview)
+}
+
+// reviewView is the moderator's view: the public fields plus who, status and when.
+type reviewView struct {
+	app.ReviewView
+	CustomerID uint64    `json:"customer_id"`
+	Status     string    `json:"status"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+func viewReview(r *app.Review) any {
+	return reviewView{ReviewView: r.View(), CustomerID: r.CustomerID, Status: r.Status, UpdatedAt: app.UTC(r.UpdatedAt)}
+}
+
+// listReviews serves GET stores/{id}/reviews/ (?status=PENDING|APPROVED|REJECTED), newest first.
+func (h *Handler) listReviews(c *fiber.Ctx) error {
+	status := c.Query("status")
+	scope := "reviews:" + status
+	lp, err := h.listParams(c, scope)
+	if err != nil {
+		return err
+	}
+	page, err := h.svc.Reviews.List(storeOf(c).ID, status, lp)
+	if err != nil {
+		return err
+	}
+	return sendPage(h, c, scope, page, viewReview)
+}
+
+// approveReview serves POST stores/{id}/reviews/{rid}/approve/.
+func (h *Handler) approveReview(c *fiber.Ctx) error {
+	id, err := pathID(c, "rid", "review")
+	if err != nil {
+		return err
+	}
+	r, err := h.svc.Reviews.Approve(storeOf(c).ID, id)
+	if err != nil {
+		return err
+	}
+	return ok(c, viewReview(r))
+}
+
+// rejectReview serves POST stores/{id}/reviews/{rid}/reject/; rejecting an
+// approved review takes it out of the product's rating.
+func (h *Handler) rejectReview(c *fiber.Ctx) error {
+	id, err := pathID(c, "rid", "review")
+	if err != nil {
+		return err
+	}
+	r, err := h.svc.Reviews.Reject(storeOf(c).ID, id)
+	if err != nil {
+		return err
+	}
+	return ok(c, viewReview(r))
+}

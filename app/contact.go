@@ -1,9 +1,173 @@
 package app
 
-// ContactService is a stub: the contact form (issue 6).
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// Contact form limits.
+const (
+	MaxContactName        = 100
+	MaxContactPhone       = 32
+	MaxContactSubject     = 200
+	MaxContactMessage     = 5000
+	MaxContactMetadata    = 20
+	MaxContactMetaKey     = 64
+	MaxContactMetaValue   = 500
+	contactMetaKeyMessage = "keys must be 1-64 characters"
+)
+
+// ContactMessage is a message sent through a store's public contact form.
+type ContactMessage struct {
+	ID        uint64            `json:"id"`
+	StoreID   uint64            `json:"store_id"`
+	Name      string            `json:"name"`
+	Email     string            `json:"email"`
+	Phone     string            `json:"phone"`
+	Subject   string            `json:"subject"`
+	Message   string            `json:"message"`
+	Metadata  map[string]string `json:"metadata"`
+	IsRead    bool              `json:"is_read"`
+	CreatedAt time.Time         `json:"created_at"`
+	UpdatedAt time.Time         `json:"updated_at"`
+}
+
+// ContactView is a contact message on the wire (storefront-api.md).
+type ContactView struct {
+	ID        uint64            `json:"id"`
+	Name      string            `json:"name"`
+	Email     string            `json:"email"`
+	Phone     string            `json:"phone"`
+	Subject   string            `json:"subject"`
+	Message   string            `json:"message"`
+	Metadata  map[string]string `json:"metadata"`
+	IsRead    bool              `json:"is_read"`
+	CreatedAt time.Time         `json:"created_at"`
+}
+
+// View returns the wire form of m.
+func (m *ContactMessage) View() ContactView {
+	md := m.Metadata
+	if md == nil {
+		md = map[string]string{}
+	}
+	return ContactView{ID: m.ID, Name: m.Name, Email: m.Email, Phone: m.Phone, Subject: m.Subject,
+		Message: m.Message, Metadata: md, IsRead: m.IsRead, CreatedAt: UTC(m.CreatedAt)}
+}
+
+// ContactInput is the body of POST contact/.
+type ContactInput struct {
+	Name     string            `json:"name"`
+	Email    string            `json:"email"`
+	Phone    string            `json:"phone"`
+	Subject  string            `json:"subject"`
+	Message  string            `json:"message"`
+	Metadata map[string]string `json:"metadata"`
+}
+
+func (in *ContactInput) validate() error {
+	var v Validation
+	in.Name = strings.TrimSpace(in.Name)
+	in.Email = strings.TrimSpace(in.Email)
+	in.Phone = strings.TrimSpace(in.Phone)
+	in.Subject = strings.TrimSpace(in.Subject)
+	in.Message = strings.TrimSpace(in.Message)
+	v.Text("name", in.Name, true, MaxContactName)
+	v.Email("email", in.Email)
+	v.Text("phone", in.Phone, false, MaxContactPhone)
+	v.Text("subject", in.Subject, false, MaxContactSubject)
+	v.Text("message", in.Message, true, MaxContactMessage)
+	if len(in.Metadata) > MaxContactMetadata {
+		v.Add("metadata", "must have at most 20 entries")
+	}
+	keys := make([]string, 0, len(in.Metadata))
+	for k := range in.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the same input always names the same key
+	for _, k := range keys {
+		var kv Validation
+		kv.Text("k", k, true, MaxContactMetaKey)
+		if kv.Err() != nil {
+			v.Add("metadata", contactMetaKeyMessage)
+			break
+		}
+		v.Text("metadata."+k, in.Metadata[k], false, MaxContactMetaValue)
+	}
+	return v.Err()
+}
+
+// ContactTx is the storage of contact messages. The read flag is indexed so
+// that unread messages can be listed first or alone.
+type ContactTx interface {
+	// CreateContactMessage assigns m.ID and stores m.
+	CreateContactMessage(m *ContactMessage) error
+	// ContactMessage returns one message (not_found).
+	ContactMessage(storeID, id uint64) (*ContactMessage, error)
+	// PutContactMessage updates m and its read index (not_found).
+	PutContactMessage(m *ContactMessage) error
+	// ContactMessages pages a store's messages newest first. read nil lists
+	// all (unread ones first when unreadFirst); otherwise only those whose
+	// is_read equals *read.
+	ContactMessages(storeID uint64, read *bool, unreadFirst bool, p ListParams) (Page[*ContactMessage], error)
+}
+
+// ContactService stores the contact form and lets staff read it.
 type ContactService struct{ s *Services }
 
 func newContactService(s *Services) *ContactService { return &ContactService{s: s} }
 
-// ContactTx is the storage of this service's records.
-type ContactTx interface{}
+// Submit stores a contact message. Errors: validation_failed.
+func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessage, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	md := in.Metadata
+	if md == nil {
+		md = map[string]string{}
+	}
+	var m *ContactMessage
+	err := cs.s.DB.Update(func(tx Tx) error {
+		now := UTC(tx.Now())
+		m = &ContactMessage{StoreID: storeID, Name: in.Name, Email: in.Email, Phone: in.Phone, Subject: in.Subject,
+			Message: in.Message, Metadata: md, CreatedAt: now, UpdatedAt: now}
+		return tx.CreateContactMessage(m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// List pages a store's contact messages (see ContactTx.ContactMessages).
+func (cs *ContactService) List(storeID uint64, read *bool, unreadFirst bool, lp ListParams) (Page[*ContactMessage], error) {
+	var page Page[*ContactMessage]
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		page, err = tx.ContactMessages(storeID, read, unreadFirst, lp)
+		return err
+	})
+	return page, err
+}
+
+// SetRead marks a message read or unread. Errors: not_found.
+func (cs *ContactService) SetRead(storeID, id uint64, read bool) (*ContactMessage, error) {
+	var m *ContactMessage
+	err := cs.s.DB.Update(func(tx Tx) error {
+		var err error
+		if m, err = tx.ContactMessage(storeID, id); err != nil {
+			return err
+		}
+		if m.IsRead == read {
+			return nil
+		}
+		m.IsRead = read
+		m.UpdatedAt = UTC(tx.Now())
+		return tx.PutContactMessage(m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
