@@ -71,9 +71,9 @@ func (t *Tx) Customers(storeID uint64, lp app.ListParams) (app.Page[*app.Custome
 
 // Sessions (refresh token chains) and email codes of customers.
 var (
-	bSessions       = []byte("customer_sessions")    // sid|sha256(family) -> session
+	bSessions       = []byte("customer_sessions")     // sid|sha256(family) -> session
 	bSessionsByCust = []byte("idx_sessions_customer") // sid|cid|sha256(family) -> nil
-	bEmailCodes     = []byte("customer_email_codes") // sid|cid|purpose -> code
+	bEmailCodes     = []byte("customer_email_codes")  // sid|cid|purpose -> code
 	_               = registerBuckets(bSessions, bSessionsByCust, bEmailCodes)
 )
 
