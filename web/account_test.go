@@ -542,7 +542,7 @@ func TestAuthRateLimits(t *testing.T) {
 			t.Fatalf("no Retry-After: %v", r.Header)
 		}
 		login(t, e, key, "bob@example.com", "correct horse") // another email is not affected
-		for i := 0; i < 3; i++ {                           // unknown emails count too
+		for i := 0; i < 3; i++ {                             // unknown emails count too
 			e.Do(testenv.Req{Method: "POST", Path: pLogin, Key: key, Body: map[string]string{"email": "ghost@example.com", "password": "x"}}).Expect(t, 401, "invalid_credentials")
 		}
 		e.Do(testenv.Req{Method: "POST", Path: pLogin, Key: key, Body: map[string]string{"email": "ghost@example.com", "password": "x"}}).Expect(t, 429, "rate_limited")
