@@ -127,7 +127,7 @@ func (s *SMTP) Send(m app.Mail) error {
 		return fmt.Errorf("mail: greeting from %s: %w", addr, err)
 	}
 	defer c.Close()
-	if err := c.Hello(helloName()); err != nil {
+	if err := c.Hello("localhost"); err != nil {
 		return fmt.Errorf("mail: EHLO: %w", err)
 	}
 	if s.cfg.TLS == TLSStartTLS {
@@ -165,10 +165,6 @@ func (s *SMTP) Send(m app.Mail) error {
 		return fmt.Errorf("mail: end of message: %w", err)
 	}
 	return c.Quit()
-}
-
-func helloName() string {
-	return "localhost"
 }
 
 // compose builds a multipart/alternative message (text, then HTML), every
