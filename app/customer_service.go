@@ -227,14 +227,15 @@ func (cs *CustomerService) spend(st *Store, token string, use func(Tx, *Session)
 }
 
 // startSession begins a new refresh chain for c, dropping c's expired
-// sessions and, past MaxSessions, the oldest ones.
+// sessions and, past MaxSessions, the least recently used ones.
 func (cs *CustomerService) startSession(tx Tx, c *Customer) (*TokenResult, error) {
 	now := UTC(tx.Now())
 	sessions, err := tx.Sessions(c.StoreID, c.ID)
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(sessions, func(i, j int) bool { return sessions[i].CreatedAt.After(sessions[j].CreatedAt) })
+	// most recently used first: a chain's expiry moves with each refresh
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ExpiresAt.After(sessions[j].ExpiresAt) })
 	live := 0
 	for _, s := range sessions {
 		if !now.Before(s.ExpiresAt) || live >= MaxSessions-1 {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"log/slog"
 	"regexp"
@@ -658,4 +659,57 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+type failingMailer struct{}
+
+func (failingMailer) Send(app.Mail) error { return errors.New("smtp down") }
+
+func TestMailFailureDoesNotFailRequests(t *testing.T) {
+	e := testenv.New(t)
+	_, key := e.Store("Shop A")
+	e.Svc.Mailer = failingMailer{}
+	tr := register(t, e, key, "ada@example.com")
+	e.Do(testenv.Req{Method: "POST", Path: pResend, Key: key, Token: tr.AccessToken}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "POST", Path: pForgot, Key: key, Body: map[string]string{"email": "ada@example.com"}}).Expect(t, 200, "")
+}
+
+func TestSessionsStored(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	tr := register(t, e, key, "ada@example.com")
+	a := login(t, e, key, "ada@example.com", "correct horse")
+	sessions := func() int {
+		var n int
+		err := e.DB.View(func(tx app.Tx) error {
+			ss, err := tx.Sessions(sid, tr.Customer.ID)
+			n = len(ss)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := sessions(); n != 2 {
+		t.Fatalf("got %d sessions, want 2", n)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: pLogout, Key: key, Body: map[string]string{"refresh_token": a.RefreshToken}}).Expect(t, 200, "")
+	if n := sessions(); n != 1 {
+		t.Fatalf("after logout: got %d sessions, want 1", n)
+	}
+	for i := 0; i < app.MaxSessions+5; i++ {
+		e.Advance(time.Second)
+		login(t, e, key, "ada@example.com", "correct horse")
+	}
+	if n := sessions(); n != app.MaxSessions {
+		t.Fatalf("got %d sessions, want the cap %d", n, app.MaxSessions)
+	}
+	// the least recently used chain (from registration) was dropped first
+	e.Do(testenv.Req{Method: "POST", Path: pRefresh, Key: key, Body: map[string]string{"refresh_token": tr.RefreshToken}}).Expect(t, 401, "unauthorized")
+	e.Advance(31 * 24 * time.Hour)
+	login(t, e, key, "ada@example.com", "correct horse")
+	if n := sessions(); n != 1 {
+		t.Fatalf("after expiry: got %d sessions, want 1 (expired chains dropped at login)", n)
+	}
 }
