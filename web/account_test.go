@@ -2,8 +2,8 @@ package web_test
 
 import (
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"regexp"
 	"strings"
