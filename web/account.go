@@ -19,6 +19,9 @@ type accounts struct {
 	// failures counts failed logins per store and email (ratelimit.login_failures
 	// per 15 minutes; nil: off).
 	failures *Limiter
+	// mails bounds code mails (forgot per email, resend-code per shopper) with
+	// the same budget, so nobody can flood one inbox from many IPs.
+	mails *Limiter
 }
 
 // LoginFailureWindow is the period ratelimit.login_failures counts over.
@@ -33,6 +36,8 @@ func (s *Server) registerAccountRoutes(r fiber.Router) {
 	if s.cfg.LoginFailures > 0 {
 		a.failures = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
 		a.failures.SetClock(s.svc.Now)
+		a.mails = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
+		a.mails.SetClock(s.svc.Now)
 	}
 	r.Post("/auth/register", a.limitIP, a.register)
 	r.Post("/auth/login", a.limitIP, a.login)
@@ -55,6 +60,17 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 		return rateLimited(wait)
 	}
 	return c.Next()
+}
+
+// limitMail takes one code mail from the budget of who (per store).
+func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
+	if a.mails == nil {
+		return nil
+	}
+	if ok, wait := a.mails.Allow(strconv.FormatUint(store(c).ID, 10) + "|" + who); !ok {
+		return rateLimited(wait)
+	}
+	return nil
 }
 
 // register serves POST /api/v1/customer/auth/register/.
@@ -165,7 +181,11 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
 func (a *accounts) resendCode(c *fiber.Ctx) error {
-	if err := a.s.svc.Customers.ResendCode(store(c), shopperOf(c)); err != nil {
+	sh := shopperOf(c)
+	if err := a.limitMail(c, "customer:"+strconv.FormatUint(sh.CustomerID, 10)); err != nil {
+		return err
+	}
+	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
 		return err
 	}
 	return reply(c, fiber.StatusOK, "a new code was sent", nil)
@@ -177,6 +197,9 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 		Email string `json:"email"`
 	}
 	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
 		return err
 	}
 	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {

@@ -550,6 +550,29 @@ func TestAuthRateLimits(t *testing.T) {
 		e.Advance(web.LoginFailureWindow)
 		login(t, e, key, "ada@example.com", "correct horse")
 	})
+	t.Run("CodeMails", func(t *testing.T) {
+		e := testenv.NewWith(t, testenv.Options{Web: web.Config{LoginFailures: 3}})
+		sid, key := e.Store("Shop A")
+		_, keyB := e.Store("Shop B")
+		tr := register(t, e, key, "ada@example.com")
+		forgot := func(k, email string) *testenv.Response {
+			return e.Do(testenv.Req{Method: "POST", Path: pForgot, Key: k, Body: map[string]string{"email": email}})
+		}
+		for i := 0; i < 3; i++ {
+			forgot(key, "ada@example.com").Expect(t, 200, "")
+			forgot(key, "nobody@example.com").Expect(t, 200, "")
+		}
+		forgot(key, "Ada@Example.com").Expect(t, 429, "rate_limited")
+		forgot(key, "nobody@example.com").Expect(t, 429, "rate_limited") // unknown emails alike: nothing revealed
+		forgot(keyB, "ada@example.com").Expect(t, 200, "")               // another store's budget
+		if n := len(mails(t, e, sid, "ada@example.com")); n != 4 {
+			t.Fatalf("got %d mails, want 4 (registration and 3 resets)", n)
+		}
+		for i := 0; i < 3; i++ {
+			e.Do(testenv.Req{Method: "POST", Path: pResend, Key: key, Token: tr.AccessToken}).Expect(t, 200, "")
+		}
+		e.Do(testenv.Req{Method: "POST", Path: pResend, Key: key, Token: tr.AccessToken}).Expect(t, 429, "rate_limited")
+	})
 }
 
 // TestNoSecrets walks every account flow with request logging on and checks
