@@ -1,5 +1,26 @@
 package admin
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
 
-func (h *Handler) registerOutboxRoutes(r fiber.Router) {}
+	"storefront/app"
+)
+
+func (h *Handler) registerOutboxRoutes(r fiber.Router) {
+	r.Get("/outbox", h.listOutbox)
+}
+
+func viewMail(m *app.Mail) any { return m.View() }
+
+// listOutbox serves GET /api/v1/admin/stores/{id}/outbox/ (newest first).
+func (h *Handler) listOutbox(c *fiber.Ctx) error {
+	lp, err := h.listParams(c, "outbox")
+	if err != nil {
+		return err
+	}
+	page, err := h.svc.Outbox(storeOf(c).ID, lp)
+	if err != nil {
+		return err
+	}
+	return sendPage(h, c, "outbox", page, viewMail)
+}

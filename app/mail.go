@@ -1,8 +1,10 @@
 package app
 
 import (
-	htmlpkg "html"
+	"embed"
+	htmltemplate "html/template"
 	"strings"
+	texttemplate "text/template"
 	"time"
 )
 
@@ -42,14 +44,74 @@ func (o OutboxMailer) Send(m Mail) error {
 	})
 }
 
+// The mail templates are embedded and parsed once: a broken template fails
+// at start-up, never when a shopper is waiting for a code.
+//
+//go:embed mailtmpl/mail.txt.tmpl mailtmpl/mail.html.tmpl
+var mailFS embed.FS
+
+var (
+	mailText = texttemplate.Must(texttemplate.ParseFS(mailFS, "mailtmpl/mail.txt.tmpl"))
+	mailHTML = htmltemplate.Must(htmltemplate.ParseFS(mailFS, "mailtmpl/mail.html.tmpl"))
+)
+
+type mailData struct {
+	Store, Subject, Body string
+	Paragraphs           [][]string // blank-line separated paragraphs, split in lines
+}
+
 // NewMail composes a mail from the store to a shopper: a subject and a
-// plain-text body, with an HTML part made from the text. Every service that
-// writes to shoppers uses it, so all mail carries the store's name alike.
+// plain-text body, rendered through the embedded plain-text and HTML
+// templates with the store's name. Every service that writes to shoppers uses
+// it, so all mail carries the store's name alike.
 func NewMail(st *Store, to, subject, body string) Mail {
-	text := body + "\n\n-- \n" + st.Name + "\n"
-	html := "<!doctype html><html><body><p>" + strings.ReplaceAll(htmlpkg.EscapeString(body), "\n", "<br>") +
-		"</p><p>&mdash; " + htmlpkg.EscapeString(st.Name) + "</p></body></html>"
-	return Mail{StoreID: st.ID, To: to, Subject: "[" + st.Name + "] " + subject, Text: text, HTML: html}
+	subject = oneLine(subject)
+	d := mailData{Store: oneLine(st.Name), Subject: subject, Body: strings.TrimRight(body, "\n")}
+	for _, p := range strings.Split(strings.ReplaceAll(d.Body, "\r\n", "\n"), "\n\n") {
+		if p = strings.Trim(p, "\n"); p != "" {
+			d.Paragraphs = append(d.Paragraphs, strings.Split(p, "\n"))
+		}
+	}
+	var text, html strings.Builder
+	if err := mailText.Execute(&text, d); err != nil {
+		text.Reset()
+		text.WriteString(d.Body + "\n\n-- \n" + d.Store + "\n")
+	}
+	if err := mailHTML.Execute(&html, d); err != nil {
+		html.Reset()
+	}
+	return Mail{StoreID: st.ID, To: oneLine(to), Subject: "[" + d.Store + "] " + subject, Text: text.String(), HTML: html.String()}
+}
+
+// oneLine drops CR and LF so that no value can add a mail header.
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(s))
+}
+
+// Outbox pages a store's outbox, newest first (admin).
+func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
+	var p Page[*Mail]
+	err := s.DB.View(func(tx Tx) error {
+		var err error
+		p, err = tx.Outbox(storeID, lp)
+		return err
+	})
+	return p, err
+}
+
+// MailView is a mail as the admin API shows it.
+type MailView struct {
+	ID        uint64    `json:"id"`
+	To        string    `json:"to"`
+	Subject   string    `json:"subject"`
+	Text      string    `json:"text"`
+	HTML      string    `json:"html"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// View returns the wire form of m.
+func (m *Mail) View() MailView {
+	return MailView{ID: m.ID, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, CreatedAt: UTC(m.CreatedAt)}
 }
 
 // SendMail sends m, logging (never returning) a failure: a mail that cannot be

@@ -1,6 +1,11 @@
 package storage
 
-import "storefront/app"
+import (
+	"bytes"
+	"fmt"
+
+	"storefront/app"
+)
 
 // CreateCustomer assigns c.ID and stores c; a registered email is conflict.
 func (t *Tx) CreateCustomer(c *app.Customer) error {
@@ -62,4 +67,87 @@ func (t *Tx) PutCustomer(c *app.Customer) error {
 // Customers pages a store's customers, newest first.
 func (t *Tx) Customers(storeID uint64, lp app.ListParams) (app.Page[*app.Customer], error) {
 	return page(t.b(bCustomers), tenant(storeID), lp, true, decodeJSONRecord[app.Customer]("customer"))
+}
+
+// Sessions (refresh token chains) and email codes of customers.
+var (
+	bSessions       = []byte("customer_sessions")     // sid|sha256(family) -> session
+	bSessionsByCust = []byte("idx_sessions_customer") // sid|cid|sha256(family) -> nil
+	bEmailCodes     = []byte("customer_email_codes")  // sid|cid|purpose -> code
+	_               = registerBuckets(bSessions, bSessionsByCust, bEmailCodes)
+)
+
+// PutSession creates or updates a session and its per-customer index key.
+func (t *Tx) PutSession(s *app.Session) error {
+	if len(s.Key) != 32 {
+		return fmt.Errorf("storage: put session: bad key length %d", len(s.Key))
+	}
+	if err := t.b(bSessionsByCust).Put(key(s.StoreID, s.CustomerID, s.Key), nil); err != nil {
+		return fmt.Errorf("storage: put session index: %w", err)
+	}
+	return putJSON(t.b(bSessions), key(s.StoreID, s.Key), s)
+}
+
+// Session returns one session by its key.
+func (t *Tx) Session(storeID uint64, k []byte) (*app.Session, error) {
+	var s app.Session
+	if err := getJSON(t.b(bSessions), key(storeID, k), &s, "session"); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// DeleteSession removes a session and its index key.
+func (t *Tx) DeleteSession(storeID uint64, k []byte) error {
+	s, err := t.Session(storeID, k)
+	if app.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := t.b(bSessionsByCust).Delete(key(storeID, s.CustomerID, k)); err != nil {
+		return fmt.Errorf("storage: delete session index: %w", err)
+	}
+	return t.b(bSessions).Delete(key(storeID, k))
+}
+
+// Sessions lists a customer's sessions.
+func (t *Tx) Sessions(storeID, customerID uint64) ([]*app.Session, error) {
+	var keys [][]byte
+	err := walk(t.b(bSessionsByCust), key(storeID, customerID), nil, false, func(k, _ []byte) (bool, error) {
+		keys = append(keys, bytes.Clone(k[16:]))
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*app.Session, 0, len(keys))
+	for _, k := range keys {
+		s, err := t.Session(storeID, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// PutEmailCode replaces the customer's code of c.Purpose.
+func (t *Tx) PutEmailCode(c *app.EmailCode) error {
+	return putJSON(t.b(bEmailCodes), key(c.StoreID, c.CustomerID, str0(c.Purpose)), c)
+}
+
+// EmailCode returns the customer's pending code of purpose.
+func (t *Tx) EmailCode(storeID, customerID uint64, purpose string) (*app.EmailCode, error) {
+	var c app.EmailCode
+	if err := getJSON(t.b(bEmailCodes), key(storeID, customerID, str0(purpose)), &c, "code"); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// DeleteEmailCode removes the customer's code of purpose.
+func (t *Tx) DeleteEmailCode(storeID, customerID uint64, purpose string) error {
+	return t.b(bEmailCodes).Delete(key(storeID, customerID, str0(purpose)))
 }

@@ -1,5 +1,244 @@
 package web
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"strconv"
+	"strings"
+	"time"
 
-func (s *Server) registerAccountRoutes(r fiber.Router) {}
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// accounts holds the shopper-auth handlers and their rate limiters.
+type accounts struct {
+	s *Server
+	// perIP limits register, login, verify-email, resend-code and the password
+	// endpoints per client IP (ratelimit.auth_per_minute; nil: off).
+	perIP *Limiter
+	// failures counts failed logins per store and email (ratelimit.login_failures
+	// per 15 minutes; nil: off).
+	failures *Limiter
+	// mails bounds code mails (forgot per email, resend-code per shopper) with
+	// the same budget, so nobody can flood one inbox from many IPs.
+	mails *Limiter
+}
+
+// LoginFailureWindow is the period ratelimit.login_failures counts over.
+const LoginFailureWindow = 15 * time.Minute
+
+func (s *Server) registerAccountRoutes(r fiber.Router) {
+	a := &accounts{s: s}
+	if s.cfg.AuthPerMinute > 0 {
+		a.perIP = NewLimiter(s.cfg.AuthPerMinute, time.Minute)
+		a.perIP.SetClock(s.svc.Now)
+	}
+	if s.cfg.LoginFailures > 0 {
+		a.failures = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
+		a.failures.SetClock(s.svc.Now)
+		a.mails = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
+		a.mails.SetClock(s.svc.Now)
+	}
+	r.Post("/auth/register", a.limitIP, a.register)
+	r.Post("/auth/login", a.limitIP, a.login)
+	r.Post("/auth/refresh", a.refresh)
+	r.Post("/auth/logout", a.logout)
+	r.Post("/auth/verify-email", a.limitIP, s.shopper, a.verifyEmail)
+	r.Post("/auth/resend-code", a.limitIP, s.shopper, a.resendCode)
+	r.Post("/auth/password/forgot", a.limitIP, a.forgotPassword)
+	r.Post("/auth/password/reset", a.limitIP, a.resetPassword)
+	r.Get("/me", s.shopper, a.getMe)
+	r.Patch("/me", s.shopper, a.patchMe)
+}
+
+// limitIP applies ratelimit.auth_per_minute per client IP.
+func (a *accounts) limitIP(c *fiber.Ctx) error {
+	if a.perIP == nil {
+		return c.Next()
+	}
+	if ok, wait := a.perIP.Allow(strings.Clone(c.IP())); !ok {
+		return rateLimited(wait)
+	}
+	return c.Next()
+}
+
+// limitMail takes one code mail from the budget of who (per store).
+func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
+	if a.mails == nil {
+		return nil
+	}
+	if ok, wait := a.mails.Allow(strconv.FormatUint(store(c).ID, 10) + "|" + who); !ok {
+		return rateLimited(wait)
+	}
+	return nil
+}
+
+// register serves POST /api/v1/customer/auth/register/.
+func (a *accounts) register(c *fiber.Ctx) error {
+	var in app.Registration
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := a.s.svc.Customers.Register(store(c), in)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+// login serves POST /api/v1/customer/auth/login/.
+func (a *accounts) login(c *fiber.Ctx) error {
+	var in struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	var v app.Validation
+	v.Required("email", in.Email)
+	v.Check(in.Password != "", "password", "is required")
+	v.MaxLen("email", in.Email, 254)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	st := store(c)
+	fkey := strconv.FormatUint(st.ID, 10) + "|" + app.NormalizeEmail(in.Email)
+	if a.failures != nil {
+		if ok, wait := a.failures.Peek(fkey); !ok {
+			return rateLimited(wait)
+		}
+	}
+	res, err := a.s.svc.Customers.Login(st, in.Email, in.Password)
+	if a.failures != nil {
+		switch app.ErrorCode(err) {
+		case app.EInvalidCreds:
+			a.failures.Allow(fkey)
+		case "":
+			a.failures.Reset(fkey)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+type refreshBody struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+func decodeRefresh(c *fiber.Ctx) (string, error) {
+	var in refreshBody
+	if err := decode(c, &in); err != nil {
+		return "", err
+	}
+	if in.RefreshToken == "" {
+		return "", app.Invalid("refresh_token", "is required")
+	}
+	return in.RefreshToken, nil
+}
+
+// refresh serves POST /api/v1/customer/auth/refresh/.
+func (a *accounts) refresh(c *fiber.Ctx) error {
+	tok, err := decodeRefresh(c)
+	if err != nil {
+		return err
+	}
+	res, err := a.s.svc.Customers.Refresh(store(c), tok)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+// logout serves POST /api/v1/customer/auth/logout/.
+func (a *accounts) logout(c *fiber.Ctx) error {
+	tok, err := decodeRefresh(c)
+	if err != nil {
+		return err
+	}
+	if err := a.s.svc.Customers.Logout(store(c), tok); err != nil {
+		return err
+	}
+	return reply(c, fiber.StatusOK, "logged out", nil)
+}
+
+// verifyEmail serves POST /api/v1/customer/auth/verify-email/ (+Token).
+func (a *accounts) verifyEmail(c *fiber.Ctx) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := a.s.svc.Customers.VerifyEmail(shopperOf(c), strings.TrimSpace(in.Code))
+	if err != nil {
+		return err
+	}
+	return ok(c, p)
+}
+
+// resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
+func (a *accounts) resendCode(c *fiber.Ctx) error {
+	sh := shopperOf(c)
+	if err := a.limitMail(c, "customer:"+strconv.FormatUint(sh.CustomerID, 10)); err != nil {
+		return err
+	}
+	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
+		return err
+	}
+	return reply(c, fiber.StatusOK, "a new code was sent", nil)
+}
+
+// forgotPassword serves POST /api/v1/customer/auth/password/forgot/.
+func (a *accounts) forgotPassword(c *fiber.Ctx) error {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
+		return err
+	}
+	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {
+		return err
+	}
+	return reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
+}
+
+// resetPassword serves POST /api/v1/customer/auth/password/reset/.
+func (a *accounts) resetPassword(c *fiber.Ctx) error {
+	var in app.PasswordReset
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	in.Code = strings.TrimSpace(in.Code)
+	if err := a.s.svc.Customers.ResetPassword(store(c), in); err != nil {
+		return err
+	}
+	return reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
+}
+
+// getMe serves GET /api/v1/customer/me/ (+Token).
+func (a *accounts) getMe(c *fiber.Ctx) error {
+	p, err := a.s.svc.Customers.Me(shopperOf(c))
+	if err != nil {
+		return err
+	}
+	return ok(c, p)
+}
+
+// patchMe serves PATCH /api/v1/customer/me/ (+Token).
+func (a *accounts) patchMe(c *fiber.Ctx) error {
+	var in app.ProfileInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p, err := a.s.svc.Customers.UpdateMe(shopperOf(c), in)
+	if err != nil {
+		return err
+	}
+	return ok(c, p)
+}
