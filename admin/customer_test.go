@@ -10,7 +10,7 @@ import (
 	"storefront/testenv"
 )
 
-type page struct {
+type listPage struct {
 	Items      []map[string]any `json:"items"`
 	NextCursor *string          `json:"next_cursor"`
 	HasMore    bool             `json:"has_more"`
@@ -26,7 +26,7 @@ func walk(t *testing.T, e *testenv.Env, path, token string) []map[string]any {
 		if cursor != "" {
 			p += "&cursor=" + url.QueryEscape(cursor)
 		}
-		var pg page
+		var pg listPage
 		e.Do(testenv.Req{Method: "GET", Path: p, Token: token}).Expect(t, 200, "").Decode(t, &pg)
 		all = append(all, pg.Items...)
 		if !pg.HasMore {
