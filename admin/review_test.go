@@ -18,11 +18,6 @@ const (
 func rvEnv(t testing.TB) *testenv.Env {
 	t.Helper()
 	e := testenv.New(t)
-	t.Cleanup(func() {
-		if err := e.DB.VerifyReviewsTicketsContact(); err != nil {
-			t.Errorf("review/ticket/contact index check: %v", err)
-		}
-	})
 	return e
 }
 

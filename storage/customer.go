@@ -151,3 +151,29 @@ func (t *Tx) EmailCode(storeID, customerID uint64, purpose string) (*app.EmailCo
 func (t *Tx) DeleteEmailCode(storeID, customerID uint64, purpose string) error {
 	return t.b(bEmailCodes).Delete(key(storeID, customerID, str0(purpose)))
 }
+
+var _ = registerVerifier(verifyCustomers, bCustomerEmails, bSessionsByCust)
+
+// verifyCustomers puts the email index of every customer and the
+// per-customer index key of every session.
+func verifyCustomers(t *Tx, want expectKeys) error {
+	err := t.b(bCustomers).ForEach(func(_, v []byte) error {
+		var c app.Customer
+		if err := getJSONBytes(v, &c, "customer"); err != nil {
+			return err
+		}
+		want.put(bCustomerEmails, key(c.StoreID, app.NormalizeEmail(c.Email)), u64(c.ID))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return t.b(bSessions).ForEach(func(_, v []byte) error {
+		var s app.Session
+		if err := getJSONBytes(v, &s, "session"); err != nil {
+			return err
+		}
+		want.put(bSessionsByCust, key(s.StoreID, s.CustomerID, s.Key), nil)
+		return nil
+	})
+}

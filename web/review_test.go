@@ -26,11 +26,6 @@ func rvEnv(t testing.TB, opt ...testenv.Options) *testenv.Env {
 	} else {
 		e = testenv.New(t)
 	}
-	t.Cleanup(func() {
-		if err := e.DB.VerifyReviewsTicketsContact(); err != nil {
-			t.Errorf("review/ticket/contact index check: %v", err)
-		}
-	})
 	return e
 }
 
