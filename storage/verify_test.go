@@ -33,8 +33,10 @@ func TestVerifyCatchesBrokenIndexes(t *testing.T) {
 	global, _ := productIndexKeysOf(p)
 	for name, corrupt := range map[string]func(tx *bolt.Tx) error{
 		"Missing": func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Delete(global[1]) },
-		"Stray":   func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Put(key(p.StoreID, sortNewest, uint64(99)), nil) },
-		"Value":   func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Put(global[0], []byte("x")) },
+		"Stray": func(tx *bolt.Tx) error {
+			return tx.Bucket(bIdxProducts).Put(key(p.StoreID, sortNewest, uint64(99)), nil)
+		},
+		"Value": func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Put(global[0], []byte("x")) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := db.bolt.Update(corrupt); err != nil {
