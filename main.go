@@ -161,7 +161,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err != nil {
 		return fail("cannot start the services", err)
 	}
-	if err := bootstrapAdmin(cfg, svc, log); err != nil {
+	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
 		return fail("cannot create the owner account", err)
 	}
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
@@ -293,14 +293,19 @@ func adminPassword(cfg *config.Config) string {
 }
 
 // bootstrapAdmin makes the first owner when there is no admin account.
-func bootstrapAdmin(cfg *config.Config, svc *app.Services, log *slog.Logger) error {
+func bootstrapAdmin(cfg *config.Config, svc *app.Services, log *slog.Logger, stderr io.Writer) error {
 	generated, err := svc.Admins.Bootstrap(cfg.Admin.Email, adminPassword(cfg))
 	if err != nil {
 		return err
 	}
-	if generated != "" {
-		log.Warn("created the owner account with a generated password, shown only this once: log in and keep it safe",
-			"email", cfg.Admin.Email, "password", generated)
+	if generated == "" {
+		return nil
+	}
+	const msg = "created the owner account with a generated password, shown only this once: log in and keep it safe"
+	if log.Enabled(context.Background(), slog.LevelWarn) {
+		log.Warn(msg, "email", cfg.Admin.Email, "password", generated)
+	} else { // log.level error would hide it, and it is never shown again
+		fmt.Fprintf(stderr, "storefront: %s: email=%s password=%s\n", msg, cfg.Admin.Email, generated)
 	}
 	return nil
 }

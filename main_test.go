@@ -344,17 +344,27 @@ func TestServeBusyPort(t *testing.T) {
 }
 
 func TestServeGeneratedAdminPassword(t *testing.T) {
-	s := startServer(t, t.TempDir())
-	if !strings.Contains(s.stderr.String(), "generated password") {
-		t.Fatalf("no generated password in the log:\n%s", s.stderr)
-	}
-	m := regexp.MustCompile(`password=([0-9a-f]{16})`).FindStringSubmatch(s.stderr.String())
-	if m == nil {
-		t.Fatalf("password not found in the log:\n%s", s.stderr)
-	}
-	resp, _ := do(t, "POST", "http://"+s.addr+"/api/v1/admin/auth/login/", map[string]string{"email": "admin@example.com", "password": m[1]}, nil)
-	if resp.StatusCode != 200 {
-		t.Fatalf("login with the printed password: %d", resp.StatusCode)
+	for _, level := range []string{"info", "error"} { // shown even when the log level hides warnings
+		t.Run(level, func(t *testing.T) {
+			dir := t.TempDir()
+			s := startServer(t, dir, "STOREFRONT_LOG__LEVEL="+level)
+			if !strings.Contains(s.stderr.String(), "generated password") {
+				t.Fatalf("no generated password in the log:\n%s", s.stderr)
+			}
+			m := regexp.MustCompile(`password=([0-9a-f]{16})`).FindStringSubmatch(s.stderr.String())
+			if m == nil {
+				t.Fatalf("password not found in the log:\n%s", s.stderr)
+			}
+			resp, _ := do(t, "POST", "http://"+s.addr+"/api/v1/admin/auth/login/", map[string]string{"email": "admin@example.com", "password": m[1]}, nil)
+			if resp.StatusCode != 200 {
+				t.Fatalf("login with the printed password: %d", resp.StatusCode)
+			}
+			s.stop(t)
+			s2 := startServer(t, dir, "STOREFRONT_LOG__LEVEL="+level)
+			if strings.Contains(s2.stderr.String(), "generated password") {
+				t.Fatalf("the password was printed again on the second start")
+			}
+		})
 	}
 }
 
