@@ -2,6 +2,8 @@ package web
 
 import (
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -43,12 +45,25 @@ type Metrics struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+
+	mu    sync.RWMutex
+	cache map[obsKey]obsVal // the series of each (route, method, status) seen
+}
+
+type obsKey struct {
+	route, method string
+	status        int
+}
+
+type obsVal struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // NewMetrics builds the registry. Pass m.Observe as Config.Observe and mount
 // the handler with RegisterOps.
 func NewMetrics(o Ops) *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
+	m := &Metrics{reg: prometheus.NewRegistry(), cache: map[obsKey]obsVal{}}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "storefront_http_requests_total",
 		Help: "HTTP requests by route pattern, method and status.",
@@ -72,13 +87,29 @@ func NewMetrics(o Ops) *Metrics {
 }
 
 // Observe records one request; it is web.Config.Observe. route is the route
-// pattern (bounded), never the raw path.
+// pattern (bounded), never the raw path. Fiber's strings point into buffers
+// that are reused after the request, so the label values are copied once,
+// when a series is first seen; later requests find it without allocating.
 func (m *Metrics) Observe(route, method string, status int, d time.Duration) {
 	if route == "" {
 		route = "/"
 	}
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+	k := obsKey{route, method, status}
+	m.mu.RLock()
+	v, ok := m.cache[k]
+	m.mu.RUnlock()
+	if !ok {
+		k = obsKey{strings.Clone(route), strings.Clone(method), status}
+		v = obsVal{
+			count:   m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
+			latency: m.latency.WithLabelValues(k.route, k.method),
+		}
+		m.mu.Lock()
+		m.cache[k] = v
+		m.mu.Unlock()
+	}
+	v.count.Inc()
+	v.latency.Observe(d.Seconds())
 }
 
 // Handler serves the registry in the Prometheus text format.

@@ -12,6 +12,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gofiber/fiber/v2"
 
 	"storefront/admin"
 	"storefront/app"
@@ -210,5 +214,38 @@ func TestOpenAPIComplete(t *testing.T) {
 		if !seen[must] {
 			t.Errorf("route %s not registered", must)
 		}
+	}
+}
+
+// TestMetricsCopyLabels: Fiber hands Observe strings that point into request
+// buffers reused later; the series must keep the values of their first request.
+func TestMetricsCopyLabels(t *testing.T) {
+	m := web.NewMetrics(web.Ops{Version: "x"})
+	buf := []byte("GET/shared/route")
+	method, route := unsafe.String(&buf[0], 3), unsafe.String(&buf[3], 13)
+	m.Observe(route, method, 200, time.Millisecond)
+	copy(buf, "PUT/changed/rout")
+	m.Observe("/shared/route", "GET", 200, time.Millisecond)
+
+	app := fiber.New()
+	app.Get("/metrics", m.Handler())
+	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if v := metricValue(t, string(b), `storefront_http_requests_total{method="GET",route="/shared/route",status="200"}`); v != 2 {
+		t.Fatalf("got %v, want 2 requests on one series:\n%s", v, b)
+	}
+	if strings.Contains(string(b), "PUT") {
+		t.Fatalf("a label changed with the reused buffer:\n%s", b)
+	}
+}
+
+func BenchmarkMetricsObserve(b *testing.B) {
+	m := web.NewMetrics(web.Ops{Version: "x"})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m.Observe("/api/v1/business/website/products", "GET", 200, time.Millisecond)
 	}
 }
