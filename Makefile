@@ -9,6 +9,8 @@ BIN      := bin/storefront
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
+# run: build and serve the demo store on http://127.0.0.1:8080 (data in ./data;
+# delete it to start over). Prints the API key, the admin login and curl lines.
 run: build
 	STOREFRONT_DEMO=true ./$(BIN) serve
 
@@ -20,6 +22,10 @@ test:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+# bench: placeholder until the load benchmark lands (it installs wrk itself).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -rf bin
