@@ -31,6 +31,7 @@ import (
 	"storefront/app/auth"
 	"storefront/app/config"
 	"storefront/app/demo"
+	"storefront/app/mail"
 	"storefront/storage"
 	"storefront/web"
 )
@@ -268,8 +269,13 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 	}
 	var mailer app.Mailer // nil: the outbox in the database (decisions.md §9)
 	if cfg.Mail.SMTP.Host != "" {
-		// TODO(mail): mailer = mail.NewSMTP(mail.Config{Host: cfg.Mail.SMTP.Host, Port: cfg.Mail.SMTP.Port, Username: cfg.Mail.SMTP.Username, Password: cfg.Mail.SMTP.Password, From: cfg.Mail.SMTP.From, TLS: cfg.Mail.SMTP.TLS})
-		log.Warn("mail.smtp.host is set but SMTP is not wired yet; mail goes to the outbox")
+		mc := mail.Config{Host: cfg.Mail.SMTP.Host, Port: cfg.Mail.SMTP.Port, Username: cfg.Mail.SMTP.Username,
+			Password: cfg.Mail.SMTP.Password, From: cfg.Mail.SMTP.From, TLS: cfg.Mail.SMTP.TLS}
+		if err := mc.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("config: mail.smtp: %w", err)
+		}
+		mailer = mail.NewSMTP(mc)
+		log.Info("mail goes out through SMTP", "host", mc.Host, "tls", mc.TLS)
 	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
 		PublicURL:      cfg.HTTP.PublicURL,
