@@ -79,8 +79,11 @@ func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
 		return dst, errBadDoc
 	}
 	n := int(binary.BigEndian.Uint16(d))
-	p := 2
+	if fields == nil {
+		return d.appendLight(dst, n)
+	}
 	// first pass: find the header end
+	p := 2
 	hdr := p
 	for i := 0; i < n; i++ {
 		if hdr >= len(d) {
@@ -94,24 +97,15 @@ func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
 	body := d[hdr:]
 	dst = append(dst, '{')
 	first := true
-	lightEnd := 0
 	for i := 0; i < n; i++ {
 		l := int(d[p])
 		name := d[p+1 : p+1+l]
 		q := p + 1 + l
 		start := int(binary.BigEndian.Uint32(d[q:]))
 		end := int(binary.BigEndian.Uint32(d[q+4:]))
-		heavy := d[q+8] == 1
 		p = q + 9
 		if start > end || end > len(body) {
 			return dst, errBadDoc
-		}
-		if fields == nil {
-			if !heavy {
-				lightEnd = end
-				continue
-			}
-			continue
 		}
 		if string(name) != "id" && !fields.Has(string(name)) {
 			continue
@@ -122,9 +116,32 @@ func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
 		first = false
 		dst = append(dst, body[start:end]...)
 	}
-	if fields == nil {
-		dst = append(dst, body[:lightEnd]...)
+	return append(dst, '}'), nil
+}
+
+// appendLight writes every light member: light members come first in the
+// body, so this is one copy of the body up to the end of the last light one,
+// found in a single walk of the header (the list fast path).
+func (d Doc) appendLight(dst []byte, n int) ([]byte, error) {
+	p, lightEnd := 2, 0
+	for i := 0; i < n; i++ {
+		if p >= len(d) {
+			return dst, errBadDoc
+		}
+		q := p + 1 + int(d[p])
+		if q+9 > len(d) {
+			return dst, errBadDoc
+		}
+		if d[q+8] != 1 {
+			lightEnd = int(binary.BigEndian.Uint32(d[q+4:]))
+		}
+		p = q + 9
 	}
+	if p+lightEnd > len(d) {
+		return dst, errBadDoc
+	}
+	dst = append(dst, '{')
+	dst = append(dst, d[p:p+lightEnd]...)
 	return append(dst, '}'), nil
 }
 

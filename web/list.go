@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -91,11 +92,16 @@ func (s *Server) listTail(c *fiber.Ctx, b []byte, scope string, next *app.Cursor
 	return append(b, '}', '}'), nil
 }
 
+// docBufs holds the buffers pages of docs are assembled in; the response
+// gets a copy (fasthttp's own pooled body), so a page costs no allocation.
+var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
 // sendDocs writes a page of pre-encoded docs as the list shape, trimming each
 // to the fields asked for and adding heavy members only when named.
 func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
-	b := make([]byte, 0, 512+len(page.Items)*700)
-	b = append(b, okPrefix...)
+	bp := docBufs.Get().(*[]byte)
+	defer docBufs.Put(bp)
+	b := append((*bp)[:0], okPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
 	for i, d := range page.Items {
@@ -114,8 +120,12 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 	if b, err = s.listTail(c, b, scope, page.Next, extra); err != nil {
 		return err
 	}
+	if cap(b) <= 1<<20 { // keep the grown buffer, unless a rare huge page grew it
+		*bp = b
+	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	return c.Send(b)
+	c.Response().SetBody(b)
+	return nil
 }
 
 // sendList writes a page of items as the list shape; view maps an item to its
