@@ -327,7 +327,7 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	docs := t.b(bProductDocs).Cursor()
 	dk := key(storeID, uint64(0)) // sid|id; the id is written per item
 	var arena []byte
-	var ends []int
+	ends := make([]int, 0, limit)
 	var lastID uint64
 	filtered := q.Q != "" || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
 	pg, err := page(b, prefix, q.ListParams, desc, func(k, v []byte) (app.Doc, bool, error) {

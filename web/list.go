@@ -92,15 +92,16 @@ func (s *Server) listTail(c *fiber.Ctx, b []byte, scope string, next *app.Cursor
 	return append(b, '}', '}'), nil
 }
 
-// docBufs holds the buffers pages of docs are assembled in; the response
-// gets a copy (fasthttp's own pooled body), so a page costs no allocation.
+// docBufs holds the buffers pages of docs are assembled in. A finished page
+// is swapped into the response for fasthttp's own (pooled) body buffer, which
+// goes back here: a page costs neither an allocation nor a copy. Small pages
+// are copied instead, so that the big buffer stays in the pool.
 var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // sendDocs writes a page of pre-encoded docs as the list shape, trimming each
 // to the fields asked for and adding heavy members only when named.
 func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
 	bp := docBufs.Get().(*[]byte)
-	defer docBufs.Put(bp)
 	b := append((*bp)[:0], okPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
@@ -120,11 +121,17 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 	if b, err = s.listTail(c, b, scope, page.Next, extra); err != nil {
 		return err
 	}
-	if cap(b) <= 1<<20 { // keep the grown buffer, unless a rare huge page grew it
-		*bp = b
-	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	c.Response().SetBody(b)
+	if len(b) <= 8<<10 { // small (trimmed) pages: a copy is cheaper than losing the buffer
+		c.Response().SetBody(b)
+		*bp = b[:0]
+		docBufs.Put(bp)
+		return nil
+	}
+	if old := c.Response().SwapBody(b); cap(old) >= 16<<10 && cap(old) <= 1<<20 {
+		*bp = old[:0]
+		docBufs.Put(bp)
+	}
 	return nil
 }
 
