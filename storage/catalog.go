@@ -325,7 +325,7 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		limit = app.DefaultLimit
 	}
 	docs := t.b(bProductDocs).Cursor()
-	dk := key(storeID, uint64(0)) // sid|id; the id is written per item
+	dk := key(storeID, uint64(0))    // sid|id; the id is written per item
 	vals := make([][]byte, 0, limit) // bbolt's bytes, valid until the tx ends
 	var lastID uint64
 	filtered := q.Q != "" || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock

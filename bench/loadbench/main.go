@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,17 +42,19 @@ type options struct {
 	wrk      string
 	gobench  string
 	strict   bool
+	only     string
 }
 
 func run() int {
 	var o options
-	flag.DurationVar(&o.duration, "d", 4*time.Second, "duration of each wrk run")
+	flag.DurationVar(&o.duration, "d", 2*time.Second, "duration of each wrk run")
 	flag.IntVar(&o.conns, "c", 32, "wrk connections")
 	flag.IntVar(&o.threads, "t", 1, "wrk threads")
-	flag.IntVar(&o.rounds, "rounds", 2, "interleaved rounds; the best run of each endpoint counts")
+	flag.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; ratios are the median of the rounds' ratios")
 	flag.StringVar(&o.wrk, "wrk", "wrk", "wrk binary")
-	flag.StringVar(&o.gobench, "gobench", "", "file with `go test -bench -benchmem` output to take allocs/op from")
+	flag.StringVar(&o.gobench, "gobench", "", "file with `go test -bench -benchmem` output to take ns/op and allocs/op from")
 	flag.BoolVar(&o.strict, "strict", false, "exit 1 when a target is missed")
+	flag.StringVar(&o.only, "only", "", "comma-separated jobs to measure (rows need both of theirs), e.g. config,config_bare")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -88,14 +92,32 @@ type job struct {
 	id   string
 	srv  *server
 	path string
-	best *wrkResult
+	runs []*wrkResult // one per round
+}
+
+// median returns the run with the median req/s.
+func (j *job) median() *wrkResult {
+	rs := append([]*wrkResult(nil), j.runs...)
+	sort.Slice(rs, func(a, b int) bool { return rs[a].rps < rs[b].rps })
+	return rs[len(rs)/2]
+}
+
+// ratio is the median over rounds of ours/base req/s: each round's runs are
+// minutes apart at most, so a drifting machine cancels out.
+func ratio(ours, base *job) float64 {
+	var rs []float64
+	for i := range ours.runs {
+		rs = append(rs, ours.runs[i].rps/base.runs[i].rps)
+	}
+	sort.Float64s(rs)
+	return rs[len(rs)/2]
 }
 
 // row is one line of the table: ours against a reference.
 type row struct {
 	endpoint     string
 	ours, base   string  // job ids
-	oursB, baseB string  // go benchmark names (allocs/op)
+	oursB, baseB string  // go benchmark names (ns/op, allocs/op)
 	target       float64 // minimum ours/base req/s ratio; 0: informational
 	note         string
 }
@@ -173,13 +195,21 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products, LogRequests on", ours: "products_logged", base: "products", oursB: "products_logged", baseB: "products", note: "base: ours, log off (cost of the log)"},
 	}
 
+	if o.only != "" {
+		keep := map[string]bool{}
+		for _, id := range strings.Split(o.only, ",") {
+			keep[strings.TrimSpace(id)] = true
+		}
+		jobs = slices.DeleteFunc(jobs, func(j *job) bool { return !keep[j.id] })
+		rows = slices.DeleteFunc(rows, func(r row) bool { return !keep[r.ours] || !keep[r.base] })
+	}
 	// warm up every server (page cache, pools, the category cache)
 	for _, j := range jobs {
 		if _, err := runWrk(ctx, o, j, time.Second); err != nil {
 			return 0, err
 		}
 	}
-	fmt.Printf("measuring %d endpoints x %d rounds x %v (wrk -t%d -c%d, interleaved; best run counts)\n", len(jobs), o.rounds, o.duration, o.threads, o.conns)
+	fmt.Printf("measuring %d endpoints x %d rounds x %v (wrk -t%d -c%d, interleaved)\n", len(jobs), o.rounds, o.duration, o.threads, o.conns)
 	for r := 0; r < o.rounds; r++ {
 		for _, j := range jobs {
 			res, err := runWrk(ctx, o, j, o.duration)
@@ -187,29 +217,27 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 				return 0, err
 			}
 			fmt.Printf("  round %d %-16s %10.0f req/s  p50 %-9s p99 %s\n", r+1, j.id, res.rps, fmtDur(res.p50), fmtDur(res.p99))
-			if j.best == nil || res.rps > j.best.rps {
-				j.best = res
-			}
+			j.runs = append(j.runs, res)
 		}
 	}
 
-	allocs := map[string]string{}
+	gob := map[string]goBench{}
 	var depth []string
 	if o.gobench != "" {
-		allocs, depth, err = readGoBench(o.gobench)
+		gob, depth, err = readGoBench(o.gobench)
 		if err != nil {
 			return 0, err
 		}
 	}
 
 	fmt.Println()
-	fmt.Printf("Storefront benchmarks (%s, %d CPUs, GOMAXPROCS %d, wrk -t%d -c%d -d%v, rate limit off, best of %d)\n",
+	fmt.Printf("Storefront benchmarks (%s, %d CPUs, GOMAXPROCS %d, wrk -t%d -c%d -d%v, rate limit off, medians of %d rounds)\n",
 		machine(), numCPU(), gomaxprocs(), o.threads, o.conns, o.duration, o.rounds)
 	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "endpoint\tours req/s\tbase req/s\tratio\ttarget\tp50\tp99\tbase p50\tbase p99\tallocs/op\tbase allocs/op\tok\t")
+	fmt.Fprintln(tw, "endpoint\tours req/s\tbase req/s\tratio\ttarget\tp50\tp99\tbase p50\tbase p99\tns/op\tbase ns/op\tallocs/op\tbase allocs/op\tok\t")
 	for _, r := range rows {
-		a, b := byID[r.ours].best, byID[r.base].best
-		ratio := a.rps / b.rps
+		a, b := byID[r.ours].median(), byID[r.base].median()
+		ratio := ratio(byID[r.ours], byID[r.base])
 		target, ok := "-", "-"
 		if r.target > 0 {
 			target = fmt.Sprintf(">= %.2f", r.target)
@@ -219,8 +247,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 				missed++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.endpoint, a.rps, b.rps, ratio, target,
-			fmtDur(a.p50), fmtDur(a.p99), fmtDur(b.p50), fmtDur(b.p99), orDash(allocs[r.oursB]), orDash(allocs[r.baseB]), ok)
+		ga, gb := gob[r.oursB], gob[r.baseB]
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.endpoint, a.rps, b.rps, ratio, target,
+			fmtDur(a.p50), fmtDur(a.p99), fmtDur(b.p50), fmtDur(b.p99), orDash(ga.ns), orDash(gb.ns), orDash(ga.allocs), orDash(gb.allocs), ok)
 	}
 	tw.Flush()
 	fmt.Println("bases:")
@@ -295,15 +324,18 @@ func runWrk(ctx context.Context, o options, j *job, d time.Duration) (*wrkResult
 	return res, nil
 }
 
-// readGoBench takes allocs/op of BenchmarkHandlers/* and the lines of
-// BenchmarkProductPageDepth/* from go test output.
-func readGoBench(path string) (map[string]string, []string, error) {
+// goBench is one in-memory handler benchmark (BenchmarkHandlers/*).
+type goBench struct{ ns, allocs string }
+
+// readGoBench takes ns/op and allocs/op of BenchmarkHandlers/* and the
+// figures of BenchmarkProductPageDepth/* from go test output.
+func readGoBench(path string) (map[string]goBench, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	allocs := map[string]string{}
+	out := map[string]goBench{}
 	var depth []string
 	reName := regexp.MustCompile(`^Benchmark(\w+)/(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
 	sc := bufio.NewScanner(f)
@@ -323,7 +355,7 @@ func readGoBench(path string) (map[string]string, []string, error) {
 		}
 		switch m[1] {
 		case "Handlers":
-			allocs[m[2]] = metric("allocs/op")
+			out[m[2]] = goBench{ns: metric("ns/op"), allocs: metric("allocs/op")}
 		case "ProductPageDepth":
 			depth = append(depth, fmt.Sprintf("page 1 at 1k products    %8s ns", metric("page1_1k_ns")))
 			for _, x := range []struct{ label, ns, ratio string }{
@@ -342,10 +374,10 @@ func readGoBench(path string) (map[string]string, []string, error) {
 	if err := sc.Err(); err != nil {
 		return nil, nil, err
 	}
-	if len(allocs) == 0 {
+	if len(out) == 0 {
 		return nil, nil, errors.New("no BenchmarkHandlers lines in " + path)
 	}
-	return allocs, depth, nil
+	return out, depth, nil
 }
 
 func fmtDur(d time.Duration) string {
