@@ -207,3 +207,75 @@ func (f FieldSet) Wants(name string) bool {
 	_, ok := f[name]
 	return ok
 }
+
+// Trimmer writes docs trimmed to one field set, as AppendJSON does. Docs of
+// one kind share their member names, so it remembers the names of the last
+// header it read and what the set said of each: a page of products costs one
+// set lookup per member name, not one per member of every doc.
+type Trimmer struct {
+	Fields FieldSet
+	names  []byte // the last header's names, each after its length byte
+	keep   []bool // per member of that header: written or not
+}
+
+// Append appends d as AppendJSON(dst, t.Fields) would.
+func (t *Trimmer) Append(dst []byte, d Doc) ([]byte, error) {
+	if t.Fields == nil || len(d) < 2 {
+		return d.AppendJSON(dst, t.Fields)
+	}
+	n := int(binary.BigEndian.Uint16(d))
+	// walk the header to its end, checking it against the remembered names
+	hdr, np := 2, 0
+	same := n == len(t.keep)
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return dst, errBadDoc
+		}
+		l := int(d[hdr])
+		if hdr+1+l+9 > len(d) {
+			return dst, errBadDoc
+		}
+		if same {
+			if np+1+l > len(t.names) || int(t.names[np]) != l || string(t.names[np+1:np+1+l]) != string(d[hdr+1:hdr+1+l]) {
+				same = false
+			} else {
+				np += 1 + l
+			}
+		}
+		hdr += 1 + l + 9
+	}
+	if !same {
+		if cap(t.keep) < n {
+			t.names, t.keep = make([]byte, 0, hdr), make([]bool, 0, n)
+		}
+		t.names, t.keep = t.names[:0], t.keep[:0]
+		for p, i := 2, 0; i < n; i++ {
+			l := int(d[p])
+			name := d[p+1 : p+1+l]
+			t.names = append(append(t.names, byte(l)), name...)
+			t.keep = append(t.keep, string(name) == "id" || t.Fields.Has(string(name)))
+			p += 1 + l + 9
+		}
+	}
+	body := d[hdr:]
+	dst = append(dst, '{')
+	first := true
+	for p, i := 2, 0; i < n; i++ {
+		q := p + 1 + int(d[p])
+		p = q + 9
+		if !t.keep[i] {
+			continue
+		}
+		start := int(binary.BigEndian.Uint32(d[q:]))
+		end := int(binary.BigEndian.Uint32(d[q+4:]))
+		if start > end || end > len(body) {
+			return dst, errBadDoc
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, body[start:end]...)
+	}
+	return append(dst, '}'), nil
+}

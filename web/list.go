@@ -105,6 +105,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 	b := append((*bp)[:0], okPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
+	tr := app.Trimmer{Fields: fs}
 	for i, d := range page.Items {
 		if i > 0 {
 			b = append(b, ',')
@@ -112,7 +113,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 		if heavy != nil {
 			b, err = heavy(d, b)
 		} else {
-			b, err = d.AppendJSON(b, fs)
+			b, err = tr.Append(b, d)
 		}
 		if err != nil {
 			return err
