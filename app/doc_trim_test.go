@@ -47,6 +47,21 @@ func TestTrimmerMatchesAppendJSON(t *testing.T) {
 			}
 		}
 	}
+	// the default (nil) path copies the light members in one slice: the same
+	// bytes as naming every light member
+	for i, d := range docs {
+		light := app.FieldSet{}
+		for _, n := range d.Names() {
+			if n != "variants" {
+				light[n] = struct{}{}
+			}
+		}
+		got, _ := d.AppendJSON(nil, nil)
+		want, _ := d.AppendJSON(nil, light)
+		if !bytes.Equal(got, want) {
+			t.Errorf("doc %d: default got %s, want %s", i, got, want)
+		}
+	}
 	if _, err := (&app.Trimmer{Fields: app.FieldSet{"a": {}}}).Append(nil, app.Doc{0, 3, 9}); err == nil {
 		t.Error("a malformed doc: got no error")
 	}
