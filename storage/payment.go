@@ -1,3 +1,46 @@
 package storage
 
-// Storage of the payment records: see app/payment*.go.
+import "storefront/app"
+
+// Payment sessions are keyed by their random id alone (like store_keys), since
+// the sandbox page is reached without an API key; each records its store.
+// Idempotency keys: sid|customer|key 0x00 -> app.IdempotencyRecord.
+var (
+	bPaymentSessions = []byte("payment_sessions")
+	bIdempotency     = []byte("idempotency_keys")
+)
+
+var _ = registerBuckets(bPaymentSessions, bIdempotency)
+
+// PutPaymentSession creates or updates a session.
+func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
+	return putJSON(t.b(bPaymentSessions), []byte(ps.ID), ps)
+}
+
+// PaymentSession returns one session by id.
+func (t *Tx) PaymentSession(id string) (*app.PaymentSession, error) {
+	if id == "" || len(id) > 100 {
+		return nil, app.NotFound("payment session")
+	}
+	var ps app.PaymentSession
+	if err := getJSON(t.b(bPaymentSessions), []byte(id), &ps, "payment session"); err != nil {
+		return nil, err
+	}
+	return &ps, nil
+}
+
+func idempotencyKey(sid, cid uint64, k string) []byte { return key(sid, cid, str0(k)) }
+
+// IdempotencyRecord returns the record of a checkout Idempotency-Key.
+func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {
+	var r app.IdempotencyRecord
+	if err := getJSON(t.b(bIdempotency), idempotencyKey(storeID, customerID, k), &r, "idempotency key"); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PutIdempotencyRecord stores a checkout's Idempotency-Key record.
+func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
+	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
+}
