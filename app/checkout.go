@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,6 +42,9 @@ type PaymentTx interface {
 	// IdempotencyRecord returns the record of (store, customer, key), or not_found.
 	IdempotencyRecord(storeID, customerID uint64, key string) (*IdempotencyRecord, error)
 	PutIdempotencyRecord(r *IdempotencyRecord) error
+	// SharedStore is Store for read-only use: the result may be shared
+	// between transactions and must not be modified.
+	SharedStore(id uint64) (*Store, error)
 }
 
 // CheckoutItem is one line of a checkout request. UnitPrice, when sent, must
@@ -113,9 +118,43 @@ func (in *CheckoutInput) validate(guest bool) error {
 
 // OrderService places orders (payment initiation), lists them for shoppers
 // and the store, moves them for the store, and expires unpaid ones.
-type OrderService struct{ s *Services }
+type OrderService struct {
+	s        *Services
+	commit   groupCommit
+	settings sync.Map // store id -> storeSettings
+}
+
+type storeSettings struct {
+	st  *Store
+	set Settings
+}
+
+// settingsOf decodes a shared store's settings once per store version.
+func (os *OrderService) settingsOf(st *Store) Settings {
+	if v, ok := os.settings.Load(st.ID); ok && v.(storeSettings).st == st {
+		return v.(storeSettings).set
+	}
+	set := st.Settings()
+	os.settings.Store(st.ID, storeSettings{st: st, set: set})
+	return set
+}
 
 func newOrderService(s *Services) *OrderService { return &OrderService{s: s} }
+
+// groupCommit runs the hot checkout writes (initiation, verification). Alone,
+// a write runs as a plain Update: waiting for company would only add the
+// batch delay. With others in flight it joins DB.Batch, which commits the
+// whole group with one fsync. Either way fn has committed (fsynced) when it
+// returns nil, and fn must be idempotent, for Batch may run it twice.
+type groupCommit struct{ inflight atomic.Int32 }
+
+func (g *groupCommit) run(db DB, fn func(Tx) error) error {
+	defer g.inflight.Add(-1)
+	if g.inflight.Add(1) == 1 {
+		return db.Update(fn)
+	}
+	return db.Batch(fn)
+}
 
 // Initiate places an order and opens its payment session (endpoint 8), in one
 // transaction: every line is checked and priced from the catalog, the coupon
@@ -144,7 +183,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	sessionID := "ps_" + RandomHex(16)
 	var derr error // a domain outcome: the batch commits nothing and reports it
 	var fresh bool
-	err = os.s.DB.Batch(func(tx Tx) error {
+	err = os.commit.run(os.s.DB, func(tx Tx) error {
 		// Batch may run this twice: rebuild every result from what tx reads.
 		res, derr, fresh = CheckoutResult{}, nil, false
 		if idem.Key != "" {
@@ -173,7 +212,6 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		// Every check passed: from here on, only writes.
 		now := UTC(tx.Now())
 		for _, p := range products {
-			p.UpdatedAt = now
 			if err := tx.PutProduct(p); err != nil {
 				return err
 			}
@@ -222,18 +260,20 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 // price builds the order of a checkout from the catalog without writing:
 // the products with their stock taken, and the coupon to count a use of.
 func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput) (*Order, []*Product, *Coupon, error) {
-	st, err := tx.Store(storeID)
+	st, err := tx.SharedStore(storeID)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	set := st.Settings()
+	set := os.settingsOf(st)
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
 	}
 	email := in.Email
 	if customerID != 0 {
-		if err := RequireVerified(tx, storeID, customerID); err != nil {
-			return nil, nil, nil, err
+		if set.EmailOTPEnabled { // RequireVerified reads the store again: only when it matters
+			if err := RequireVerified(tx, storeID, customerID); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 		if email == "" {
 			c, err := tx.Customer(storeID, customerID)

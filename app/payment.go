@@ -247,7 +247,9 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	if _, ok := params["payment_session_id"]; !ok {
 		params["payment_session_id"] = sessionID
 	}
-	err = ps.s.DB.Update(func(tx Tx) error {
+	// Batched with concurrent checkouts; the function decides everything from
+	// what it reads, so a second run reaches the same result.
+	err = ps.s.Orders.commit.run(ps.s.DB, func(tx Tx) error {
 		sess, err := tx.PaymentSession(sessionID)
 		if err != nil {
 			return err

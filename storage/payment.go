@@ -1,6 +1,11 @@
 package storage
 
-import "storefront/app"
+import (
+	"bytes"
+	"sync"
+
+	"storefront/app"
+)
 
 // Payment sessions are keyed by their random id alone (like store_keys), since
 // the sandbox page is reached without an API key; each records its store.
@@ -43,4 +48,32 @@ func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.Idemp
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.
 func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
 	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
+}
+
+// storeMemo keeps the decoded form of each store record with its bytes, so
+// the checkout path decodes a store (and its config) only after it changed.
+var storeMemo sync.Map // store id -> memoStore
+
+type memoStore struct {
+	raw []byte
+	st  *app.Store
+}
+
+// SharedStore is Store for read-only use on hot paths: the result may be
+// shared with other callers and must not be modified. It is always the
+// record as this transaction sees it (the memo is checked against its bytes).
+func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
+	raw := t.b(bStores).Get(u64(id))
+	if raw == nil {
+		return nil, app.NotFound("store")
+	}
+	if m, ok := storeMemo.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
+		return m.(memoStore).st, nil
+	}
+	var st app.Store
+	if err := getJSONBytes(raw, &st, "store"); err != nil {
+		return nil, err
+	}
+	storeMemo.Store(id, memoStore{raw: bytes.Clone(raw), st: &st})
+	return &st, nil
 }
