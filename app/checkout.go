@@ -32,19 +32,23 @@ type IdempotencyRecord struct {
 }
 
 // PaymentTx is the storage of payment sessions and checkout idempotency keys.
-// Sessions are looked up by id alone (the sandbox page carries no API key);
-// callers compare StoreID.
+// Sessions are keyed by store and a per-store sequence number (Seq), so they
+// are appended like orders; the wire id carries both (see SessionID).
 type PaymentTx interface {
-	// PutPaymentSession creates or updates a session.
+	// PutPaymentSession creates or updates a session at (StoreID, Seq).
 	PutPaymentSession(ps *PaymentSession) error
-	// PaymentSession returns not_found for an unknown id.
-	PaymentSession(id string) (*PaymentSession, error)
+	// PaymentSession returns not_found for an unknown (store, seq).
+	PaymentSession(storeID, seq uint64) (*PaymentSession, error)
 	// IdempotencyRecord returns the record of (store, customer, key), or not_found.
 	IdempotencyRecord(storeID, customerID uint64, key string) (*IdempotencyRecord, error)
 	PutIdempotencyRecord(r *IdempotencyRecord) error
 	// SharedStore is Store for read-only use: the result may be shared
 	// between transactions and must not be modified.
 	SharedStore(id uint64) (*Store, error)
+	// PutProductStock writes a product whose stock alone changed since it was
+	// read in this transaction (its doc and index entry values follow; slug and
+	// index keys are left as they are).
+	PutProductStock(p *Product) error
 }
 
 // CheckoutItem is one line of a checkout request. UnitPrice, when sent, must
@@ -180,7 +184,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		h := sha256.Sum256(idem.Body)
 		bodyHash = hex.EncodeToString(h[:])
 	}
-	sessionID := "ps_" + RandomHex(16)
+	sessionSecret := RandomHex(12)
 	var derr error // a domain outcome: the batch commits nothing and reports it
 	var fresh bool
 	err = os.commit.run(os.s.DB, func(tx Tx) error {
@@ -212,7 +216,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		// Every check passed: from here on, only writes.
 		now := UTC(tx.Now())
 		for _, p := range products {
-			if err := tx.PutProduct(p); err != nil {
+			if err := tx.PutProductStock(p); err != nil {
 				return err
 			}
 		}
@@ -223,12 +227,17 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 			}
 			o.CouponID = coupon.ID
 		}
+		seq, err := tx.NextID(storeID, "payment_session")
+		if err != nil {
+			return err
+		}
+		sessionID := SessionID(storeID, seq, sessionSecret)
 		o.PaymentSessionID = sessionID
 		o.CreatedAt, o.UpdatedAt = now, now
 		if err := tx.CreateOrder(o); err != nil {
 			return err
 		}
-		sess := &PaymentSession{ID: sessionID, StoreID: storeID, OrderID: o.ID, Method: o.PaymentMethod,
+		sess := &PaymentSession{ID: sessionID, StoreID: storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
 			Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
 			Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now}
 		if err := tx.PutPaymentSession(sess); err != nil {

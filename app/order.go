@@ -150,7 +150,7 @@ func ReleaseStock(tx Tx, o *Order) error {
 			return err
 		}
 		p.PutBackStock(it.VariantID, it.Quantity)
-		if err := tx.PutProduct(p); err != nil {
+		if err := tx.PutProductStock(p); err != nil {
 			return err
 		}
 	}

@@ -3,8 +3,10 @@ package app
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +25,7 @@ const (
 type PaymentSession struct {
 	ID          string           `json:"id"`
 	StoreID     uint64           `json:"store_id"`
+	Seq         uint64           `json:"seq"`
 	OrderID     uint64           `json:"order_id"`
 	Method      string           `json:"method"`
 	Amount      Money            `json:"amount"`
@@ -41,6 +44,42 @@ type PaymentAttempt struct {
 	Success       bool      `json:"success"`
 	Message       string    `json:"message"`
 	At            time.Time `json:"at"`
+}
+
+// SessionID is the wire id of a session: "ps_", the store id and the
+// session's per-store sequence number in hex, and a random part that makes it
+// unguessable ("ps_1_2a_9f86d081884c7d659a2feaa0").
+func SessionID(storeID, seq uint64, secret string) string {
+	return "ps_" + strconv.FormatUint(storeID, 16) + "_" + strconv.FormatUint(seq, 16) + "_" + secret
+}
+
+// parseSessionID returns the store and sequence number a session id names.
+func parseSessionID(id string) (storeID, seq uint64, ok bool) {
+	rest, found := strings.CutPrefix(id, "ps_")
+	parts := strings.Split(rest, "_")
+	if !found || len(id) > 100 || len(parts) != 3 || parts[2] == "" {
+		return 0, 0, false
+	}
+	sid, err1 := strconv.ParseUint(parts[0], 16, 64)
+	n, err2 := strconv.ParseUint(parts[1], 16, 64)
+	return sid, n, err1 == nil && err2 == nil && sid != 0 && n != 0
+}
+
+// loadSession reads the session a wire id names; a wrong random part is
+// not_found like an unknown id.
+func loadSession(tx Tx, id string) (*PaymentSession, error) {
+	sid, n, ok := parseSessionID(id)
+	if !ok {
+		return nil, NotFound("payment session")
+	}
+	ps, err := tx.PaymentSession(sid, n)
+	if err != nil {
+		return nil, err
+	}
+	if subtle.ConstantTimeCompare([]byte(ps.ID), []byte(id)) != 1 {
+		return nil, NotFound("payment session")
+	}
+	return ps, nil
 }
 
 // attempt returns the recorded attempt with the transaction id, or nil.
@@ -213,7 +252,7 @@ func (ps *PaymentService) session(storeID uint64, id string) (*PaymentSession, e
 	var out *PaymentSession
 	err := ps.s.DB.View(func(tx Tx) error {
 		var err error
-		out, err = tx.PaymentSession(id)
+		out, err = loadSession(tx, id)
 		if err == nil && storeID != 0 && out.StoreID != storeID {
 			err = NotFound("payment session")
 		}
@@ -250,7 +289,7 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	// Batched with concurrent checkouts; the function decides everything from
 	// what it reads, so a second run reaches the same result.
 	err = ps.s.Orders.commit.run(ps.s.DB, func(tx Tx) error {
-		sess, err := tx.PaymentSession(sessionID)
+		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err
 		}
@@ -317,7 +356,7 @@ type SandboxView struct {
 func (ps *PaymentService) SandboxPage(sessionID string) (SandboxView, error) {
 	var v SandboxView
 	err := ps.s.DB.View(func(tx Tx) error {
-		sess, err := tx.PaymentSession(sessionID)
+		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,8 @@ import (
 	"storefront/app"
 )
 
-// Payment sessions are keyed by their random id alone (like store_keys), since
-// the sandbox page is reached without an API key; each records its store.
-// Idempotency keys: sid|customer|key 0x00 -> app.IdempotencyRecord.
+// Payment sessions: sid|seq -> app.PaymentSession (appended in sequence,
+// like orders). Idempotency keys: sid|customer|key 0x00 -> app.IdempotencyRecord.
 var (
 	bPaymentSessions = []byte("payment_sessions")
 	bIdempotency     = []byte("idempotency_keys")
@@ -19,16 +18,13 @@ var _ = registerBuckets(bPaymentSessions, bIdempotency)
 
 // PutPaymentSession creates or updates a session.
 func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
-	return putJSON(t.b(bPaymentSessions), []byte(ps.ID), ps)
+	return putJSON(t.b(bPaymentSessions), key(ps.StoreID, ps.Seq), ps)
 }
 
-// PaymentSession returns one session by id.
-func (t *Tx) PaymentSession(id string) (*app.PaymentSession, error) {
-	if id == "" || len(id) > 100 {
-		return nil, app.NotFound("payment session")
-	}
+// PaymentSession returns one session.
+func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
 	var ps app.PaymentSession
-	if err := getJSON(t.b(bPaymentSessions), []byte(id), &ps, "payment session"); err != nil {
+	if err := getJSON(t.b(bPaymentSessions), key(storeID, seq), &ps, "payment session"); err != nil {
 		return nil, err
 	}
 	return &ps, nil

@@ -113,7 +113,12 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	res := e.initiate(b)
 	_ = db.View(func(tx app.Tx) error {
 		o, _ := tx.Order(st.ID, res.OrderID)
-		ps, _ := tx.PaymentSession(res.PaymentSessionID)
+		var ps *app.PaymentSession
+		for n := uint64(1); ps == nil || ps.ID != res.PaymentSessionID; n++ {
+			if ps, _ = tx.PaymentSession(st.ID, n); ps == nil {
+				break
+			}
+		}
 		ob, _ := json.Marshal(o)
 		pb, _ := json.Marshal(ps)
 		e.size = len(ob) + len(pb)

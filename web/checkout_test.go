@@ -169,11 +169,12 @@ func TestCheckoutGuestThroughSandbox(t *testing.T) {
 func TestCheckoutShopper(t *testing.T) {
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
-	_, keyB := e.Store("Shop B")
+	sidB, keyB := e.Store("Shop B")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
 	q := e.Product(sid, 0, "Plate", 800, 10)
 	_, tok := e.Shopper(sid, "a@example.com")
 	_, tok2 := e.Shopper(sid, "b@example.com")
+	_, tokB := e.Shopper(sidB, "a@example.com")
 	for _, pr := range []*app.Product{p, q} {
 		e.Do(testenv.Req{Method: "POST", Path: api + "/cart/items/", Key: key, Token: tok, Body: map[string]any{"product_id": pr.ID}}).Expect(t, 200, "")
 	}
@@ -215,6 +216,7 @@ func TestCheckoutShopper(t *testing.T) {
 		{"ErrUnknown", key, tok, 999, 404, "not_found"},
 		{"ErrNoToken", key, "", in.OrderID, 401, "unauthorized"},
 		{"ErrOtherStoreKey", keyB, tok, in.OrderID, 401, "unauthorized"},
+		{"ErrOtherStoresShopper", keyB, tokB, in.OrderID, 404, "not_found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("%s/orders/%d/", api, tc.oid), Key: tc.key, Token: tc.tok}).Expect(t, tc.status, tc.errorCode)
