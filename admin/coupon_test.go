@@ -11,7 +11,7 @@ import (
 	"storefront/testenv"
 )
 
-const web = "/api/v1/business/website"
+const sitePath = "/api/v1/business/website"
 
 type couponData struct {
 	ID          uint64  `json:"id"`
@@ -103,7 +103,7 @@ func TestCoupons(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: coupons(sid)}).Expect(t, 401, "unauthorized")
 
 	place := func(qty int64, code string) *testenv.Response {
-		return e.Do(testenv.Req{Method: "POST", Path: web + "/payment/initiate/", Key: key, Body: checkout(p, qty, code)})
+		return e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Body: checkout(p, qty, code)})
 	}
 	order := func(r *testenv.Response) orderData {
 		var in initiated
@@ -149,7 +149,7 @@ func TestCouponMaxUsesConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := e.Do(testenv.Req{Method: "POST", Path: web + "/payment/initiate/", Key: key, Body: checkout(p, 1, "three")})
+			r := e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Body: checkout(p, 1, "three")})
 			switch {
 			case r.Status == 200:
 				okN.Add(1)
@@ -178,5 +178,5 @@ func TestCouponMaxUsesConcurrent(t *testing.T) {
 	if c.Uses != 0 {
 		t.Fatalf("uses after expiry: got %d, want 0", c.Uses)
 	}
-	e.Do(testenv.Req{Method: "POST", Path: web + "/payment/initiate/", Key: key, Body: checkout(p, 1, "three")}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Body: checkout(p, 1, "three")}).Expect(t, 200, "")
 }

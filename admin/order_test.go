@@ -16,8 +16,8 @@ func TestAdminOrders(t *testing.T) {
 	p := e.Product(sid, 0, "Mug", 2000, 100)
 	cid, tok := e.Shopper(sid, "a@example.com")
 	var guest, mine initiated
-	e.Do(testenv.Req{Method: "POST", Path: web + "/payment/initiate/", Key: key, Body: checkout(p, 1, "")}).Expect(t, 200, "").Decode(t, &guest)
-	e.Do(testenv.Req{Method: "POST", Path: web + "/payment/initiate/", Key: key, Token: tok, Body: checkout(p, 2, "")}).Expect(t, 200, "").Decode(t, &mine)
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Body: checkout(p, 1, "")}).Expect(t, 200, "").Decode(t, &guest)
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Token: tok, Body: checkout(p, 2, "")}).Expect(t, 200, "").Decode(t, &mine)
 	path := func(s uint64, o uint64) string { return fmt.Sprintf("/api/v1/admin/stores/%d/orders/%d/", s, o) }
 
 	var o orderData
@@ -37,7 +37,7 @@ func TestAdminOrders(t *testing.T) {
 	for k, v := range loc.Query() {
 		params[k] = v[0]
 	}
-	e.Do(testenv.Req{Method: "POST", Path: web + "/payment/verify/", Key: key, Body: map[string]any{"payment_session_id": mine.PaymentSessionID, "provider_params": params}}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/verify/", Key: key, Body: map[string]any{"payment_session_id": mine.PaymentSessionID, "provider_params": params}}).Expect(t, 200, "")
 
 	for _, tc := range []struct {
 		name   string

@@ -33,7 +33,7 @@ import (
 	"storefront/web"
 )
 
-type benchEnv struct {
+type checkoutBench struct {
 	db      *storage.DB
 	svc     *app.Services
 	base    string // storefront listener
@@ -45,7 +45,7 @@ type benchEnv struct {
 	gateway *app.SandboxGateway
 }
 
-func newBenchEnv(b *testing.B) *benchEnv {
+func newCheckoutBench(b *testing.B) *checkoutBench {
 	b.Helper()
 	opt := storage.Options{}
 	if d, err := time.ParseDuration(os.Getenv("STOREFRONT_BENCH_BATCH_DELAY")); err == nil {
@@ -73,8 +73,8 @@ func newBenchEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	body, _ := json.Marshal(order(1, p))
-	e := &benchEnv{db: db, svc: svc, key: key, body: body, gateway: &app.SandboxGateway{Code: app.WalletA, Secret: []byte("bench-a")}}
-	e.base = serve(b, srv.App)
+	e := &checkoutBench{db: db, svc: svc, key: key, body: body, gateway: &app.SandboxGateway{Code: app.WalletA, Secret: []byte("bench-a")}}
+	e.base = serveCheckout(b, srv.App)
 
 	// The bare handler: decode nothing, write one value of the record size.
 	bare := fiber.New(fiber.Config{DisableStartupMessage: true})
@@ -105,7 +105,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	}
 	bare.Post("/update", write(false))
 	bare.Post("/batch", write(true))
-	e.bare = serve(b, bare)
+	e.bare = serveCheckout(b, bare)
 	e.client = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}}
 	b.Cleanup(e.client.CloseIdleConnections)
 
@@ -127,7 +127,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	return e
 }
 
-func serve(b *testing.B, a *fiber.App) string {
+func serveCheckout(b *testing.B, a *fiber.App) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -137,7 +137,7 @@ func serve(b *testing.B, a *fiber.App) string {
 	return "http://" + ln.Addr().String()
 }
 
-func (e *benchEnv) post(b *testing.B, url string, body []byte, out any) {
+func (e *checkoutBench) post(b *testing.B, url string, body []byte, out any) {
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Service-Key", e.key)
@@ -160,13 +160,13 @@ func (e *benchEnv) post(b *testing.B, url string, body []byte, out any) {
 	}
 }
 
-func (e *benchEnv) initiate(b *testing.B) initiated {
+func (e *checkoutBench) initiate(b *testing.B) initiated {
 	var res initiated
 	e.post(b, e.base+"/api/v1/business/website/payment/initiate/", e.body, &res)
 	return res
 }
 
-func (e *benchEnv) checkout(b *testing.B) {
+func (e *checkoutBench) checkout(b *testing.B) {
 	res := e.initiate(b)
 	if res.PaymentSessionID == "" {
 		return
@@ -236,7 +236,7 @@ func run(clients, n int, op func()) stats {
 func BenchmarkCheckout(b *testing.B) {
 	for _, n := range []int{1, 8, 64} {
 		b.Run(fmt.Sprintf("clients=%d", n), func(b *testing.B) {
-			e := newBenchEnv(b)
+			e := newCheckoutBench(b)
 			kinds := []struct {
 				name string
 				op   func()
