@@ -180,3 +180,26 @@ func TestCouponMaxUsesConcurrent(t *testing.T) {
 	}
 	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Body: checkout(p, 1, "three")}).Expect(t, 200, "")
 }
+
+// An approved cancellation gives the coupon use back, like an expiry does.
+func TestCancelledOrderGivesCouponBack(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	_, tok := e.Shopper(sid, "ada@example.com")
+	p := e.Product(sid, 0, "Mug", 2000, 10)
+	var c couponData
+	e.Do(testenv.Req{Method: "POST", Path: coupons(sid), Token: e.OwnerToken, Body: map[string]any{"code": "ONCE", "type": "percent", "value": "10", "max_uses": 1}}).Expect(t, 201, "").Decode(t, &c)
+	var in initiated
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Token: tok, Body: checkout(p, 1, "once")}).Expect(t, 200, "").Decode(t, &in)
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Token: tok, Body: checkout(p, 1, "once")}).Expect(t, 400, "validation_failed")
+	var req struct {
+		ID uint64 `json:"id"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/orders/cancel/", Key: key, Token: tok, Body: map[string]any{"order_id": in.OrderID, "reason": "changed my mind"}}).Expect(t, 200, "").Decode(t, &req)
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("/api/v1/admin/stores/%d/cancellation-requests/%d/approve/", sid, req.ID), Token: e.OwnerToken, Body: map[string]any{}}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("%s%d/", coupons(sid), c.ID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &c)
+	if c.Uses != 0 {
+		t.Fatalf("uses after an approved cancellation: got %d, want 0", c.Uses)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/payment/initiate/", Key: key, Token: tok, Body: checkout(p, 1, "once")}).Expect(t, 200, "")
+}

@@ -481,15 +481,7 @@ func (os *OrderService) ExpirePending() (int, error) {
 			if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
 				continue
 			}
-			o.Status = OrderCancelled
-			o.UpdatedAt = UTC(now)
-			if err := ReleaseStock(tx, o); err != nil {
-				return err
-			}
-			if err := releaseCoupon(tx, o); err != nil {
-				return err
-			}
-			if err := tx.PutOrder(o); err != nil {
+			if err := CancelOrder(tx, o, now); err != nil {
 				return err
 			}
 			stores[o.StoreID] = true
@@ -511,7 +503,7 @@ func (os *OrderService) ExpirePending() (int, error) {
 	return n, nil
 }
 
-// releaseCoupon gives back the coupon use of an order that never got paid.
+// releaseCoupon gives back the coupon use of a cancelled order.
 func releaseCoupon(tx Tx, o *Order) error {
 	if o.CouponID == 0 {
 		return nil

@@ -138,8 +138,23 @@ var adminMoves = map[string]string{
 // CanAdminMove reports whether the store may move an order from one status to another.
 func CanAdminMove(from, to string) bool { return adminMoves[from] == to }
 
-// ReleaseStock puts an order's reserved units back into the catalog. Callers
-// cancelling an order call it once, in the transaction that sets CANCELLED.
+// CancelOrder moves o to CANCELLED and gives back what it held: its reserved
+// stock and its coupon use. Every cancellation (expiry, an approved request)
+// goes through it, once, in the transaction that writes the order; payment
+// status is the caller's.
+func CancelOrder(tx Tx, o *Order, now time.Time) error {
+	if err := ReleaseStock(tx, o); err != nil {
+		return err
+	}
+	if err := releaseCoupon(tx, o); err != nil {
+		return err
+	}
+	o.Status = OrderCancelled
+	o.UpdatedAt = UTC(now)
+	return tx.PutOrder(o)
+}
+
+// ReleaseStock puts an order's reserved units back into the catalog (see CancelOrder).
 func ReleaseStock(tx Tx, o *Order) error {
 	for _, it := range o.Items {
 		p, err := tx.Product(o.StoreID, it.ProductID)
