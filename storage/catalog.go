@@ -146,6 +146,12 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if err := slugs.Put(key(p.StoreID, p.Slug), u64(p.ID)); err != nil {
 		return err
 	}
+	return t.writeProduct(p)
+}
+
+// writeProduct writes the record, its doc and its index entries (whose keys
+// the caller has made sure are the only ones of p).
+func (t *Tx) writeProduct(p *app.Product) error {
 	if err := putJSON(t.b(bProducts), key(p.StoreID, p.ID), p); err != nil {
 		return err
 	}

@@ -85,3 +85,17 @@ func (t *Tx) DeleteCoupon(storeID, id uint64) error {
 	}
 	return t.b(bCoupons).Delete(key(storeID, id))
 }
+
+var _ = registerVerifier(verifyCoupons, bCouponCodes)
+
+// verifyCoupons puts the code index key of every coupon.
+func verifyCoupons(t *Tx, want expectKeys) error {
+	return t.b(bCoupons).ForEach(func(_, v []byte) error {
+		var c app.Coupon
+		if err := getJSONBytes(v, &c, "coupon"); err != nil {
+			return err
+		}
+		want.put(bCouponCodes, key(c.StoreID, app.NormalizeCouponCode(c.Code)), u64(c.ID))
+		return nil
+	})
+}
