@@ -273,3 +273,85 @@ func (e *Env) Listen() string {
 	e.T.Cleanup(func() { _ = e.App.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
+
+// Line is one line of an order made by PlaceOrder.
+type Line struct {
+	Product *app.Product
+	Qty     int64
+}
+
+// PlaceOrder stores an order directly, in any status, taking its stock from
+// the catalog as checkout does. customerID 0 makes a guest order.
+func (e *Env) PlaceOrder(storeID, customerID uint64, status, payStatus string, lines ...Line) *app.Order {
+	e.T.Helper()
+	o := &app.Order{StoreID: storeID, CustomerID: customerID, Status: status, PaymentStatus: payStatus,
+		PaymentMethod: app.WalletA, ReceiverName: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St",
+		Email: "ann@example.com", Currency: "USD", CreatedAt: e.Now(), UpdatedAt: e.Now()}
+	err := e.DB.Update(func(tx app.Tx) error {
+		for _, l := range lines {
+			p, err := tx.Product(storeID, l.Product.ID)
+			if err != nil {
+				return err
+			}
+			if !p.TakeStock(0, l.Qty) {
+				return fmt.Errorf("not enough stock of %s", p.Name)
+			}
+			if err := tx.PutProduct(p); err != nil {
+				return err
+			}
+			lt := p.Price * app.Money(l.Qty)
+			o.Items = append(o.Items, app.OrderItem{ProductID: p.ID, Name: p.Name, UnitPrice: p.Price, Quantity: l.Qty, LineTotal: lt})
+			o.Subtotal += lt
+		}
+		o.Total = o.Subtotal
+		return tx.CreateOrder(o)
+	})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return o
+}
+
+// Order reads an order from storage.
+func (e *Env) Order(storeID, id uint64) *app.Order {
+	e.T.Helper()
+	var o *app.Order
+	if err := e.DB.View(func(tx app.Tx) error {
+		var err error
+		o, err = tx.Order(storeID, id)
+		return err
+	}); err != nil {
+		e.T.Fatal(err)
+	}
+	return o
+}
+
+// Stock reads a product's own stock from storage.
+func (e *Env) Stock(storeID, productID uint64) int64 {
+	e.T.Helper()
+	var n int64
+	if err := e.DB.View(func(tx app.Tx) error {
+		p, err := tx.Product(storeID, productID)
+		if err == nil {
+			n = p.Stock
+		}
+		return err
+	}); err != nil {
+		e.T.Fatal(err)
+	}
+	return n
+}
+
+// Outbox reads a store's newest mail (at most 100).
+func (e *Env) Outbox(storeID uint64) []*app.Mail {
+	e.T.Helper()
+	var out []*app.Mail
+	if err := e.DB.View(func(tx app.Tx) error {
+		pg, err := tx.Outbox(storeID, app.ListParams{Limit: 100})
+		out = pg.Items
+		return err
+	}); err != nil {
+		e.T.Fatal(err)
+	}
+	return out
+}
