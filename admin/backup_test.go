@@ -9,10 +9,8 @@ import (
 
 	"storefront/admin"
 	"storefront/app"
-	"storefront/app/auth"
 	"storefront/storage"
 	"storefront/testenv"
-	"storefront/web"
 )
 
 // backupEnv wires a server whose admin API has backups into a temp folder
@@ -27,19 +25,8 @@ type backupEnv struct {
 
 func newBackupEnv(t *testing.T) *backupEnv {
 	t.Helper()
-	dir := t.TempDir()
-	db, err := storage.Open(filepath.Join(dir, "storefront.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	secret, _ := db.Secret("tokens")
-	cursor, _ := db.Secret("cursors")
-	svc := app.NewServices(db, auth.NewJWT(secret, nil), auth.NewBcrypt(4), nil, nil, nil, app.Options{})
-	srv := web.New(web.Config{CursorSecret: cursor}, svc)
-	be := &backupEnv{backups: &storage.BackupDir{DB: db, Dir: filepath.Join(dir, "backups"), Keep: 2}}
-	admin.Register(srv.App, svc, admin.Config{
-		CursorSecret: cursor,
+	be := &backupEnv{}
+	be.Env = testenv.NewWith(t, testenv.Options{Admin: admin.Config{
 		Backup: func() (string, int64, error) {
 			if be.fail != nil {
 				return "", 0, be.fail
@@ -55,28 +42,11 @@ func newBackupEnv(t *testing.T) *backupEnv {
 			}
 			return out, err
 		},
-	})
-	srv.Mount()
-	be.Env = &testenv.Env{T: t, DB: db, Svc: svc, Server: srv, App: srv.App, Dir: dir}
-	if _, err := svc.Admins.Bootstrap("owner@example.com", "owner-password"); err != nil {
-		t.Fatal(err)
-	}
-	if be.OwnerToken, _, _, err = svc.Admins.Login("owner@example.com", "owner-password"); err != nil {
-		t.Fatal(err)
-	}
-	st, _, err := svc.Stores.Create(app.NewStore{Name: "Shop", Subdomain: "shop", Currency: "USD"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Admins.Create(app.NewAdmin{Email: "staff@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: st.ID}); err != nil {
-		t.Fatal(err)
-	}
-	if be.staff, _, _, err = svc.Admins.Login("staff@example.com", "staff-password"); err != nil {
-		t.Fatal(err)
-	}
-	if be.shopper, err = svc.Tokens.Issue(app.Claims{Kind: app.TokenShopper, StoreID: st.ID, Subject: 1, ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
+	}})
+	be.backups = &storage.BackupDir{DB: be.DB, Dir: filepath.Join(be.Dir, "backups"), Keep: 2}
+	sid, _ := be.Store("Shop")
+	be.staff = staff(t, be.Env, sid, "staff@example.com")
+	_, be.shopper = be.Shopper(sid, "ada@example.com")
 	return be
 }
 

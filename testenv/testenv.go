@@ -6,6 +6,7 @@ package testenv
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	bolt "go.etcd.io/bbolt"
 
 	"storefront/admin"
 	"storefront/app"
@@ -54,7 +56,11 @@ func (e *Env) With(t testing.TB) *Env {
 
 // Options change the wiring.
 type Options struct {
-	Web web.Config // CursorSecret is filled in
+	Web   web.Config   // CursorSecret is filled in
+	Admin admin.Config // CursorSecret is filled in
+	// Routes, when set, registers more routes (operations, OpenAPI) before the
+	// catch-all 404, as main does.
+	Routes func(e *Env)
 }
 
 // New returns a wired server with a frozen clock at 2026-11-21T10:00:00Z.
@@ -71,7 +77,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	db.Now = e.Now
 	e.DB = db
 	t.Cleanup(func() {
-		if err := db.Verify(); err != nil {
+		if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
 			t.Errorf("index check after test: %v", err)
 		}
 		db.Close()
@@ -88,7 +94,11 @@ func NewWith(t testing.TB, opt Options) *Env {
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
-	admin.Register(e.App, e.Svc, admin.Config{CursorSecret: cursor})
+	opt.Admin.CursorSecret = cursor
+	admin.Register(e.App, e.Svc, opt.Admin)
+	if opt.Routes != nil {
+		opt.Routes(e)
+	}
 	e.Server.Mount()
 	if _, err := e.Svc.Admins.Bootstrap("owner@example.com", "owner-password"); err != nil {
 		t.Fatal(err)

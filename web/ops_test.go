@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,10 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"storefront/admin"
 	"storefront/app"
-	"storefront/app/auth"
-	"storefront/storage"
 	"storefront/testenv"
 	"storefront/web"
 )
@@ -34,15 +30,6 @@ type opsEnv struct {
 
 func newOpsEnv(t *testing.T) *opsEnv {
 	t.Helper()
-	dir := t.TempDir()
-	db, err := storage.Open(filepath.Join(dir, "storefront.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	secret, _ := db.Secret("tokens")
-	cursor, _ := db.Secret("cursors")
-	svc := app.NewServices(db, auth.NewJWT(secret, nil), auth.NewBcrypt(4), nil, nil, nil, app.Options{})
 	oe := &opsEnv{}
 	ops := web.Ops{
 		Version: "test-1",
@@ -50,23 +37,21 @@ func newOpsEnv(t *testing.T) *opsEnv {
 			if oe.down.Load() {
 				return errors.New("storage: database not open")
 			}
-			return db.Ping()
+			return oe.DB.Ping()
 		},
 		Stats: func() web.DBStats {
-			s := db.Bolt().Stats()
-			info, _ := os.Stat(db.Bolt().Path())
-			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: svc.Catalog.CachedPages()}
+			s := oe.DB.Bolt().Stats()
+			info, _ := os.Stat(oe.DB.Bolt().Path())
+			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: oe.Svc.Catalog.CachedPages()}
 		},
 	}
 	m := web.NewMetrics(ops)
-	srv := web.New(web.Config{CursorSecret: cursor, Observe: m.Observe}, svc)
-	admin.Register(srv.App, svc, admin.Config{CursorSecret: cursor})
-	if err := web.ServeOpenAPI(srv.App); err != nil {
-		t.Fatal(err)
-	}
-	web.RegisterOps(srv.App, ops, m)
-	srv.Mount()
-	oe.Env = &testenv.Env{T: t, DB: db, Svc: svc, Server: srv, App: srv.App, Dir: dir}
+	oe.Env = testenv.NewWith(t, testenv.Options{Web: web.Config{Observe: m.Observe}, Routes: func(e *testenv.Env) {
+		if err := web.ServeOpenAPI(e.App); err != nil {
+			t.Fatal(err)
+		}
+		web.RegisterOps(e.App, ops, m)
+	}})
 	return oe
 }
 
