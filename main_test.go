@@ -170,25 +170,19 @@ func (s *server) stop(t *testing.T) int {
 	}
 }
 
-// waitHealthy polls /healthz with a bounded number of tries.
+// waitHealthy checks /healthz once: the server reports its address only
+// after it listens, so no polling (or sleeping) is needed.
 func waitHealthy(t *testing.T, base string) {
 	t.Helper()
-	client := &http.Client{Timeout: time.Second}
-	var last error
-	for i := 0; i < 100; i++ {
-		resp, err := client.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-			last = fmt.Errorf("status %d", resp.StatusCode)
-		} else {
-			last = err
-		}
-		time.Sleep(20 * time.Millisecond)
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(base + "/healthz")
+	if err != nil {
+		t.Fatalf("%s/healthz: %v", base, err)
 	}
-	t.Fatalf("%s/healthz never answered 200: %v", base, last)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s/healthz: got %d, want 200", base, resp.StatusCode)
+	}
 }
 
 type envelope struct {
@@ -525,7 +519,9 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 	// Read the JSON log until the listening line; keep draining afterwards.
 	addrc := make(chan string, 1)
 	var logs syncBuffer
+	logsDone := make(chan struct{}) // closed at EOF: the process closed stderr
 	go func() {
+		defer close(logsDone)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			logs.Write(append(sc.Bytes(), '\n'))
@@ -564,7 +560,10 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() {
+		<-logsDone // every log line is read before Wait closes the pipe
+		waited <- cmd.Wait()
+	}()
 	select {
 	case err := <-waited:
 		if err != nil {

@@ -3,11 +3,11 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,62 +29,59 @@ func binary(t *testing.T) string {
 	return bin
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 type server struct {
 	t    *testing.T
 	cmd  *exec.Cmd
 	base string
-	out  *bytes.Buffer
+	done chan struct{} // closed when the process closed its log
 }
 
-// start runs `storefront serve` on dataDir and waits (bounded) until /healthz answers.
+// start runs `storefront serve` on dataDir on a free port and returns once
+// the server logs that it listens (it listens before it says so: no polling).
 func start(t *testing.T, bin, dataDir string) *server {
 	t.Helper()
-	addr := freeAddr(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(),
 		"STOREFRONT_DATA_DIR="+dataDir,
-		"STOREFRONT_HTTP__ADDR="+addr,
-		"STOREFRONT_HTTP__PUBLIC_URL=http://"+addr,
+		"STOREFRONT_HTTP__ADDR=127.0.0.1:0",
+		"STOREFRONT_LOG__FORMAT=json",
 		"STOREFRONT_ADMIN__EMAIL=owner@example.com",
 		"STOREFRONT_ADMIN__PASSWORD=owner-password",
 		"STOREFRONT_RATELIMIT__API_PER_SECOND=0",
 	)
-	out := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{t: t, cmd: cmd, base: "http://" + addr, out: out}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	client := http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := client.Get(s.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return s
+	s := &server{t: t, cmd: cmd, done: make(chan struct{})}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-s.done; _ = cmd.Wait() })
+	addrc := make(chan string, 1)
+	go func() {
+		defer close(s.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var line struct {
+				Msg  string `json:"msg"`
+				Addr string `json:"addr"`
+			}
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				addrc <- line.Addr
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not become healthy: %v\n%s", err, out)
-		}
-		// wait for the process to get further; the loop is bounded by the deadline
-		runtimeGosched()
+	}()
+	select {
+	case addr := <-addrc:
+		s.base = "http://" + addr
+	case <-s.done:
+		t.Fatal("the server exited before listening")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not listen within 30s")
 	}
+	return s
 }
-
-func runtimeGosched() { time.Sleep(20 * time.Millisecond) }
 
 // call sends a JSON request and decodes the envelope's data.
 func (s *server) call(method, path, key, token string, body any, wantStatus int, out any) {
@@ -126,6 +123,7 @@ func (s *server) kill9() {
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		s.t.Fatal(err)
 	}
+	<-s.done
 	_ = s.cmd.Wait()
 }
 
