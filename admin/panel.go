@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -390,6 +391,19 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 	status := statusOf(err)
 	msg := app.ErrorMessage(err)
 	switch status {
+	case fiber.StatusBadRequest:
+		var ae *app.Error
+		if errors.As(err, &ae) && len(ae.Fields) > 0 {
+			names := make([]string, 0, len(ae.Fields))
+			for k := range ae.Fields {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for i, k := range names {
+				names[i] = k + ": " + ae.Fields[k]
+			}
+			msg += " (" + strings.Join(names, "; ") + ")"
+		}
 	case fiber.StatusNotFound:
 		msg = "There is nothing here, or it is not yours to see."
 	case fiber.StatusInternalServerError:
