@@ -135,7 +135,7 @@ func TestPanelRequests(t *testing.T) {
 		b.get(rfPath).expect(t, 200, "STORE_CREDIT", "Credit added.")
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
-		b.get(cancels + "999/").expect(t, 404)
+		b.get(cancels+"999/").expect(t, 404)
 		b.get(fmt.Sprintf("%s%d/", refunds, cNo.ID+100)).expect(t, 404)
 		b.get(fmt.Sprintf("/admin/stores/%d/cancellations/%d/", sidB, cOK.ID)).expect(t, 404)
 	})
@@ -269,9 +269,9 @@ func TestPanelTickets(t *testing.T) {
 		b.get(base+"?status=CLOSED").expect(t, 200, "TKT-000001")
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
-		b.get(base + "not-a-uuid/").expect(t, 404)
-		b.get(base + app.NewTicketID() + "/").expect(t, 404)
-		b.get(base + "?status=nope").expect(t, 400)
+		b.get(base+"not-a-uuid/").expect(t, 404)
+		b.get(base+app.NewTicketID()+"/").expect(t, 404)
+		b.get(base+"?status=nope").expect(t, 400)
 	})
 	t.Run("StaffScope", func(t *testing.T) {
 		staffBrowser(t, e, sid).get(path).expect(t, 200, "Where is my parcel?")
@@ -360,7 +360,7 @@ func TestPanelCustomers(t *testing.T) {
 		t.Fatalf("the customer page has an edit form")
 	}
 	b.get(fmt.Sprintf("%s%d/", base, other+100)).expect(t, 404)
-	b.get(base + "?cursor=bogus").expect(t, 400)
+	b.get(base+"?cursor=bogus").expect(t, 400)
 	staffBrowser(t, e, sid).get(path).expect(t, 200, "ann@example.com")
 	expectForeign(t, staffBrowser(t, e, sidB), []string{base, path}, nil, nil)
 }
