@@ -3,6 +3,7 @@ package admin_test
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -205,8 +206,24 @@ func TestPanelReviews(t *testing.T) {
 		}
 		b.submit(base, base+"999/approve/", url.Values{}).expect(t, 404)
 	})
+	t.Run("PagingKeepsFilter", func(t *testing.T) {
+		for i := 0; i < 30; i++ {
+			mk(e.Product(sid, 0, fmt.Sprintf("Bulk %02d", i), 100, 1).ID, 4, fmt.Sprintf("Bulk review %02d", i))
+		}
+		p := b.get(base+"?status=all").expect(t, 200, "Bulk review 29", "Next page")
+		m := regexp.MustCompile(`href="([^"]*status=all&amp;cursor=[^"]+)"`).FindStringSubmatch(p.Body)
+		if m == nil {
+			t.Fatalf("no next link with the filter: %s", p.Body)
+		}
+		p2 := b.get(strings.ReplaceAll(m[1], "&amp;", "&")).expect(t, 200, "Bulk review 00", "Lovely mug", "Slow shop", "First page")
+		if strings.Contains(p2.Body, "Bulk review 29") {
+			t.Fatalf("the second page repeats the first")
+		}
+		// a cursor of another filter is refused
+		b.get(strings.ReplaceAll(strings.Replace(m[1], "status=all", "status=PENDING", 1), "&amp;", "&")).expect(t, 400)
+	})
 	t.Run("StaffScope", func(t *testing.T) {
-		staffBrowser(t, e, sid).get(base+"?status=all").expect(t, 200, "Lovely mug")
+		staffBrowser(t, e, sid).get(base+"?status=REJECTED").expect(t, 200, "Lovely mug")
 		expectForeign(t, staffBrowser(t, e, sidB), []string{base},
 			[]string{fmt.Sprintf("%s%d/approve/", base, bad.ID), fmt.Sprintf("%s%d/reject/", base, good.ID)}, nil)
 		var r *app.Review
