@@ -1,16 +1,500 @@
-// Command storefront serves the Storefront API. See README.md.
+// Command storefront serves the Storefront API: one binary, one database
+// file. See README.md.
+//
+//	storefront serve [--config FILE]    run the server
+//	storefront backup [--config FILE] FILE   consistent copy of a live or stopped database
+//	storefront version
+//
+// main wires the packages together: config, storage, services, the HTTP
+// servers, cron jobs and the ordered shutdown. Nothing else lives here.
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"storefront/admin"
+	"storefront/app"
+	"storefront/app/auth"
+	"storefront/app/config"
+	"storefront/app/demo"
+	"storefront/app/mail"
+	"storefront/storage"
+	"storefront/web"
 )
 
+// version is set at build time: -ldflags "-X main.version=...".
 var version = "dev"
+
+// shutdownTimeout bounds each step of the shutdown (cron jobs, HTTP drain).
+const shutdownTimeout = 20 * time.Second
 
 func main() { os.Exit(run(os.Args[1:])) }
 
 func run(args []string) int {
-	fmt.Println("storefront", version)
-	return 0
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runWith(ctx, args, env{environ: os.Environ(), stdout: os.Stdout, stderr: os.Stderr})
+}
+
+// env is the outside world of one run, passed in so tests can drive run.
+type env struct {
+	environ        []string
+	stdout, stderr io.Writer
+	// ready, when set, is called with the bound address once the server
+	// accepts connections.
+	ready func(addr string)
+}
+
+const usage = `Usage:
+  storefront serve [--config FILE]          run the server (defaults serve without a file)
+  storefront backup [--config FILE] FILE    write a consistent copy of the database to FILE
+  storefront version                        print the version
+
+Configuration: defaults, then the YAML file, then STOREFRONT_* environment
+variables (STOREFRONT_HTTP__ADDR, STOREFRONT_DATA_DIR, STOREFRONT_DEMO, ...).
+See config.example.yaml.
+`
+
+// runWith runs one command and returns the exit code: 0 ok, 1 failure,
+// 2 bad usage. ctx ends the server (SIGTERM/SIGINT in run).
+func runWith(ctx context.Context, args []string, e env) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serveCmd(ctx, args[1:], e)
+	case "backup":
+		return backupCmd(args[1:], e)
+	case "version", "--version", "-version":
+		fmt.Fprintln(e.stdout, "storefront", version)
+		return 0
+	case "help", "--help", "-help", "-h":
+		fmt.Fprint(e.stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(e.stderr, "storefront: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}
+
+// loadConfig parses the --config flag of a command and loads the configuration.
+func loadConfig(name string, args []string, e env) (*config.Config, []string, int) {
+	fs := flag.NewFlagSet("storefront "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	path := fs.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, 2
+	}
+	cfg, err := config.Load(*path, e.environ)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "storefront:", err)
+		return nil, nil, 1
+	}
+	return cfg, fs.Args(), 0
+}
+
+func newLogger(c config.Log, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.Level)) // checked by config.Validate
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// serveCmd runs the server until ctx ends, then shuts down in order: cron,
+// HTTP (drain), the backup socket, the database.
+func serveCmd(ctx context.Context, args []string, e env) int {
+	cfg, rest, code := loadConfig("serve", args, e)
+	if code != 0 {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "storefront serve: unexpected argument %q\n\n%s", rest[0], usage)
+		return 2
+	}
+	log := newLogger(cfg.Log, e.stderr)
+	for _, w := range cfg.Warnings {
+		log.Warn(w)
+	}
+	fail := func(msg string, err error) int {
+		log.Error(msg, "err", err)
+		return 1
+	}
+
+	// Listen first: a busy port fails at once, before anything is touched.
+	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		return fail("cannot listen on http.addr", err)
+	}
+	defer ln.Close()
+	if cfg.HTTP.PublicURLDerived {
+		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
+	}
+
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fail("cannot make data_dir", err)
+	}
+	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay})
+	if err != nil {
+		return fail("cannot open the database", err)
+	}
+	defer db.Close()
+
+	svc, cursorSecret, err := newServices(cfg, db, log)
+	if err != nil {
+		return fail("cannot start the services", err)
+	}
+	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
+		return fail("cannot create the owner account", err)
+	}
+	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+
+	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
+	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }}
+	metrics := web.NewMetrics(ops)
+	srv := web.New(web.Config{
+		TrustedProxies:   cfg.HTTP.TrustedProxies,
+		APIPerSecond:     cfg.RateLimit.APIPerSecond,
+		AuthPerMinute:    cfg.RateLimit.AuthPerMinute,
+		LoginFailures:    cfg.RateLimit.LoginFailures,
+		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
+		CursorSecret:     cursorSecret,
+		LogRequests:      cfg.HTTP.LogRequests,
+		Observe:          metrics.Observe,
+	}, svc)
+	admin.Register(srv.App, svc, admin.Config{
+		CursorSecret: cursorSecret,
+		Backup: func() (string, int64, error) {
+			res, err := backups.Create()
+			return res.File.Name, res.File.SizeBytes, err
+		},
+		Backups: func() ([]admin.BackupFile, error) { return listBackups(backups) },
+	})
+	if err := web.ServeOpenAPI(srv.App); err != nil {
+		return fail("broken OpenAPI document", err)
+	}
+	web.RegisterOps(srv.App, ops, metrics)
+	srv.Mount()
+
+	if cfg.Demo {
+		if err := seedDemo(cfg, svc, e.stdout, log); err != nil {
+			return fail("cannot seed the demo store", err)
+		}
+	}
+
+	sock, err := serveBackupSocket(cfg.SocketPath(), db, log)
+	if err != nil {
+		log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
+	}
+
+	jobs, err := startCron(cfg, svc, backups, log)
+	if err != nil {
+		return fail("cannot schedule the jobs", err)
+	}
+
+	served := make(chan error, 1)
+	go func() { served <- srv.App.Listener(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", version)
+	if e.ready != nil {
+		e.ready(ln.Addr().String())
+	}
+
+	code = 0
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: draining requests")
+	case err := <-served:
+		log.Error("the HTTP server stopped", "err", err)
+		code = 1
+	}
+	select {
+	case <-jobs.Stop().Done():
+	case <-time.After(shutdownTimeout):
+		log.Warn("a cron job is still running; closing anyway")
+	}
+	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
+		log.Warn("HTTP drain incomplete", "err", err)
+	}
+	if sock != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		_ = sock.Shutdown(sctx)
+		cancel()
+		os.Remove(cfg.SocketPath())
+	}
+	if err := db.Close(); err != nil {
+		log.Error("closing the database", "err", err)
+		code = 1
+	}
+	log.Info("stopped")
+	return code
+}
+
+// newServices builds the services and returns the cursor secret.
+func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Services, []byte, error) {
+	tokenSecret, err := db.Secret("tokens")
+	if err != nil {
+		return nil, nil, err
+	}
+	cursorSecret, err := db.Secret("cursors")
+	if err != nil {
+		return nil, nil, err
+	}
+	gateways := map[string][]byte{}
+	for code, s := range map[string]string{app.WalletA: cfg.Payments.WalletA.Secret, app.WalletB: cfg.Payments.WalletB.Secret} {
+		if s != "" {
+			gateways[code] = []byte(s)
+			continue
+		}
+		if gateways[code], err = db.Secret("gateway:" + code); err != nil {
+			return nil, nil, err
+		}
+	}
+	var mailer app.Mailer // nil: the outbox in the database (decisions.md §9)
+	if cfg.Mail.SMTP.Host != "" {
+		mc := mail.Config{Host: cfg.Mail.SMTP.Host, Port: cfg.Mail.SMTP.Port, Username: cfg.Mail.SMTP.Username,
+			Password: cfg.Mail.SMTP.Password, From: cfg.Mail.SMTP.From, TLS: cfg.Mail.SMTP.TLS}
+		if err := mc.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("config: mail.smtp: %w", err)
+		}
+		mailer = mail.NewSMTP(mc)
+		log.Info("mail goes out through SMTP", "host", mc.Host, "tls", mc.TLS)
+	}
+	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
+		PublicURL:      cfg.HTTP.PublicURL,
+		AccessTTL:      cfg.Auth.AccessTTL,
+		RefreshTTL:     cfg.Auth.RefreshTTL,
+		AdminTTL:       cfg.Auth.AdminTTL,
+		PendingTTL:     cfg.Orders.PendingTTL,
+		BcryptCost:     cfg.Auth.BcryptCost,
+		GatewaySecrets: gateways,
+	})
+	return svc, cursorSecret, nil
+}
+
+// adminPassword is the password the first owner gets: admin.password, or in
+// demo mode the documented demo password, or "" (generated).
+func adminPassword(cfg *config.Config) string {
+	if cfg.Admin.Password == "" && cfg.Demo {
+		return demo.AdminPassword
+	}
+	return cfg.Admin.Password
+}
+
+// bootstrapAdmin makes the first owner when there is no admin account.
+func bootstrapAdmin(cfg *config.Config, svc *app.Services, log *slog.Logger, stderr io.Writer) error {
+	generated, err := svc.Admins.Bootstrap(cfg.Admin.Email, adminPassword(cfg))
+	if err != nil {
+		return err
+	}
+	if generated == "" {
+		return nil
+	}
+	const msg = "created the owner account with a generated password, shown only this once: log in and keep it safe"
+	if log.Enabled(context.Background(), slog.LevelWarn) {
+		log.Warn(msg, "email", cfg.Admin.Email, "password", generated)
+	} else { // log.level error would hide it, and it is never shown again
+		fmt.Fprintf(stderr, "storefront: %s: email=%s password=%s\n", msg, cfg.Admin.Email, generated)
+	}
+	return nil
+}
+
+// seedDemo creates the demo store on an empty database and prints how to
+// use it; on later starts it prints how to get a new key.
+func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Logger) error {
+	res, err := demo.Seed(svc)
+	if err != nil {
+		return err
+	}
+	if res.StoreID == 0 {
+		log.Info("demo: the database already has stores and no demo store; nothing seeded")
+		return nil
+	}
+	base := cfg.HTTP.PublicURL
+	email := app.NormalizeEmail(cfg.Admin.Email)
+	password := "(the one set in admin.password)"
+	if cfg.Admin.Password == "" {
+		if _, _, _, err := svc.Admins.Login(email, demo.AdminPassword); err == nil {
+			password = demo.AdminPassword
+		} else {
+			password = "(not the demo password: the owner account existed before demo mode)"
+		}
+	}
+	line := strings.Repeat("=", 78)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", line)
+	if res.Created {
+		catID := uint64(1)
+		if cats, err := svc.Catalog.Categories(res.StoreID); err == nil && len(cats) > 0 {
+			catID = cats[0].ID
+		}
+		log.Info("demo: created Demo Shop", "store_id", res.StoreID, "categories", res.Categories, "products", res.Products)
+		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" is ready (store %d, %d products in %d categories)\n\n", res.StoreID, res.Products, res.Categories)
+		fmt.Fprintf(&b, " API key (shown only now: keys are stored hashed):\n   %s\n\n", res.APIKey)
+		fmt.Fprintf(&b, " Admin: %s/admin/\n   email:    %s\n   password: %s\n\n", base, email, password)
+		fmt.Fprintf(&b, " Try:\n")
+		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/config/\n", res.APIKey, base)
+		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' '%s/api/v1/business/website/products/?limit=3&fields=id,name,price'\n", res.APIKey, base)
+		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/categories/%d/products/\n\n", res.APIKey, base, catID)
+		fmt.Fprintf(&b, " API document: %s/openapi.json\n", base)
+	} else {
+		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" (store %d) exists from an earlier run.\n\n", res.StoreID)
+		fmt.Fprintf(&b, " Its API key was shown on the first run only: keys are stored hashed and\n")
+		fmt.Fprintf(&b, " cannot be shown again. Get a new one (the old one stops working) in the\n")
+		fmt.Fprintf(&b, " admin panel at %s/admin/ or with:\n\n", base)
+		fmt.Fprintf(&b, "   TOKEN=$(curl -s -X POST -H 'Content-Type: application/json' \\\n")
+		pw := "PASSWORD"
+		if password == demo.AdminPassword {
+			pw = password
+		}
+		fmt.Fprintf(&b, "     -d '{\"email\":\"%s\",\"password\":\"%s\"}' %s/api/v1/admin/auth/login/ \\\n", email, pw, base)
+		fmt.Fprintf(&b, "     | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n")
+		fmt.Fprintf(&b, "   curl -s -X POST -H \"Authorization: Bearer $TOKEN\" %s/api/v1/admin/stores/%d/rotate-key/\n\n", base, res.StoreID)
+		fmt.Fprintf(&b, " Admin: %s / %s\n", email, password)
+		fmt.Fprintf(&b, " To start over, stop the server and delete %s.\n", cfg.DBPath())
+	}
+	fmt.Fprintf(&b, "%s\n\n", line)
+	_, err = io.WriteString(out, b.String())
+	return err
+}
+
+// dbStats reads the figures /metrics reports.
+func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
+	s := db.Bolt().Stats()
+	st := web.DBStats{
+		ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, PendingPages: s.PendingPageN,
+		FreeAllocBytes: s.FreeAlloc, FreelistBytes: s.FreelistInuse,
+		PageWrites: s.TxStats.GetWrite(), PageAllocBytes: s.TxStats.GetPageAlloc(), WriteTime: s.TxStats.GetWriteTime(),
+		CachedPages: svc.Catalog.CachedPages(),
+	}
+	if info, err := os.Stat(db.Bolt().Path()); err == nil {
+		st.FileSizeBytes = info.Size()
+	}
+	return st
+}
+
+func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
+	files, err := b.List()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]admin.BackupFile, len(files))
+	for i, f := range files {
+		out[i] = admin.BackupFile{File: f.Name, SizeBytes: f.SizeBytes, CreatedAt: app.UTC(f.CreatedAt).Format(time.RFC3339)}
+	}
+	return out, nil
+}
+
+// startCron schedules the background jobs: category cache eviction, expiry
+// of unpaid orders and the backups. Each run logs its outcome (debug when
+// there was nothing to do). A job still running when its next turn comes is
+// skipped, not doubled.
+func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir, log *slog.Logger) (*cron.Cron, error) {
+	cl := cronLogger{log}
+	c := cron.New(cron.WithLogger(cl), cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)))
+	add := func(name, spec string, fn func()) error {
+		if _, err := c.AddFunc(spec, fn); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		log.Debug("scheduled", "job", name, "schedule", spec)
+		return nil
+	}
+	err := errors.Join(
+		add("cache.evict", cfg.Cache.EvictSchedule, func() {
+			n := svc.Catalog.EvictExpired()
+			level := slog.LevelDebug
+			if n > 0 {
+				level = slog.LevelInfo
+			}
+			log.Log(context.Background(), level, "job done", "job", "cache.evict", "evicted", n)
+		}),
+		add("orders.expire", cfg.Orders.ExpireSchedule, func() {
+			n, err := svc.Orders.ExpirePending()
+			if err != nil {
+				log.Error("job failed", "job", "orders.expire", "err", err)
+				return
+			}
+			level := slog.LevelDebug
+			if n > 0 {
+				level = slog.LevelInfo
+			}
+			log.Log(context.Background(), level, "job done", "job", "orders.expire", "cancelled", n)
+		}),
+	)
+	if err == nil && cfg.Backups.Schedule != "" {
+		err = add("backup", cfg.Backups.Schedule, func() {
+			log.Info("job started", "job", "backup", "dir", backups.Dir)
+			res, err := backups.Create()
+			if err != nil {
+				log.Error("job failed", "job", "backup", "err", err)
+				return
+			}
+			log.Info("job done", "job", "backup", "file", res.File.Name, "size_bytes", res.File.SizeBytes,
+				"duration_ms", res.Duration.Milliseconds(), "deleted", res.Deleted)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Start()
+	return c, nil
+}
+
+// cronLogger sends cron's own messages to slog (routine ones at debug).
+type cronLogger struct{ log *slog.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) { l.log.Debug("cron: "+msg, kv...) }
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("cron: "+msg, append(kv, "err", err)...)
+}
+
+// errNoServer: no server answers on the backup socket.
+var errNoServer = errors.New("no running server")
+
+// serveBackupSocket serves GET /backup (a stream of db.WriteBackup) on a unix
+// socket only the server's user can open, for `storefront backup` while the
+// server holds the database lock.
+func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Server, error) {
+	os.Remove(path) // a stale socket of a crashed server; we hold the DB lock, so no live server uses it
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Trailer", "X-Backup-Size")
+		n, err := db.WriteBackup(w)
+		if err != nil {
+			log.Error("backup over the socket failed", "err", err)
+			panic(http.ErrAbortHandler) // the client sees a cut stream, never a short file
+		}
+		w.Header().Set("X-Backup-Size", fmt.Sprint(n))
+		log.Info("backup streamed over the socket", "size_bytes", n, "duration_ms", time.Since(start).Milliseconds())
+	})
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go hs.Serve(ln)
+	return hs, nil
 }

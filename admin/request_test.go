@@ -18,88 +18,10 @@ const (
 	rqPathRequests = "/api/v1/business/website/orders/%d/requests/"
 )
 
-type rqLine struct {
-	p   *app.Product
-	qty int64
-}
-
 // rqEnv is the request tests' testenv (testenv verifies every index after the test).
 func rqEnv(t *testing.T) *testenv.Env {
 	e := testenv.New(t)
 	return e
-}
-
-// rqPlaceOrder stores an order directly, taking its stock from the catalog as
-// checkout does. customerID 0 makes a guest order.
-func rqPlaceOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...rqLine) *app.Order {
-	t.Helper()
-	o := &app.Order{StoreID: sid, CustomerID: customerID, Status: status, PaymentStatus: payStatus,
-		PaymentMethod: app.WalletA, ReceiverName: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St",
-		Email: "ann@example.com", Currency: "USD", CreatedAt: e.Now(), UpdatedAt: e.Now()}
-	err := e.DB.Update(func(tx app.Tx) error {
-		for _, l := range lines {
-			p, err := tx.Product(sid, l.p.ID)
-			if err != nil {
-				return err
-			}
-			if !p.TakeStock(0, l.qty) {
-				return fmt.Errorf("not enough stock of %s", p.Name)
-			}
-			if err := tx.PutProduct(p); err != nil {
-				return err
-			}
-			lt := p.Price * app.Money(l.qty)
-			o.Items = append(o.Items, app.OrderItem{ProductID: p.ID, Name: p.Name, UnitPrice: p.Price, Quantity: l.qty, LineTotal: lt})
-			o.Subtotal += lt
-		}
-		o.Total = o.Subtotal
-		return tx.CreateOrder(o)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
-func rqGetOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
-	t.Helper()
-	var o *app.Order
-	if err := e.DB.View(func(tx app.Tx) error {
-		var err error
-		o, err = tx.Order(sid, id)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
-func rqStock(t *testing.T, e *testenv.Env, sid, pid uint64) int64 {
-	t.Helper()
-	var n int64
-	if err := e.DB.View(func(tx app.Tx) error {
-		p, err := tx.Product(sid, pid)
-		if err == nil {
-			n = p.Stock
-		}
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func rqOutbox(t *testing.T, e *testenv.Env, sid uint64) []*app.Mail {
-	t.Helper()
-	var out []*app.Mail
-	if err := e.DB.View(func(tx app.Tx) error {
-		pg, err := tx.Outbox(sid, app.ListParams{Limit: 100})
-		out = pg.Items
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func rqAdminPath(sid uint64, format string, args ...any) string {
@@ -133,9 +55,9 @@ func TestApproveCancellation(t *testing.T) {
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
 	cup := e.Product(sid, 0, "Cup", 250, 5)
-	other := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 3}, rqLine{cup, 2})
-	if got := rqStock(t, e, sid, mug.ID); got != 6 {
+	other := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 1})
+	o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 3}, testenv.Line{Product: cup, Qty: 2})
+	if got := e.Stock(sid, mug.ID); got != 6 {
 		t.Fatalf("mug stock %d after orders, want 6", got)
 	}
 	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "found it cheaper"})
@@ -149,21 +71,21 @@ func TestApproveCancellation(t *testing.T) {
 		t.Fatalf("got %s", r.Raw)
 	}
 
-	s := rqGetOrder(t, e, sid, o.ID)
+	s := e.Order(sid, o.ID)
 	if s.Status != app.OrderCancelled || s.PaymentStatus != app.PaymentRefunded || s.RefundedAmount != s.Total {
 		t.Fatalf("order %s/%s refunded %s of %s, want CANCELLED/REFUNDED in full", s.Status, s.PaymentStatus, s.RefundedAmount, s.Total)
 	}
-	if m, c := rqStock(t, e, sid, mug.ID), rqStock(t, e, sid, cup.ID); m != 9 || c != 5 {
+	if m, c := e.Stock(sid, mug.ID), e.Stock(sid, cup.ID); m != 9 || c != 5 {
 		t.Fatalf("stock mug %d cup %d, want 9 and 5 (exactly the order's units back)", m, c)
 	}
-	if s := rqGetOrder(t, e, sid, other.ID); s.Status != app.OrderConfirmed {
+	if s := e.Order(sid, other.ID); s.Status != app.OrderConfirmed {
 		t.Fatalf("other order %s, want untouched", s.Status)
 	}
 
 	// Decided once.
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
-	if m := rqStock(t, e, sid, mug.ID); m != 9 {
+	if m := e.Stock(sid, mug.ID); m != 9 {
 		t.Fatalf("mug stock %d after a second approval, want 9", m)
 	}
 
@@ -176,7 +98,7 @@ func TestApproveCancellation(t *testing.T) {
 	if len(lists.Cancellations) != 1 || lists.Cancellations[0].Status != "APPROVED" || lists.Cancellations[0].ReviewedAt == nil || lists.Cancellations[0].AdminNote != "Refund on its way" {
 		t.Fatalf("got %s", r.Raw)
 	}
-	mails := rqOutbox(t, e, sid)
+	mails := e.Outbox(sid)
 	if len(mails) != 1 || mails[0].To != "ann@example.com" || !strings.Contains(mails[0].Subject, "approved") || !strings.Contains(mails[0].Text, "Refund on its way") {
 		t.Fatalf("got %d mails %+v, want one approval to ann@example.com", len(mails), mails)
 	}
@@ -189,14 +111,14 @@ func TestApproveCancellationUnpaid(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 4)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{mug, 4})
+	o := e.PlaceOrder(sid, cid, app.OrderPending, app.PaymentUnpaid, testenv.Line{Product: mug, Qty: 4})
 	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve", rid), Token: e.OwnerToken}).Expect(t, 200, "")
-	s := rqGetOrder(t, e, sid, o.ID)
+	s := e.Order(sid, o.ID)
 	if s.Status != app.OrderCancelled || s.PaymentStatus != app.PaymentUnpaid || s.RefundedAmount != 0 {
 		t.Fatalf("order %s/%s refunded %s, want CANCELLED/UNPAID with nothing refunded", s.Status, s.PaymentStatus, s.RefundedAmount)
 	}
-	if n := rqStock(t, e, sid, mug.ID); n != 4 {
+	if n := e.Stock(sid, mug.ID); n != 4 {
 		t.Fatalf("stock %d, want 4", n)
 	}
 	// The catalog shows the stock again at once.
@@ -215,13 +137,13 @@ func TestApproveCancellationAfterStatusChange(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 4)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+	o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 1})
 	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "oops"})
 	if err := rqMoveOrder(e, sid, o.ID, app.OrderDelivered); err != nil {
 		t.Fatal(err)
 	}
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "invalid_order_state")
-	if n := rqStock(t, e, sid, mug.ID); n != 3 {
+	if n := e.Stock(sid, mug.ID); n != 3 {
 		t.Fatalf("stock %d, want 3 (nothing released)", n)
 	}
 	// Still pending: the store rejects it instead.
@@ -255,9 +177,9 @@ func TestApproveRacesStatusChange(t *testing.T) {
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 100)
 	for i := 0; i < 10; i++ {
-		o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 2})
+		o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 2})
 		rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "race"})
-		before := rqStock(t, e, sid, mug.ID)
+		before := e.Stock(sid, mug.ID)
 		var (
 			wg       sync.WaitGroup
 			approved int
@@ -273,8 +195,8 @@ func TestApproveRacesStatusChange(t *testing.T) {
 			moveErr = rqMoveOrder(e, sid, o.ID, app.OrderDelivered)
 		}()
 		wg.Wait()
-		s := rqGetOrder(t, e, sid, o.ID)
-		after := rqStock(t, e, sid, mug.ID)
+		s := e.Order(sid, o.ID)
+		after := e.Stock(sid, mug.ID)
 		switch {
 		case approved == 200 && moveErr != nil && app.ErrorCode(moveErr) == app.EInvalidOrderState:
 			if s.Status != app.OrderCancelled || after != before+2 {
@@ -295,7 +217,7 @@ func TestRefundPartialThenFull(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 5000, 10)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{mug, 2}) // 100.00
+	o := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: mug, Qty: 2}) // 100.00
 
 	rid := rqFile(t, e, key, tok, rqPathRefund, map[string]any{"order_id": o.ID, "reason": "one broke", "amount": "30.00"})
 	var got rqAdminView
@@ -303,7 +225,7 @@ func TestRefundPartialThenFull(t *testing.T) {
 	if got.Status != "APPROVED" || got.RefundMethod == nil || *got.RefundMethod != "ORIGINAL_METHOD" || got.Amount != "30.00" {
 		t.Fatalf("got %+v, want APPROVED 30.00 by ORIGINAL_METHOD", got)
 	}
-	if s := rqGetOrder(t, e, sid, o.ID); s.PaymentStatus != app.PaymentPartiallyRefunded || s.RefundedAmount != 3000 {
+	if s := e.Order(sid, o.ID); s.PaymentStatus != app.PaymentPartiallyRefunded || s.RefundedAmount != 3000 {
 		t.Fatalf("order %s refunded %s, want PARTIALLY_REFUNDED 30.00", s.PaymentStatus, s.RefundedAmount)
 	}
 
@@ -320,14 +242,14 @@ func TestRefundPartialThenFull(t *testing.T) {
 	if got.Amount != "70.00" || *got.RefundMethod != "STORE_CREDIT" {
 		t.Fatalf("got %+v, want 70.00 by STORE_CREDIT", got)
 	}
-	s := rqGetOrder(t, e, sid, o.ID)
+	s := e.Order(sid, o.ID)
 	if s.PaymentStatus != app.PaymentRefunded || s.RefundedAmount != 10000 || s.Status != app.OrderCompleted {
 		t.Fatalf("order %s/%s refunded %s, want COMPLETED/REFUNDED 100.00", s.Status, s.PaymentStatus, s.RefundedAmount)
 	}
 	e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "more"}}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken}).Expect(t, 409, "conflict")
 
-	if mails := rqOutbox(t, e, sid); len(mails) != 2 || !strings.Contains(mails[0].Text, "70.00") {
+	if mails := e.Outbox(sid); len(mails) != 2 || !strings.Contains(mails[0].Text, "70.00") {
 		t.Fatalf("got %d mails, want 2 with the last naming 70.00", len(mails))
 	}
 	r := e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf(rqPathRequests, o.ID), Key: key, Token: tok}).Expect(t, 200, "")
@@ -345,8 +267,8 @@ func TestRejectThenNewRequest(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
-	open := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{mug, 1})
-	done := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{mug, 1})
+	open := e.PlaceOrder(sid, cid, app.OrderPending, app.PaymentUnpaid, testenv.Line{Product: mug, Qty: 1})
+	done := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: mug, Qty: 1})
 	for _, c := range []struct {
 		kind, shopPath, adminList string
 		order                     *app.Order
@@ -372,13 +294,13 @@ func TestRejectThenNewRequest(t *testing.T) {
 			}
 		})
 	}
-	if s := rqGetOrder(t, e, sid, open.ID); s.Status != app.OrderPending {
+	if s := e.Order(sid, open.ID); s.Status != app.OrderPending {
 		t.Fatalf("rejected cancellation changed the order to %s", s.Status)
 	}
-	if s := rqGetOrder(t, e, sid, done.ID); s.PaymentStatus != app.PaymentPaid || s.RefundedAmount != 0 {
+	if s := e.Order(sid, done.ID); s.PaymentStatus != app.PaymentPaid || s.RefundedAmount != 0 {
 		t.Fatalf("rejected refund changed the order to %s %s", s.PaymentStatus, s.RefundedAmount)
 	}
-	mails := rqOutbox(t, e, sid)
+	mails := e.Outbox(sid)
 	if len(mails) != 2 || !strings.Contains(mails[0].Subject, "rejected") || !strings.Contains(mails[0].Text, "not this time") {
 		t.Fatalf("got %d mails, want 2 rejections carrying the note", len(mails))
 	}
@@ -391,7 +313,7 @@ func TestListRequests(t *testing.T) {
 	mug := e.Product(sid, 0, "Mug", 1000, 100)
 	var ids []uint64
 	for i := 0; i < 7; i++ {
-		o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+		o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 1})
 		ids = append(ids, rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "list"}))
 	}
 	for _, id := range ids[:3] {
@@ -456,7 +378,7 @@ func TestRequestReviewAccess(t *testing.T) {
 	sidB, _ := e.Store("Shop B")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	mug := e.Product(sid, 0, "Mug", 1000, 10)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{mug, 1})
+	o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: mug, Qty: 1})
 	rid := rqFile(t, e, key, tok, rqPathCancel, map[string]any{"order_id": o.ID, "reason": "x"})
 
 	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff-b@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB}); err != nil {
@@ -500,7 +422,7 @@ func TestRequestReviewAccess(t *testing.T) {
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/999/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/abc/approve/"), Token: e.OwnerToken}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken, Body: "{"}).Expect(t, 400, "validation_failed")
-	if s := rqGetOrder(t, e, sid, o.ID); s.Status != app.OrderConfirmed {
+	if s := e.Order(sid, o.ID); s.Status != app.OrderConfirmed {
 		t.Fatalf("order %s, want untouched by refused calls", s.Status)
 	}
 	// Staff of the right store may decide.

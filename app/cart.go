@@ -1,9 +1,281 @@
 package app
 
-// CartService is a stub: the shopper's cart (issue 4).
+import (
+	"strings"
+	"time"
+)
+
+// Cart limits.
+const (
+	MaxCartLines    = 100
+	MaxLineQuantity = 1000
+)
+
+// CartItem is one line of a shopper's cart. Prices are not kept: the cart
+// always shows the catalog's current price.
+type CartItem struct {
+	ID         uint64    `json:"id"`
+	StoreID    uint64    `json:"store_id"`
+	CustomerID uint64    `json:"customer_id"`
+	ProductID  uint64    `json:"product_id"`
+	VariantID  uint64    `json:"variant_id"`
+	Quantity   int64     `json:"quantity"`
+	AddedVia   string    `json:"added_via"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// CartItemView is a cart line on the wire (decisions.md §4).
+type CartItemView struct {
+	ID        uint64  `json:"id"`
+	ProductID uint64  `json:"product_id"`
+	VariantID *uint64 `json:"variant_id"`
+	Name      string  `json:"name"`
+	Image     string  `json:"image"`
+	UnitPrice Money   `json:"unit_price"`
+	Quantity  int64   `json:"quantity"`
+	LineTotal Money   `json:"line_total"`
+	AddedVia  string  `json:"added_via"`
+}
+
+// CartView is the whole cart on the wire.
+type CartView struct {
+	Items     []CartItemView `json:"items"`
+	ItemCount int64          `json:"item_count"`
+	Subtotal  Money          `json:"subtotal"`
+	Currency  string         `json:"currency"`
+}
+
+// view prices a cart line from its product.
+func (it *CartItem) view(p *Product) CartItemView {
+	v := CartItemView{ID: it.ID, ProductID: it.ProductID, Name: p.Name, UnitPrice: p.UnitPrice(it.VariantID),
+		Quantity: it.Quantity, AddedVia: it.AddedVia}
+	if len(p.Images) > 0 {
+		v.Image = p.Images[0]
+	}
+	if it.VariantID != 0 {
+		id := it.VariantID
+		v.VariantID = &id
+		if vr := p.Variant(it.VariantID); vr != nil {
+			v.Name = p.Name + " - " + vr.Name
+		}
+	}
+	v.LineTotal = v.UnitPrice * Money(v.Quantity)
+	return v
+}
+
+// CartTx is the storage of cart lines. Lines are keyed by store, customer and
+// id, so another shopper's line id is simply not found.
+type CartTx interface {
+	// CartItems lists a shopper's lines, oldest first.
+	CartItems(storeID, customerID uint64) ([]*CartItem, error)
+	// CartItem returns one line of the shopper (not_found otherwise).
+	CartItem(storeID, customerID, id uint64) (*CartItem, error)
+	// PutCartItem creates (ID 0, a new per-store id) or updates a line.
+	PutCartItem(it *CartItem) error
+	// DeleteCartItem removes a line (not_found when absent).
+	DeleteCartItem(storeID, customerID, id uint64) error
+}
+
+// CartService is the shopper's cart.
 type CartService struct{ s *Services }
 
 func newCartService(s *Services) *CartService { return &CartService{s: s} }
 
-// CartTx is the storage of this service's records.
-type CartTx interface{}
+// CartInput adds a line (endpoint 7).
+type CartInput struct {
+	ProductID uint64 `json:"product_id"`
+	VariantID uint64 `json:"variant_id"`
+	Quantity  *int64 `json:"quantity"`
+	AddedVia  string `json:"added_via"`
+}
+
+// sellable checks that the product and variant exist, are active and belong
+// together. Errors are validation_failed naming field+"product_id" or
+// field+"variant_id".
+func sellable(tx Tx, storeID, productID, variantID uint64, field string) (*Product, error) {
+	p, err := loadSellable(tx, storeID, productID, field)
+	if err != nil {
+		return nil, err
+	}
+	return p, checkVariant(p, variantID, field)
+}
+
+// loadSellable reads an active product; anything else is a validation error.
+func loadSellable(tx Tx, storeID, productID uint64, field string) (*Product, error) {
+	if productID == 0 {
+		return nil, Invalid(field+"product_id", "is required")
+	}
+	p, err := tx.Product(storeID, productID)
+	if IsNotFound(err) || (err == nil && !p.IsActive) {
+		return nil, Invalid(field+"product_id", "unknown product")
+	}
+	return p, err
+}
+
+// checkVariant checks that variantID names a variant of p, and that a
+// product with variants is bought by variant.
+func checkVariant(p *Product, variantID uint64, field string) error {
+	if variantID != 0 && p.Variant(variantID) == nil {
+		return Invalid(field+"variant_id", "is not a variant of this product")
+	}
+	if variantID == 0 && len(p.Variants) > 0 {
+		return Invalid(field+"variant_id", "is required: this product has variants")
+	}
+	return nil
+}
+
+func checkQuantity(field string, q int64) error {
+	if q < 1 || q > MaxLineQuantity {
+		return Invalid(field, "must be between 1 and 1000")
+	}
+	return nil
+}
+
+// Add puts a product (or variant) into the cart; the same product/variant
+// again increments the quantity of its line.
+// Errors: validation_failed.
+func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
+	var out CartItemView
+	qty := int64(1)
+	if in.Quantity != nil {
+		qty = *in.Quantity
+	}
+	in.AddedVia = strings.TrimSpace(in.AddedVia)
+	var v Validation
+	v.Text("added_via", in.AddedVia, false, 50)
+	if err := v.Err(); err != nil {
+		return out, err
+	}
+	if err := checkQuantity("quantity", qty); err != nil {
+		return out, err
+	}
+	err := cs.s.DB.Update(func(tx Tx) error {
+		p, err := sellable(tx, sh.StoreID, in.ProductID, in.VariantID, "")
+		if err != nil {
+			return err
+		}
+		items, err := tx.CartItems(sh.StoreID, sh.CustomerID)
+		if err != nil {
+			return err
+		}
+		now := UTC(tx.Now())
+		var line *CartItem
+		for _, it := range items {
+			if it.ProductID == in.ProductID && it.VariantID == in.VariantID {
+				line = it
+			}
+		}
+		if line == nil {
+			if len(items) >= MaxCartLines {
+				return Invalid("product_id", "the cart holds at most 100 lines")
+			}
+			line = &CartItem{StoreID: sh.StoreID, CustomerID: sh.CustomerID, ProductID: in.ProductID,
+				VariantID: in.VariantID, AddedVia: in.AddedVia, CreatedAt: now}
+		}
+		if line.Quantity+qty > MaxLineQuantity {
+			return Invalid("quantity", "a line holds at most 1000 units")
+		}
+		line.Quantity += qty
+		line.UpdatedAt = now
+		if err := tx.PutCartItem(line); err != nil {
+			return err
+		}
+		out = line.view(p)
+		return nil
+	})
+	return out, err
+}
+
+// Cart returns the shopper's cart at current prices. Lines whose product was
+// deleted or deactivated since are left out of the view and the subtotal.
+func (cs *CartService) Cart(sh Shopper) (CartView, error) {
+	out := CartView{Items: []CartItemView{}}
+	err := cs.s.DB.View(func(tx Tx) error {
+		st, err := tx.Store(sh.StoreID)
+		if err != nil {
+			return err
+		}
+		out.Currency = st.Currency
+		items, err := tx.CartItems(sh.StoreID, sh.CustomerID)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			p, err := tx.Product(sh.StoreID, it.ProductID)
+			if IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if !p.IsActive || (it.VariantID != 0 && p.Variant(it.VariantID) == nil) {
+				continue
+			}
+			v := it.view(p)
+			out.Items = append(out.Items, v)
+			out.ItemCount += v.Quantity
+			out.Subtotal += v.LineTotal
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SetQuantity changes the quantity of one line (PATCH).
+// Errors: validation_failed, not_found.
+func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemView, error) {
+	var out CartItemView
+	if err := checkQuantity("quantity", qty); err != nil {
+		return out, err
+	}
+	err := cs.s.DB.Update(func(tx Tx) error {
+		it, err := tx.CartItem(sh.StoreID, sh.CustomerID, id)
+		if err != nil {
+			return err
+		}
+		p, err := tx.Product(sh.StoreID, it.ProductID)
+		if err != nil {
+			return err
+		}
+		it.Quantity = qty
+		it.UpdatedAt = UTC(tx.Now())
+		if err := tx.PutCartItem(it); err != nil {
+			return err
+		}
+		out = it.view(p)
+		return nil
+	})
+	if IsNotFound(err) {
+		err = NotFound("cart item")
+	}
+	return out, err
+}
+
+// Remove deletes one line. Errors: not_found.
+func (cs *CartService) Remove(sh Shopper, id uint64) error {
+	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteCartItem(sh.StoreID, sh.CustomerID, id) })
+}
+
+// removeOrdered drops the cart lines of the products and variants an order
+// bought (called in the transaction that marks it paid).
+func removeOrdered(tx Tx, o *Order) error {
+	if o.CustomerID == 0 {
+		return nil
+	}
+	items, err := tx.CartItems(o.StoreID, o.CustomerID)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		for _, ol := range o.Items {
+			if ol.ProductID == it.ProductID && ol.VariantID == it.VariantID {
+				if err := tx.DeleteCartItem(o.StoreID, o.CustomerID, it.ID); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return nil
+}

@@ -1,13 +1,540 @@
 package app
 
-// OrderService is a stub: payment initiation, shopper and admin order reads, pending expiry (issue 4).
-type OrderService struct{ s *Services }
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Checkout limits.
+const (
+	MaxOrderLines      = 100
+	MaxIdempotencyKey  = 200
+	IdempotencyKeyName = "Idempotency-Key"
+)
+
+// IdempotencyRecord remembers the order a checkout request with an
+// Idempotency-Key made, with a hash of its body.
+type IdempotencyRecord struct {
+	StoreID     uint64    `json:"store_id"`
+	CustomerID  uint64    `json:"customer_id"`
+	Key         string    `json:"key"`
+	BodyHash    string    `json:"body_hash"`
+	OrderID     uint64    `json:"order_id"`
+	SessionID   string    `json:"session_id"`
+	RedirectURL string    `json:"redirect_url"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// PaymentTx is the storage of payment sessions and checkout idempotency keys.
+// Sessions are keyed by store and a per-store sequence number (Seq), so they
+// are appended like orders; the wire id carries both (see SessionID).
+type PaymentTx interface {
+	// PutPaymentSession creates or updates a session at (StoreID, Seq).
+	PutPaymentSession(ps *PaymentSession) error
+	// PaymentSession returns not_found for an unknown (store, seq).
+	PaymentSession(storeID, seq uint64) (*PaymentSession, error)
+	// IdempotencyRecord returns the record of (store, customer, key), or not_found.
+	IdempotencyRecord(storeID, customerID uint64, key string) (*IdempotencyRecord, error)
+	PutIdempotencyRecord(r *IdempotencyRecord) error
+	// SharedStore is Store for read-only use: the result may be shared
+	// between transactions and must not be modified.
+	SharedStore(id uint64) (*Store, error)
+	// PutProductStock writes a product whose stock alone changed since it was
+	// read in this transaction (its doc and index entry values follow; slug and
+	// index keys are left as they are).
+	PutProductStock(p *Product) error
+}
+
+// CheckoutItem is one line of a checkout request. UnitPrice, when sent, must
+// equal the catalog's price.
+type CheckoutItem struct {
+	ProductID uint64 `json:"product_id"`
+	VariantID uint64 `json:"variant_id"`
+	Quantity  int64  `json:"quantity"`
+	UnitPrice *Money `json:"unit_price"`
+}
+
+// CheckoutInput is the body of payment initiation (endpoint 8). DeliveryFee
+// and Currency, when sent, must equal the server's; an omitted delivery_fee
+// means the store's first delivery option.
+type CheckoutInput struct {
+	ReceiverName  string         `json:"receiver_name"`
+	Phone         string         `json:"phone"`
+	Address       string         `json:"address"`
+	Email         string         `json:"email"`
+	DeliveryFee   *Money         `json:"delivery_fee"`
+	Currency      string         `json:"currency"`
+	CouponCode    string         `json:"coupon_code"`
+	Items         []CheckoutItem `json:"items"`
+	PaymentMethod string         `json:"payment_method"`
+	CallbackURL   string         `json:"callback_url"`
+}
+
+// CheckoutResult is the data of payment initiation.
+type CheckoutResult struct {
+	RedirectURL      string `json:"redirect_url"`
+	OrderID          uint64 `json:"order_id"`
+	PaymentSessionID string `json:"payment_session_id"`
+}
+
+// Idempotency carries the Idempotency-Key header and the body's hash.
+type Idempotency struct {
+	Key  string
+	Body []byte
+}
+
+func (in *CheckoutInput) validate(guest bool) error {
+	var v Validation
+	in.ReceiverName = strings.TrimSpace(in.ReceiverName)
+	in.Phone = strings.TrimSpace(in.Phone)
+	in.Address = strings.TrimSpace(in.Address)
+	in.Email = strings.TrimSpace(in.Email)
+	in.CouponCode = NormalizeCouponCode(in.CouponCode)
+	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	v.Text("receiver_name", in.ReceiverName, true, 200)
+	v.Text("phone", in.Phone, true, 40)
+	v.Text("address", in.Address, true, 500)
+	if guest || in.Email != "" {
+		v.Email("email", in.Email)
+	}
+	v.MaxLen("coupon_code", in.CouponCode, 50)
+	v.OneOf("payment_method", in.PaymentMethod, WalletA, WalletB)
+	v.Check(ValidHTTPURL(in.CallbackURL), "callback_url", "must be an absolute http(s) URL")
+	switch {
+	case len(in.Items) == 0:
+		v.Add("items", "must have at least one line")
+	case len(in.Items) > MaxOrderLines:
+		v.Add("items", "must have at most 100 lines")
+	}
+	for i, it := range in.Items {
+		f := "items[" + itoa(i) + "]."
+		v.Check(it.ProductID != 0, f+"product_id", "is required")
+		v.Check(it.Quantity >= 1 && it.Quantity <= MaxLineQuantity, f+"quantity", "must be between 1 and 1000")
+	}
+	return v.Err()
+}
+
+// OrderService places orders (payment initiation), lists them for shoppers
+// and the store, moves them for the store, and expires unpaid ones.
+type OrderService struct {
+	s        *Services
+	commit   groupCommit
+	settings sync.Map // store id -> storeSettings
+}
+
+type storeSettings struct {
+	st  *Store
+	set Settings
+}
+
+// settingsOf decodes a shared store's settings once per store version.
+func (os *OrderService) settingsOf(st *Store) Settings {
+	if v, ok := os.settings.Load(st.ID); ok && v.(storeSettings).st == st {
+		return v.(storeSettings).set
+	}
+	set := st.Settings()
+	os.settings.Store(st.ID, storeSettings{st: st, set: set})
+	return set
+}
 
 func newOrderService(s *Services) *OrderService { return &OrderService{s: s} }
 
-// PaymentTx is the storage of this service's records.
-type PaymentTx interface{}
+// groupCommit runs the hot checkout writes (initiation, verification). Alone,
+// a write runs as a plain Update: waiting for company would only add the
+// batch delay. With others in flight it joins DB.Batch, which commits the
+// whole group with one fsync. Either way fn has committed (fsynced) when it
+// returns nil, and fn must be idempotent, for Batch may run it twice.
+type groupCommit struct{ inflight atomic.Int32 }
+
+func (g *groupCommit) run(db DB, fn func(Tx) error) error {
+	defer g.inflight.Add(-1)
+	if g.inflight.Add(1) == 1 {
+		return db.Update(fn)
+	}
+	return db.Batch(fn)
+}
+
+// Initiate places an order and opens its payment session (endpoint 8), in one
+// transaction: every line is checked and priced from the catalog, the coupon
+// and the delivery fee are applied, stock is reserved, and the order
+// (PENDING, UNPAID) and its session are written. customerID 0 is a guest.
+// With an Idempotency-Key, the same key and body return the first order.
+// Errors: validation_failed, email_not_verified, price_changed, out_of_stock,
+// conflict (key reused with another body).
+func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
+	var res CheckoutResult
+	if err := in.validate(customerID == 0); err != nil {
+		return res, err
+	}
+	if len(idem.Key) > MaxIdempotencyKey {
+		return res, Invalid(IdempotencyKeyName, "must be at most 200 characters")
+	}
+	gw, err := os.s.Payments.Gateway(in.PaymentMethod)
+	if err != nil {
+		return res, err
+	}
+	var bodyHash string
+	if idem.Key != "" {
+		h := sha256.Sum256(idem.Body)
+		bodyHash = hex.EncodeToString(h[:])
+	}
+	sessionSecret := RandomHex(12)
+	var derr error // a domain outcome: the batch commits nothing and reports it
+	var fresh bool
+	err = os.commit.run(os.s.DB, func(tx Tx) error {
+		// Batch may run this twice: rebuild every result from what tx reads.
+		res, derr, fresh = CheckoutResult{}, nil, false
+		if idem.Key != "" {
+			rec, err := tx.IdempotencyRecord(storeID, customerID, idem.Key)
+			if err == nil {
+				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
+					derr = &Error{Code: EConflict, Message: "this Idempotency-Key was used with another request body",
+						Fields: map[string]string{IdempotencyKeyName: "was used with another request body"}}
+					return nil
+				}
+				res = CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}
+				return nil
+			}
+			if !IsNotFound(err) {
+				return err
+			}
+		}
+		o, products, coupon, err := os.price(tx, storeID, customerID, in)
+		if err != nil {
+			if ErrorCode(err) != EInternal {
+				derr = err
+				return nil
+			}
+			return err
+		}
+		// Every check passed: from here on, only writes.
+		now := UTC(tx.Now())
+		for _, p := range products {
+			if err := tx.PutProductStock(p); err != nil {
+				return err
+			}
+		}
+		if coupon != nil {
+			coupon.Uses++
+			if err := tx.PutCoupon(coupon); err != nil {
+				return err
+			}
+			o.CouponID = coupon.ID
+		}
+		seq, err := tx.NextID(storeID, "payment_session")
+		if err != nil {
+			return err
+		}
+		sessionID := SessionID(storeID, seq, sessionSecret)
+		o.PaymentSessionID = sessionID
+		o.CreatedAt, o.UpdatedAt = now, now
+		if err := tx.CreateOrder(o); err != nil {
+			return err
+		}
+		sess := &PaymentSession{ID: sessionID, StoreID: storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
+			Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
+			Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now}
+		if err := tx.PutPaymentSession(sess); err != nil {
+			return err
+		}
+		res = CheckoutResult{RedirectURL: gw.RedirectURL(sess), OrderID: o.ID, PaymentSessionID: sessionID}
+		if idem.Key != "" {
+			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: idem.Key, BodyHash: bodyHash,
+				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
+			if err := tx.PutIdempotencyRecord(rec); err != nil {
+				return err
+			}
+		}
+		fresh = true
+		return nil
+	})
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	if derr != nil {
+		return CheckoutResult{}, derr
+	}
+	if fresh {
+		os.s.Catalog.Changed(storeID)
+	}
+	return res, nil
+}
+
+// price builds the order of a checkout from the catalog without writing:
+// the products with their stock taken, and the coupon to count a use of.
+func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput) (*Order, []*Product, *Coupon, error) {
+	st, err := tx.SharedStore(storeID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	set := os.settingsOf(st)
+	if !set.MethodEnabled(in.PaymentMethod) {
+		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
+	}
+	email := in.Email
+	if customerID != 0 {
+		if set.EmailOTPEnabled { // RequireVerified reads the store again: only when it matters
+			if err := RequireVerified(tx, storeID, customerID); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		if email == "" {
+			c, err := tx.Customer(storeID, customerID)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			email = c.Email
+		}
+	}
+	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
+		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
+		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: make([]OrderItem, 0, len(in.Items))}
+	byID := map[uint64]*Product{}
+	var order []*Product
+	var bad Validation
+	changed := map[string]string{}
+	for i, it := range in.Items {
+		f := "items[" + itoa(i) + "]."
+		p := byID[it.ProductID]
+		if p == nil {
+			if p, err = loadSellable(tx, storeID, it.ProductID, f); err != nil {
+				if ErrorCode(err) != EValidation {
+					return nil, nil, nil, err
+				}
+				addFields(&bad, err)
+				continue
+			}
+			byID[p.ID] = p
+			order = append(order, p)
+		}
+		if err := checkVariant(p, it.VariantID, f); err != nil {
+			addFields(&bad, err)
+			continue
+		}
+		price := p.UnitPrice(it.VariantID)
+		if it.UnitPrice != nil && *it.UnitPrice != price {
+			changed[f+"unit_price"] = price.String()
+		}
+		name := p.Name
+		if v := p.Variant(it.VariantID); v != nil {
+			name += " - " + v.Name
+		}
+		line := OrderItem{ProductID: p.ID, VariantID: it.VariantID, Name: name, UnitPrice: price, Quantity: it.Quantity,
+			LineTotal: price * Money(it.Quantity)}
+		o.Items = append(o.Items, line)
+		o.Subtotal += line.LineTotal
+	}
+	if err := bad.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	var coupon *Coupon
+	if in.CouponCode != "" {
+		c, err := tx.CouponByCode(storeID, in.CouponCode)
+		if IsNotFound(err) {
+			return nil, nil, nil, Invalid("coupon_code", "unknown coupon")
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		d, err := c.Discount(o.Subtotal, tx.Now())
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		o.Discount, o.CouponCode, coupon = d, c.Code, c
+	}
+	fees := make([]string, 0, len(set.DeliveryOptions))
+	allowed := len(set.DeliveryOptions) == 0 && (in.DeliveryFee == nil || *in.DeliveryFee == 0)
+	for _, d := range set.DeliveryOptions {
+		fees = append(fees, d.Fee.String())
+		if in.DeliveryFee != nil && *in.DeliveryFee == d.Fee {
+			allowed = true
+		}
+	}
+	switch {
+	case in.DeliveryFee != nil:
+		o.DeliveryFee = *in.DeliveryFee
+	case len(set.DeliveryOptions) > 0:
+		o.DeliveryFee, allowed = set.DeliveryOptions[0].Fee, true
+	}
+	if !allowed {
+		if len(fees) == 0 {
+			fees = append(fees, Money(0).String())
+		}
+		changed["delivery_fee"] = strings.Join(fees, ", ")
+	}
+	if in.Currency != "" && in.Currency != st.Currency {
+		changed["currency"] = st.Currency
+	}
+	if len(changed) > 0 {
+		return nil, nil, nil, &Error{Code: EPriceChanged, Message: "prices changed; review the order", Fields: changed}
+	}
+	o.Total = o.Subtotal - o.Discount + o.DeliveryFee
+	// Reserve stock on the loaded products (lines of one product share it).
+	short := map[string]string{}
+	for i, line := range o.Items {
+		p := byID[line.ProductID]
+		if !p.TakeStock(line.VariantID, line.Quantity) {
+			left := p.Stock
+			if v := p.Variant(line.VariantID); v != nil {
+				left = v.Stock
+			}
+			short["items["+itoa(i)+"].quantity"] = "only " + itoa(int(max(left, 0))) + " left"
+		}
+	}
+	if len(short) > 0 {
+		return nil, nil, nil, &Error{Code: EOutOfStock, Message: "not enough stock", Fields: short}
+	}
+	return o, order, coupon, nil
+}
+
+// CustomerOrders pages a shopper's orders, newest first.
+func (os *OrderService) CustomerOrders(sh Shopper, lp ListParams) (Page[*Order], error) {
+	var page Page[*Order]
+	err := os.s.DB.View(func(tx Tx) error {
+		var err error
+		page, err = tx.CustomerOrders(sh.StoreID, sh.CustomerID, lp)
+		return err
+	})
+	return page, err
+}
+
+// CustomerOrder returns one order of the shopper; another shopper's order
+// and guest orders are not_found.
+func (os *OrderService) CustomerOrder(sh Shopper, id uint64) (*Order, error) {
+	o, err := os.Order(sh.StoreID, id)
+	if err == nil && (o.CustomerID == 0 || o.CustomerID != sh.CustomerID) {
+		err = NotFound("order")
+	}
+	return o, err
+}
+
+// Order returns one order of the store (admin view). Errors: not_found.
+func (os *OrderService) Order(storeID, id uint64) (*Order, error) {
+	var o *Order
+	err := os.s.DB.View(func(tx Tx) error {
+		var err error
+		o, err = tx.Order(storeID, id)
+		return err
+	})
+	return o, err
+}
+
+// Orders pages a store's orders, newest first; status "" means all.
+// Errors: validation_failed (unknown status).
+func (os *OrderService) Orders(storeID uint64, status string, lp ListParams) (Page[*Order], error) {
+	var page Page[*Order]
+	if status != "" && !oneOf(status, OrderStatuses) {
+		return page, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
+	}
+	err := os.s.DB.View(func(tx Tx) error {
+		var err error
+		page, err = tx.Orders(storeID, status, lp)
+		return err
+	})
+	return page, err
+}
+
+// Move changes an order's status by hand: only the moves of decisions.md §5.
+// Errors: validation_failed, not_found, invalid_order_state.
+func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) {
+	if !oneOf(status, OrderStatuses) {
+		return nil, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
+	}
+	var o *Order
+	err := os.s.DB.Update(func(tx Tx) error {
+		var err error
+		if o, err = tx.Order(storeID, id); err != nil {
+			return err
+		}
+		if !CanAdminMove(o.Status, status) {
+			return Errorf(EInvalidOrderState, "an order cannot move from %s to %s", o.Status, status)
+		}
+		o.Status = status
+		o.UpdatedAt = UTC(tx.Now())
+		return tx.PutOrder(o)
+	})
+	return o, err
+}
 
 // ExpirePending cancels PENDING orders unpaid for longer than Opt.PendingTTL
-// and releases their stock; a cron job calls it. It returns how many it cancelled.
-func (os *OrderService) ExpirePending() (int, error) { return 0, nil }
+// and releases their stock and coupon use; a cron job calls it. The status is
+// checked in the transaction that cancels, so an order is released once.
+// It returns how many it cancelled.
+func (os *OrderService) ExpirePending() (int, error) {
+	n := 0
+	stores := map[uint64]bool{}
+	err := os.s.DB.Update(func(tx Tx) error {
+		n = 0
+		clear(stores)
+		now := tx.Now()
+		list, err := tx.PendingOrdersBefore(now.Add(-os.s.Opt.PendingTTL))
+		if err != nil {
+			return err
+		}
+		for _, o := range list {
+			if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
+				continue
+			}
+			if err := CancelOrder(tx, o, now); err != nil {
+				return err
+			}
+			stores[o.StoreID] = true
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	ids := make([]uint64, 0, len(stores))
+	for id := range stores {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		os.s.Catalog.Changed(id)
+	}
+	return n, nil
+}
+
+// releaseCoupon gives back the coupon use of a cancelled order.
+func releaseCoupon(tx Tx, o *Order) error {
+	if o.CouponID == 0 {
+		return nil
+	}
+	c, err := tx.Coupon(o.StoreID, o.CouponID)
+	if IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if c.Uses > 0 {
+		c.Uses--
+	}
+	return tx.PutCoupon(c)
+}
+
+// addFields copies the per-field messages of a validation error into v.
+func addFields(v *Validation, err error) {
+	if e, ok := err.(*Error); ok {
+		for k, m := range e.Fields {
+			v.Add(k, m)
+		}
+	}
+}
+
+func oneOf(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}

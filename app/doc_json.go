@@ -71,96 +71,83 @@ func NewDoc(members ...DocMember) (Doc, error) {
 
 var errBadDoc = errors.New("app: malformed doc")
 
-// docMember is one parsed header entry.
-type docMember struct {
-	name       []byte
-	start, end int
-	heavy      bool
-}
-
-// each walks the header of d, checking every bound, and calls fn with each
-// member and the body. It returns errBadDoc for a corrupt doc.
-func (d Doc) each(fn func(m docMember, body []byte)) error {
-	if len(d) < 2 {
-		return errBadDoc
-	}
-	n := int(binary.BigEndian.Uint16(d))
-	// find the body first: the header is n entries of 1+len+9 bytes
-	p := 2
-	for i := 0; i < n; i++ {
-		if p >= len(d) {
-			return errBadDoc
-		}
-		p += 1 + int(d[p]) + 9
-	}
-	if p > len(d) {
-		return errBadDoc
-	}
-	body := d[p:]
-	p = 2
-	for i := 0; i < n; i++ {
-		l := int(d[p])
-		q := p + 1 + l
-		m := docMember{
-			name:  d[p+1 : q],
-			start: int(binary.BigEndian.Uint32(d[q:])),
-			end:   int(binary.BigEndian.Uint32(d[q+4:])),
-			heavy: d[q+8] == 1,
-		}
-		if m.start > m.end || m.end > len(body) {
-			return errBadDoc
-		}
-		fn(m, body)
-		p = q + 9
-	}
-	return nil
-}
-
 // AppendJSON appends the Doc as a JSON object to dst. With fields nil it writes
 // every light member; otherwise only the members named in fields, plus id.
 // Heavy members are written only when fields names them.
 func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
-	orig := len(dst)
-	dst = append(dst, '{')
-	first, lightEnd := true, 0
-	var body []byte
-	err := d.each(func(m docMember, b []byte) {
-		body = b
-		if fields == nil {
-			if !m.heavy {
-				lightEnd = m.end
-			}
-			return
+	if len(d) < 2 {
+		return dst, errBadDoc
+	}
+	n := int(binary.BigEndian.Uint16(d))
+	if fields == nil {
+		return d.appendLight(dst, n)
+	}
+	// first pass: find the header end
+	p := 2
+	hdr := p
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return dst, errBadDoc
 		}
-		if string(m.name) != "id" && !fields.Has(string(m.name)) {
-			return
+		hdr += 1 + int(d[hdr]) + 9
+	}
+	if hdr > len(d) {
+		return dst, errBadDoc
+	}
+	body := d[hdr:]
+	dst = append(dst, '{')
+	first := true
+	for i := 0; i < n; i++ {
+		l := int(d[p])
+		name := d[p+1 : p+1+l]
+		q := p + 1 + l
+		start := int(binary.BigEndian.Uint32(d[q:]))
+		end := int(binary.BigEndian.Uint32(d[q+4:]))
+		p = q + 9
+		if start > end || end > len(body) {
+			return dst, errBadDoc
+		}
+		if string(name) != "id" && !fields.Has(string(name)) {
+			continue
 		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, b[m.start:m.end]...)
-	})
-	if err != nil {
-		return dst[:orig], err
+		dst = append(dst, body[start:end]...)
 	}
-	if fields == nil {
-		dst = append(dst, body[:lightEnd]...)
+	return append(dst, '}'), nil
+}
+
+// appendLight writes every light member: light members come first in the
+// body, so this is one copy of the body up to the end of the last light one,
+// found in a single walk of the header (the list fast path).
+func (d Doc) appendLight(dst []byte, n int) ([]byte, error) {
+	p, lightEnd := 2, 0
+	for i := 0; i < n; i++ {
+		if p >= len(d) {
+			return dst, errBadDoc
+		}
+		q := p + 1 + int(d[p])
+		if q+9 > len(d) {
+			return dst, errBadDoc
+		}
+		if d[q+8] != 1 {
+			lightEnd = int(binary.BigEndian.Uint32(d[q+4:]))
+		}
+		p = q + 9
 	}
+	if p+lightEnd > len(d) {
+		return dst, errBadDoc
+	}
+	dst = append(dst, '{')
+	dst = append(dst, d[p:p+lightEnd]...)
 	return append(dst, '}'), nil
 }
 
 // AppendJSONWith is AppendJSON of every light member plus the heavy members named.
 func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
-	fs := FieldSet{}
-	err := d.each(func(m docMember, _ []byte) {
-		if !m.heavy {
-			fs[string(m.name)] = struct{}{}
-		}
-	})
-	if err != nil {
-		return dst, err
-	}
+	fs := d.lightNames()
 	for _, h := range heavy {
 		fs[h] = struct{}{}
 	}
@@ -170,10 +157,41 @@ func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
 // Names lists the member names of d (nil for a corrupt doc).
 func (d Doc) Names() []string {
 	var out []string
-	if d.each(func(m docMember, _ []byte) { out = append(out, string(m.name)) }) != nil {
+	if d.each(func(name []byte, _ bool) { out = append(out, string(name)) }) != nil {
 		return nil
 	}
 	return out
+}
+
+func (d Doc) lightNames() FieldSet {
+	fs := FieldSet{}
+	_ = d.each(func(name []byte, heavy bool) {
+		if !heavy {
+			fs[string(name)] = struct{}{}
+		}
+	})
+	return fs
+}
+
+// each calls fn with every member's name, checking each header entry's
+// bounds first; a corrupt doc is errBadDoc, never a panic.
+func (d Doc) each(fn func(name []byte, heavy bool)) error {
+	if len(d) < 2 {
+		return errBadDoc
+	}
+	n := int(binary.BigEndian.Uint16(d))
+	for p, i := 2, 0; i < n; i++ {
+		if p >= len(d) {
+			return errBadDoc
+		}
+		q := p + 1 + int(d[p])
+		if q+9 > len(d) {
+			return errBadDoc
+		}
+		fn(d[p+1:q], d[q+8] == 1)
+		p = q + 9
+	}
+	return nil
 }
 
 // FieldSet is the parsed `fields` query parameter: nil means "everything".
@@ -195,4 +213,76 @@ func (f FieldSet) Wants(name string) bool {
 	}
 	_, ok := f[name]
 	return ok
+}
+
+// Trimmer writes docs trimmed to one field set, as AppendJSON does. Docs of
+// one kind share their member names, so it remembers the names of the last
+// header it read and what the set said of each: a page of products costs one
+// set lookup per member name, not one per member of every doc.
+type Trimmer struct {
+	Fields FieldSet
+	names  []byte // the last header's names, each after its length byte
+	keep   []bool // per member of that header: written or not
+}
+
+// Append appends d as AppendJSON(dst, t.Fields) would.
+func (t *Trimmer) Append(dst []byte, d Doc) ([]byte, error) {
+	if t.Fields == nil || len(d) < 2 {
+		return d.AppendJSON(dst, t.Fields)
+	}
+	n := int(binary.BigEndian.Uint16(d))
+	// walk the header to its end, checking it against the remembered names
+	hdr, np := 2, 0
+	same := n == len(t.keep)
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return dst, errBadDoc
+		}
+		l := int(d[hdr])
+		if hdr+1+l+9 > len(d) {
+			return dst, errBadDoc
+		}
+		if same {
+			if np+1+l > len(t.names) || int(t.names[np]) != l || string(t.names[np+1:np+1+l]) != string(d[hdr+1:hdr+1+l]) {
+				same = false
+			} else {
+				np += 1 + l
+			}
+		}
+		hdr += 1 + l + 9
+	}
+	if !same {
+		if cap(t.keep) < n {
+			t.names, t.keep = make([]byte, 0, hdr), make([]bool, 0, n)
+		}
+		t.names, t.keep = t.names[:0], t.keep[:0]
+		for p, i := 2, 0; i < n; i++ {
+			l := int(d[p])
+			name := d[p+1 : p+1+l]
+			t.names = append(append(t.names, byte(l)), name...)
+			t.keep = append(t.keep, string(name) == "id" || t.Fields.Has(string(name)))
+			p += 1 + l + 9
+		}
+	}
+	body := d[hdr:]
+	dst = append(dst, '{')
+	first := true
+	for p, i := 2, 0; i < n; i++ {
+		q := p + 1 + int(d[p])
+		p = q + 9
+		if !t.keep[i] {
+			continue
+		}
+		start := int(binary.BigEndian.Uint32(d[q:]))
+		end := int(binary.BigEndian.Uint32(d[q+4:]))
+		if start > end || end > len(body) {
+			return dst, errBadDoc
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, body[start:end]...)
+	}
+	return append(dst, '}'), nil
 }

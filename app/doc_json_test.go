@@ -54,5 +54,9 @@ func FuzzDocAppend(f *testing.F) {
 		_, _ = app.Doc(b).AppendJSON(nil, nil)
 		_, _ = app.Doc(b).AppendJSON(nil, app.FieldSet{"x": {}})
 		_ = app.Doc(b).Names()
+		_, _ = app.Doc(b).AppendJSONWith(nil, "x")
+		tr := app.Trimmer{Fields: app.FieldSet{"x": {}}}
+		_, _ = tr.Append(nil, app.Doc(b))
+		_, _ = tr.Append(nil, app.Doc(b))
 	})
 }

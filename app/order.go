@@ -40,6 +40,7 @@ type Order struct {
 	Total            Money       `json:"total"`
 	Currency         string      `json:"currency"`
 	CouponCode       string      `json:"coupon_code"`
+	CouponID         uint64      `json:"coupon_id,omitempty"` // its use is given back when the order expires
 	RefundedAmount   Money       `json:"refunded_amount"`
 	CallbackURL      string      `json:"callback_url"`
 	CreatedAt        time.Time   `json:"created_at"`
@@ -103,6 +104,28 @@ func (o *Order) View() OrderView {
 		Currency: o.Currency, CouponCode: o.CouponCode, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
 }
 
+// AdminOrderView is an order as the store sees it: the shopper's view plus
+// who placed it (customer_id null for a guest) and the payment details.
+type AdminOrderView struct {
+	OrderView
+	CustomerID       *uint64 `json:"customer_id"`
+	PaymentSessionID string  `json:"payment_session_id"`
+	RefundedAmount   Money   `json:"refunded_amount"`
+}
+
+// AdminView returns the admin wire form of o.
+func (o *Order) AdminView() AdminOrderView {
+	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount}
+	if o.CustomerID != 0 {
+		id := o.CustomerID
+		v.CustomerID = &id
+	}
+	return v
+}
+
+// OrderStatuses lists every order status.
+var OrderStatuses = []string{OrderPending, OrderConfirmed, OrderDelivered, OrderCompleted, OrderCancelled}
+
 // Refundable is what is paid and not yet refunded.
 func (o *Order) Refundable() Money { return o.Total - o.RefundedAmount }
 
@@ -115,8 +138,23 @@ var adminMoves = map[string]string{
 // CanAdminMove reports whether the store may move an order from one status to another.
 func CanAdminMove(from, to string) bool { return adminMoves[from] == to }
 
-// ReleaseStock puts an order's reserved units back into the catalog. Callers
-// cancelling an order call it once, in the transaction that sets CANCELLED.
+// CancelOrder moves o to CANCELLED and gives back what it held: its reserved
+// stock and its coupon use. Every cancellation (expiry, an approved request)
+// goes through it, once, in the transaction that writes the order; payment
+// status is the caller's.
+func CancelOrder(tx Tx, o *Order, now time.Time) error {
+	if err := ReleaseStock(tx, o); err != nil {
+		return err
+	}
+	if err := releaseCoupon(tx, o); err != nil {
+		return err
+	}
+	o.Status = OrderCancelled
+	o.UpdatedAt = UTC(now)
+	return tx.PutOrder(o)
+}
+
+// ReleaseStock puts an order's reserved units back into the catalog (see CancelOrder).
 func ReleaseStock(tx Tx, o *Order) error {
 	for _, it := range o.Items {
 		p, err := tx.Product(o.StoreID, it.ProductID)
@@ -127,7 +165,7 @@ func ReleaseStock(tx Tx, o *Order) error {
 			return err
 		}
 		p.PutBackStock(it.VariantID, it.Quantity)
-		if err := tx.PutProduct(p); err != nil {
+		if err := tx.PutProductStock(p); err != nil {
 			return err
 		}
 	}

@@ -494,16 +494,11 @@ func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
 	if o.Status != OrderPending && o.Status != OrderConfirmed {
 		return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
 	}
-	if err := ReleaseStock(tx, o); err != nil {
-		return err
-	}
-	o.Status = OrderCancelled
 	if o.PaymentStatus == PaymentPaid || o.PaymentStatus == PaymentPartiallyRefunded {
 		o.PaymentStatus = PaymentRefunded
 		o.RefundedAmount = o.Total
 	}
-	o.UpdatedAt = now
-	return tx.PutOrder(o)
+	return CancelOrder(tx, o, now)
 }
 
 func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {

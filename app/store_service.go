@@ -30,25 +30,16 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 	if key == "" {
 		return nil, Errorf(EInvalidAPIKey, "missing X-Service-Key header")
 	}
-	h := sha256.Sum256([]byte(key))
+	var kb [128]byte // keys are shorter: hash them without a heap copy
+	h := sha256.Sum256(append(kb[:0], key...))
 	ss.mu.RLock()
 	st := ss.byKey[h]
 	ss.mu.RUnlock()
 	if st == nil {
-		err := ss.s.DB.View(func(tx Tx) error {
-			var err error
-			st, err = tx.StoreByKeyHash(h[:])
-			return err
-		})
-		if IsNotFound(err) {
-			return nil, Errorf(EInvalidAPIKey, "unknown API key")
-		}
-		if err != nil {
+		var err error
+		if st, err = ss.loadKey(h); err != nil {
 			return nil, err
 		}
-		ss.mu.Lock()
-		ss.byKey[h] = st
-		ss.mu.Unlock()
 	}
 	if subtle.ConstantTimeCompare(st.APIKeyHash, h[:]) != 1 {
 		return nil, Errorf(EInvalidAPIKey, "unknown API key")
@@ -56,6 +47,27 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 	if !st.IsActive {
 		return nil, Errorf(EStoreInactive, "this store is deactivated")
 	}
+	return st, nil
+}
+
+// loadKey reads the store of a key hash and caches it (apart from
+// Authenticate so that the hot path keeps h and st on the stack).
+func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
+	var st *Store
+	err := ss.s.DB.View(func(tx Tx) error {
+		var err error
+		st, err = tx.StoreByKeyHash(h[:])
+		return err
+	})
+	if IsNotFound(err) {
+		return nil, Errorf(EInvalidAPIKey, "unknown API key")
+	}
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	ss.byKey[h] = st
+	ss.mu.Unlock()
 	return st, nil
 }
 

@@ -1,3 +1,56 @@
 package storage
 
-// Storage of the cart records: see app/cart*.go.
+import "storefront/app"
+
+// Cart lines: sid|customer|id -> app.CartItem. Keyed by customer, so a line
+// id of another shopper is a missing key.
+var bCarts = []byte("carts")
+
+var _ = registerBuckets(bCarts)
+
+func cartKey(sid, cid, id uint64) []byte { return key(sid, cid, id) }
+
+// CartItems lists a shopper's lines in id order.
+func (t *Tx) CartItems(storeID, customerID uint64) ([]*app.CartItem, error) {
+	out := []*app.CartItem{}
+	err := walk(t.b(bCarts), key(storeID, customerID), nil, false, func(_, v []byte) (bool, error) {
+		var it app.CartItem
+		if err := getJSONBytes(v, &it, "cart item"); err != nil {
+			return false, err
+		}
+		out = append(out, &it)
+		return true, nil
+	})
+	return out, err
+}
+
+// CartItem returns one line of the shopper.
+func (t *Tx) CartItem(storeID, customerID, id uint64) (*app.CartItem, error) {
+	var it app.CartItem
+	if err := getJSON(t.b(bCarts), cartKey(storeID, customerID, id), &it, "cart item"); err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// PutCartItem creates (ID 0) or updates a line.
+func (t *Tx) PutCartItem(it *app.CartItem) error {
+	if it.ID == 0 {
+		id, err := t.NextID(it.StoreID, "cart_item")
+		if err != nil {
+			return err
+		}
+		it.ID = id
+	}
+	return putJSON(t.b(bCarts), cartKey(it.StoreID, it.CustomerID, it.ID), it)
+}
+
+// DeleteCartItem removes a line.
+func (t *Tx) DeleteCartItem(storeID, customerID, id uint64) error {
+	b := t.b(bCarts)
+	k := cartKey(storeID, customerID, id)
+	if b.Get(k) == nil {
+		return app.NotFound("cart item")
+	}
+	return b.Delete(k)
+}

@@ -49,7 +49,7 @@ func Open(path string, opt Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
-	bdb.MaxBatchDelay = 2 * time.Millisecond
+	bdb.MaxBatchDelay = time.Millisecond // measured: web/checkout_bench_test.go
 	if opt.BatchDelay > 0 {
 		bdb.MaxBatchDelay = opt.BatchDelay
 	}

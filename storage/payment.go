@@ -1,3 +1,75 @@
 package storage
 
-// Storage of the payment records: see app/payment*.go.
+import (
+	"bytes"
+	"sync"
+
+	"storefront/app"
+)
+
+// Payment sessions: sid|seq -> app.PaymentSession (appended in sequence,
+// like orders). Idempotency keys: sid|customer|key 0x00 -> app.IdempotencyRecord.
+var (
+	bPaymentSessions = []byte("payment_sessions")
+	bIdempotency     = []byte("idempotency_keys")
+)
+
+var _ = registerBuckets(bPaymentSessions, bIdempotency)
+
+// PutPaymentSession creates or updates a session.
+func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
+	return putJSON(t.b(bPaymentSessions), key(ps.StoreID, ps.Seq), ps)
+}
+
+// PaymentSession returns one session.
+func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
+	var ps app.PaymentSession
+	if err := getJSON(t.b(bPaymentSessions), key(storeID, seq), &ps, "payment session"); err != nil {
+		return nil, err
+	}
+	return &ps, nil
+}
+
+func idempotencyKey(sid, cid uint64, k string) []byte { return key(sid, cid, str0(k)) }
+
+// IdempotencyRecord returns the record of a checkout Idempotency-Key.
+func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {
+	var r app.IdempotencyRecord
+	if err := getJSON(t.b(bIdempotency), idempotencyKey(storeID, customerID, k), &r, "idempotency key"); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PutIdempotencyRecord stores a checkout's Idempotency-Key record.
+func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
+	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
+}
+
+// storeMemo keeps the decoded form of each store record with its bytes, so
+// the checkout path decodes a store (and its config) only after it changed.
+var storeMemo sync.Map // store id -> memoStore
+
+type memoStore struct {
+	raw []byte
+	st  *app.Store
+}
+
+// SharedStore is Store for read-only use on hot paths: the result may be
+// shared with other callers and must not be modified. It is always the
+// record as this transaction sees it (the memo is checked against its bytes).
+func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
+	raw := t.b(bStores).Get(u64(id))
+	if raw == nil {
+		return nil, app.NotFound("store")
+	}
+	if m, ok := storeMemo.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
+		return m.(memoStore).st, nil
+	}
+	var st app.Store
+	if err := getJSONBytes(raw, &st, "store"); err != nil {
+		return nil, err
+	}
+	storeMemo.Store(id, memoStore{raw: bytes.Clone(raw), st: &st})
+	return &st, nil
+}

@@ -24,23 +24,17 @@ func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery
 	}
 	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1}
 	var v app.Validation
-	q.Q = app.NormalizeName(c.Query("q"))
-	v.MaxLen("q", q.Q, 100)
+	if qv := c.Query("q"); qv != "" { // an empty q needs no check (MaxLen allocates its message)
+		q.Q = app.NormalizeName(qv)
+		v.MaxLen("q", q.Q, 100)
+	}
 	if cv := c.Query("category_id"); cv != "" {
 		id, err := strconv.ParseUint(cv, 10, 64)
 		v.Check(err == nil && id > 0, "category_id", "must be a positive integer")
 		q.CategoryID = id
 	}
-	for _, p := range []struct {
-		name string
-		dst  *app.Money
-	}{{"min_price", &q.MinPrice}, {"max_price", &q.MaxPrice}} {
-		if pv := c.Query(p.name); pv != "" {
-			m, err := app.ParseMoney(pv)
-			v.Check(err == nil && m >= 0, p.name, "must be a non-negative amount")
-			*p.dst = m
-		}
-	}
+	q.MinPrice = parsePrice(c, &v, "min_price")
+	q.MaxPrice = parsePrice(c, &v, "max_price")
 	switch strings.ToLower(c.Query("in_stock")) {
 	case "", "false", "0":
 	case "true", "1":
@@ -49,6 +43,17 @@ func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery
 		v.Add("in_stock", "must be true or false")
 	}
 	return q, lq.Fields, v.Err()
+}
+
+// parsePrice reads an optional non-negative amount; -1 when absent.
+func parsePrice(c *fiber.Ctx, v *app.Validation, name string) app.Money {
+	pv := c.Query(name)
+	if pv == "" {
+		return -1
+	}
+	m, err := app.ParseMoney(pv)
+	v.Check(err == nil && m >= 0, name, "must be a non-negative amount")
+	return m
 }
 
 // listProducts serves GET /api/v1/business/website/products/.

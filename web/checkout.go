@@ -1,5 +1,135 @@
 package web
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"bytes"
+	_ "embed"
+	"html/template"
+	"strconv"
 
-func (s *Server) registerCheckoutRoutes(r fiber.Router) {}
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// The sandbox page is parsed once at start-up: a broken template fails the start.
+//
+//go:embed sandbox/pay.html
+var sandboxHTML string
+
+var sandboxPage = template.Must(template.New("pay").Parse(sandboxHTML))
+
+func (s *Server) registerCheckoutRoutes(r fiber.Router) {
+	r.Post("/payment/initiate", s.optionalShopper, s.initiatePayment)
+	r.Post("/payment/verify", s.verifyPayment)
+	r.Get("/orders", s.shopper, s.listOrders)
+	r.Get("/orders/:order_id", s.shopper, s.getOrder)
+	// The sandbox gateway's pages are for the shopper's browser: no API key.
+	s.App.Get("/sandbox/pay/:session_id", s.sandboxPay)
+	s.App.Post("/sandbox/pay/:session_id", s.sandboxOutcome)
+}
+
+// initiatePayment serves POST /api/v1/business/website/payment/initiate/
+// (endpoint 8): Key alone places a guest order, Key+Token a shopper's.
+func (s *Server) initiatePayment(c *fiber.Ctx) error {
+	var in app.CheckoutInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	var customerID uint64
+	if sh := shopperOf(c); sh != nil {
+		customerID = sh.CustomerID
+	}
+	idem := app.Idempotency{Key: c.Get(app.IdempotencyKeyName)}
+	if idem.Key != "" {
+		idem.Body = bytes.Clone(c.Body())
+	}
+	res, err := s.svc.Orders.Initiate(store(c).ID, customerID, in, idem)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+type verifyInput struct {
+	PaymentSessionID string            `json:"payment_session_id"`
+	ProviderParams   map[string]string `json:"provider_params"`
+}
+
+// verifyPayment serves POST /api/v1/business/website/payment/verify/
+// (endpoint 9): 200 for paid and failed payments alike.
+func (s *Server) verifyPayment(c *fiber.Ctx) error {
+	var in verifyInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Payments.Verify(store(c).ID, in.PaymentSessionID, in.ProviderParams)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+func viewOrder(o *app.Order) any { return o.View() }
+
+// listOrders serves GET /api/v1/business/website/orders/ (newest first).
+func (s *Server) listOrders(c *fiber.Ctx) error {
+	lq, err := s.parseList(c, "orders", nil, app.DefaultLimit, app.MaxLimit)
+	if err != nil {
+		return err
+	}
+	page, err := s.svc.Orders.CustomerOrders(*shopperOf(c), lq.ListParams)
+	if err != nil {
+		return err
+	}
+	return sendList(s, c, "orders", page, lq.Fields, viewOrder, nil)
+}
+
+// getOrder serves GET /api/v1/business/website/orders/{order_id}/.
+func (s *Server) getOrder(c *fiber.Ctx) error {
+	id, err := pathID(c, "order_id", "order")
+	if err != nil {
+		return err
+	}
+	o, err := s.svc.Orders.CustomerOrder(*shopperOf(c), id)
+	if err != nil {
+		return err
+	}
+	return ok(c, o.View())
+}
+
+// sandboxPay serves GET /sandbox/pay/{session_id}/: the sandbox gateway's page.
+func (s *Server) sandboxPay(c *fiber.Ctx) error {
+	v, err := s.svc.Payments.SandboxPage(c.Params("session_id"))
+	if err != nil {
+		return s.sandboxError(c, err)
+	}
+	var b bytes.Buffer
+	if err := sandboxPage.Execute(&b, v); err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Send(b.Bytes())
+}
+
+// sandboxOutcome serves POST /sandbox/pay/{session_id}/ (form field outcome):
+// 303 to callback_url with the signed parameters.
+func (s *Server) sandboxOutcome(c *fiber.Ctx) error {
+	loc, err := s.svc.Payments.SandboxPay(c.Params("session_id"), c.FormValue("outcome"))
+	if err != nil {
+		return s.sandboxError(c, err)
+	}
+	return c.Redirect(loc, fiber.StatusSeeOther)
+}
+
+// sandboxError answers a browser: a short HTML page with the error's status.
+func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
+	code := app.ErrorCode(err)
+	if code == app.EInternal {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	msg := template.HTMLEscapeString(app.ErrorMessage(err))
+	return c.Status(StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
+		"</p><p><small>" + strconv.Itoa(StatusOf(code)) + " " + code + "</small></p>")
+}

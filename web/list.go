@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -91,13 +92,20 @@ func (s *Server) listTail(c *fiber.Ctx, b []byte, scope string, next *app.Cursor
 	return append(b, '}', '}'), nil
 }
 
+// docBufs holds the buffers pages of docs are assembled in. A finished page
+// is swapped into the response for fasthttp's own (pooled) body buffer, which
+// goes back here: a page costs neither an allocation nor a copy. Small pages
+// are copied instead, so that the big buffer stays in the pool.
+var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
 // sendDocs writes a page of pre-encoded docs as the list shape, trimming each
 // to the fields asked for and adding heavy members only when named.
 func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
-	b := make([]byte, 0, 512+len(page.Items)*700)
-	b = append(b, okPrefix...)
+	bp := docBufs.Get().(*[]byte)
+	b := append((*bp)[:0], okPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
+	tr := app.Trimmer{Fields: fs}
 	for i, d := range page.Items {
 		if i > 0 {
 			b = append(b, ',')
@@ -105,7 +113,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 		if heavy != nil {
 			b, err = heavy(d, b)
 		} else {
-			b, err = d.AppendJSON(b, fs)
+			b, err = tr.Append(b, d)
 		}
 		if err != nil {
 			return err
@@ -115,7 +123,17 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 		return err
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	return c.Send(b)
+	if len(b) <= 8<<10 { // small (trimmed) pages: a copy is cheaper than losing the buffer
+		c.Response().SetBody(b)
+		*bp = b[:0]
+		docBufs.Put(bp)
+		return nil
+	}
+	if old := c.Response().SwapBody(b); cap(old) >= 16<<10 && cap(old) <= 1<<20 {
+		*bp = old[:0]
+		docBufs.Put(bp)
+	}
+	return nil
 }
 
 // sendList writes a page of items as the list shape; view maps an item to its

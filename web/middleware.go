@@ -20,7 +20,6 @@ type localKey int
 const (
 	keyStore localKey = iota
 	keyShopper
-	keyRequestID
 )
 
 var (
@@ -34,10 +33,13 @@ func newRIDPrefix() string {
 	return hex.EncodeToString(b)
 }
 
+// headerRequestID is the response header that carries the request id; it is
+// also where requestID reads it back (no per-request Locals value to box).
+const headerRequestID = "X-Request-ID"
+
 // requestID returns the id of the current request.
 func requestID(c *fiber.Ctx) string {
-	id, _ := c.Locals(keyRequestID).(string)
-	return id
+	return string(c.Response().Header.Peek(headerRequestID))
 }
 
 // recover turns a panic into a 500 with the stack in the log, never a crash.
@@ -54,9 +56,9 @@ func (s *Server) recover(c *fiber.Ctx) (err error) {
 // requestLog gives the request an id (X-Request-ID), and logs and measures it.
 func (s *Server) requestLog(c *fiber.Ctx) error {
 	start := time.Now()
-	rid := ridPrefix + "-" + strconv.FormatUint(ridCounter.Add(1), 36)
-	c.Locals(keyRequestID, rid)
-	c.Set("X-Request-ID", rid)
+	var buf [32]byte
+	rid := strconv.AppendUint(append(append(buf[:0], ridPrefix...), '-'), ridCounter.Add(1), 36)
+	c.Response().Header.SetBytesV(headerRequestID, rid)
 	err := c.Next()
 	if err != nil {
 		if herr := s.ErrorHandler(c, err); herr != nil {
@@ -69,7 +71,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}
 	if s.cfg.LogRequests {
-		s.log.Info("request", "request_id", rid, "method", c.Method(), "path", c.Path(),
+		s.log.Info("request", "request_id", string(rid), "method", c.Method(), "path", c.Path(),
 			"status", status, "duration_ms", float64(d.Microseconds())/1000, "store_id", storeIDOf(c), "ip", c.IP())
 	}
 	return nil

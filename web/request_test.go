@@ -16,61 +16,10 @@ const (
 	rqPathRequests = "/api/v1/business/website/orders/%d/requests/"
 )
 
-// rqLine is one line of a test order.
-type rqLine struct {
-	p   *app.Product
-	qty int64
-}
-
 // rqEnv is the request tests' testenv (testenv verifies every index after the test).
 func rqEnv(t *testing.T) *testenv.Env {
 	e := testenv.New(t)
 	return e
-}
-
-// rqPlaceOrder stores an order directly, taking its stock from the catalog as
-// checkout does. customerID 0 makes a guest order.
-func rqPlaceOrder(t *testing.T, e *testenv.Env, sid, customerID uint64, status, payStatus string, lines ...rqLine) *app.Order {
-	t.Helper()
-	o := &app.Order{StoreID: sid, CustomerID: customerID, Status: status, PaymentStatus: payStatus,
-		PaymentMethod: app.WalletA, ReceiverName: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St",
-		Email: "ann@example.com", Currency: "USD", CreatedAt: e.Now(), UpdatedAt: e.Now()}
-	err := e.DB.Update(func(tx app.Tx) error {
-		for _, l := range lines {
-			p, err := tx.Product(sid, l.p.ID)
-			if err != nil {
-				return err
-			}
-			if !p.TakeStock(0, l.qty) {
-				return fmt.Errorf("not enough stock of %s", p.Name)
-			}
-			if err := tx.PutProduct(p); err != nil {
-				return err
-			}
-			lt := p.Price * app.Money(l.qty)
-			o.Items = append(o.Items, app.OrderItem{ProductID: p.ID, Name: p.Name, UnitPrice: p.Price, Quantity: l.qty, LineTotal: lt})
-			o.Subtotal += lt
-		}
-		o.Total = o.Subtotal
-		return tx.CreateOrder(o)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
-func rqGetOrder(t *testing.T, e *testenv.Env, sid, id uint64) *app.Order {
-	t.Helper()
-	var o *app.Order
-	if err := e.DB.View(func(tx app.Tx) error {
-		var err error
-		o, err = tx.Order(sid, id)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return o
 }
 
 // rqPayStatus is the payment status an order of a status has in real life.
@@ -107,7 +56,7 @@ func TestRequestGatesByOrderStatus(t *testing.T) {
 	for _, op := range ops {
 		for _, st := range statuses {
 			t.Run(op.name+"/"+st, func(t *testing.T) {
-				o := rqPlaceOrder(t, e, sid, cid, st, rqPayStatus(st), rqLine{p, 1})
+				o := e.PlaceOrder(sid, cid, st, rqPayStatus(st), testenv.Line{Product: p, Qty: 1})
 				r := e.Do(testenv.Req{Method: op.method, Path: op.path, Key: key, Token: tok, Body: op.body(o.ID)})
 				if op.allowed[st] {
 					r.Expect(t, 200, "")
@@ -124,7 +73,7 @@ func TestUpdateDelivery(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 10)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
+	o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
 
 	t.Run("OK", func(t *testing.T) {
 		r := e.Do(testenv.Req{Method: "PATCH", Path: rqPathOrders, Key: key, Token: tok,
@@ -135,14 +84,14 @@ func TestUpdateDelivery(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
-		if s := rqGetOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "2 High St" {
+		if s := e.Order(sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "2 High St" {
 			t.Fatalf("stored %q %q, want the new details", s.ReceiverName, s.Address)
 		}
 	})
 	t.Run("OKPartial", func(t *testing.T) {
 		e.Do(testenv.Req{Method: "PATCH", Path: "/api/v1/business/website/orders", Key: key, Token: tok,
 			Body: map[string]any{"order_id": o.ID, "address": "3 Low St"}}).Expect(t, 200, "")
-		if s := rqGetOrder(t, e, sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "3 Low St" {
+		if s := e.Order(sid, o.ID); s.ReceiverName != "Bo Chan" || s.Address != "3 Low St" {
 			t.Fatalf("stored %q %q, want only the address changed", s.ReceiverName, s.Address)
 		}
 	})
@@ -173,7 +122,7 @@ func TestCancellationRequest(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 10)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{p, 2})
+	o := e.PlaceOrder(sid, cid, app.OrderPending, app.PaymentUnpaid, testenv.Line{Product: p, Qty: 2})
 
 	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID}}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": strings.Repeat("r", 1001)}}).Expect(t, 400, "validation_failed")
@@ -187,7 +136,7 @@ func TestCancellationRequest(t *testing.T) {
 	e.Do(testenv.Req{Method: "POST", Path: rqPathCancel, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "again"}}).Expect(t, 409, "conflict")
 
 	// The order is untouched until the store decides.
-	if s := rqGetOrder(t, e, sid, o.ID); s.Status != app.OrderPending {
+	if s := e.Order(sid, o.ID); s.Status != app.OrderPending {
 		t.Fatalf("order status %s, want PENDING", s.Status)
 	}
 
@@ -216,7 +165,7 @@ func TestRefundRequest(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 2500, 10)
-	o := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{p, 2}) // total 50.00
+	o := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: p, Qty: 2}) // total 50.00
 	body := func(kv ...any) map[string]any {
 		m := map[string]any{"order_id": o.ID, "reason": "broken"}
 		for i := 0; i < len(kv); i += 2 {
@@ -264,7 +213,7 @@ func TestRefundRequest(t *testing.T) {
 		e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: body("amount", 1)}).Expect(t, 409, "conflict")
 	})
 	t.Run("OKAmountAsNumber", func(t *testing.T) {
-		o2 := rqPlaceOrder(t, e, sid, cid, app.OrderCompleted, app.PaymentPaid, rqLine{p, 1})
+		o2 := e.PlaceOrder(sid, cid, app.OrderCompleted, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
 		r := e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok,
 			Body: map[string]any{"order_id": o2.ID, "reason": "late", "amount": 12.5}}).Expect(t, 200, "")
 		var got map[string]any
@@ -305,10 +254,10 @@ func TestRequestsAccess(t *testing.T) {
 	sidB, keyB := e.Store("Shop B")
 	_, tokB := e.Shopper(sidB, "ann@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 20)
-	open := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
-	done := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{p, 1})
-	guestOpen := rqPlaceOrder(t, e, sid, 0, app.OrderConfirmed, app.PaymentPaid, rqLine{p, 1})
-	guestDone := rqPlaceOrder(t, e, sid, 0, app.OrderDelivered, app.PaymentPaid, rqLine{p, 1})
+	open := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
+	done := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
+	guestOpen := e.PlaceOrder(sid, 0, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
+	guestDone := e.PlaceOrder(sid, 0, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
 
 	type call struct {
 		name, method, path string
@@ -348,7 +297,7 @@ func TestRequestsAccess(t *testing.T) {
 
 	// Nothing above changed any order or filed any request.
 	for _, o := range []*app.Order{open, done, guestOpen, guestDone} {
-		if s := rqGetOrder(t, e, sid, o.ID); s.Address != "1 Main St" {
+		if s := e.Order(sid, o.ID); s.Address != "1 Main St" {
 			t.Fatalf("order %d address %q, want unchanged", o.ID, s.Address)
 		}
 	}

@@ -47,16 +47,17 @@ func reply(c *fiber.Ctx, status int, message string, data any) error {
 	return sendRaw(c, status, message, raw)
 }
 
-// sendRaw writes pre-encoded JSON data in the success envelope.
+// sendRaw writes pre-encoded JSON data in the success envelope, straight into
+// the response's pooled body buffer (no allocation per response).
 func sendRaw(c *fiber.Ctx, status int, message string, data []byte) error {
-	prefix := envelopePrefix(status, message)
-	buf := make([]byte, 0, len(prefix)+len(data)+1)
-	buf = append(buf, prefix...)
-	buf = append(buf, data...)
-	buf = append(buf, '}')
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	return c.Send(buf)
+	r := c.Response()
+	r.ResetBody()
+	r.AppendBody(envelopePrefix(status, message))
+	r.AppendBody(data)
+	r.AppendBodyString("}")
+	return nil
 }
 
 // trimJSON keeps only the fields of a JSON object (id always). Anything other

@@ -1,0 +1,555 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/mail"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
+	"github.com/robfig/cron/v3"
+)
+
+// EnvPrefix starts every environment variable the configuration reads.
+const EnvPrefix = "STOREFRONT_"
+
+// Config is the whole configuration of a server.
+type Config struct {
+	HTTP      HTTP
+	DataDir   string // data_dir: the database file, its socket and the backups live here
+	Demo      bool   // demo: seed a demo store into an empty database
+	Admin     Admin
+	Auth      Auth
+	Orders    Orders
+	Cache     Cache
+	RateLimit RateLimit
+	Log       Log
+	Mail      Mail
+	Payments  Payments
+	Storage   Storage
+	Backups   Backups
+
+	// Warnings are problems that do not stop the start (an unknown
+	// STOREFRONT_ environment variable); main logs them.
+	Warnings []string
+}
+
+// HTTP is the listener.
+type HTTP struct {
+	Addr           string   // http.addr: host:port to listen on
+	PublicURL      string   // http.public_url: base URL clients reach the server at, no trailing slash
+	TrustedProxies []string // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
+	LogRequests    bool     // http.log_requests: one log line per request
+	// PublicURLDerived is true when http.public_url was not set and was made
+	// from http.addr; main replaces it with the bound address.
+	PublicURLDerived bool
+}
+
+// Admin is the first owner account, made on the first start.
+type Admin struct {
+	Email    string // admin.email
+	Password string // admin.password: empty: generated and printed once (demo: a fixed demo password)
+}
+
+// Auth is token lifetimes and password hashing.
+type Auth struct {
+	AccessTTL  time.Duration // auth.access_ttl
+	RefreshTTL time.Duration // auth.refresh_ttl
+	AdminTTL   time.Duration // auth.admin_ttl
+	BcryptCost int           // auth.bcrypt_cost
+}
+
+// Orders is the unpaid-order expiry.
+type Orders struct {
+	PendingTTL     time.Duration // orders.pending_ttl
+	ExpireSchedule string        // orders.expire_schedule (cron)
+}
+
+// Cache is the category page cache upkeep.
+type Cache struct {
+	EvictSchedule string // cache.evict_schedule (cron)
+}
+
+// RateLimit holds the limits of decisions.md §11.
+type RateLimit struct {
+	AuthPerMinute    int // ratelimit.auth_per_minute
+	LoginFailures    int // ratelimit.login_failures
+	ContactPerMinute int // ratelimit.contact_per_minute
+	APIPerSecond     int // ratelimit.api_per_second (0: off)
+}
+
+// Log is the process log.
+type Log struct {
+	Format string // log.format: text or json
+	Level  string // log.level: debug, info, warn or error
+}
+
+// Mail is outgoing mail; with no SMTP host mail goes to the outbox.
+type Mail struct {
+	SMTP SMTP
+}
+
+// SMTP is an SMTP relay.
+type SMTP struct {
+	Host     string // mail.smtp.host (empty: the outbox in the database)
+	Port     int    // mail.smtp.port
+	Username string // mail.smtp.username
+	Password string // mail.smtp.password
+	From     string // mail.smtp.from
+	TLS      string // mail.smtp.tls: starttls, tls (implicit, port 465) or none
+}
+
+// Payments holds the per-gateway secrets of the sandbox.
+type Payments struct {
+	WalletA Gateway
+	WalletB Gateway
+}
+
+// Gateway is one payment method's settings.
+type Gateway struct {
+	Secret string // payments.wallet_x.secret (empty: derived from a secret kept in the database)
+}
+
+// Storage tunes the database.
+type Storage struct {
+	BatchDelay time.Duration // storage.batch_delay
+}
+
+// Backups is the scheduled backup.
+type Backups struct {
+	Schedule string // backups.schedule (cron; empty: no scheduled backups)
+	Keep     int    // backups.keep: how many backup files to keep
+	Dir      string // backups.dir (empty: data_dir/backups)
+}
+
+// DBPath is the database file.
+func (c *Config) DBPath() string { return filepath.Join(c.DataDir, "storefront.db") }
+
+// SocketPath is the unix socket `storefront backup` uses to reach a running server.
+func (c *Config) SocketPath() string { return filepath.Join(c.DataDir, "storefront.sock") }
+
+// Defaults are the value of every key. A key not listed here is unknown.
+var Defaults = map[string]any{
+	"http.addr":                    "127.0.0.1:8080",
+	"http.public_url":              "",
+	"http.trusted_proxies":         []any{},
+	"http.log_requests":            true,
+	"data_dir":                     "./data",
+	"demo":                         false,
+	"admin.email":                  "admin@example.com",
+	"admin.password":               "",
+	"auth.access_ttl":              "15m",
+	"auth.refresh_ttl":             "720h",
+	"auth.admin_ttl":               "12h",
+	"auth.bcrypt_cost":             10,
+	"orders.pending_ttl":           "30m",
+	"orders.expire_schedule":       "@every 1m",
+	"cache.evict_schedule":         "@every 1m",
+	"ratelimit.auth_per_minute":    20,
+	"ratelimit.login_failures":     5,
+	"ratelimit.contact_per_minute": 5,
+	"ratelimit.api_per_second":     100,
+	"log.format":                   "text",
+	"log.level":                    "info",
+	"mail.smtp.host":               "",
+	"mail.smtp.port":               587,
+	"mail.smtp.username":           "",
+	"mail.smtp.password":           "",
+	"mail.smtp.from":               "",
+	"mail.smtp.tls":                "starttls",
+	"payments.wallet_a.secret":     "",
+	"payments.wallet_b.secret":     "",
+	"storage.batch_delay":          "2ms",
+	"backups.schedule":             "0 3 * * *",
+	"backups.keep":                 7,
+	"backups.dir":                  "",
+}
+
+// Keys returns every configuration key, sorted.
+func Keys() []string {
+	out := make([]string, 0, len(Defaults))
+	for k := range Defaults {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EnvKey maps an environment variable name to its key: the prefix is
+// stripped, the rest lower-cased, and `__` separates levels, so
+// STOREFRONT_HTTP__ADDR is http.addr and STOREFRONT_DATA_DIR is data_dir.
+// It returns "" for a name without the prefix.
+func EnvKey(name string) string {
+	rest, ok := strings.CutPrefix(name, EnvPrefix)
+	if !ok || rest == "" {
+		return ""
+	}
+	return strings.ReplaceAll(strings.ToLower(rest), "__", ".")
+}
+
+// EnvName is the environment variable of a key (the inverse of EnvKey).
+func EnvName(key string) string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(key, ".", "__"))
+}
+
+// Load reads the defaults, then the YAML file at path (when path is not
+// empty), then the STOREFRONT_ variables of environ (os.Environ() in main),
+// and checks the result. Every error names the key it is about.
+func Load(path string, environ []string) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(confmap.Provider(Defaults, "."), nil); err != nil {
+		return nil, fmt.Errorf("config: defaults: %w", err)
+	}
+	if path != "" {
+		fk := koanf.New(".")
+		if err := fk.Load(file.Provider(path), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", path, err)
+		}
+		var unknown []string
+		for _, key := range fk.Keys() {
+			if _, ok := Defaults[key]; !ok {
+				unknown = append(unknown, key)
+			}
+		}
+		if len(unknown) > 0 {
+			return nil, fmt.Errorf("config: %s: unknown key %s (see config.example.yaml)", path, strings.Join(unknown, ", "))
+		}
+		if err := k.Merge(fk); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", path, err)
+		}
+	}
+	var warnings []string
+	envs := map[string]any{}
+	for _, kv := range environ {
+		name, val, _ := strings.Cut(kv, "=")
+		key := EnvKey(name)
+		if key == "" {
+			continue
+		}
+		if _, ok := Defaults[key]; !ok {
+			warnings = append(warnings, fmt.Sprintf("config: environment variable %s names no key (%s); ignored", name, key))
+			continue
+		}
+		envs[key] = val
+	}
+	if len(envs) > 0 {
+		if err := k.Load(confmap.Provider(envs, "."), nil); err != nil {
+			return nil, fmt.Errorf("config: environment: %w", err)
+		}
+	}
+	c, err := read(k)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = warnings
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// read converts the merged keys to a Config, collecting a type error per key.
+func read(k *koanf.Koanf) (*Config, error) {
+	r := &reader{k: k}
+	c := &Config{
+		HTTP: HTTP{
+			Addr:           r.str("http.addr"),
+			PublicURL:      r.str("http.public_url"),
+			TrustedProxies: r.list("http.trusted_proxies"),
+			LogRequests:    r.boolean("http.log_requests"),
+		},
+		DataDir: r.str("data_dir"),
+		Demo:    r.boolean("demo"),
+		Admin:   Admin{Email: r.str("admin.email"), Password: r.str("admin.password")},
+		Auth: Auth{
+			AccessTTL:  r.duration("auth.access_ttl"),
+			RefreshTTL: r.duration("auth.refresh_ttl"),
+			AdminTTL:   r.duration("auth.admin_ttl"),
+			BcryptCost: r.integer("auth.bcrypt_cost"),
+		},
+		Orders: Orders{PendingTTL: r.duration("orders.pending_ttl"), ExpireSchedule: r.str("orders.expire_schedule")},
+		Cache:  Cache{EvictSchedule: r.str("cache.evict_schedule")},
+		RateLimit: RateLimit{
+			AuthPerMinute:    r.integer("ratelimit.auth_per_minute"),
+			LoginFailures:    r.integer("ratelimit.login_failures"),
+			ContactPerMinute: r.integer("ratelimit.contact_per_minute"),
+			APIPerSecond:     r.integer("ratelimit.api_per_second"),
+		},
+		Log: Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
+		Mail: Mail{SMTP: SMTP{
+			Host:     r.str("mail.smtp.host"),
+			Port:     r.integer("mail.smtp.port"),
+			Username: r.str("mail.smtp.username"),
+			Password: r.str("mail.smtp.password"),
+			From:     r.str("mail.smtp.from"),
+			TLS:      strings.ToLower(r.str("mail.smtp.tls")),
+		}},
+		Payments: Payments{
+			WalletA: Gateway{Secret: r.str("payments.wallet_a.secret")},
+			WalletB: Gateway{Secret: r.str("payments.wallet_b.secret")},
+		},
+		Storage: Storage{BatchDelay: r.duration("storage.batch_delay")},
+		Backups: Backups{Schedule: r.str("backups.schedule"), Keep: r.integer("backups.keep"), Dir: r.str("backups.dir")},
+	}
+	if err := errors.Join(r.errs...); err != nil {
+		return nil, err
+	}
+	c.HTTP.PublicURL = strings.TrimRight(strings.TrimSpace(c.HTTP.PublicURL), "/")
+	if c.HTTP.PublicURL == "" {
+		c.HTTP.PublicURL = "http://" + displayAddr(c.HTTP.Addr)
+		c.HTTP.PublicURLDerived = true
+	}
+	if c.Backups.Dir == "" && c.DataDir != "" {
+		c.Backups.Dir = filepath.Join(c.DataDir, "backups")
+	}
+	return c, nil
+}
+
+// displayAddr turns a listen address into one a client can use: an empty or
+// wildcard host becomes localhost.
+func displayAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// URLFor returns the base URL of a bound listener address, for a public URL
+// derived from http.addr (port 0 is only known after binding).
+func URLFor(addr net.Addr) string { return "http://" + displayAddr(addr.String()) }
+
+// Validate checks every value; each problem names its key.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if _, port, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		bad("http.addr", "must be host:port, got %q", c.HTTP.Addr)
+	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		bad("http.addr", "port must be 0-65535, got %q", port)
+	}
+	if u, err := url.Parse(c.HTTP.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		bad("http.public_url", "must be an http(s) URL without query, got %q", c.HTTP.PublicURL)
+	}
+	for _, p := range c.HTTP.TrustedProxies {
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				bad("http.trusted_proxies", "%q is neither an IP address nor a CIDR range", p)
+			}
+		}
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		bad("data_dir", "must not be empty")
+	}
+	if a, err := mail.ParseAddress(c.Admin.Email); err != nil || a.Address != c.Admin.Email {
+		bad("admin.email", "must be an email address, got %q", c.Admin.Email)
+	}
+	if c.Admin.Password != "" && (len(c.Admin.Password) < 8 || len(c.Admin.Password) > 72) {
+		bad("admin.password", "must be 8-72 bytes long (or empty to generate one)")
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+		min time.Duration
+	}{
+		{"auth.access_ttl", c.Auth.AccessTTL, time.Minute},
+		{"auth.refresh_ttl", c.Auth.RefreshTTL, time.Minute},
+		{"auth.admin_ttl", c.Auth.AdminTTL, time.Minute},
+		{"orders.pending_ttl", c.Orders.PendingTTL, time.Minute},
+	} {
+		if d.v < d.min {
+			bad(d.key, "must be at least %s, got %s", d.min, d.v)
+		}
+	}
+	if c.Auth.BcryptCost < 4 || c.Auth.BcryptCost > 31 {
+		bad("auth.bcrypt_cost", "must be 4-31, got %d", c.Auth.BcryptCost)
+	}
+	for _, s := range []struct{ key, v string }{
+		{"orders.expire_schedule", c.Orders.ExpireSchedule},
+		{"cache.evict_schedule", c.Cache.EvictSchedule},
+		{"backups.schedule", c.Backups.Schedule},
+	} {
+		if s.v == "" && s.key == "backups.schedule" {
+			continue // no scheduled backups
+		}
+		if _, err := cron.ParseStandard(s.v); err != nil {
+			bad(s.key, "invalid cron schedule %q: %v", s.v, err)
+		}
+	}
+	for _, n := range []struct {
+		key string
+		v   int
+		min int
+	}{
+		{"ratelimit.auth_per_minute", c.RateLimit.AuthPerMinute, 1},
+		{"ratelimit.login_failures", c.RateLimit.LoginFailures, 1},
+		{"ratelimit.contact_per_minute", c.RateLimit.ContactPerMinute, 1},
+		{"ratelimit.api_per_second", c.RateLimit.APIPerSecond, 0},
+		{"backups.keep", c.Backups.Keep, 1},
+	} {
+		if n.v < n.min {
+			bad(n.key, "must be at least %d, got %d", n.min, n.v)
+		}
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		bad("log.format", "must be text or json, got %q", c.Log.Format)
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
+	}
+	if c.Mail.SMTP.Port < 1 || c.Mail.SMTP.Port > 65535 {
+		bad("mail.smtp.port", "must be 1-65535, got %d", c.Mail.SMTP.Port)
+	}
+	switch c.Mail.SMTP.TLS {
+	case "starttls", "tls", "none":
+	default:
+		bad("mail.smtp.tls", "must be starttls, tls or none, got %q", c.Mail.SMTP.TLS)
+	}
+	if c.Mail.SMTP.Host != "" {
+		if _, err := mail.ParseAddress(c.Mail.SMTP.From); err != nil {
+			bad("mail.smtp.from", "must be an email address when mail.smtp.host is set, got %q", c.Mail.SMTP.From)
+		}
+	}
+	for _, g := range []struct{ key, v string }{
+		{"payments.wallet_a.secret", c.Payments.WalletA.Secret},
+		{"payments.wallet_b.secret", c.Payments.WalletB.Secret},
+	} {
+		if g.v != "" && len(g.v) < 16 {
+			bad(g.key, "must be at least 16 characters (or empty to derive one)")
+		}
+	}
+	if c.Storage.BatchDelay < 0 || c.Storage.BatchDelay > time.Second {
+		bad("storage.batch_delay", "must be between 0s and 1s, got %s", c.Storage.BatchDelay)
+	}
+	if strings.TrimSpace(c.Backups.Dir) == "" {
+		bad("backups.dir", "must not be empty")
+	}
+	return errors.Join(errs...)
+}
+
+// reader reads typed values from koanf, collecting one error per bad key.
+type reader struct {
+	k    *koanf.Koanf
+	errs []error
+}
+
+func (r *reader) fail(key, format string, args ...any) {
+	r.errs = append(r.errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+}
+
+func (r *reader) str(key string) string {
+	switch v := r.k.Get(key).(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(v)
+	case bool, int, int64, uint64, float64:
+		return fmt.Sprint(v)
+	default:
+		r.fail(key, "must be a string, got %T", v)
+		return ""
+	}
+}
+
+func (r *reader) boolean(key string) bool {
+	switch v := r.k.Get(key).(type) {
+	case bool:
+		return v
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			r.fail(key, "must be true or false, got %q", v)
+		}
+		return b
+	default:
+		r.fail(key, "must be true or false, got %v", v)
+		return false
+	}
+}
+
+func (r *reader) integer(key string) int {
+	switch v := r.k.Get(key).(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case uint64:
+		if v <= math.MaxInt32 {
+			return int(v)
+		}
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) <= math.MaxInt32 {
+			return int(v)
+		}
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err == nil {
+			return n
+		}
+		r.fail(key, "must be an integer, got %q", v)
+		return 0
+	}
+	r.fail(key, "must be an integer, got %v", r.k.Get(key))
+	return 0
+}
+
+func (r *reader) duration(key string) time.Duration {
+	switch v := r.k.Get(key).(type) {
+	case string:
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			r.fail(key, "invalid duration %q", v)
+		}
+		return d
+	default:
+		r.fail(key, "invalid duration %v (write it with a unit, e.g. \"30m\" or \"2ms\")", v)
+		return 0
+	}
+}
+
+// list reads a YAML list of strings, or a comma-separated string (environment).
+func (r *reader) list(key string) []string {
+	var out []string
+	switch v := r.k.Get(key).(type) {
+	case nil:
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				r.fail(key, "must be a list of strings, got %v", e)
+				continue
+			}
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case []string:
+		out = append(out, v...)
+	case string:
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	default:
+		r.fail(key, "must be a list of strings, got %v", v)
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package demo_test
+
+import (
+	"fmt"
+	"testing"
+
+	"storefront/app/demo"
+	"storefront/testenv"
+)
+
+type list struct {
+	Items   []map[string]any `json:"items"`
+	HasMore bool             `json:"has_more"`
+}
+
+func TestSeed(t *testing.T) {
+	e := testenv.New(t)
+	res, err := demo.Seed(e.Svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || res.StoreID == 0 || res.APIKey == "" {
+		t.Fatalf("got %+v, want a created store with a key", res)
+	}
+	if res.Categories != 5 || res.Products != 40 {
+		t.Fatalf("got %d categories, %d products; want 5, 40", res.Categories, res.Products)
+	}
+	key := res.APIKey
+
+	t.Run("Config", func(t *testing.T) {
+		var cfg struct {
+			Subdomain      string              `json:"subdomain"`
+			Store          map[string]string   `json:"store"`
+			Hero           map[string]string   `json:"hero"`
+			Footer         map[string]string   `json:"footer"`
+			SEO            map[string]string   `json:"seo"`
+			Banners        []map[string]any    `json:"banners"`
+			Navigation     []map[string]string `json:"navigation"`
+			PaymentMethods []map[string]string `json:"payment_methods"`
+			Delivery       []map[string]any    `json:"delivery_options"`
+			Announcement   []any               `json:"announcement_bar"`
+			Newsletter     map[string]any      `json:"newsletter"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/config/", Key: key}).Expect(t, 200, "").Decode(t, &cfg)
+		if cfg.Subdomain != "demo-shop" || cfg.Store["name"] != "Demo Shop" {
+			t.Fatalf("got subdomain %q name %q", cfg.Subdomain, cfg.Store["name"])
+		}
+		if len(cfg.Banners) != 3 || len(cfg.Navigation) < 5 || len(cfg.Announcement) == 0 {
+			t.Fatalf("got %d banners, %d nav links, %d announcements", len(cfg.Banners), len(cfg.Navigation), len(cfg.Announcement))
+		}
+		if cfg.Hero["title"] == "" || cfg.Footer["copyright"] == "" || cfg.SEO["title"] == "" || cfg.Newsletter["enabled"] != true {
+			t.Fatalf("hero, footer, seo or newsletter empty: %v %v %v %v", cfg.Hero, cfg.Footer, cfg.SEO, cfg.Newsletter)
+		}
+		codes := map[string]bool{}
+		for _, m := range cfg.PaymentMethods {
+			codes[m["code"]] = true
+		}
+		if !codes["WALLET_A"] || !codes["WALLET_B"] {
+			t.Fatalf("payment methods %v, want WALLET_A and WALLET_B", cfg.PaymentMethods)
+		}
+		if len(cfg.Delivery) != 3 || cfg.Delivery[0]["fee"] != "4.99" {
+			t.Fatalf("delivery options %v", cfg.Delivery)
+		}
+	})
+
+	t.Run("PaymentMethods", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/payment-methods/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) != 2 {
+			t.Fatalf("got %d payment methods, want 2", len(l.Items))
+		}
+	})
+
+	var cats list
+	t.Run("Categories", func(t *testing.T) {
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/categories/", Key: key}).Expect(t, 200, "").Decode(t, &cats)
+		if len(cats.Items) != 5 {
+			t.Fatalf("got %d categories, want 5", len(cats.Items))
+		}
+	})
+
+	t.Run("Products", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/?limit=100&fields=id,name,images,variants,in_stock,category", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) != 40 || l.HasMore {
+			t.Fatalf("got %d products (has_more %v), want 40", len(l.Items), l.HasMore)
+		}
+		withVariants, outOfStock := 0, 0
+		for _, p := range l.Items {
+			if imgs, _ := p["images"].([]any); len(imgs) == 0 {
+				t.Errorf("product %v has no images", p["name"])
+			}
+			if p["category"] == nil {
+				t.Errorf("product %v has no category", p["name"])
+			}
+			if vs, _ := p["variants"].([]any); len(vs) > 0 {
+				withVariants++
+			}
+			if p["in_stock"] == false {
+				outOfStock++
+			}
+		}
+		if withVariants < 15 || outOfStock == 0 {
+			t.Fatalf("%d products with variants, %d out of stock; want a realistic mix", withVariants, outOfStock)
+		}
+	})
+
+	t.Run("CategoryProducts", func(t *testing.T) {
+		total := 0
+		for _, c := range cats.Items {
+			var l list
+			e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/api/v1/business/website/categories/%v/products/", c["id"]), Key: key}).Expect(t, 200, "").Decode(t, &l)
+			if len(l.Items) != 8 {
+				t.Errorf("category %v: %d products, want 8", c["name"], len(l.Items))
+			}
+			total += len(l.Items)
+		}
+		if total != 40 {
+			t.Fatalf("got %d products over the categories, want 40", total)
+		}
+	})
+
+	t.Run("ProductDetail", func(t *testing.T) {
+		var p struct {
+			Price    string           `json:"price"`
+			Compare  *string          `json:"compare_at_price"`
+			Variants []map[string]any `json:"variants"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/classic-hoodie/", Key: key}).Expect(t, 200, "").Decode(t, &p)
+		if p.Price != "59.00" || p.Compare == nil || *p.Compare != "69.00" || len(p.Variants) != 4 {
+			t.Fatalf("got %+v", p)
+		}
+	})
+
+	t.Run("Idempotent", func(t *testing.T) {
+		again, err := demo.Seed(e.Svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Created || again.StoreID != res.StoreID || again.APIKey != "" {
+			t.Fatalf("second seed: got %+v, want the existing store %d, nothing created", again, res.StoreID)
+		}
+		stores, _ := e.Svc.Stores.List()
+		if len(stores) != 1 {
+			t.Fatalf("got %d stores, want 1", len(stores))
+		}
+	})
+}
+
+func TestSeedSkipsNonEmptyDatabase(t *testing.T) {
+	e := testenv.New(t)
+	e.Store("My Own Shop")
+	res, err := demo.Seed(e.Svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Created || res.StoreID != 0 {
+		t.Fatalf("got %+v, want nothing seeded into a database with a store", res)
+	}
+}
+
+func TestDataIsValid(t *testing.T) {
+	d, err := demo.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Products) != 40 || len(d.Categories) != 5 {
+		t.Fatalf("got %d products, %d categories", len(d.Products), len(d.Categories))
+	}
+}

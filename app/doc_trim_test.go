@@ -1,0 +1,68 @@
+package app_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"storefront/app"
+)
+
+// TestTrimmerMatchesAppendJSON checks that Trimmer writes what AppendJSON
+// writes, also when docs of different layouts alternate.
+func TestTrimmerMatchesAppendJSON(t *testing.T) {
+	mk := func(members ...app.DocMember) app.Doc {
+		d, err := app.NewDoc(members...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	docs := []app.Doc{
+		mk(app.DocMember{Name: "id", Value: 1}, app.DocMember{Name: "name", Value: "A"}, app.DocMember{Name: "price", Value: "1.00"}, app.DocMember{Name: "variants", Value: []int{1}, Heavy: true}),
+		mk(app.DocMember{Name: "id", Value: 2}, app.DocMember{Name: "name", Value: "B"}, app.DocMember{Name: "price", Value: "2.00"}, app.DocMember{Name: "variants", Value: []int{2}, Heavy: true}),
+		mk(app.DocMember{Name: "id", Value: 3}, app.DocMember{Name: "title", Value: "C"}, app.DocMember{Name: "price", Value: "3.00"}),
+		mk(app.DocMember{Name: "id", Value: 4}, app.DocMember{Name: "name", Value: "D"}),
+		mk(app.DocMember{Name: "id", Value: 5}, app.DocMember{Name: "nam", Value: "E"}, app.DocMember{Name: "eprice", Value: "5.00"}),
+	}
+	sets := []app.FieldSet{nil, {}, {"name": {}}, {"name": {}, "price": {}}, {"variants": {}}, {"title": {}, "nope": {}}}
+	for _, fs := range sets {
+		tr := app.Trimmer{Fields: fs}
+		for round := 0; round < 2; round++ {
+			for i, d := range append(docs, docs[0], docs[0]) {
+				want, err := d.AppendJSON([]byte("x"), fs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := tr.Append([]byte("x"), d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("fields %v doc %d: got %s, want %s", fs, i, got, want)
+				}
+				if !json.Valid(got[1:]) {
+					t.Errorf("fields %v doc %d: not JSON: %s", fs, i, got[1:])
+				}
+			}
+		}
+	}
+	// the default (nil) path copies the light members in one slice: the same
+	// bytes as naming every light member
+	for i, d := range docs {
+		light := app.FieldSet{}
+		for _, n := range d.Names() {
+			if n != "variants" {
+				light[n] = struct{}{}
+			}
+		}
+		got, _ := d.AppendJSON(nil, nil)
+		want, _ := d.AppendJSON(nil, light)
+		if !bytes.Equal(got, want) {
+			t.Errorf("doc %d: default got %s, want %s", i, got, want)
+		}
+	}
+	if _, err := (&app.Trimmer{Fields: app.FieldSet{"a": {}}}).Append(nil, app.Doc{0, 3, 9}); err == nil {
+		t.Error("a malformed doc: got no error")
+	}
+}

@@ -1,0 +1,585 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/storage"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testEnviron is the environment of a test server: an ephemeral port, a
+// temporary data_dir, cheap bcrypt, and nothing from the caller's STOREFRONT_*.
+func testEnviron(dataDir string, extra ...string) []string {
+	return append([]string{
+		"STOREFRONT_HTTP__ADDR=127.0.0.1:0",
+		"STOREFRONT_DATA_DIR=" + dataDir,
+		"STOREFRONT_AUTH__BCRYPT_COST=4",
+		"STOREFRONT_HTTP__LOG_REQUESTS=false",
+	}, extra...)
+}
+
+// runCmd runs one non-serving command in-process.
+func runCmd(t *testing.T, environ []string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb syncBuffer
+	code := runWith(context.Background(), args, env{environ: environ, stdout: &out, stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCmd(t, nil, "version")
+	if code != 0 || out != "storefront "+version+"\n" {
+		t.Fatalf("got %d %q, want 0 %q", code, out, "storefront "+version+"\n")
+	}
+}
+
+func TestUsage(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no command", nil, 2, "Usage:"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"serve extra argument", []string{"serve", "extra"}, 2, `unexpected argument "extra"`},
+		{"serve bad flag", []string{"serve", "--nope"}, 2, "flag provided but not defined"},
+		{"backup without file", []string{"backup"}, 2, "want exactly one FILE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, nil, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("got %d, stderr %q; want %d and %q", code, errOut, tc.code, tc.want)
+			}
+			if out != "" {
+				t.Fatalf("stdout %q, want nothing (usage goes to stderr)", out)
+			}
+		})
+	}
+	if code, out, _ := runCmd(t, nil, "help"); code != 0 || !strings.Contains(out, "storefront serve") {
+		t.Fatalf("help: got %d %q", code, out)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	badFile := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(badFile, []byte("orders:\n  pending_ttl: soon\n"), 0o600)
+	unknownFile := filepath.Join(dir, "unknown.yaml")
+	os.WriteFile(unknownFile, []byte("htp:\n  addr: \":80\"\n"), 0o600)
+	cases := []struct {
+		name    string
+		environ []string
+		args    []string
+		want    string
+	}{
+		{"env duration", []string{"STOREFRONT_ORDERS__PENDING_TTL=abc"}, []string{"serve"}, `config: orders.pending_ttl: invalid duration "abc"`},
+		{"env integer", []string{"STOREFRONT_RATELIMIT__API_PER_SECOND=fast"}, []string{"serve"}, "config: ratelimit.api_per_second: must be an integer"},
+		{"file duration", nil, []string{"serve", "--config", badFile}, `config: orders.pending_ttl: invalid duration "soon"`},
+		{"file unknown key", nil, []string{"serve", "--config", unknownFile}, "unknown key htp.addr"},
+		{"missing file", nil, []string{"serve", "--config", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
+		{"backup too", []string{"STOREFRONT_LOG__FORMAT=xml"}, []string{"backup", filepath.Join(dir, "x.db")}, "config: log.format"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCmd(t, tc.environ, tc.args...)
+			if code != 1 || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("got %d, stderr %q; want 1 and %q", code, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// server is an in-process `storefront serve`.
+type server struct {
+	addr, dir   string
+	stdout      *syncBuffer
+	stderr      *syncBuffer
+	cancel      context.CancelFunc
+	done        chan int
+	stopOnClean bool
+}
+
+func startServer(t *testing.T, dir string, extra ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{dir: dir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	ready := make(chan string, 1)
+	go func() {
+		s.done <- runWith(ctx, []string{"serve"}, env{environ: testEnviron(dir, extra...), stdout: s.stdout, stderr: s.stderr,
+			ready: func(addr string) { ready <- addr }})
+	}()
+	select {
+	case s.addr = <-ready:
+	case code := <-s.done:
+		t.Fatalf("serve exited with %d before listening: %s", code, s.stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not listen within 30s: %s", s.stderr)
+	}
+	t.Cleanup(func() { s.stop(t) })
+	waitHealthy(t, "http://"+s.addr)
+	return s
+}
+
+// stop cancels the server's context (what SIGTERM does in run) and returns its exit code.
+func (s *server) stop(t *testing.T) int {
+	t.Helper()
+	s.cancel()
+	select {
+	case code := <-s.done:
+		s.done <- code // later calls see it too
+		return code
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop within 30s")
+		return -1
+	}
+}
+
+// waitHealthy polls /healthz with a bounded number of tries.
+func waitHealthy(t *testing.T, base string) {
+	t.Helper()
+	client := &http.Client{Timeout: time.Second}
+	var last error
+	for i := 0; i < 100; i++ {
+		resp, err := client.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+			last = fmt.Errorf("status %d", resp.StatusCode)
+		} else {
+			last = err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s/healthz never answered 200: %v", base, last)
+}
+
+type envelope struct {
+	Status     bool            `json:"status"`
+	StatusCode int             `json:"status_code"`
+	Data       json.RawMessage `json:"data"`
+	ErrorCode  string          `json:"error_code"`
+}
+
+func do(t *testing.T, method, url string, body any, header map[string]string) (*http.Response, envelope) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var env envelope
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &env); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, url, err, raw)
+		}
+	}
+	return resp, env
+}
+
+var keyRE = regexp.MustCompile(`X-Service-Key: (sk_[0-9a-f]+)`)
+
+func TestServeDemo(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "STOREFRONT_DEMO=true")
+	base := "http://" + s.addr
+
+	m := keyRE.FindStringSubmatch(s.stdout.String())
+	if m == nil {
+		t.Fatalf("no API key printed:\n%s", s.stdout)
+	}
+	key := m[1]
+	for _, want := range []string{"Demo Shop", "admin@example.com", "storefront-demo", base + "/api/v1/business/website/config/", "/categories/1/products/"} {
+		if !strings.Contains(s.stdout.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, s.stdout)
+		}
+	}
+
+	t.Run("KeyWorks", func(t *testing.T) {
+		resp, env := do(t, "GET", base+"/api/v1/business/website/config/", nil, map[string]string{"X-Service-Key": key})
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"banners":[{`) {
+			t.Fatalf("got %d %s", resp.StatusCode, env.Data)
+		}
+		resp, env = do(t, "GET", base+"/api/v1/business/website/products/?limit=100&fields=id", nil, map[string]string{"X-Service-Key": key})
+		var l struct{ Items []any }
+		json.Unmarshal(env.Data, &l)
+		if resp.StatusCode != 200 || len(l.Items) != 40 {
+			t.Fatalf("got %d with %d products, want 200 with 40", resp.StatusCode, len(l.Items))
+		}
+	})
+	t.Run("AdminLogin", func(t *testing.T) {
+		resp, env := do(t, "POST", base+"/api/v1/admin/auth/login/", map[string]string{"email": "admin@example.com", "password": "storefront-demo"}, nil)
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), "access_token") {
+			t.Fatalf("got %d %s", resp.StatusCode, env.Data)
+		}
+	})
+	t.Run("Ops", func(t *testing.T) {
+		for _, p := range []string{"/readyz", "/openapi.json", "/metrics"} {
+			if resp, _ := do(t, "GET", base+p, nil, nil); resp.StatusCode != 200 {
+				t.Errorf("%s: %d", p, resp.StatusCode)
+			}
+		}
+	})
+	t.Run("RateLimitWired", func(t *testing.T) {
+		// api_per_second is 100 by default: a burst of 100 passes, then
+		// requests faster than 100/s are 429.
+		limited := 0
+		for i := 0; i < 2000 && limited == 0; i++ {
+			resp, env := do(t, "GET", base+"/api/v1/business/website/config/", nil, map[string]string{"X-Service-Key": key})
+			if resp.StatusCode == 429 {
+				limited++
+				if env.ErrorCode != "rate_limited" || resp.Header.Get("Retry-After") == "" {
+					t.Fatalf("429 without rate_limited and Retry-After: %q %q", env.ErrorCode, resp.Header.Get("Retry-After"))
+				}
+			}
+		}
+		if limited == 0 {
+			t.Fatalf("2000 requests in a row were never limited")
+		}
+	})
+
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("exit code %d after shutdown, want 0: %s", code, s.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "storefront.sock")); !os.IsNotExist(err) {
+		t.Errorf("socket left behind after shutdown: %v", err)
+	}
+
+	// A second start keeps the store and says how to get a key; the
+	// database was closed cleanly, so it opens at once.
+	s2 := startServer(t, dir, "STOREFRONT_DEMO=true")
+	out := s2.stdout.String()
+	if keyRE.MatchString(out) || !strings.Contains(out, "exists from an earlier run") || !strings.Contains(out, "/api/v1/admin/stores/1/rotate-key/") {
+		t.Fatalf("second start printed:\n%s", out)
+	}
+	if code := s2.stop(t); code != 0 {
+		t.Fatalf("second exit code %d", code)
+	}
+}
+
+func TestServeRateLimitConfigured(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, "STOREFRONT_DEMO=true", "STOREFRONT_RATELIMIT__API_PER_SECOND=1", "STOREFRONT_HTTP__PUBLIC_URL=http://shop.test")
+	m := keyRE.FindStringSubmatch(s.stdout.String())
+	if m == nil {
+		t.Fatalf("no key printed:\n%s", s.stdout)
+	}
+	if !strings.Contains(s.stdout.String(), "http://shop.test/api/v1/business/website/config/") {
+		t.Errorf("banner does not use http.public_url:\n%s", s.stdout)
+	}
+	base := "http://" + s.addr
+	h := map[string]string{"X-Service-Key": m[1]}
+	if resp, _ := do(t, "GET", base+"/api/v1/business/website/config/", nil, h); resp.StatusCode != 200 {
+		t.Fatalf("first: %d", resp.StatusCode)
+	}
+	if resp, _ := do(t, "GET", base+"/api/v1/business/website/config/", nil, h); resp.StatusCode != 429 {
+		t.Fatalf("second within a second at api_per_second=1: %d, want 429", resp.StatusCode)
+	}
+}
+
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := t.TempDir()
+	code, _, errOut := runCmd(t, append(testEnviron(dir), "STOREFRONT_HTTP__ADDR="+ln.Addr().String()), "serve")
+	if code != 1 || !strings.Contains(errOut, "http.addr") || !strings.Contains(errOut, "address already in use") {
+		t.Fatalf("got %d %q, want 1 naming http.addr", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "storefront.db")); !os.IsNotExist(err) {
+		t.Fatalf("the database was created although the port was busy")
+	}
+}
+
+func TestServeGeneratedAdminPassword(t *testing.T) {
+	for _, level := range []string{"info", "error"} { // shown even when the log level hides warnings
+		t.Run(level, func(t *testing.T) {
+			dir := t.TempDir()
+			s := startServer(t, dir, "STOREFRONT_LOG__LEVEL="+level)
+			if !strings.Contains(s.stderr.String(), "generated password") {
+				t.Fatalf("no generated password in the log:\n%s", s.stderr)
+			}
+			m := regexp.MustCompile(`password=([0-9a-f]{16})`).FindStringSubmatch(s.stderr.String())
+			if m == nil {
+				t.Fatalf("password not found in the log:\n%s", s.stderr)
+			}
+			resp, _ := do(t, "POST", "http://"+s.addr+"/api/v1/admin/auth/login/", map[string]string{"email": "admin@example.com", "password": m[1]}, nil)
+			if resp.StatusCode != 200 {
+				t.Fatalf("login with the printed password: %d", resp.StatusCode)
+			}
+			s.stop(t)
+			s2 := startServer(t, dir, "STOREFRONT_LOG__LEVEL="+level)
+			if strings.Contains(s2.stderr.String(), "generated password") {
+				t.Fatalf("the password was printed again on the second start")
+			}
+		})
+	}
+}
+
+// countStores opens a backup file and counts its stores and products.
+func countStores(t *testing.T, path string) (int, int) {
+	t.Helper()
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("backup %s is not a database: %v", path, err)
+	}
+	defer db.Close()
+	var stores, products int
+	err = db.View(func(tx app.Tx) error {
+		all, err := tx.Stores()
+		if err != nil {
+			return err
+		}
+		stores = len(all)
+		for _, st := range all {
+			page, err := tx.Products(st.ID, app.ListParams{Sort: app.SortNewest, Limit: 1000})
+			if err != nil {
+				return err
+			}
+			products += len(page.Items)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stores, products
+}
+
+func TestBackupCommand(t *testing.T) {
+	dir := t.TempDir()
+	environ := testEnviron(dir)
+	s := startServer(t, dir, "STOREFRONT_DEMO=true")
+
+	t.Run("LiveServer", func(t *testing.T) {
+		dest := filepath.Join(t.TempDir(), "live.db")
+		code, out, errOut := runCmd(t, environ, "backup", dest)
+		if code != 0 || !strings.Contains(out, "from the running server") {
+			t.Fatalf("got %d %q %q", code, out, errOut)
+		}
+		if st, p := countStores(t, dest); st != 1 || p != 40 {
+			t.Fatalf("backup has %d stores, %d products; want 1, 40", st, p)
+		}
+	})
+	t.Run("ErrDatabaseItself", func(t *testing.T) {
+		code, _, errOut := runCmd(t, environ, "backup", filepath.Join(dir, "storefront.db"))
+		if code != 1 || !strings.Contains(errOut, "is the database itself") {
+			t.Fatalf("got %d %q", code, errOut)
+		}
+	})
+
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+
+	t.Run("StoppedServer", func(t *testing.T) {
+		dest := filepath.Join(t.TempDir(), "stopped.db")
+		code, out, errOut := runCmd(t, environ, "backup", dest)
+		if code != 0 || !strings.Contains(out, "from the database file") {
+			t.Fatalf("got %d %q %q", code, out, errOut)
+		}
+		if st, p := countStores(t, dest); st != 1 || p != 40 {
+			t.Fatalf("backup has %d stores, %d products; want 1, 40", st, p)
+		}
+	})
+	t.Run("StaleSocket", func(t *testing.T) {
+		ln, err := net.Listen("unix", filepath.Join(dir, "storefront.sock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln.(*net.UnixListener).SetUnlinkOnClose(false)
+		ln.Close() // the file stays, nobody answers: a crashed server's socket
+		defer os.Remove(filepath.Join(dir, "storefront.sock"))
+		dest := filepath.Join(t.TempDir(), "stale.db")
+		code, out, errOut := runCmd(t, environ, "backup", dest)
+		if code != 0 || !strings.Contains(out, "from the database file") {
+			t.Fatalf("got %d %q %q", code, out, errOut)
+		}
+	})
+	t.Run("ErrNoDatabase", func(t *testing.T) {
+		code, _, errOut := runCmd(t, testEnviron(t.TempDir()), "backup", filepath.Join(t.TempDir(), "x.db"))
+		if code != 1 || !strings.Contains(errOut, "no database at") {
+			t.Fatalf("got %d %q", code, errOut)
+		}
+	})
+}
+
+// The binary itself: SIGTERM ends a real process with exit code 0 after the
+// drain, and `storefront backup` copies its live database from another process.
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "storefront-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "storefront")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+func cleanEnviron(extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "STOREFRONT_") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
+}
+
+func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = cleanEnviron(testEnviron(dir, "STOREFRONT_DEMO=true", "STOREFRONT_LOG__FORMAT=json")...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout syncBuffer
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	// Read the JSON log until the listening line; keep draining afterwards.
+	addrc := make(chan string, 1)
+	var logs syncBuffer
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			var line struct {
+				Msg  string `json:"msg"`
+				Addr string `json:"addr"`
+			}
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				addrc <- line.Addr
+			}
+		}
+	}()
+	var addr string
+	select {
+	case addr = <-addrc:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no listening line within 30s:\n%s", logs.String())
+	}
+	waitHealthy(t, "http://"+addr)
+	if !keyRE.MatchString(stdout.String()) {
+		t.Fatalf("no key on stdout:\n%s", stdout.String())
+	}
+
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	backup := exec.Command(bin, "backup", dest)
+	backup.Env = cleanEnviron(testEnviron(dir)...)
+	out, err := backup.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "from the running server") {
+		t.Fatalf("backup of the live server: %v: %s", err, out)
+	}
+	if st, p := countStores(t, dest); st != 1 || p != 40 {
+		t.Fatalf("backup has %d stores, %d products; want 1, 40", st, p)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("after SIGTERM: %v, want exit 0:\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no exit within 30s of SIGTERM:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), `"msg":"stopped"`) {
+		t.Fatalf("no orderly stop in the log:\n%s", logs.String())
+	}
+	// The database was closed: it opens at once (a held lock would time out).
+	db, err := storage.Open(filepath.Join(dir, "storefront.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}

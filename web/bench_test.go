@@ -1,0 +1,82 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+
+	"storefront/bench"
+)
+
+// The handler benchmarks call Fiber's fasthttp handler with an in-memory
+// RequestCtx (no network), ours beside the bare baselines of bench/.
+// `make bench` prints them with the load run; docs/benchmarks.md explains.
+
+type benchSetup struct {
+	env  *bench.Env
+	ours *fiber.App
+	log  *fiber.App // ours with LogRequests
+	bl   *bench.Baselines
+}
+
+func newBenchSetup(b *testing.B) *benchSetup {
+	b.Helper()
+	dir := b.TempDir()
+	env, err := bench.Open(dir, discard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { env.Close() })
+	ours, err := env.Server(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	logged, err := env.Server(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bl, err := bench.NewBaselines(ours.App, env.Key, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { bl.Close() })
+	return &benchSetup{env: env, ours: ours.App, log: logged.App, bl: bl}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func serve(b *testing.B, a *fiber.App, path, key string) {
+	h := a.Handler()
+	ctx := bench.Request(path, key)
+	h(ctx)
+	if st := ctx.Response.StatusCode(); st != fasthttp.StatusOK {
+		b.Fatalf("GET %s: %d %s", path, st, ctx.Response.Body())
+	}
+	size := len(ctx.Response.Body())
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ctx.Response.Reset()
+		h(ctx)
+	}
+	b.StopTimer()
+	if st := ctx.Response.StatusCode(); st != fasthttp.StatusOK {
+		b.Fatalf("GET %s: %d", path, st)
+	}
+}
+
+func BenchmarkHandlers(b *testing.B) {
+	s := newBenchSetup(b)
+	key := s.env.Key
+	b.Run("config", func(b *testing.B) { serve(b, s.ours, bench.PathConfig, key) })
+	b.Run("config_bare", func(b *testing.B) { serve(b, s.bl.Config, bench.PathConfig, "") })
+	b.Run("products", func(b *testing.B) { serve(b, s.ours, bench.PathProducts, key) })
+	b.Run("products_bare", func(b *testing.B) { serve(b, s.bl.Docs.App, bench.PathProducts, "") })
+	b.Run("products_fields", func(b *testing.B) { serve(b, s.ours, bench.PathFields, key) })
+	b.Run("category_cached", func(b *testing.B) { serve(b, s.ours, bench.PathCategory(s.env.CategoryID), key) })
+	b.Run("products_logged", func(b *testing.B) { serve(b, s.log, bench.PathProducts, key) })
+}

@@ -1,0 +1,182 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// DBStats are the database figures /metrics reports; main reads them from
+// bbolt (web must not import storage).
+type DBStats struct {
+	ReadTx         int   // read transactions started
+	OpenReadTx     int   // read transactions open now
+	FreePages      int   // pages on the freelist
+	PendingPages   int   // pages freed but still used by open transactions
+	FreeAllocBytes int   // bytes in free pages
+	FreelistBytes  int   // bytes of the freelist itself
+	PageWrites     int64 // page writes of committed write transactions
+	PageAllocBytes int64 // bytes allocated by write transactions
+	WriteTime      time.Duration
+	FileSizeBytes  int64
+	CachedPages    int // category pages in the memory cache
+}
+
+// Ops is what the operations endpoints ask of the rest of the server.
+type Ops struct {
+	// Version is reported as storefront_build_info{version}.
+	Version string
+	// Ping reports whether the database answers (readiness).
+	Ping func() error
+	// Stats reads the database figures at each scrape; nil: none.
+	Stats func() DBStats
+}
+
+// Metrics is the Prometheus registry of one server: requests by route,
+// method and status, a latency histogram, bbolt figures and the Go runtime.
+type Metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+
+	mu    sync.RWMutex
+	cache map[obsKey]obsVal // the series of each (route, method, status) seen
+}
+
+type obsKey struct {
+	route, method string
+	status        int
+}
+
+type obsVal struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
+}
+
+// NewMetrics builds the registry. Pass m.Observe as Config.Observe and mount
+// the handler with RegisterOps.
+func NewMetrics(o Ops) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), cache: map[obsKey]obsVal{}}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "storefront_http_requests_total",
+		Help: "HTTP requests by route pattern, method and status.",
+	}, []string{"route", "method", "status"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "storefront_http_request_duration_seconds",
+		Help:    "HTTP request latency by route pattern and method.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	}, []string{"route", "method"})
+	build := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "storefront_build_info", Help: "Always 1; the label is the binary's version.",
+		ConstLabels: prometheus.Labels{"version": o.Version},
+	})
+	build.Set(1)
+	m.reg.MustRegister(m.requests, m.latency, build,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if o.Stats != nil {
+		m.reg.MustRegister(dbCollector{stats: o.Stats})
+	}
+	return m
+}
+
+// Observe records one request; it is web.Config.Observe. route is the route
+// pattern (bounded), never the raw path. Fiber's strings point into buffers
+// that are reused after the request, so the label values are copied once,
+// when a series is first seen; later requests find it without allocating.
+func (m *Metrics) Observe(route, method string, status int, d time.Duration) {
+	if route == "" {
+		route = "/"
+	}
+	k := obsKey{route, method, status}
+	m.mu.RLock()
+	v, ok := m.cache[k]
+	m.mu.RUnlock()
+	if !ok {
+		k = obsKey{strings.Clone(route), strings.Clone(method), status}
+		v = obsVal{
+			count:   m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
+			latency: m.latency.WithLabelValues(k.route, k.method),
+		}
+		m.mu.Lock()
+		m.cache[k] = v
+		m.mu.Unlock()
+	}
+	v.count.Inc()
+	v.latency.Observe(d.Seconds())
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() fiber.Handler {
+	return adaptor.HTTPHandler(promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+}
+
+// RegisterOps mounts GET /healthz (the process answers), GET /readyz (the
+// database answers; 503 when not) and GET /metrics. Register before Mount.
+func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
+	r.Get("/healthz", func(c *fiber.Ctx) error {
+		return ok(c, fiber.Map{"status": "ok"})
+	})
+	r.Get("/readyz", func(c *fiber.Ctx) error {
+		if o.Ping != nil {
+			if err := o.Ping(); err != nil {
+				return c.Status(fiber.StatusServiceUnavailable).JSON(errorBody{
+					StatusCode: fiber.StatusServiceUnavailable, Message: "the database does not answer", ErrorCode: "internal",
+				})
+			}
+		}
+		return ok(c, fiber.Map{"status": "ok"})
+	})
+	if m != nil {
+		r.Get("/metrics", m.Handler())
+	}
+}
+
+// dbCollector reads DBStats at scrape time.
+type dbCollector struct{ stats func() DBStats }
+
+var (
+	descReadTx     = prometheus.NewDesc("storefront_bbolt_read_tx_total", "Read transactions started.", nil, nil)
+	descOpenReadTx = prometheus.NewDesc("storefront_bbolt_open_read_tx", "Read transactions open now.", nil, nil)
+	descFreePages  = prometheus.NewDesc("storefront_bbolt_free_pages", "Pages on the freelist.", nil, nil)
+	descPending    = prometheus.NewDesc("storefront_bbolt_pending_pages", "Freed pages still held by open transactions.", nil, nil)
+	descFreeAlloc  = prometheus.NewDesc("storefront_bbolt_free_alloc_bytes", "Bytes in free pages.", nil, nil)
+	descFreelist   = prometheus.NewDesc("storefront_bbolt_freelist_inuse_bytes", "Bytes used by the freelist.", nil, nil)
+	descWrites     = prometheus.NewDesc("storefront_bbolt_page_writes_total", "Pages written by committed write transactions.", nil, nil)
+	descAlloc      = prometheus.NewDesc("storefront_bbolt_page_alloc_bytes_total", "Bytes allocated by write transactions.", nil, nil)
+	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
+	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
+	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+)
+
+func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages} {
+		ch <- d
+	}
+}
+
+func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.stats()
+	counter := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
+	}
+	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
+	counter(descReadTx, float64(s.ReadTx))
+	gauge(descOpenReadTx, float64(s.OpenReadTx))
+	gauge(descFreePages, float64(s.FreePages))
+	gauge(descPending, float64(s.PendingPages))
+	gauge(descFreeAlloc, float64(s.FreeAllocBytes))
+	gauge(descFreelist, float64(s.FreelistBytes))
+	counter(descWrites, float64(s.PageWrites))
+	counter(descAlloc, float64(s.PageAllocBytes))
+	counter(descWriteTime, s.WriteTime.Seconds())
+	gauge(descFileSize, float64(s.FileSizeBytes))
+	gauge(descCatPages, float64(s.CachedPages))
+}

@@ -1,0 +1,236 @@
+package web_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/testenv"
+	"storefront/web"
+)
+
+// opsEnv wires a server with the operations routes, as main does
+// (testenv mounts the catch-all before a test could add them).
+type opsEnv struct {
+	*testenv.Env
+	down atomic.Bool // readyz fails while set
+}
+
+func newOpsEnv(t *testing.T) *opsEnv {
+	t.Helper()
+	oe := &opsEnv{}
+	ops := web.Ops{
+		Version: "test-1",
+		Ping: func() error {
+			if oe.down.Load() {
+				return errors.New("storage: database not open")
+			}
+			return oe.DB.Ping()
+		},
+		Stats: func() web.DBStats {
+			s := oe.DB.Bolt().Stats()
+			info, _ := os.Stat(oe.DB.Bolt().Path())
+			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: oe.Svc.Catalog.CachedPages()}
+		},
+	}
+	m := web.NewMetrics(ops)
+	oe.Env = testenv.NewWith(t, testenv.Options{Web: web.Config{Observe: m.Observe}, Routes: func(e *testenv.Env) {
+		if err := web.ServeOpenAPI(e.App); err != nil {
+			t.Fatal(err)
+		}
+		web.RegisterOps(e.App, ops, m)
+	}})
+	return oe
+}
+
+func (e *opsEnv) text(t *testing.T, path string) (int, string, string) {
+	t.Helper()
+	resp, err := e.App.Test(httptest.NewRequest("GET", path, nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}
+
+func TestHealthz(t *testing.T) {
+	e := newOpsEnv(t)
+	for _, p := range []string{"/healthz", "/healthz/"} {
+		var d struct{ Status string }
+		e.Do(testenv.Req{Method: "GET", Path: p}).Expect(t, 200, "").Decode(t, &d)
+		if d.Status != "ok" {
+			t.Fatalf("%s: data.status %q, want ok", p, d.Status)
+		}
+	}
+	e.down.Store(true) // liveness does not depend on the database
+	e.Do(testenv.Req{Method: "GET", Path: "/healthz"}).Expect(t, 200, "")
+}
+
+func TestReadyz(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		e := newOpsEnv(t)
+		e.Do(testenv.Req{Method: "GET", Path: "/readyz"}).Expect(t, 200, "")
+	})
+	t.Run("ErrDatabaseDown", func(t *testing.T) {
+		e := newOpsEnv(t)
+		e.down.Store(true)
+		r := e.Do(testenv.Req{Method: "GET", Path: "/readyz/"}).Expect(t, 503, "internal")
+		if strings.Contains(string(r.Raw), "not open") {
+			t.Fatalf("readyz leaks the cause: %s", r.Raw)
+		}
+	})
+	t.Run("ErrDatabaseClosed", func(t *testing.T) {
+		e := newOpsEnv(t)
+		e.DB.Close()
+		e.Do(testenv.Req{Method: "GET", Path: "/readyz"}).Expect(t, 503, "internal")
+	})
+}
+
+func metricValue(t *testing.T, body, series string) float64 {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`)
+	m := re.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("series %s missing from:\n%s", series, body)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestMetrics(t *testing.T) {
+	e := newOpsEnv(t)
+	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: "Shop", Subdomain: "shop", Currency: "USD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = st
+	for i := 0; i < 3; i++ {
+		e.Do(testenv.Req{Method: "GET", Path: "/healthz"}).Expect(t, 200, "")
+	}
+	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/config/"}).Expect(t, 401, "invalid_api_key")
+	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/no-such-slug/", Key: key}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/other-slug/", Key: key}).Expect(t, 404, "not_found")
+
+	status, ctype, body := e.text(t, "/metrics")
+	if status != 200 || !strings.HasPrefix(ctype, "text/plain") {
+		t.Fatalf("got %d %q, want 200 text/plain", status, ctype)
+	}
+	if v := metricValue(t, body, `storefront_http_requests_total{method="GET",route="/healthz",status="200"}`); v != 3 {
+		t.Errorf("healthz requests: got %v, want 3", v)
+	}
+	// Routes are counted by pattern, never by raw path (bounded cardinality).
+	if v := metricValue(t, body, `storefront_http_requests_total{method="GET",route="/api/v1/business/website/products/:slug",status="404"}`); v != 2 {
+		t.Errorf("product slug 404s: got %v, want 2", v)
+	}
+	if strings.Contains(body, "no-such-slug") {
+		t.Errorf("a raw path reached the labels")
+	}
+	if v := metricValue(t, body, `storefront_http_request_duration_seconds_count{method="GET",route="/healthz"}`); v != 3 {
+		t.Errorf("healthz latency count: got %v, want 3", v)
+	}
+	if !strings.Contains(body, `storefront_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="0.005"}`) {
+		t.Errorf("latency histogram buckets missing")
+	}
+	if v := metricValue(t, body, "storefront_bbolt_file_size_bytes"); v <= 0 {
+		t.Errorf("file size %v, want > 0", v)
+	}
+	if v := metricValue(t, body, "storefront_bbolt_read_tx_total"); v < 1 {
+		t.Errorf("read tx %v, want >= 1", v)
+	}
+	for _, series := range []string{"storefront_bbolt_free_pages", "storefront_bbolt_open_read_tx", "storefront_category_cache_pages", `storefront_build_info{version="test-1"}`, "go_goroutines"} {
+		metricValue(t, body, series)
+	}
+}
+
+// TestOpenAPIComplete: every JSON route the server registers is in the
+// OpenAPI document (HTML pages of the panel and the payment sandbox aside).
+func TestOpenAPIComplete(t *testing.T) {
+	e := newOpsEnv(t)
+	status, _, body := e.text(t, "/openapi.json")
+	if status != 200 {
+		t.Fatalf("openapi.json: %d", status)
+	}
+	var doc struct {
+		OpenAPI string                               `json:"openapi"`
+		Paths   map[string]map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Fatalf("openapi %q, want 3.1.0", doc.OpenAPI)
+	}
+	param := regexp.MustCompile(`:([a-z_]+)`)
+	seen := map[string]bool{}
+	for _, r := range e.App.GetRoutes(true) {
+		if r.Method == "HEAD" || strings.HasPrefix(r.Path, "/admin") || strings.HasPrefix(r.Path, "/sandbox") || r.Path == "/" {
+			continue
+		}
+		p := param.ReplaceAllString(r.Path, "{$1}")
+		if !strings.HasPrefix(p, "/healthz") && !strings.HasPrefix(p, "/readyz") && p != "/metrics" && p != "/openapi.json" && !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		key := r.Method + " " + p
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if doc.Paths[p][strings.ToLower(r.Method)] == nil {
+			t.Errorf("%s is not in the OpenAPI document", key)
+		}
+	}
+	for _, must := range []string{"GET /healthz", "GET /readyz", "GET /metrics", "POST /api/v1/admin/backups/", "GET /api/v1/business/website/config/"} {
+		if !seen[must] {
+			t.Errorf("route %s not registered", must)
+		}
+	}
+}
+
+// TestMetricsCopyLabels: Fiber hands Observe strings that point into request
+// buffers reused later; the series must keep the values of their first request.
+func TestMetricsCopyLabels(t *testing.T) {
+	m := web.NewMetrics(web.Ops{Version: "x"})
+	buf := []byte("GET/shared/route")
+	method, route := unsafe.String(&buf[0], 3), unsafe.String(&buf[3], 13)
+	m.Observe(route, method, 200, time.Millisecond)
+	copy(buf, "PUT/changed/rout")
+	m.Observe("/shared/route", "GET", 200, time.Millisecond)
+
+	app := fiber.New()
+	app.Get("/metrics", m.Handler())
+	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if v := metricValue(t, string(b), `storefront_http_requests_total{method="GET",route="/shared/route",status="200"}`); v != 2 {
+		t.Fatalf("got %v, want 2 requests on one series:\n%s", v, b)
+	}
+	if strings.Contains(string(b), "PUT") {
+		t.Fatalf("a label changed with the reused buffer:\n%s", b)
+	}
+}
+
+func BenchmarkMetricsObserve(b *testing.B) {
+	m := web.NewMetrics(web.Ops{Version: "x"})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m.Observe("/api/v1/business/website/products", "GET", 200, time.Millisecond)
+	}
+}
