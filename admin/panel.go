@@ -115,6 +115,10 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get(st+"/outbox", p.store(p.outboxPage))
 
+	r.Get(st+"/orders", p.store(p.ordersPage))
+	r.Get(st+"/orders/:oid", p.store(p.orderPage))
+	r.Post(st+"/orders/:oid/status", p.store(p.moveOrder))
+
 	for _, k := range requestKinds {
 		r.Get(st+"/"+k.path, p.store(p.requestsPage(k)))
 		r.Get(st+"/"+k.path+"/:rid", p.store(p.requestPage(k)))
@@ -147,6 +151,7 @@ var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "orders", Label: "Orders", Path: "orders/"},
 	{Key: "cancellations", Label: "Cancellations", Path: "cancellations/"},
 	{Key: "refunds", Label: "Refunds", Path: "refunds/"},
 	{Key: "reviews", Label: "Reviews", Path: "reviews/"},
@@ -536,7 +541,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 		pages[name] = t
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
-		"requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer"} {
+		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}

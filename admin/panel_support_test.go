@@ -47,9 +47,9 @@ func TestPanelRequests(t *testing.T) {
 	cid, _ := e.Shopper(sid, "ann@example.com")
 	pr := e.Product(sid, 0, "Blue Mug", 1250, 10)
 	sh := app.Shopper{StoreID: sid, CustomerID: cid}
-	oCancel := rqPlaceOrder(t, e, sid, cid, app.OrderConfirmed, app.PaymentUnpaid, rqLine{pr, 2})
-	oReject := rqPlaceOrder(t, e, sid, cid, app.OrderPending, app.PaymentUnpaid, rqLine{pr, 1})
-	oRefund := rqPlaceOrder(t, e, sid, cid, app.OrderDelivered, app.PaymentPaid, rqLine{pr, 4})
+	oCancel := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentUnpaid, testenv.Line{Product: pr, Qty: 2})
+	oReject := e.PlaceOrder(sid, cid, app.OrderPending, app.PaymentUnpaid, testenv.Line{Product: pr, Qty: 1})
+	oRefund := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: pr, Qty: 4})
 	cOK, err := e.Svc.Requests.RequestCancellation(sh, app.CancellationInput{OrderID: oCancel.ID, Reason: "Ordered <twice>"})
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestPanelRequests(t *testing.T) {
 		if r.Status != app.RequestApproved || r.AdminNote != "Done, sorry for the trouble." || r.ReviewedBy == 0 {
 			t.Fatalf("got %+v", r)
 		}
-		if o := rqGetOrder(t, e, sid, oCancel.ID); o.Status != app.OrderCancelled {
+		if o := e.Order(sid, oCancel.ID); o.Status != app.OrderCancelled {
 			t.Fatalf("got order %s, want CANCELLED", o.Status)
 		}
 		p := b.get(okPath).expect(t, 200, "approved. The customer was told by email.", "APPROVED", "Done, sorry for the trouble.", "owner@example.com")
@@ -104,6 +104,7 @@ func TestPanelRequests(t *testing.T) {
 		// deciding twice is a conflict shown on the page
 		b.submit(cancels, okPath+"reject/", url.Values{}).expect(t, 409, "already approved")
 		b.get(cancels+"?status=APPROVED").expect(t, 200, "Ordered &lt;twice&gt;")
+		b.get(fmt.Sprintf("/admin/stores/%d/orders/%d/", sid, oCancel.ID)).expect(t, 200, fmt.Sprintf("Cancellation #%d", cOK.ID), "CANCELLED", "no move to make by hand")
 	})
 	t.Run("RejectCancellation", func(t *testing.T) {
 		p := b.submit(noPath, noPath+"reject/", url.Values{"admin_note": {strings.Repeat("x", 1001)}}).expect(t, 400, "admin_note")
@@ -114,7 +115,7 @@ func TestPanelRequests(t *testing.T) {
 		if r, _ := e.Svc.Requests.Get(sid, app.KindCancellation, cNo.ID); r.Status != app.RequestRejected || r.AdminNote != "Already shipped." {
 			t.Fatalf("got %+v", r)
 		}
-		if o := rqGetOrder(t, e, sid, oReject.ID); o.Status != app.OrderPending {
+		if o := e.Order(sid, oReject.ID); o.Status != app.OrderPending {
 			t.Fatalf("got order %s, want PENDING", o.Status)
 		}
 		b.get(cancels+"?status=REJECTED").expect(t, 200, "Changed my mind")
@@ -130,7 +131,7 @@ func TestPanelRequests(t *testing.T) {
 		if r.Status != app.RequestApproved || r.RefundMethod != app.RefundStoreCredit {
 			t.Fatalf("got %+v", r)
 		}
-		if o := rqGetOrder(t, e, sid, oRefund.ID); o.PaymentStatus != app.PaymentPartiallyRefunded || o.RefundedAmount != 1250 {
+		if o := e.Order(sid, oRefund.ID); o.PaymentStatus != app.PaymentPartiallyRefunded || o.RefundedAmount != 1250 {
 			t.Fatalf("got %s %s, want PARTIALLY_REFUNDED 12.50", o.PaymentStatus, o.RefundedAmount)
 		}
 		b.get(rfPath).expect(t, 200, "STORE_CREDIT", "Credit added.")
