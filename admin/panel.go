@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -114,6 +115,32 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get(st+"/outbox", p.store(p.outboxPage))
 
+	r.Get(st+"/orders", p.store(p.ordersPage))
+	r.Get(st+"/orders/:oid", p.store(p.orderPage))
+	r.Post(st+"/orders/:oid/status", p.store(p.moveOrder))
+
+	for _, k := range requestKinds {
+		r.Get(st+"/"+k.path, p.store(p.requestsPage(k)))
+		r.Get(st+"/"+k.path+"/:rid", p.store(p.requestPage(k)))
+		r.Post(st+"/"+k.path+"/:rid/approve", p.store(p.decideRequest(k, true)))
+		r.Post(st+"/"+k.path+"/:rid/reject", p.store(p.decideRequest(k, false)))
+	}
+
+	r.Get(st+"/reviews", p.store(p.reviewsPage))
+	r.Post(st+"/reviews/:rvid/approve", p.store(p.moderateReview(true)))
+	r.Post(st+"/reviews/:rvid/reject", p.store(p.moderateReview(false)))
+
+	r.Get(st+"/tickets", p.store(p.ticketsPage))
+	r.Get(st+"/tickets/:tid", p.store(p.ticketPage))
+	r.Post(st+"/tickets/:tid", p.store(p.patchTicket))
+	r.Post(st+"/tickets/:tid/reply", p.store(p.replyTicket))
+
+	r.Get(st+"/messages", p.store(p.messagesPage))
+	r.Post(st+"/messages/:mid/read", p.store(p.setMessageRead))
+
+	r.Get(st+"/customers", p.store(p.customersPage))
+	r.Get(st+"/customers/:cuid", p.store(p.customerPage))
+
 	// Anything else under /admin/ is the panel's own 404 page, not the JSON one.
 	r.All("/admin/*", p.notFound)
 }
@@ -124,6 +151,13 @@ var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "orders", Label: "Orders", Path: "orders/"},
+	{Key: "cancellations", Label: "Cancellations", Path: "cancellations/"},
+	{Key: "refunds", Label: "Refunds", Path: "refunds/"},
+	{Key: "reviews", Label: "Reviews", Path: "reviews/"},
+	{Key: "tickets", Label: "Tickets", Path: "tickets/"},
+	{Key: "messages", Label: "Messages", Path: "messages/"},
+	{Key: "customers", Label: "Customers", Path: "customers/"},
 	{Key: "outbox", Label: "Outbox", Path: "outbox/"},
 }
 
@@ -283,15 +317,19 @@ func (p *panel) listParams(c *fiber.Ctx, scope string, storeID uint64) (app.List
 
 // Pager is the paging links of a list page (template "pager").
 type Pager struct {
-	Base     string // the list's path: its first page
-	Next     string // the query of the next page ("?cursor=..."), "" on the last page
+	Base     string // the list's path and filter: its first page
+	Next     string // what to append to Base for the next page ("?cursor=..." or "&cursor=..."), "" on the last page
 	NotFirst bool
 }
 
 func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, next *app.Cursor) Pager {
 	pg := Pager{Base: base, NotFirst: lp.After != nil}
 	if next != nil {
-		pg.Next = "?cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
+		sep := "?"
+		if strings.Contains(base, "?") {
+			sep = "&"
+		}
+		pg.Next = sep + "cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
 	}
 	return pg
 }
@@ -358,6 +396,19 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 	status := statusOf(err)
 	msg := app.ErrorMessage(err)
 	switch status {
+	case fiber.StatusBadRequest:
+		var ae *app.Error
+		if errors.As(err, &ae) && len(ae.Fields) > 0 {
+			names := make([]string, 0, len(ae.Fields))
+			for k := range ae.Fields {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for i, k := range names {
+				names[i] = k + ": " + ae.Fields[k]
+			}
+			msg += " (" + strings.Join(names, "; ") + ")"
+		}
 	case fiber.StatusNotFound:
 		msg = "There is nothing here, or it is not yours to see."
 	case fiber.StatusInternalServerError:
@@ -463,6 +514,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 			return "/admin/static/" + name + "?v=" + f.version, nil
 		},
 		"storePath": storePath,
+		"lower":     strings.ToLower,
 	}
 	files, err := fs.Glob(fsys, "templates/*.html")
 	if err != nil {
@@ -488,7 +540,8 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 		}
 		pages[name] = t
 	}
-	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox"} {
+	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
+		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}
