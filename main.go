@@ -283,6 +283,7 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 		RefreshTTL:     cfg.Auth.RefreshTTL,
 		AdminTTL:       cfg.Auth.AdminTTL,
 		PendingTTL:     cfg.Orders.PendingTTL,
+		LoginFailures:  cfg.RateLimit.LoginFailures,
 		BcryptCost:     cfg.Auth.BcryptCost,
 		GatewaySecrets: gateways,
 	})
@@ -331,7 +332,7 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 	email := app.NormalizeEmail(cfg.Admin.Email)
 	password := "(the one set in admin.password)"
 	if cfg.Admin.Password == "" {
-		if _, _, _, err := svc.Admins.Login(email, demo.AdminPassword); err == nil {
+		if _, _, _, err := svc.Admins.Login(email, demo.AdminPassword, ""); err == nil {
 			password = demo.AdminPassword
 		} else {
 			password = "(not the demo password: the owner account existed before demo mode)"

@@ -211,3 +211,22 @@ func TestCatalogAdmin(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("%s/stores/%d/products/%d/", api, b, p.ID), Token: e.OwnerToken}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s/categories/%d/", base, cat.ID), Token: e.OwnerToken}).Expect(t, 200, "")
 }
+
+// Failed admin logins are limited per email, for the JSON API and the panel
+// alike; a success clears the count.
+func TestAdminLoginRateLimit(t *testing.T) {
+	e := testenv.New(t)
+	wrong := map[string]string{"email": "owner@example.com", "password": "wrong-password"}
+	right := map[string]string{"email": "owner@example.com", "password": "owner-password"}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: wrong}).Expect(t, 401, "invalid_credentials")
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: right}).Expect(t, 200, "")
+	for i := 0; i < 5; i++ {
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: wrong}).Expect(t, 401, "invalid_credentials")
+	}
+	r := e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: right}).Expect(t, 429, "rate_limited")
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	e.Advance(app.AdminLoginWindow)
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: right}).Expect(t, 200, "")
+}

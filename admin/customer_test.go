@@ -43,7 +43,7 @@ func staffToken(t *testing.T, e *testenv.Env, storeID uint64) string {
 	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: storeID}); err != nil {
 		t.Fatal(err)
 	}
-	tok, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password")
+	tok, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func TestAdminOrders(t *testing.T) {
 	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB}); err != nil {
 		t.Fatal(err)
 	}
-	st, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password")
+	st, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password", "")
 	if err != nil {
 		t.Fatal(err)
 	}

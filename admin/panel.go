@@ -33,8 +33,6 @@ type panel struct {
 	pages    map[string]*template.Template
 	static   map[string]staticFile
 	sessions *sessions
-	logins   *loginGuard // failed logins per email
-	loginIPs *loginGuard // failed logins per client IP
 	// loginKey signs the CSRF token of the login form (double-submit cookie).
 	loginKey []byte
 }
@@ -73,8 +71,6 @@ func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
 		pages:    pages,
 		static:   static,
 		sessions: newSessions(h.svc.Now, ttl),
-		logins:   newLoginGuard(h.svc.Now, 5, 15*time.Minute),
-		loginIPs: newLoginGuard(h.svc.Now, 20, 15*time.Minute),
 		loginKey: []byte(app.RandomHex(32)),
 	}, nil
 }

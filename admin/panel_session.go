@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,70 +125,6 @@ func tokenEqual(got, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// loginGuard counts failed panel logins per key (an email, an IP): after max
-// failures within window the key is refused until the window has passed.
-type loginGuard struct {
-	now    func() time.Time
-	max    int
-	window time.Duration
-
-	mu sync.Mutex
-	m  map[string]*failures
-}
-
-type failures struct {
-	n     int
-	since time.Time
-}
-
-func newLoginGuard(now func() time.Time, max int, window time.Duration) *loginGuard {
-	return &loginGuard{now: now, max: max, window: window, m: map[string]*failures{}}
-}
-
-// blocked reports how long key must still wait (0: may try).
-func (g *loginGuard) blocked(key string) time.Duration {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	f := g.m[key]
-	if f == nil {
-		return 0
-	}
-	left := f.since.Add(g.window).Sub(g.now())
-	if left <= 0 {
-		delete(g.m, key)
-		return 0
-	}
-	if f.n < g.max {
-		return 0
-	}
-	return left
-}
-
-func (g *loginGuard) fail(key string) {
-	now := g.now()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.m) > 10000 {
-		for k, f := range g.m {
-			if !now.Before(f.since.Add(g.window)) {
-				delete(g.m, k)
-			}
-		}
-	}
-	f := g.m[key]
-	if f == nil || !now.Before(f.since.Add(g.window)) {
-		f = &failures{since: now}
-		g.m[strings.Clone(key)] = f
-	}
-	f.n++
-}
-
-func (g *loginGuard) reset(key string) {
-	g.mu.Lock()
-	delete(g.m, key)
-	g.mu.Unlock()
-}
-
 // loginToken is the login form's CSRF token for a seed cookie: an HMAC, so a
 // cookie planted by someone else does not give them a valid form.
 func (p *panel) loginToken(seed string) string {
@@ -241,22 +178,20 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	next := safeNext(c.FormValue("next"))
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
 	ip := c.IP()
-	if wait := max(p.logins.blocked(email), p.loginIPs.blocked(ip)); wait > 0 {
-		mins := int((wait + time.Minute - 1) / time.Minute)
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait/time.Second)+1))
-		return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
-	}
-	_, _, u, err := p.h.svc.Admins.Login(email, c.FormValue("password"))
+	_, _, u, err := p.h.svc.Admins.Login(email, c.FormValue("password"), ip)
 	if err != nil {
-		if app.ErrorCode(err) == app.EInvalidCreds {
-			p.logins.fail(email)
-			p.loginIPs.fail(ip)
+		var ae *app.Error
+		switch {
+		case errors.As(err, &ae) && ae.Code == app.ERateLimited:
+			mins := (ae.RetryAfter + 59) / 60
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
+			return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
+		case app.ErrorCode(err) == app.EInvalidCreds:
 			p.h.log.Warn("admin panel login failed", "ip", ip)
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))
 	}
-	p.logins.reset(email)
 	// A browser-session cookie: the server ends the session after its lifetime.
 	id := p.sessions.create(u.ID)
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin",

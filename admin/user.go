@@ -24,7 +24,7 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password)
+	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, c.IP())
 	if err != nil {
 		return err
 	}

@@ -53,12 +53,26 @@ type AdminTx interface {
 	DeleteAdmin(id uint64) error
 }
 
+// Admin login limits: failed logins per email (Opt.LoginFailures) and per
+// client IP within AdminLoginWindow, shared by the JSON API and the panel.
+const (
+	AdminLoginWindow     = 15 * time.Minute
+	AdminLoginFailuresIP = 20
+	defaultLoginFailures = 5
+)
+
 // AdminService manages admin accounts and their logins.
 type AdminService struct {
-	s *Services
+	s       *Services
+	byEmail *FailureGuard
+	byIP    *FailureGuard
 }
 
-func newAdminService(s *Services) *AdminService { return &AdminService{s: s} }
+func newAdminService(s *Services) *AdminService {
+	return &AdminService{s: s,
+		byEmail: NewFailureGuard(s.Now, s.Opt.LoginFailures, AdminLoginWindow),
+		byIP:    NewFailureGuard(s.Now, AdminLoginFailuresIP, AdminLoginWindow)}
+}
 
 // Bootstrap makes the first owner when there is no admin yet. With password
 // empty it makes a random one and returns it (to print once); it returns ""
@@ -84,12 +98,35 @@ func (as *AdminService) Bootstrap(email, password string) (string, error) {
 }
 
 // Login checks credentials and returns a signed admin token and its expiry.
-// Errors: invalid_credentials.
-func (as *AdminService) Login(email, password string) (string, time.Time, *AdminUser, error) {
+// ip is the client's address ("" for calls from inside the process).
+// Errors: invalid_credentials, rate_limited (too many failures for the email or the IP).
+func (as *AdminService) Login(email, password, ip string) (string, time.Time, *AdminUser, error) {
+	email = NormalizeEmail(email)
+	wait := as.byEmail.Blocked(email)
+	if ip != "" {
+		wait = max(wait, as.byIP.Blocked(ip))
+	}
+	if wait > 0 {
+		return "", time.Time{}, nil, RateLimited("too many failed logins; retry later", wait)
+	}
+	tok, exp, u, err := as.login(email, password)
+	switch {
+	case ErrorCode(err) == EInvalidCreds:
+		as.byEmail.Fail(email)
+		if ip != "" {
+			as.byIP.Fail(ip)
+		}
+	case err == nil:
+		as.byEmail.Reset(email)
+	}
+	return tok, exp, u, err
+}
+
+func (as *AdminService) login(email, password string) (string, time.Time, *AdminUser, error) {
 	var u *AdminUser
 	err := as.s.DB.View(func(tx Tx) error {
 		var err error
-		u, err = tx.AdminByEmail(NormalizeEmail(email))
+		u, err = tx.AdminByEmail(email)
 		return err
 	})
 	if IsNotFound(err) {

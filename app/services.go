@@ -13,6 +13,7 @@ type Options struct {
 	AdminTTL       time.Duration // admin token lifetime
 	PendingTTL     time.Duration // unpaid PENDING orders expire after this
 	BcryptCost     int
+	LoginFailures  int               // failed admin logins per email per 15 minutes (0: 5)
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox
 }
 
@@ -60,6 +61,9 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	}
 	if opt.PendingTTL == 0 {
 		opt.PendingTTL = 30 * time.Minute
+	}
+	if opt.LoginFailures == 0 {
+		opt.LoginFailures = defaultLoginFailures
 	}
 	if opt.BcryptCost == 0 {
 		opt.BcryptCost = 10

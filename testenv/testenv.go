@@ -103,7 +103,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if _, err := e.Svc.Admins.Bootstrap("owner@example.com", "owner-password"); err != nil {
 		t.Fatal(err)
 	}
-	tok, _, _, err := e.Svc.Admins.Login("owner@example.com", "owner-password")
+	tok, _, _, err := e.Svc.Admins.Login("owner@example.com", "owner-password", "")
 	if err != nil {
 		t.Fatal(err)
 	}

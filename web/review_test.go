@@ -49,7 +49,7 @@ func rvStaff(t testing.TB, e *testenv.Env, sid uint64) string {
 	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: sid}); err != nil {
 		t.Fatal(err)
 	}
-	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password")
+	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")
 	if err != nil {
 		t.Fatal(err)
 	}
