@@ -7,21 +7,55 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // StoreService manages stores and answers the two questions asked on every
 // request, "which store is this key for" and "what is its config", from
 // memory. Every store change goes through it, so its caches stay true.
+//
+// Readers never lock: the caches are an immutable snapshot behind an atomic
+// pointer, replaced whole (copy on write) by the rare writers. A generation
+// number, bumped by every store change, keeps a reader that loaded from the
+// database before a change from caching what it read.
 type StoreService struct {
 	s *Services
 
-	mu     sync.RWMutex
+	cache atomic.Pointer[storeCache]
+	mu    sync.Mutex // serializes writers of cache
+}
+
+// storeCache is one immutable snapshot of the caches.
+type storeCache struct {
+	gen    uint64
 	byKey  map[[32]byte]*Store // key hash -> store; only found keys are cached
 	config map[uint64][]byte   // store id -> wire JSON of its config
 }
 
 func newStoreService(s *Services) *StoreService {
-	return &StoreService{s: s, byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}}
+	ss := &StoreService{s: s}
+	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}})
+	return ss
+}
+
+// change replaces the snapshot with fn applied to a copy of it, unless gen
+// is not the current generation (-1: always).
+func (ss *StoreService) change(gen int64, fn func(c *storeCache)) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	old := ss.cache.Load()
+	if gen >= 0 && uint64(gen) != old.gen {
+		return
+	}
+	c := &storeCache{gen: old.gen, byKey: make(map[[32]byte]*Store, len(old.byKey)+1), config: make(map[uint64][]byte, len(old.config)+1)}
+	for k, v := range old.byKey {
+		c.byKey[k] = v
+	}
+	for k, v := range old.config {
+		c.config[k] = v
+	}
+	fn(c)
+	ss.cache.Store(c)
 }
 
 // Authenticate returns the store of an API key: invalid_api_key for a missing
@@ -32,9 +66,7 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 	}
 	var kb [128]byte // keys are shorter: hash them without a heap copy
 	h := sha256.Sum256(append(kb[:0], key...))
-	ss.mu.RLock()
-	st := ss.byKey[h]
-	ss.mu.RUnlock()
+	st := ss.cache.Load().byKey[h]
 	if st == nil {
 		var err error
 		if st, err = ss.loadKey(h); err != nil {
@@ -53,6 +85,7 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 // loadKey reads the store of a key hash and caches it (apart from
 // Authenticate so that the hot path keeps h and st on the stack).
 func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
+	gen := int64(ss.cache.Load().gen)
 	var st *Store
 	err := ss.s.DB.View(func(tx Tx) error {
 		var err error
@@ -65,47 +98,47 @@ func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
-	ss.byKey[h] = st
-	ss.mu.Unlock()
+	ss.change(gen, func(c *storeCache) { c.byKey[h] = st })
 	return st, nil
 }
 
 // ConfigJSON returns the wire form of a store's configuration (storefront
 // endpoint 1), from memory after the first call.
 func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
-	ss.mu.RLock()
-	b := ss.config[st.ID]
-	ss.mu.RUnlock()
-	if b != nil {
+	snap := ss.cache.Load()
+	if b := snap.config[st.ID]; b != nil {
 		return b, nil
 	}
+	// A miss reads the store afresh: st may predate a change that emptied the cache.
+	fresh, err := ss.Get(st.ID)
+	if err != nil {
+		return nil, err
+	}
 	var cfg map[string]any
-	if err := json.Unmarshal(st.Config, &cfg); err != nil || cfg == nil {
+	if err := json.Unmarshal(fresh.Config, &cfg); err != nil || cfg == nil {
 		cfg = map[string]any{}
 	}
-	cfg["subdomain"] = st.Subdomain
-	cfg["is_active"] = st.IsActive
+	cfg["subdomain"] = fresh.Subdomain
+	cfg["is_active"] = fresh.IsActive
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
-	ss.config[st.ID] = b
-	ss.mu.Unlock()
+	ss.change(int64(snap.gen), func(c *storeCache) { c.config[st.ID] = b })
 	return b, nil
 }
 
 // forget drops every cached entry of a store.
 func (ss *StoreService) forget(id uint64) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	delete(ss.config, id)
-	for k, st := range ss.byKey {
-		if st.ID == id {
-			delete(ss.byKey, k)
+	ss.change(-1, func(c *storeCache) {
+		c.gen++
+		delete(c.config, id)
+		for k, st := range c.byKey {
+			if st.ID == id {
+				delete(c.byKey, k)
+			}
 		}
-	}
+	})
 }
 
 var subdomainRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)

@@ -122,7 +122,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 	if b, err = s.listTail(c, b, scope, page.Next, extra); err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	setJSON(c)
 	if len(b) <= 8<<10 { // small (trimmed) pages: a copy is cheaper than losing the buffer
 		c.Response().SetBody(b)
 		*bp = b[:0]
@@ -159,7 +159,7 @@ func sendList[T any](s *Server, c *fiber.Ctx, scope string, page app.Page[T], fs
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	setJSON(c)
 	return c.Send(b)
 }
 

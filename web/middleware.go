@@ -35,15 +35,16 @@ func newRIDPrefix() string {
 
 // headerRequestID is the response header that carries the request id; it is
 // also where requestID reads it back (no per-request Locals value to box).
-const headerRequestID = "X-Request-ID"
+const headerRequestID = "X-Request-Id" // canonical form: set with SetCanonical
 
 // requestID returns the id of the current request.
 func requestID(c *fiber.Ctx) string {
 	return string(c.Response().Header.Peek(headerRequestID))
 }
 
-// recover turns a panic into a 500 with the stack in the log, never a crash.
-func (s *Server) recover(c *fiber.Ctx) (err error) {
+// safeNext runs the rest of the chain, turning a panic into an error (a 500
+// with the stack in the log), never a crash.
+func (s *Server) safeNext(c *fiber.Ctx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic", "request_id", requestID(c), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -54,12 +55,14 @@ func (s *Server) recover(c *fiber.Ctx) (err error) {
 }
 
 // requestLog gives the request an id (X-Request-ID), and logs and measures it.
+var headerRequestIDBytes = []byte(headerRequestID)
+
 func (s *Server) requestLog(c *fiber.Ctx) error {
 	start := time.Now()
 	var buf [32]byte
 	rid := strconv.AppendUint(append(append(buf[:0], ridPrefix...), '-'), ridCounter.Add(1), 36)
-	c.Response().Header.SetBytesV(headerRequestID, rid)
-	err := c.Next()
+	c.Response().Header.SetCanonical(headerRequestIDBytes, rid)
+	err := s.safeNext(c)
 	if err != nil {
 		if herr := s.ErrorHandler(c, err); herr != nil {
 			_ = c.SendStatus(fiber.StatusInternalServerError)
@@ -77,23 +80,19 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 	return nil
 }
 
-// apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403 store_inactive).
+// apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403
+// store_inactive) and applies ratelimit.api_per_second per API key and client
+// IP (one middleware: every hop of the chain costs on the hottest routes).
 func (s *Server) apiKey(c *fiber.Ctx) error {
 	st, err := s.svc.Stores.Authenticate(c.Get("X-Service-Key"))
 	if err != nil {
 		return err
 	}
 	c.Locals(keyStore, st)
-	return c.Next()
-}
-
-// rateLimit applies ratelimit.api_per_second per API key and client IP.
-func (s *Server) rateLimit(c *fiber.Ctx) error {
-	if s.apiRate == nil {
-		return c.Next()
-	}
-	if ok, wait := s.apiRate.Allow(strconv.FormatUint(store(c).ID, 10) + "|" + c.IP()); !ok {
-		return rateLimited(wait)
+	if s.apiRate != nil {
+		if ok, wait := s.apiRate.Allow(strconv.FormatUint(st.ID, 10) + "|" + c.IP()); !ok {
+			return rateLimited(wait)
+		}
 	}
 	return c.Next()
 }

@@ -33,7 +33,7 @@ func (s *Server) sendReviews(c *fiber.Ctx, scope string, page app.Page[json.RawM
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	setJSON(c)
 	return c.Send(b)
 }
 

@@ -51,6 +51,7 @@ func New(cfg Config, svc *app.Services) *Server {
 	}
 	s.App = fiber.New(fiber.Config{
 		ErrorHandler:            s.ErrorHandler,
+		CaseSensitive:           true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
 		BodyLimit:               BodyLimit,
 		DisableStartupMessage:   true,
 		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
@@ -60,7 +61,7 @@ func New(cfg Config, svc *app.Services) *Server {
 		WriteTimeout:            30 * time.Second,
 		IdleTimeout:             120 * time.Second,
 	})
-	s.App.Use(s.recover, s.requestLog)
+	s.App.Use(s.requestLog)
 	s.routes()
 	return s
 }
@@ -74,8 +75,8 @@ func proxyHeader(trusted []string) string {
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {
-	web := s.App.Group("/api/v1/business/website", s.apiKey, s.rateLimit)
-	cust := s.App.Group("/api/v1/customer", s.apiKey, s.rateLimit)
+	web := s.App.Group("/api/v1/business/website", s.apiKey)
+	cust := s.App.Group("/api/v1/customer", s.apiKey)
 
 	s.registerStoreRoutes(web)
 	s.registerCatalogRoutes(web)
