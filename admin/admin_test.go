@@ -10,19 +10,6 @@ import (
 
 const api = "/api/v1/admin"
 
-// staff creates a staff admin of storeID and returns its token.
-func staff(t *testing.T, e *testenv.Env, storeID uint64, email string) string {
-	t.Helper()
-	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken,
-		Body: map[string]any{"email": email, "password": "staff-password", "role": "staff", "store_id": storeID}}).Expect(t, 201, "")
-	var out struct {
-		AccessToken string `json:"access_token"`
-	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": email, "password": "staff-password"}}).
-		Expect(t, 200, "").Decode(t, &out)
-	return out.AccessToken
-}
-
 func TestAdminLogin(t *testing.T) {
 	e := testenv.New(t)
 	for _, tc := range []struct {
@@ -96,7 +83,12 @@ func TestStaffSeesOnlyTheirStore(t *testing.T) {
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
-	tok := staff(t, e, a, "staff@example.com")
+	e.Staff(a, "staff@example.com")
+	var login struct {
+		AccessToken string `json:"access_token"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "staff@example.com", "password": "staff-password"}}).Expect(t, 200, "").Decode(t, &login)
+	tok := login.AccessToken
 	var list struct {
 		Items []map[string]any `json:"items"`
 	}
@@ -118,7 +110,14 @@ func TestUsersAdmin(t *testing.T) {
 	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "bad", "password": "short", "role": "king"}}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "s@example.com", "password": "long-enough", "role": "staff"}}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "s@example.com", "password": "long-enough", "role": "staff", "store_id": 99}}).Expect(t, 400, "validation_failed")
-	staff(t, e, a, "s@example.com")
+	var created map[string]any
+	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "S@example.com", "password": "long-enough", "role": "staff", "store_id": a}}).Expect(t, 201, "").Decode(t, &created)
+	if created["email"] != "s@example.com" || created["role"] != "staff" || created["store_id"].(float64) != float64(a) {
+		t.Fatalf("got %v", created)
+	}
+	if _, leak := created["password_hash"]; leak {
+		t.Fatal("password hash in the create response")
+	}
 	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "s@example.com", "password": "long-enough", "role": "staff", "store_id": a}}).Expect(t, 409, "conflict")
 	var list struct {
 		Items []map[string]any `json:"items"`

@@ -45,7 +45,7 @@ func newBackupEnv(t *testing.T) *backupEnv {
 	}})
 	be.backups = &storage.BackupDir{DB: be.DB, Dir: filepath.Join(be.Dir, "backups"), Keep: 2}
 	sid, _ := be.Store("Shop")
-	be.staff = staff(t, be.Env, sid, "staff@example.com")
+	be.staff = be.Staff(sid, "staff@example.com")
 	_, be.shopper = be.Shopper(sid, "ada@example.com")
 	return be
 }

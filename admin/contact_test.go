@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"fmt"
 	"net/url"
 	"testing"
 
@@ -11,7 +12,7 @@ func TestAdminContactMessages(t *testing.T) {
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
-	staffA, staffB := rvStaff(t, e, sid), rvStaff(t, e, sidB)
+	staffA, staffB := e.Staff(sid, fmt.Sprintf("staff%d@example.com", sid)), e.Staff(sidB, fmt.Sprintf("staff%d@example.com", sidB))
 	for _, name := range []string{"one", "two", "three"} {
 		e.Do(testenv.Req{Method: "POST", Path: rvWeb + "/contact/", Key: key, Body: map[string]any{"name": name, "email": name + "@example.com", "message": "hi"}}).Expect(t, 200, "")
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"storefront/app"
 	"storefront/testenv"
 )
 
@@ -36,18 +35,6 @@ func walk(t *testing.T, e *testenv.Env, path, token string) []map[string]any {
 	}
 	t.Fatal("list never ended")
 	return nil
-}
-
-func staffToken(t *testing.T, e *testenv.Env, storeID uint64) string {
-	t.Helper()
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: storeID}); err != nil {
-		t.Fatal(err)
-	}
-	tok, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }
 
 func TestAdminCustomers(t *testing.T) {
@@ -84,7 +71,7 @@ func TestAdminCustomers(t *testing.T) {
 		t.Fatalf("got %s", r.Raw)
 	}
 
-	staffB := staffToken(t, e, sidB)
+	staffB := e.Staff(sidB, "staff@example.com")
 	tests := []struct {
 		name, path, token string
 		status            int
@@ -131,7 +118,7 @@ func TestAdminOutbox(t *testing.T) {
 	if got := walk(t, e, fmt.Sprintf("/api/v1/admin/stores/%d/outbox/", sidB), e.OwnerToken); len(got) != 0 {
 		t.Fatalf("store B outbox: got %d mails, want 0", len(got))
 	}
-	staffB := staffToken(t, e, sidB)
+	staffB := e.Staff(sidB, "staff@example.com")
 	e.Do(testenv.Req{Method: "GET", Path: path, Token: staffB}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "GET", Path: path}).Expect(t, 401, "unauthorized")
 }

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"testing"
 
-	"storefront/app"
 	"storefront/testenv"
 )
 
@@ -97,12 +96,6 @@ func TestAdminOrders(t *testing.T) {
 	e.Do(testenv.Req{Method: "PATCH", Path: path(sidB, mine.OrderID), Token: e.OwnerToken, Body: map[string]any{"status": "DELIVERED"}}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "GET", Path: path(sid, guest.OrderID)}).Expect(t, 401, "unauthorized")
 	e.Do(testenv.Req{Method: "GET", Path: path(sid, guest.OrderID), Token: tok}).Expect(t, 401, "unauthorized")
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: "staff@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB}); err != nil {
-		t.Fatal(err)
-	}
-	st, _, _, err := e.Svc.Admins.Login("staff@example.com", "staff-password", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := e.Staff(sidB, "staff@example.com")
 	e.Do(testenv.Req{Method: "GET", Path: path(sid, guest.OrderID), Token: st}).Expect(t, 404, "not_found")
 }

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"testing"
 
-	"storefront/app"
 	"storefront/testenv"
 )
 
@@ -19,20 +18,6 @@ func rvEnv(t testing.TB) *testenv.Env {
 	t.Helper()
 	e := testenv.New(t)
 	return e
-}
-
-// rvStaff returns an admin token of a staff user of one store.
-func rvStaff(t testing.TB, e *testenv.Env, sid uint64) string {
-	t.Helper()
-	email := fmt.Sprintf("staff%d@example.com", sid)
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: sid}); err != nil {
-		t.Fatal(err)
-	}
-	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }
 
 type rvList struct {
@@ -60,7 +45,7 @@ func TestAdminReviews(t *testing.T) {
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
-	staffA, staffB := rvStaff(t, e, sid), rvStaff(t, e, sidB)
+	staffA, staffB := e.Staff(sid, fmt.Sprintf("staff%d@example.com", sid)), e.Staff(sidB, fmt.Sprintf("staff%d@example.com", sidB))
 	p := e.Product(sid, 0, "Red Shoe", 1250, 3)
 	var rids []string
 	for i := 0; i < 4; i++ {

@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ func TestAdminTickets(t *testing.T) {
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
-	staffA, staffB := rvStaff(t, e, sid), rvStaff(t, e, sidB)
+	staffA, staffB := e.Staff(sid, fmt.Sprintf("staff%d@example.com", sid)), e.Staff(sidB, fmt.Sprintf("staff%d@example.com", sidB))
 	_, tok := e.Shopper(sid, "ann@example.com")
 	var ids []string
 	for _, subj := range []string{"first", "second", "third"} {

@@ -365,3 +365,16 @@ func (e *Env) Outbox(storeID uint64) []*app.Mail {
 	}
 	return out
 }
+
+// Staff creates a staff admin of storeID and returns an admin token of it.
+func (e *Env) Staff(storeID uint64, email string) string {
+	e.T.Helper()
+	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: storeID}); err != nil {
+		e.T.Fatal(err)
+	}
+	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return tok
+}

@@ -42,20 +42,6 @@ func rvOrder(t testing.TB, e *testenv.Env, sid, cid uint64, status string, pids 
 	return o.ID
 }
 
-// rvStaff returns an admin token of a staff user of one store.
-func rvStaff(t testing.TB, e *testenv.Env, sid uint64) string {
-	t.Helper()
-	email := fmt.Sprintf("staff%d@example.com", sid)
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: sid}); err != nil {
-		t.Fatal(err)
-	}
-	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 type rvList struct {
 	Items      []map[string]any `json:"items"`
 	NextCursor *string          `json:"next_cursor"`
