@@ -21,25 +21,8 @@ import (
 
 	"storefront/app"
 	"storefront/storage"
+	"storefront/testenv"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // testEnviron is the environment of a test server: an ephemeral port, a
 // temporary data_dir, cheap bcrypt, and nothing from the caller's STOREFRONT_*.
@@ -55,7 +38,7 @@ func testEnviron(dataDir string, extra ...string) []string {
 // runCmd runs one non-serving command in-process.
 func runCmd(t *testing.T, environ []string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb syncBuffer
+	var out, errb testenv.SyncBuffer
 	code := runWith(context.Background(), args, env{environ: environ, stdout: &out, stderr: &errb})
 	return code, out.String(), errb.String()
 }
@@ -128,8 +111,8 @@ func TestBadConfig(t *testing.T) {
 // server is an in-process `storefront serve`.
 type server struct {
 	addr, dir   string
-	stdout      *syncBuffer
-	stderr      *syncBuffer
+	stdout      *testenv.SyncBuffer
+	stderr      *testenv.SyncBuffer
 	cancel      context.CancelFunc
 	done        chan int
 	stopOnClean bool
@@ -138,7 +121,7 @@ type server struct {
 func startServer(t *testing.T, dir string, extra ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{dir: dir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	s := &server{dir: dir, stdout: &testenv.SyncBuffer{}, stderr: &testenv.SyncBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan string, 1)
 	go func() {
 		s.done <- runWith(ctx, []string{"serve"}, env{environ: testEnviron(dir, extra...), stdout: s.stdout, stderr: s.stderr,
@@ -509,7 +492,7 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout syncBuffer
+	var stdout testenv.SyncBuffer
 	cmd.Stdout = &stdout
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -518,7 +501,7 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 
 	// Read the JSON log until the listening line; keep draining afterwards.
 	addrc := make(chan string, 1)
-	var logs syncBuffer
+	var logs testenv.SyncBuffer
 	logsDone := make(chan struct{}) // closed at EOF: the process closed stderr
 	go func() {
 		defer close(logsDone)

@@ -378,3 +378,22 @@ func (e *Env) Staff(storeID uint64, email string) string {
 	}
 	return tok
 }
+
+// SyncBuffer is a bytes.Buffer safe for a server goroutine writing (a log)
+// while the test reads.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

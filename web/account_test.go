@@ -580,7 +580,7 @@ func TestAuthRateLimits(t *testing.T) {
 // than the one that issued it, nor in any log line.
 func TestNoSecrets(t *testing.T) {
 	e := testenv.New(t)
-	var logBuf syncBuffer
+	var logBuf testenv.SyncBuffer
 	e.Svc.Log = slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := web.New(web.Config{LogRequests: true, AuthPerMinute: 1000, LoginFailures: 1000}, e.Svc)
 	admin.Register(srv.App, e.Svc, admin.Config{})
@@ -665,23 +665,6 @@ func TestNoSecrets(t *testing.T) {
 			t.Errorf("log contains secret %q", s)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 type failingMailer struct{}
