@@ -18,8 +18,9 @@ import (
 // JWT signs tokens with a key derived per kind from one server secret, so a
 // token of one kind can never verify as another.
 type JWT struct {
-	keys map[string][]byte
-	now  func() time.Time
+	keys   map[string][]byte
+	now    func() time.Time
+	parser *jwt.Parser // made once: it only holds options
 }
 
 // NewJWT derives the per-kind keys from secret. now may be nil.
@@ -27,7 +28,8 @@ func NewJWT(secret []byte, now func() time.Time) *JWT {
 	if now == nil {
 		now = time.Now
 	}
-	j := &JWT{keys: map[string][]byte{}, now: now}
+	j := &JWT{keys: map[string][]byte{}, now: now, parser: jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}),
+		jwt.WithIssuer("storefront"), jwt.WithExpirationRequired(), jwt.WithTimeFunc(now))}
 	for _, kind := range []string{app.TokenShopper, app.TokenAdmin} {
 		m := hmac.New(sha256.New, secret)
 		m.Write([]byte("storefront token key: " + kind))
@@ -65,9 +67,7 @@ func (j *JWT) Verify(token, kind string) (app.Claims, error) {
 		return app.Claims{}, bad
 	}
 	var cl claims
-	p := jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer("storefront"),
-		jwt.WithExpirationRequired(), jwt.WithTimeFunc(j.now))
-	_, err := p.ParseWithClaims(token, &cl, func(*jwt.Token) (any, error) { return key, nil })
+	_, err := j.parser.ParseWithClaims(token, &cl, func(*jwt.Token) (any, error) { return key, nil })
 	if err != nil || cl.Kind != kind {
 		return app.Claims{}, bad
 	}
