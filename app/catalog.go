@@ -118,15 +118,16 @@ func (p *Product) TakeStock(variantID uint64, qty int64) bool {
 	return true
 }
 
-// PutBackStock returns qty units taken by TakeStock.
+// PutBackStock returns qty units taken by TakeStock, up to MaxStock. Units of
+// a variant that no longer exists have nowhere to go and are dropped.
 func (p *Product) PutBackStock(variantID uint64, qty int64) {
 	if variantID != 0 {
 		if v := p.Variant(variantID); v != nil {
-			v.Stock += qty
+			v.Stock = min(v.Stock+qty, MaxStock)
 		}
 		return
 	}
-	p.Stock += qty
+	p.Stock = min(p.Stock+qty, MaxStock)
 }
 
 // Doc builds the product's public representation (decisions.md §4). cat may

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"sort"
+	"encoding/json"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,8 +85,7 @@ type CheckoutResult struct {
 
 // Idempotency carries the Idempotency-Key header and the body's hash.
 type Idempotency struct {
-	Key  string
-	Body []byte
+	Key string
 }
 
 func (in *CheckoutInput) validate(guest bool) error {
@@ -179,10 +178,22 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	if err != nil {
 		return res, err
 	}
+	// The request is compared by a hash of its decoded form, so a retry that
+	// re-serialized the same JSON (other key order, spacing) still matches.
+	// Guests share one namespace per store, so their keys are scoped by the
+	// hash too: one guest cannot claim (and block) another guest's key.
 	var bodyHash string
+	scoped := idem.Key
 	if idem.Key != "" {
-		h := sha256.Sum256(idem.Body)
+		canon, err := json.Marshal(in)
+		if err != nil {
+			return res, err
+		}
+		h := sha256.Sum256(canon)
 		bodyHash = hex.EncodeToString(h[:])
+		if customerID == 0 {
+			scoped = idem.Key + "\x00" + bodyHash
+		}
 	}
 	sessionSecret := RandomHex(12)
 	var derr error // a domain outcome: the batch commits nothing and reports it
@@ -191,7 +202,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		// Batch may run this twice: rebuild every result from what tx reads.
 		res, derr, fresh = CheckoutResult{}, nil, false
 		if idem.Key != "" {
-			rec, err := tx.IdempotencyRecord(storeID, customerID, idem.Key)
+			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
 			if err == nil {
 				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
 					derr = &Error{Code: EConflict, Message: "this Idempotency-Key was used with another request body",
@@ -245,7 +256,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		}
 		res = CheckoutResult{RedirectURL: gw.RedirectURL(sess), OrderID: o.ID, PaymentSessionID: sessionID}
 		if idem.Key != "" {
-			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: idem.Key, BodyHash: bodyHash,
+			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: scoped, BodyHash: bodyHash,
 				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
 			if err := tx.PutIdempotencyRecord(rec); err != nil {
 				return err
@@ -333,6 +344,10 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if err := bad.Err(); err != nil {
 		return nil, nil, nil, err
 	}
+	// Amounts above MaxMoney cannot be stored (Money refuses to decode them).
+	if o.Subtotal > MaxMoney {
+		return nil, nil, nil, Invalid("items", "the order is over the largest total accepted ("+MaxMoney.String()+")")
+	}
 	var coupon *Coupon
 	if in.CouponCode != "" {
 		c, err := tx.CouponByCode(storeID, in.CouponCode)
@@ -375,6 +390,9 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		return nil, nil, nil, &Error{Code: EPriceChanged, Message: "prices changed; review the order", Fields: changed}
 	}
 	o.Total = o.Subtotal - o.Discount + o.DeliveryFee
+	if o.Total > MaxMoney {
+		return nil, nil, nil, Invalid("items", "the order is over the largest total accepted ("+MaxMoney.String()+")")
+	}
 	// Reserve stock on the loaded products (lines of one product share it).
 	short := map[string]string{}
 	for i, line := range o.Items {
@@ -467,40 +485,47 @@ func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) 
 // checked in the transaction that cancels, so an order is released once.
 // It returns how many it cancelled.
 func (os *OrderService) ExpirePending() (int, error) {
-	n := 0
-	stores := map[uint64]bool{}
-	err := os.s.DB.Update(func(tx Tx) error {
-		n = 0
-		clear(stores)
-		now := tx.Now()
-		list, err := tx.PendingOrdersBefore(now.Add(-os.s.Opt.PendingTTL))
-		if err != nil {
-			return err
-		}
-		for _, o := range list {
-			if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
-				continue
-			}
-			if err := CancelOrder(tx, o, now); err != nil {
-				return err
-			}
-			stores[o.StoreID] = true
-			n++
-		}
-		return nil
-	})
+	stores, err := os.s.Stores.List()
 	if err != nil {
 		return 0, err
 	}
-	ids := make([]uint64, 0, len(stores))
-	for id := range stores {
-		ids = append(ids, id)
+	total := 0
+	var firstErr error
+	// One transaction per store: a store whose expiry fails (logged) does not
+	// hold back the others.
+	for _, st := range stores {
+		n := 0
+		err := os.s.DB.Update(func(tx Tx) error {
+			n = 0
+			now := tx.Now()
+			list, err := tx.PendingOrdersBefore(st.ID, now.Add(-os.s.Opt.PendingTTL))
+			if err != nil {
+				return err
+			}
+			for _, o := range list {
+				if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
+					continue
+				}
+				if err := CancelOrder(tx, o, now); err != nil {
+					return err
+				}
+				n++
+			}
+			return nil
+		})
+		if err != nil {
+			os.s.Log.Error("expire pending orders", "store_id", st.ID, "err", err)
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if n > 0 {
+			os.s.Catalog.Changed(st.ID)
+			total += n
+		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		os.s.Catalog.Changed(id)
-	}
-	return n, nil
+	return total, firstErr
 }
 
 // releaseCoupon gives back the coupon use of a cancelled order.

@@ -183,6 +183,6 @@ type OrderTx interface {
 	CustomerOrders(storeID, customerID uint64, p ListParams) (Page[*Order], error)
 	// Orders pages a store's orders, newest first; status "" means all.
 	Orders(storeID uint64, status string, p ListParams) (Page[*Order], error)
-	// PendingOrdersBefore lists PENDING orders of every store created before t.
-	PendingOrdersBefore(t time.Time) ([]*Order, error)
+	// PendingOrdersBefore lists a store's PENDING orders created before t.
+	PendingOrdersBefore(storeID uint64, t time.Time) ([]*Order, error)
 }

@@ -303,9 +303,17 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 			return nil
 		}
 		gr := gw.Check(sess, params)
+		now := UTC(tx.Now())
 		if !gr.Valid {
+			// A wrong signature or amount is a failed payment (decisions §6):
+			// the order shows FAILED and can be paid again. Nothing is recorded
+			// under the forged transaction id, so it cannot shadow a real one.
 			res.Message = gr.Message
-			return nil
+			if o.Status != OrderPending || o.PaymentStatus == PaymentFailed {
+				return nil
+			}
+			o.PaymentStatus, o.UpdatedAt = PaymentFailed, now
+			return tx.PutOrder(o)
 		}
 		if a := sess.attempt(gr.TransactionID); a != nil {
 			res.Success, res.Message = a.Success, a.Message
@@ -313,9 +321,23 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 		}
 		if o.Status != OrderPending {
 			res.Message = "the order is no longer awaiting payment (" + strings.ToLower(o.Status) + ")"
-			return nil
+			if !gr.Paid || o.PaymentStatus == PaymentPaid {
+				return nil
+			}
+			// The gateway took money for an order cancelled meanwhile (expired,
+			// or a cancellation approved while the shopper paid): keep the
+			// attempt and mark the order PAID, so the store sees it must refund.
+			sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: false, Message: res.Message, At: now})
+			sess.UpdatedAt = now
+			o.PaymentStatus, o.UpdatedAt = PaymentPaid, now
+			res.Message += "; the payment is recorded and the store will refund it"
+			ps.s.Log.Warn("payment received for an order no longer pending: refund due",
+				"store_id", o.StoreID, "order_id", o.ID, "status", o.Status)
+			if err := tx.PutPaymentSession(sess); err != nil {
+				return err
+			}
+			return tx.PutOrder(o)
 		}
-		now := UTC(tx.Now())
 		sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: gr.Paid, Message: gr.Message, At: now})
 		sess.UpdatedAt = now
 		o.UpdatedAt = now

@@ -70,28 +70,19 @@ func (t *Tx) Orders(storeID uint64, status string, lp app.ListParams) (app.Page[
 	return page(t.b(bIdxOrdersStatus), key(storeID, str0(status)), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
 }
 
-// PendingOrdersBefore lists PENDING orders of every store created before before.
-func (t *Tx) PendingOrdersBefore(before time.Time) ([]*app.Order, error) {
-	stores, err := t.Stores()
-	if err != nil {
-		return nil, err
-	}
+// PendingOrdersBefore lists a store's PENDING orders created before before.
+func (t *Tx) PendingOrdersBefore(storeID uint64, before time.Time) ([]*app.Order, error) {
 	var out []*app.Order
-	for _, st := range stores {
-		err := walk(t.b(bIdxOrdersStatus), key(st.ID, str0(app.OrderPending)), nil, false, func(k, _ []byte) (bool, error) {
-			o, err := t.Order(st.ID, idFromKeyEnd(k))
-			if err != nil {
-				return false, err
-			}
-			if !o.CreatedAt.Before(before) {
-				return false, nil // ids grow with time: the rest are newer
-			}
-			out = append(out, o)
-			return true, nil
-		})
+	err := walk(t.b(bIdxOrdersStatus), key(storeID, str0(app.OrderPending)), nil, false, func(k, _ []byte) (bool, error) {
+		o, err := t.Order(storeID, idFromKeyEnd(k))
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-	}
-	return out, nil
+		if !o.CreatedAt.Before(before) {
+			return false, nil // ids grow with time: the rest are newer
+		}
+		out = append(out, o)
+		return true, nil
+	})
+	return out, err
 }

@@ -40,9 +40,6 @@ func (s *Server) initiatePayment(c *fiber.Ctx) error {
 		customerID = sh.CustomerID
 	}
 	idem := app.Idempotency{Key: c.Get(app.IdempotencyKeyName)}
-	if idem.Key != "" {
-		idem.Body = bytes.Clone(c.Body())
-	}
 	res, err := s.svc.Orders.Initiate(store(c).ID, customerID, in, idem)
 	if err != nil {
 		return err

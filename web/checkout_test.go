@@ -1,9 +1,11 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -294,8 +296,9 @@ func TestVerifyFailures(t *testing.T) {
 			if v.Success || v.Status != "PENDING" || v.Message == "" {
 				t.Fatalf("got %+v, want success false on a PENDING order", v)
 			}
-			if o := adminOrder(t, e, sid, in.OrderID); o.PaymentStatus != "UNPAID" {
-				t.Fatalf("invalid params changed the order: %+v", o)
+			// decisions §6: a wrong signature or amount is a failed payment
+			if o := adminOrder(t, e, sid, in.OrderID); o.Status != "PENDING" || o.PaymentStatus != "FAILED" {
+				t.Fatalf("got %+v, want PENDING and FAILED", o)
 			}
 		})
 	}
@@ -548,7 +551,42 @@ func TestCheckoutIdempotencyKey(t *testing.T) {
 	if got := stock(t, e, sid, p.ID); got != 8 {
 		t.Fatalf("stock after a retried checkout: got %d, want 8", got)
 	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(3, p), Header: h}).Expect(t, 409, "conflict")
+	// The same request re-serialized (other key order, spacing) is the same request.
+	raw, _ := json.Marshal(order(2, p))
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &m)
+	var sb strings.Builder
+	sb.WriteString("{ ")
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+	for i, k := range keys {
+		if i > 0 {
+			sb.WriteString(",\n ")
+		}
+		fmt.Fprintf(&sb, "%q: %s", k, m[k])
+	}
+	sb.WriteString(" }")
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: sb.String(), Header: h}).Expect(t, 200, "").Decode(t, &again)
+	if first != again {
+		t.Fatalf("re-serialized retry: got %+v, want %+v", again, first)
+	}
+	// Guests share a store's namespace: the same key with another body is
+	// another guest's order, not a conflict (no guest can block another's key).
+	var other initiated
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(3, p), Header: h}).Expect(t, 200, "").Decode(t, &other)
+	if other.OrderID == first.OrderID {
+		t.Fatalf("another guest body replayed order %d", first.OrderID)
+	}
+	// A shopper's key with another body is a conflict.
+	_, tok := e.Shopper(sid, "ada@example.com")
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Token: tok, Body: order(1, p), Header: h}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Token: tok, Body: order(2, p), Header: h}).Expect(t, 409, "conflict")
+	if got := stock(t, e, sid, p.ID); got != 4 {
+		t.Fatalf("stock: got %d, want 4", got)
+	}
 	// Concurrent retries of one key make one order.
 	h2 := map[string]string{"Idempotency-Key": "order-456"}
 	ids := make([]uint64, 10)
@@ -568,8 +606,8 @@ func TestCheckoutIdempotencyKey(t *testing.T) {
 			t.Fatalf("concurrent retries made orders %v", ids)
 		}
 	}
-	if got := stock(t, e, sid, p.ID); got != 7 {
-		t.Fatalf("stock: got %d, want 7", got)
+	if got := stock(t, e, sid, p.ID); got != 3 {
+		t.Fatalf("stock: got %d, want 3", got)
 	}
 	// Without the key, the same body is a second order.
 	a := initiate(t, e, key, "", order(1, p))
@@ -614,10 +652,20 @@ func TestExpirePending(t *testing.T) {
 	if got := stock(t, e, sid, p.ID); got != 7 {
 		t.Fatalf("stock after a second run: got %d, want 7 (released once)", got)
 	}
-	// A payment arriving after expiry is refused and changes nothing.
-	v := verify(t, e, key, old.PaymentSessionID, params)
-	if v.Success || v.Status != "CANCELLED" {
-		t.Fatalf("verify of an expired order: got %+v", v)
+	// A payment arriving after expiry is refused: the order stays CANCELLED
+	// (its stock stays released) but is marked PAID, so the store sees it owes
+	// a refund; verifying again changes nothing more.
+	for i := 0; i < 2; i++ {
+		v := verify(t, e, key, old.PaymentSessionID, params)
+		if v.Success || v.Status != "CANCELLED" {
+			t.Fatalf("verify of an expired order: got %+v", v)
+		}
+		if o := adminOrder(t, e, sid, old.OrderID); o.Status != "CANCELLED" || o.PaymentStatus != "PAID" {
+			t.Fatalf("expired order paid late: got %s/%s, want CANCELLED/PAID", o.Status, o.PaymentStatus)
+		}
+		if got := stock(t, e, sid, p.ID); got != 7 {
+			t.Fatalf("stock after a late payment: got %d, want 7", got)
+		}
 	}
 	path := strings.TrimPrefix(old.RedirectURL, "http://shop.test")
 	if r := e.Do(testenv.Req{Method: "POST", Path: path, Body: "outcome=success", Header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}); r.Status != 409 {
@@ -629,5 +677,25 @@ func TestExpirePending(t *testing.T) {
 	}
 	if got := stock(t, e, sid, p.ID); got != 9 {
 		t.Fatalf("final stock: got %d, want 9", got)
+	}
+}
+
+// An order whose total could not be stored (over app.MaxMoney) is refused
+// before anything is written, so it can never block reads or the expiry job.
+func TestOrderOverMaxMoney(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	p := e.Product(sid, 0, "Yacht", 600_000_000_00, 2)
+	r := e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(2, p)}).Expect(t, 400, "validation_failed")
+	if r.Body.Errors["items"] == "" {
+		t.Fatalf("want errors.items: %s", r.Raw)
+	}
+	if got := stock(t, e, sid, p.ID); got != 2 {
+		t.Fatalf("stock after a refused order: got %d, want 2", got)
+	}
+	initiate(t, e, key, "", order(1, p)) // one unit is within the limit
+	e.Advance(time.Hour)
+	if n, err := e.Svc.Orders.ExpirePending(); n != 1 || err != nil {
+		t.Fatalf("ExpirePending: got %d, %v; want 1", n, err)
 	}
 }
