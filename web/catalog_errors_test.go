@@ -61,6 +61,11 @@ func TestCatalogErrors(t *testing.T) {
 		{"OtherStoreSlug", "/products/red-shoe/", keyB, 404, "not_found"},
 		{"NoSlash", "/products", key, 200, ""},
 		{"UnknownRoute", "/nothing-here/", key, 404, "not_found"},
+		{"CompleteSetLimitZero", "/categories/?limit=0", key, 400, "validation_failed"},
+		{"CompleteSetLimitText", "/payment-methods/?limit=abc", key, 400, "validation_failed"},
+		{"CompleteSetCursor", "/categories/?cursor=" + cur, key, 400, "validation_failed"},
+		{"CompleteSetSort", "/categories/?sort=price_asc", key, 400, "validation_failed"},
+		{"CompleteSetOK", "/categories/?limit=1000&sort=newest", key, 200, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.Do(testenv.Req{Method: "GET", Path: site + tc.path, Key: tc.key}).Expect(t, tc.status, tc.code)
@@ -297,6 +302,14 @@ func TestBodyLimitAndBadJSON(t *testing.T) {
 	}
 	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/auth/login/", Body: "{nope"}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/auth/login/", Body: `{"email":1}`}).Expect(t, 400, "validation_failed")
+	// errors name the problem, never Go's types
+	_, key := e.Store("Shop A")
+	for _, body := range []string{`[]`, `{"name":`, `"x"`} {
+		r := e.Do(testenv.Req{Method: "POST", Path: site + "/contact/", Key: key, Body: body}).Expect(t, 400, "validation_failed")
+		if strings.Contains(string(r.Raw), "Go value") || strings.Contains(string(r.Raw), "app.") {
+			t.Fatalf("%s: internal names in %s", body, r.Raw)
+		}
+	}
 }
 
 func TestTokenKindsDoNotMix(t *testing.T) {

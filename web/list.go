@@ -164,6 +164,26 @@ func sendList[T any](s *Server, c *fiber.Ctx, scope string, page app.Page[T], fs
 }
 
 // sendAll writes a small complete set as the list shape (next_cursor null).
+// The paging parameters are checked as on every list: a bad limit or sort is
+// 400, and so is any cursor, since a complete set never issues one.
 func sendAll[T any](s *Server, c *fiber.Ctx, items []T, view func(T) any) error {
+	if err := checkCompleteList(c); err != nil {
+		return err
+	}
 	return sendList(s, c, "", app.Page[T]{Items: items}, parseFields(c), view, nil)
+}
+
+func checkCompleteList(c *fiber.Ctx) error {
+	var v app.Validation
+	if lv := c.Query("limit"); lv != "" {
+		n, err := strconv.Atoi(lv)
+		v.Check((err == nil && n >= 1) || (err != nil && isDigits(lv)), "limit", "must be an integer of at least 1")
+	}
+	if sv := c.Query("sort"); sv != "" {
+		v.OneOf("sort", sv, app.SortNewest)
+	}
+	if c.Query("cursor") != "" {
+		v.Add("cursor", "invalid cursor")
+	}
+	return v.Err()
 }

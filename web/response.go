@@ -107,10 +107,12 @@ func decode(c *fiber.Ctx, v any) error {
 		switch {
 		case errors.As(err, &te) && te.Field != "":
 			return app.Invalid(te.Field, "must be "+jsonKind(te.Type.Kind().String()))
+		case errors.As(err, &te):
+			return app.Invalid("body", "must be a JSON object")
 		case errors.As(err, &ae):
 			return &app.Error{Code: app.EValidation, Message: "validation failed", Fields: map[string]string{"body": ae.Message}}
 		default:
-			return app.Invalid("body", "malformed JSON: "+err.Error())
+			return app.Invalid("body", malformed(err))
 		}
 	}
 	return nil
@@ -147,4 +149,13 @@ func pathID(c *fiber.Ctx, name, what string) (uint64, error) {
 // normalizes the key on every call, which shows on the hottest endpoints).
 func setJSON(c *fiber.Ctx) {
 	c.Response().Header.SetContentType(fiber.MIMEApplicationJSONCharsetUTF8)
+}
+
+// malformed describes a JSON syntax error without Go's type names.
+func malformed(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return "malformed JSON at byte " + strconv.FormatInt(se.Offset, 10)
+	}
+	return "malformed JSON"
 }
