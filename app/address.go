@@ -105,12 +105,10 @@ func (a *Address) Validate() error {
 	return v.Err()
 }
 
-// SortAddresses orders a customer's addresses: the default first, then newest first.
+// SortAddresses orders a customer's addresses newest first, as every list
+// (decisions §3); is_default marks the default.
 func SortAddresses(as []*Address) {
 	sort.SliceStable(as, func(i, j int) bool {
-		if as[i].IsDefault != as[j].IsDefault {
-			return as[i].IsDefault
-		}
 		if !as[i].CreatedAt.Equal(as[j].CreatedAt) {
 			return as[i].CreatedAt.After(as[j].CreatedAt)
 		}
