@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sync"
 	"testing"
+	"time"
 
 	"storefront/testenv"
 )
@@ -173,7 +174,9 @@ func TestAddressDefault(t *testing.T) {
 	otherDefault := createAddress(t, e, key, other, addressBody("Bob", true))
 
 	a := createAddress(t, e, key, tok, addressBody("A", true))
+	e.Advance(time.Second)
 	b := createAddress(t, e, key, tok, addressBody("B", false))
+	e.Advance(time.Second)
 	if d := defaults(listAddresses(t, e, key, tok)); len(d) != 1 || d[0] != a {
 		t.Fatalf("got defaults %v, want [%s]", d, a)
 	}
@@ -182,8 +185,8 @@ func TestAddressDefault(t *testing.T) {
 	if d := defaults(l); len(d) != 1 || d[0] != c {
 		t.Fatalf("got defaults %v, want [%s]", d, c)
 	}
-	if l.Items[0].ID != c {
-		t.Fatalf("the default is not listed first: %+v", l.Items)
+	if len(l.Items) != 3 || l.Items[0].ID != c || l.Items[1].ID != b || l.Items[2].ID != a {
+		t.Fatalf("want newest first (C, B, A): %+v", l.Items)
 	}
 	var u addressView
 	e.Do(testenv.Req{Method: "PUT", Path: pAddresses + b + "/", Key: key, Token: tok, Body: map[string]any{"is_default": true}}).Expect(t, 200, "").Decode(t, &u)
