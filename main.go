@@ -287,6 +287,9 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 		BcryptCost:     cfg.Auth.BcryptCost,
 		GatewaySecrets: gateways,
 	})
+	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
+		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
+	}
 	return svc, cursorSecret, nil
 }
 

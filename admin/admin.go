@@ -69,11 +69,11 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 
 // auth requires an admin bearer token. Shopper tokens never verify here.
 func (h *Handler) auth(c *fiber.Ctx) error {
-	tok, found := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
-	if !found {
+	hdr := c.Get(fiber.HeaderAuthorization)
+	if len(hdr) < 7 || !strings.EqualFold(hdr[:7], "Bearer ") { // scheme case-insensitive (RFC 7235)
 		return app.Errorf(app.EUnauthorized, "missing admin bearer token")
 	}
-	u, err := h.svc.Admins.Authenticate(strings.TrimSpace(tok))
+	u, err := h.svc.Admins.Authenticate(strings.TrimSpace(hdr[7:]))
 	if err != nil {
 		return err
 	}

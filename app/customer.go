@@ -105,6 +105,9 @@ type CustomerTx interface {
 	EmailCode(storeID, customerID uint64, purpose string) (*EmailCode, error)
 	// DeleteEmailCode removes a code; a missing one is not an error.
 	DeleteEmailCode(storeID, customerID uint64, purpose string) error
+
+	// Revocations of shopper access tokens (app/revocation.go).
+	RevocationTx
 }
 
 // Shopper is the identity of an authenticated storefront request.

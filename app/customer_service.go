@@ -21,10 +21,20 @@ type CustomerService struct {
 	s *Services
 
 	mu      sync.Mutex
-	codeKey []byte // HMAC key of email codes, loaded on first use
+	codeKey []byte    // HMAC key of email codes, loaded on first use
+	pruned  time.Time // last delete of expired stored revocations
+
+	rev *Revocations // revoked access tokens, checked on every shopper request
 }
 
-func newCustomerService(s *Services) *CustomerService { return &CustomerService{s: s} }
+func newCustomerService(s *Services) *CustomerService {
+	cs := &CustomerService{s: s, rev: newRevocations()}
+	if err := cs.LoadRevocations(); err != nil {
+		// main calls LoadRevocations again and stops on its error
+		s.Log.Error("loading token revocations", "err", err)
+	}
+	return cs
+}
 
 // Registration is the body of POST /api/v1/customer/auth/register/.
 type Registration struct {
@@ -167,30 +177,42 @@ func (cs *CustomerService) Refresh(st *Store, token string) (*TokenResult, error
 		if err := tx.PutSession(sess); err != nil {
 			return err
 		}
-		res, err = cs.tokens(c, now, tok, sess.ExpiresAt)
+		res, err = cs.tokens(c, sess.Key, now, tok, sess.ExpiresAt)
 		return err
 	})
 	return res, err
 }
 
 // Logout revokes the chain of a refresh token. Errors: unauthorized.
+// The chain's access tokens are revoked with it.
 func (cs *CustomerService) Logout(st *Store, token string) error {
-	return cs.spend(st, token, func(tx Tx, sess *Session) error {
-		return tx.DeleteSession(sess.StoreID, sess.Key)
+	var rvs []*Revocation
+	err := cs.spend(st, token, func(tx Tx, sess *Session) error {
+		if err := tx.DeleteSession(sess.StoreID, sess.Key); err != nil {
+			return err
+		}
+		var err error
+		rvs, err = cs.revokeSessions(tx, sess.StoreID, sess.Key)
+		return err
 	})
+	if err == nil {
+		cs.commitRevocations(rvs...)
+	}
+	return err
 }
 
 // spend finds the session of a refresh token and runs use on it when the
 // token is the chain's current one. A spent token of a live chain deletes
-// the chain (committed) and is unauthorized.
+// the chain (committed), revokes its access tokens and is unauthorized.
 func (cs *CustomerService) spend(st *Store, token string, use func(Tx, *Session) error) error {
 	_, key, hash, ok := parseRefreshKey(token)
 	if !ok {
 		return errBadRefresh
 	}
 	var reused *Session
+	var rvs []*Revocation
 	err := cs.s.DB.Update(func(tx Tx) error {
-		reused = nil
+		reused, rvs = nil, nil
 		sess, err := tx.Session(st.ID, key)
 		if IsNotFound(err) {
 			return errBadRefresh
@@ -210,7 +232,8 @@ func (cs *CustomerService) spend(st *Store, token string, use func(Tx, *Session)
 				return err
 			}
 			reused = sess
-			return nil
+			rvs, err = cs.revokeSessions(tx, st.ID, key)
+			return err
 		}
 		return use(tx, sess)
 	})
@@ -218,6 +241,7 @@ func (cs *CustomerService) spend(st *Store, token string, use func(Tx, *Session)
 		return err
 	}
 	if reused != nil {
+		cs.commitRevocations(rvs...)
 		if reused.CustomerID != 0 {
 			cs.s.Log.Warn("refresh token reused; session revoked", "store_id", st.ID, "customer_id", reused.CustomerID)
 		}
@@ -259,12 +283,14 @@ func (cs *CustomerService) startSession(tx Tx, c *Customer) (*TokenResult, error
 	if err := tx.PutSession(sess); err != nil {
 		return nil, err
 	}
-	return cs.tokens(c, now, tok, sess.ExpiresAt)
+	return cs.tokens(c, sess.Key, now, tok, sess.ExpiresAt)
 }
 
-func (cs *CustomerService) tokens(c *Customer, now time.Time, refresh string, refreshExp time.Time) (*TokenResult, error) {
+// tokens issues the access token of session key and builds the token result.
+func (cs *CustomerService) tokens(c *Customer, sessionKey []byte, now time.Time, refresh string, refreshExp time.Time) (*TokenResult, error) {
 	exp := UTC(now.Add(cs.s.Opt.AccessTTL))
-	access, err := cs.s.Tokens.Issue(Claims{Kind: TokenShopper, StoreID: c.StoreID, Subject: c.ID, ExpiresAt: exp})
+	access, err := cs.s.Tokens.Issue(Claims{Kind: TokenShopper, StoreID: c.StoreID, Subject: c.ID,
+		Session: ChainID(sessionKey), IssuedAt: UTC(now), ExpiresAt: exp})
 	if err != nil {
 		return nil, err
 	}
@@ -448,8 +474,9 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 	}
 	var codeErr error
 	var cid uint64
+	var rvs []*Revocation
 	err = cs.s.DB.Update(func(tx Tx) error {
-		codeErr = nil
+		codeErr, rvs = nil, nil
 		c, err := tx.CustomerByEmail(st.ID, in.Email)
 		if IsNotFound(err) {
 			codeErr = errBadCode()
@@ -478,15 +505,28 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 		if err != nil {
 			return err
 		}
+		keys := make([][]byte, 0, len(sessions))
 		for _, s := range sessions {
 			if err := tx.DeleteSession(s.StoreID, s.Key); err != nil {
 				return err
 			}
+			keys = append(keys, s.Key)
 		}
+		// access tokens issued before now (whole seconds) by the not-before
+		// time; those of this very second by their sessions
+		rv, err := cs.revokeCustomer(tx, c.StoreID, c.ID)
+		if err != nil {
+			return err
+		}
+		if rvs, err = cs.revokeSessions(tx, c.StoreID, keys...); err != nil {
+			return err
+		}
+		rvs = append(rvs, rv)
 		return nil
 	})
 	if err == nil && codeErr == nil {
-		cs.s.Log.Info("password reset; sessions revoked", "store_id", st.ID, "customer_id", cid)
+		cs.commitRevocations(rvs...)
+		cs.s.Log.Info("password reset; sessions and access tokens revoked", "store_id", st.ID, "customer_id", cid)
 	}
 	if err == nil {
 		err = codeErr

@@ -11,9 +11,13 @@ const (
 
 // Claims are what a bearer token carries.
 type Claims struct {
-	Kind      string
-	StoreID   uint64 // shopper tokens: the store; admin tokens: 0
-	Subject   uint64 // customer id or admin user id
+	Kind    string
+	StoreID uint64 // shopper tokens: the store; admin tokens: 0
+	Subject uint64 // customer id or admin user id
+	// Session names the refresh chain a shopper access token was issued for
+	// (ChainID of the chain's key); "" for tokens of no chain.
+	Session   string
+	IssuedAt  time.Time // zero on Issue: the signer's clock
 	ExpiresAt time.Time
 }
 

@@ -616,10 +616,11 @@ func TestNoSecrets(t *testing.T) {
 	var l tokenResult
 	do(testenv.Req{Method: "POST", Path: pLogin, Key: key, Body: map[string]string{"email": "ada@example.com", "password": "new password"}}, 200).Decode(t, &l)
 	issued = append(issued, responses[len(responses)-1])
-	do(testenv.Req{Method: "POST", Path: pLogout, Key: key, Body: map[string]string{"refresh_token": l.RefreshToken}}, 200)
-	secrets = append(secrets, l.RefreshToken)
 	do(testenv.Req{Method: "GET", Path: pMe, Key: key, Token: l.AccessToken}, 200)
 	do(testenv.Req{Method: "PATCH", Path: pMe, Key: key, Token: l.AccessToken, Body: map[string]string{"phone": "+1 555 0199"}}, 200)
+	do(testenv.Req{Method: "POST", Path: pLogout, Key: key, Body: map[string]string{"refresh_token": l.RefreshToken}}, 200)
+	secrets = append(secrets, l.RefreshToken)
+	do(testenv.Req{Method: "GET", Path: pMe, Key: key, Token: l.AccessToken}, 401) // revoked by the logout
 	do(testenv.Req{Method: "GET", Path: testenv.Path("/api/v1/admin/stores/%d/customers/", sid), Token: e.OwnerToken}, 200)
 	do(testenv.Req{Method: "GET", Path: testenv.Path("/api/v1/admin/stores/%d/customers/%d/", sid, tr.Customer.ID), Token: e.OwnerToken}, 200)
 

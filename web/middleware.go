@@ -149,15 +149,16 @@ func (s *Server) bearer(c *fiber.Ctx) (*app.Shopper, error) {
 	if h == "" {
 		return nil, nil
 	}
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
+	// the scheme is case-insensitive (RFC 7235)
+	if len(h) < 7 || !strings.EqualFold(h[:7], "Bearer ") {
 		return nil, app.Errorf(app.EUnauthorized, "malformed Authorization header: want Bearer <token>")
 	}
-	cl, err := s.svc.Tokens.Verify(strings.TrimSpace(tok), app.TokenShopper)
+	cl, err := s.svc.Tokens.Verify(strings.TrimSpace(h[7:]), app.TokenShopper)
 	if err != nil {
 		return nil, err
 	}
-	if cl.StoreID != store(c).ID {
+	// revoked: logout, refresh token reuse or password reset (map lookups, no database read)
+	if cl.StoreID != store(c).ID || s.svc.Customers.RevokedToken(cl) {
 		return nil, app.Errorf(app.EUnauthorized, "invalid or expired token")
 	}
 	return &app.Shopper{StoreID: cl.StoreID, CustomerID: cl.Subject}, nil

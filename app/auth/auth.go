@@ -41,6 +41,7 @@ func NewJWT(secret []byte, now func() time.Time) *JWT {
 type claims struct {
 	Kind  string `json:"knd"`
 	Store uint64 `json:"sid,omitempty"`
+	Sess  string `json:"ses,omitempty"` // shopper tokens: the refresh chain (app.ChainID)
 	jwt.RegisteredClaims
 }
 
@@ -50,9 +51,13 @@ func (j *JWT) Issue(c app.Claims) (string, error) {
 	if !ok {
 		return "", errors.New("auth: unknown token kind " + c.Kind)
 	}
-	cl := claims{Kind: c.Kind, Store: c.StoreID, RegisteredClaims: jwt.RegisteredClaims{
+	iat := c.IssuedAt
+	if iat.IsZero() {
+		iat = j.now()
+	}
+	cl := claims{Kind: c.Kind, Store: c.StoreID, Sess: c.Session, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   strconv.FormatUint(c.Subject, 10),
-		IssuedAt:  jwt.NewNumericDate(j.now()),
+		IssuedAt:  jwt.NewNumericDate(iat),
 		ExpiresAt: jwt.NewNumericDate(c.ExpiresAt),
 		Issuer:    "storefront",
 	}}
@@ -75,7 +80,11 @@ func (j *JWT) Verify(token, kind string) (app.Claims, error) {
 	if err != nil || sub == 0 {
 		return app.Claims{}, bad
 	}
-	return app.Claims{Kind: cl.Kind, StoreID: cl.Store, Subject: sub, ExpiresAt: cl.ExpiresAt.Time}, nil
+	var iat time.Time // a token without iat counts as issued at the epoch: any not-before revokes it
+	if cl.IssuedAt != nil {
+		iat = cl.IssuedAt.Time
+	}
+	return app.Claims{Kind: cl.Kind, StoreID: cl.Store, Subject: sub, Session: cl.Sess, IssuedAt: iat, ExpiresAt: cl.ExpiresAt.Time}, nil
 }
 
 // Bcrypt implements app.Passwords.
