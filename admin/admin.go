@@ -62,6 +62,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerReviewRoutes(st)
 	h.registerTicketRoutes(st)
 	h.registerContactRoutes(st)
+	h.registerContentRoutes(st)
 	h.registerOutboxRoutes(st)
 	h.registerPanel(r)
 	return h

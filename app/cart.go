@@ -46,9 +46,9 @@ type CartView struct {
 	Currency  string         `json:"currency"`
 }
 
-// view prices a cart line from its product.
-func (it *CartItem) view(p *Product) CartItemView {
-	v := CartItemView{ID: it.ID, ProductID: it.ProductID, Name: p.Name, UnitPrice: p.UnitPrice(it.VariantID),
+// view shows a cart line of product p at unit price (from UnitPriceAt).
+func (it *CartItem) view(p *Product, price Money) CartItemView {
+	v := CartItemView{ID: it.ID, ProductID: it.ProductID, Name: p.Name, UnitPrice: price,
 		Quantity: it.Quantity, AddedVia: it.AddedVia}
 	if len(p.Images) > 0 {
 		v.Image = p.Images[0]
@@ -181,8 +181,9 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 		if err := tx.PutCartItem(line); err != nil {
 			return err
 		}
-		out = line.view(p)
-		return nil
+		price, err := UnitPriceAt(tx, p, line.VariantID)
+		out = line.view(p, price)
+		return err
 	})
 	return out, err
 }
@@ -212,7 +213,11 @@ func (cs *CartService) Cart(sh Shopper) (CartView, error) {
 			if !p.IsActive || (it.VariantID != 0 && p.Variant(it.VariantID) == nil) {
 				continue
 			}
-			v := it.view(p)
+			price, err := UnitPriceAt(tx, p, it.VariantID)
+			if err != nil {
+				return err
+			}
+			v := it.view(p, price)
 			out.Items = append(out.Items, v)
 			out.ItemCount += v.Quantity
 			out.Subtotal += v.LineTotal
@@ -243,8 +248,9 @@ func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemVi
 		if err := tx.PutCartItem(it); err != nil {
 			return err
 		}
-		out = it.view(p)
-		return nil
+		price, err := UnitPriceAt(tx, p, it.VariantID)
+		out = it.view(p, price)
+		return err
 	})
 	if IsNotFound(err) {
 		err = NotFound("cart item")

@@ -328,7 +328,10 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 			addFields(&bad, err)
 			continue
 		}
-		price := p.UnitPrice(it.VariantID)
+		price, err := UnitPriceAt(tx, p, it.VariantID)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		if it.UnitPrice != nil && *it.UnitPrice != price {
 			changed[f+"unit_price"] = price.String()
 		}

@@ -40,6 +40,7 @@ type Tx interface {
 	ContactTx
 	MailTx
 	AdminTx
+	ContentTx
 }
 
 // Clock returns the current time; services take one so tests can freeze it.

@@ -39,6 +39,7 @@ type Services struct {
 	Reviews   *ReviewService
 	Tickets   *TicketService
 	Contact   *ContactService
+	Content   *ContentService
 }
 
 // NewServices wires the services over db. now, mailer and log may be nil
@@ -85,5 +86,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Reviews = newReviewService(s)
 	s.Tickets = newTicketService(s)
 	s.Contact = newContactService(s)
+	s.Content = newContentService(s)
 	return s
 }

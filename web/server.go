@@ -88,6 +88,7 @@ func (s *Server) routes() {
 	s.registerReviewRoutes(web)
 	s.registerTicketRoutes(web)
 	s.registerContactRoutes(web)
+	s.registerContentRoutes(web)
 }
 
 // Mount adds the catch-all for unknown routes; call it after every other
