@@ -3,6 +3,7 @@ package admin_test
 import (
 	"fmt"
 	"net/url"
+	"storefront/app"
 	"testing"
 
 	"storefront/testenv"
@@ -98,4 +99,24 @@ func TestAdminOrders(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: path(sid, guest.OrderID), Token: tok}).Expect(t, 401, "unauthorized")
 	st := e.Staff(sidB, "staff@example.com")
 	e.Do(testenv.Req{Method: "GET", Path: path(sid, guest.OrderID), Token: st}).Expect(t, 404, "not_found")
+}
+
+// A pending cancellation request is decided before the order moves on.
+func TestMoveWaitsForPendingCancellation(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	cid, tok := e.Shopper(sid, "ada@example.com")
+	p := e.Product(sid, 0, "Mug", 1000, 5)
+	o := e.PlaceOrder(sid, cid, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
+	var req struct {
+		ID uint64 `json:"id"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: sitePath + "/orders/cancel/", Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "too late"}}).Expect(t, 200, "").Decode(t, &req)
+	move := testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/orders/%d/", sid, o.ID), Token: e.OwnerToken, Body: map[string]any{"status": "DELIVERED"}}
+	e.Do(move).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("/api/v1/admin/stores/%d/cancellation-requests/%d/reject/", sid, req.ID), Token: e.OwnerToken, Body: map[string]any{"admin_note": "already shipped"}}).Expect(t, 200, "")
+	e.Do(move).Expect(t, 200, "")
+	if got := e.Order(sid, o.ID).Status; got != app.OrderDelivered {
+		t.Fatalf("status: got %s, want DELIVERED", got)
+	}
 }

@@ -42,6 +42,9 @@ type PaymentTx interface {
 	// IdempotencyRecord returns the record of (store, customer, key), or not_found.
 	IdempotencyRecord(storeID, customerID uint64, key string) (*IdempotencyRecord, error)
 	PutIdempotencyRecord(r *IdempotencyRecord) error
+	// DeleteIdempotencyRecordsBefore deletes a store's records made before t
+	// and returns how many.
+	DeleteIdempotencyRecordsBefore(storeID uint64, t time.Time) (int, error)
 	// SharedStore is Store for read-only use: the result may be shared
 	// between transactions and must not be modified.
 	SharedStore(id uint64) (*Store, error)
@@ -84,6 +87,10 @@ type CheckoutResult struct {
 }
 
 // Idempotency carries the Idempotency-Key header and the body's hash.
+// IdempotencyKeep is how long an Idempotency-Key is remembered; the
+// pending-order job deletes older records.
+const IdempotencyKeep = 7 * 24 * time.Hour
+
 type Idempotency struct {
 	Key string
 }
@@ -476,6 +483,13 @@ func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) 
 		if !CanAdminMove(o.Status, status) {
 			return Errorf(EInvalidOrderState, "an order cannot move from %s to %s", o.Status, status)
 		}
+		// A shopper's pending cancellation is decided first: once delivered it
+		// could only be rejected, without the store having looked at it.
+		if p, err := pendingRequestOf(tx, storeID, KindCancellation, o.ID); err != nil {
+			return err
+		} else if p != nil {
+			return Errorf(EConflict, "the order has a pending cancellation request (#%d); approve or reject it first", p.ID)
+		}
 		o.Status = status
 		o.UpdatedAt = UTC(tx.Now())
 		return tx.PutOrder(o)
@@ -501,6 +515,9 @@ func (os *OrderService) ExpirePending() (int, error) {
 		err := os.s.DB.Update(func(tx Tx) error {
 			n = 0
 			now := tx.Now()
+			if _, err := tx.DeleteIdempotencyRecordsBefore(st.ID, now.Add(-IdempotencyKeep)); err != nil {
+				return err
+			}
 			list, err := tx.PendingOrdersBefore(st.ID, now.Add(-os.s.Opt.PendingTTL))
 			if err != nil {
 				return err

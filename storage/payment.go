@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"sync"
+	"time"
 
 	"storefront/app"
 )
@@ -39,6 +40,30 @@ func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.Idemp
 		return nil, err
 	}
 	return &r, nil
+}
+
+// DeleteIdempotencyRecordsBefore deletes a store's records made before before.
+func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
+	var old [][]byte
+	err := walk(t.b(bIdempotency), tenant(storeID), nil, false, func(k, v []byte) (bool, error) {
+		var r app.IdempotencyRecord
+		if err := getJSONBytes(v, &r, "idempotency key"); err != nil {
+			return false, err
+		}
+		if r.CreatedAt.Before(before) {
+			old = append(old, bytes.Clone(k))
+		}
+		return true, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range old {
+		if err := t.b(bIdempotency).Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
 }
 
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.

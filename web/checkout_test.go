@@ -699,3 +699,30 @@ func TestOrderOverMaxMoney(t *testing.T) {
 		t.Fatalf("ExpirePending: got %d, %v; want 1", n, err)
 	}
 }
+
+// Idempotency keys are remembered for IdempotencyKeep, then pruned by the
+// pending-order job: the same key then makes a new order.
+func TestIdempotencyKeysPruned(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	p := e.Product(sid, 0, "Mug", 1250, 10)
+	h := map[string]string{"Idempotency-Key": "weekly-1"}
+	var first, again initiated
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &first)
+	e.Advance(app.IdempotencyKeep - time.Hour)
+	if _, err := e.Svc.Orders.ExpirePending(); err != nil {
+		t.Fatal(err)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &again)
+	if again.OrderID != first.OrderID {
+		t.Fatalf("within the window: got order %d, want %d", again.OrderID, first.OrderID)
+	}
+	e.Advance(2 * time.Hour)
+	if _, err := e.Svc.Orders.ExpirePending(); err != nil {
+		t.Fatal(err)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &again)
+	if again.OrderID == first.OrderID {
+		t.Fatalf("after pruning the key still replays order %d", first.OrderID)
+	}
+}
