@@ -109,6 +109,27 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/products/:pid", p.store(p.updateProduct))
 	r.Post(st+"/products/:pid/delete", p.store(p.deleteProduct))
 
+	r.Get(st+"/blog-posts", p.store(p.postsPage))
+	r.Get(st+"/blog-posts/new", p.store(p.newPostPage))
+	r.Post(st+"/blog-posts", p.store(p.createPost))
+	r.Get(st+"/blog-posts/:bpid", p.store(p.postPage))
+	r.Post(st+"/blog-posts/:bpid", p.store(p.updatePost))
+	r.Post(st+"/blog-posts/:bpid/delete", p.store(p.deletePost))
+
+	r.Get(st+"/flash-deals", p.store(p.dealsPage))
+	r.Get(st+"/flash-deals/new", p.store(p.newDealPage))
+	r.Post(st+"/flash-deals", p.store(p.createDeal))
+	r.Get(st+"/flash-deals/:fdid", p.store(p.dealPage))
+	r.Post(st+"/flash-deals/:fdid", p.store(p.updateDeal))
+	r.Post(st+"/flash-deals/:fdid/delete", p.store(p.deleteDeal))
+
+	r.Get(st+"/bundles", p.store(p.bundlesPage))
+	r.Get(st+"/bundles/new", p.store(p.newBundlePage))
+	r.Post(st+"/bundles", p.store(p.createBundle))
+	r.Get(st+"/bundles/:buid", p.store(p.bundlePage))
+	r.Post(st+"/bundles/:buid", p.store(p.updateBundle))
+	r.Post(st+"/bundles/:buid/delete", p.store(p.deleteBundle))
+
 	r.Get(st+"/outbox", p.store(p.outboxPage))
 
 	r.Get(st+"/orders", p.store(p.ordersPage))
@@ -147,6 +168,9 @@ var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "deals", Label: "Flash deals", Path: "flash-deals/"},
+	{Key: "bundles", Label: "Bundles", Path: "bundles/"},
+	{Key: "blog", Label: "Blog", Path: "blog-posts/"},
 	{Key: "orders", Label: "Orders", Path: "orders/"},
 	{Key: "cancellations", Label: "Cancellations", Path: "cancellations/"},
 	{Key: "refunds", Label: "Refunds", Path: "refunds/"},
@@ -537,7 +561,8 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 		pages[name] = t
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
-		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer"} {
+		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
+		"posts", "post", "deals", "deal", "bundles", "bundle"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}
