@@ -405,6 +405,7 @@ func formOfBundle(b app.BundleView) bundleForm {
 // names a variant and a line without "x quantity" is one unit.
 func parseBundleItems(v *app.Validation, text string) []app.BundleItem {
 	items := []app.BundleItem{}
+	var bad []string
 	n := 0
 	for _, line := range strings.Split(text, "\n") {
 		if line = strings.TrimSpace(line); line == "" {
@@ -413,10 +414,13 @@ func parseBundleItems(v *app.Validation, text string) []app.BundleItem {
 		n++
 		item, ok := parseBundleLine(line)
 		if !ok {
-			v.Add("items", "line "+strconv.Itoa(n)+" (“"+line+"”): write product_id x quantity, like 12 x 2, or 12/3 x 2 for variant 3")
+			bad = append(bad, "line "+strconv.Itoa(n)+" (“"+line+"”)")
 			continue
 		}
 		items = append(items, item)
+	}
+	if len(bad) > 0 {
+		v.Add("items", strings.Join(bad, ", ")+": write product_id x quantity, like 12 x 2, or 12/3 x 2 for variant 3")
 	}
 	return items
 }
