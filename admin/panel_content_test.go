@@ -52,7 +52,7 @@ func TestPanelBlogPosts(t *testing.T) {
 			t.Fatalf("got %+v", got)
 		}
 		b.get(base).expect(t, 200, "draft")
-		b.get(base + "999/").expect(t, 404)
+		b.get(base+"999/").expect(t, 404)
 	})
 	t.Run("ErrValidationKeepsInput", func(t *testing.T) {
 		p := b.submit(newPage, base, url.Values{"title": {""}, "slug": {"Bad Slug"}, "cover_image": {"not a url"},
@@ -105,7 +105,7 @@ func TestPanelBlogPosts(t *testing.T) {
 		if strings.Contains(p2.Body, "Bulk 29") || strings.Contains(p2.Body, "Next page") {
 			t.Fatalf("second page repeats the first or has a third")
 		}
-		b.get(base + "?cursor=bogus").expect(t, 400)
+		b.get(base+"?cursor=bogus").expect(t, 400)
 	})
 	t.Run("Delete", func(t *testing.T) {
 		b.submit(edit, edit+"delete/", url.Values{}).expect(t, 400, "confirm")
@@ -162,7 +162,7 @@ func TestPanelFlashDeals(t *testing.T) {
 		b.get(base).expect(t, 200, "Red Mug", "7.50 USD", "<s>10.00 USD</s>", "upcoming")
 		e.Advance(3 * time.Hour)
 		b.get(base).expect(t, 200, "ended")
-		b.get(base + "999/").expect(t, 404)
+		b.get(base+"999/").expect(t, 404)
 	})
 	t.Run("ErrValidationKeepsInput", func(t *testing.T) {
 		p := b.submit(newPage, base, url.Values{"title": {"Typed title"}, "product_id": {"abc"}, "deal_price": {"1.999"},
@@ -256,7 +256,7 @@ func TestPanelBundles(t *testing.T) {
 			t.Fatalf("got %+v", got)
 		}
 		b.get(base).expect(t, 200, "hidden", "3 × Tea")
-		b.get(base + "999/").expect(t, 404)
+		b.get(base+"999/").expect(t, 404)
 	})
 	t.Run("ErrValidationKeepsInput", func(t *testing.T) {
 		p := b.submit(newPage, base, url.Values{"name": {"Broken"}, "price": {"x"}, "items": {"abc\n12 x many"}, "description": {"typed <desc>"}}).
