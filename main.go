@@ -181,7 +181,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		Observe:          metrics.Observe,
 	}, svc)
 	admin.Register(srv.App, svc, admin.Config{
-		CursorSecret: cursorSecret,
+		CursorSecret:   cursorSecret,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup: func() (string, int64, error) {
 			res, err := backups.Create()
 			return res.File.Name, res.File.SizeBytes, err

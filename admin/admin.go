@@ -3,6 +3,7 @@ package admin
 import (
 	"encoding/json"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,8 @@ import (
 // Config is what the admin side needs besides the services.
 type Config struct {
 	CursorSecret []byte
+	// TrustedProxies (http.trusted_proxies) are believed about the client address.
+	TrustedProxies []string
 	// Backup writes a consistent copy of the database into the backups folder
 	// and returns its file name and size (owner only).
 	Backup func() (string, int64, error)
@@ -34,6 +37,7 @@ type Handler struct {
 	svc     *app.Services
 	log     *slog.Logger
 	cursors app.CursorCodec
+	trusted []netip.Prefix
 }
 
 type localKey int
@@ -45,7 +49,8 @@ const (
 
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
+	h := &Handler{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+		trusted: app.ParseTrusted(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	authed := api.Group("", h.auth)
@@ -229,4 +234,13 @@ func sendAll[T any](c *fiber.Ctx, items []T, view func(T) any) error {
 		out[i] = view(it)
 	}
 	return ok(c, listOf{Items: out})
+}
+
+// clientIP is the address of the client (app.ClientIP): login limits key on it.
+func (h *Handler) clientIP(c *fiber.Ctx) string {
+	remote := c.Context().RemoteIP().String()
+	if len(h.trusted) == 0 {
+		return remote
+	}
+	return app.ClientIP(remote, c.Get(fiber.HeaderXForwardedFor), h.trusted)
 }

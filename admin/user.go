@@ -24,7 +24,7 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, c.IP())
+	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, h.clientIP(c))
 	if err != nil {
 		return err
 	}

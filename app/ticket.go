@@ -46,6 +46,10 @@ const (
 	MaxTicketMessage  = 5000
 	MaxTicketImages   = 10
 	MaxTicketMessages = 1000
+	// MaxTicketBytes bounds a ticket's text and image URLs together: the
+	// ticket is one record, rewritten on every reply under the database's
+	// single write lock, so its size must stay small.
+	MaxTicketBytes = 256 << 10
 )
 
 // Ticket is a support conversation between a shopper and the store. The
@@ -306,13 +310,29 @@ func addMessage(t *Ticket, sender string, in TicketReply, now time.Time) error {
 	if t.Status == TicketClosed {
 		return Errorf(EConflict, "the ticket is closed")
 	}
-	if len(t.Messages) >= MaxTicketMessages {
+	if len(t.Messages) >= MaxTicketMessages || ticketBytes(t)+messageBytes(in.Message, in.Images) > MaxTicketBytes {
 		return Errorf(EConflict, "the ticket has too many messages; open a new one")
 	}
 	t.Messages = append(t.Messages, TicketMessage{ID: uint64(len(t.Messages)) + 1, Sender: sender,
 		Message: in.Message, Images: nonNilStrings(in.Images), CreatedAt: now})
 	t.UpdatedAt, t.LastActivityAt = now, now
 	return nil
+}
+
+func ticketBytes(t *Ticket) int {
+	n := len(t.Subject) + len(t.Description)
+	for _, m := range t.Messages {
+		n += messageBytes(m.Message, m.Images)
+	}
+	return n
+}
+
+func messageBytes(msg string, images []string) int {
+	n := len(msg)
+	for _, u := range images {
+		n += len(u)
+	}
+	return n
 }
 
 // Reply adds the shopper's message to one of their tickets. A reply to a

@@ -56,7 +56,7 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	if a.perIP == nil {
 		return c.Next()
 	}
-	if ok, wait := a.perIP.Allow(strings.Clone(c.IP())); !ok {
+	if ok, wait := a.perIP.Allow(a.s.clientIP(c)); !ok {
 		return rateLimited(wait)
 	}
 	return c.Next()

@@ -21,7 +21,7 @@ func (s *Server) registerContactRoutes(r fiber.Router) {
 // IP's ratelimit.contact_per_minute.
 func (s *Server) submitContact(c *fiber.Ctx, limit *Limiter) error {
 	if limit != nil {
-		if allowed, wait := limit.Allow(c.IP()); !allowed {
+		if allowed, wait := limit.Allow(s.clientIP(c)); !allowed {
 			return rateLimited(wait)
 		}
 	}

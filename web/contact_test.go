@@ -97,3 +97,23 @@ func TestContactRateLimit(t *testing.T) {
 	e.Do(testenv.Req{Method: "POST", Path: rvWeb + "/contact/", Key: key, Body: map[string]any{}}).Expect(t, 429, "rate_limited")
 	e.Do(testenv.Req{Method: "GET", Path: rvWeb + "/reviews/store/", Key: key}).Expect(t, 200, "")
 }
+
+// Behind a trusted proxy the limit keys on the right-most untrusted address of
+// X-Forwarded-For: a client writing its own left part gets no fresh budget.
+func TestContactLimitBehindProxy(t *testing.T) {
+	e := testenv.NewWith(t, testenv.Options{Web: web.Config{ContactPerMinute: 2, TrustedProxies: []string{"0.0.0.0", "10.0.0.0/8"}}})
+	_, key := e.Store("Shop A")
+	body := map[string]any{"name": "Ada", "email": "ada@example.com", "subject": "Hi", "message": "Hello there"}
+	for i := 0; i < 3; i++ {
+		r := e.Do(testenv.Req{Method: "POST", Path: "/api/v1/business/website/contact/", Key: key, Body: body,
+			Header: map[string]string{"X-Forwarded-For": fmt.Sprintf("203.0.113.%d, 198.51.100.7, 10.0.0.1", i)}})
+		if i < 2 {
+			r.Expect(t, 200, "")
+		} else {
+			r.Expect(t, 429, "rate_limited")
+		}
+	}
+	// another real client has its own budget
+	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/business/website/contact/", Key: key, Body: body,
+		Header: map[string]string{"X-Forwarded-For": "198.51.100.8"}}).Expect(t, 200, "")
+}

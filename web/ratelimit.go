@@ -1,6 +1,7 @@
 package web
 
 import (
+	"strings"
 	"hash/maphash"
 	"sync"
 	"time"
@@ -74,7 +75,7 @@ func (l *Limiter) take(key string, cost float64) (bool, time.Duration) {
 	b := sh.buckets[key]
 	if b == nil {
 		b = &bucket{tokens: l.n, last: now}
-		sh.buckets[key] = b
+		sh.buckets[strings.Clone(key)] = b // key may point into a reused request buffer
 	}
 	rate := l.n / float64(l.period)
 	b.tokens = min(l.n, b.tokens+float64(now.Sub(b.last))*rate)

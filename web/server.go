@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/netip"
 	"log/slog"
 	"time"
 
@@ -36,6 +37,7 @@ type Server struct {
 	log     *slog.Logger
 	cursors app.CursorCodec
 	apiRate *Limiter
+	trusted []netip.Prefix // http.trusted_proxies
 	// App is the Fiber app; main mounts the admin side and operations on it too.
 	App *fiber.App
 }
@@ -45,7 +47,8 @@ const BodyLimit = 1 << 20
 
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
-	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
+	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+		trusted: app.ParseTrusted(cfg.TrustedProxies)}
 	if cfg.APIPerSecond > 0 {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
 	}
@@ -54,9 +57,11 @@ func New(cfg Config, svc *app.Services) *Server {
 		CaseSensitive:           true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
 		BodyLimit:               BodyLimit,
 		DisableStartupMessage:   true,
-		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
+		// X-Forwarded-Proto is believed from trusted proxies only; the client
+		// address is resolved by clientIP, not by Fiber's ProxyHeader (which
+		// would hand out the left, client-written part of X-Forwarded-For).
+		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
-		ProxyHeader:             proxyHeader(cfg.TrustedProxies),
 		ReadTimeout:             30 * time.Second,
 		WriteTimeout:            30 * time.Second,
 		IdleTimeout:             120 * time.Second,
@@ -66,12 +71,6 @@ func New(cfg Config, svc *app.Services) *Server {
 	return s
 }
 
-func proxyHeader(trusted []string) string {
-	if len(trusted) == 0 {
-		return ""
-	}
-	return fiber.HeaderXForwardedFor
-}
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {

@@ -279,3 +279,27 @@ func TestTicketNumbersConcurrent(t *testing.T) {
 		t.Fatalf("store B got %s, want TKT-000001", tk.TicketNumber)
 	}
 }
+
+// A ticket is one record rewritten on every reply: its size is capped, so no
+// shopper can make every write of the database slow.
+func TestTicketSizeCapped(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	_, tok := e.Shopper(sid, "ada@example.com")
+	var id string
+	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/business/website/tickets/", Key: key, Token: tok,
+		Body: map[string]any{"subject": "Big", "description": "start"}}).Expect(t, 200, "").Decode(t, &id)
+	msg := strings.Repeat("x", app.MaxTicketMessage)
+	path := "/api/v1/business/website/tickets/" + id + "/messages/"
+	n := 0
+	for ; n < 100; n++ {
+		r := e.Do(testenv.Req{Method: "POST", Path: path, Key: key, Token: tok, Body: map[string]any{"message": msg}})
+		if r.Status == 409 {
+			break
+		}
+		r.Expect(t, 200, "")
+	}
+	if want := app.MaxTicketBytes / app.MaxTicketMessage; n < want-2 || n > want {
+		t.Fatalf("accepted %d replies of %d bytes, want about %d before 409", n, len(msg), want)
+	}
+}
