@@ -210,8 +210,8 @@ func (cs *CartService) Cart(sh Shopper) (CartView, error) {
 			if err != nil {
 				return err
 			}
-			if !p.IsActive || (it.VariantID != 0 && p.Variant(it.VariantID) == nil) {
-				continue
+			if !p.IsActive || checkVariant(p, it.VariantID, "") != nil {
+				continue // no longer sellable as it is: checkout would refuse it
 			}
 			price, err := UnitPriceAt(tx, p, it.VariantID)
 			if err != nil {

@@ -287,6 +287,9 @@ func (cs *ContentService) ActiveDeals(storeID uint64, lp ListParams) (Page[Flash
 			if !p.IsActive || (d.VariantID != 0 && p.Variant(d.VariantID) == nil) {
 				return false, nil
 			}
+			if d.DealPrice >= p.UnitPrice(d.VariantID) {
+				return false, nil // the catalog price fell below it: no deal to show
+			}
 			products[d.ID] = p
 			return true, nil
 		}

@@ -1,8 +1,8 @@
 package web
 
 import (
-	"strings"
 	"hash/maphash"
+	"strings"
 	"sync"
 	"time"
 )

@@ -1,8 +1,8 @@
 package web
 
 import (
-	"net/netip"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -53,10 +53,10 @@ func New(cfg Config, svc *app.Services) *Server {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
 	}
 	s.App = fiber.New(fiber.Config{
-		ErrorHandler:            s.ErrorHandler,
-		CaseSensitive:           true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
-		BodyLimit:               BodyLimit,
-		DisableStartupMessage:   true,
+		ErrorHandler:          s.ErrorHandler,
+		CaseSensitive:         true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
+		BodyLimit:             BodyLimit,
+		DisableStartupMessage: true,
 		// X-Forwarded-Proto is believed from trusted proxies only; the client
 		// address is resolved by clientIP, not by Fiber's ProxyHeader (which
 		// would hand out the left, client-written part of X-Forwarded-For).
@@ -70,7 +70,6 @@ func New(cfg Config, svc *app.Services) *Server {
 	s.routes()
 	return s
 }
-
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {
