@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -36,7 +37,30 @@ func OpenAPI() ([]byte, error) {
 		}
 		mergeInto(doc, frag)
 	}
+	addOperationIDs(doc)
 	return json.MarshalIndent(doc, "", "  ")
+}
+
+// addOperationIDs names every operation that has no operationId after its
+// method and path ("get_business_website_products_slug"), so client generators
+// get stable, unique names.
+func addOperationIDs(doc map[string]any) {
+	paths, _ := doc["paths"].(map[string]any)
+	for path, item := range paths {
+		ops, _ := item.(map[string]any)
+		for method, op := range ops {
+			o, isOp := op.(map[string]any)
+			if !isOp || method == "parameters" {
+				continue
+			}
+			if _, has := o["operationId"]; has {
+				continue
+			}
+			name := strings.TrimPrefix(path, "/api/v1/")
+			name = strings.NewReplacer("{", "", "}", "", "-", "_", "/", "_").Replace(strings.Trim(name, "/"))
+			o["operationId"] = method + "_" + name
+		}
+	}
 }
 
 // mergeInto merges src into dst: objects merge key by key, anything else replaces.
