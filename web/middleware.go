@@ -98,11 +98,7 @@ func (s *Server) apiKey(c *fiber.Ctx) error {
 }
 
 func rateLimited(wait time.Duration) error {
-	secs := int((wait + time.Second - 1) / time.Second)
-	if secs < 1 {
-		secs = 1
-	}
-	return &app.Error{Code: app.ERateLimited, Message: "too many requests; retry later", RetryAfter: secs}
+	return app.RateLimited("too many requests; retry later", wait)
 }
 
 // store returns the store the API key named.
