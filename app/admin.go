@@ -123,12 +123,7 @@ func (as *AdminService) Login(email, password, ip string) (string, time.Time, *A
 }
 
 func (as *AdminService) login(email, password string) (string, time.Time, *AdminUser, error) {
-	var u *AdminUser
-	err := as.s.DB.View(func(tx Tx) error {
-		var err error
-		u, err = tx.AdminByEmail(email)
-		return err
-	})
+	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.AdminByEmail(email) })
 	if IsNotFound(err) {
 		as.s.Pass.Dummy(password)
 		return "", time.Time{}, nil, Errorf(EInvalidCreds, "wrong email or password")
@@ -151,11 +146,7 @@ func (as *AdminService) Authenticate(token string) (*AdminUser, error) {
 		return nil, err
 	}
 	var u *AdminUser
-	err = as.s.DB.View(func(tx Tx) error {
-		var err error
-		u, err = tx.Admin(c.Subject)
-		return err
-	})
+	u, err = view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(c.Subject) })
 	if IsNotFound(err) {
 		return nil, Errorf(EUnauthorized, "this admin account no longer exists")
 	}
@@ -205,13 +196,7 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 
 // List returns every admin user.
 func (as *AdminService) List() ([]*AdminUser, error) {
-	var out []*AdminUser
-	err := as.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Admins()
-		return err
-	})
-	return out, err
+	return view(as.s.DB, func(tx Tx) ([]*AdminUser, error) { return tx.Admins() })
 }
 
 // Delete removes an admin user; the last owner cannot be removed (conflict).

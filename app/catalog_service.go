@@ -31,13 +31,7 @@ func newCatalogService(s *Services) *CatalogService {
 
 // Products returns a page of a store's active products.
 func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], error) {
-	var page Page[Doc]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.ProductDocs(storeID, q)
-		return err
-	})
-	return page, err
+	return view(cs.s.DB, func(tx Tx) (Page[Doc], error) { return tx.ProductDocs(storeID, q) })
 }
 
 // CategoryProducts returns the category and a page of its products. Pages are
@@ -135,35 +129,17 @@ func (cs *CatalogService) CachedPages() int {
 
 // ProductDocBySlug returns the public doc of an active product.
 func (cs *CatalogService) ProductDocBySlug(storeID uint64, slug string) (Doc, error) {
-	var d Doc
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		d, err = tx.ProductDocBySlug(storeID, slug)
-		return err
-	})
-	return d, err
+	return view(cs.s.DB, func(tx Tx) (Doc, error) { return tx.ProductDocBySlug(storeID, slug) })
 }
 
 // Categories lists a store's categories.
 func (cs *CatalogService) Categories(storeID uint64) ([]*Category, error) {
-	var out []*Category
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Categories(storeID)
-		return err
-	})
-	return out, err
+	return view(cs.s.DB, func(tx Tx) ([]*Category, error) { return tx.Categories(storeID) })
 }
 
 // Category returns one category.
 func (cs *CatalogService) Category(storeID, id uint64) (*Category, error) {
-	var c *Category
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		c, err = tx.Category(storeID, id)
-		return err
-	})
-	return c, err
+	return view(cs.s.DB, func(tx Tx) (*Category, error) { return tx.Category(storeID, id) })
 }
 
 // CategoryInput creates or patches a category; nil fields stay as they are.
@@ -399,24 +375,12 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 
 // Product returns one product (admin view).
 func (cs *CatalogService) Product(storeID, id uint64) (*Product, error) {
-	var p *Product
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		p, err = tx.Product(storeID, id)
-		return err
-	})
-	return p, err
+	return view(cs.s.DB, func(tx Tx) (*Product, error) { return tx.Product(storeID, id) })
 }
 
 // AllProducts pages through every product of a store (admin view).
 func (cs *CatalogService) AllProducts(storeID uint64, lp ListParams) (Page[*Product], error) {
-	var page Page[*Product]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.Products(storeID, lp)
-		return err
-	})
-	return page, err
+	return view(cs.s.DB, func(tx Tx) (Page[*Product], error) { return tx.Products(storeID, lp) })
 }
 
 // DeleteProduct removes a product; orders keep their own copy of its lines.

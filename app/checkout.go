@@ -423,13 +423,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 
 // CustomerOrders pages a shopper's orders, newest first.
 func (os *OrderService) CustomerOrders(sh Shopper, lp ListParams) (Page[*Order], error) {
-	var page Page[*Order]
-	err := os.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.CustomerOrders(sh.StoreID, sh.CustomerID, lp)
-		return err
-	})
-	return page, err
+	return view(os.s.DB, func(tx Tx) (Page[*Order], error) { return tx.CustomerOrders(sh.StoreID, sh.CustomerID, lp) })
 }
 
 // CustomerOrder returns one order of the shopper; another shopper's order
@@ -444,28 +438,16 @@ func (os *OrderService) CustomerOrder(sh Shopper, id uint64) (*Order, error) {
 
 // Order returns one order of the store (admin view). Errors: not_found.
 func (os *OrderService) Order(storeID, id uint64) (*Order, error) {
-	var o *Order
-	err := os.s.DB.View(func(tx Tx) error {
-		var err error
-		o, err = tx.Order(storeID, id)
-		return err
-	})
-	return o, err
+	return view(os.s.DB, func(tx Tx) (*Order, error) { return tx.Order(storeID, id) })
 }
 
 // Orders pages a store's orders, newest first; status "" means all.
 // Errors: validation_failed (unknown status).
 func (os *OrderService) Orders(storeID uint64, status string, lp ListParams) (Page[*Order], error) {
-	var page Page[*Order]
 	if status != "" && !oneOf(status, OrderStatuses) {
-		return page, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
+		return Page[*Order]{}, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
 	}
-	err := os.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.Orders(storeID, status, lp)
-		return err
-	})
-	return page, err
+	return view(os.s.DB, func(tx Tx) (Page[*Order], error) { return tx.Orders(storeID, status, lp) })
 }
 
 // Move changes an order's status by hand: only the moves of decisions.md §5.

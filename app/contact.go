@@ -142,13 +142,7 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 
 // List pages a store's contact messages (see ContactTx.ContactMessages).
 func (cs *ContactService) List(storeID uint64, read *bool, unreadFirst bool, lp ListParams) (Page[*ContactMessage], error) {
-	var page Page[*ContactMessage]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.ContactMessages(storeID, read, unreadFirst, lp)
-		return err
-	})
-	return page, err
+	return view(cs.s.DB, func(tx Tx) (Page[*ContactMessage], error) { return tx.ContactMessages(storeID, read, unreadFirst, lp) })
 }
 
 // SetRead marks a message read or unread. Errors: not_found.

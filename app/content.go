@@ -247,13 +247,7 @@ func newContentService(s *Services) *ContentService { return &ContentService{s: 
 
 // PublishedPosts returns a page of published posts.
 func (cs *ContentService) PublishedPosts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	var page Page[*BlogPost]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.PublishedPosts(storeID, lp)
-		return err
-	})
-	return page, err
+	return view(cs.s.DB, func(tx Tx) (Page[*BlogPost], error) { return tx.PublishedPosts(storeID, lp) })
 }
 
 // PublishedPost returns a published post by slug (a draft is not_found).
@@ -444,24 +438,12 @@ func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogP
 
 // Post returns one post (admin).
 func (cs *ContentService) Post(storeID, id uint64) (*BlogPost, error) {
-	var p *BlogPost
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		p, err = tx.BlogPost(storeID, id)
-		return err
-	})
-	return p, err
+	return view(cs.s.DB, func(tx Tx) (*BlogPost, error) { return tx.BlogPost(storeID, id) })
 }
 
 // Posts pages every post of a store, newest first (admin).
 func (cs *ContentService) Posts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	var page Page[*BlogPost]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.BlogPosts(storeID, lp)
-		return err
-	})
-	return page, err
+	return view(cs.s.DB, func(tx Tx) (Page[*BlogPost], error) { return tx.BlogPosts(storeID, lp) })
 }
 
 // DeletePost removes a post. Errors: not_found.

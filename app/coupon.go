@@ -203,24 +203,12 @@ func (cs *CouponService) Save(storeID, id uint64, in CouponInput) (*Coupon, erro
 
 // List returns a store's coupons.
 func (cs *CouponService) List(storeID uint64) ([]*Coupon, error) {
-	var out []*Coupon
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Coupons(storeID)
-		return err
-	})
-	return out, err
+	return view(cs.s.DB, func(tx Tx) ([]*Coupon, error) { return tx.Coupons(storeID) })
 }
 
 // Get returns one coupon. Errors: not_found.
 func (cs *CouponService) Get(storeID, id uint64) (*Coupon, error) {
-	var c *Coupon
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		c, err = tx.Coupon(storeID, id)
-		return err
-	})
-	return c, err
+	return view(cs.s.DB, func(tx Tx) (*Coupon, error) { return tx.Coupon(storeID, id) })
 }
 
 // Delete removes a coupon; orders keep the code they were placed with.

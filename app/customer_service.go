@@ -130,12 +130,7 @@ func (cs *CustomerService) Register(st *Store, in Registration) (*TokenResult, e
 // Login checks the credentials and starts a session. An unknown email costs
 // the same password work as a wrong password. Errors: invalid_credentials.
 func (cs *CustomerService) Login(st *Store, email, password string) (*TokenResult, error) {
-	var c *Customer
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		c, err = tx.CustomerByEmail(st.ID, email)
-		return err
-	})
+	c, err := view(cs.s.DB, func(tx Tx) (*Customer, error) { return tx.CustomerByEmail(st.ID, email) })
 	if IsNotFound(err) || strings.TrimSpace(email) == "" {
 		cs.s.Pass.Dummy(password)
 		return nil, errBadCreds
@@ -711,24 +706,12 @@ func (cs *CustomerService) UpdateMe(sh *Shopper, in ProfileInput) (Profile, erro
 
 // List pages a store's customers, newest first (admin).
 func (cs *CustomerService) List(storeID uint64, lp ListParams) (Page[*Customer], error) {
-	var p Page[*Customer]
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		p, err = tx.Customers(storeID, lp)
-		return err
-	})
-	return p, err
+	return view(cs.s.DB, func(tx Tx) (Page[*Customer], error) { return tx.Customers(storeID, lp) })
 }
 
 // Get returns one customer of a store (admin). Errors: not_found.
 func (cs *CustomerService) Get(storeID, id uint64) (*Customer, error) {
-	var c *Customer
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		c, err = tx.Customer(storeID, id)
-		return err
-	})
-	return c, err
+	return view(cs.s.DB, func(tx Tx) (*Customer, error) { return tx.Customer(storeID, id) })
 }
 
 // CreateAddress saves a new address of the shopper under id (a fresh uuid
@@ -820,25 +803,14 @@ func clearDefault(tx Tx, all []*Address, keep string, now time.Time) error {
 
 // Addresses lists the shopper's addresses, the default first, then newest first.
 func (cs *CustomerService) Addresses(sh *Shopper) ([]*Address, error) {
-	var all []*Address
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		all, err = tx.Addresses(sh.StoreID, sh.CustomerID)
-		return err
-	})
+	all, err := view(cs.s.DB, func(tx Tx) ([]*Address, error) { return tx.Addresses(sh.StoreID, sh.CustomerID) })
 	SortAddresses(all)
 	return all, err
 }
 
 // Address returns one address of the shopper. Errors: not_found.
 func (cs *CustomerService) Address(sh *Shopper, id string) (*Address, error) {
-	var a *Address
-	err := cs.s.DB.View(func(tx Tx) error {
-		var err error
-		a, err = tx.Address(sh.StoreID, sh.CustomerID, id)
-		return err
-	})
-	return a, err
+	return view(cs.s.DB, func(tx Tx) (*Address, error) { return tx.Address(sh.StoreID, sh.CustomerID, id) })
 }
 
 // DeleteAddress deletes one address of the shopper. Errors: not_found.

@@ -48,3 +48,15 @@ type Clock func() time.Time
 
 // UTC truncates t to the wire precision: UTC, whole seconds.
 func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
+// view runs get in a read transaction and returns what it read: the one
+// shape of every service read.
+func view[T any](db DB, get func(Tx) (T, error)) (T, error) {
+	var out T
+	err := db.View(func(tx Tx) error {
+		var err error
+		out, err = get(tx)
+		return err
+	})
+	return out, err
+}

@@ -90,13 +90,7 @@ func oneLine(s string) string {
 
 // Outbox pages a store's outbox, newest first (admin).
 func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
-	var p Page[*Mail]
-	err := s.DB.View(func(tx Tx) error {
-		var err error
-		p, err = tx.Outbox(storeID, lp)
-		return err
-	})
-	return p, err
+	return view(s.DB, func(tx Tx) (Page[*Mail], error) { return tx.Outbox(storeID, lp) })
 }
 
 // MailView is a mail as the admin API shows it.

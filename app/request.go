@@ -394,24 +394,12 @@ func (rs *RequestService) List(storeID uint64, kind, status string, lp ListParam
 			return Page[*Request]{}, err
 		}
 	}
-	var out Page[*Request]
-	err := rs.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Requests(storeID, kind, status, lp)
-		return err
-	})
-	return out, err
+	return view(rs.s.DB, func(tx Tx) (Page[*Request], error) { return tx.Requests(storeID, kind, status, lp) })
 }
 
 // Get returns one request of a store for the admin. Errors: not_found.
 func (rs *RequestService) Get(storeID uint64, kind string, id uint64) (*Request, error) {
-	var out *Request
-	err := rs.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Request(storeID, kind, id)
-		return err
-	})
-	return out, err
+	return view(rs.s.DB, func(tx Tx) (*Request, error) { return tx.Request(storeID, kind, id) })
 }
 
 // Decide approves or rejects a PENDING request, in one transaction with its

@@ -345,13 +345,7 @@ func (rs *ReviewService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Review]{}, err
 		}
 	}
-	var page Page[*Review]
-	err := rs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.Reviews(storeID, status, lp)
-		return err
-	})
-	return page, err
+	return view(rs.s.DB, func(tx Tx) (Page[*Review], error) { return tx.Reviews(storeID, status, lp) })
 }
 
 // ProductReviews returns a page of an active product's approved reviews and
@@ -398,11 +392,8 @@ func (rs *ReviewService) RecentJSON(storeID, productID uint64, n int) ([]byte, e
 	if n <= 0 {
 		return []byte("[]"), nil
 	}
-	var page Page[json.RawMessage]
-	err := rs.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.ApprovedReviews(storeID, productID, ListParams{Sort: SortNewest, Limit: n})
-		return err
+	page, err := view(rs.s.DB, func(tx Tx) (Page[json.RawMessage], error) {
+		return tx.ApprovedReviews(storeID, productID, ListParams{Sort: SortNewest, Limit: n})
 	})
 	if err != nil {
 		return nil, err

@@ -86,12 +86,7 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 // Authenticate so that the hot path keeps h and st on the stack).
 func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
 	gen := int64(ss.cache.Load().gen)
-	var st *Store
-	err := ss.s.DB.View(func(tx Tx) error {
-		var err error
-		st, err = tx.StoreByKeyHash(h[:])
-		return err
-	})
+	st, err := view(ss.s.DB, func(tx Tx) (*Store, error) { return tx.StoreByKeyHash(h[:]) })
 	if IsNotFound(err) {
 		return nil, Errorf(EInvalidAPIKey, "unknown API key")
 	}
@@ -178,24 +173,12 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 
 // Get returns a store by id (not_found).
 func (ss *StoreService) Get(id uint64) (*Store, error) {
-	var st *Store
-	err := ss.s.DB.View(func(tx Tx) error {
-		var err error
-		st, err = tx.Store(id)
-		return err
-	})
-	return st, err
+	return view(ss.s.DB, func(tx Tx) (*Store, error) { return tx.Store(id) })
 }
 
 // List returns every store.
 func (ss *StoreService) List() ([]*Store, error) {
-	var out []*Store
-	err := ss.s.DB.View(func(tx Tx) error {
-		var err error
-		out, err = tx.Stores()
-		return err
-	})
-	return out, err
+	return view(ss.s.DB, func(tx Tx) ([]*Store, error) { return tx.Stores() })
 }
 
 // update applies fn to the stored store and drops the caches.

@@ -274,13 +274,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 
 // Mine returns one of the shopper's tickets; another shopper's is not_found.
 func (ts *TicketService) Mine(sh Shopper, id string) (*Ticket, error) {
-	var t *Ticket
-	err := ts.s.DB.View(func(tx Tx) error {
-		var err error
-		t, err = ownTicket(tx, sh, id)
-		return err
-	})
-	return t, err
+	return view(ts.s.DB, func(tx Tx) (*Ticket, error) { return ownTicket(tx, sh, id) })
 }
 
 func ownTicket(tx Tx, sh Shopper, id string) (*Ticket, error) {
@@ -296,13 +290,7 @@ func ownTicket(tx Tx, sh Shopper, id string) (*Ticket, error) {
 
 // ListMine pages the shopper's tickets, newest first.
 func (ts *TicketService) ListMine(sh Shopper, lp ListParams) (Page[*Ticket], error) {
-	var page Page[*Ticket]
-	err := ts.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp)
-		return err
-	})
-	return page, err
+	return view(ts.s.DB, func(tx Tx) (Page[*Ticket], error) { return tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp) })
 }
 
 // addMessage appends a message to t, keeping updated_at and last_activity_at.
@@ -364,13 +352,7 @@ func (ts *TicketService) Reply(sh Shopper, id string, in TicketReply) (*Ticket, 
 
 // Get returns a ticket of the store (admin).
 func (ts *TicketService) Get(storeID uint64, id string) (*Ticket, error) {
-	var t *Ticket
-	err := ts.s.DB.View(func(tx Tx) error {
-		var err error
-		t, err = tx.Ticket(storeID, id)
-		return err
-	})
-	return t, err
+	return view(ts.s.DB, func(tx Tx) (*Ticket, error) { return tx.Ticket(storeID, id) })
 }
 
 // List pages a store's tickets (admin); status "" is all.
@@ -383,13 +365,7 @@ func (ts *TicketService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Ticket]{}, err
 		}
 	}
-	var page Page[*Ticket]
-	err := ts.s.DB.View(func(tx Tx) error {
-		var err error
-		page, err = tx.Tickets(storeID, status, lp)
-		return err
-	})
-	return page, err
+	return view(ts.s.DB, func(tx Tx) (Page[*Ticket], error) { return tx.Tickets(storeID, status, lp) })
 }
 
 // StaffReply adds a STAFF message and emails the shopper. An OPEN ticket
