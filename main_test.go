@@ -110,12 +110,11 @@ func TestBadConfig(t *testing.T) {
 
 // server is an in-process `storefront serve`.
 type server struct {
-	addr, dir   string
-	stdout      *testenv.SyncBuffer
-	stderr      *testenv.SyncBuffer
-	cancel      context.CancelFunc
-	done        chan int
-	stopOnClean bool
+	addr, dir string
+	stdout    *testenv.SyncBuffer
+	stderr    *testenv.SyncBuffer
+	cancel    context.CancelFunc
+	done      chan int
 }
 
 func startServer(t *testing.T, dir string, extra ...string) *server {

@@ -120,8 +120,6 @@ func ownerOnly(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-var okPrefix = []byte(`{"status":true,"status_code":200,"message":"","data":`)
-
 // ok writes data in the success envelope.
 func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, data) }
 

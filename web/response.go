@@ -31,9 +31,6 @@ func envelopePrefix(status int, message string) []byte {
 // with ?fields= an object is trimmed to the named top-level fields (id stays).
 func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, "", data) }
 
-// created writes data in the success envelope with status 201.
-func created(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusCreated, "", data) }
-
 func reply(c *fiber.Ctx, status int, message string, data any) error {
 	raw, err := json.Marshal(data)
 	if err != nil {
