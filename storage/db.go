@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,6 +25,8 @@ var migrations = []func(*bolt.Tx) error{}
 // DB is a bbolt database implementing app.DB.
 type DB struct {
 	bolt *bolt.DB
+	// stores memoizes decoded store records for SharedStore.
+	stores sync.Map // store id -> memoStore
 	// Now is the clock of every transaction; tests freeze it.
 	Now func() time.Time
 }
@@ -98,19 +101,21 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(app.Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
 }
 
 // Update runs fn in a read-write transaction and commits (fsync) on nil.
 func (db *DB) Update(fn func(app.Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
 }
 
 // Batch is Update grouped with concurrent callers into one commit. fn may run
 // twice: when one function of a group fails, the others are run again.
 func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx, now: db.Now()}) })
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
 }
+
+func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
 
 // Ping checks that the database answers.
 func (db *DB) Ping() error {
@@ -192,8 +197,9 @@ func (db *DB) BackupToFile(path string) (int64, error) {
 
 // Tx is one transaction; it implements app.Tx.
 type Tx struct {
-	tx  *bolt.Tx
-	now time.Time
+	tx     *bolt.Tx
+	now    time.Time
+	stores *sync.Map // the DB's store memo (SharedStore)
 }
 
 // Now is the transaction's clock.

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"sync"
 	"time"
 
 	"storefront/app"
@@ -71,10 +70,8 @@ func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
 	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
 }
 
-// storeMemo keeps the decoded form of each store record with its bytes, so
-// the checkout path decodes a store (and its config) only after it changed.
-var storeMemo sync.Map // store id -> memoStore
-
+// memoStore is a decoded store record with its bytes: the checkout path
+// decodes a store (and its config) only after it changed (DB.stores).
 type memoStore struct {
 	raw []byte
 	st  *app.Store
@@ -88,13 +85,13 @@ func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
 	if raw == nil {
 		return nil, app.NotFound("store")
 	}
-	if m, ok := storeMemo.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
+	if m, ok := t.stores.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
 		return m.(memoStore).st, nil
 	}
 	var st app.Store
 	if err := getJSONBytes(raw, &st, "store"); err != nil {
 		return nil, err
 	}
-	storeMemo.Store(id, memoStore{raw: bytes.Clone(raw), st: &st})
+	t.stores.Store(id, memoStore{raw: bytes.Clone(raw), st: &st})
 	return &st, nil
 }

@@ -42,7 +42,7 @@ func registerVerifier(check func(t *Tx, want expectKeys) error, indexes ...[]byt
 // whole database.
 func (db *DB) Verify() error {
 	return db.bolt.View(func(btx *bolt.Tx) error {
-		t := &Tx{tx: btx}
+		t := db.tx(btx)
 		want := expectKeys{}
 		for _, v := range verifiers {
 			for _, b := range v.indexes {
