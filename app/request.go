@@ -295,26 +295,11 @@ func (rs *RequestService) RequestCancellation(sh Shopper, in CancellationInput) 
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	var out *Request
-	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := requestOrderOf(tx, sh, in.OrderID)
-		if err != nil {
-			return err
-		}
-		if o.Status != OrderPending && o.Status != OrderConfirmed {
-			return Errorf(EInvalidOrderState, "a %s order cannot be cancelled", o.Status)
-		}
-		if p, err := pendingRequestOf(tx, o.StoreID, KindCancellation, o.ID); err != nil {
-			return err
-		} else if p != nil {
-			return Errorf(EConflict, "this order already has a pending cancellation request")
-		}
-		r := &Request{StoreID: o.StoreID, Kind: KindCancellation, OrderID: o.ID, CustomerID: o.CustomerID,
-			Status: RequestPending, Reason: in.Reason, CreatedAt: UTC(tx.Now())}
-		out = r
-		return tx.CreateRequest(r)
-	})
-	return out, err
+	return rs.file(sh, in.OrderID, KindCancellation, "cancelled", []string{OrderPending, OrderConfirmed},
+		func(tx Tx, o *Order, r *Request) error {
+			r.Reason = in.Reason
+			return nil
+		})
 }
 
 // RequestRefund files a refund request on a DELIVERED or COMPLETED order of
@@ -333,34 +318,48 @@ func (rs *RequestService) RequestRefund(sh Shopper, in RefundInput) (*Request, e
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	return rs.file(sh, in.OrderID, KindRefund, "refunded", []string{OrderDelivered, OrderCompleted},
+		func(tx Tx, o *Order, r *Request) error {
+			left := o.Refundable()
+			amount := left
+			if in.Amount != nil {
+				amount = *in.Amount
+			}
+			if left <= 0 {
+				return Invalid("amount", "nothing is left to refund on this order")
+			}
+			if amount > left {
+				return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
+			}
+			r.Reason, r.Amount, r.ProofFiles = in.Reason, amount, append([]string{}, in.ProofFiles...)
+			return nil
+		})
+}
+
+// file files a request of kind on one of the shopper's orders, in one
+// transaction: the order must be in one of the allowed statuses (verb names
+// the action in the error) and have no PENDING request of the kind; fill
+// completes the request from the order.
+func (rs *RequestService) file(sh Shopper, orderID uint64, kind, verb string, allowed []string, fill func(Tx, *Order, *Request) error) (*Request, error) {
 	var out *Request
 	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := requestOrderOf(tx, sh, in.OrderID)
+		o, err := requestOrderOf(tx, sh, orderID)
 		if err != nil {
 			return err
 		}
-		if o.Status != OrderDelivered && o.Status != OrderCompleted {
-			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
+		if !oneOf(o.Status, allowed) {
+			return Errorf(EInvalidOrderState, "a %s order cannot be %s", o.Status, verb)
 		}
-		if p, err := pendingRequestOf(tx, o.StoreID, KindRefund, o.ID); err != nil {
+		if p, err := pendingRequestOf(tx, o.StoreID, kind, o.ID); err != nil {
 			return err
 		} else if p != nil {
-			return Errorf(EConflict, "this order already has a pending refund request")
+			return Errorf(EConflict, "this order already has a pending %s request", strings.ToLower(kind))
 		}
-		left := o.Refundable()
-		amount := left
-		if in.Amount != nil {
-			amount = *in.Amount
+		r := &Request{StoreID: o.StoreID, Kind: kind, OrderID: o.ID, CustomerID: o.CustomerID,
+			Status: RequestPending, CreatedAt: UTC(tx.Now())}
+		if err := fill(tx, o, r); err != nil {
+			return err
 		}
-		if left <= 0 {
-			return Invalid("amount", "nothing is left to refund on this order")
-		}
-		if amount > left {
-			return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
-		}
-		files := append([]string{}, in.ProofFiles...)
-		r := &Request{StoreID: o.StoreID, Kind: KindRefund, OrderID: o.ID, CustomerID: o.CustomerID,
-			Status: RequestPending, Reason: in.Reason, Amount: amount, ProofFiles: files, CreatedAt: UTC(tx.Now())}
 		out = r
 		return tx.CreateRequest(r)
 	})
