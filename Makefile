@@ -23,6 +23,7 @@ test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) test -race -count=1 ./...
+	GO=$(GO) sh scripts/tscheck.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
