@@ -27,12 +27,12 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"storefront/admin"
-	"storefront/asynclog"
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/app/config"
 	"storefront/app/demo"
 	"storefront/app/mail"
+	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/web"
 )
