@@ -7,15 +7,15 @@ import (
 
 // Options are the settings services act on; main fills them from config.
 type Options struct {
-	PublicURL      string        // base URL the server is reached at, no trailing slash
-	AccessTTL      time.Duration // shopper access token lifetime
-	RefreshTTL     time.Duration // shopper refresh token lifetime
-	AdminTTL       time.Duration // admin token lifetime
-	PendingTTL     time.Duration // unpaid PENDING orders expire after this
-	BcryptCost     int
-	LoginFailures  int               // failed logins per 15 minutes: shopper per store and email, admin per email and address (0: 5)
+	PublicURL     string        // base URL the server is reached at, no trailing slash
+	AccessTTL     time.Duration // shopper access token lifetime
+	RefreshTTL    time.Duration // shopper refresh token lifetime
+	AdminTTL      time.Duration // admin token lifetime
+	PendingTTL    time.Duration // unpaid PENDING orders expire after this
+	BcryptCost    int
+	LoginFailures int // failed logins per 15 minutes: shopper per store and email, admin per email and address (0: 5)
 	// Limiter counts login attempts and other limits (nil: an in-memory one).
-	Limiter Limiter
+	Limiter        Limiter
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox
 }
 
