@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // accounts holds the shopper-auth handlers and their rate limiters.
@@ -56,7 +57,7 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	if a.perIP == nil {
 		return c.Next()
 	}
-	if ok, wait := a.perIP.Allow(a.s.clientIP(c)); !ok {
+	if ok, wait := a.perIP.Allow(a.s.proxies.ClientIP(c)); !ok {
 		return rateLimited(wait)
 	}
 	return c.Next()
@@ -76,14 +77,14 @@ func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
 // register serves POST /api/v1/customer/auth/register/.
 func (a *accounts) register(c *fiber.Ctx) error {
 	var in app.Registration
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	res, err := a.s.svc.Customers.Register(store(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // login serves POST /api/v1/customer/auth/login/.
@@ -92,7 +93,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	var v app.Validation
@@ -121,7 +122,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 type refreshBody struct {
@@ -130,7 +131,7 @@ type refreshBody struct {
 
 func decodeRefresh(c *fiber.Ctx) (string, error) {
 	var in refreshBody
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return "", err
 	}
 	if in.RefreshToken == "" {
@@ -149,7 +150,7 @@ func (a *accounts) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // logout serves POST /api/v1/customer/auth/logout/.
@@ -161,7 +162,7 @@ func (a *accounts) logout(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.Logout(store(c), tok); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "logged out", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "logged out", nil)
 }
 
 // verifyEmail serves POST /api/v1/customer/auth/verify-email/ (+Token).
@@ -169,14 +170,14 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 	var in struct {
 		Code string `json:"code"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.VerifyEmail(shopperOf(c), strings.TrimSpace(in.Code))
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
@@ -188,7 +189,7 @@ func (a *accounts) resendCode(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "a new code was sent", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "a new code was sent", nil)
 }
 
 // forgotPassword serves POST /api/v1/customer/auth/password/forgot/.
@@ -196,7 +197,7 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	var in struct {
 		Email string `json:"email"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
@@ -205,20 +206,20 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
 }
 
 // resetPassword serves POST /api/v1/customer/auth/password/reset/.
 func (a *accounts) resetPassword(c *fiber.Ctx) error {
 	var in app.PasswordReset
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	in.Code = strings.TrimSpace(in.Code)
 	if err := a.s.svc.Customers.ResetPassword(store(c), in); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
 }
 
 // getMe serves GET /api/v1/customer/me/ (+Token).
@@ -227,18 +228,18 @@ func (a *accounts) getMe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // patchMe serves PATCH /api/v1/customer/me/ (+Token).
 func (a *accounts) patchMe(c *fiber.Ctx) error {
 	var in app.ProfileInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.UpdateMe(shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
