@@ -32,7 +32,7 @@ func ListTail(b []byte, next string, extra map[string]any) ([]byte, error) {
 }
 
 // SendList writes items in the list shape {items, next_cursor, has_more}
-// inside the envelope; view maps an item to its wire form, each item is
+// inside the envelope (arrays [], never null); view maps an item to its wire form, each item is
 // trimmed to fs (nil: whole), next is the signed cursor of the next page
 // ("" on the last page) and extra adds members beside items.
 func SendList[T any](c *fiber.Ctx, items []T, view func(T) any, fs app.FieldSet, next string, extra map[string]any) error {
@@ -43,7 +43,7 @@ func SendList[T any](c *fiber.Ctx, items []T, view func(T) any, fs app.FieldSet,
 		if i > 0 {
 			b = append(b, ',')
 		}
-		raw, err := json.Marshal(view(it))
+		raw, err := json.Marshal(app.EmptySlices(view(it))) // arrays are [], never null
 		if err != nil {
 			return err
 		}

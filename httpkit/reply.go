@@ -33,10 +33,11 @@ func OK(c *fiber.Ctx, data any) error { return Reply(c, fiber.StatusOK, "", data
 // Created writes data in the success envelope with status 201.
 func Created(c *fiber.Ctx, data any) error { return Reply(c, fiber.StatusCreated, "", data) }
 
-// Reply writes data in the success envelope. For GET requests with ?fields=
-// an object is trimmed to the named top-level fields (id stays).
+// Reply writes data in the success envelope; arrays are [], never null
+// (app.EmptySlices). For GET requests with ?fields= an object is trimmed to
+// the named top-level fields (id stays).
 func Reply(c *fiber.Ctx, status int, message string, data any) error {
-	raw, err := json.Marshal(data)
+	raw, err := json.Marshal(app.EmptySlices(data))
 	if err != nil {
 		return err
 	}
