@@ -453,6 +453,8 @@ func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
 		PageWrites: s.TxStats.GetWrite(), PageAllocBytes: s.TxStats.GetPageAlloc(), WriteTime: s.TxStats.GetWriteTime(),
 		CachedPages: svc.Catalog.CachedPages(),
 	}
+	bs := db.BatchStats()
+	st.Commits, st.BatchedWrites = bs.Commits, bs.Writes
 	if info, err := os.Stat(db.Bolt().Path()); err == nil {
 		st.FileSizeBytes = info.Size()
 	}

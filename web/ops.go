@@ -28,7 +28,9 @@ type DBStats struct {
 	PageAllocBytes int64 // bytes allocated by write transactions
 	WriteTime      time.Duration
 	FileSizeBytes  int64
-	CachedPages    int // category pages in the memory cache
+	CachedPages    int    // category pages in the memory cache
+	Commits        uint64 // write transactions committed (Update, and Batch groups)
+	BatchedWrites  uint64 // Batch calls carried by those commits
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -164,11 +166,13 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descCommits    = prometheus.NewDesc("storefront_db_commits_total", "Write transactions committed (each one fsynced).", nil, nil)
+	descBatched    = prometheus.NewDesc("storefront_db_batched_writes_total", "Grouped writes (checkout) carried by those commits.", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages} {
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descCommits, descBatched} {
 		ch <- d
 	}
 }
@@ -190,4 +194,6 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
 	gauge(descCatPages, float64(s.CachedPages))
+	counter(descCommits, float64(s.Commits))
+	counter(descBatched, float64(s.BatchedWrites))
 }
