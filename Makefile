@@ -4,7 +4,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 BIN      := bin/storefront
 
-.PHONY: run build test bench clean fmt
+.PHONY: run build test test-go bench clean fmt
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,7 +18,14 @@ test:
 	$(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	scripts/with-postgres.sh $(MAKE) --no-print-directory test-go
+
+# test-go: the Go tests; make test runs it with a throwaway PostgreSQL
+# (STOREFRONT_TEST_POSTGRES_URL): every package, with the PostgreSQL variants,
+# then the HTTP suites of web and admin again on PostgreSQL.
+test-go:
 	$(GO) test -race -count=1 ./...
+	STOREFRONT_TEST_BACKEND=postgres $(GO) test -race -count=1 ./web ./admin
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -62,6 +62,8 @@ type env struct {
 const usage = `Usage:
   storefront serve [--config FILE]          run the server (defaults serve without a file)
   storefront backup [--config FILE] FILE    write a consistent copy of the database to FILE
+  storefront migrate status|up [--config FILE]
+                                            PostgreSQL: list the schema migrations (up: apply the pending ones)
   storefront version                        print the version
 
 Configuration: defaults, then the YAML file, then STOREFRONT_* environment
@@ -81,6 +83,8 @@ func runWith(ctx context.Context, args []string, e env) int {
 		return serveCmd(ctx, args[1:], e)
 	case "backup":
 		return backupCmd(args[1:], e)
+	case "migrate":
+		return migrateCmd(args[1:], e)
 	case "version", "--version", "-version":
 		fmt.Fprintln(e.stdout, "storefront", version)
 		return 0
@@ -149,10 +153,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
 
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return fail("cannot make data_dir", err)
-	}
-	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay})
+	db, err := openDatabase(cfg)
 	if err != nil {
 		return fail("cannot open the database", err)
 	}
@@ -165,10 +166,20 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
 		return fail("cannot create the owner account", err)
 	}
-	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+	var backups *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
+	backup := func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
+	listBackupFiles := func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
+	if db.bolt != nil {
+		backups = &storage.BackupDir{DB: db.bolt, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+		backup = func() (string, int64, error) {
+			res, err := backups.Create()
+			return res.File.Name, res.File.SizeBytes, err
+		}
+		listBackupFiles = func() ([]admin.BackupFile, error) { return listBackups(backups) }
+	}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }}
+	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return db.stats(svc) }}
 	metrics := web.NewMetrics(ops)
 	srv := web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
@@ -183,11 +194,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
-		Backup: func() (string, int64, error) {
-			res, err := backups.Create()
-			return res.File.Name, res.File.SizeBytes, err
-		},
-		Backups: func() ([]admin.BackupFile, error) { return listBackups(backups) },
+		Backup:         backup,
+		Backups:        listBackupFiles,
 	})
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
@@ -201,9 +209,11 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		}
 	}
 
-	sock, err := serveBackupSocket(cfg.SocketPath(), db, log)
-	if err != nil {
-		log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
+	var sock *http.Server
+	if db.bolt != nil {
+		if sock, err = serveBackupSocket(cfg.SocketPath(), db.bolt, log); err != nil {
+			log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
+		}
 	}
 
 	jobs, err := startCron(cfg, svc, backups, log)
@@ -213,7 +223,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", version)
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", version)
 	if e.ready != nil {
 		e.ready(ln.Addr().String())
 	}
@@ -249,7 +259,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 }
 
 // newServices builds the services and returns the cursor secret.
-func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Services, []byte, error) {
+func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services, []byte, error) {
 	tokenSecret, err := db.Secret("tokens")
 	if err != nil {
 		return nil, nil, err
@@ -443,7 +453,7 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			log.Log(context.Background(), level, "job done", "job", "orders.expire", "cancelled", n)
 		}),
 	)
-	if err == nil && cfg.Backups.Schedule != "" {
+	if err == nil && cfg.Backups.Schedule != "" && backups != nil {
 		err = add("backup", cfg.Backups.Schedule, func() {
 			log.Info("job started", "job", "backup", "dir", backups.Dir)
 			res, err := backups.Create()

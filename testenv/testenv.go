@@ -1,6 +1,6 @@
-// Package testenv wires a whole Storefront (bbolt in a temp dir, services,
-// storefront API and admin API) for HTTP tests, with a clock tests move by
-// hand. It is imported by tests only.
+// Package testenv wires a whole Storefront (bbolt in a temp dir or a fresh
+// PostgreSQL database, services, storefront API and admin API) for HTTP
+// tests, with a clock tests move by hand. It is imported by tests only.
 package testenv
 
 import (
@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,17 +27,22 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/storage"
+	"storefront/storage/postgres/pgtest"
 	"storefront/web"
 )
 
 // Env is one wired server.
 type Env struct {
-	T      testing.TB
-	DB     *storage.DB
-	Svc    *app.Services
-	Server *web.Server
-	App    *fiber.App
-	Dir    string
+	T  testing.TB
+	DB app.DB
+	// Bolt is the bbolt database (nil on PostgreSQL).
+	Bolt *storage.DB
+	// Backend is "bolt" or "postgres".
+	Backend string
+	Svc     *app.Services
+	Server  *web.Server
+	App     *fiber.App
+	Dir     string
 	// OwnerToken is an admin token of the owner (owner@example.com / owner-password).
 	OwnerToken string
 
@@ -61,6 +68,32 @@ type Options struct {
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
+	// Backend is "bolt" or "postgres" (a fresh database of the server of
+	// STOREFRONT_TEST_POSTGRES_URL; skipped without it). Empty: the
+	// STOREFRONT_TEST_BACKEND variable, else bolt.
+	Backend string
+}
+
+// Backends are the storage backends tests can run on.
+var Backends = []string{BackendBolt, BackendPostgres}
+
+// Backend names.
+const (
+	BackendBolt     = "bolt"
+	BackendPostgres = "postgres"
+)
+
+// ForEachBackend runs fn as one subtest per backend ("bolt", "postgres"),
+// each with its own env. The Postgres one is skipped when no test server is
+// configured (failed under CI=true).
+func ForEachBackend(t *testing.T, opt Options, fn func(t *testing.T, e *Env)) {
+	for _, b := range Backends {
+		t.Run(b, func(t *testing.T) {
+			o := opt
+			o.Backend = b
+			fn(t, NewWith(t, o))
+		})
+	}
 }
 
 // New returns a wired server with a frozen clock at 2026-11-21T10:00:00Z.
@@ -70,24 +103,39 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 func NewWith(t testing.TB, opt Options) *Env {
 	t.Helper()
 	e := &Env{T: t, Dir: t.TempDir(), clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
-	db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
+	e.Backend = opt.Backend
+	if e.Backend == "" {
+		e.Backend = os.Getenv("STOREFRONT_TEST_BACKEND")
 	}
-	db.Now = e.Now
-	e.DB = db
-	t.Cleanup(func() {
-		if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
-			t.Errorf("index check after test: %v", err)
+	switch e.Backend {
+	case BackendPostgres:
+		db := pgtest.Open(t)
+		db.Now = e.Now
+		e.DB = db
+	case "", BackendBolt:
+		e.Backend = BackendBolt
+		db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		db.Close()
-	})
+		db.Now = e.Now
+		e.DB, e.Bolt = db, db
+		t.Cleanup(func() {
+			if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
+				t.Errorf("index check after test: %v", err)
+			}
+			db.Close()
+		})
+	default:
+		t.Fatalf("testenv: unknown backend %q", e.Backend)
+	}
+	db := e.DB
 	secret, err := db.Secret("tokens")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cursor, _ := db.Secret("cursors")
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), auth.NewBcrypt(4), nil, e.Now, nil, app.Options{
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), auth.NewBcrypt(4), nil, e.Now, testLog(), app.Options{
 		PublicURL:      "http://shop.test",
 		GatewaySecrets: map[string][]byte{app.WalletA: []byte("secret-a"), app.WalletB: []byte("secret-b")},
 	})
@@ -396,4 +444,13 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// testLog is the services' logger: silent, unless STOREFRONT_TEST_LOG is set
+// (then to stderr, to see the internal errors behind a 500).
+func testLog() *slog.Logger {
+	if os.Getenv("STOREFRONT_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, nil))
 }
