@@ -47,6 +47,7 @@ type Env struct {
 	OwnerToken string
 
 	clock *clock
+	rec   *recorder
 }
 
 type clock struct {
@@ -102,7 +103,8 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 // NewWith is New with options.
 func NewWith(t testing.TB, opt Options) *Env {
 	t.Helper()
-	e := &Env{T: t, Dir: t.TempDir(), clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
+	e := &Env{T: t, Dir: t.TempDir(), rec: &recorder{}, clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
+	t.Cleanup(func() { e.checkContract(t) })
 	e.Backend = opt.Backend
 	if e.Backend == "" {
 		e.Backend = os.Getenv("STOREFRONT_TEST_BACKEND")
@@ -237,6 +239,7 @@ func (e *Env) Do(r Req) *Response {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	e.rec.add(exchange{method: r.Method, target: r.Path, header: req.Header, status: resp.StatusCode, respHeader: resp.Header, body: raw})
 	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {
