@@ -159,7 +159,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 	defer db.Close()
 
-	svc, cursorSecret, err := newServices(cfg, db, log)
+	svc, cursorSecret, err := newServices(cfg, db.DB, log)
 	if err != nil {
 		return fail("cannot start the services", err)
 	}
@@ -216,7 +216,14 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		}
 	}
 
-	jobs, err := startCron(cfg, svc, backups, log)
+	leads := func() bool { return true } // one process: it runs every job
+	if db.pg != nil {
+		db.pg.Logf = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
+		leader := db.pg.Lead("cron")
+		defer leader.Stop()
+		leads = leader.Leading
+	}
+	jobs, err := startCron(cfg, svc, backups, leads, log)
 	if err != nil {
 		return fail("cannot schedule the jobs", err)
 	}
@@ -420,8 +427,9 @@ func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
 // startCron schedules the background jobs: category cache eviction, expiry
 // of unpaid orders and the backups. Each run logs its outcome (debug when
 // there was nothing to do). A job still running when its next turn comes is
-// skipped, not doubled.
-func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir, log *slog.Logger) (*cron.Cron, error) {
+// skipped, not doubled. The jobs of the whole cluster (expiry) run only while
+// leads reports true: on PostgreSQL one process leads at a time.
+func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir, leads func() bool, log *slog.Logger) (*cron.Cron, error) {
 	cl := cronLogger{log}
 	c := cron.New(cron.WithLogger(cl), cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)))
 	add := func(name, spec string, fn func()) error {
@@ -441,6 +449,10 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			log.Log(context.Background(), level, "job done", "job", "cache.evict", "evicted", n)
 		}),
 		add("orders.expire", cfg.Orders.ExpireSchedule, func() {
+			if !leads() {
+				log.Debug("job skipped: another process leads", "job", "orders.expire")
+				return
+			}
 			n, err := svc.Orders.ExpirePending()
 			if err != nil {
 				log.Error("job failed", "job", "orders.expire", "err", err)

@@ -90,9 +90,26 @@ func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
 	return b.String()
 }
 
-// Changed drops the cached pages of a store. Every catalog write calls it,
-// including stock changes made by orders.
+// Changed drops the cached pages of a store, here and in the other processes
+// sharing the database. Every catalog write calls it, including stock changes
+// made by orders.
 func (cs *CatalogService) Changed(storeID uint64) {
+	cs.changedLocal(storeID)
+	cs.s.broadcast(Event{Kind: EventCatalog, StoreID: storeID})
+}
+
+// changedAll drops every cached page (announcements may have been missed).
+func (cs *CatalogService) changedAll() {
+	cs.mu.Lock()
+	for id := range cs.gen {
+		cs.gen[id]++
+	}
+	clear(cs.pages)
+	cs.mu.Unlock()
+}
+
+// changedLocal drops the cached pages of a store in this process.
+func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
 	prefix := strconv.FormatUint(storeID, 10) + "|"

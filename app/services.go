@@ -87,5 +87,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Tickets = newTicketService(s)
 	s.Contact = newContactService(s)
 	s.Content = newContentService(s)
+	s.listen()
 	return s
 }

@@ -49,6 +49,10 @@ type DB struct {
 	Now func() time.Time
 	// Timeout bounds one transaction (with its retries).
 	Timeout time.Duration
+	// Logf reports problems of the background connections (nil: silent).
+	Logf func(format string, args ...any)
+
+	ln listener // LISTEN/NOTIFY announcements (notify.go)
 }
 
 var _ app.DB = (*DB)(nil)
@@ -84,6 +88,7 @@ func Open(url string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: connect %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
 	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute}
+	db.ln.origin = fmt.Sprintf("%x", randomBytes(8))
 	if !opt.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			pool.Close()
@@ -93,8 +98,21 @@ func Open(url string, opt Options) (*DB, error) {
 	return db, nil
 }
 
-// Close closes the pool.
-func (db *DB) Close() error { db.pool.Close(); return nil }
+// Close stops listening and closes the pool.
+func (db *DB) Close() error {
+	if db.ln.stop != nil {
+		db.ln.stop()
+		<-db.ln.done
+	}
+	db.pool.Close()
+	return nil
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	crand.Read(b)
+	return b
+}
 
 // Pool exposes the pool for its statistics.
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }

@@ -246,3 +246,37 @@ func TestSameAsBolt(t *testing.T) {
 		t.Fatalf("lists differ:\nbolt %.500s\npg   %.500s", a, b)
 	}
 }
+
+// TestBroadcast: an announcement of one process reaches the other, not itself.
+func TestBroadcast(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	a, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got := make(chan app.Event, 10)
+	a.OnBroadcast(func(ev app.Event) { got <- ev })
+	b.OnBroadcast(func(ev app.Event) { got <- ev })
+	if err := b.Broadcast(app.Event{Kind: app.EventCatalog, StoreID: 7, Data: []byte("x|y")}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ev := <-got:
+		if ev.Kind != app.EventCatalog || ev.StoreID != 7 || string(ev.Data) != "x|y" {
+			t.Fatalf("got %+v", ev)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no announcement within 5s")
+	}
+	select {
+	case ev := <-got:
+		t.Fatalf("got a second event %+v (its own?)", ev)
+	case <-time.After(200 * time.Millisecond):
+	}
+}

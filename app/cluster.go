@@ -1,0 +1,89 @@
+package app
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Several processes may share one database (PostgreSQL behind a load
+// balancer). What each keeps in memory for speed (the store and config
+// cache, the category page cache, the set of revoked access tokens) must
+// then follow the changes made by the others. A database that can be shared
+// implements Broadcaster; the services announce every such change through
+// it, and apply the others' announcements to their own memory. The bbolt
+// backend (one process) does not implement it and nothing is sent.
+
+// Event is one announced change.
+type Event struct {
+	Kind    string // EventStore, EventCatalog, EventRevocation
+	StoreID uint64
+	Data    []byte // kind-specific (a revocation's JSON)
+	// Lost is set instead of a change when announcements may have been missed
+	// (the listening connection was lost): drop every cache, reload.
+	Lost bool
+}
+
+// Event kinds.
+const (
+	EventStore      = "store"      // a store record changed: its key and config caches
+	EventCatalog    = "catalog"    // a store's catalog changed: its category pages
+	EventRevocation = "revocation" // an access-token revocation was stored
+)
+
+// Broadcaster is implemented by a storage shared by several processes.
+type Broadcaster interface {
+	// Broadcast announces a committed change to the other processes.
+	Broadcast(ev Event) error
+	// OnBroadcast sets the receiver of the other processes' announcements
+	// (called from one goroutine, in order).
+	OnBroadcast(fn func(Event))
+}
+
+// broadcast announces a change when the database is shared; a failure is
+// logged (the others' caches expire or reload on reconnect).
+func (s *Services) broadcast(ev Event) {
+	b, ok := s.DB.(Broadcaster)
+	if !ok {
+		return
+	}
+	if err := b.Broadcast(ev); err != nil {
+		s.Log.Error("announcing a change to the other processes", "kind", ev.Kind, "store_id", ev.StoreID, "err", err)
+	}
+}
+
+// listen applies the other processes' announcements to this one's memory.
+func (s *Services) listen() {
+	b, ok := s.DB.(Broadcaster)
+	if !ok {
+		return
+	}
+	b.OnBroadcast(func(ev Event) {
+		switch {
+		case ev.Lost:
+			s.Stores.forgetAll()
+			s.Catalog.changedAll()
+			if err := s.Customers.reloadRevocations(); err != nil {
+				s.Log.Error("reloading token revocations", "err", err)
+			}
+		case ev.Kind == EventStore:
+			s.Stores.forgetLocal(ev.StoreID)
+		case ev.Kind == EventCatalog:
+			s.Catalog.changedLocal(ev.StoreID)
+		case ev.Kind == EventRevocation:
+			var rv Revocation
+			if err := json.Unmarshal(ev.Data, &rv); err != nil {
+				s.Log.Error("bad revocation announcement", "err", err)
+				return
+			}
+			s.Customers.rev.add(&rv, s.Now())
+		}
+	})
+}
+
+// String is a log form of an event.
+func (ev Event) String() string {
+	if ev.Lost {
+		return "lost"
+	}
+	return ev.Kind + ":" + strconv.FormatUint(ev.StoreID, 10)
+}
