@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 )
 
 // Several processes may share one database (PostgreSQL behind a load
@@ -86,4 +87,21 @@ func (ev Event) String() string {
 		return "lost"
 	}
 	return ev.Kind + ":" + strconv.FormatUint(ev.StoreID, 10)
+}
+
+// SharedState is implemented by a storage shared by several processes: small
+// records with an owner and an expiry that every process must see, such as
+// the admin panel's sessions. Without it (bbolt, one process) they live in
+// memory.
+type SharedState interface {
+	// PutShared creates or replaces the record kind/key.
+	PutShared(kind, key string, owner uint64, value []byte, expires time.Time) error
+	// GetShared returns the record kind/key (ok false when there is none).
+	GetShared(kind, key string) (value []byte, expires time.Time, ok bool, err error)
+	// DeleteShared removes the record kind/key (none is not an error).
+	DeleteShared(kind, key string) error
+	// DeleteSharedOf removes every record of kind of an owner.
+	DeleteSharedOf(kind string, owner uint64) error
+	// DeleteSharedBefore removes the records of kind expired at t.
+	DeleteSharedBefore(kind string, t time.Time) error
 }
