@@ -65,6 +65,8 @@ const usage = `Usage:
   storefront backup [--config FILE] FILE    write a consistent copy of the database to FILE
   storefront migrate status|up [--config FILE]
                                             PostgreSQL: list the schema migrations (up: apply the pending ones)
+  storefront migrate-data --from bolt:PATH --to postgres:URL [--force]
+                                            copy a stopped bbolt database into PostgreSQL and verify the copy
   storefront version                        print the version
 
 Configuration: defaults, then the YAML file, then STOREFRONT_* environment
@@ -86,6 +88,8 @@ func runWith(ctx context.Context, args []string, e env) int {
 		return backupCmd(args[1:], e)
 	case "migrate":
 		return migrateCmd(args[1:], e)
+	case "migrate-data":
+		return migrateDataCmd(args[1:], e)
 	case "version", "--version", "-version":
 		fmt.Fprintln(e.stdout, "storefront", version)
 		return 0

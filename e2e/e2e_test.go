@@ -133,6 +133,18 @@ func (s *server) call(method, path, key, token string, body any, wantStatus int,
 	}
 }
 
+// stop ends the server as an operator does (SIGTERM) and waits for it.
+func (s *server) stop() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		s.t.Fatal(err)
+	}
+	<-s.done
+	if err := s.cmd.Wait(); err != nil {
+		s.t.Fatalf("the server stopped with %v", err)
+	}
+}
+
 func (s *server) kill9() {
 	s.t.Helper()
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
