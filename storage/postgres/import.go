@@ -103,7 +103,9 @@ var importSpecs = map[string]importSpec{
 	"payment_sessions": rec("payment_sessions", func(t *Tx, ps *app.PaymentSession) error { return t.PutPaymentSession(ps) },
 		func(t *Tx, ps *app.PaymentSession) (any, error) { return t.PaymentSession(ps.StoreID, ps.Seq) }),
 	"idempotency_keys": rec("idempotency_keys", func(t *Tx, r *app.IdempotencyRecord) error { return t.PutIdempotencyRecord(r) },
-		func(t *Tx, r *app.IdempotencyRecord) (any, error) { return t.IdempotencyRecord(r.StoreID, r.CustomerID, r.Key) }),
+		func(t *Tx, r *app.IdempotencyRecord) (any, error) {
+			return t.IdempotencyRecord(r.StoreID, r.CustomerID, r.Key)
+		}),
 	"coupons": rec("coupons", func(t *Tx, c *app.Coupon) error {
 		return t.insertDoc(c.StoreID, "coupons", "store_id, id, code, doc", i64(c.StoreID), i64(c.ID), bs(app.NormalizeCouponCode(c.Code)), mustJSON(c))
 	}, func(t *Tx, c *app.Coupon) (any, error) { return t.Coupon(c.StoreID, c.ID) }),
