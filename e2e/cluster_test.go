@@ -127,6 +127,20 @@ func TestCluster(t *testing.T) {
 		})
 	}
 
+	run("Operations", func(t *testing.T) {
+		if status, raw := ss[0].do("GET", "/readyz", "", "", nil); status != 200 {
+			t.Fatalf("readyz: %d %s", status, raw)
+		}
+		status, raw := ss[1].do("GET", "/metrics", "", "", nil)
+		if status != 200 || !bytes.Contains(raw, []byte("storefront_pg_pool_total_conns ")) || bytes.Contains(raw, []byte("storefront_bbolt_")) {
+			t.Fatalf("metrics: %d, want the pool figures and no bbolt ones:\n%.2000s", status, raw)
+		}
+		status, raw = ss[2].do("POST", "/api/v1/admin/backups/", "", tok, nil)
+		if status != 409 || !bytes.Contains(raw, []byte("pg_dump")) {
+			t.Fatalf("backup on PostgreSQL: %d %s, want 409 naming pg_dump", status, raw)
+		}
+	})
+
 	run("LastFiveUnits", func(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
