@@ -34,6 +34,7 @@ import (
 	"storefront/app/mail"
 	"storefront/asynclog"
 	"storefront/storage"
+	"storefront/storage/postgres"
 	"storefront/web"
 )
 
@@ -307,7 +308,12 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		mailer = mail.NewSMTP(mc)
 		log.Info("mail goes out through SMTP", "host", mc.Host, "tls", mc.TLS)
 	}
+	var limiter app.Limiter // nil: in memory (one process)
+	if pg, ok := db.(*postgres.DB); ok {
+		limiter = pg.Limiter(nil) // the login limits count across every process
+	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
+		Limiter:        limiter,
 		PublicURL:      cfg.HTTP.PublicURL,
 		AccessTTL:      cfg.Auth.AccessTTL,
 		RefreshTTL:     cfg.Auth.RefreshTTL,

@@ -29,6 +29,7 @@ const (
 // server keys sessions by its SHA-256.
 type session struct {
 	adminID uint64
+	version uint64 // the admin's TokenVersion at login: a password change ends the session
 	csrf    string
 	expires time.Time
 	flash   *flash
@@ -58,12 +59,13 @@ const sharedKind = "admin_panel_session"
 // storedSession is a session as stored in app.SharedState.
 type storedSession struct {
 	AdminID uint64 `json:"admin_id"`
+	Version uint64 `json:"version"`
 	CSRF    string `json:"csrf"`
 	Flash   *flash `json:"flash,omitempty"`
 }
 
 func (s *sessions) put(k [32]byte, sess *session) bool {
-	b, err := json.Marshal(storedSession{AdminID: sess.adminID, CSRF: sess.csrf, Flash: sess.flash})
+	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, CSRF: sess.csrf, Flash: sess.flash})
 	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
 }
 
@@ -73,14 +75,16 @@ func (s *sessions) load(k [32]byte) (*session, bool) {
 	if err != nil || !found || json.Unmarshal(b, &st) != nil {
 		return nil, false
 	}
-	return &session{adminID: st.AdminID, csrf: st.CSRF, expires: exp, flash: st.Flash}, true
+	return &session{adminID: st.AdminID, version: st.Version, csrf: st.CSRF, expires: exp, flash: st.Flash}, true
 }
 
-// create starts a session for an admin and returns its id.
-func (s *sessions) create(adminID uint64) string {
+// create starts a session for an admin and returns its id. After
+// AdminService.ChangePassword, call it with the returned user to keep the
+// browser that made the change logged in (every older session has ended).
+func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
-	sess := &session{adminID: adminID, csrf: app.RandomHex(32), expires: now.Add(s.ttl)}
+	sess := &session{adminID: u.ID, version: u.TokenVersion, csrf: app.RandomHex(32), expires: now.Add(s.ttl)}
 	if s.shared != nil {
 		_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
 		s.put(sessionKey(id), sess)
@@ -138,7 +142,8 @@ func (s *sessions) drop(id string) {
 	s.mu.Unlock()
 }
 
-// dropAdmin ends every session of an admin user (deleted account).
+// dropAdmin ends every session of an admin user (deleted account; a session
+// of an older token version also ends at its next request, see authed).
 func (s *sessions) dropAdmin(adminID uint64) {
 	if s.shared != nil {
 		_ = s.shared.DeleteSharedOf(sharedKind, adminID)
@@ -265,7 +270,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 		return p.showLogin(c, v, p.formError(c, v, err))
 	}
 	// A browser-session cookie: the server ends the session after its lifetime.
-	id := p.sessions.create(u.ID)
+	id := p.sessions.create(u)
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin",
 		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
 	c.Cookie(&fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone,

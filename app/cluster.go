@@ -52,6 +52,15 @@ func (s *Services) broadcast(ev Event) {
 	}
 }
 
+// revoked puts a committed revocation in memory, here and in the other
+// processes sharing the database.
+func (s *Services) revoked(rv *Revocation) {
+	s.revocations.add(rv, s.Now())
+	if b, err := json.Marshal(rv); err == nil {
+		s.broadcast(Event{Kind: EventRevocation, StoreID: rv.StoreID, Data: b})
+	}
+}
+
 // listen applies the other processes' announcements to this one's memory.
 func (s *Services) listen() {
 	b, ok := s.DB.(Broadcaster)
@@ -76,7 +85,7 @@ func (s *Services) listen() {
 				s.Log.Error("bad revocation announcement", "err", err)
 				return
 			}
-			s.Customers.rev.add(&rv, s.Now())
+			s.revocations.add(&rv, s.Now())
 		}
 	})
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"sync"
 	"time"
 )
@@ -214,13 +213,9 @@ func (cs *CustomerService) pruneStored(tx Tx) error {
 // commitRevocations puts committed revocations in memory, here and in the
 // other processes sharing the database.
 func (cs *CustomerService) commitRevocations(rvs ...*Revocation) {
-	now := cs.s.Now()
 	for _, rv := range rvs {
 		if rv != nil {
-			cs.rev.add(rv, now)
-			if b, err := json.Marshal(rv); err == nil {
-				cs.s.broadcast(Event{Kind: EventRevocation, StoreID: rv.StoreID, Data: b})
-			}
+			cs.s.revoked(rv)
 		}
 	}
 }

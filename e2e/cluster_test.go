@@ -245,6 +245,23 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	run("LoginLimitShared", func(t *testing.T) {
+		// ratelimit.login_failures (5): five wrong passwords, one per process in
+		// turn, then even the right one is refused on a process that saw none.
+		body := map[string]string{"email": "ada@example.com", "password": "wrong horse"}
+		for i := range 5 {
+			if status, raw := ss[i%3].do("POST", "/api/v1/customer/auth/login/", st.APIKey, "", body); status != 401 {
+				t.Fatalf("wrong password %d: %d %s, want 401", i+1, status, raw)
+			}
+		}
+		body["password"] = "correct horse"
+		for i, s := range ss {
+			if status, raw := s.do("POST", "/api/v1/customer/auth/login/", st.APIKey, "", body); status != 429 {
+				t.Fatalf("process %d after 5 failures: %d %s, want 429", i, status, raw)
+			}
+		}
+	})
+
 	run("ExpiryJobRunsOnceAndALeaderIsReplaced", func(t *testing.T) {
 		var leader int = -1
 		eventually(t, 10*time.Second, "one process runs the expiry job", func() bool {

@@ -48,6 +48,28 @@ func (t *Tx) Admins() ([]*app.AdminUser, error) {
 	return all[app.AdminUser](t, 0, "admin users", `SELECT doc FROM admins ORDER BY id`)
 }
 
+// PutAdmin rewrites an existing admin user; a new email taken by another is conflict.
+func (t *Tx) PutAdmin(u *app.AdminUser) error {
+	old, err := t.Admin(u.ID)
+	if err != nil {
+		return err
+	}
+	if old.Email != u.Email {
+		taken, err := t.exists(0, "admin user", `SELECT 1 FROM admins WHERE email = $1`, bs(u.Email))
+		if err != nil {
+			return err
+		}
+		if taken {
+			return &app.Error{Code: app.EConflict, Message: "an admin with this email exists", Fields: map[string]string{"email": "is taken"}}
+		}
+	}
+	raw, err := encode(u)
+	if err != nil {
+		return err
+	}
+	return t.exec(0, "put admin", `UPDATE admins SET email = $2, doc = $3 WHERE id = $1`, i64(u.ID), bs(u.Email), raw)
+}
+
 // DeleteAdmin removes an admin user.
 func (t *Tx) DeleteAdmin(id uint64) error {
 	n, err := t.execN(0, "delete admin", `DELETE FROM admins WHERE id = $1`, i64(id))

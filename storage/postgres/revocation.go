@@ -9,8 +9,8 @@ import (
 
 // PutRevocation stores r, replacing the one of the same session or customer.
 func (t *Tx) PutRevocation(r *app.Revocation) error {
-	if r.StoreID == 0 || (r.Session == "" && r.CustomerID == 0) {
-		return fmt.Errorf("postgres: put revocation: no store, session or customer")
+	if r.Session == "" && r.CustomerID == 0 { // store 0: admin tokens
+		return fmt.Errorf("postgres: put revocation: no session or customer")
 	}
 	kind, cid := "c", r.CustomerID
 	if r.Session != "" {
