@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	bolt "go.etcd.io/bbolt"
+	bberrors "go.etcd.io/bbolt/errors"
 
 	"storefront/admin"
 	"storefront/app"
@@ -135,7 +135,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 		db.Now = e.Now
 		e.DB, e.Bolt = db, db
 		t.Cleanup(func() {
-			if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
+			if err := db.Verify(); err != nil && !errors.Is(err, bberrors.ErrDatabaseNotOpen) { // a test may close it
 				t.Errorf("index check after test: %v", err)
 			}
 			db.Close()

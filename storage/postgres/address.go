@@ -8,7 +8,7 @@ import (
 
 // PutAddress creates or replaces a.
 func (t *Tx) PutAddress(a *app.Address) error {
-	if !app.ParseAddressID(a.ID) || a.CustomerID == 0 {
+	if !app.IsCanonicalUUID(a.ID) || a.CustomerID == 0 {
 		return fmt.Errorf("postgres: put address: bad id %q", a.ID)
 	}
 	raw, err := encode(a)

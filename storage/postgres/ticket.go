@@ -8,7 +8,7 @@ import (
 
 // CreateTicket assigns t.Number from the store's sequence and stores t.
 func (t *Tx) CreateTicket(tk *app.Ticket) error {
-	if _, ok := app.ParseTicketID(tk.ID); !ok {
+	if !app.IsCanonicalUUID(tk.ID) {
 		return fmt.Errorf("postgres: create ticket: bad id %q", tk.ID)
 	}
 	taken, err := t.exists(tk.StoreID, "ticket", `SELECT 1 FROM tickets WHERE store_id = $1 AND id = $2`, i64(tk.StoreID), bs(tk.ID))
