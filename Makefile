@@ -31,13 +31,15 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 # bench: Go benchmarks, then a wrk load run on 127.0.0.1 against the bare
-# Fiber baselines, then one table (docs/benchmarks.md). About 3 minutes on 2 cores.
+# Fiber baselines and, on a throwaway PostgreSQL, the catalog page, product
+# detail and checkout on PostgreSQL beside bbolt, with one and two processes;
+# then one table (docs/benchmarks.md). About 5 minutes on 2 cores.
 bench:
 	@command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 	@out=$$(mktemp); trap 'rm -f "$$out" "$$out.rc"' EXIT; \
 	  { $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; echo $$? >"$$out.rc"; } | tee "$$out"; \
 	  [ "$$(cat "$$out.rc")" = 0 ] || { echo "go test -bench failed"; exit 1; }; \
-	  $(GO) run ./bench/loadbench -gobench "$$out"
+	  scripts/with-postgres.sh $(GO) run ./bench/loadbench -gobench "$$out"
 
 clean:
 	rm -rf bin
