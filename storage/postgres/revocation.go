@@ -26,9 +26,11 @@ func (t *Tx) PutRevocation(r *app.Revocation) error {
 		i64(r.StoreID), kind, bs(r.Session), i64(cid), r.Until, raw)
 }
 
-// Revocations lists the stored revocations of every store.
+// Revocations lists the stored revocations of every store. Like the prune
+// below it takes no store lock: it is called inside the transactions of one
+// store, and the global lock after a store's would invite deadlocks.
 func (t *Tx) Revocations() ([]*app.Revocation, error) {
-	out, err := all[app.Revocation](t, 0, "revocations", `SELECT doc FROM revocations ORDER BY store_id, kind, session, customer_id`)
+	out, err := all[app.Revocation](t, noLock, "revocations", `SELECT doc FROM revocations ORDER BY store_id, kind, session, customer_id`)
 	if len(out) == 0 {
 		out = nil
 	}
@@ -37,5 +39,5 @@ func (t *Tx) Revocations() ([]*app.Revocation, error) {
 
 // PruneRevocations deletes the revocations whose Until is not after now.
 func (t *Tx) PruneRevocations(now time.Time) error {
-	return t.exec(0, "prune revocations", `DELETE FROM revocations WHERE until <= $1`, now)
+	return t.exec(noLock, "prune revocations", `DELETE FROM revocations WHERE until <= $1`, now)
 }
