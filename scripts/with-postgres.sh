@@ -16,10 +16,17 @@ if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
 	echo "with-postgres: installing postgresql" >&2
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo="sudo"
+	export DEBIAN_FRONTEND=noninteractive
 	$sudo apt-get install -y -o DPkg::Lock::Timeout=300 postgresql >/dev/null ||
 		{ $sudo apt-get update -o DPkg::Lock::Timeout=300 >/dev/null &&
 			$sudo apt-get install -y -o DPkg::Lock::Timeout=300 postgresql >/dev/null; }
 	bin=$(pgbin)
+	# The package may have started its default cluster as a service: we use
+	# our own, so stop it rather than leave a server behind.
+	if command -v pg_lsclusters >/dev/null; then
+		pg_lsclusters --no-header 2>/dev/null | awk '$4 == "online" {print $1, $2}' |
+			while read -r ver name; do $sudo pg_ctlcluster "$ver" "$name" stop || true; done
+	fi
 fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/storefront-pg.XXXXXX")
