@@ -116,32 +116,44 @@ func (t *Tx) PutProduct(p *app.Product) error {
 }
 
 // PutProductStock writes a product whose stock alone changed since it was
-// read in this transaction (the record, its doc and its stock column).
+// read in this transaction: the record, its doc and its stock column, in one
+// statement (the sort columns and the slug cannot have changed).
 func (t *Tx) PutProductStock(p *app.Product) error {
-	ok, err := t.exists(p.StoreID, "product", `SELECT 1 FROM products WHERE store_id = $1 AND id = $2`, i64(p.StoreID), i64(p.ID))
+	doc, raw, err := t.encodeProduct(p)
 	if err != nil {
 		return err
 	}
-	if !ok {
+	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`,
+		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
 		return app.NotFound("product")
 	}
-	return t.writeProduct(p)
+	return nil
 }
 
-// writeProduct writes the record, its doc and its sort values.
-func (t *Tx) writeProduct(p *app.Product) error {
+// encodeProduct returns the public doc (with its category) and the record.
+func (t *Tx) encodeProduct(p *app.Product) ([]byte, []byte, error) {
 	var cat *app.Category
 	if p.CategoryID != 0 {
 		var err error
 		if cat, err = t.Category(p.StoreID, p.CategoryID); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	doc, err := p.Doc(cat)
 	if err != nil {
-		return fmt.Errorf("postgres: encode product doc: %w", err)
+		return nil, nil, fmt.Errorf("postgres: encode product doc: %w", err)
 	}
 	raw, err := encode(p)
+	return doc, raw, err
+}
+
+// writeProduct writes the record, its doc and its sort values.
+func (t *Tx) writeProduct(p *app.Product) error {
+	doc, raw, err := t.encodeProduct(p)
 	if err != nil {
 		return err
 	}
