@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sort"
 	"strings"
@@ -28,7 +29,7 @@ type database struct {
 
 // openDatabase opens the configured storage; on PostgreSQL it applies the
 // pending migrations (once, whatever the number of binaries starting).
-func openDatabase(cfg *config.Config) (*database, error) {
+func openDatabase(cfg *config.Config, log *slog.Logger) (*database, error) {
 	if cfg.Storage.Driver == config.DriverPostgres {
 		pg, err := postgres.Open(cfg.Storage.Postgres.URL, postgres.Options{MaxConns: int32(cfg.Storage.Postgres.MaxConns)})
 		if err != nil {
@@ -39,7 +40,7 @@ func openDatabase(cfg *config.Config) (*database, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot make data_dir: %w", err)
 	}
-	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay})
+	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay, BackupDir: cfg.Backups.Dir, Log: log})
 	if err != nil {
 		return nil, err
 	}

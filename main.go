@@ -20,6 +20,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -38,8 +40,52 @@ import (
 	"storefront/web"
 )
 
-// version is set at build time: -ldflags "-X main.version=...".
-var version = "dev"
+// version, commit and buildDate are set at build time by make (-ldflags
+// "-X main.version=..."; scripts/version.sh derives the version from the git
+// tags). A plain `go build` falls back to the VCS data Go records.
+var (
+	version   = ""
+	commit    = ""
+	buildDate = ""
+)
+
+// buildInfo fills what -ldflags did not set from the module's build info.
+func buildInfo() (ver, rev, date string) {
+	ver, rev, date = version, commit, buildDate
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		dirty := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if rev == "" {
+					rev = s.Value
+				}
+			case "vcs.time":
+				if date == "" {
+					date = s.Value
+				}
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if ver == "" && rev != "" {
+			ver = "v0.0.0-dev+" + rev[:min(12, len(rev))]
+			if dirty {
+				ver += ".dirty"
+			}
+		}
+	}
+	if ver == "" {
+		ver = "v0.0.0-dev"
+	}
+	if rev == "" {
+		rev = "unknown"
+	}
+	if date == "" {
+		date = "unknown"
+	}
+	return ver, rev, date
+}
 
 // shutdownTimeout bounds each step of the shutdown (cron jobs, HTTP drain).
 const shutdownTimeout = 20 * time.Second
@@ -68,7 +114,8 @@ const usage = `Usage:
                                             PostgreSQL: list the schema migrations (up: apply the pending ones)
   storefront migrate-data --from bolt:PATH --to postgres:URL [--force]
                                             copy a stopped bbolt database into PostgreSQL and verify the copy
-  storefront version                        print the version
+  storefront healthcheck [--config FILE]    exit 0 when the server of that config answers /healthz
+  storefront version                        print the version, commit, build date and Go version
 
 Configuration: defaults, then the YAML file, then STOREFRONT_* environment
 variables (STOREFRONT_HTTP__ADDR, STOREFRONT_DATA_DIR, STOREFRONT_DEMO, ...).
@@ -91,8 +138,11 @@ func runWith(ctx context.Context, args []string, e env) int {
 		return migrateCmd(args[1:], e)
 	case "migrate-data":
 		return migrateDataCmd(args[1:], e)
+	case "healthcheck":
+		return healthCmd(args[1:], e)
 	case "version", "--version", "-version":
-		fmt.Fprintln(e.stdout, "storefront", version)
+		ver, rev, date := buildInfo()
+		fmt.Fprintf(e.stdout, "storefront %s\ncommit:  %s\nbuilt:   %s\ngo:      %s\n", ver, rev, date, runtime.Version())
 		return 0
 	case "help", "--help", "-help", "-h":
 		fmt.Fprint(e.stdout, usage)
@@ -166,7 +216,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
 
-	db, err := openDatabase(cfg)
+	// An older bbolt file is copied into backups.dir before its schema migrates.
+	db, err := openDatabase(cfg, log)
 	if err != nil {
 		return fail("cannot open the database", err)
 	}
@@ -192,7 +243,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
+	ver, _, _ := buildInfo()
+	ops := web.Ops{Version: ver, Ping: db.Ping, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
 	srv := web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
@@ -243,7 +295,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", version)
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", ver)
 	if e.ready != nil {
 		e.ready(ln.Addr().String())
 	}
