@@ -69,10 +69,10 @@ func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
 	}
 	// Several processes sharing the database share the sessions and the
 	// login form's key: a browser's requests may land on any of them.
-	shared, _ := h.svc.DB.(app.SharedState)
+	shared := h.svc.Shared
 	loginKey := []byte(app.RandomHex(32))
 	if shared != nil {
-		if k, err := h.svc.DB.Secret("admin-panel-login"); err == nil {
+		if k, err := h.svc.Secret("admin-panel-login"); err == nil {
 			loginKey = k
 		}
 	}
@@ -288,15 +288,7 @@ func (p *panel) ownerOnly(fn pageFunc) pageFunc {
 	}
 }
 
-func (p *panel) adminUser(id uint64) (*app.AdminUser, error) {
-	var u *app.AdminUser
-	err := p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		u, err = tx.Admin(id)
-		return err
-	})
-	return u, err
-}
+func (p *panel) adminUser(id uint64) (*app.AdminUser, error) { return p.h.svc.Admins.Get(id) }
 
 // toLogin redirects to the login page, coming back to this page after it.
 func (p *panel) toLogin(c *fiber.Ctx) error {

@@ -43,7 +43,7 @@ type Broadcaster interface {
 // broadcast announces a change when the database is shared; a failure is
 // logged (the others' caches expire or reload on reconnect).
 func (s *Services) broadcast(ev Event) {
-	b, ok := s.DB.(Broadcaster)
+	b, ok := s.raw.(Broadcaster)
 	if !ok {
 		return
 	}
@@ -63,7 +63,7 @@ func (s *Services) revoked(rv *Revocation) {
 
 // listen applies the other processes' announcements to this one's memory.
 func (s *Services) listen() {
-	b, ok := s.DB.(Broadcaster)
+	b, ok := s.raw.(Broadcaster)
 	if !ok {
 		return
 	}
@@ -96,6 +96,13 @@ func (ev Event) String() string {
 		return "lost"
 	}
 	return ev.Kind + ":" + strconv.FormatUint(ev.StoreID, 10)
+}
+
+// Shared returns the database's SharedState when it is shared by several
+// processes, else nil.
+func (s *Services) Shared() SharedState {
+	ss, _ := s.raw.(SharedState)
+	return ss
 }
 
 // SharedState is implemented by a storage shared by several processes: small
