@@ -9,6 +9,12 @@ import (
 // PathInitiate is payment initiation (guest checkout).
 const PathInitiate = "/api/v1/business/website/payment/initiate/"
 
+// DetailSlug is the slug of the product whose detail page is measured.
+const DetailSlug = "trail-runner-1-pro"
+
+// PathDetail is that product's detail path.
+const PathDetail = PathProducts + "/" + DetailSlug
+
 // Checkout is a second store for checkout loads: one product with the largest
 // stock, so that orders never run out, and the guest checkout body of one unit.
 type Checkout struct {

@@ -22,6 +22,7 @@ import (
 type bareSpec struct {
 	Config     []byte   `json:"config"`
 	Items      [][]byte `json:"items"`
+	Detail     []byte   `json:"detail"`
 	RecordSize int      `json:"record_size"`
 }
 
@@ -80,6 +81,32 @@ func serveBare(dir string) int {
 		return c.JSON(fiber.Map{"status": true})
 	})
 	a.Get(bench.PathProducts, docs.Page)
+	// The detail baseline: a point read of the exact bytes by slug.
+	if err := wdb.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists([]byte("detail"))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(bench.DetailSlug), spec.Detail)
+	}); err != nil {
+		fmt.Fprintln(os.Stderr, "bare:", err)
+		return 1
+	}
+	a.Get(bench.PathProducts+"/:slug", func(c *fiber.Ctx) error {
+		var out []byte
+		err := wdb.View(func(tx *bolt.Tx) error {
+			out = append(out, tx.Bucket([]byte("detail")).Get([]byte(c.Params("slug")))...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			return fiber.ErrNotFound
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+		return c.Send(out)
+	})
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bare:", err)

@@ -89,8 +89,8 @@ type job struct {
 	id     string
 	srv    *server
 	path   string
-	key    string       // X-Service-Key (default: the server's)
 	script string       // wrk Lua script (POSTs)
+	srv2   *server      // a second process on the same database: half the connections each
 	runs   []*wrkResult // one per round
 }
 
@@ -200,7 +200,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	}
 
 	t0 = time.Now()
-	sf, err := startBinary(ctx, bin, dir)
+	sf, err := startBinary(ctx, bin, dir, true)
 	if err != nil {
 		return 0, err
 	}
@@ -219,6 +219,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	if spec.Items, err = bench.Items(prods); err != nil {
 		return 0, err
 	}
+	if spec.Detail, err = get(sf.url+bench.PathDetail, key); err != nil {
+		return 0, err
+	}
 	raw, _ := json.Marshal(spec)
 	if err := os.WriteFile(filepath.Join(dir, "bare.json"), raw, 0o600); err != nil {
 		return 0, err
@@ -230,6 +233,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	defer bp.stop()
 	if got, err := get(bp.url+bench.PathProducts, ""); err != nil || !bytes.Equal(got, prods) {
 		return 0, fmt.Errorf("the baseline's page differs from ours (%v):\n%s\n%s", err, got, prods)
+	}
+	if got, err := get(bp.url+bench.PathDetail, ""); err != nil || !bytes.Equal(got, spec.Detail) {
+		return 0, fmt.Errorf("the baseline's detail differs from ours (%v)", err)
 	}
 
 	ours := &server{name: "ours", url: sf.url, key: key, proc: sf}
@@ -249,8 +255,22 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "products_bare", srv: bare, path: bench.PathProducts},
 		{id: "products_fields", srv: ours, path: bench.PathFields},
 		{id: "category_cached", srv: ours, path: bench.PathCategory(catID)},
+		{id: "detail", srv: ours, path: bench.PathDetail},
+		{id: "detail_bare", srv: bare, path: bench.PathDetail},
 		{id: "initiate", srv: ours, path: bench.PathInitiate, script: initScript},
 		{id: "initiate_bare", srv: bare, path: pathBareBatch, script: bareScript},
+	}
+	// PostgreSQL beside bbolt when a server is given (make bench starts one):
+	// the same binary with storage.driver postgres, one process and two.
+	var pgRows []row
+	if url := os.Getenv("STOREFRONT_TEST_POSTGRES_URL"); url != "" {
+		pgJobs, rows, stop, err := postgresJobs(ctx, bin, dir, url)
+		if err != nil {
+			return 0, err
+		}
+		defer stop()
+		jobs = append(jobs, pgJobs...)
+		pgRows = rows
 	}
 	byID := map[string]*job{}
 	for _, j := range jobs {
@@ -261,8 +281,10 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products (24, full)", ours: "products", base: "products_bare", oursB: "products", baseB: "products_bare", target: 0.75, note: "base: bare Fiber+bbolt, same bytes"},
 		{endpoint: "GET products?fields=id,name,price", ours: "products_fields", base: "products_bare", oursB: "products_fields", baseB: "products_bare", note: "base: the full page baseline"},
 		{endpoint: "GET category products (cached)", ours: "category_cached", base: "products_bare", oursB: "category_cached", baseB: "products_bare", note: "base: the full page baseline"},
+		{endpoint: "GET product detail", ours: "detail", base: "detail_bare", target: 0.75, note: "base: bare Fiber+bbolt point read of the same bytes"},
 		{endpoint: "POST payment/initiate (guest, 1 line)", ours: "initiate", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: bare Fiber, one bbolt.Batch write of the order+session size, fsync on"},
 	}
+	rows = append(rows, pgRows...)
 
 	if o.only != "" {
 		keep := map[string]bool{}
@@ -367,6 +389,15 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 			}
 		}
 	}
+	if j := byID["initiate_pg"]; j != nil && len(j.runs) > 0 {
+		got := j.median().rps
+		verdict := "ok"
+		if got < 1000 {
+			verdict = "MISSED"
+			missed++
+		}
+		fmt.Printf("checkout on PostgreSQL at 64 clients: %.0f orders/s (target >= 1,000): %s\n", got, verdict)
+	}
 	fmt.Println("bytes on disk per order (every initiation above, with an Idempotency-Key):")
 	fmt.Println("  " + perOrder)
 	if missed > 0 {
@@ -410,16 +441,46 @@ var (
 )
 
 func runWrk(ctx context.Context, o options, j *job, d time.Duration) (*wrkResult, error) {
+	if j.srv2 == nil {
+		return runWrkOn(ctx, o, j, j.srv, o.conns, d)
+	}
+	// Two processes behind a balancer: one wrk per server, half the connections each.
+	type out struct {
+		r   *wrkResult
+		err error
+	}
+	ch := make(chan out, 2)
+	for _, srv := range []*server{j.srv, j.srv2} {
+		go func() {
+			r, err := runWrkOn(ctx, o, j, srv, max(1, o.conns/2), d)
+			ch <- out{r, err}
+		}()
+	}
+	sum := &wrkResult{}
+	for range 2 {
+		x := <-ch
+		if x.err != nil {
+			return nil, x.err
+		}
+		sum.rps += x.r.rps
+		sum.requests += x.r.requests
+		sum.p50 = max(sum.p50, x.r.p50)
+		sum.p99 = max(sum.p99, x.r.p99)
+	}
+	return sum, nil
+}
+
+func runWrkOn(ctx context.Context, o options, j *job, srv *server, conns int, d time.Duration) (*wrkResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, d+15*time.Second)
 	defer cancel()
-	args := pinned(1, o.wrk, "-t"+strconv.Itoa(o.threads), "-c"+strconv.Itoa(o.conns), "-d"+strconv.Itoa(max(1, int(d/time.Second)))+"s",
+	args := pinned(1, o.wrk, "-t"+strconv.Itoa(o.threads), "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(max(1, int(d/time.Second)))+"s",
 		"--latency", "--timeout", "2s")
 	if j.script != "" {
 		args = append(args, "-s", j.script)
-	} else if j.srv.key != "" {
-		args = append(args, "-H", "X-Service-Key: "+j.srv.key)
+	} else if srv.key != "" {
+		args = append(args, "-H", "X-Service-Key: "+srv.key)
 	}
-	args = append(args, j.srv.url+j.path)
+	args = append(args, srv.url+j.path)
 	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("wrk %s: %v: %s", j.id, err, out)

@@ -51,16 +51,23 @@ func freeAddr() (string, error) {
 // startBinary starts `bin serve` over dataDir the way a user does (the
 // default configuration, the request log on, written to a file), with the
 // per-key rate limit off (one load generator from one IP would measure 429s).
-func startBinary(ctx context.Context, bin, dataDir string, extraEnv ...string) (*proc, error) {
+// pin false leaves it unpinned (the PostgreSQL runs: two processes).
+func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ...string) (*proc, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dataDir, "server.log"))
+	logf, err := os.Create(filepath.Join(filepath.Dir(dataDir), filepath.Base(dataDir)+"-server.log"))
 	if err != nil {
 		return nil, err
 	}
-	argv := pinned(0, bin, "serve")
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	argv := []string{bin, "serve"}
+	if pin {
+		argv = pinned(0, argv...)
+	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(),
 		"STOREFRONT_DATA_DIR="+dataDir,
