@@ -153,6 +153,13 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot listen on http.addr", err)
 	}
 	defer ln.Close()
+	var mln net.Listener // http.metrics_addr: /metrics apart from the public listener
+	if cfg.HTTP.MetricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.HTTP.MetricsAddr); err != nil {
+			return fail("cannot listen on http.metrics_addr", err)
+		}
+		defer mln.Close()
+	}
 	if cfg.HTTP.PublicURLDerived {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
@@ -176,9 +183,16 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
+	var srv *web.Server
+	ready := func() error {
+		if srv.Draining() {
+			return app.Errorf(app.EInternal, "shutting down")
+		}
+		return db.Ping()
+	}
+	ops := web.Ops{Version: version, Ping: ready, MetricsToken: cfg.HTTP.MetricsToken, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
-	srv := web.New(web.Config{
+	srv = web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
 		APIPerSecond:     cfg.RateLimit.APIPerSecond,
 		AuthPerMinute:    cfg.RateLimit.AuthPerMinute,
@@ -187,6 +201,9 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
 		Observe:          metrics.Observe,
+		ReadTimeout:      cfg.HTTP.ReadTimeout,
+		WriteTimeout:     cfg.HTTP.WriteTimeout,
+		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
 	admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
@@ -200,7 +217,11 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
 	}
-	web.RegisterOps(srv.App, ops, metrics)
+	if mln != nil {
+		web.RegisterOps(srv.App, ops, nil) // /metrics only on the separate listener
+	} else {
+		web.RegisterOps(srv.App, ops, metrics)
+	}
 	srv.Mount()
 
 	if cfg.Demo {
@@ -220,7 +241,14 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 
 	served := make(chan error, 1)
-	go func() { served <- srv.App.Listener(ln) }()
+	go func() { served <- srv.App.Listener(web.Listener(ln)) }()
+	var mapp interface{ Shutdown() error }
+	if mln != nil {
+		ma := srv.MetricsApp(metrics, cfg.HTTP.MetricsToken)
+		mapp = ma
+		go func() { _ = ma.Listener(mln) }()
+		log.Info("metrics listening", "metrics_addr", mln.Addr().String())
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", version)
 	if e.ready != nil {
 		e.ready(ln.Addr().String())
@@ -229,7 +257,21 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	code = 0
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down: draining requests")
+		// Drain: readiness turns 503 and every response closes its connection,
+		// while the listener still accepts for http.shutdown_delay, so a client
+		// moves to a new connection instead of sending on one shutdown closes.
+		log.Info("shutting down: draining requests", "delay", cfg.HTTP.ShutdownDelay.String())
+		srv.Drain()
+		if d := cfg.HTTP.ShutdownDelay; d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case err := <-served:
+				log.Error("the HTTP server stopped", "err", err)
+				code = 1
+			}
+			t.Stop()
+		}
 	case err := <-served:
 		log.Error("the HTTP server stopped", "err", err)
 		code = 1
@@ -241,6 +283,9 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("HTTP drain incomplete", "err", err)
+	}
+	if mapp != nil {
+		_ = mapp.Shutdown()
 	}
 	if sock != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

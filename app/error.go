@@ -23,6 +23,10 @@ const (
 	EPayloadTooLarge   = "payload_too_large"
 	ERateLimited       = "rate_limited"
 	EInternal          = "internal"
+	// Codes beyond the contract's table (docs/decisions.md, "Hardening").
+	ERequestTimeout  = "request_timeout"           // 408: the request did not arrive in time
+	EHeadersTooLarge = "request_headers_too_large" // 431: request line or headers over the limit
+	EStorageFull     = "storage_full"              // 507: the disk is full; retry later
 )
 
 // Error is a domain error: a code from the list above, a message safe to show

@@ -106,6 +106,7 @@ func (s *Server) sandboxPay(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
+	noFraming(c)
 	return c.Send(b.Bytes())
 }
 
@@ -119,6 +120,12 @@ func (s *Server) sandboxOutcome(c *fiber.Ctx) error {
 	return c.Redirect(loc, fiber.StatusSeeOther)
 }
 
+// noFraming forbids framing the sandbox's pages (clickjacking of the Pay button).
+func noFraming(c *fiber.Ctx) {
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderContentSecurityPolicy, "frame-ancestors 'none'")
+}
+
 // sandboxError answers a browser: a short HTML page with the error's status.
 func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 	code := app.ErrorCode(err)
@@ -126,6 +133,7 @@ func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	noFraming(c)
 	msg := template.HTMLEscapeString(app.ErrorMessage(err))
 	return c.Status(StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
 		"</p><p><small>" + strconv.Itoa(StatusOf(code)) + " " + code + "</small></p>")

@@ -65,3 +65,54 @@ func TestAuthPerIPBurst(t *testing.T) {
 		t.Fatalf("got %d password checks, want 20", n)
 	}
 }
+
+// TestSecurityHeaders: nosniff on every API response, no-store on every
+// response that carries a token or the shopper's profile, and the sandbox
+// payment page may not be framed (issue 14.3).
+func TestSecurityHeaders(t *testing.T) {
+	e := testenv.New(t).Serve()
+	_, key := e.Store("Shop A")
+	cat := e.Category(1, "Tea")
+	p := e.Product(1, cat.ID, "Green tea", 500, 10)
+	tr := register(t, e, key, "ada@example.com")
+	noStore := []struct {
+		name string
+		req  testenv.Req
+	}{
+		{"register", testenv.Req{Method: "POST", Path: pRegister, Key: key, Body: regBody("bob@example.com")}},
+		{"login", testenv.Req{Method: "POST", Path: pLogin, Key: key, Body: map[string]string{"email": "ada@example.com", "password": "correct horse"}}},
+		{"refresh", testenv.Req{Method: "POST", Path: "/api/v1/customer/auth/refresh/", Key: key, Body: map[string]string{"refresh_token": tr.RefreshToken}}},
+		{"me", testenv.Req{Method: "GET", Path: pMe, Key: key, Token: tr.AccessToken}},
+		{"patch me", testenv.Req{Method: "PATCH", Path: pMe, Key: key, Token: tr.AccessToken, Body: map[string]string{"first_name": "Ada"}}},
+		{"admin login", testenv.Req{Method: "POST", Path: "/api/v1/admin/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "owner-password"}}},
+	}
+	for _, tc := range noStore {
+		t.Run("NoStore/"+tc.name, func(t *testing.T) {
+			r := e.Do(tc.req).Expect(t, 200, "")
+			if got := r.Header.Get("Cache-Control"); got != "no-store" {
+				t.Fatalf("Cache-Control %q, want no-store", got)
+			}
+		})
+	}
+	for _, tc := range []testenv.Req{
+		{Method: "GET", Path: api + "/products/", Key: key},
+		{Method: "GET", Path: api + "/products/", Key: "sk_wrong"},
+		{Method: "GET", Path: "/api/v1/nope/"},
+		{Method: "GET", Path: "/api/v1/admin/stores/", Token: e.OwnerToken},
+		{Method: "GET", Path: "/healthz"},
+		{Method: "POST", Path: pLogin, Key: key, Body: "{"},
+	} {
+		if r := e.Do(tc); r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s %s (%d): X-Content-Type-Options %q, want nosniff", tc.Method, tc.Path, r.Status, r.Header.Get("X-Content-Type-Options"))
+		}
+	}
+	t.Run("Sandbox", func(t *testing.T) {
+		in := initiate(t, e, key, "", order(1, p))
+		for _, path := range []string{"/sandbox/pay/" + in.PaymentSessionID + "/", "/sandbox/pay/ps_nope/"} {
+			r := e.Do(testenv.Req{Method: "GET", Path: path})
+			if r.Header.Get("X-Frame-Options") != "DENY" || r.Header.Get("Content-Security-Policy") != "frame-ancestors 'none'" {
+				t.Fatalf("GET %s (%d): X-Frame-Options %q, CSP %q", path, r.Status, r.Header.Get("X-Frame-Options"), r.Header.Get("Content-Security-Policy"))
+			}
+		}
+	})
+}

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"crypto/subtle"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"storefront/app"
 )
 
 // DBStats are the database figures /metrics reports; main reads them from
@@ -33,8 +37,12 @@ type DBStats struct {
 type Ops struct {
 	// Version is reported as storefront_build_info{version}.
 	Version string
-	// Ping reports whether the database answers (readiness).
+	// Ping reports whether the server is ready: the database answers and
+	// takes writes, and no shutdown has begun. An app error's code and
+	// message are shown (storage_full); any other error reads "internal".
 	Ping func() error
+	// MetricsToken, when set, is the bearer token GET /metrics requires.
+	MetricsToken string
 	// Stats reads the database figures at each scrape; nil: none.
 	Stats func() DBStats
 	// LogDropped counts log lines dropped because the log queue was full;
@@ -135,16 +143,44 @@ func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 	r.Get("/readyz", func(c *fiber.Ctx) error {
 		if o.Ping != nil {
 			if err := o.Ping(); err != nil {
-				return c.Status(fiber.StatusServiceUnavailable).JSON(errorBody{
-					StatusCode: fiber.StatusServiceUnavailable, Message: "the database does not answer", ErrorCode: "internal",
-				})
+				body := errorBody{StatusCode: fiber.StatusServiceUnavailable, Message: "the database does not answer", ErrorCode: app.EInternal}
+				var ae *app.Error
+				if errors.As(err, &ae) {
+					body.Message, body.ErrorCode = ae.Message, ae.Code
+				}
+				return c.Status(fiber.StatusServiceUnavailable).JSON(body)
 			}
 		}
 		return ok(c, fiber.Map{"status": "ok"})
 	})
 	if m != nil {
-		r.Get("/metrics", m.Handler())
+		r.Get("/metrics", MetricsHandler(m, o.MetricsToken))
 	}
+}
+
+// MetricsHandler serves the registry; with token set it requires
+// Authorization: Bearer <token> (401 unauthorized otherwise).
+func MetricsHandler(m *Metrics, token string) fiber.Handler {
+	h := m.Handler()
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return func(c *fiber.Ctx) error {
+		if subtle.ConstantTimeCompare([]byte(c.Get(fiber.HeaderAuthorization)), want) != 1 {
+			return app.Errorf(app.EUnauthorized, "metrics need the bearer token of http.metrics_token")
+		}
+		return h(c)
+	}
+}
+
+// MetricsApp is the separate listener of http.metrics_addr: GET /metrics only.
+func (s *Server) MetricsApp(m *Metrics, token string) *fiber.App {
+	a := fiber.New(fiber.Config{ErrorHandler: s.ErrorHandler, DisableStartupMessage: true,
+		ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second})
+	a.Get("/metrics", MetricsHandler(m, token))
+	a.Use(func(c *fiber.Ctx) error { return app.Errorf(app.ENotFound, "only /metrics is served here") })
+	return a
 }
 
 // dbCollector reads DBStats at scrape time.

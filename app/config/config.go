@@ -46,10 +46,16 @@ type Config struct {
 
 // HTTP is the listener.
 type HTTP struct {
-	Addr           string   // http.addr: host:port to listen on
-	PublicURL      string   // http.public_url: base URL clients reach the server at, no trailing slash
-	TrustedProxies []string // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
-	LogRequests    bool     // http.log_requests: one log line per request
+	Addr           string        // http.addr: host:port to listen on
+	PublicURL      string        // http.public_url: base URL clients reach the server at, no trailing slash
+	TrustedProxies []string      // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
+	LogRequests    bool          // http.log_requests: one log line per request
+	ReadTimeout    time.Duration // http.read_timeout: one request must arrive within this (408 after)
+	WriteTimeout   time.Duration // http.write_timeout: writing one response
+	IdleTimeout    time.Duration // http.idle_timeout: a keep-alive connection waits this long for its next request
+	ShutdownDelay  time.Duration // http.shutdown_delay: on SIGTERM, keep accepting this long with Connection: close before draining
+	MetricsAddr    string        // http.metrics_addr: separate listener for /metrics (empty: on http.addr)
+	MetricsToken   string        // http.metrics_token: bearer token /metrics requires (empty: none)
 	// PublicURLDerived is true when http.public_url was not set and was made
 	// from http.addr; main replaces it with the bound address.
 	PublicURLDerived bool
@@ -144,6 +150,12 @@ var Defaults = map[string]any{
 	"http.public_url":              "",
 	"http.trusted_proxies":         []any{},
 	"http.log_requests":            true,
+	"http.read_timeout":            "30s",
+	"http.write_timeout":           "30s",
+	"http.idle_timeout":            "120s",
+	"http.shutdown_delay":          "1s",
+	"http.metrics_addr":            "",
+	"http.metrics_token":           "",
 	"data_dir":                     "./data",
 	"demo":                         false,
 	"admin.email":                  "admin@example.com",
@@ -267,6 +279,12 @@ func read(k *koanf.Koanf) (*Config, error) {
 			PublicURL:      r.str("http.public_url"),
 			TrustedProxies: r.list("http.trusted_proxies"),
 			LogRequests:    r.boolean("http.log_requests"),
+			ReadTimeout:    r.duration("http.read_timeout"),
+			WriteTimeout:   r.duration("http.write_timeout"),
+			IdleTimeout:    r.duration("http.idle_timeout"),
+			ShutdownDelay:  r.duration("http.shutdown_delay"),
+			MetricsAddr:    r.str("http.metrics_addr"),
+			MetricsToken:   r.str("http.metrics_token"),
 		},
 		DataDir: r.str("data_dir"),
 		Demo:    r.boolean("demo"),
@@ -433,6 +451,22 @@ func (c *Config) Validate() error {
 	} {
 		if g.v != "" && len(g.v) < 16 {
 			bad(g.key, "must be at least 16 characters (or empty to derive one)")
+		}
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"http.read_timeout", c.HTTP.ReadTimeout}, {"http.write_timeout", c.HTTP.WriteTimeout}, {"http.idle_timeout", c.HTTP.IdleTimeout}} {
+		if d.v < 10*time.Millisecond || d.v > time.Hour {
+			bad(d.key, "must be between 10ms and 1h, got %s", d.v)
+		}
+	}
+	if c.HTTP.ShutdownDelay < 0 || c.HTTP.ShutdownDelay > time.Minute {
+		bad("http.shutdown_delay", "must be between 0s and 1m, got %s", c.HTTP.ShutdownDelay)
+	}
+	if c.HTTP.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.MetricsAddr); err != nil {
+			bad("http.metrics_addr", "must be host:port, got %q", c.HTTP.MetricsAddr)
 		}
 	}
 	if c.Storage.BatchDelay < 0 || c.Storage.BatchDelay > time.Second {
