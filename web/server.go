@@ -3,7 +3,6 @@ package web
 import (
 	"log/slog"
 	"net"
-	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // Config is what the HTTP layer needs besides the services.
@@ -46,7 +46,7 @@ type Server struct {
 	log     *slog.Logger
 	cursors app.CursorCodec
 	apiRate *Limiter
-	trusted []netip.Prefix // http.trusted_proxies
+	proxies httpkit.Proxies // http.trusted_proxies
 	// draining is set by Drain: every response closes its connection.
 	draining atomic.Bool
 	// App is the Fiber app; main mounts the admin side and operations on it too.
@@ -65,7 +65,7 @@ const headerNosniff = "X-Content-Type-Options"
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
 	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		trusted: app.ParseTrusted(cfg.TrustedProxies)}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	if cfg.APIPerSecond > 0 {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
 	}
@@ -75,7 +75,7 @@ func New(cfg Config, svc *app.Services) *Server {
 		BodyLimit:             BodyLimit,
 		DisableStartupMessage: true,
 		// X-Forwarded-Proto is believed from trusted proxies only; the client
-		// address is resolved by clientIP, not by Fiber's ProxyHeader (which
+		// address is resolved by httpkit.Proxies, not by Fiber's ProxyHeader (which
 		// would hand out the left, client-written part of X-Forwarded-For).
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
