@@ -172,6 +172,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot open the database", err)
 	}
 	defer db.Close()
+	db.Log = log
 
 	svc, cursorSecret, err := newServices(cfg, db, log)
 	if err != nil {
@@ -181,6 +182,9 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot create the owner account", err)
 	}
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+	if gone := backups.CleanTemp(); len(gone) > 0 {
+		log.Info("removed the temporary files of unfinished backups", "files", gone)
+	}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
 	var srv *web.Server
@@ -188,7 +192,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		if srv.Draining() {
 			return app.Errorf(app.EInternal, "shutting down")
 		}
-		return db.Ping()
+		return db.Ready() // 503 storage_full while writes fail for want of space
 	}
 	ops := web.Ops{Version: version, Ping: ready, MetricsToken: cfg.HTTP.MetricsToken, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
@@ -441,6 +445,7 @@ func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
 		FreeAllocBytes: s.FreeAlloc, FreelistBytes: s.FreelistInuse,
 		PageWrites: s.TxStats.GetWrite(), PageAllocBytes: s.TxStats.GetPageAlloc(), WriteTime: s.TxStats.GetWriteTime(),
 		CachedPages: svc.Catalog.CachedPages(),
+		StorageFull: db.Full(), StorageFullErrors: db.FullErrors(),
 	}
 	if info, err := os.Stat(db.Bolt().Path()); err == nil {
 		st.FileSizeBytes = info.Size()

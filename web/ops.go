@@ -33,6 +33,10 @@ type DBStats struct {
 	WriteTime      time.Duration
 	FileSizeBytes  int64
 	CachedPages    int // category pages in the memory cache
+	// StorageFull is true while writes fail for want of disk space;
+	// StorageFullErrors counts the writes that failed so.
+	StorageFull       bool
+	StorageFullErrors int64
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -200,11 +204,13 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descFull       = prometheus.NewDesc("storefront_storage_full", "1 while writes fail because the disk is full.", nil, nil)
+	descFullErrors = prometheus.NewDesc("storefront_storage_full_errors_total", "Writes that failed because the disk was full (answered 507 storage_full).", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages} {
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descFull, descFullErrors} {
 		ch <- d
 	}
 }
@@ -226,4 +232,10 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
 	gauge(descCatPages, float64(s.CachedPages))
+	full := 0.0
+	if s.StorageFull {
+		full = 1
+	}
+	gauge(descFull, full)
+	counter(descFullErrors, float64(s.StorageFullErrors))
 }
