@@ -233,6 +233,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot create the owner account", err)
 	}
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+	warnOpenCallbacks(svc, log)
 	if gone := backups.CleanTemp(); len(gone) > 0 {
 		log.Info("removed the temporary files of unfinished backups", "files", gone)
 	}
@@ -388,14 +389,16 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 		log.Info("mail goes out through SMTP", "host", mc.Host, "tls", mc.TLS)
 	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
-		PublicURL:      cfg.HTTP.PublicURL,
-		AccessTTL:      cfg.Auth.AccessTTL,
-		RefreshTTL:     cfg.Auth.RefreshTTL,
-		AdminTTL:       cfg.Auth.AdminTTL,
-		PendingTTL:     cfg.Orders.PendingTTL,
-		LoginFailures:  cfg.RateLimit.LoginFailures,
-		BcryptCost:     cfg.Auth.BcryptCost,
-		GatewaySecrets: gateways,
+		PublicURL:           cfg.HTTP.PublicURL,
+		AccessTTL:           cfg.Auth.AccessTTL,
+		RefreshTTL:          cfg.Auth.RefreshTTL,
+		AdminTTL:            cfg.Auth.AdminTTL,
+		PendingTTL:          cfg.Orders.PendingTTL,
+		LoginFailures:       cfg.RateLimit.LoginFailures,
+		UnpaidOrdersPerHour: cfg.RateLimit.UnpaidOrders,
+		TicketsPerHour:      cfg.RateLimit.TicketsPerHour,
+		BcryptCost:          cfg.Auth.BcryptCost,
+		GatewaySecrets:      gateways,
 	})
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
@@ -612,4 +615,19 @@ func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Ser
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go hs.Serve(ln)
 	return hs, nil
+}
+
+// warnOpenCallbacks logs each store that lists no callback origins: its
+// checkouts accept any http(s) callback_url, which the sandbox page redirects to.
+func warnOpenCallbacks(svc *app.Services, log *slog.Logger) {
+	stores, err := svc.Stores.List()
+	if err != nil {
+		return
+	}
+	for _, st := range stores {
+		if set := st.Settings(); len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0 {
+			log.Warn("store has no callback_origins: checkouts accept any http(s) callback_url; set callback_origins in its config",
+				"store_id", st.ID, "store", st.Name)
+		}
+	}
 }

@@ -14,6 +14,11 @@ type Options struct {
 	PendingTTL    time.Duration // unpaid PENDING orders expire after this
 	BcryptCost    int
 	LoginFailures int // failed logins per 15 minutes: shopper per store and email, admin per email and address (0: 5)
+	// UnpaidOrdersPerHour limits orders placed per client IP and per guest
+	// email or shopper within an hour (0: off).
+	UnpaidOrdersPerHour int
+	// TicketsPerHour limits tickets a shopper opens within an hour (0: off).
+	TicketsPerHour int
 	// Limiter counts login attempts and other limits (nil: an in-memory one).
 	Limiter        Limiter
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox

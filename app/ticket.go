@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -180,6 +181,9 @@ type TicketTx interface {
 	Tickets(storeID uint64, status string, p ListParams) (Page[*Ticket], error)
 }
 
+// TicketsWindow is the period ratelimit.tickets_per_hour counts over.
+const TicketsWindow = time.Hour
+
 // TicketService runs support tickets for shoppers and staff.
 type TicketService struct{ s *Services }
 
@@ -207,6 +211,13 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	// ratelimit.tickets_per_hour: the slot is taken first and given back when
+	// the ticket is not created
+	lim := Limit{Key: "tickets|" + strconv.FormatUint(sh.StoreID, 10) + "|" + strconv.FormatUint(sh.CustomerID, 10),
+		Max: ts.s.Opt.TicketsPerHour, Window: TicketsWindow}
+	if err := TakeAll(ts.s.Limits, "too many tickets opened; retry later or reply to an open one", lim); err != nil {
+		return nil, err
+	}
 	var t *Ticket
 	err := ts.s.DB.Update(func(tx Tx) error {
 		if err := RequireVerified(tx, sh.StoreID, sh.CustomerID); err != nil {
@@ -232,6 +243,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 		return tx.CreateTicket(t)
 	})
 	if err != nil {
+		RefundAll(ts.s.Limits, lim)
 		return nil, err
 	}
 	return t, nil

@@ -41,7 +41,7 @@ func (s *Server) initiatePayment(c *fiber.Ctx) error {
 		customerID = sh.CustomerID
 	}
 	idem := app.Idempotency{Key: c.Get(httpkit.IdempotencyKeyHeader), Name: httpkit.IdempotencyKeyHeader}
-	res, err := s.svc.Orders.Initiate(store(c).ID, customerID, in, idem)
+	res, err := s.svc.Orders.InitiateFrom(store(c).ID, customerID, s.proxies.ClientIP(c), in, idem)
 	if err != nil {
 		return err
 	}
