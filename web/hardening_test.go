@@ -101,7 +101,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{Method: "GET", Path: api + "/products/", Key: "sk_wrong"},
 		{Method: "GET", Path: "/api/v1/nope/"},
 		{Method: "GET", Path: "/api/v1/admin/stores/", Token: e.OwnerToken},
-		{Method: "GET", Path: "/healthz"},
+		{Method: "GET", Path: "/favicon.ico"},
 		{Method: "POST", Path: pLogin, Key: key, Body: "{"},
 	} {
 		if r := e.Do(tc); r.Header.Get("X-Content-Type-Options") != "nosniff" {
