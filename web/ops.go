@@ -37,6 +37,15 @@ type DBStats struct {
 	// StorageFullErrors counts the writes that failed so.
 	StorageFull       bool
 	StorageFullErrors int64
+	// Pool is the PostgreSQL connection pool (nil on bbolt).
+	Pool *PoolStats
+}
+
+// PoolStats are the figures of a PostgreSQL connection pool.
+type PoolStats struct {
+	MaxConns, TotalConns, IdleConns, AcquiredConns int
+	Acquires, EmptyAcquires, CanceledAcquires      int64
+	AcquireWait                                    time.Duration
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -206,11 +215,21 @@ var (
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
 	descFull       = prometheus.NewDesc("storefront_storage_full", "1 while writes fail because the disk is full.", nil, nil)
 	descFullErrors = prometheus.NewDesc("storefront_storage_full_errors_total", "Writes that failed because the disk was full (answered 507 storage_full).", nil, nil)
+
+	descPoolMax      = prometheus.NewDesc("storefront_pg_pool_max_conns", "PostgreSQL pool: maximum connections.", nil, nil)
+	descPoolTotal    = prometheus.NewDesc("storefront_pg_pool_total_conns", "PostgreSQL pool: open connections.", nil, nil)
+	descPoolIdle     = prometheus.NewDesc("storefront_pg_pool_idle_conns", "PostgreSQL pool: idle connections.", nil, nil)
+	descPoolAcquired = prometheus.NewDesc("storefront_pg_pool_acquired_conns", "PostgreSQL pool: connections in use.", nil, nil)
+	descPoolAcquires = prometheus.NewDesc("storefront_pg_pool_acquires_total", "PostgreSQL pool: connections acquired.", nil, nil)
+	descPoolEmpty    = prometheus.NewDesc("storefront_pg_pool_empty_acquires_total", "PostgreSQL pool: acquires that had to wait for a connection.", nil, nil)
+	descPoolCanceled = prometheus.NewDesc("storefront_pg_pool_canceled_acquires_total", "PostgreSQL pool: acquires canceled while waiting.", nil, nil)
+	descPoolWait     = prometheus.NewDesc("storefront_pg_pool_acquire_seconds_total", "PostgreSQL pool: time spent acquiring connections.", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descFull, descFullErrors} {
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descFull, descFullErrors,
+		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
 }
@@ -221,6 +240,18 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
 	}
 	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
+	gauge(descCatPages, float64(s.CachedPages))
+	if p := s.Pool; p != nil { // PostgreSQL: the pool, no file figures
+		gauge(descPoolMax, float64(p.MaxConns))
+		gauge(descPoolTotal, float64(p.TotalConns))
+		gauge(descPoolIdle, float64(p.IdleConns))
+		gauge(descPoolAcquired, float64(p.AcquiredConns))
+		counter(descPoolAcquires, float64(p.Acquires))
+		counter(descPoolEmpty, float64(p.EmptyAcquires))
+		counter(descPoolCanceled, float64(p.CanceledAcquires))
+		counter(descPoolWait, p.AcquireWait.Seconds())
+		return
+	}
 	counter(descReadTx, float64(s.ReadTx))
 	gauge(descOpenReadTx, float64(s.OpenReadTx))
 	gauge(descFreePages, float64(s.FreePages))
@@ -231,7 +262,6 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descAlloc, float64(s.PageAllocBytes))
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
-	gauge(descCatPages, float64(s.CachedPages))
 	full := 0.0
 	if s.StorageFull {
 		full = 1
