@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -369,4 +370,57 @@ func TestAnnouncedByTheCommit(t *testing.T) {
 		t.Fatalf("after the store write: %+v", ev)
 	}
 	none()
+}
+
+// TestPipelinedWriteFails: a write sent late (with the next statement or
+// COMMIT) that violates a unique index fails its transaction with conflict,
+// nothing of it is kept, and the connection serves the next transaction.
+func TestPipelinedWriteFails(t *testing.T) {
+	db, err := postgres.Open(pgtest.NewDatabase(t), postgres.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put := func(id uint64, sub string) error {
+		return db.Update(func(tx app.Tx) error {
+			return tx.PutStore(&app.Store{ID: id, Name: sub, Subdomain: sub, APIKeyHash: []byte(sub)})
+		})
+	}
+	if err := put(1, "one"); err != nil {
+		t.Fatal(err)
+	}
+	for _, then := range []string{"commit", "read"} {
+		err := db.Update(func(tx app.Tx) error {
+			if err := tx.PutStore(&app.Store{ID: 2, Name: "two", Subdomain: "one", APIKeyHash: []byte("two")}); err != nil {
+				return err // queued: no answer yet
+			}
+			if then == "read" {
+				_, err := tx.Store(1)
+				return err
+			}
+			return nil
+		})
+		var ae *app.Error
+		if !errors.As(err, &ae) || ae.Code != app.EConflict {
+			t.Fatalf("then %s: %v, want conflict", then, err)
+		}
+	}
+	if err := db.View(func(tx app.Tx) error {
+		if _, err := tx.Store(2); !app.IsNotFound(err) {
+			t.Fatalf("store 2 after the failed writes: %v", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := put(2, "two"); err != nil { // the one connection is clean again
+		t.Fatal(err)
+	}
+	// A transaction that runs no statement takes no connection.
+	if err := db.View(func(app.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.Pool().Stat().AcquiredConns(); n != 0 {
+		t.Fatalf("%d connections still acquired", n)
+	}
 }
