@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -68,6 +69,9 @@ type Options struct {
 	App app.Options
 	// Pass, when set, replaces the cheap bcrypt (to count password work).
 	Pass app.Passwords
+	// Log, when set, is the services' logger (services are given it when
+	// they are built, so it cannot be swapped afterwards).
+	Log *slog.Logger
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
@@ -108,7 +112,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if opt.Pass != nil {
 		pass = opt.Pass
 	}
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, nil, opt.App)
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, opt.Log, opt.App)
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
