@@ -32,6 +32,7 @@ type Services struct {
 	Limits Limiter
 
 	revocations *Revocations // revoked access tokens (shopper and admin)
+	raw         DB           // the database as given, for its optional interfaces (cluster.go)
 
 	Stores    *StoreService
 	Catalog   *CatalogService
@@ -79,6 +80,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// Every service writes through catalogDB: a catalog write drops the
 	// store's cached category pages (the one place that does).
 	s.DB = catalogDB{DB: db, changed: func(storeID uint64) { s.Catalog.dropPages(storeID) }}
+	s.raw = db
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
@@ -89,12 +91,12 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
 	mailing := mailDeps{DB: sdb, SendMail: s.SendMail}
-	s.Stores = newStoreService(sdb)
-	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now})
+	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
+	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
-		revocations: s.revocations, takeAdminLogin: s.takeAdminLogin})
+		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
-		SendMail: s.SendMail, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+		SendMail: s.SendMail, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt}, checkoutCommit)
@@ -105,6 +107,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Tickets = newTicketService(mailing)
 	s.Contact = newContactService(sdb)
 	s.Content = newContentService(sdb)
+	s.listen()
 	return s
 }
 
@@ -118,9 +121,15 @@ type (
 		SendMail func(Mail)
 	}
 
+	storeDeps struct {
+		DB        DB
+		broadcast func(Event) // tells the other processes sharing the database
+	}
+
 	catalogDeps struct {
-		DB  DB
-		Now Clock
+		DB        DB
+		Now       Clock
+		broadcast func(Event)
 	}
 
 	paymentDeps struct {
@@ -145,6 +154,7 @@ type (
 		Pass           Passwords
 		Tokens         Tokens
 		revocations    *Revocations
+		revoked        func(*Revocation) // a committed revocation: here and in the other processes
 		takeAdminLogin func(email, ip string) (*loginAttempt, error)
 	}
 
@@ -156,6 +166,7 @@ type (
 		Pass             Passwords
 		Tokens           Tokens
 		SendMail         func(Mail)
+		revoked          func(*Revocation)
 		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
 	}
 )

@@ -19,7 +19,7 @@ import (
 // number, bumped by every store change, keeps a reader that loaded from the
 // database before a change from caching what it read.
 type StoreService struct {
-	s dbDeps
+	s storeDeps
 
 	cache atomic.Pointer[storeCache]
 	mu    sync.Mutex // serializes writers of cache
@@ -32,8 +32,8 @@ type storeCache struct {
 	config map[uint64][]byte   // store id -> wire JSON of its config
 }
 
-func newStoreService(db DB) *StoreService {
-	ss := &StoreService{s: dbDeps{DB: db}}
+func newStoreService(d storeDeps) *StoreService {
+	ss := &StoreService{s: d}
 	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}})
 	return ss
 }
@@ -123,8 +123,24 @@ func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
 	return b, nil
 }
 
-// forget drops every cached entry of a store.
+// forget drops every cached entry of a store, here and in the other
+// processes sharing the database.
 func (ss *StoreService) forget(id uint64) {
+	ss.forgetLocal(id)
+	ss.s.broadcast(Event{Kind: EventStore, StoreID: id})
+}
+
+// forgetAll drops the whole cache (announcements may have been missed).
+func (ss *StoreService) forgetAll() {
+	ss.change(-1, func(c *storeCache) {
+		c.gen++
+		clear(c.config)
+		clear(c.byKey)
+	})
+}
+
+// forgetLocal drops every cached entry of a store in this process.
+func (ss *StoreService) forgetLocal(id uint64) {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
 		delete(c.config, id)
