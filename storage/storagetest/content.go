@@ -356,7 +356,9 @@ func testBundles(e *env) {
 	e.same("same slug, other store", e.code(func(tx app.Tx) error { return tx.PutBundle(bundle(b, "One", true)) }), "")
 	bid := func(y *app.Bundle) string { return fmt.Sprint(y.ID) }
 	active := func(keep func(*app.Bundle) (bool, error)) []string {
-		return sorted(e, bid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Bundle], error) { return tx.ActiveBundles(a, lp, keep) })
+		return sorted(e, bid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Bundle], error) {
+			return tx.ActiveBundles(a, lp, keep)
+		})
 	}
 	all := func(*app.Bundle) (bool, error) { return true, nil }
 	e.same("all newest first", sorted(e, bid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Bundle], error) {

@@ -9,7 +9,7 @@ import (
 
 func order(sid, cid uint64, status string, at time.Time) *app.Order {
 	return &app.Order{StoreID: sid, CustomerID: cid, Status: status, PaymentStatus: app.PaymentUnpaid, PaymentMethod: app.WalletA,
-		Items: []app.OrderItem{{ProductID: 1, Name: "P", UnitPrice: 100, Quantity: 2, LineTotal: 200}},
+		Items:    []app.OrderItem{{ProductID: 1, Name: "P", UnitPrice: 100, Quantity: 2, LineTotal: 200}},
 		Subtotal: 200, Total: 200, Currency: "USD", CreatedAt: at, UpdatedAt: at}
 }
 
@@ -204,7 +204,9 @@ func testRequests(e *env) {
 	e.same("ids per kind", r[0].ID != r[2].ID && r[2].ID != r[3].ID && r[0].ID != r[3].ID, true)
 	rid := func(x *app.Request) string { return fmt.Sprint(x.ID) }
 	list := func(kind, status string) []string {
-		return sorted(e, rid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Request], error) { return tx.Requests(a, kind, status, lp) })
+		return sorted(e, rid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Request], error) {
+			return tx.Requests(a, kind, status, lp)
+		})
 	}
 	e.same("cancellations newest first", list(app.KindCancellation, ""), ids(r[3].ID, r[2].ID, r[0].ID))
 	e.same("pending cancellations", list(app.KindCancellation, app.RequestPending), ids(r[3].ID, r[0].ID))
