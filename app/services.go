@@ -105,11 +105,11 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt}, checkoutCommit)
-	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
 	s.Coupons = newCouponService(sdb)
 	s.Requests = newRequestService(mailing)
 	s.Reviews = newReviewService(sdb)
-	s.Tickets = newTicketService(mailing)
+	s.Tickets = newTicketService(ticketDeps{DB: sdb, SendMail: s.SendMail, Opt: opt, Limits: s.Limits})
 	s.Contact = newContactService(sdb)
 	s.Content = newContentService(sdb)
 	s.listen()
@@ -147,8 +147,16 @@ type (
 		DB       DB
 		Log      *slog.Logger
 		Opt      Options
+		Limits   Limiter // ratelimit.unpaid_orders_per_hour
 		Payments *PaymentService
 		Stores   *StoreService
+	}
+
+	ticketDeps struct {
+		DB       DB
+		SendMail func(Mail)
+		Opt      Options
+		Limits   Limiter // ratelimit.tickets_per_hour
 	}
 
 	adminDeps struct {

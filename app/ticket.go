@@ -185,9 +185,9 @@ type TicketTx interface {
 const TicketsWindow = time.Hour
 
 // TicketService runs support tickets for shoppers and staff.
-type TicketService struct{ s mailDeps }
+type TicketService struct{ s ticketDeps }
 
-func newTicketService(d mailDeps) *TicketService { return &TicketService{s: d} }
+func newTicketService(d ticketDeps) *TicketService { return &TicketService{s: d} }
 
 // Create opens a ticket for the shopper and returns it.
 // Errors: validation_failed, email_not_verified, not_found (order_id not the
