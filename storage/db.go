@@ -37,6 +37,10 @@ type DB struct {
 	Now func() time.Time
 	// batch is the group commit of Batch.
 	batch batcher
+	// Log receives the full-disk warnings (nil: slog.Default()).
+	Log *slog.Logger
+
+	full fullState // writes failing for want of space (full.go)
 }
 
 // Options tune Open.
@@ -181,14 +185,14 @@ func (db *DB) Update(fn func(app.Tx) error) error {
 	if err == nil {
 		db.batch.commits.Add(1)
 	}
-	return err
+	return db.checkWrite(err)
 }
 
 // Batch is Update grouped with concurrent callers into one commit (see
 // batcher). fn may run twice: when one function of a group fails, the others
 // are run again, and the failing one alone.
 func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.batchRun(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
+	return db.checkWrite(db.batchRun(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
 }
 
 func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
@@ -266,6 +270,9 @@ func (db *DB) BackupToFile(path string) (int64, error) {
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if isNoSpace(err) {
+			return 0, ErrStorageFull("the disk has no room for the backup")
+		}
 		return 0, fmt.Errorf("storage: write backup: %w", err)
 	}
 	return n, nil
