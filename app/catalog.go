@@ -173,7 +173,7 @@ func (p *Product) Doc(cat *Category) (Doc, error) {
 type ProductQuery struct {
 	ListParams
 	Q          string   // the search as given, folded (FoldText); see search.go
-	Words      []string // its words (QueryWords(Q)): each must begin a word of the name
+	Words      []string // its words (QueryWords(Q); nil: derived from Q): each must begin a word of the name
 	CategoryID uint64
 	MinPrice   Money // -1: none
 	MaxPrice   Money // -1: none

@@ -324,6 +324,9 @@ func sortPlan(sort string) (byte, bool) {
 // first tries the neighbour of the previous doc: under the newest sort the
 // index and the docs run in the same order, so a page is a sequential read.
 func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+	if q.Words == nil && q.Q != "" {
+		q.Words = app.QueryWords(q.Q)
+	}
 	if len(q.Words) > 0 {
 		return t.searchDocs(storeID, q)
 	}

@@ -91,6 +91,7 @@ type job struct {
 	path   string
 	script string       // wrk Lua script (POSTs)
 	srv2   *server      // a second process on the same database: half the connections each
+	bg     *job         // a load run at the same time (its figures are not kept)
 	runs   []*wrkResult // one per round
 }
 
@@ -255,11 +256,15 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "products_bare", srv: bare, path: bench.PathProducts},
 		{id: "products_fields", srv: ours, path: bench.PathFields},
 		{id: "category_cached", srv: ours, path: bench.PathCategory(catID)},
+		{id: "search_rare", srv: ours, path: bench.PathProducts + "?q=17"},
+		{id: "search_common", srv: ours, path: bench.PathProducts + "?q=trail+pro"},
+		{id: "search_prefix", srv: ours, path: bench.PathProducts + "?q=run&sort=relevance"},
 		{id: "detail", srv: ours, path: bench.PathDetail},
 		{id: "detail_bare", srv: bare, path: bench.PathDetail},
 		{id: "initiate", srv: ours, path: bench.PathInitiate, script: initScript},
 		{id: "initiate_bare", srv: bare, path: pathBareBatch, script: bareScript},
 	}
+	jobs = append(jobs, &job{id: "products_checkout", srv: ours, path: bench.PathProducts, bg: jobs[len(jobs)-2]})
 	// PostgreSQL beside bbolt when a server is given (make bench starts one):
 	// the same binary with storage.driver postgres, one process and two.
 	var pgRows []row
@@ -281,7 +286,11 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products (24, full)", ours: "products", base: "products_bare", oursB: "products", baseB: "products_bare", target: 0.75, note: "base: bare Fiber+bbolt, same bytes"},
 		{endpoint: "GET products?fields=id,name,price", ours: "products_fields", base: "products_bare", oursB: "products_fields", baseB: "products_bare", note: "base: the full page baseline"},
 		{endpoint: "GET category products (cached)", ours: "category_cached", base: "products_bare", oursB: "category_cached", baseB: "products_bare", note: "base: the full page baseline"},
+		{endpoint: "GET products?q=17 (rare word)", ours: "search_rare", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
+		{endpoint: "GET products?q=trail+pro (common)", ours: "search_common", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
+		{endpoint: "GET products?q=run&sort=relevance (prefix)", ours: "search_prefix", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET product detail", ours: "detail", base: "detail_bare", target: 0.75, note: "base: bare Fiber+bbolt point read of the same bytes"},
+		{endpoint: "GET products during a checkout load", ours: "products_checkout", base: "products", note: "base: ours, no other load (64 connections initiating orders meanwhile)"},
 		{endpoint: "POST payment/initiate (guest, 1 line)", ours: "initiate", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: bare Fiber, one bbolt.Batch write of the order+session size, fsync on"},
 	}
 	rows = append(rows, pgRows...)
@@ -327,6 +336,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		}
 	}
 
+	rss, anon, file := sf.rss()
+	memory := fmt.Sprintf("RSS %.1f MB: RssAnon (heap, stacks) %.1f MB, RssFile (binary, mapped database) %.1f MB",
+		float64(rss)/1024, float64(anon)/1024, float64(file)/1024)
 	// Bytes on disk per order: the binary stops (releasing the file) first.
 	sf.stop()
 	perOrder := "-"
@@ -398,6 +410,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		}
 		fmt.Printf("checkout on PostgreSQL at 64 clients: %.0f orders/s (target >= 1,000): %s\n", got, verdict)
 	}
+	fmt.Println("memory of the binary after the rounds: " + memory)
 	fmt.Println("bytes on disk per order (every initiation above, with an Idempotency-Key):")
 	fmt.Println("  " + perOrder)
 	if missed > 0 {
@@ -441,6 +454,15 @@ var (
 )
 
 func runWrk(ctx context.Context, o options, j *job, d time.Duration) (*wrkResult, error) {
+	if j.bg != nil {
+		done := make(chan error, 1)
+		go func() { _, err := runWrkOn(ctx, o, j.bg, j.bg.srv, o.conns, d); done <- err }()
+		res, err := runWrkOn(ctx, o, j, j.srv, o.conns, d)
+		if bgErr := <-done; err == nil {
+			err = bgErr
+		}
+		return res, err
+	}
 	if j.srv2 == nil {
 		return runWrkOn(ctx, o, j, j.srv, o.conns, d)
 	}

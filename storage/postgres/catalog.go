@@ -262,6 +262,9 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	if q.InStock {
 		from += " AND stock > 0"
 	}
+	if q.Words == nil && q.Q != "" {
+		q.Words = app.QueryWords(q.Q)
+	}
 	if len(q.Words) > 0 {
 		searchFilter(q.Words, add)
 		if q.Sort == app.SortRelevance {
