@@ -15,9 +15,6 @@ import (
 // for the rating sort). It is written and deleted with the product's other
 // index entries, in the same transaction (PutProduct, DeleteProduct); stock
 // changes do not touch it (stock is read from the newest index entry).
-var bIdxSearch = []byte("idx_search")
-
-var _ = registerBuckets(bIdxSearch)
 
 // searchCandidates is the most products one query word may match for the
 // index to answer: the matches are read whole, filtered and sorted in
@@ -26,7 +23,7 @@ var _ = registerBuckets(bIdxSearch)
 var searchCandidates = 2000
 
 func searchKey(sid uint64, word string, id uint64) []byte {
-	return key(sid, str0(word), id)
+	return keyOf(sid).str0(word).id(id)
 }
 
 // searchKeysOf lists the search index keys of p (none when inactive).
@@ -87,7 +84,7 @@ func buildSearchIndex(tx *bolt.Tx) error {
 // postings returns the distinct products with a word beginning with w and
 // their rating keys, or ok false when there are more than limit.
 func (t *Tx) postings(storeID uint64, w string, limit int) (ids []uint64, ratings map[uint64]uint64, ok bool) {
-	prefix := key(storeID, w) // no terminator: every word that begins with w
+	prefix := keyOf(storeID).last(w) // no terminator: every word that begins with w
 	ratings = map[uint64]uint64{}
 	c := t.b(bIdxSearch).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
@@ -140,7 +137,7 @@ func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], 
 	}
 	hits := make([]hit, 0, len(ids))
 	for _, id := range ids {
-		v := idx.Get(key(storeID, sortNewest, id))
+		v := idx.Get(keyOf(storeID).code(sortNewest).id(id))
 		if v == nil { // inactive (no index entries)
 			continue
 		}
@@ -148,18 +145,18 @@ func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], 
 		if !q.Match(e) {
 			continue
 		}
-		var s []byte
+		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
 		switch {
 		case q.Sort == app.SortRelevance:
-			s = key(app.Relevance(e.Name, q.Words), id)
+			s = s.code(app.Relevance(e.Name, q.Words)).id(id)
 		case code == sortPrice:
-			s = key(uint64(e.Price), id)
+			s = s.id(uint64(e.Price)).id(id)
 		case code == sortName:
-			s = key(str0(e.Name), id)
+			s = s.str0(e.Name).id(id)
 		case code == sortRating:
-			s = key(ratings[id], id)
+			s = s.id(ratings[id]).id(id)
 		default:
-			s = key(id)
+			s = s.id(id)
 		}
 		hits = append(hits, hit{id, s})
 	}
@@ -195,7 +192,7 @@ func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], 
 	docs := t.b(bProductDocs)
 	vals := make([][]byte, 0, len(hits))
 	for _, h := range hits {
-		d := docs.Get(key(storeID, h.id))
+		d := docs.Get(keyOf(storeID).id(h.id))
 		if d == nil {
 			return pg, errMissingDoc(storeID, h.id)
 		}
