@@ -50,18 +50,19 @@ func freeAddr() (string, error) {
 
 // startBinary starts `bin serve` over dataDir the way a user does (the
 // default configuration, the request log on, written to a file), with the
-// per-key rate limit off (one load generator from one IP would measure 429s).
+// per-key rate limit and the unpaid-orders limit off (one load generator from
+// one IP would measure 429s).
 // pin false leaves it unpinned (the PostgreSQL runs: two processes).
 func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ...string) (*proc, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(filepath.Dir(dataDir), filepath.Base(dataDir)+"-server.log"))
-	if err != nil {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	logf, err := os.Create(filepath.Join(dataDir, "server.log"))
+	if err != nil {
 		return nil, err
 	}
 	argv := []string{bin, "serve"}
@@ -73,6 +74,7 @@ func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ..
 		"STOREFRONT_DATA_DIR="+dataDir,
 		"STOREFRONT_HTTP__ADDR="+addr,
 		"STOREFRONT_RATELIMIT__API_PER_SECOND=0",
+		"STOREFRONT_RATELIMIT__UNPAID_ORDERS_PER_HOUR=0",
 	)
 	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stdout, cmd.Stderr = logf, logf
