@@ -72,3 +72,17 @@ func (db *DB) ExportCounts() (map[string]int, error) {
 	})
 	return out, err
 }
+
+// ExportedBuckets names every bucket Export may produce records of (the
+// buckets that are not derived), so that another backend's import can be
+// checked to know them all.
+func ExportedBuckets() []string {
+	derived := derivedBuckets()
+	var out []string
+	for _, name := range allBuckets {
+		if !derived[string(name)] {
+			out = append(out, string(name))
+		}
+	}
+	return out
+}
