@@ -109,7 +109,10 @@ func (db *DB) init(tx *bolt.Tx) error {
 			return fmt.Errorf("storage: migrate to schema %d: %w", v+1, err)
 		}
 	}
-	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema)))
+	if err := meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema))); err != nil {
+		return err
+	}
+	return db.stampDocs(tx)
 }
 
 // storedSchema reads the schema version of the file; 0 for a new database.
