@@ -337,6 +337,9 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
 	}
+	if !set.CallbackAllowed(in.CallbackURL) {
+		return nil, nil, nil, Invalid("callback_url", "its origin is not among the store's callback_origins")
+	}
 	email, err := checkoutEmail(tx, set, storeID, customerID, in.Email)
 	if err != nil {
 		return nil, nil, nil, err
