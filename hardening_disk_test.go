@@ -180,12 +180,12 @@ func TestServeStaleBackupTemp(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("half a backup"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	resp, env := do(t, "POST", "http://"+s.addr+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
+	_, env := do(t, "POST", "http://"+s.addr+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
 	decodeData(t, env, &tok)
-	if resp, _ = do(t, "POST", "http://"+s.addr+"/api/v1/admin/backups/", nil, map[string]string{"Authorization": "Bearer " + tok.AccessToken}); resp.StatusCode != 200 {
+	if resp, _ := do(t, "POST", "http://"+s.addr+"/api/v1/admin/backups/", nil, map[string]string{"Authorization": "Bearer " + tok.AccessToken}); resp.StatusCode != 200 {
 		t.Fatalf("backup: %d", resp.StatusCode)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {

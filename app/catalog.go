@@ -240,6 +240,15 @@ func Slugify(s string) string {
 	return out
 }
 
+// SlugOr is slug, or when it is empty one made from name: the default slug
+// of every entity that has one (categories, products, posts, bundles).
+func SlugOr(slug, name string) string {
+	if slug == "" {
+		return Slugify(name)
+	}
+	return slug
+}
+
 // ValidSlug reports whether s is a slug as Slugify makes them.
 func ValidSlug(s string) bool {
 	return s != "" && len(s) <= 100 && Slugify(s) == s

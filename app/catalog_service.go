@@ -185,9 +185,7 @@ func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*C
 		if in.Slug != nil {
 			c.Slug = strings.TrimSpace(*in.Slug)
 		}
-		if c.Slug == "" {
-			c.Slug = Slugify(c.Name)
-		}
+		c.Slug = SlugOr(c.Slug, c.Name)
 		if in.Description != nil {
 			c.Description = *in.Description
 		}
@@ -199,7 +197,7 @@ func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*C
 		}
 		var v Validation
 		v.Text("name", c.Name, true, 100)
-		v.Check(ValidSlug(c.Slug), "slug", "must be lower-case letters, digits and dashes")
+		v.Slug(c.Slug)
 		v.Text("description", c.Description, false, 5000)
 		v.Check(c.Image == "" || ValidHTTPURL(c.Image), "image", "must be an http(s) URL")
 		if err := v.Err(); err != nil {
@@ -292,16 +290,48 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 }
 
 func applyProductInput(tx Tx, p *Product, in ProductInput) error {
+	setProductFields(p, in)
 	var v Validation
+	v.Text("name", p.Name, true, 200)
+	v.Slug(p.Slug)
+	v.Text("description", p.Description, false, 20000)
+	v.Check(p.Price >= 0 && p.Price <= MaxMoney, "price", "must be between 0.00 and 1000000000.00")
+	v.Check(p.CompareAtPrice >= 0 && p.CompareAtPrice <= MaxMoney, "compare_at_price", "must be between 0.00 and 1000000000.00 (0 clears it)")
+	v.URLs("images", p.Images, MaxProductImages)
+	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
+	if p.CategoryID != 0 {
+		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
+			v.Add("category_id", "unknown category")
+		}
+	}
+	if in.Variants == nil {
+		return v.Err()
+	}
+	setVariants(p, *in.Variants, &v)
+	if v.Err() == nil {
+		for i := range p.Variants {
+			if p.Variants[i].ID == 0 {
+				id, err := tx.NextID(p.StoreID, "variant")
+				if err != nil {
+					return err
+				}
+				p.Variants[i].ID = id
+			}
+		}
+	}
+	return v.Err()
+}
+
+// setProductFields copies the fields in names onto p (an empty slug: one
+// made from the name).
+func setProductFields(p *Product, in ProductInput) {
 	if in.Name != nil {
 		p.Name = strings.TrimSpace(*in.Name)
 	}
 	if in.Slug != nil {
 		p.Slug = strings.TrimSpace(*in.Slug)
 	}
-	if p.Slug == "" {
-		p.Slug = Slugify(p.Name)
-	}
+	p.Slug = SlugOr(p.Slug, p.Name)
 	if in.Description != nil {
 		p.Description = *in.Description
 	}
@@ -323,62 +353,41 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
-	v.Text("name", p.Name, true, 200)
-	v.Check(ValidSlug(p.Slug), "slug", "must be lower-case letters, digits and dashes")
-	v.Text("description", p.Description, false, 20000)
-	v.Check(p.Price >= 0 && p.Price <= MaxMoney, "price", "must be between 0.00 and 1000000000.00")
-	v.Check(p.CompareAtPrice >= 0 && p.CompareAtPrice <= MaxMoney, "compare_at_price", "must be between 0.00 and 1000000000.00 (0 clears it)")
-	v.URLs("images", p.Images, MaxProductImages)
-	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
-	if p.CategoryID != 0 {
-		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
-			v.Add("category_id", "unknown category")
-		}
+}
+
+// setVariants replaces p's variants with vs, checking each into v: a
+// variant sent with an id keeps it when it is one of p's; new ones get ids
+// once everything is valid.
+func setVariants(p *Product, vs []VariantInput, v *Validation) {
+	if len(vs) > MaxVariants {
+		v.Add("variants", "at most 100 variants")
 	}
-	if in.Variants != nil {
-		vs := *in.Variants
-		if len(vs) > MaxVariants {
-			v.Add("variants", "at most 100 variants")
+	old := p.Variants
+	p.Variants = make([]Variant, 0, len(vs))
+	for i, vi := range vs {
+		f := "variants[" + itoa(i) + "]"
+		nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price}
+		if vi.Price != nil {
+			nv.Price = *vi.Price
 		}
-		old := p.Variants
-		p.Variants = make([]Variant, 0, len(vs))
-		for i, vi := range vs {
-			f := "variants[" + itoa(i) + "]"
-			nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price}
-			if vi.Price != nil {
-				nv.Price = *vi.Price
-			}
-			v.Text(f+".name", nv.Name, true, 200)
-			v.Text(f+".sku", nv.SKU, false, 100)
-			v.Check(nv.Price >= 0 && nv.Price <= MaxMoney, f+".price", "must be between 0.00 and 1000000000.00")
-			v.Check(nv.Stock >= 0 && nv.Stock <= MaxStock, f+".stock", "must be between 0 and 1000000000")
-			v.Check(len(nv.Attributes) <= 20, f+".attributes", "at most 20 attributes")
-			if nv.Attributes == nil {
-				nv.Attributes = map[string]string{}
-			}
-			for _, o := range old {
-				if vi.ID != 0 && o.ID == vi.ID {
-					nv.ID = o.ID
-				}
-			}
-			if vi.ID != 0 && nv.ID == 0 {
-				v.Add(f+".id", "unknown variant of this product")
-			}
-			p.Variants = append(p.Variants, nv)
+		v.Text(f+".name", nv.Name, true, 200)
+		v.Text(f+".sku", nv.SKU, false, 100)
+		v.Check(nv.Price >= 0 && nv.Price <= MaxMoney, f+".price", "must be between 0.00 and 1000000000.00")
+		v.Check(nv.Stock >= 0 && nv.Stock <= MaxStock, f+".stock", "must be between 0 and 1000000000")
+		v.Check(len(nv.Attributes) <= 20, f+".attributes", "at most 20 attributes")
+		if nv.Attributes == nil {
+			nv.Attributes = map[string]string{}
 		}
-		if v.Err() == nil {
-			for i := range p.Variants {
-				if p.Variants[i].ID == 0 {
-					id, err := tx.NextID(p.StoreID, "variant")
-					if err != nil {
-						return err
-					}
-					p.Variants[i].ID = id
-				}
+		for _, o := range old {
+			if vi.ID != 0 && o.ID == vi.ID {
+				nv.ID = o.ID
 			}
 		}
+		if vi.ID != 0 && nv.ID == 0 {
+			v.Add(f+".id", "unknown variant of this product")
+		}
+		p.Variants = append(p.Variants, nv)
 	}
-	return v.Err()
 }
 
 // Product returns one product (admin view).

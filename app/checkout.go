@@ -149,7 +149,12 @@ type storeSettings struct {
 	set Settings
 }
 
-// settingsOf decodes a shared store's settings once per store version.
+// settingsOf decodes a shared store's settings once per store version. It
+// leans on SharedStore's contract: an unchanged store comes back as the same
+// pointer (bbolt memoizes the decoded record by its bytes), a changed one as
+// a new pointer. A backend returning a new pointer every time only makes this
+// decode every time (slower, still right); one reusing a pointer for a
+// changed store would serve stale settings (TestSettingsOfFollowsStore).
 func (os *OrderService) settingsOf(st *Store) Settings {
 	if v, ok := os.settings.Load(st.ID); ok && v.(storeSettings).st == st {
 		return v.(storeSettings).set
@@ -321,6 +326,8 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 
 // price builds the order of a checkout from the catalog without writing:
 // the products with their stock taken, and the coupon to count a use of.
+// It reads what the rules look at; the rules are the pure functions of
+// pricing.go (PriceOrder, ReserveStock).
 func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput) (*Order, []*Product, *Coupon, error) {
 	st, err := tx.SharedStore(storeID)
 	if err != nil {
@@ -333,41 +340,85 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if !set.CallbackAllowed(in.CallbackURL) {
 		return nil, nil, nil, Invalid("callback_url", "its origin is not among the store's callback_origins")
 	}
-	email := in.Email
-	if customerID != 0 {
-		if set.EmailOTPEnabled { // RequireVerified reads the store again: only when it matters
-			if err := RequireVerified(tx, storeID, customerID); err != nil {
-				return nil, nil, nil, err
-			}
+	email, err := checkoutEmail(tx, set, storeID, customerID, in.Email)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lines, products, err := checkoutLines(tx, storeID, in.Items)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	q := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
+		SentFee: in.DeliveryFee, Currency: st.Currency, SentCurrency: in.Currency}
+	if in.CouponCode != "" {
+		c, err := tx.CouponByCode(storeID, in.CouponCode)
+		if err != nil && !IsNotFound(err) {
+			return nil, nil, nil, err
 		}
-		if email == "" {
-			c, err := tx.Customer(storeID, customerID)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			email = c.Email
+		if err == nil {
+			q.Coupon = c
 		}
+	}
+	pr, err := PriceOrder(q)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := ReserveStock(lines); err != nil {
+		return nil, nil, nil, err
 	}
 	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
-		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: make([]OrderItem, 0, len(in.Items))}
+		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
+		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total}
+	if q.Coupon != nil {
+		o.CouponCode = q.Coupon.Code
+	}
+	return o, products, q.Coupon, nil
+}
+
+// checkoutEmail is the email of a checkout: the one sent, else the
+// shopper's. A shopper must have verified it when the store asks for that.
+func checkoutEmail(tx Tx, set Settings, storeID, customerID uint64, email string) (string, error) {
+	if customerID == 0 {
+		return email, nil
+	}
+	if set.EmailOTPEnabled { // RequireVerified reads the store again: only when it matters
+		if err := RequireVerified(tx, storeID, customerID); err != nil {
+			return "", err
+		}
+	}
+	if email != "" {
+		return email, nil
+	}
+	c, err := tx.Customer(storeID, customerID)
+	if err != nil {
+		return "", err
+	}
+	return c.Email, nil
+}
+
+// checkoutLines loads the products of a checkout's lines (once each, in
+// the order first named) and prices their units; every unknown product or
+// variant is named in one validation error.
+func checkoutLines(tx Tx, storeID uint64, items []CheckoutItem) ([]PricedLine, []*Product, error) {
 	byID := map[uint64]*Product{}
-	var order []*Product
+	var products []*Product
+	lines := make([]PricedLine, 0, len(items))
 	var bad Validation
-	changed := map[string]string{}
-	for i, it := range in.Items {
+	for i, it := range items {
 		f := "items[" + itoa(i) + "]."
 		p := byID[it.ProductID]
 		if p == nil {
+			var err error
 			if p, err = loadSellable(tx, storeID, it.ProductID, f); err != nil {
 				if ErrorCode(err) != EValidation {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
 				addFields(&bad, err)
 				continue
 			}
 			byID[p.ID] = p
-			order = append(order, p)
+			products = append(products, p)
 		}
 		if err := checkVariant(p, it.VariantID, f); err != nil {
 			addFields(&bad, err)
@@ -375,88 +426,11 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		}
 		price, err := UnitPriceAt(tx, p, it.VariantID)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
-		if it.UnitPrice != nil && *it.UnitPrice != price {
-			changed[f+"unit_price"] = price.String()
-		}
-		name := p.Name
-		if v := p.Variant(it.VariantID); v != nil {
-			name += " - " + v.Name
-		}
-		line := OrderItem{ProductID: p.ID, VariantID: it.VariantID, Name: name, UnitPrice: price, Quantity: it.Quantity,
-			LineTotal: price * Money(it.Quantity)}
-		o.Items = append(o.Items, line)
-		o.Subtotal += line.LineTotal
+		lines = append(lines, PricedLine{Product: p, VariantID: it.VariantID, Quantity: it.Quantity, UnitPrice: price, Sent: it.UnitPrice})
 	}
-	if err := bad.Err(); err != nil {
-		return nil, nil, nil, err
-	}
-	// Amounts above MaxMoney cannot be stored (Money refuses to decode them).
-	if o.Subtotal > MaxMoney {
-		return nil, nil, nil, Invalid("items", "the order is over the largest total accepted ("+MaxMoney.String()+")")
-	}
-	var coupon *Coupon
-	if in.CouponCode != "" {
-		c, err := tx.CouponByCode(storeID, in.CouponCode)
-		if IsNotFound(err) {
-			return nil, nil, nil, Invalid("coupon_code", "unknown coupon")
-		}
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		d, err := c.Discount(o.Subtotal, tx.Now())
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		o.Discount, o.CouponCode, coupon = d, c.Code, c
-	}
-	fees := make([]string, 0, len(set.DeliveryOptions))
-	allowed := len(set.DeliveryOptions) == 0 && (in.DeliveryFee == nil || *in.DeliveryFee == 0)
-	for _, d := range set.DeliveryOptions {
-		fees = append(fees, d.Fee.String())
-		if in.DeliveryFee != nil && *in.DeliveryFee == d.Fee {
-			allowed = true
-		}
-	}
-	switch {
-	case in.DeliveryFee != nil:
-		o.DeliveryFee = *in.DeliveryFee
-	case len(set.DeliveryOptions) > 0:
-		o.DeliveryFee, allowed = set.DeliveryOptions[0].Fee, true
-	}
-	if !allowed {
-		if len(fees) == 0 {
-			fees = append(fees, Money(0).String())
-		}
-		changed["delivery_fee"] = strings.Join(fees, ", ")
-	}
-	if in.Currency != "" && in.Currency != st.Currency {
-		changed["currency"] = st.Currency
-	}
-	if len(changed) > 0 {
-		return nil, nil, nil, &Error{Code: EPriceChanged, Message: "prices changed; review the order", Fields: changed}
-	}
-	o.Total = o.Subtotal - o.Discount + o.DeliveryFee
-	if o.Total > MaxMoney {
-		return nil, nil, nil, Invalid("items", "the order is over the largest total accepted ("+MaxMoney.String()+")")
-	}
-	// Reserve stock on the loaded products (lines of one product share it).
-	short := map[string]string{}
-	for i, line := range o.Items {
-		p := byID[line.ProductID]
-		if !p.TakeStock(line.VariantID, line.Quantity) {
-			left := p.Stock
-			if v := p.Variant(line.VariantID); v != nil {
-				left = v.Stock
-			}
-			short["items["+itoa(i)+"].quantity"] = "only " + itoa(int(max(left, 0))) + " left"
-		}
-	}
-	if len(short) > 0 {
-		return nil, nil, nil, &Error{Code: EOutOfStock, Message: "not enough stock", Fields: short}
-	}
-	return o, order, coupon, nil
+	return lines, products, bad.Err()
 }
 
 // CustomerOrders pages a shopper's orders, newest first.

@@ -231,13 +231,7 @@ func UnitPriceAt(tx Tx, p *Product, variantID uint64) (Money, error) {
 	if err != nil || len(deals) == 0 {
 		return price, err
 	}
-	now := tx.Now()
-	for _, d := range deals {
-		if d.ActiveAt(now) && (d.VariantID == 0 || d.VariantID == variantID) && d.DealPrice < price {
-			price = d.DealPrice
-		}
-	}
-	return price, nil
+	return DealPrice(price, variantID, deals, tx.Now()), nil
 }
 
 // ContentService serves the blog, flash deals and bundles.
@@ -392,9 +386,7 @@ func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogP
 		}
 		setStr(&p.Title, in.Title, true)
 		setStr(&p.Slug, in.Slug, true)
-		if p.Slug == "" {
-			p.Slug = Slugify(p.Title)
-		}
+		p.Slug = SlugOr(p.Slug, p.Title)
 		setStr(&p.Excerpt, in.Excerpt, false)
 		setStr(&p.Content, in.Content, false)
 		setStr(&p.CoverImage, in.CoverImage, true)
@@ -410,7 +402,7 @@ func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogP
 		}
 		var v Validation
 		v.Text("title", p.Title, true, 200)
-		v.Check(ValidSlug(p.Slug), "slug", "must be lower-case letters, digits and dashes")
+		v.Slug(p.Slug)
 		v.Text("excerpt", p.Excerpt, false, 1000)
 		v.Text("content", p.Content, false, 200000)
 		v.Check(p.CoverImage == "" || ValidHTTPURL(p.CoverImage), "cover_image", "must be an http(s) URL")
@@ -620,9 +612,7 @@ func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (Bundle
 		}
 		setStr(&b.Name, in.Name, true)
 		setStr(&b.Slug, in.Slug, true)
-		if b.Slug == "" {
-			b.Slug = Slugify(b.Name)
-		}
+		b.Slug = SlugOr(b.Slug, b.Name)
 		setStr(&b.Description, in.Description, false)
 		if in.Images != nil {
 			b.Images = *in.Images
@@ -638,7 +628,7 @@ func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (Bundle
 		}
 		var v Validation
 		v.Text("name", b.Name, true, 200)
-		v.Check(ValidSlug(b.Slug), "slug", "must be lower-case letters, digits and dashes")
+		v.Slug(b.Slug)
 		v.Text("description", b.Description, false, 20000)
 		v.URLs("images", b.Images, MaxBundleImages)
 		v.Check(b.Price >= 0 && b.Price <= MaxMoney, "price", "must be between 0.00 and 1000000000.00")

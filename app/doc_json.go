@@ -17,6 +17,14 @@ import (
 // members' `"name":value` encodings separated by commas, light ones first.
 type Doc []byte
 
+// DocVersion is the encoding version of the public documents storage keeps
+// pre-encoded: Product.Doc (this binary form) and Review.View's JSON. Raise
+// it with any change to what they write (a renamed field, a new member):
+// every backend records the version its stored docs were written with and
+// re-encodes them all from the records at start when it differs.
+// TestDocVersion fails when the encoding changes and this does not.
+const DocVersion = 1
+
 // DocMember is one top-level member for NewDoc.
 type DocMember struct {
 	Name  string

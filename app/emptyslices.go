@@ -78,110 +78,122 @@ func fillSlices(v reflect.Value) (reflect.Value, bool) {
 		return v, false
 	}
 	switch t.Kind() {
-	case reflect.Interface:
-		if v.IsNil() {
-			return v, false
-		}
-		inner, changed := fillSlices(v.Elem())
-		if !changed {
-			return v, false
-		}
-		out := reflect.New(t).Elem()
-		out.Set(inner)
-		return out, true
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v, false
-		}
-		inner, changed := fillSlices(v.Elem())
-		if !changed {
-			return v, false
-		}
-		p := reflect.New(t.Elem())
-		p.Elem().Set(inner)
-		return p, true
+	case reflect.Interface, reflect.Pointer:
+		return fillIndirect(v)
 	case reflect.Slice:
 		if v.IsNil() {
 			return reflect.MakeSlice(t, 0, 0), true
 		}
-		var out reflect.Value
-		for i := range v.Len() {
-			inner, changed := fillSlices(v.Index(i))
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.MakeSlice(t, v.Len(), v.Len())
-				reflect.Copy(out, v)
-			}
-			out.Index(i).Set(inner)
-		}
-		if out.IsValid() {
-			return out, true
-		}
-		return v, false
-	case reflect.Map:
-		if v.IsNil() {
-			return v, false
-		}
-		var out reflect.Value
-		iter := v.MapRange()
-		for iter.Next() {
-			inner, changed := fillSlices(iter.Value())
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.MakeMapWithSize(t, v.Len())
-				it2 := v.MapRange()
-				for it2.Next() {
-					out.SetMapIndex(it2.Key(), it2.Value())
-				}
-			}
-			out.SetMapIndex(iter.Key(), inner)
-		}
-		if out.IsValid() {
-			return out, true
-		}
-		return v, false
-	case reflect.Struct:
-		var out reflect.Value
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() || f.Tag.Get("json") == "-" {
-				continue
-			}
-			inner, changed := fillSlices(v.Field(i))
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.New(t).Elem()
-				out.Set(v)
-			}
-			out.Field(i).Set(inner)
-		}
-		if out.IsValid() {
-			return out, true
-		}
-		return v, false
+		return fillElems(v, func() reflect.Value {
+			out := reflect.MakeSlice(t, v.Len(), v.Len())
+			reflect.Copy(out, v)
+			return out
+		})
 	case reflect.Array:
-		var out reflect.Value
-		for i := range v.Len() {
-			inner, changed := fillSlices(v.Index(i))
-			if !changed {
-				continue
-			}
-			if !out.IsValid() {
-				out = reflect.New(t).Elem()
-				out.Set(v)
-			}
-			out.Index(i).Set(inner)
-		}
-		if out.IsValid() {
-			return out, true
-		}
+		return fillElems(v, func() reflect.Value { return copyOf(v) })
+	case reflect.Map:
+		return fillMap(v)
+	case reflect.Struct:
+		return fillStruct(v)
+	}
+	return v, false
+}
+
+// fillIndirect fills what a non-nil interface or pointer holds; a changed
+// value is returned in a new interface or pointer (v is never modified).
+func fillIndirect(v reflect.Value) (reflect.Value, bool) {
+	if v.IsNil() {
 		return v, false
+	}
+	inner, changed := fillSlices(v.Elem())
+	if !changed {
+		return v, false
+	}
+	if v.Kind() == reflect.Interface {
+		out := reflect.New(v.Type()).Elem()
+		out.Set(inner)
+		return out, true
+	}
+	p := reflect.New(v.Type().Elem())
+	p.Elem().Set(inner)
+	return p, true
+}
+
+// copyOf returns a settable copy of v.
+func copyOf(v reflect.Value) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
+	out.Set(v)
+	return out
+}
+
+// fillElems fills the elements of a slice or array, into a copy made by
+// clone at the first element that changes.
+func fillElems(v reflect.Value, clone func() reflect.Value) (reflect.Value, bool) {
+	var out reflect.Value
+	for i := range v.Len() {
+		inner, changed := fillSlices(v.Index(i))
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = clone()
+		}
+		out.Index(i).Set(inner)
+	}
+	if out.IsValid() {
+		return out, true
+	}
+	return v, false
+}
+
+// fillMap fills the values of a map, into a copy made at the first change.
+func fillMap(v reflect.Value) (reflect.Value, bool) {
+	if v.IsNil() {
+		return v, false
+	}
+	var out reflect.Value
+	iter := v.MapRange()
+	for iter.Next() {
+		inner, changed := fillSlices(iter.Value())
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.MakeMapWithSize(v.Type(), v.Len())
+			it2 := v.MapRange()
+			for it2.Next() {
+				out.SetMapIndex(it2.Key(), it2.Value())
+			}
+		}
+		out.SetMapIndex(iter.Key(), inner)
+	}
+	if out.IsValid() {
+		return out, true
+	}
+	return v, false
+}
+
+// fillStruct fills the exported, encoded fields of a struct, into a copy
+// made at the first change.
+func fillStruct(v reflect.Value) (reflect.Value, bool) {
+	t := v.Type()
+	var out reflect.Value
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Tag.Get("json") == "-" {
+			continue
+		}
+		inner, changed := fillSlices(v.Field(i))
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = copyOf(v)
+		}
+		out.Field(i).Set(inner)
+	}
+	if out.IsValid() {
+		return out, true
 	}
 	return v, false
 }

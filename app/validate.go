@@ -85,6 +85,11 @@ func (v *Validation) OneOf(field, s string, allowed ...string) {
 	v.Add(field, "must be one of "+strings.Join(allowed, ", "))
 }
 
+// Slug checks the slug field of an entity (ValidSlug).
+func (v *Validation) Slug(s string) {
+	v.Check(ValidSlug(s), "slug", "must be lower-case letters, digits and dashes")
+}
+
 // Err returns the collected problems as an *Error, or nil.
 func (v *Validation) Err() error {
 	if len(v.fields) == 0 {

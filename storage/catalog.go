@@ -27,15 +27,15 @@ func (t *Tx) PutCategory(c *app.Category) error {
 			return err
 		}
 	}
-	if v := slugs.Get(keyOf(c.StoreID).last(c.Slug)); v != nil && idFromKeyEnd(v) != c.ID {
-		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
+	if err := slugFree(slugs, c.StoreID, c.Slug, c.ID); err != nil {
+		return err
 	}
 	if old != nil && old.Slug != c.Slug {
 		if err := slugs.Delete(keyOf(c.StoreID).last(old.Slug)); err != nil {
 			return err
 		}
 	}
-	if err := slugs.Put(keyOf(c.StoreID).last(c.Slug), u64(c.ID)); err != nil {
+	if err := putSlug(slugs, c.StoreID, "", c.Slug, c.ID); err != nil {
 		return err
 	}
 	if err := putJSON(t.b(bCategories), keyOf(c.StoreID).id(c.ID), c); err != nil {
@@ -135,15 +135,15 @@ func (t *Tx) PutProduct(p *app.Product) error {
 		}
 	}
 	slugs := t.b(bProductSlugs)
-	if v := slugs.Get(keyOf(p.StoreID).last(p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
-		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
+	if err := slugFree(slugs, p.StoreID, p.Slug, p.ID); err != nil {
+		return err
 	}
 	if old != nil {
 		if err := t.unindexProduct(old); err != nil {
 			return err
 		}
 	}
-	if err := slugs.Put(keyOf(p.StoreID).last(p.Slug), u64(p.ID)); err != nil {
+	if err := putSlug(slugs, p.StoreID, "", p.Slug, p.ID); err != nil {
 		return err
 	}
 	if err := t.writeProduct(p); err != nil {
@@ -323,6 +323,12 @@ func sortPlan(sort string) (byte, bool) {
 // allocation per page, not per item, and no zeroing: bytes.Join). The docs are read with one cursor that
 // first tries the neighbour of the previous doc: under the newest sort the
 // index and the docs run in the same order, so a page is a sequential read.
+// This leans on bbolt internals: a value slice points into the mmap and stays
+// valid until the transaction ends (the page copies them once, at the end),
+// and Next/Prev step from where the last Seek or step left the cursor. If a
+// bbolt upgrade copied values into a reused buffer or moved cursors
+// otherwise, pages would hold wrong bytes: TestProductDocsCursorStepping
+// compares every doc of every page, in every sort, with the doc read alone.
 func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
 	if q.Words == nil && q.Q != "" {
 		q.Words = app.QueryWords(q.Q)

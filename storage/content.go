@@ -6,10 +6,6 @@ import (
 	"storefront/app"
 )
 
-func slugConflict() error {
-	return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
-}
-
 // ---- blog posts ----
 
 func postIndexKeys(p *app.BlogPost) [][]byte {
@@ -29,8 +25,8 @@ func (t *Tx) PutBlogPost(p *app.BlogPost) error {
 		}
 	}
 	slugs := t.b(bBlogSlugs)
-	if v := slugs.Get(keyOf(p.StoreID).last(p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
-		return slugConflict()
+	if err := slugFree(slugs, p.StoreID, p.Slug, p.ID); err != nil {
+		return err
 	}
 	if p.ID == 0 {
 		id, err := t.NextID(p.StoreID, "blog_post")
@@ -44,7 +40,7 @@ func (t *Tx) PutBlogPost(p *app.BlogPost) error {
 			return err
 		}
 	}
-	if err := slugs.Put(keyOf(p.StoreID).last(p.Slug), u64(p.ID)); err != nil {
+	if err := putSlug(slugs, p.StoreID, "", p.Slug, p.ID); err != nil {
 		return err
 	}
 	for _, k := range postIndexKeys(p) {
@@ -218,8 +214,8 @@ func (t *Tx) PutBundle(b *app.Bundle) error {
 		}
 	}
 	slugs := t.b(bBundleSlugs)
-	if v := slugs.Get(keyOf(b.StoreID).last(b.Slug)); v != nil && idFromKeyEnd(v) != b.ID {
-		return slugConflict()
+	if err := slugFree(slugs, b.StoreID, b.Slug, b.ID); err != nil {
+		return err
 	}
 	if b.ID == 0 {
 		id, err := t.NextID(b.StoreID, "bundle")
@@ -233,7 +229,7 @@ func (t *Tx) PutBundle(b *app.Bundle) error {
 			return err
 		}
 	}
-	if err := slugs.Put(keyOf(b.StoreID).last(b.Slug), u64(b.ID)); err != nil {
+	if err := putSlug(slugs, b.StoreID, "", b.Slug, b.ID); err != nil {
 		return err
 	}
 	if b.IsActive {

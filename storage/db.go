@@ -114,7 +114,10 @@ func (db *DB) init(tx *bolt.Tx) error {
 	if err := buildSearchIndex(tx); err != nil {
 		return fmt.Errorf("storage: build the search index: %w", err)
 	}
-	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema)))
+	if err := meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema))); err != nil {
+		return err
+	}
+	return db.stampDocs(tx)
 }
 
 // storedSchema reads the schema version of the file; 0 for a new database.

@@ -66,6 +66,11 @@ func (s *Server) parseList(c *fiber.Ctx, scope string, sorts []string, def, max 
 // is swapped into the response for fasthttp's own (pooled) body buffer, which
 // goes back here: a page costs neither an allocation nor a copy. Small pages
 // are copied instead, so that the big buffer stays in the pool.
+// This leans on fasthttp internals: Response.SwapBody must take our buffer
+// without copying and hand back bytes the response no longer uses. If an
+// upgrade changed either, pages would be copied (slower) or two responses
+// would share a buffer (one sent with the other's page): TestSwapBodyContract
+// pins both.
 var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
 // sendDocs writes a page of pre-encoded docs as the list shape, trimming each

@@ -94,6 +94,10 @@ func Open(url string, opt Options) (*DB, error) {
 			pool.Close()
 			return nil, err
 		}
+		if err := db.stampDocs(); err != nil {
+			pool.Close()
+			return nil, err
+		}
 	}
 	return db, nil
 }
