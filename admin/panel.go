@@ -388,8 +388,10 @@ func statusOf(err error) int {
 		return fiber.StatusForbidden
 	case app.ENotFound:
 		return fiber.StatusNotFound
-	case app.EConflict, app.EInvalidOrderState, app.EPriceChanged, app.EOutOfStock:
+	case app.EConflict, app.EInvalidOrderState, app.EPriceChanged, app.EOutOfStock, app.EProviderDeclined, app.ETestPaymentsRefused:
 		return fiber.StatusConflict
+	case app.EProviderUnavailable:
+		return fiber.StatusBadGateway
 	case app.ERateLimited:
 		return fiber.StatusTooManyRequests
 	}

@@ -26,6 +26,12 @@ type requestAdminExtra struct {
 	Kind       string `json:"kind"`
 	CustomerID uint64 `json:"customer_id"`
 	ReviewedBy uint64 `json:"reviewed_by"`
+	// ByStore: filed by the store itself (a refund it made).
+	ByStore bool `json:"by_store"`
+	// ProviderRefundID is the payment provider's refund ("" when none was made there).
+	ProviderRefundID string `json:"provider_refund_id"`
+	// ProviderError is the provider's last failure on a still PENDING request.
+	ProviderError string `json:"provider_error"`
 }
 
 type cancellationAdminView struct {
@@ -39,7 +45,8 @@ type refundAdminView struct {
 }
 
 func viewRequest(r *app.Request) any {
-	rv := requestAdminExtra{Kind: r.Kind, CustomerID: r.CustomerID, ReviewedBy: r.ReviewedBy}
+	rv := requestAdminExtra{Kind: r.Kind, CustomerID: r.CustomerID, ReviewedBy: r.ReviewedBy, ByStore: r.ByStore,
+		ProviderRefundID: r.ProviderRefundID, ProviderError: r.ProviderError}
 	if r.Kind == app.KindRefund {
 		return refundAdminView{r.RefundView(), rv}
 	}
