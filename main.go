@@ -31,8 +31,8 @@ import (
 	"storefront/app/auth"
 	"storefront/app/config"
 	"storefront/app/demo"
-	"storefront/app/payment/stripe"
 	"storefront/app/mail"
+	"storefront/app/payment/stripe"
 	"storefront/storage"
 	"storefront/web"
 )

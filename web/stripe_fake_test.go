@@ -48,8 +48,8 @@ type fakeStripe struct {
 
 type fakeSession struct {
 	ID, Reference, Currency, Status, PaymentStatus, PI string
-	Amount                                          int64
-	Meta                                            map[string]string
+	Amount                                             int64
+	Meta                                               map[string]string
 }
 
 func newFakeStripe(t testing.TB) *fakeStripe {
