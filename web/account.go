@@ -8,34 +8,23 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // accounts holds the shopper-auth handlers and their rate limiters.
 type accounts struct {
 	s *Server
-	// perIP limits register, login, verify-email, resend-code and the password
-	// endpoints per client IP (ratelimit.auth_per_minute; nil: off).
-	perIP *Limiter
-	// failures counts failed logins per store and email (ratelimit.login_failures
-	// per 15 minutes; nil: off).
-	failures *Limiter
 	// mails bounds code mails (forgot per email, resend-code per shopper) with
 	// the same budget, so nobody can flood one inbox from many IPs.
 	mails *Limiter
 }
 
 // LoginFailureWindow is the period ratelimit.login_failures counts over.
-const LoginFailureWindow = 15 * time.Minute
+const LoginFailureWindow = app.LoginWindow
 
 func (s *Server) registerAccountRoutes(r fiber.Router) {
 	a := &accounts{s: s}
-	if s.cfg.AuthPerMinute > 0 {
-		a.perIP = NewLimiter(s.cfg.AuthPerMinute, time.Minute)
-		a.perIP.SetClock(s.svc.Now)
-	}
 	if s.cfg.LoginFailures > 0 {
-		a.failures = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
-		a.failures.SetClock(s.svc.Now)
 		a.mails = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
 		a.mails.SetClock(s.svc.Now)
 	}
@@ -51,13 +40,15 @@ func (s *Server) registerAccountRoutes(r fiber.Router) {
 	r.Patch("/me", s.shopper, a.patchMe)
 }
 
-// limitIP applies ratelimit.auth_per_minute per client IP.
+// limitIP applies ratelimit.auth_per_minute per client IP (every request
+// counts, taken before any work, through the services' one limiter).
 func (a *accounts) limitIP(c *fiber.Ctx) error {
-	if a.perIP == nil {
+	if a.s.cfg.AuthPerMinute <= 0 {
 		return c.Next()
 	}
-	if ok, wait := a.perIP.Allow(a.s.clientIP(c)); !ok {
-		return rateLimited(wait)
+	lim := app.Limit{Key: "auth-ip|" + a.s.proxies.ClientIP(c), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
+	if err := app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim); err != nil {
+		return err
 	}
 	return c.Next()
 }
@@ -76,14 +67,14 @@ func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
 // register serves POST /api/v1/customer/auth/register/.
 func (a *accounts) register(c *fiber.Ctx) error {
 	var in app.Registration
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	res, err := a.s.svc.Customers.Register(store(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // login serves POST /api/v1/customer/auth/login/.
@@ -92,7 +83,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	var v app.Validation
@@ -102,26 +93,11 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	st := store(c)
-	fkey := strconv.FormatUint(st.ID, 10) + "|" + app.NormalizeEmail(in.Email)
-	if a.failures != nil {
-		if ok, wait := a.failures.Peek(fkey); !ok {
-			return rateLimited(wait)
-		}
-	}
-	res, err := a.s.svc.Customers.Login(st, in.Email, in.Password)
-	if a.failures != nil {
-		switch app.ErrorCode(err) {
-		case app.EInvalidCreds:
-			a.failures.Allow(fkey)
-		case "":
-			a.failures.Reset(fkey)
-		}
-	}
+	res, err := a.s.svc.Customers.Login(store(c), in.Email, in.Password)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 type refreshBody struct {
@@ -130,7 +106,7 @@ type refreshBody struct {
 
 func decodeRefresh(c *fiber.Ctx) (string, error) {
 	var in refreshBody
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return "", err
 	}
 	if in.RefreshToken == "" {
@@ -149,7 +125,7 @@ func (a *accounts) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // logout serves POST /api/v1/customer/auth/logout/.
@@ -161,7 +137,7 @@ func (a *accounts) logout(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.Logout(store(c), tok); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "logged out", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "logged out", nil)
 }
 
 // verifyEmail serves POST /api/v1/customer/auth/verify-email/ (+Token).
@@ -169,14 +145,14 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 	var in struct {
 		Code string `json:"code"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.VerifyEmail(shopperOf(c), strings.TrimSpace(in.Code))
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
@@ -188,7 +164,7 @@ func (a *accounts) resendCode(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "a new code was sent", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "a new code was sent", nil)
 }
 
 // forgotPassword serves POST /api/v1/customer/auth/password/forgot/.
@@ -196,7 +172,7 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	var in struct {
 		Email string `json:"email"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
@@ -205,20 +181,20 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
 }
 
 // resetPassword serves POST /api/v1/customer/auth/password/reset/.
 func (a *accounts) resetPassword(c *fiber.Ctx) error {
 	var in app.PasswordReset
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	in.Code = strings.TrimSpace(in.Code)
 	if err := a.s.svc.Customers.ResetPassword(store(c), in); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
 }
 
 // getMe serves GET /api/v1/customer/me/ (+Token).
@@ -227,18 +203,18 @@ func (a *accounts) getMe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // patchMe serves PATCH /api/v1/customer/me/ (+Token).
 func (a *accounts) patchMe(c *fiber.Ctx) error {
 	var in app.ProfileInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.UpdateMe(shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }

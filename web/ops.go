@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"storefront/httpkit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +39,9 @@ type Ops struct {
 	Ping func() error
 	// Stats reads the database figures at each scrape; nil: none.
 	Stats func() DBStats
+	// LogDropped counts log lines dropped because the log queue was full;
+	// nil: not reported.
+	LogDropped func() uint64
 }
 
 // Metrics is the Prometheus registry of one server: requests by route,
@@ -83,6 +88,12 @@ func NewMetrics(o Ops) *Metrics {
 	if o.Stats != nil {
 		m.reg.MustRegister(dbCollector{stats: o.Stats})
 	}
+	if o.LogDropped != nil {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "storefront_log_dropped_lines_total",
+			Help: "Log lines dropped because the asynchronous log queue was full.",
+		}, func() float64 { return float64(o.LogDropped()) }))
+	}
 	return m
 }
 
@@ -121,7 +132,7 @@ func (m *Metrics) Handler() fiber.Handler {
 // database answers; 503 when not) and GET /metrics. Register before Mount.
 func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 	r.Get("/healthz", func(c *fiber.Ctx) error {
-		return ok(c, fiber.Map{"status": "ok"})
+		return httpkit.OK(c, fiber.Map{"status": "ok"})
 	})
 	r.Get("/readyz", func(c *fiber.Ctx) error {
 		if o.Ping != nil {
@@ -131,7 +142,7 @@ func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 				})
 			}
 		}
-		return ok(c, fiber.Map{"status": "ok"})
+		return httpkit.OK(c, fiber.Map{"status": "ok"})
 	})
 	if m != nil {
 		r.Get("/metrics", m.Handler())
