@@ -32,8 +32,8 @@ import (
 	"storefront/app/config"
 	"storefront/app/demo"
 	"storefront/app/mail"
-	"storefront/asynclog"
 	"storefront/app/payment/stripe"
+	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/web"
 )
