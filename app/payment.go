@@ -110,15 +110,16 @@ type GatewayResult struct {
 // PaymentService owns the gateways, the sandbox, verification, the
 // providers' webhooks and refunds at the provider.
 type PaymentService struct {
-	s *Services
+	s      *Services
+	commit *groupCommit // shared with OrderService
 
 	mu       sync.Mutex
 	gateways map[string]Gateway
 	accounts map[string]GatewayAccount // server-wide default account per method
 }
 
-func newPaymentService(s *Services) *PaymentService {
-	return &PaymentService{s: s, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
+func newPaymentService(s *Services, commit *groupCommit) *PaymentService {
+	return &PaymentService{s: s, commit: commit, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
 }
 
 // SetGateway replaces the gateway of a payment method (a configured
@@ -285,11 +286,9 @@ const providerTimeout = 30 * time.Second
 // and releases its stock.
 func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResult, error) {
 	var res VerifyResult
-	var released uint64 // the store whose stock came back
 	// Batched with concurrent checkouts; the function decides everything from
 	// what it reads, so a second run reaches the same result.
-	err := ps.s.Orders.commit.run(ps.s.DB, func(tx Tx) error {
-		released = 0
+	err := ps.commit.run(ps.s.DB, func(tx Tx) error {
 		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err
@@ -319,7 +318,6 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 				if err := CancelOrder(tx, o, now); err != nil {
 					return err
 				}
-				released = o.StoreID
 				res.Status = o.Status
 				return nil
 			}
@@ -374,9 +372,6 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 		res = VerifyResult{Success: gr.Paid, OrderID: o.ID, Status: o.Status, Message: gr.Message}
 		return nil
 	})
-	if err == nil && released != 0 {
-		ps.s.Catalog.Changed(released)
-	}
 	return res, err
 }
 
