@@ -693,9 +693,14 @@ func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
 	return CancelOrder(tx, o, now)
 }
 
+// storeRefundable are the order statuses the store may refund on its own
+// (RefundOrder) when money was taken: CANCELLED covers a payment that
+// arrived after the order had expired or been cancelled.
+var storeRefundable = []string{OrderConfirmed, OrderDelivered, OrderCompleted, OrderCancelled}
+
 // checkRefundable reports whether a refund request still fits its order.
 func checkRefundable(o *Order, r *Request) error {
-	if o.Status != OrderDelivered && o.Status != OrderCompleted && !(r.ByStore && o.Status == OrderConfirmed) {
+	if o.Status != OrderDelivered && o.Status != OrderCompleted && !(r.ByStore && oneOf(o.Status, storeRefundable)) {
 		return Errorf(EInvalidOrderState, "the order is %s now and cannot be refunded", o.Status)
 	}
 	if r.Amount > o.Refundable() {
@@ -816,7 +821,8 @@ type StoreRefundInput struct {
 
 // RefundOrder refunds a paid order on the store's own initiative: it files
 // a refund request marked by_store on a CONFIRMED, DELIVERED or COMPLETED
-// order and approves it at once through Decide, so an order paid through a
+// order (or a CANCELLED one whose payment arrived after the cancellation)
+// and approves it at once through Decide, so an order paid through a
 // remote gateway is refunded at the provider (idempotency key from the
 // request id) and the outcome recorded on the order. A provider failure
 // leaves the request PENDING with the provider's message: approving that
@@ -834,6 +840,15 @@ func (rs *RequestService) RefundOrder(storeID, orderID, adminID uint64, in Store
 	if in.Amount != nil {
 		v.Check(*in.Amount > 0, "amount", "must be greater than 0")
 	}
+	// Checked here too (Decide checks them again): a refusal must not leave
+	// a filed request behind.
+	in.AdminNote = strings.TrimSpace(in.AdminNote)
+	v.Text("admin_note", in.AdminNote, false, MaxAdminNoteLen)
+	in.RefundMethod = strings.ToUpper(strings.TrimSpace(in.RefundMethod))
+	if in.RefundMethod == "" {
+		in.RefundMethod = RefundOriginalMethod
+	}
+	v.OneOf("refund_method", in.RefundMethod, RefundMethods...)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -843,7 +858,7 @@ func (rs *RequestService) RefundOrder(storeID, orderID, adminID uint64, in Store
 		if err != nil {
 			return err
 		}
-		if !oneOf(o.Status, []string{OrderConfirmed, OrderDelivered, OrderCompleted}) {
+		if !oneOf(o.Status, storeRefundable) {
 			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
 		}
 		if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {

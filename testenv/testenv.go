@@ -82,6 +82,10 @@ type Options struct {
 	// STOREFRONT_TEST_POSTGRES_URL; skipped without it). Empty: the
 	// STOREFRONT_TEST_BACKEND variable, else bolt.
 	Backend string
+	// Log, when set, receives the log of the services and handlers (tests
+	// that check what is logged). Default: discarded (stderr with
+	// STOREFRONT_TEST_LOG set).
+	Log *slog.Logger
 }
 
 // Backends are the storage backends tests can run on.
@@ -159,7 +163,11 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if opt.Pass != nil {
 		pass = opt.Pass
 	}
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, testLog(), opt.App)
+	log := opt.Log
+	if log == nil {
+		log = testLog()
+	}
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, log, opt.App)
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App

@@ -205,8 +205,11 @@ const (
 )
 
 // stripeEnv is an env whose WALLET_A is served by Stripe Checkout at a fake.
-func stripeEnv(t *testing.T) (*testenv.Env, *fakeStripe) {
-	e := testenv.New(t)
+func stripeEnv(t *testing.T) (*testenv.Env, *fakeStripe) { return stripeEnvWith(t, testenv.Options{}) }
+
+// stripeEnvWith is stripeEnv with options.
+func stripeEnvWith(t *testing.T, opt testenv.Options) (*testenv.Env, *fakeStripe) {
+	e := testenv.NewWith(t, opt)
 	f := newFakeStripe(t)
 	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, f.srv.URL),
 		app.GatewayAccount{SecretKey: testSecretKey, WebhookSecret: testWebhookSecret})
