@@ -110,7 +110,7 @@ type GatewayResult struct {
 // PaymentService owns the gateways, the sandbox, verification, the
 // providers' webhooks and refunds at the provider.
 type PaymentService struct {
-	s      *Services
+	s      paymentDeps
 	commit *groupCommit // shared with OrderService
 
 	mu       sync.Mutex
@@ -118,8 +118,8 @@ type PaymentService struct {
 	accounts map[string]GatewayAccount // server-wide default account per method
 }
 
-func newPaymentService(s *Services, commit *groupCommit) *PaymentService {
-	return &PaymentService{s: s, commit: commit, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
+func newPaymentService(d paymentDeps, commit *groupCommit) *PaymentService {
+	return &PaymentService{s: d, commit: commit, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
 }
 
 // SetGateway replaces the gateway of a payment method (a configured
@@ -448,7 +448,7 @@ func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byt
 		if !strings.EqualFold(ev.Currency, sess.Currency) {
 			return "ignored: another currency", nil
 		}
-		o, err := ps.s.Requests.recordRefunded(sess, ev.AmountRefunded)
+		o, err := recordRefunded(ps.s.DB, sess, ev.AmountRefunded)
 		if err != nil {
 			return "", err
 		}

@@ -154,9 +154,9 @@ type RequestTx interface {
 
 // RequestService runs the after-order actions: delivery changes,
 // cancellation and refund requests, and their review by the store.
-type RequestService struct{ s *Services }
+type RequestService struct{ s requestDeps }
 
-func newRequestService(s *Services) *RequestService { return &RequestService{s: s} }
+func newRequestService(d requestDeps) *RequestService { return &RequestService{s: d} }
 
 // DeliveryInput is the body of a delivery update; nil fields stay unchanged.
 type DeliveryInput struct {
@@ -739,9 +739,9 @@ func raiseRefunded(o *Order, amount Money) {
 
 // recordRefunded records what a provider reports refunded on a session's
 // payment (a refund made at the provider, ours or the store's own).
-func (rs *RequestService) recordRefunded(sess *PaymentSession, refunded Money) (*Order, error) {
+func recordRefunded(db DB, sess *PaymentSession, refunded Money) (*Order, error) {
 	var o *Order
-	err := rs.s.DB.Update(func(tx Tx) error {
+	err := db.Update(func(tx Tx) error {
 		var err error
 		if o, err = tx.Order(sess.StoreID, sess.OrderID); err != nil {
 			return err

@@ -75,6 +75,9 @@ type Options struct {
 	App app.Options
 	// Pass, when set, replaces the cheap bcrypt (to count password work).
 	Pass app.Passwords
+	// Log, when set, is the services' logger (services are given it when
+	// they are built, so it cannot be swapped afterwards); nil: testLog.
+	Log *slog.Logger
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
@@ -82,10 +85,6 @@ type Options struct {
 	// STOREFRONT_TEST_POSTGRES_URL; skipped without it). Empty: the
 	// STOREFRONT_TEST_BACKEND variable, else bolt.
 	Backend string
-	// Log, when set, receives the log of the services and handlers (tests
-	// that check what is logged). Default: discarded (stderr with
-	// STOREFRONT_TEST_LOG set).
-	Log *slog.Logger
 }
 
 // Backends are the storage backends tests can run on.
