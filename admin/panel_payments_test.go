@@ -18,6 +18,8 @@ func TestPanelPayments(t *testing.T) {
 	b := owner(t, e)
 	home := fmt.Sprintf("/admin/stores/%d/", sid)
 	b.get(home).expect(t, 200, "Payments", "takes <b>test payments</b>", fmt.Sprintf("/api/v1/payments/stripe/webhook/%d/", sid), "WALLET_A_secret_key")
+	// The stores list says which stores take test payments.
+	b.get("/admin/").expect(t, 200, "Pay Shop", "takes test payments", ">TEST</span>")
 
 	const secret, hook = "sk_live_panelsecret9876", "whsec_panelhook5432"
 	b.submit(home, home+"payments/", url.Values{"WALLET_A_secret_key": {secret}, "WALLET_A_webhook_secret": {hook}, "payments_live": {"on"}}).redirectsTo(t, home)
@@ -27,6 +29,9 @@ func TestPanelPayments(t *testing.T) {
 	}
 	if strings.Contains(p.Body, "takes <b>test payments</b>") {
 		t.Fatalf("a live store still shows the test banner")
+	}
+	if d := b.get("/admin/").expect(t, 200, "Pay Shop"); strings.Contains(d.Body, ">TEST</span>") {
+		t.Fatalf("the stores list marks a live store TEST")
 	}
 	st, _ := e.Svc.Stores.Get(sid)
 	if st.Gateways[app.WalletA].SecretKey != secret || !st.Settings().PaymentsLive {

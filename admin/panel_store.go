@@ -16,6 +16,8 @@ import (
 type dashboardData struct {
 	Stores []*app.Store
 	New    app.NewStore // the create form, kept after an error
+	// Test marks the stores that take test payments (a sandbox method, not live).
+	Test map[uint64]bool
 }
 
 // dashboard serves GET /admin/: the stores the admin may open.
@@ -29,12 +31,14 @@ func (p *panel) showDashboard(c *fiber.Ctx, v *view, status int, form app.NewSto
 		return err
 	}
 	mine := []*app.Store{}
+	test := map[uint64]bool{}
 	for _, st := range all {
 		if v.Admin.CanAccess(st.ID) {
 			mine = append(mine, st)
+			test[st.ID] = p.h.svc.Payments.TakesTestPayments(st)
 		}
 	}
-	v.Title, v.Data = "Stores", dashboardData{Stores: mine, New: form}
+	v.Title, v.Data = "Stores", dashboardData{Stores: mine, New: form, Test: test}
 	return p.render(c, status, "dashboard", v)
 }
 
