@@ -196,7 +196,7 @@ var configShape = map[string]string{
 	"store": "strmap", "hero": "strmap", "footer": "strmap", "chat_widget": "strmap", "bottom_nav": "strmap",
 	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
 	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
-	"payments_live": "bool",
+	"payments_live":    "bool",
 	"callback_origins": "origins", "allowed_origins": "origins",
 }
 
