@@ -13,6 +13,7 @@ require (
 	github.com/knadh/koanf/v2 v2.4.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/robfig/cron/v3 v3.0.1
+	github.com/stripe/stripe-go/v85 v85.0.0
 	github.com/valyala/fasthttp v1.51.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.58.0

@@ -34,6 +34,7 @@ import (
 	"storefront/app/config"
 	"storefront/app/demo"
 	"storefront/app/mail"
+	"storefront/app/payment/stripe"
 	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/storage/postgres"
@@ -435,6 +436,23 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		BcryptCost:          cfg.Auth.BcryptCost,
 		GatewaySecrets:      gateways,
 	})
+	for _, m := range []struct {
+		code string
+		g    config.Gateway
+	}{{app.WalletA, cfg.Payments.WalletA}, {app.WalletB, cfg.Payments.WalletB}} {
+		switch m.g.Provider {
+		case app.ProviderStripe:
+			svc.Payments.SetGateway(stripe.New(m.code, m.g.Stripe.APIURL),
+				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
+			log.Info("payments: served by Stripe Checkout", "method", m.code, "default_account", m.g.Stripe.SecretKey != "")
+		default:
+			if !cfg.Demo {
+				log.Warn("PAYMENTS IN TEST MODE: "+m.code+" is served by the built-in sandbox; anyone can 'pay' an order "+
+					"without money moving. Set payments."+strings.ToLower(m.code)+".provider: stripe to take real money "+
+					"(and payments_live on each store to refuse sandbox checkouts)", "method", m.code)
+			}
+		}
+	}
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
 	}

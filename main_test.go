@@ -627,6 +627,30 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 	db.Close()
 }
 
+func TestServeWarnsSandboxPayments(t *testing.T) {
+	const warning = "PAYMENTS IN TEST MODE"
+	s := startServer(t, t.TempDir())
+	log := s.stderr.String()
+	if strings.Count(log, warning) != 2 || !strings.Contains(log, "level=WARN") || !strings.Contains(log, "WALLET_A") || !strings.Contains(log, "WALLET_B") {
+		t.Fatalf("a default start should warn for both sandbox methods:\n%s", log)
+	}
+	s.stop(t)
+
+	demo := startServer(t, t.TempDir(), "STOREFRONT_DEMO=true")
+	if strings.Contains(demo.stderr.String(), warning) {
+		t.Fatalf("the demo keeps the sandbox without a warning:\n%s", demo.stderr)
+	}
+	demo.stop(t)
+
+	const key = "sk_test_configsecret0001"
+	live := startServer(t, t.TempDir(), "STOREFRONT_PAYMENTS__WALLET_A__PROVIDER=stripe", "STOREFRONT_PAYMENTS__WALLET_A__STRIPE__SECRET_KEY="+key,
+		"STOREFRONT_PAYMENTS__WALLET_A__STRIPE__API_URL=http://127.0.0.1:1")
+	log = live.stderr.String()
+	if strings.Count(log, warning) != 1 || !strings.Contains(log, "served by Stripe Checkout") || strings.Contains(log, key) {
+		t.Fatalf("WALLET_A on Stripe: want one warning (WALLET_B), no key in the log:\n%s", log)
+	}
+}
+
 // TestServeRequestLogKeptOnShutdown: the request log is written
 // asynchronously, yet every line of every answered request is in the log
 // once serve returns (SIGTERM flushes the queue).

@@ -46,6 +46,7 @@ type services struct {
 	Catalog   *app.CatalogService
 	Customers *app.CustomerService
 	Orders    *app.OrderService
+	Payments  *app.PaymentService
 	Coupons   *app.CouponService
 	Requests  *app.RequestService
 	Reviews   *app.ReviewService
@@ -75,7 +76,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
 		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
-		Orders: svc.Orders, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews,
+		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")

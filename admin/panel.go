@@ -105,6 +105,7 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/active", p.store(p.setStoreActive))
 	r.Post(st+"/rotate-key", p.store(p.rotateStoreKey))
 	r.Post(st+"/config", p.store(p.saveConfig))
+	r.Post(st+"/payments", p.store(p.savePayments))
 
 	r.Get(st+"/categories", p.store(p.categoriesPage))
 	r.Post(st+"/categories", p.store(p.createCategory))

@@ -16,6 +16,8 @@ import (
 type dashboardData struct {
 	Stores []*app.Store
 	New    app.NewStore // the create form, kept after an error
+	// Test marks the stores that take test payments (a sandbox method, not live).
+	Test map[uint64]bool
 }
 
 // dashboard serves GET /admin/: the stores the admin may open.
@@ -29,12 +31,14 @@ func (p *panel) showDashboard(c *fiber.Ctx, v *view, status int, form app.NewSto
 		return err
 	}
 	mine := []*app.Store{}
+	test := map[uint64]bool{}
 	for _, st := range all {
 		if v.Admin.CanAccess(st.ID) {
 			mine = append(mine, st)
+			test[st.ID] = p.h.svc.Payments.TakesTestPayments(st)
 		}
 	}
-	v.Title, v.Data = "Stores", dashboardData{Stores: mine, New: form}
+	v.Title, v.Data = "Stores", dashboardData{Stores: mine, New: form, Test: test}
 	return p.render(c, status, "dashboard", v)
 }
 
@@ -53,6 +57,7 @@ type storeData struct {
 	Config   string // the config editor's text
 	Delivery []app.DeliveryOption
 	Name     string
+	Payments app.PaymentSettingsView // secrets masked
 }
 
 // storePage serves GET /admin/stores/{id}/.
@@ -71,8 +76,41 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 		name = st.Name
 	}
 	v.Title, v.Tab = st.Name, "overview"
-	v.Data = storeData{Config: config, Delivery: st.Settings().DeliveryOptions, Name: name}
+	pay, err := p.h.svc.Payments.PaymentSettings(st.ID)
+	if err != nil {
+		return err
+	}
+	v.Data = storeData{Config: config, Delivery: st.Settings().DeliveryOptions, Name: name, Payments: pay}
 	return p.render(c, status, "store", v)
+}
+
+// savePayments serves POST /admin/stores/{id}/payments/ {payments_live,
+// <method>_secret_key, <method>_webhook_secret, <method>_clear}: an empty
+// secret field leaves the stored one (they are never shown), clear removes
+// the store's own credentials of that method.
+func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
+	live := c.FormValue("payments_live") == "on"
+	in := app.PaymentSettingsInput{PaymentsLive: &live, Methods: map[string]app.CredentialsInput{}}
+	for _, m := range []string{app.WalletA, app.WalletB} {
+		var ci app.CredentialsInput
+		if c.FormValue(m+"_clear") == "on" {
+			empty := ""
+			ci.SecretKey, ci.WebhookSecret = &empty, &empty
+		}
+		if k := strings.TrimSpace(c.FormValue(m + "_secret_key")); k != "" {
+			ci.SecretKey = &k
+		}
+		if w := strings.TrimSpace(c.FormValue(m + "_webhook_secret")); w != "" {
+			ci.WebhookSecret = &w
+		}
+		if ci.SecretKey != nil || ci.WebhookSecret != nil {
+			in.Methods[m] = ci
+		}
+	}
+	if _, err := p.h.svc.Payments.SetPaymentSettings(v.Store.ID, in); err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), "", "")
+	}
+	return p.redirect(c, v, storePath(v.Store, ""), ok1("Payment settings saved."))
 }
 
 // renameStore serves POST /admin/stores/{id}/name/.

@@ -20,6 +20,34 @@ func (h *Handler) registerStoreScopedRoutes(r fiber.Router) {
 	r.Post("/rotate-key", h.rotateKey)
 	r.Get("/config", h.getConfig)
 	r.Patch("/config", h.patchConfig)
+	r.Get("/payments", h.getPayments)
+	r.Patch("/payments", h.patchPayments)
+}
+
+// getPayments serves GET /api/v1/admin/stores/{id}/payments/: payments_live,
+// the provider of each method, whose credentials it uses (masked) and the
+// Stripe webhook URL to register.
+func (h *Handler) getPayments(c *fiber.Ctx) error {
+	v, err := h.svc.Payments.PaymentSettings(storeOf(c).ID)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, v)
+}
+
+// patchPayments serves PATCH /api/v1/admin/stores/{id}/payments/
+// {payments_live?, methods?: {WALLET_A: {secret_key?, webhook_secret?}}}.
+// Secrets are write-only: the answer shows them masked.
+func (h *Handler) patchPayments(c *fiber.Ctx) error {
+	var in app.PaymentSettingsInput
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	v, err := h.svc.Payments.SetPaymentSettings(storeOf(c).ID, in)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, v)
 }
 
 type storeView struct {

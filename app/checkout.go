@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -245,6 +246,17 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		}
 	}
 	sessionSecret := RandomHex(12)
+	// A remote provider's session is opened before anything is written: a
+	// provider that is down leaves nothing behind, and a retry with the same
+	// Idempotency-Key starts afresh.
+	var pre *remoteStart
+	if gw.Remote() {
+		var early CheckoutResult
+		pre, early, err = os.openRemote(storeID, customerID, in, gw, scoped, bodyHash, idem, sessionSecret)
+		if err != nil || pre == nil {
+			return early, err
+		}
+	}
 	var derr error // a domain outcome: the batch commits nothing and reports it
 	var fresh bool // a new order was made (not an idempotent replay): it keeps its limit slots
 	err = os.commit.run(os.s.DB, func(tx Tx) error {
@@ -265,7 +277,7 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 				return err
 			}
 		}
-		o, products, coupon, err := os.price(tx, storeID, customerID, in)
+		o, products, coupon, err := os.price(tx, storeID, customerID, in, gw.Test())
 		if err != nil {
 			if ErrorCode(err) != EInternal {
 				derr = err
@@ -273,6 +285,11 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 			}
 			return err
 		}
+		if pre != nil && (o.Total != pre.amount || o.Currency != pre.currency) {
+			derr = Errorf(EPriceChanged, "prices changed while the payment was opened; review the order")
+			return nil
+		}
+		o.Test = gw.Test()
 		// Every check passed: from here on, only writes.
 		now := UTC(tx.Now())
 		for _, p := range products {
@@ -287,8 +304,10 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 			}
 			o.CouponID = coupon.ID
 		}
-		seq, err := tx.NextID(storeID, "payment_session")
-		if err != nil {
+		var seq uint64
+		if pre != nil {
+			seq = pre.seq
+		} else if seq, err = tx.NextID(storeID, "payment_session"); err != nil {
 			return err
 		}
 		sessionID := SessionID(storeID, seq, sessionSecret)
@@ -299,11 +318,23 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		}
 		sess := &PaymentSession{ID: sessionID, StoreID: storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
 			Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
-			Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now}
+			Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now, Provider: gw.Provider(), Test: gw.Test()}
+		if pre != nil {
+			sess.ProviderRef, sess.RedirectURL = pre.Ref, pre.RedirectURL
+		} else {
+			started, err := gw.Start(context.Background(), GatewayAccount{}, PaymentStart{Session: sess, OrderID: o.ID})
+			if err != nil {
+				return err
+			}
+			sess.ProviderRef = started.Ref
+			if started.RedirectURL != "" && started.RedirectURL != sess.RedirectURL {
+				sess.RedirectURL = started.RedirectURL
+			}
+		}
 		if err := tx.PutPaymentSession(sess); err != nil {
 			return err
 		}
-		res = CheckoutResult{RedirectURL: gw.RedirectURL(sess), OrderID: o.ID, PaymentSessionID: sessionID}
+		res = CheckoutResult{RedirectURL: sess.RedirectURL, OrderID: o.ID, PaymentSessionID: sessionID}
 		if idem.Key != "" {
 			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: scoped, BodyHash: bodyHash,
 				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
@@ -324,11 +355,95 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	return res, nil
 }
 
+// remoteStart is a remote provider's session opened before the order is written.
+type remoteStart struct {
+	Started
+	seq      uint64
+	amount   Money
+	currency string
+}
+
+// openRemote prices a checkout without writing (a domain error, or the
+// answer of a known Idempotency-Key, returns before the provider is called),
+// takes the session's number and opens the provider's session for it.
+// It returns nil and the early answer when there is nothing to open.
+// Errors: those of Initiate, payment_provider_unavailable.
+func (os *OrderService) openRemote(storeID, customerID uint64, in CheckoutInput, gw Gateway, scoped, bodyHash string, idem Idempotency, secret string) (*remoteStart, CheckoutResult, error) {
+	var res CheckoutResult
+	st, err := os.s.Stores.Get(storeID)
+	if err != nil {
+		return nil, res, err
+	}
+	acct := os.s.Payments.Account(st, in.PaymentMethod)
+	var o *Order
+	var derr error
+	err = os.s.DB.View(func(tx Tx) error {
+		if idem.Key != "" {
+			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
+			if err == nil {
+				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
+					derr = &Error{Code: EConflict, Message: "this " + idem.name() + " was used with another request body",
+						Fields: map[string]string{idem.name(): "was used with another request body"}}
+					return nil
+				}
+				res = CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}
+				return nil
+			}
+			if !IsNotFound(err) {
+				return err
+			}
+		}
+		var err error
+		if o, _, _, err = os.price(tx, storeID, customerID, in, gw.Test()); err != nil && ErrorCode(err) != EInternal {
+			derr, err = err, nil
+		}
+		return err
+	})
+	if err != nil || derr != nil || res.OrderID != 0 {
+		if derr != nil {
+			err = derr
+		}
+		return nil, res, err
+	}
+	if acct.SecretKey == "" {
+		return nil, res, ProviderUnavailable("%s (%s) has no credentials for this store; set them in the admin", in.PaymentMethod, gw.Provider())
+	}
+	var seq uint64
+	if err := os.s.DB.Update(func(tx Tx) error {
+		var err error
+		seq, err = tx.NextID(storeID, "payment_session")
+		return err
+	}); err != nil {
+		return nil, res, err
+	}
+	id := SessionID(storeID, seq, secret)
+	sess := &PaymentSession{ID: id, StoreID: storeID, Seq: seq, Method: in.PaymentMethod, Amount: o.Total,
+		Currency: o.Currency, CallbackURL: in.CallbackURL, Status: SessionOpen, Provider: gw.Provider()}
+	// The provider keeps the session open a little longer than our pending
+	// TTL (at least the 30 minutes Stripe asks for); the expiry job or the
+	// provider's expired event cancels the order, whichever comes first.
+	ttl := min(max(os.s.Opt.PendingTTL+time.Minute, 31*time.Minute), 23*time.Hour)
+	ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
+	defer cancel()
+	started, err := gw.Start(ctx, acct, PaymentStart{Session: sess, StoreName: st.Name, Email: o.Email,
+		SuccessURL: returnURL(in.CallbackURL, id, OutcomeSuccess), CancelURL: returnURL(in.CallbackURL, id, "cancel"),
+		ExpiresAt: time.Now().Add(ttl)})
+	if err != nil {
+		if ErrorCode(err) == EInternal {
+			os.s.Log.Error("payment provider: opening a session", "store_id", storeID, "provider", gw.Provider(), "err", err)
+			err = ProviderUnavailable("the payment provider could not be reached; try again")
+		}
+		return nil, res, err
+	}
+	return &remoteStart{Started: started, seq: seq, amount: o.Total, currency: o.Currency}, res, nil
+}
+
 // price builds the order of a checkout from the catalog without writing:
 // the products with their stock taken, and the coupon to count a use of.
 // It reads what the rules look at; the rules are the pure functions of
-// pricing.go (PriceOrder, ReserveStock).
-func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput) (*Order, []*Product, *Coupon, error) {
+// pricing.go (PriceOrder, ReserveStock). test is the gateway's test mode:
+// a store that takes live payments only refuses it.
+func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput, test bool) (*Order, []*Product, *Coupon, error) {
 	st, err := tx.SharedStore(storeID)
 	if err != nil {
 		return nil, nil, nil, err
@@ -339,6 +454,11 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	}
 	if !set.CallbackAllowed(in.CallbackURL) {
 		return nil, nil, nil, Invalid("callback_url", "its origin is not among the store's callback_origins")
+	}
+	if test && set.PaymentsLive {
+		return nil, nil, nil, &Error{Code: ETestPaymentsRefused,
+			Message: "this store takes live payments only; " + in.PaymentMethod + " is the test sandbox",
+			Fields:  map[string]string{"payment_method": "is the test sandbox; this store takes live payments only"}}
 	}
 	email, err := checkoutEmail(tx, set, storeID, customerID, in.Email)
 	if err != nil {

@@ -22,7 +22,13 @@ const (
 	EOutOfStock        = "out_of_stock"
 	EPayloadTooLarge   = "payload_too_large"
 	ERateLimited       = "rate_limited"
-	EInternal          = "internal"
+	// EProviderUnavailable: the payment provider could not be reached or used (502).
+	EProviderUnavailable = "payment_provider_unavailable"
+	// EProviderDeclined: the payment provider refused the call, e.g. a refund (409).
+	EProviderDeclined = "payment_provider_declined"
+	// ETestPaymentsRefused: a live store (payments_live) refuses the test sandbox (409).
+	ETestPaymentsRefused = "test_payments_refused"
+	EInternal            = "internal"
 	// Codes beyond the contract's table (docs/decisions.md, "Hardening").
 	ERequestTimeout  = "request_timeout"           // 408: the request did not arrive in time
 	EHeadersTooLarge = "request_headers_too_large" // 431: request line or headers over the limit

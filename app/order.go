@@ -43,8 +43,21 @@ type Order struct {
 	CouponID         uint64      `json:"coupon_id,omitempty"` // its use is given back when the order expires
 	RefundedAmount   Money       `json:"refunded_amount"`
 	CallbackURL      string      `json:"callback_url"`
-	CreatedAt        time.Time   `json:"created_at"`
-	UpdatedAt        time.Time   `json:"updated_at"`
+	// Test: placed through the test sandbox; no money moved.
+	Test bool `json:"test,omitempty"`
+	// ProviderRefunds are the refunds made at the payment provider, in order.
+	ProviderRefunds []ProviderRefundRecord `json:"provider_refunds,omitempty"`
+	CreatedAt       time.Time              `json:"created_at"`
+	UpdatedAt       time.Time              `json:"updated_at"`
+}
+
+// ProviderRefundRecord is one refund made at the payment provider.
+type ProviderRefundRecord struct {
+	ID          string    `json:"id"`
+	Amount      Money     `json:"amount"`
+	RequestKind string    `json:"request_kind"`
+	RequestID   uint64    `json:"request_id"`
+	At          time.Time `json:"at"`
 }
 
 // OrderItem is one line of an order, a copy of the catalog at order time.
@@ -74,8 +87,10 @@ type OrderView struct {
 	Total         Money           `json:"total"`
 	Currency      string          `json:"currency"`
 	CouponCode    string          `json:"coupon_code"`
-	CreatedAt     time.Time       `json:"created_at"`
-	UpdatedAt     time.Time       `json:"updated_at"`
+	// Test: a test payment through the sandbox (no money moved).
+	Test      bool      `json:"test"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // OrderItemView is an order line on the wire; variant_id is null without a variant.
@@ -101,21 +116,26 @@ func (o *Order) View() OrderView {
 	return OrderView{ID: o.ID, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentMethod: o.PaymentMethod,
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
-		Currency: o.Currency, CouponCode: o.CouponCode, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus
 // who placed it (customer_id null for a guest) and the payment details.
 type AdminOrderView struct {
 	OrderView
-	CustomerID       *uint64 `json:"customer_id"`
-	PaymentSessionID string  `json:"payment_session_id"`
-	RefundedAmount   Money   `json:"refunded_amount"`
+	CustomerID       *uint64                `json:"customer_id"`
+	PaymentSessionID string                 `json:"payment_session_id"`
+	RefundedAmount   Money                  `json:"refunded_amount"`
+	ProviderRefunds  []ProviderRefundRecord `json:"provider_refunds"`
 }
 
 // AdminView returns the admin wire form of o.
 func (o *Order) AdminView() AdminOrderView {
-	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount}
+	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount,
+		ProviderRefunds: o.ProviderRefunds}
+	if v.ProviderRefunds == nil {
+		v.ProviderRefunds = []ProviderRefundRecord{}
+	}
 	if o.CustomerID != 0 {
 		id := o.CustomerID
 		v.CustomerID = &id

@@ -1,10 +1,8 @@
 package app
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
+	"context"
 	"crypto/subtle"
-	"encoding/hex"
 	"net/url"
 	"strconv"
 	"strings"
@@ -33,6 +31,10 @@ type PaymentSession struct {
 	CallbackURL string           `json:"callback_url"`
 	Status      string           `json:"status"`
 	PaidTxID    string           `json:"paid_transaction_id,omitempty"`
+	Provider    string           `json:"provider,omitempty"`     // "" is the sandbox (sessions made before providers)
+	Test        bool             `json:"test,omitempty"`         // a test payment (the sandbox)
+	ProviderRef string           `json:"provider_ref,omitempty"` // the provider's session id
+	RedirectURL string           `json:"redirect_url,omitempty"` // where the shopper pays (remote providers)
 	Attempts    []PaymentAttempt `json:"attempts"`
 	CreatedAt   time.Time        `json:"created_at"`
 	UpdatedAt   time.Time        `json:"updated_at"`
@@ -92,114 +94,40 @@ func (ps *PaymentSession) attempt(txID string) *PaymentAttempt {
 	return nil
 }
 
-// GatewayResult is what a gateway makes of the parameters the shopper came
-// back with. Valid false means the parameters are not the gateway's (forged,
-// another amount, another session): nothing is recorded.
+// GatewayResult is what a gateway makes of a payment. Valid false means
+// the gateway could not confirm an outcome (forged parameters, another
+// amount or session, a payment not completed yet): nothing is recorded
+// under a transaction id. Expired means the provider closed the session
+// unpaid: the order is cancelled and its stock released.
 type GatewayResult struct {
 	Valid         bool
 	Paid          bool
+	Expired       bool
 	TransactionID string
 	Message       string
 }
 
-// Gateway is one payment provider behind a payment method (decisions.md §6).
-type Gateway interface {
-	// Method is the payment method code it serves (WALLET_A, WALLET_B).
-	Method() string
-	// RedirectURL is where the shopper is sent to pay for ps.
-	RedirectURL(ps *PaymentSession) string
-	// Check verifies the provider parameters of a return to callback_url.
-	Check(ps *PaymentSession, params map[string]string) GatewayResult
-}
-
-// Sandbox outcomes, posted by the sandbox page's buttons.
-const (
-	OutcomeSuccess = "success"
-	OutcomeFailure = "failure"
-)
-
-// SandboxGateway is the built-in gateway: a page on this server
-// ({public_url}/sandbox/pay/{session}/) that pays or fails a session and
-// returns the shopper to callback_url with signed parameters.
-type SandboxGateway struct {
-	Code      string
-	Secret    []byte
-	PublicURL string
-}
-
-// Method implements Gateway.
-func (g *SandboxGateway) Method() string { return g.Code }
-
-// RedirectURL implements Gateway.
-func (g *SandboxGateway) RedirectURL(ps *PaymentSession) string {
-	return g.PublicURL + "/sandbox/pay/" + url.PathEscape(ps.ID) + "/"
-}
-
-// Sign is the signature of the sandbox's return parameters: hex HMAC-SHA256
-// with the gateway's secret over payment_session_id, outcome, transaction_id
-// and amount, in that order, joined by "\n".
-func (g *SandboxGateway) Sign(sessionID, outcome, txID, amount string) string {
-	m := hmac.New(sha256.New, g.Secret)
-	m.Write([]byte(sessionID + "\n" + outcome + "\n" + txID + "\n" + amount))
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// Params are the query parameters the sandbox returns to callback_url with.
-func (g *SandboxGateway) Params(ps *PaymentSession, outcome, txID string) url.Values {
-	amount := ps.Amount.String()
-	return url.Values{
-		"payment_session_id": {ps.ID},
-		"outcome":            {outcome},
-		"transaction_id":     {txID},
-		"amount":             {amount},
-		"signature":          {g.Sign(ps.ID, outcome, txID, amount)},
-	}
-}
-
-// Check implements Gateway: the signature, the session and the amount must
-// match; then the outcome decides.
-func (g *SandboxGateway) Check(ps *PaymentSession, p map[string]string) GatewayResult {
-	sig, err := hex.DecodeString(p["signature"])
-	want, _ := hex.DecodeString(g.Sign(p["payment_session_id"], p["outcome"], p["transaction_id"], p["amount"]))
-	switch {
-	case err != nil || !hmac.Equal(sig, want):
-		return GatewayResult{Message: "the payment could not be verified: bad signature"}
-	case p["payment_session_id"] != ps.ID:
-		return GatewayResult{Message: "the payment could not be verified: another session"}
-	case p["amount"] != ps.Amount.String():
-		return GatewayResult{Message: "the payment could not be verified: the amount differs"}
-	case p["transaction_id"] == "" || len(p["transaction_id"]) > 100:
-		return GatewayResult{Message: "the payment could not be verified: no transaction"}
-	}
-	r := GatewayResult{Valid: true, TransactionID: p["transaction_id"]}
-	switch p["outcome"] {
-	case OutcomeSuccess:
-		r.Paid, r.Message = true, "payment received"
-	case OutcomeFailure:
-		r.Message = "the payment failed; you may try again"
-	default:
-		r.Valid, r.Message = false, "the payment could not be verified: unknown outcome"
-	}
-	return r
-}
-
-// PaymentService owns the gateways, the sandbox and verification.
+// PaymentService owns the gateways, the sandbox, verification, the
+// providers' webhooks and refunds at the provider.
 type PaymentService struct {
 	s      paymentDeps
 	commit *groupCommit // shared with OrderService
 
 	mu       sync.Mutex
 	gateways map[string]Gateway
+	accounts map[string]GatewayAccount // server-wide default account per method
 }
 
 func newPaymentService(d paymentDeps, commit *groupCommit) *PaymentService {
-	return &PaymentService{s: d, commit: commit, gateways: map[string]Gateway{}}
+	return &PaymentService{s: d, commit: commit, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
 }
 
-// SetGateway replaces the gateway of a payment method (a configured provider).
-func (ps *PaymentService) SetGateway(g Gateway) {
+// SetGateway replaces the gateway of a payment method (a configured
+// provider) with acct as the default account of stores that set none.
+func (ps *PaymentService) SetGateway(g Gateway, acct GatewayAccount) {
 	ps.mu.Lock()
 	ps.gateways[g.Method()] = g
+	ps.accounts[g.Method()] = acct
 	ps.mu.Unlock()
 }
 
@@ -225,6 +153,41 @@ func (ps *PaymentService) Gateway(method string) (Gateway, error) {
 	ps.gateways[method] = g
 	return g, nil
 }
+
+// Account returns the account a store's method acts for: the store's own
+// credentials when it set a secret key, else the server-wide default.
+func (ps *PaymentService) Account(st *Store, method string) GatewayAccount {
+	if c, ok := st.Gateways[method]; ok && c.SecretKey != "" {
+		return c
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.accounts[method]
+}
+
+// TestMethods returns the payment methods of a store that take test
+// payments (served by the sandbox), in order; empty when the store is live.
+func (ps *PaymentService) TestMethods(st *Store) []string {
+	set := st.Settings()
+	out := []string{}
+	if set.PaymentsLive {
+		return out
+	}
+	for _, m := range []string{WalletA, WalletB} {
+		if !set.MethodEnabled(m) {
+			continue
+		}
+		if g, err := ps.Gateway(m); err == nil && g.Test() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TakesTestPayments reports whether a store's checkout takes test payments
+// (a method it offers is served by the sandbox and payments_live is off):
+// the panel dashboard shows a banner then.
+func (ps *PaymentService) TakesTestPayments(st *Store) bool { return len(ps.TestMethods(st)) > 0 }
 
 // sandbox returns the sandbox gateway of a method, or not_found when a real
 // provider serves it (the sandbox pages are then closed for it).
@@ -262,12 +225,13 @@ func (ps *PaymentService) session(storeID uint64, id string) (*PaymentSession, e
 	return out, err
 }
 
-// Verify checks a return from the gateway and settles the order: a paid
-// attempt moves PENDING to CONFIRMED (PAID) and removes the ordered lines
-// from the shopper's cart; a failed one marks the payment FAILED and leaves
-// the order PENDING to be paid again. Everything is decided inside one write
-// transaction, so repeated and concurrent verifications agree.
-// Errors: validation_failed, not_found (unknown session).
+// Verify checks a return from the gateway and settles the order (endpoint
+// 9). The gateway decides outside any transaction (a remote one asks its
+// provider: query parameters are never trusted), then settle applies the
+// outcome in one write transaction, so repeated and concurrent
+// verifications and webhooks agree: one transition, once.
+// Errors: validation_failed, not_found (unknown session),
+// payment_provider_unavailable.
 func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[string]string) (VerifyResult, error) {
 	var res VerifyResult
 	if sessionID == "" {
@@ -287,9 +251,44 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	if _, ok := params["payment_session_id"]; !ok {
 		params["payment_session_id"] = sessionID
 	}
+	var gr GatewayResult
+	if sess.Status != SessionPaid {
+		if sess.Provider != "" && sess.Provider != gw.Provider() {
+			return res, ProviderUnavailable("this payment was made with %s, which no longer serves %s", sess.Provider, sess.Method)
+		}
+		acct := GatewayAccount{}
+		if gw.Remote() {
+			st, err := ps.s.Stores.Get(sess.StoreID)
+			if err != nil {
+				return res, err
+			}
+			acct = ps.Account(st, sess.Method)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
+		gr, err = gw.Check(ctx, acct, sess, params)
+		cancel()
+		if err != nil {
+			return res, err
+		}
+	}
+	return ps.settle(sessionID, gr)
+}
+
+// providerTimeout bounds one call to a payment provider.
+const providerTimeout = 30 * time.Second
+
+// settle applies a gateway's outcome to a session and its order, in one
+// write transaction that decides from what it reads: a paid session stays
+// paid (duplicates and late events change nothing); a paid outcome moves
+// PENDING to CONFIRMED (PAID) and removes the ordered lines from the
+// shopper's cart; a failed one marks the payment FAILED and leaves the order
+// PENDING to be paid again; an expired one cancels a PENDING unpaid order
+// and releases its stock.
+func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResult, error) {
+	var res VerifyResult
 	// Batched with concurrent checkouts; the function decides everything from
 	// what it reads, so a second run reaches the same result.
-	err = ps.commit.run(ps.s.DB, func(tx Tx) error {
+	err := ps.commit.run(ps.s.DB, func(tx Tx) error {
 		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err
@@ -303,14 +302,26 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 			res.Success, res.Message = true, "payment received"
 			return nil
 		}
-		gr := gw.Check(sess, params)
 		now := UTC(tx.Now())
 		if !gr.Valid {
 			// A wrong signature or amount is a failed payment (decisions §6):
 			// the order shows FAILED and can be paid again. Nothing is recorded
 			// under the forged transaction id, so it cannot shadow a real one.
 			res.Message = gr.Message
-			if o.Status != OrderPending || o.PaymentStatus == PaymentFailed {
+			if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
+				return nil
+			}
+			if gr.Expired {
+				// The provider closed the session unpaid: the order can no
+				// longer be paid, so it is cancelled as the expiry job would.
+				o.PaymentStatus = PaymentFailed
+				if err := CancelOrder(tx, o, now); err != nil {
+					return err
+				}
+				res.Status = o.Status
+				return nil
+			}
+			if o.PaymentStatus == PaymentFailed {
 				return nil
 			}
 			o.PaymentStatus, o.UpdatedAt = PaymentFailed, now
@@ -330,6 +341,7 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 			// attempt and mark the order PAID, so the store sees it must refund.
 			sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: false, Message: res.Message, At: now})
 			sess.UpdatedAt = now
+			sess.PaidTxID = gr.TransactionID
 			o.PaymentStatus, o.UpdatedAt = PaymentPaid, now
 			res.Message += "; the payment is recorded and the store will refund it"
 			ps.s.Log.Warn("payment received for an order no longer pending: refund due",
@@ -363,6 +375,88 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	return res, err
 }
 
+// Webhook handles a provider's signed event for a store (POST
+// /api/v1/payments/{provider}/webhook/{store_id}/). The signature is checked
+// with the webhook secret of each of the store's methods the provider
+// serves; a bad one is validation_failed and changes nothing. Paid, expired
+// and refunded events settle through the same transactions as verification
+// and refunds, so duplicates and any order of arrival are harmless. It
+// returns a short note of what it did. Errors: validation_failed,
+// not_found (store), payment_provider_unavailable.
+func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byte, header string) (string, error) {
+	st, err := ps.s.Stores.Get(storeID)
+	if err != nil {
+		return "", err
+	}
+	var (
+		gw      Gateway
+		secrets []string
+		accts   []GatewayAccount
+	)
+	for _, m := range []string{WalletA, WalletB} {
+		g, err := ps.Gateway(m)
+		if err != nil || g.Provider() != provider {
+			continue
+		}
+		gw = g
+		if a := ps.Account(st, m); a.WebhookSecret != "" {
+			secrets = append(secrets, a.WebhookSecret)
+			accts = append(accts, a)
+		}
+	}
+	if gw == nil || len(secrets) == 0 {
+		return "", Invalid("Stripe-Signature", "this store has no webhook secret for "+provider)
+	}
+	ev, err := gw.ParseEvent(payload, header, secrets)
+	if err != nil {
+		return "", err
+	}
+	switch ev.Kind {
+	case EventSessionCompleted, EventSessionExpired:
+		sess, err := ps.session(storeID, ev.Session.Reference)
+		if err != nil {
+			return "ignored: not a payment session of this store", nil
+		}
+		if sess.Provider != provider {
+			return "ignored: not a " + provider + " session", nil
+		}
+		r, err := ps.settle(sess.ID, JudgeSession(sess, ev.Session))
+		if err != nil {
+			return "", err
+		}
+		return "order " + strconv.FormatUint(r.OrderID, 10) + " is " + r.Status, nil
+	case EventPaymentRefunded:
+		var sessionID string
+		for _, a := range accts {
+			ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
+			sessionID, err = gw.SessionOfPayment(ctx, a, ev.PaymentRef)
+			cancel()
+			if err == nil {
+				break
+			}
+		}
+		if err != nil {
+			if ErrorCode(err) == EProviderUnavailable {
+				return "", err // the provider retries the event
+			}
+			return "ignored: unknown payment", nil
+		}
+		sess, err := ps.session(storeID, sessionID)
+		if err != nil || sess.Provider != provider || sess.PaidTxID != ev.PaymentRef {
+			return "ignored: not a payment of this store", nil
+		}
+		if !strings.EqualFold(ev.Currency, sess.Currency) {
+			return "ignored: another currency", nil
+		}
+		o, err := recordRefunded(ps.s.DB, sess, ev.AmountRefunded)
+		if err != nil {
+			return "", err
+		}
+		return "order " + strconv.FormatUint(o.ID, 10) + " is " + o.PaymentStatus, nil
+	}
+	return "ignored: " + ev.Type, nil
+}
+
 // SandboxView is what the sandbox page shows.
 type SandboxView struct {
 	SessionID string
@@ -372,6 +466,7 @@ type SandboxView struct {
 	Method    string
 	OrderID   uint64
 	Payable   bool
+	Live      bool // the store went live: sandbox payments are refused
 	Note      string
 }
 
@@ -393,9 +488,14 @@ func (ps *PaymentService) SandboxPage(sessionID string) (SandboxView, error) {
 		}
 		v = SandboxView{SessionID: sess.ID, StoreName: st.Name, Amount: sess.Amount.String(), Currency: sess.Currency,
 			Method: sess.Method, OrderID: o.ID, Payable: o.Status == OrderPending && sess.Status != SessionPaid}
+		live := st.Settings().PaymentsLive
+		v.Payable = v.Payable && !live
+		v.Live = live
 		switch {
 		case sess.Status == SessionPaid:
 			v.Note = "This payment has already been made."
+		case live:
+			v.Note = "This store takes live payments only: the test sandbox is closed."
 		case o.Status != OrderPending:
 			v.Note = "This order can no longer be paid (" + strings.ToLower(o.Status) + ")."
 		}
@@ -424,6 +524,10 @@ func (ps *PaymentService) SandboxPay(sessionID, outcome string) (string, error) 
 	view, err := ps.SandboxPage(sessionID)
 	if err != nil {
 		return "", err
+	}
+	if view.Live && sess.Status != SessionPaid {
+		return "", &Error{Code: ETestPaymentsRefused, Message: view.Note,
+			Fields: map[string]string{"payment_method": "is the test sandbox; this store takes live payments only"}}
 	}
 	if !view.Payable {
 		return "", Errorf(EInvalidOrderState, "%s", view.Note)

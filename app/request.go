@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"time"
 )
@@ -59,6 +60,17 @@ type Request struct {
 	ReviewedBy   uint64     `json:"reviewed_by"`
 	ReviewedAt   *time.Time `json:"reviewed_at"`
 	CreatedAt    time.Time  `json:"created_at"`
+	// ByStore: the store filed it itself (RefundOrder), approved at once.
+	ByStore bool `json:"by_store,omitempty"`
+	// Refund at the payment provider, for approvals on orders a remote
+	// gateway took the money of: RefundingSince marks a provider call under
+	// way (the request stays PENDING), RefundBase is what the order had
+	// refunded when it began, ProviderRefundID the provider's refund once
+	// made, ProviderError the last provider failure (still PENDING).
+	RefundingSince   *time.Time `json:"refunding_since,omitempty"`
+	RefundBase       Money      `json:"refund_base,omitempty"`
+	ProviderRefundID string     `json:"provider_refund_id,omitempty"`
+	ProviderError    string     `json:"provider_error,omitempty"`
 }
 
 // CancellationView is a cancellation request on the wire (storefront-api.md,
@@ -142,9 +154,9 @@ type RequestTx interface {
 
 // RequestService runs the after-order actions: delivery changes,
 // cancellation and refund requests, and their review by the store.
-type RequestService struct{ s mailDeps }
+type RequestService struct{ s requestDeps }
 
-func newRequestService(d mailDeps) *RequestService { return &RequestService{s: d} }
+func newRequestService(d requestDeps) *RequestService { return &RequestService{s: d} }
 
 // DeliveryInput is the body of a delivery update; nil fields stay unchanged.
 type DeliveryInput struct {
@@ -455,6 +467,161 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if approve {
+		call, err := rs.beginProviderRefund(storeID, kind, id, in)
+		if err != nil {
+			return nil, err
+		}
+		if call != nil {
+			// The provider is called outside any transaction; the request
+			// stays PENDING (marked refunding) until the outcome is recorded.
+			ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
+			refID, perr := call.gw.Refund(ctx, call.acct, RefundCall{Session: call.sess, Amount: call.amount,
+				IdempotencyKey: call.key, Reason: "requested_by_customer"})
+			cancel()
+			if perr != nil {
+				return nil, rs.failProviderRefund(storeID, kind, id, call, perr)
+			}
+			call.refundID = refID
+		}
+		return rs.decide(storeID, kind, id, adminID, true, in, call)
+	}
+	return rs.decide(storeID, kind, id, adminID, false, in, nil)
+}
+
+// refundLease is how long a provider refund call holds a request: a second
+// approval meanwhile is a conflict; after it (a crashed call) an approval
+// calls the provider again with the same idempotency key, which creates no
+// second refund.
+const refundLease = 2 * time.Minute
+
+// providerRefund is one refund at the provider, between marking the
+// request refunding and recording the outcome.
+type providerRefund struct {
+	gw       Gateway
+	acct     GatewayAccount
+	sess     *PaymentSession
+	amount   Money
+	key      string
+	refundID string
+}
+
+// beginProviderRefund checks an approval and, when the order's money was
+// taken by a remote gateway (and the refund goes back the original way),
+// marks the request refunding and returns the provider call to make; nil
+// when nothing is due at a provider. Errors: those of Decide.
+func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id uint64, in DecisionInput) (*providerRefund, error) {
+	var call *providerRefund
+	err := rs.s.DB.Update(func(tx Tx) error {
+		call = nil
+		r, err := tx.Request(storeID, kind, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != RequestPending {
+			return Errorf(EConflict, "this request was already %s", strings.ToLower(r.Status))
+		}
+		o, err := tx.Order(storeID, r.OrderID)
+		if err != nil {
+			return err
+		}
+		if kind == KindRefund && in.RefundMethod != RefundOriginalMethod {
+			return nil
+		}
+		if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {
+			return nil
+		}
+		sess, err := loadSession(tx, o.PaymentSessionID)
+		if IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		gw, err := rs.s.Payments.Gateway(sess.Method)
+		if err != nil {
+			return err
+		}
+		if sess.Provider == "" || sess.Provider == ProviderSandbox || sess.PaidTxID == "" {
+			return nil // a test payment: nothing moved, nothing to give back at a provider
+		}
+		if gw.Provider() != sess.Provider || !gw.Remote() {
+			return ProviderUnavailable("the order was paid with %s, which no longer serves %s: refund it there by hand", sess.Provider, sess.Method)
+		}
+		amount := o.Refundable()
+		switch kind {
+		case KindCancellation:
+			if o.Status != OrderPending && o.Status != OrderConfirmed {
+				return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
+			}
+		case KindRefund:
+			if err := checkRefundable(o, r); err != nil {
+				return err
+			}
+			amount = r.Amount
+		}
+		if amount <= 0 {
+			return nil
+		}
+		now := UTC(tx.Now())
+		if r.RefundingSince != nil && now.Sub(*r.RefundingSince) < refundLease {
+			return Errorf(EConflict, "a refund of this request is being made at the payment provider; try again in a moment")
+		}
+		st, err := tx.Store(storeID)
+		if err != nil {
+			return err
+		}
+		if r.RefundingSince == nil {
+			r.RefundBase = o.RefundedAmount
+		}
+		r.RefundingSince = &now
+		if err := tx.PutRequest(r); err != nil {
+			return err
+		}
+		call = &providerRefund{gw: gw, acct: rs.s.Payments.Account(st, sess.Method), sess: sess, amount: amount,
+			key: refundKey(storeID, kind, r.ID)}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if call != nil && call.acct.SecretKey == "" {
+		return nil, rs.failProviderRefund(storeID, kind, id, call,
+			ProviderUnavailable("%s has no credentials for this store; set them in the admin", call.sess.Method))
+	}
+	return call, err
+}
+
+// failProviderRefund records a provider's failure on the request, which
+// stays PENDING and undecided, and returns perr in a form safe to show.
+func (rs *RequestService) failProviderRefund(storeID uint64, kind string, id uint64, call *providerRefund, perr error) error {
+	if ErrorCode(perr) == EInternal {
+		rs.s.Log.Error("payment provider: refund", "store_id", storeID, "kind", kind, "request_id", id, "err", perr)
+		perr = ProviderUnavailable("the payment provider could not be reached; nothing was refunded, try again")
+	}
+	msg := ErrorMessage(perr)
+	err := rs.s.DB.Update(func(tx Tx) error {
+		r, err := tx.Request(storeID, kind, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != RequestPending {
+			return nil
+		}
+		r.RefundingSince = nil
+		r.ProviderError = msg
+		return tx.PutRequest(r)
+	})
+	if err != nil {
+		rs.s.Log.Error("recording a provider refund failure", "store_id", storeID, "request_id", id, "err", err)
+	}
+	return &Error{Code: ErrorCode(perr), Message: "the refund was not made, the request stays pending: " + msg}
+}
+
+// decide records a decision in one transaction with its effect on the
+// order, then mails the shopper. With a provider refund (call) the refund
+// is already made: it is recorded on the order, once.
+func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput, call *providerRefund) (*Request, error) {
 	var (
 		out *Request
 		ord *Order
@@ -473,21 +640,29 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 			return err
 		}
 		now := UTC(tx.Now())
+		if call == nil && r.RefundingSince != nil && now.Sub(*r.RefundingSince) < refundLease {
+			return Errorf(EConflict, "a refund of this request is being made at the payment provider; try again in a moment")
+		}
 		if approve {
-			switch kind {
-			case KindCancellation:
+			switch {
+			case call != nil:
+				err = recordProviderRefund(tx, o, r, call, now)
+			case kind == KindCancellation:
 				err = approveCancellationRequest(tx, o, now)
-			case KindRefund:
+			case kind == KindRefund:
 				err = approveRefundRequest(tx, o, r, now)
-				r.RefundMethod = in.RefundMethod
 			}
 			if err != nil {
 				return err
+			}
+			if kind == KindRefund {
+				r.RefundMethod = in.RefundMethod
 			}
 			r.Status = RequestApproved
 		} else {
 			r.Status = RequestRejected
 		}
+		r.RefundingSince, r.ProviderError = nil, ""
 		r.AdminNote = in.AdminNote
 		r.ReviewedBy = adminID
 		r.ReviewedAt = &now
@@ -518,12 +693,72 @@ func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
 	return CancelOrder(tx, o, now)
 }
 
-func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
-	if o.Status != OrderDelivered && o.Status != OrderCompleted {
+// storeRefundable are the order statuses the store may refund on its own
+// (RefundOrder) when money was taken: CANCELLED covers a payment that
+// arrived after the order had expired or been cancelled.
+var storeRefundable = []string{OrderConfirmed, OrderDelivered, OrderCompleted, OrderCancelled}
+
+// checkRefundable reports whether a refund request still fits its order.
+func checkRefundable(o *Order, r *Request) error {
+	if o.Status != OrderDelivered && o.Status != OrderCompleted && !(r.ByStore && oneOf(o.Status, storeRefundable)) {
 		return Errorf(EInvalidOrderState, "the order is %s now and cannot be refunded", o.Status)
 	}
 	if r.Amount > o.Refundable() {
 		return Errorf(EConflict, "the refund of %s exceeds the %s not yet refunded", r.Amount, o.Refundable())
+	}
+	return nil
+}
+
+// recordProviderRefund records a refund the provider made for r on o. The
+// refunded amount only grows, to the most of what this refund brings
+// (RefundBase + amount) and what the provider reported meanwhile
+// (charge.refunded), so the webhook and this record agree in any order.
+func recordProviderRefund(tx Tx, o *Order, r *Request, call *providerRefund, now time.Time) error {
+	o.ProviderRefunds = append(o.ProviderRefunds, ProviderRefundRecord{ID: call.refundID, Amount: call.amount,
+		RequestKind: r.Kind, RequestID: r.ID, At: now})
+	r.ProviderRefundID = call.refundID
+	raiseRefunded(o, r.RefundBase+call.amount)
+	o.UpdatedAt = now
+	if r.Kind == KindCancellation {
+		return CancelOrder(tx, o, now)
+	}
+	return tx.PutOrder(o)
+}
+
+// raiseRefunded sets what an order had refunded to at least amount (at most
+// its total) and its payment status to match.
+func raiseRefunded(o *Order, amount Money) {
+	o.RefundedAmount = max(o.RefundedAmount, min(amount, o.Total))
+	switch {
+	case o.RefundedAmount >= o.Total:
+		o.PaymentStatus = PaymentRefunded
+	case o.RefundedAmount > 0:
+		o.PaymentStatus = PaymentPartiallyRefunded
+	}
+}
+
+// recordRefunded records what a provider reports refunded on a session's
+// payment (a refund made at the provider, ours or the store's own).
+func recordRefunded(db DB, sess *PaymentSession, refunded Money) (*Order, error) {
+	var o *Order
+	err := db.Update(func(tx Tx) error {
+		var err error
+		if o, err = tx.Order(sess.StoreID, sess.OrderID); err != nil {
+			return err
+		}
+		if refunded <= o.RefundedAmount || (o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded) {
+			return nil
+		}
+		raiseRefunded(o, refunded)
+		o.UpdatedAt = UTC(tx.Now())
+		return tx.PutOrder(o)
+	})
+	return o, err
+}
+
+func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
+	if err := checkRefundable(o, r); err != nil {
+		return err
 	}
 	o.RefundedAmount += r.Amount
 	if o.RefundedAmount >= o.Total {
@@ -574,4 +809,84 @@ func (rs *RequestService) notify(st *Store, o *Order, r *Request) {
 		b.WriteString("\n\nNote from the store: " + r.AdminNote)
 	}
 	rs.s.SendMail(NewMail(st, to, subject, b.String()))
+}
+
+// StoreRefundInput is the store's own refund of an order (RefundOrder).
+type StoreRefundInput struct {
+	Reason       string
+	Amount       *Money // nil: everything not yet refunded
+	AdminNote    string
+	RefundMethod string // "" = ORIGINAL_METHOD (the provider for a Stripe-paid order)
+}
+
+// RefundOrder refunds a paid order on the store's own initiative: it files
+// a refund request marked by_store on a CONFIRMED, DELIVERED or COMPLETED
+// order (or a CANCELLED one whose payment arrived after the cancellation)
+// and approves it at once through Decide, so an order paid through a
+// remote gateway is refunded at the provider (idempotency key from the
+// request id) and the outcome recorded on the order. A provider failure
+// leaves the request PENDING with the provider's message: approving that
+// request (Decide) retries safely. Errors: validation_failed, not_found,
+// invalid_order_state (not paid, wrong status), conflict (a PENDING refund
+// request exists), payment_provider_unavailable, payment_provider_declined.
+func (rs *RequestService) RefundOrder(storeID, orderID, adminID uint64, in StoreRefundInput) (*Request, error) {
+	var v Validation
+	v.Check(orderID > 0, "order_id", "is required")
+	in.Reason = strings.TrimSpace(in.Reason)
+	if in.Reason == "" {
+		in.Reason = "Refunded by the store"
+	}
+	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
+	if in.Amount != nil {
+		v.Check(*in.Amount > 0, "amount", "must be greater than 0")
+	}
+	// Checked here too (Decide checks them again): a refusal must not leave
+	// a filed request behind.
+	in.AdminNote = strings.TrimSpace(in.AdminNote)
+	v.Text("admin_note", in.AdminNote, false, MaxAdminNoteLen)
+	in.RefundMethod = strings.ToUpper(strings.TrimSpace(in.RefundMethod))
+	if in.RefundMethod == "" {
+		in.RefundMethod = RefundOriginalMethod
+	}
+	v.OneOf("refund_method", in.RefundMethod, RefundMethods...)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var filed *Request
+	err := rs.s.DB.Update(func(tx Tx) error {
+		o, err := tx.Order(storeID, orderID)
+		if err != nil {
+			return err
+		}
+		if !oneOf(o.Status, storeRefundable) {
+			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
+		}
+		if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {
+			return Errorf(EInvalidOrderState, "the order is %s: nothing to refund", o.PaymentStatus)
+		}
+		if p, err := pendingRequestOf(tx, storeID, KindRefund, o.ID); err != nil {
+			return err
+		} else if p != nil {
+			return &Error{Code: EConflict, Message: "this order already has a pending refund request (#" + itoa(int(p.ID)) + "); approve or reject it first",
+				Fields: map[string]string{"request_id": itoa(int(p.ID))}}
+		}
+		left := o.Refundable()
+		amount := left
+		if in.Amount != nil {
+			amount = *in.Amount
+		}
+		if left <= 0 {
+			return Invalid("amount", "nothing is left to refund on this order")
+		}
+		if amount > left {
+			return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
+		}
+		filed = &Request{StoreID: storeID, Kind: KindRefund, OrderID: o.ID, CustomerID: o.CustomerID, Status: RequestPending,
+			Reason: in.Reason, Amount: amount, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now())}
+		return tx.CreateRequest(filed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rs.Decide(storeID, KindRefund, filed.ID, adminID, true, DecisionInput{AdminNote: in.AdminNote, RefundMethod: in.RefundMethod})
 }

@@ -95,7 +95,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Mailer = mailer
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
-	mailing := mailDeps{DB: sdb, SendMail: s.SendMail}
 	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -104,10 +103,10 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 		SendMail: s.SendMail, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
-	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt}, checkoutCommit)
+	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores}, checkoutCommit)
 	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
 	s.Coupons = newCouponService(sdb)
-	s.Requests = newRequestService(mailing)
+	s.Requests = newRequestService(requestDeps{DB: sdb, Log: log, SendMail: s.SendMail, Payments: s.Payments})
 	s.Reviews = newReviewService(sdb)
 	s.Tickets = newTicketService(ticketDeps{DB: sdb, SendMail: s.SendMail, Opt: opt, Limits: s.Limits})
 	s.Contact = newContactService(sdb)
@@ -121,11 +120,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 type (
 	dbDeps struct{ DB DB }
 
-	mailDeps struct {
-		DB       DB
-		SendMail func(Mail)
-	}
-
 	storeDeps struct {
 		DB        DB
 		broadcast func(Event) // tells the other processes sharing the database
@@ -138,9 +132,17 @@ type (
 	}
 
 	paymentDeps struct {
-		DB  DB
-		Log *slog.Logger
-		Opt Options
+		DB     DB
+		Log    *slog.Logger
+		Opt    Options
+		Stores *StoreService // a store's credentials and payment settings
+	}
+
+	requestDeps struct {
+		DB       DB
+		Log      *slog.Logger
+		SendMail func(Mail)
+		Payments *PaymentService // refunds at the provider
 	}
 
 	orderDeps struct {

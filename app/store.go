@@ -19,8 +19,11 @@ type Store struct {
 	IsActive   bool            `json:"is_active"`
 	APIKeyHash []byte          `json:"api_key_hash"`
 	Config     json.RawMessage `json:"config"`
-	CreatedAt  time.Time       `json:"created_at"`
-	UpdatedAt  time.Time       `json:"updated_at"`
+	// Gateways are the store's own provider credentials per payment method
+	// (write-only on the admin API, never shown, never logged).
+	Gateways  map[string]GatewayAccount `json:"gateways,omitempty"`
+	CreatedAt time.Time                 `json:"created_at"`
+	UpdatedAt time.Time                 `json:"updated_at"`
 }
 
 // StoreTx is the storage of stores.
@@ -55,6 +58,9 @@ type Settings struct {
 	EmailOTPEnabled bool                `json:"email_otp_enabled"`
 	DeliveryOptions []DeliveryOption    `json:"delivery_options"`
 	PaymentMethods  []map[string]string `json:"payment_methods"`
+	// PaymentsLive: the store takes real payments only; checkouts through
+	// the test sandbox are refused (test_payments_refused).
+	PaymentsLive bool `json:"payments_live"`
 	// CallbackOrigins (the callback allow list) and AllowedOrigins (the CORS
 	// list) together are the origins a checkout's callback_url may have;
 	// both empty: any http(s) URL (docs/decisions.md, "Hardening").
@@ -176,6 +182,7 @@ func DefaultConfig(name string) json.RawMessage {
 		"payment_methods":  []map[string]string{{"code": WalletA, "name": "Wallet A"}, {"code": WalletB, "name": "Wallet B"}},
 		"announcement_bar": []any{},
 		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0}},
+		"payments_live":    false,
 	}
 	b, _ := json.Marshal(cfg)
 	return b
@@ -189,6 +196,7 @@ var configShape = map[string]string{
 	"store": "strmap", "hero": "strmap", "footer": "strmap", "chat_widget": "strmap", "bottom_nav": "strmap",
 	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
 	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
+	"payments_live":    "bool",
 	"callback_origins": "origins", "allowed_origins": "origins",
 }
 

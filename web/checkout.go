@@ -27,6 +27,24 @@ func (s *Server) registerCheckoutRoutes(r fiber.Router) {
 	// The sandbox gateway's pages are for the shopper's browser: no API key.
 	s.App.Get("/sandbox/pay/:session_id", s.sandboxPay)
 	s.App.Post("/sandbox/pay/:session_id", s.sandboxOutcome)
+	// Payment providers' webhooks: signed by the provider, no API key.
+	s.App.Post("/api/v1/payments/stripe/webhook/:store_id", s.stripeWebhook)
+}
+
+// stripeWebhook serves POST /api/v1/payments/stripe/webhook/{store_id}/:
+// a Stripe event signed (Stripe-Signature) with the store's webhook secret.
+// A bad signature is 400 and changes nothing; handled and ignored events
+// alike are 200, so Stripe stops retrying them.
+func (s *Server) stripeWebhook(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, "store_id", "store")
+	if err != nil {
+		return err
+	}
+	note, err := s.svc.Payments.Webhook(app.ProviderStripe, id, c.Body(), c.Get("Stripe-Signature"))
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, fiber.Map{"received": true, "result": note})
 }
 
 // initiatePayment serves POST /api/v1/business/website/payment/initiate/

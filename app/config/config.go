@@ -126,7 +126,16 @@ type Payments struct {
 
 // Gateway is one payment method's settings.
 type Gateway struct {
-	Secret string // payments.wallet_x.secret (empty: derived from a secret kept in the database)
+	Secret   string // payments.wallet_x.secret: the sandbox's signing secret (empty: derived from a secret kept in the database)
+	Provider string // payments.wallet_x.provider: sandbox (test mode) or stripe
+	Stripe   Stripe // payments.wallet_x.stripe.*: defaults for stores that set no credentials of their own
+}
+
+// Stripe is the server-wide default Stripe account of a method.
+type Stripe struct {
+	SecretKey     string // payments.wallet_x.stripe.secret_key
+	WebhookSecret string // payments.wallet_x.stripe.webhook_secret
+	APIURL        string // payments.wallet_x.stripe.api_url (Stripe's own by default; tests use a mock)
 }
 
 // Storage is the database: the bbolt file in data_dir (one binary) or
@@ -164,51 +173,59 @@ func (c *Config) SocketPath() string { return filepath.Join(c.DataDir, "storefro
 
 // Defaults are the value of every key. A key not listed here is unknown.
 var Defaults = map[string]any{
-	"http.addr":                        "127.0.0.1:8080",
-	"http.public_url":                  "",
-	"http.trusted_proxies":             []any{},
-	"http.log_requests":                true,
-	"http.read_timeout":                "30s",
-	"http.write_timeout":               "30s",
-	"http.idle_timeout":                "120s",
-	"http.shutdown_delay":              "1s",
-	"http.metrics_addr":                "",
-	"http.metrics_token":               "",
-	"data_dir":                         "./data",
-	"demo":                             false,
-	"admin.email":                      "admin@example.com",
-	"admin.password":                   "",
-	"auth.access_ttl":                  "15m",
-	"auth.refresh_ttl":                 "720h",
-	"auth.admin_ttl":                   "12h",
-	"auth.bcrypt_cost":                 10,
-	"orders.pending_ttl":               "30m",
-	"orders.expire_schedule":           "@every 1m",
-	"cache.evict_schedule":             "@every 1m",
-	"ratelimit.auth_per_minute":        20,
-	"ratelimit.login_failures":         5,
-	"ratelimit.contact_per_minute":     5,
-	"ratelimit.api_per_second":         100,
-	"ratelimit.unpaid_orders_per_hour": 10,
-	"ratelimit.tickets_per_hour":       10,
-	"ratelimit.codes_per_day":          10,
-	"log.format":                       "text",
-	"log.level":                        "info",
-	"mail.smtp.host":                   "",
-	"mail.smtp.port":                   587,
-	"mail.smtp.username":               "",
-	"mail.smtp.password":               "",
-	"mail.smtp.from":                   "",
-	"mail.smtp.tls":                    "starttls",
-	"payments.wallet_a.secret":         "",
-	"payments.wallet_b.secret":         "",
-	"storage.driver":                   "bolt",
-	"storage.batch_delay":              "2ms",
-	"storage.postgres.url":             "",
-	"storage.postgres.max_conns":       0,
-	"backups.schedule":                 "0 3 * * *",
-	"backups.keep":                     7,
-	"backups.dir":                      "",
+	"http.addr":                               "127.0.0.1:8080",
+	"http.public_url":                         "",
+	"http.trusted_proxies":                    []any{},
+	"http.log_requests":                       true,
+	"http.read_timeout":                       "30s",
+	"http.write_timeout":                      "30s",
+	"http.idle_timeout":                       "120s",
+	"http.shutdown_delay":                     "1s",
+	"http.metrics_addr":                       "",
+	"http.metrics_token":                      "",
+	"data_dir":                                "./data",
+	"demo":                                    false,
+	"admin.email":                             "admin@example.com",
+	"admin.password":                          "",
+	"auth.access_ttl":                         "15m",
+	"auth.refresh_ttl":                        "720h",
+	"auth.admin_ttl":                          "12h",
+	"auth.bcrypt_cost":                        10,
+	"orders.pending_ttl":                      "30m",
+	"orders.expire_schedule":                  "@every 1m",
+	"cache.evict_schedule":                    "@every 1m",
+	"ratelimit.auth_per_minute":               20,
+	"ratelimit.login_failures":                5,
+	"ratelimit.contact_per_minute":            5,
+	"ratelimit.api_per_second":                100,
+	"ratelimit.unpaid_orders_per_hour":        10,
+	"ratelimit.tickets_per_hour":              10,
+	"ratelimit.codes_per_day":                 10,
+	"log.format":                              "text",
+	"log.level":                               "info",
+	"mail.smtp.host":                          "",
+	"mail.smtp.port":                          587,
+	"mail.smtp.username":                      "",
+	"mail.smtp.password":                      "",
+	"mail.smtp.from":                          "",
+	"mail.smtp.tls":                           "starttls",
+	"payments.wallet_a.secret":                "",
+	"payments.wallet_b.secret":                "",
+	"payments.wallet_a.provider":              "sandbox",
+	"payments.wallet_b.provider":              "sandbox",
+	"payments.wallet_a.stripe.secret_key":     "",
+	"payments.wallet_b.stripe.secret_key":     "",
+	"payments.wallet_a.stripe.webhook_secret": "",
+	"payments.wallet_b.stripe.webhook_secret": "",
+	"payments.wallet_a.stripe.api_url":        "https://api.stripe.com",
+	"payments.wallet_b.stripe.api_url":        "https://api.stripe.com",
+	"storage.driver":                          "bolt",
+	"storage.batch_delay":                     "2ms",
+	"storage.postgres.url":                    "",
+	"storage.postgres.max_conns":              0,
+	"backups.schedule":                        "0 3 * * *",
+	"backups.keep":                            7,
+	"backups.dir":                             "",
 }
 
 // Keys returns every configuration key, sorted.
@@ -340,8 +357,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			TLS:      strings.ToLower(r.str("mail.smtp.tls")),
 		}},
 		Payments: Payments{
-			WalletA: Gateway{Secret: r.str("payments.wallet_a.secret")},
-			WalletB: Gateway{Secret: r.str("payments.wallet_b.secret")},
+			WalletA: r.gateway("wallet_a"),
+			WalletB: r.gateway("wallet_b"),
 		},
 		Storage: Storage{
 			Driver:     strings.ToLower(strings.TrimSpace(r.str("storage.driver"))),
@@ -499,6 +516,20 @@ func (c *Config) Validate() error {
 			bad(g.key, "must be at least 16 characters (or empty to derive one)")
 		}
 	}
+	for _, g := range []struct {
+		key string
+		g   Gateway
+	}{{"payments.wallet_a", c.Payments.WalletA}, {"payments.wallet_b", c.Payments.WalletB}} {
+		switch g.g.Provider {
+		case "sandbox":
+		case "stripe":
+			if u, err := url.Parse(g.g.Stripe.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				bad(g.key+".stripe.api_url", "must be an http(s) URL, got %q", g.g.Stripe.APIURL)
+			}
+		default:
+			bad(g.key+".provider", "must be sandbox or stripe, got %q", g.g.Provider)
+		}
+	}
 	for _, d := range []struct {
 		key string
 		v   time.Duration
@@ -532,6 +563,14 @@ type reader struct {
 
 func (r *reader) fail(key, format string, args ...any) {
 	r.errs = append(r.errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+}
+
+// gateway reads the settings of one payment method (wallet_a, wallet_b).
+func (r *reader) gateway(m string) Gateway {
+	k := "payments." + m + "."
+	return Gateway{Secret: r.str(k + "secret"), Provider: strings.ToLower(r.str(k + "provider")),
+		Stripe: Stripe{SecretKey: r.str(k + "stripe.secret_key"), WebhookSecret: r.str(k + "stripe.webhook_secret"),
+			APIURL: r.str(k + "stripe.api_url")}}
 }
 
 func (r *reader) str(key string) string {

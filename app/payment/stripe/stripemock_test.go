@@ -1,0 +1,133 @@
+package stripe_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/app/payment/stripe"
+)
+
+// mockURL is the base URL of the stripe-mock started by TestMain ("" when
+// it is not installed outside CI: those tests skip).
+var mockURL string
+
+// TestMain starts stripe-mock (installed by scripts/stripe-mock.sh, which
+// make test runs) on a free loopback port and stops it after the tests.
+func TestMain(m *testing.M) {
+	bin := os.Getenv("STRIPE_MOCK_BIN")
+	if bin == "" {
+		bin, _ = filepath.Abs("../../../.tools/bin/stripe-mock")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("CI") != "" {
+			fmt.Fprintln(os.Stderr, "stripe-mock is not installed (make test installs it: scripts/stripe-mock.sh):", err)
+			os.Exit(1)
+		}
+		os.Exit(m.Run())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "-http-addr", addr)
+	// Its request log stays quiet (nil: discarded); failures show in the tests.
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "starting stripe-mock:", err)
+		os.Exit(1)
+	}
+	// Wait until it accepts connections (poll with a deadline).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			fmt.Fprintln(os.Stderr, "stripe-mock did not listen within 30s")
+			os.Exit(1)
+		}
+		time.Sleep(20 * time.Millisecond) // between connection attempts, not waiting for an event
+	}
+	mockURL = "http://" + addr
+	code := m.Run()
+	cmd.Process.Kill()
+	cmd.Wait()
+	os.Exit(code)
+}
+
+func mock(t *testing.T) (*stripe.Gateway, app.GatewayAccount) {
+	t.Helper()
+	if mockURL == "" {
+		t.Skip("stripe-mock not installed (run make test, or scripts/stripe-mock.sh)")
+	}
+	return stripe.New(app.WalletA, mockURL), app.GatewayAccount{SecretKey: "sk_test_123", WebhookSecret: "whsec_test_123"}
+}
+
+func session(currency string, amount app.Money) *app.PaymentSession {
+	return &app.PaymentSession{ID: "ps_1_2a_9f86d081884c7d659a2feaa0", StoreID: 1, Seq: 42, Method: app.WalletA,
+		Amount: amount, Currency: currency, CallbackURL: "https://shop.example/return", Status: app.SessionOpen,
+		Provider: app.ProviderStripe, PaidTxID: "pi_123"}
+}
+
+// TestStripeMockAcceptsOurCalls: every call the gateway makes is accepted by
+// stripe-mock, which validates requests against Stripe's OpenAPI schema.
+func TestStripeMockAcceptsOurCalls(t *testing.T) {
+	gw, acct := mock(t)
+	ctx := context.Background()
+	for _, cur := range []string{"USD", "JPY"} {
+		ps := session(cur, 250000)
+		started, err := gw.Start(ctx, acct, app.PaymentStart{Session: ps, OrderID: 7, StoreName: "Demo Shop", Email: "ada@example.com",
+			SuccessURL: "https://shop.example/return?payment_session_id=" + ps.ID + "&outcome=success",
+			CancelURL:  "https://shop.example/return?payment_session_id=" + ps.ID + "&outcome=cancel",
+			ExpiresAt:  time.Now().Add(31 * time.Minute)})
+		if err != nil {
+			t.Fatalf("%s: create Checkout Session: %v", cur, err)
+		}
+		if started.Ref == "" || started.RedirectURL == "" {
+			t.Fatalf("%s: started: got %+v", cur, started)
+		}
+		ps.ProviderRef = started.Ref
+		if _, err := gw.Check(ctx, acct, ps, nil); err != nil {
+			t.Fatalf("%s: retrieve Checkout Session: %v", cur, err)
+		}
+		id, err := gw.Refund(ctx, acct, app.RefundCall{Session: ps, Amount: 1000, IdempotencyKey: "storefront-1-refund-3", Reason: "requested_by_customer"})
+		if err != nil || id == "" {
+			t.Fatalf("%s: create refund: %q, %v", cur, id, err)
+		}
+	}
+	if _, err := gw.SessionOfPayment(ctx, acct, "pi_123"); err != nil && app.ErrorCode(err) != app.ENotFound {
+		t.Fatalf("retrieve PaymentIntent: %v", err)
+	}
+}
+
+// TestStripeMockRefusesBadCalls shows the schema check is real: a call
+// Stripe would refuse is declined, and reported without the key.
+func TestStripeMockRefusesBadCalls(t *testing.T) {
+	gw, acct := mock(t)
+	ps := session("USD", 2500)
+	ps.PaidTxID = "" // a refund needs a payment
+	_, err := gw.Refund(context.Background(), acct, app.RefundCall{Session: ps, Amount: 100, IdempotencyKey: "k", Reason: "not_a_reason"})
+	if app.ErrorCode(err) != app.EProviderDeclined {
+		t.Fatalf("bad refund: got %v, want payment_provider_declined", err)
+	}
+	down := stripe.New(app.WalletA, "http://127.0.0.1:1")
+	_, err = down.Start(context.Background(), acct, app.PaymentStart{Session: ps})
+	if app.ErrorCode(err) != app.EProviderUnavailable {
+		t.Fatalf("unreachable: got %v, want payment_provider_unavailable", err)
+	}
+	if _, err := gw.Start(context.Background(), app.GatewayAccount{}, app.PaymentStart{Session: ps}); app.ErrorCode(err) != app.EProviderUnavailable {
+		t.Fatalf("no key: got %v", err)
+	}
+}

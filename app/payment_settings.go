@@ -1,0 +1,154 @@
+package app
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// CredentialsInput changes a store's own provider credentials of one
+// method: nil leaves a value, "" clears it.
+type CredentialsInput struct {
+	SecretKey     *string `json:"secret_key"`
+	WebhookSecret *string `json:"webhook_secret"`
+}
+
+// PaymentSettingsInput is the body of PATCH stores/{id}/payments/.
+type PaymentSettingsInput struct {
+	PaymentsLive *bool                       `json:"payments_live"`
+	Methods      map[string]CredentialsInput `json:"methods"`
+}
+
+// PaymentSettingsView is a store's payment setup as the admin sees it.
+// Secrets are never shown: only whether they are set, masked.
+type PaymentSettingsView struct {
+	PaymentsLive      bool                `json:"payments_live"`
+	TakesTestPayments bool                `json:"takes_test_payments"`
+	StripeWebhookURL  string              `json:"stripe_webhook_url"`
+	Methods           []MethodPaymentView `json:"methods"`
+}
+
+// MethodPaymentView is one payment method of a store's payment setup.
+type MethodPaymentView struct {
+	Method   string `json:"method"`
+	Provider string `json:"provider"`
+	Test     bool   `json:"test"`
+	Offered  bool   `json:"offered"`
+	// Credentials: "store" (its own), "server" (the server-wide default) or "none".
+	Credentials   string `json:"credentials"`
+	SecretKey     string `json:"secret_key"`     // masked ("sk_live_…1234"), "" when unset
+	WebhookSecret string `json:"webhook_secret"` // masked ("whsec_…abcd"), "" when unset
+}
+
+// MaskSecret shows the kind of a secret and its last four characters only.
+func MaskSecret(s string) string {
+	if s == "" {
+		return ""
+	}
+	prefix := ""
+	if i := strings.LastIndexByte(s, '_'); i >= 0 && i < 16 && len(s)-i > 8 {
+		prefix = s[:i+1]
+	}
+	if len(s) < 12 {
+		return prefix + "…"
+	}
+	return prefix + "…" + s[len(s)-4:]
+}
+
+// PaymentSettings returns a store's payment setup. Errors: not_found.
+func (ps *PaymentService) PaymentSettings(storeID uint64) (PaymentSettingsView, error) {
+	st, err := ps.s.Stores.Get(storeID)
+	if err != nil {
+		return PaymentSettingsView{}, err
+	}
+	return ps.settingsView(st), nil
+}
+
+func (ps *PaymentService) settingsView(st *Store) PaymentSettingsView {
+	set := st.Settings()
+	v := PaymentSettingsView{PaymentsLive: set.PaymentsLive, TakesTestPayments: ps.TakesTestPayments(st),
+		StripeWebhookURL: strings.TrimSuffix(ps.s.Opt.PublicURL, "/") + "/api/v1/payments/stripe/webhook/" +
+			strconv.FormatUint(st.ID, 10) + "/",
+		Methods: []MethodPaymentView{}}
+	for _, m := range []string{WalletA, WalletB} {
+		mv := MethodPaymentView{Method: m, Offered: set.MethodEnabled(m), Credentials: "none"}
+		if g, err := ps.Gateway(m); err == nil {
+			mv.Provider, mv.Test = g.Provider(), g.Test()
+		}
+		acct := ps.Account(st, m)
+		switch {
+		case mv.Provider == ProviderSandbox:
+			mv.Credentials = "none"
+		case st.Gateways[m].SecretKey != "":
+			mv.Credentials = "store"
+		case acct.SecretKey != "":
+			mv.Credentials = "server"
+		}
+		if mv.Provider != ProviderSandbox {
+			mv.SecretKey, mv.WebhookSecret = MaskSecret(acct.SecretKey), MaskSecret(acct.WebhookSecret)
+		}
+		v.Methods = append(v.Methods, mv)
+	}
+	return v
+}
+
+// SetPaymentSettings changes a store's payment setup: payments_live and
+// its own credentials per method (write-only). Errors: validation_failed,
+// not_found.
+func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsInput) (PaymentSettingsView, error) {
+	var v Validation
+	for m, c := range in.Methods {
+		if m != WalletA && m != WalletB {
+			v.Add("methods."+m, "must be WALLET_A or WALLET_B")
+			continue
+		}
+		if c.SecretKey != nil {
+			k := strings.TrimSpace(*c.SecretKey)
+			*c.SecretKey = k
+			v.Check(k == "" || ((strings.HasPrefix(k, "sk_") || strings.HasPrefix(k, "rk_")) && len(k) >= 12 && len(k) <= 255 && !strings.ContainsAny(k, " \t\r\n")),
+				"methods."+m+".secret_key", "must be a Stripe secret key (sk_... or rk_...), or empty to clear")
+		}
+		if c.WebhookSecret != nil {
+			w := strings.TrimSpace(*c.WebhookSecret)
+			*c.WebhookSecret = w
+			v.Check(w == "" || (strings.HasPrefix(w, "whsec_") && len(w) >= 12 && len(w) <= 255 && !strings.ContainsAny(w, " \t\r\n")),
+				"methods."+m+".webhook_secret", "must be a Stripe webhook signing secret (whsec_...), or empty to clear")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return PaymentSettingsView{}, err
+	}
+	st, err := ps.s.Stores.update(storeID, func(st *Store) error {
+		if in.PaymentsLive != nil {
+			patch, _ := json.Marshal(map[string]bool{"payments_live": *in.PaymentsLive})
+			cfg, err := MergeConfig(st.Config, patch)
+			if err != nil {
+				return err
+			}
+			st.Config = cfg
+		}
+		for m, c := range in.Methods {
+			if st.Gateways == nil {
+				st.Gateways = map[string]GatewayAccount{}
+			}
+			a := st.Gateways[m]
+			if c.SecretKey != nil {
+				a.SecretKey = *c.SecretKey
+			}
+			if c.WebhookSecret != nil {
+				a.WebhookSecret = *c.WebhookSecret
+			}
+			if a == (GatewayAccount{}) {
+				delete(st.Gateways, m)
+			} else {
+				st.Gateways[m] = a
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return PaymentSettingsView{}, err
+	}
+	ps.s.Log.Info("store payment settings changed", "store_id", storeID, "payments_live", st.Settings().PaymentsLive)
+	return ps.settingsView(st), nil
+}
