@@ -18,6 +18,7 @@ test:
 	$(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	@sh .ci/chromium.sh
 	$(GO) test -race -count=1 ./...
 
 fmt:
