@@ -143,6 +143,13 @@ func (t *Tx) PutProduct(p *app.Product) error {
 			return err
 		}
 	}
+	var before []string
+	if old != nil {
+		before = old.Images
+	}
+	if err := t.retainMedia(p.StoreID, before, p.Images); err != nil {
+		return err
+	}
 	if err := slugs.Put(key(p.StoreID, p.Slug), u64(p.ID)); err != nil {
 		return err
 	}
@@ -288,6 +295,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.unindexProduct(p); err != nil {
+		return err
+	}
+	if err := t.retainMedia(storeID, p.Images, nil); err != nil {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(key(storeID, id)); err != nil {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"log/slog"
+	"strings"
 	"net/netip"
 	"time"
 
@@ -42,8 +43,28 @@ type Server struct {
 	App *fiber.App
 }
 
-// BodyLimit is the largest request body accepted (decisions.md §1).
+// BodyLimit is the largest request body accepted (decisions.md §1), except
+// on the upload routes (LargeBody), which take up to UploadLimit.
 const BodyLimit = 1 << 20
+
+// UploadLimit is the largest body of an upload route: image uploads (several
+// files of at most 10 MB each) and CSV imports.
+const UploadLimit = 32 << 20
+
+// LargeBody reports whether a POST to path is an upload route: image uploads
+// (.../images/) and CSV imports (.../import/), in the admin API and panel.
+func LargeBody(path string) bool {
+	path = strings.TrimSuffix(path, "/")
+	return strings.HasSuffix(path, "/images") || strings.HasSuffix(path, "/import")
+}
+
+// bodyLimit keeps every other route at BodyLimit (Fiber reads up to UploadLimit).
+func (s *Server) bodyLimit(c *fiber.Ctx) error {
+	if len(c.Request().Body()) > BodyLimit && !(c.Method() == fiber.MethodPost && LargeBody(c.Path())) {
+		return app.Errorf(app.EPayloadTooLarge, "the request body is larger than 1 MiB")
+	}
+	return c.Next()
+}
 
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
@@ -55,7 +76,7 @@ func New(cfg Config, svc *app.Services) *Server {
 	s.App = fiber.New(fiber.Config{
 		ErrorHandler:          s.ErrorHandler,
 		CaseSensitive:         true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
-		BodyLimit:             BodyLimit,
+		BodyLimit:             UploadLimit,
 		DisableStartupMessage: true,
 		// X-Forwarded-Proto is believed from trusted proxies only; the client
 		// address is resolved by clientIP, not by Fiber's ProxyHeader (which
@@ -67,6 +88,7 @@ func New(cfg Config, svc *app.Services) *Server {
 		IdleTimeout:             120 * time.Second,
 	})
 	s.App.Use(s.requestLog)
+	s.App.Use(s.bodyLimit)
 	s.routes()
 	return s
 }
@@ -87,6 +109,7 @@ func (s *Server) routes() {
 	s.registerTicketRoutes(web)
 	s.registerContactRoutes(web)
 	s.registerContentRoutes(web)
+	s.registerMediaRoutes()
 }
 
 // Mount adds the catch-all for unknown routes; call it after every other
