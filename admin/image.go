@@ -10,6 +10,7 @@ import (
 
 	"storefront/app"
 	"storefront/app/imaging"
+	"storefront/httpkit"
 )
 
 // MaxUploadFiles is how many files one upload request may carry.
@@ -77,7 +78,7 @@ func readPart(fh *multipart.FileHeader, field string) ([]byte, error) {
 // (multipart, one or several parts named file): the product with the new
 // images' URLs appended.
 func (h *Handler) uploadProductImages(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
@@ -92,20 +93,20 @@ func (h *Handler) uploadProductImages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return created(c, viewProduct(p))
+	return httpkit.Created(c, viewProduct(p))
 }
 
 // setProductImages serves PUT stores/{id}/products/{pid}/images/ {images}:
 // reorder or drop images (each must be one of the product's).
 func (h *Handler) setProductImages(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Images *[]string `json:"images"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if in.Images == nil {
@@ -115,13 +116,13 @@ func (h *Handler) setProductImages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewProduct(p))
+	return httpkit.OK(c, viewProduct(p))
 }
 
 // deleteProductImage serves DELETE stores/{id}/products/{pid}/images/{index}/
 // (0-based position in images): the product without it.
 func (h *Handler) deleteProductImage(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
@@ -133,5 +134,5 @@ func (h *Handler) deleteProductImage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewProduct(p))
+	return httpkit.OK(c, viewProduct(p))
 }

@@ -168,4 +168,3 @@ func isOpaque(img image.Image) bool {
 	}
 	return true
 }
-
