@@ -232,6 +232,8 @@ type ProductInput struct {
 	Stock          *int64          `json:"stock"`
 	IsActive       *bool           `json:"is_active"`
 	Variants       *[]VariantInput `json:"variants"`
+	// LowStockThreshold: low on stock at or below it (0: never).
+	LowStockThreshold *int64 `json:"low_stock_threshold"`
 }
 
 // VariantInput is one variant of ProductInput.
@@ -315,6 +317,10 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
+	if in.LowStockThreshold != nil {
+		p.LowStockThreshold = *in.LowStockThreshold
+	}
+	v.Check(p.LowStockThreshold >= 0 && p.LowStockThreshold <= MaxStock, "low_stock_threshold", "must be between 0 and 1000000000")
 	v.Text("name", p.Name, true, 200)
 	v.Check(ValidSlug(p.Slug), "slug", "must be lower-case letters, digits and dashes")
 	v.Text("description", p.Description, false, 20000)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"storefront/app"
 	"storefront/httpkit"
@@ -54,16 +55,11 @@ const UploadLimit = 32 << 20
 // LargeBody reports whether a POST to path is an upload route: image uploads
 // (.../images/) and CSV imports (.../import/), in the admin API and panel.
 func LargeBody(path string) bool {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
 	path = strings.TrimSuffix(path, "/")
 	return strings.HasSuffix(path, "/images") || strings.HasSuffix(path, "/import")
-}
-
-// bodyLimit keeps every other route at BodyLimit (Fiber reads up to UploadLimit).
-func (s *Server) bodyLimit(c *fiber.Ctx) error {
-	if len(c.Request().Body()) > BodyLimit && !(c.Method() == fiber.MethodPost && LargeBody(c.Path())) {
-		return app.Errorf(app.EPayloadTooLarge, "the request body is larger than 1 MiB")
-	}
-	return c.Next()
 }
 
 // New builds the Fiber app with the storefront routes.
@@ -87,8 +83,15 @@ func New(cfg Config, svc *app.Services) *Server {
 		WriteTimeout:            30 * time.Second,
 		IdleTimeout:             120 * time.Second,
 	})
+	// Fiber's limit is the upload one; every other request is held to
+	// BodyLimit from its headers, before its body is read.
+	s.App.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+		if string(h.Method()) == fiber.MethodPost && LargeBody(string(h.RequestURI())) {
+			return fasthttp.RequestConfig{MaxRequestBodySize: UploadLimit}
+		}
+		return fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
+	}
 	s.App.Use(s.requestLog)
-	s.App.Use(s.bodyLimit)
 	s.routes()
 	return s
 }
