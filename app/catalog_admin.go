@@ -170,6 +170,5 @@ func (cs *CatalogService) BulkProducts(storeID uint64, ids []uint64, a BulkActio
 	if err != nil {
 		return 0, err
 	}
-	cs.Changed(storeID)
 	return len(ids), nil
 }

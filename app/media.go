@@ -149,7 +149,6 @@ func (cs *CatalogService) AddProductImages(storeID, id uint64, media []Media) (*
 	if err != nil {
 		return nil, err
 	}
-	cs.Changed(storeID)
 	return p, nil
 }
 
@@ -181,7 +180,6 @@ func (cs *CatalogService) SetProductImages(storeID, id uint64, images []string) 
 	if err != nil {
 		return nil, err
 	}
-	cs.Changed(storeID)
 	return p, nil
 }
 
