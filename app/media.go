@@ -121,7 +121,7 @@ func MediaHashes(storeID uint64, images []string) []string {
 // largest width, absolute with the public URL) to the product's images, in
 // one transaction. Errors: not_found, validation_failed (too many images).
 func (cs *CatalogService) AddProductImages(storeID, id uint64, media []Media) (*Product, error) {
-	base := strings.TrimSuffix(cs.s.Opt.PublicURL, "/")
+	base := strings.TrimSuffix(cs.s.PublicURL, "/")
 	largest := MediaWidths[len(MediaWidths)-1]
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
