@@ -35,7 +35,7 @@ func (t *Tx) mediaRow(storeID uint64, h []byte) (*mediaRow, error) {
 	}
 	var r mediaRow
 	var widths []int32
-	err := t.tx.QueryRow(t.ctx, `SELECT ext, widths, refs FROM media WHERE store_id = $1 AND hash = $2`, i64(storeID), h).Scan(&r.Ext, &widths, &r.Count)
+	err := t.queryRow(`SELECT ext, widths, refs FROM media WHERE store_id = $1 AND hash = $2`, i64(storeID), h).Scan(&r.Ext, &widths, &r.Count)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -80,7 +80,7 @@ func (t *Tx) MediaFile(storeID uint64, hash string, width int) (*app.MediaFile, 
 		return nil, err
 	}
 	f := app.MediaFile{Hash: hash, Width: width}
-	err := t.tx.QueryRow(t.ctx, `SELECT m.ext, f.data FROM media m JOIN media_files f ON f.store_id = m.store_id AND f.hash = m.hash
+	err := t.queryRow(`SELECT m.ext, f.data FROM media m JOIN media_files f ON f.store_id = m.store_id AND f.hash = m.hash
 		WHERE m.store_id = $1 AND m.hash = $2 AND f.width = $3`, i64(storeID), h, int32(width)).Scan(&f.Ext, &f.Data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, app.NotFound("image")
@@ -203,7 +203,7 @@ var (
 				return nil, err
 			}
 			var data []byte
-			err := t.tx.QueryRow(t.ctx, `SELECT data FROM media_files WHERE store_id = $1 AND hash = $2 AND width = $3`,
+			err := t.queryRow(`SELECT data FROM media_files WHERE store_id = $1 AND hash = $2 AND width = $3`,
 				i64(sid), k[8:40], int32(binary.BigEndian.Uint64(k[40:]))).Scan(&data)
 			return data, err
 		},
