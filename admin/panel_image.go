@@ -82,7 +82,10 @@ func (p *panel) moveImage(op string) pageFunc {
 				images[i-1], images[i] = images[i], images[i-1]
 			}
 		case "first":
-			images = append([]string{images[i]}, slices.Delete(images, i, i+1)...)
+			// The image first, read before Delete clears the tail (the order of
+			// an index expression and a call in one expression is unspecified).
+			main := images[i]
+			images = append([]string{main}, slices.Delete(images, i, i+1)...)
 			msg = "Main image set."
 		default:
 			images = slices.Delete(images, i, i+1)
