@@ -13,12 +13,6 @@ import (
 // Uploaded images: the renditions apart from the product records (a product
 // holds only URLs, so lists never read image bytes), and a reference count
 // per image that PutProduct and DeleteProduct keep in their transaction.
-var (
-	bMedia     = []byte("media")      // sid|sha256(32)|width(8) -> encoded image
-	bMediaRefs = []byte("media_refs") // sid|sha256(32) -> mediaRefs JSON
-	_          = registerBuckets(bMedia, bMediaRefs)
-)
-
 type mediaRefs struct {
 	Ext    string `json:"ext"`
 	Widths []int  `json:"widths"`
@@ -30,7 +24,7 @@ func mediaHashKey(storeID uint64, hash string) ([]byte, error) {
 	if err != nil || len(h) != 32 {
 		return nil, app.NotFound("image")
 	}
-	return key(storeID, h), nil
+	return []byte(keyOf(storeID).raw(h)), nil
 }
 
 func (t *Tx) mediaRefs(k []byte) (*mediaRefs, error) {
