@@ -22,6 +22,7 @@ test:
 	$(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	@sh .ci/chromium.sh
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-go
 	GO=$(GO) sh scripts/tscheck.sh

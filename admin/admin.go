@@ -90,6 +90,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	st := authed.Group("/stores/:store_id", h.storeScope)
 	h.registerStoreScopedRoutes(st)
 	h.registerCatalogRoutes(st)
+	h.registerImageRoutes(st)
 	h.registerCustomerRoutes(st)
 	h.registerOrderRoutes(st)
 	h.registerCouponRoutes(st)

@@ -115,10 +115,15 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get(st+"/products", p.store(p.productsPage))
 	r.Get(st+"/products/new", p.store(p.newProductPage))
+	r.Post(st+"/products/bulk", p.store(p.bulkProducts))
 	r.Post(st+"/products", p.store(p.createProduct))
 	r.Get(st+"/products/:pid", p.store(p.productPage))
 	r.Post(st+"/products/:pid", p.store(p.updateProduct))
 	r.Post(st+"/products/:pid/delete", p.store(p.deleteProduct))
+	r.Post(st+"/products/:pid/images", p.store(p.uploadImages))
+	r.Post(st+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
+	r.Post(st+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
+	r.Post(st+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
 
 	r.Get(st+"/blog-posts", p.store(p.postsPage))
 	r.Get(st+"/blog-posts/new", p.store(p.newPostPage))

@@ -1,7 +1,7 @@
 package admin
 
 import (
-	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,41 +127,6 @@ func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
 
-type productRow struct {
-	*app.Product
-	Category  string
-	Available int64 // stock on the wire: the variants' sum when there are variants
-}
-
-type productsData struct {
-	Rows []productRow
-	Pager
-}
-
-// productsPage serves GET /admin/stores/{id}/products/?cursor=: every
-// product, newest first, a page at a time.
-func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "products", st.ID)
-	if err != nil {
-		return err
-	}
-	page, err := p.h.svc.Catalog.AllProducts(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	cats, err := p.categoriesData(st.ID, categoryForm{})
-	if err != nil {
-		return err
-	}
-	d := productsData{Pager: p.pager(storePath(st, "products/"), "products", st.ID, lp, page.Next)}
-	for _, pr := range page.Items {
-		d.Rows = append(d.Rows, productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock()})
-	}
-	v.Title, v.Tab, v.Data = "Products", "products", d
-	return p.render(c, fiber.StatusOK, "products", v)
-}
-
 // productForm is the product form as typed: numbers stay text so that a
 // mistake is shown back exactly as entered.
 type productForm struct {
@@ -175,41 +140,158 @@ type productForm struct {
 	Images         string // one URL per line
 	Stock          string
 	IsActive       bool
-	Variants       string // JSON array
+	LowStock       string // the low-stock threshold
+	Variants       []variantRow
+
+	variantIndex []int // service variant index -> row, after reading the form
 }
+
+// variantRow is one variant row of the product form, as typed. Err holds the
+// row's errors after a failed save.
+type variantRow struct {
+	ID     uint64
+	Name   string
+	SKU    string
+	Price  string // empty: the product's price
+	Stock  string
+	Attrs  string // "size=L; colour=red"
+	Delete bool
+	Err    string
+}
+
+// blankVariantRows is how many empty rows the form offers for new variants
+// (the form works without JavaScript: save to get more).
+const blankVariantRows = 3
 
 type productData struct {
 	Form       productForm
 	Categories []*app.Category
 	Product    *app.Product // nil when creating
-}
-
-// variantJSON is a variant in the form's JSON editor.
-type variantJSON struct {
-	ID         uint64            `json:"id,omitempty"`
-	Name       string            `json:"name"`
-	SKU        string            `json:"sku"`
-	Price      app.Money         `json:"price"`
-	Stock      int64             `json:"stock"`
-	Attributes map[string]string `json:"attributes"`
+	Images     []imageRow
 }
 
 func formOfProduct(pr *app.Product) productForm {
 	f := productForm{ID: pr.ID, Name: pr.Name, Slug: pr.Slug, Description: pr.Description,
 		Price: pr.Price.String(), CategoryID: pr.CategoryID, Images: strings.Join(pr.Images, "\n"),
-		Stock: strconv.FormatInt(pr.Stock, 10), IsActive: pr.IsActive}
+		Stock: strconv.FormatInt(pr.Stock, 10), IsActive: pr.IsActive, LowStock: strconv.FormatInt(pr.LowStockThreshold, 10)}
 	if pr.CompareAtPrice > 0 {
 		f.CompareAtPrice = pr.CompareAtPrice.String()
 	}
-	if len(pr.Variants) > 0 {
-		vs := make([]variantJSON, len(pr.Variants))
-		for i, x := range pr.Variants {
-			vs[i] = variantJSON{ID: x.ID, Name: x.Name, SKU: x.SKU, Price: x.Price, Stock: x.Stock, Attributes: x.Attributes}
-		}
-		b, _ := json.MarshalIndent(vs, "", "  ")
-		f.Variants = string(b)
+	for _, x := range pr.Variants {
+		f.Variants = append(f.Variants, variantRow{ID: x.ID, Name: x.Name, SKU: x.SKU, Price: x.Price.String(),
+			Stock: strconv.FormatInt(x.Stock, 10), Attrs: formatAttrs(x.Attributes)})
+	}
+	return f.withBlankRows()
+}
+
+func (f productForm) withBlankRows() productForm {
+	blank := 0
+	for i := len(f.Variants) - 1; i >= 0 && f.Variants[i] == (variantRow{}); i-- {
+		blank++
+	}
+	for range blankVariantRows - blank {
+		f.Variants = append(f.Variants, variantRow{})
 	}
 	return f
+}
+
+// formatAttrs writes attributes as "key=value; key=value", keys sorted.
+func formatAttrs(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// parseAttrs reads "key=value; key=value" (empty: none).
+func parseAttrs(s string) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ";") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		k, v, found := strings.Cut(part, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !found || k == "" {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
+}
+
+// readVariantRows reads the variant rows of the form. A row with no id and
+// no name is an unused blank row; a ticked Delete drops the variant. rows
+// maps the index of each variant sent to the service to its form row, so
+// that the service's "variants[i].x" errors land on the right row.
+func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []app.VariantInput, index []int) {
+	n, _ := strconv.Atoi(c.FormValue("variant_rows"))
+	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
+	for i := range n {
+		pre := "v" + strconv.Itoa(i) + "_"
+		r := variantRow{Name: formValue(c, pre+"name"), SKU: formValue(c, pre+"sku"), Price: formValue(c, pre+"price"),
+			Stock: formValue(c, pre+"stock"), Attrs: formValue(c, pre+"attrs"), Delete: c.FormValue(pre+"delete") != ""}
+		r.ID, _ = strconv.ParseUint(c.FormValue(pre+"id"), 10, 64)
+		if r.ID == 0 && r.Name == "" && r.SKU == "" && r.Price == "" && r.Stock == "" && r.Attrs == "" {
+			continue
+		}
+		rows = append(rows, r)
+		if r.Delete {
+			continue
+		}
+		row := len(rows) - 1
+		f := "variants[" + strconv.Itoa(row) + "]"
+		vi := app.VariantInput{ID: r.ID, Name: r.Name, SKU: r.SKU}
+		if r.Price != "" {
+			price, err := app.ParseMoney(r.Price)
+			v.Check(err == nil, f+".price", "must be an amount like 12.50, or empty for the product's price")
+			vi.Price = &price
+		}
+		if r.Stock != "" {
+			stock, err := strconv.ParseInt(r.Stock, 10, 64)
+			v.Check(err == nil, f+".stock", "must be a whole number")
+			vi.Stock = stock
+		}
+		attrs, ok := parseAttrs(r.Attrs)
+		v.Check(ok, f+".attributes", "write them as key=value; key=value")
+		vi.Attributes = attrs
+		in = append(in, vi)
+		index = append(index, row)
+	}
+	return rows, in, index
+}
+
+// rowErrors moves "variants[i].x" errors onto the form rows (i is the index
+// in what the service got) and returns the other errors.
+func rowErrors(f *productForm, index []int, fields map[string]string) {
+	for k, msg := range fields {
+		rest, ok := strings.CutPrefix(k, "variants[")
+		if !ok {
+			continue
+		}
+		num, field, ok := strings.Cut(rest, "]")
+		i, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			continue
+		}
+		row := i
+		if index != nil && i < len(index) {
+			row = index[i]
+		}
+		if row < len(f.Variants) {
+			e := strings.TrimPrefix(field, ".") + " " + msg
+			if f.Variants[row].Err != "" {
+				e = f.Variants[row].Err + "; " + e
+			}
+			f.Variants[row].Err = e
+		}
+	}
 }
 
 // readProductForm reads the form into the service's input. Values that do
@@ -217,7 +299,7 @@ func formOfProduct(pr *app.Product) productForm {
 func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
 	f := productForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
 		Price: formValue(c, "price"), CompareAtPrice: formValue(c, "compare_at_price"), Images: formValue(c, "images"),
-		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", Variants: formValue(c, "variants")}
+		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold")}
 	f.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
 	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive}
 	var v app.Validation
@@ -243,17 +325,27 @@ func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
 		}
 	}
 	in.Images = &images
-	variants := []app.VariantInput{}
-	if f.Variants != "" {
-		if err := json.Unmarshal([]byte(f.Variants), &variants); err != nil {
-			v.Add("variants", "must be a JSON array of {id?, name, sku, price, stock, attributes}")
-		}
+	var low int64
+	if f.LowStock != "" {
+		low, err = strconv.ParseInt(f.LowStock, 10, 64)
+		v.Check(err == nil, "low_stock_threshold", "must be a whole number (0: no alert)")
 	}
+	in.LowStockThreshold = &low
+	rows, variants, index := readVariantRows(c, &v)
+	if variants == nil {
+		variants = []app.VariantInput{}
+	}
+	f.Variants = rows
 	in.Variants = &variants
+	f.variantIndex = index
 	return f, in, v.Err()
 }
 
 func (p *panel) showProduct(c *fiber.Ctx, v *view, status int, form productForm, pr *app.Product) error {
+	if status != fiber.StatusOK {
+		rowErrors(&form, form.variantIndex, v.Fields)
+		form = form.withBlankRows()
+	}
 	cats, err := p.h.svc.Catalog.Categories(v.Store.ID)
 	if err != nil {
 		return err
@@ -262,13 +354,13 @@ func (p *panel) showProduct(c *fiber.Ctx, v *view, status int, form productForm,
 	if pr != nil {
 		v.Title = pr.Name
 	}
-	v.Data = productData{Form: form, Categories: cats, Product: pr}
+	v.Data = productData{Form: form, Categories: cats, Product: pr, Images: p.imageRows(pr)}
 	return p.render(c, status, "product", v)
 }
 
 // newProductPage serves GET /admin/stores/{id}/products/new/.
 func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
-	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0"}, nil)
+	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows(), nil)
 }
 
 // createProduct serves POST /admin/stores/{id}/products/.

@@ -318,8 +318,9 @@ func TestPanelProducts(t *testing.T) {
 	form := url.Values{
 		"name": {"Linen Shirt"}, "description": {"Cool & <light>"}, "price": {"49.9"}, "compare_at_price": {"59.00"},
 		"category_id": {fmt.Sprint(cat.ID)}, "images": {"https://img.example/a.jpg\n\n  https://img.example/b.jpg  "},
-		"stock": {"7"}, "is_active": {"on"},
-		"variants": {`[{"name":"Small","sku":"LS-S","price":"49.90","stock":3,"attributes":{"size":"S"}},{"name":"Large","sku":"LS-L","price":52,"stock":4}]`},
+		"stock": {"7"}, "is_active": {"on"}, "variant_rows": {"4"},
+		"v0_name": {"Small"}, "v0_sku": {"LS-S"}, "v0_price": {"49.90"}, "v0_stock": {"3"}, "v0_attrs": {"size=S"},
+		"v1_name": {"Large"}, "v1_sku": {"LS-L"}, "v1_price": {"52"}, "v1_stock": {"4"},
 	}
 	p := b.submit(newPage, base, form)
 	if p.Status != 303 {
@@ -339,12 +340,13 @@ func TestPanelProducts(t *testing.T) {
 	edit := fmt.Sprintf("%s%d/", base, pr.ID)
 	p.redirectsTo(t, edit)
 	b.get(edit).expect(t, 200, "Product “Linen Shirt” created.", `value="49.90"`, "Cool &amp; &lt;light&gt;")
-	b.get(base).expect(t, 200, "Linen Shirt", "49.90 USD", "59.00 USD", "Shirts")
+	b.get(base).expect(t, 200, "Linen Shirt", "49.90 USD", "Shirts")
 
 	t.Run("Edit", func(t *testing.T) {
 		f := url.Values{"name": {"Linen Shirt"}, "slug": {"linen"}, "price": {"45.00"}, "compare_at_price": {""},
-			"category_id": {"0"}, "images": {""}, "stock": {"2"},
-			"variants": {fmt.Sprintf(`[{"id":%d,"name":"Small","price":"45.00","stock":1}]`, pr.Variants[0].ID)}}
+			"category_id": {"0"}, "images": {""}, "stock": {"2"}, "variant_rows": {"2"},
+			"v0_id": {fmt.Sprint(pr.Variants[0].ID)}, "v0_name": {"Small"}, "v0_price": {"45.00"}, "v0_stock": {"1"},
+			"v1_id": {fmt.Sprint(pr.Variants[1].ID)}, "v1_name": {"Large"}, "v1_delete": {"1"}}
 		b.submit(edit, edit, f).redirectsTo(t, edit)
 		got, _ := e.Svc.Catalog.Product(sid, pr.ID)
 		if got.Slug != "linen" || got.Price != 4500 || got.CompareAtPrice != 0 || got.CategoryID != 0 || len(got.Images) != 0 ||
@@ -355,8 +357,12 @@ func TestPanelProducts(t *testing.T) {
 		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/linen/", Key: key}).Expect(t, 404, "not_found")
 	})
 	t.Run("ErrValidationKeepsInput", func(t *testing.T) {
-		f := url.Values{"name": {"Broken"}, "price": {"12.345"}, "stock": {"x"}, "variants": {"[{"}, "images": {"not a url"}}
-		p := b.submit(newPage, base, f).expect(t, 400, "must be an amount like 12.50", "must be a whole number", "must be a JSON array")
+		f := url.Values{"name": {"Broken"}, "price": {"12.345"}, "stock": {"x"}, "images": {"not a url"},
+			"variant_rows": {"2"}, "v0_name": {"Kept"}, "v0_attrs": {"size"}, "v1_name": {""}, "v1_price": {"abc"}}
+		p := b.submit(newPage, base, f).expect(t, 400, "must be an amount like 12.50", "must be a whole number", "key=value", "or empty for the product")
+		if !strings.Contains(p.Body, `value="Kept"`) || !strings.Contains(p.Body, `value="abc"`) {
+			t.Fatalf("the variant rows lost what was typed: %s", p.Body)
+		}
 		if !strings.Contains(p.Body, `value="12.345"`) || !strings.Contains(p.Body, "not a url") {
 			t.Fatalf("the form lost what was typed: %s", p.Body)
 		}
@@ -374,17 +380,19 @@ func TestPanelProducts(t *testing.T) {
 		for i := 0; i < 30; i++ {
 			e.Product(sid, 0, fmt.Sprintf("Bulk %02d", i), 100, 1)
 		}
-		p := b.get(base).expect(t, 200, "Bulk 29", "Next page")
-		m := regexp.MustCompile(`href="([^"]*\?cursor=[^"]+)"`).FindStringSubmatch(p.Body)
+		p := b.get(base).expect(t, 200, "Bulk 29", "Next »", "Page 1 of 2")
+		m := regexp.MustCompile(`href="([^"]*\?page=2)"`).FindStringSubmatch(p.Body)
 		if m == nil {
 			t.Fatalf("no next link")
 		}
-		next := strings.ReplaceAll(m[1], "&amp;", "&")
-		p2 := b.get(next).expect(t, 200, "Bulk 00", "Linen Shirt", "First page")
-		if strings.Contains(p2.Body, "Bulk 29") || strings.Contains(p2.Body, "Next page") {
+		p2 := b.get(m[1]).expect(t, 200, "Bulk 00", "Linen Shirt", "« Previous", "Page 2 of 2")
+		if strings.Contains(p2.Body, "Bulk 29") || strings.Contains(p2.Body, "Next »") {
 			t.Fatalf("second page repeats the first or has a third")
 		}
-		b.get(base+"?cursor=bogus").expect(t, 400)
+		b.get(base+"?page=0").expect(t, 400)
+		b.get(base+"?sort=bogus").expect(t, 400)
+		b.get(base+"?q=bulk+07").expect(t, 200, "Bulk 07", "1 product")
+		b.get(base+"?sort=name&status=active").expect(t, 200, "Bulk 00")
 	})
 	t.Run("Delete", func(t *testing.T) {
 		b.submit(edit, edit+"delete/", url.Values{}).expect(t, 400, "confirm")

@@ -42,10 +42,13 @@ type Product struct {
 	Stock          int64     `json:"stock"`
 	Variants       []Variant `json:"variants"`
 	IsActive       bool      `json:"is_active"`
-	RatingSum      int64     `json:"rating_sum"`
-	ReviewCount    int64     `json:"review_count"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	// LowStockThreshold: the product is low on stock when its available
+	// stock is at or below it (0: never).
+	LowStockThreshold int64     `json:"low_stock_threshold"`
+	RatingSum         int64     `json:"rating_sum"`
+	ReviewCount       int64     `json:"review_count"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
 }
 
 // Variant is one option of a product (a size, a colour).

@@ -241,6 +241,8 @@ type ProductInput struct {
 	Stock          *int64          `json:"stock"`
 	IsActive       *bool           `json:"is_active"`
 	Variants       *[]VariantInput `json:"variants"`
+	// LowStockThreshold: low on stock at or below it (0: never).
+	LowStockThreshold *int64 `json:"low_stock_threshold"`
 }
 
 // VariantInput is one variant of ProductInput.
@@ -299,6 +301,7 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	v.Check(p.CompareAtPrice >= 0 && p.CompareAtPrice <= MaxMoney, "compare_at_price", "must be between 0.00 and 1000000000.00 (0 clears it)")
 	v.URLs("images", p.Images, MaxProductImages)
 	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
+	v.Check(p.LowStockThreshold >= 0 && p.LowStockThreshold <= MaxStock, "low_stock_threshold", "must be between 0 and 1000000000")
 	if p.CategoryID != 0 {
 		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
 			v.Add("category_id", "unknown category")
@@ -352,6 +355,9 @@ func setProductFields(p *Product, in ProductInput) {
 	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
+	}
+	if in.LowStockThreshold != nil {
+		p.LowStockThreshold = *in.LowStockThreshold
 	}
 }
 

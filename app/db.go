@@ -28,6 +28,7 @@ type Tx interface {
 
 	StoreTx
 	CatalogTx
+	MediaTx
 	CustomerTx
 	AddressTx
 	CartTx

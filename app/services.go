@@ -96,7 +96,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
 	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
-	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
+	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -129,6 +129,8 @@ type (
 		DB        DB
 		Now       Clock
 		broadcast func(Event)
+		// PublicURL prefixes the URLs of uploaded images.
+		PublicURL string
 	}
 
 	paymentDeps struct {

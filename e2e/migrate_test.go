@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/app/demo"
+	"storefront/app/imaging"
 	"storefront/storage"
 	"storefront/storage/postgres/pgtest"
 )
@@ -40,6 +43,21 @@ func TestMigrateDataRoundTrip(t *testing.T) {
 	if _, err := svc.Admins.Bootstrap("owner@example.com", "owner-password"); err != nil {
 		t.Fatal(err)
 	}
+	// An uploaded image on the first product: its renditions and reference
+	// count move too, and are served the same from PostgreSQL.
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewRGBA(image.Rect(0, 0, 600, 300)), nil); err != nil {
+		t.Fatal(err)
+	}
+	up, err := imaging.Process("file", jpg.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withImage, err := svc.Catalog.AddProductImages(res.StoreID, 1, []app.Media{{Hash: up.Hash, Ext: up.Ext, Files: up.Files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mediaURL := withImage.Images[len(withImage.Images)-1]
 	db.Close()
 	// The shop runs once on bbolt (it makes its secrets), then stops.
 	first := start(t, bin, dir)
@@ -140,6 +158,13 @@ func TestMigrateDataRoundTrip(t *testing.T) {
 				same(p+sep+"cursor="+next, key, "", "")
 			}
 		}
+	}
+	for _, w := range app.MediaWidths {
+		path := strings.Replace(strings.TrimPrefix(mediaURL, "http://shop.test"), "-1200.", fmt.Sprintf("-%d.", w), 1)
+		if status, _ := boltSrv.do("GET", path, "", "", nil); status != 200 {
+			t.Fatalf("GET %s on bbolt: got %d, want 200", path, status)
+		}
+		same(path, "", "", "")
 	}
 	for _, p := range []string{
 		fmt.Sprintf("/api/v1/admin/stores/%d/", res.StoreID),

@@ -143,6 +143,13 @@ func (t *Tx) PutProduct(p *app.Product) error {
 			return err
 		}
 	}
+	var before []string
+	if old != nil {
+		before = old.Images
+	}
+	if err := t.retainMedia(p.StoreID, before, p.Images); err != nil {
+		return err
+	}
 	if err := putSlug(slugs, p.StoreID, "", p.Slug, p.ID); err != nil {
 		return err
 	}
@@ -294,6 +301,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.unindexProduct(p); err != nil {
+		return err
+	}
+	if err := t.retainMedia(storeID, p.Images, nil); err != nil {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(keyOf(storeID).id(id)); err != nil {

@@ -27,6 +27,9 @@ var (
 	bIdxProducts    = []byte("idx_products")     // sid|sort|value|id -> index entry (active products)
 	bIdxCatProducts = []byte("idx_cat_products") // sid|cid|sort|value|id -> index entry
 	bIdxSearch      = []byte("idx_search")       // sid|word0|id -> rating key (words of active products' names; search.go)
+	// Uploaded images (media.go): renditions apart from the product records.
+	bMedia     = []byte("media")      // sid|sha256(32)|width(8) -> encoded image
+	bMediaRefs = []byte("media_refs") // sid|sha256(32) -> reference count JSON {ext, widths, count}
 
 	// Customers: sessions are refresh-token chains.
 	bCustomers      = []byte("customers")             // sid|id -> customer
@@ -95,6 +98,7 @@ var allBuckets = [][]byte{
 	bTickets, bIdxTickets, bIdxTicketsCust, bIdxTicketsStatus, bContact, bIdxContactRead, bOutbox,
 	bBlogPosts, bBlogSlugs, bIdxBlogPublished, bFlashDeals, bIdxDealsEnd, bIdxDealsProduct,
 	bBundles, bBundleSlugs, bIdxBundlesActive,
+	bMedia, bMediaRefs,
 }
 
 // tkey is a tenant key under construction: the store id, then parts added by

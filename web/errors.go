@@ -26,7 +26,7 @@ func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
 	if errors.As(err, &fe) {
 		switch fe.Code {
 		case fiber.StatusRequestEntityTooLarge:
-			err = app.Errorf(app.EPayloadTooLarge, "the request body is larger than 1 MiB")
+			err = app.Errorf(app.EPayloadTooLarge, "the request body is too large (1 MiB; uploads 32 MiB)")
 		case fiber.StatusNotFound:
 			err = app.Errorf(app.ENotFound, "no such endpoint")
 		case fiber.StatusMethodNotAllowed:

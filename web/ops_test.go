@@ -183,7 +183,7 @@ func TestOpenAPIComplete(t *testing.T) {
 			continue
 		}
 		p := param.ReplaceAllString(r.Path, "{$1}")
-		if !strings.HasPrefix(p, "/healthz") && !strings.HasPrefix(p, "/readyz") && p != "/metrics" && p != "/openapi.json" && !strings.HasSuffix(p, "/") {
+		if !strings.HasPrefix(p, "/healthz") && !strings.HasPrefix(p, "/readyz") && p != "/metrics" && p != "/openapi.json" && !strings.HasPrefix(p, "/media/") && !strings.HasSuffix(p, "/") {
 			p += "/"
 		}
 		key := r.Method + " " + p

@@ -3,6 +3,7 @@ package web
 import (
 	"log/slog"
 	"net"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -76,8 +77,23 @@ type Server struct {
 	App *fiber.App
 }
 
-// BodyLimit is the largest request body accepted (decisions.md §1).
+// BodyLimit is the largest request body accepted (decisions.md §1), except
+// on the upload routes (LargeBody), which take up to UploadLimit.
 const BodyLimit = 1 << 20
+
+// UploadLimit is the largest body of an upload route: image uploads (several
+// files of at most 10 MB each) and CSV imports.
+const UploadLimit = 32 << 20
+
+// LargeBody reports whether a POST to path is an upload route: image uploads
+// (.../images/) and CSV imports (.../import/), in the admin API and panel.
+func LargeBody(path string) bool {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimSuffix(path, "/")
+	return strings.HasSuffix(path, "/images") || strings.HasSuffix(path, "/import")
+}
 
 // HeaderLimit is the largest request line plus headers accepted: a larger one
 // is 431 request_headers_too_large.
@@ -99,7 +115,7 @@ func New(cfg Config, svc *app.Services) *Server {
 	s.App = fiber.New(fiber.Config{
 		ErrorHandler:          s.ErrorHandler,
 		CaseSensitive:         true, // paths are case-sensitive (RFC 3986); spares a lower-casing per request
-		BodyLimit:             BodyLimit,
+		BodyLimit:             UploadLimit,
 		DisableStartupMessage: true,
 		// X-Forwarded-Proto is believed from trusted proxies only; the client
 		// address is resolved by httpkit.Proxies, not by Fiber's ProxyHeader (which
@@ -111,6 +127,14 @@ func New(cfg Config, svc *app.Services) *Server {
 		IdleTimeout:             orDefault(cfg.IdleTimeout, 120*time.Second),
 		ReadBufferSize:          HeaderLimit,
 	})
+	// Fiber's limit is the upload one; every other request is held to
+	// BodyLimit from its headers, before its body is read.
+	s.App.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+		if string(h.Method()) == fiber.MethodPost && LargeBody(string(h.RequestURI())) {
+			return fasthttp.RequestConfig{MaxRequestBodySize: UploadLimit}
+		}
+		return fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
+	}
 	// A connection that timed out before sending a single byte gets no answer
 	// (there is no request to answer; an unsolicited 408 confuses clients
 	// that reuse connections): it is just closed. Every other read error goes
@@ -161,6 +185,7 @@ func (s *Server) routes() {
 	s.registerTicketRoutes(web)
 	s.registerContactRoutes(web)
 	s.registerContentRoutes(web)
+	s.registerMediaRoutes()
 }
 
 // Mount adds the catch-all for unknown routes; call it after every other

@@ -98,14 +98,17 @@ func (t *Tx) DeleteCategory(storeID, id uint64) error {
 
 // PutProduct creates or updates a product with its doc, slug and sort values.
 func (t *Tx) PutProduct(p *app.Product) error {
+	var before []string // the stored images, for the uploads' reference counts
 	if p.ID == 0 {
 		id, err := t.NextID(p.StoreID, "product")
 		if err != nil {
 			return err
 		}
 		p.ID = id
-	} else if _, err := t.Product(p.StoreID, p.ID); err != nil {
+	} else if old, err := t.Product(p.StoreID, p.ID); err != nil {
 		return err
+	} else {
+		before = old.Images
 	}
 	other, ok, err := t.id64(p.StoreID, "product", `SELECT id FROM products WHERE store_id = $1 AND slug = $2`, i64(p.StoreID), bs(p.Slug))
 	if err != nil {
@@ -113,6 +116,9 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	}
 	if ok && other != p.ID {
 		return slugConflict()
+	}
+	if err := t.retainMedia(p.StoreID, before, p.Images); err != nil {
+		return err
 	}
 	return t.writeProduct(p)
 }
@@ -207,8 +213,16 @@ func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
 	return app.Doc(d), err
 }
 
-// DeleteProduct removes a product.
+// DeleteProduct removes a product (and the uploaded images no other
+// product uses).
 func (t *Tx) DeleteProduct(storeID, id uint64) error {
+	p, err := t.Product(storeID, id)
+	if err != nil {
+		return err
+	}
+	if err := t.retainMedia(storeID, p.Images, nil); err != nil {
+		return err
+	}
 	if err := t.exec(storeID, "delete product words", `DELETE FROM product_words WHERE store_id = $1 AND product_id = $2`, i64(storeID), i64(id)); err != nil {
 		return err
 	}

@@ -1,0 +1,306 @@
+package admin_test
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+// testJPEG is a w×h gradient JPEG with an EXIF segment (GPS position
+// included) spliced in after SOI, as a phone writes it.
+func testJPEG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	exif := []byte("Exif\x00\x00MM\x00\x2aGPSLatitude 48.8584 GPSLongitude 2.2945 SECRET-LOCATION")
+	seg := append([]byte{0xFF, 0xE1, byte((len(exif) + 2) >> 8), byte(len(exif) + 2)}, exif...)
+	raw := buf.Bytes()
+	return append(append(append([]byte{}, raw[:2]...), seg...), raw[2:]...)
+}
+
+func testPNG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.NRGBA{200, uint8(x), uint8(y), uint8(x % 256)}) // transparent parts
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func testGIF(t testing.TB) []byte {
+	t.Helper()
+	img := image.NewPaletted(image.Rect(0, 0, 300, 200), color.Palette{color.Black, color.White})
+	for x := 0; x < 300; x += 2 {
+		img.SetColorIndex(x, x%200, 1)
+	}
+	var buf bytes.Buffer
+	if err := gif.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type upload struct {
+	name string
+	data []byte
+}
+
+// multipartBody builds a multipart body with one part per file, all named field.
+func multipartBody(t testing.TB, field string, files ...upload) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, f := range files {
+		w, err := mw.CreateFormFile(field, f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(f.data)
+	}
+	mw.Close()
+	return buf.Bytes(), mw.FormDataContentType()
+}
+
+func imagesPath(sid, pid uint64) string {
+	return fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/images/", sid, pid)
+}
+
+func uploadImages(e *testenv.Env, token string, sid, pid uint64, files ...upload) *testenv.Response {
+	body, ct := multipartBody(e.T, "file", files...)
+	return e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, pid), Token: token, Body: body, Header: map[string]string{"Content-Type": ct}})
+}
+
+type productImages struct {
+	ID     uint64   `json:"id"`
+	Images []string `json:"images"`
+}
+
+// get fetches a media URL's path through the app.
+func getMedia(t *testing.T, e *testenv.Env, url string, hdr map[string]string) *testenv.Response {
+	t.Helper()
+	path := strings.TrimPrefix(url, "http://shop.test")
+	if path == url {
+		t.Fatalf("image URL %s is not absolute on the public URL", url)
+	}
+	return e.Do(testenv.Req{Method: "GET", Path: path, Header: hdr})
+}
+
+func TestProductImageUpload(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	sidB, _ := e.Store("Shop B")
+	p := e.Product(sid, 0, "Mug", 2000, 5)
+	staffB := e.Staff(sidB, "staff-b@example.com")
+	webp, err := os.ReadFile("testdata/sample.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var got productImages
+	uploadImages(e, e.OwnerToken, sid, p.ID, upload{"photo.jpg", testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &got)
+	if len(got.Images) != 1 || !strings.HasPrefix(got.Images[0], "http://shop.test/media/") || !strings.HasSuffix(got.Images[0], "-1200.jpg") {
+		t.Fatalf("images: got %v, want one absolute /media/ URL of width 1200", got.Images)
+	}
+	first := got.Images[0]
+
+	t.Run("ServedInThreeWidths", func(t *testing.T) {
+		for _, w := range app.MediaWidths {
+			url := strings.Replace(first, "-1200.jpg", fmt.Sprintf("-%d.jpg", w), 1)
+			r := getMedia(t, e, url, nil)
+			if r.Status != 200 || r.Header.Get("Content-Type") != "image/jpeg" {
+				t.Fatalf("%d: got %d %s", w, r.Status, r.Header.Get("Content-Type"))
+			}
+			if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+				t.Fatalf("Cache-Control: got %q", cc)
+			}
+			cfg, err := jpeg.DecodeConfig(bytes.NewReader(r.Raw))
+			if err != nil || cfg.Width != w || cfg.Height != w/2 {
+				t.Fatalf("%d: decoded %+v %v, want %dx%d", w, cfg, err, w, w/2)
+			}
+			if bytes.Contains(r.Raw, []byte("Exif")) || bytes.Contains(r.Raw, []byte("SECRET-LOCATION")) {
+				t.Fatalf("%d: the EXIF data survived re-encoding", w)
+			}
+			etag := r.Header.Get("ETag")
+			if etag == "" {
+				t.Fatal("no ETag")
+			}
+			if r := getMedia(t, e, url, map[string]string{"If-None-Match": etag}); r.Status != 304 || len(r.Raw) != 0 {
+				t.Fatalf("If-None-Match: got %d with %d bytes, want 304", r.Status, len(r.Raw))
+			}
+		}
+	})
+
+	t.Run("SeveralFilesAndTypes", func(t *testing.T) {
+		uploadImages(e, e.OwnerToken, sid, p.ID,
+			upload{"a.png", testPNG(t, 600, 300)},
+			upload{"b.gif.jpg", testGIF(t)}, // the name lies: sniffed by content
+			upload{"c.webp", webp},
+		).Expect(t, 201, "").Decode(t, &got)
+		if len(got.Images) != 4 {
+			t.Fatalf("images: got %d, want 4: %v", len(got.Images), got.Images)
+		}
+		if !strings.HasSuffix(got.Images[1], ".png") { // transparency kept: PNG
+			t.Fatalf("PNG with alpha: got %s, want a .png rendition", got.Images[1])
+		}
+		r := getMedia(t, e, strings.Replace(got.Images[1], "-1200.png", "-480.png", 1), nil)
+		if cfg, err := png.DecodeConfig(bytes.NewReader(r.Raw)); err != nil || cfg.Width != 480 {
+			t.Fatalf("PNG 480: got %+v %v", cfg, err)
+		}
+		r = getMedia(t, e, got.Images[2], nil) // a 300 px GIF is not scaled up
+		if cfg, err := jpeg.DecodeConfig(bytes.NewReader(r.Raw)); err != nil || cfg.Width != 300 {
+			t.Fatalf("GIF at 1200: got %+v %v, want its own 300 px", cfg, err)
+		}
+	})
+
+	t.Run("Reorder", func(t *testing.T) {
+		order := []string{got.Images[3], got.Images[0], got.Images[2], got.Images[1]}
+		var after productImages
+		e.Do(testenv.Req{Method: "PUT", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{"images": order}}).Expect(t, 200, "").Decode(t, &after)
+		if fmt.Sprint(after.Images) != fmt.Sprint(order) {
+			t.Fatalf("reorder: got %v, want %v", after.Images, order)
+		}
+		got = after
+		r := e.Do(testenv.Req{Method: "PUT", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{"images": []string{"https://elsewhere.example/x.jpg"}}})
+		r.Expect(t, 400, "validation_failed")
+		e.Do(testenv.Req{Method: "PUT", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{"images": []string{order[0], order[0]}}}).Expect(t, 400, "validation_failed")
+		e.Do(testenv.Req{Method: "PUT", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{}}).Expect(t, 400, "validation_failed")
+	})
+
+	t.Run("Errors", func(t *testing.T) {
+		jpg := upload{"x.jpg", testJPEG(t, 50, 50)}
+		for _, tc := range []struct {
+			name   string
+			token  string
+			sid    uint64
+			pid    uint64
+			files  []upload
+			status int
+			code   string
+		}{
+			{"ErrNoCredentials", "", sid, p.ID, []upload{jpg}, 401, "unauthorized"},
+			{"ErrOtherStoresToken", staffB, sid, p.ID, []upload{jpg}, 404, "not_found"},
+			{"ErrOtherStoresProduct", e.OwnerToken, sidB, p.ID, []upload{jpg}, 404, "not_found"},
+			{"ErrTextNamedPNG", e.OwnerToken, sid, p.ID, []upload{{"evil.png", []byte("<?php echo 1; ?> not an image at all")}}, 400, "validation_failed"},
+			{"ErrTruncatedJPEG", e.OwnerToken, sid, p.ID, []upload{{"cut.jpg", testJPEG(t, 100, 100)[:300]}}, 400, "validation_failed"},
+			{"ErrEmptyFile", e.OwnerToken, sid, p.ID, []upload{{"empty.jpg", nil}}, 400, "validation_failed"},
+			{"ErrTooLarge", e.OwnerToken, sid, p.ID, []upload{{"big.jpg", append(testJPEG(t, 10, 10), make([]byte, 10<<20)...)}}, 413, "payload_too_large"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := uploadImages(e, tc.token, tc.sid, tc.pid, tc.files...).Expect(t, tc.status, tc.code)
+				if tc.status == 413 && !strings.Contains(r.Body.Message, "10 MB") {
+					t.Fatalf("message: got %q, want the 10 MB cap named", r.Body.Message)
+				}
+			})
+		}
+		t.Run("ErrNoFilePart", func(t *testing.T) {
+			body, ct := multipartBody(t, "image", jpg)
+			e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: body, Header: map[string]string{"Content-Type": ct}}).Expect(t, 400, "validation_failed")
+		})
+		t.Run("ErrNotMultipart", func(t *testing.T) {
+			e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{"file": "x"}}).Expect(t, 400, "validation_failed")
+		})
+		t.Run("ErrJSONRouteStillOneMiB", func(t *testing.T) {
+			base := e.Listen()
+			big := `{"name":"` + strings.Repeat("a", 2<<20) + `"}`
+			req, _ := http.NewRequest("PATCH", fmt.Sprintf("%s/api/v1/admin/stores/%d/products/%d/", base, sid, p.ID), strings.NewReader(big))
+			req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 413 {
+				t.Fatalf("a 2 MiB JSON body: got %d, want 413", resp.StatusCode)
+			}
+		})
+		t.Run("ErrMediaOfOtherStore", func(t *testing.T) {
+			path := strings.TrimPrefix(got.Images[0], "http://shop.test")
+			other := strings.Replace(path, fmt.Sprintf("/media/%d/", sid), fmt.Sprintf("/media/%d/", sidB), 1)
+			e.Do(testenv.Req{Method: "GET", Path: other}).Expect(t, 404, "not_found")
+			e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/media/%d/nothex-160.jpg", sid)}).Expect(t, 404, "not_found")
+		})
+	})
+
+	t.Run("DeleteFreesStorage", func(t *testing.T) {
+		// A second product shares the first upload: it stays while one uses it.
+		q := e.Product(sid, 0, "Cup", 1000, 1)
+		var q1 productImages
+		uploadImages(e, e.OwnerToken, sid, q.ID, upload{"photo.jpg", testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &q1)
+		if q1.Images[0] != first {
+			t.Fatalf("same bytes: got %s, want the same content address %s", q1.Images[0], first)
+		}
+		ref, _ := app.ParseMediaURL(first)
+		if n, _ := e.Svc.Catalog.MediaRefs(sid, ref.Hash); n != 2 {
+			t.Fatalf("refs: got %d, want 2", n)
+		}
+		idx := -1
+		for i, u := range got.Images {
+			if u == first {
+				idx = i
+			}
+		}
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s%d/", imagesPath(sid, p.ID), idx), Token: e.OwnerToken}).Expect(t, 200, "")
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s%d/", imagesPath(sid, p.ID), 99), Token: e.OwnerToken}).Expect(t, 404, "not_found")
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s%d/", imagesPath(sid, p.ID), 0)}).Expect(t, 401, "unauthorized")
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s%d/", imagesPath(sid, p.ID), 0), Token: staffB}).Expect(t, 404, "not_found")
+		if r := getMedia(t, e, first, nil); r.Status != 200 {
+			t.Fatalf("still used by Cup: got %d", r.Status)
+		}
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, q.ID), Token: e.OwnerToken}).Expect(t, 200, "")
+		if n, _ := e.Svc.Catalog.MediaRefs(sid, ref.Hash); n != 0 {
+			t.Fatalf("refs after both are gone: got %d, want 0", n)
+		}
+		for _, w := range app.MediaWidths {
+			url := strings.Replace(first, "-1200.", fmt.Sprintf("-%d.", w), 1)
+			getMedia(t, e, url, nil).Expect(t, 404, "not_found")
+		}
+		// Deleting the product frees the rest.
+		var rest productImages
+		e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, p.ID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &rest)
+		e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, p.ID), Token: e.OwnerToken}).Expect(t, 200, "")
+		for _, u := range rest.Images {
+			getMedia(t, e, u, nil).Expect(t, 404, "not_found")
+		}
+	})
+
+	t.Run("URLImagesKeepWorking", func(t *testing.T) {
+		var u productImages
+		e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/", sid), Token: e.OwnerToken,
+			Body: map[string]any{"name": "Linked", "price": "1.00", "images": []string{"https://cdn.example/a.jpg"}}}).Expect(t, 201, "").Decode(t, &u)
+		uploadImages(e, e.OwnerToken, sid, u.ID, upload{"x.png", testPNG(t, 100, 100)}).Expect(t, 201, "").Decode(t, &u)
+		if len(u.Images) != 2 || u.Images[0] != "https://cdn.example/a.jpg" {
+			t.Fatalf("images: got %v", u.Images)
+		}
+		// A made-up upload URL of this store is refused: it would count nothing.
+		fake := fmt.Sprintf("http://shop.test/media/%d/%s-1200.jpg", sid, strings.Repeat("ab", 32))
+		e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, u.ID), Token: e.OwnerToken,
+			Body: map[string]any{"images": []string{fake}}}).Expect(t, 400, "validation_failed")
+	})
+}

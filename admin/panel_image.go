@@ -1,0 +1,99 @@
+package admin
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// imageRow is one image of the product page: its URL and, for an upload of
+// this store, the 160 px thumbnail (URL images get no thumbnail: the panel's
+// CSP loads images from this server only).
+type imageRow struct {
+	Index int
+	URL   string
+	Thumb string
+}
+
+func (p *panel) imageRows(pr *app.Product) []imageRow {
+	if pr == nil {
+		return nil
+	}
+	rows := make([]imageRow, len(pr.Images))
+	for i, u := range pr.Images {
+		rows[i] = imageRow{Index: i, URL: u, Thumb: thumbOf(pr.StoreID, u)}
+	}
+	return rows
+}
+
+// thumbOf is the same-origin path of the 160 px rendition of an uploaded
+// image of the store, or "".
+func thumbOf(storeID uint64, u string) string {
+	r, ok := app.ParseMediaURL(u)
+	if !ok || r.StoreID != storeID {
+		return ""
+	}
+	return app.MediaPath(storeID, r.Hash, app.MediaWidths[0], r.Ext)
+}
+
+func productPath(st *app.Store, id uint64) string {
+	return storePath(st, "products/"+strconv.FormatUint(id, 10)+"/")
+}
+
+// uploadImages serves POST /admin/stores/{id}/products/{pid}/images/
+// (multipart, files in the field file).
+func (p *panel) uploadImages(c *fiber.Ctx, v *view) error {
+	pr, err := p.pathProduct(c, v)
+	if err != nil {
+		return err
+	}
+	media, err := readUploads(c)
+	if err == nil {
+		if _, err = p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err == nil {
+			n := strconv.Itoa(len(media)) + " images"
+			if len(media) == 1 {
+				n = "1 image"
+			}
+			return p.redirect(c, v, productPath(v.Store, pr.ID), ok1(n+" uploaded."))
+		}
+	}
+	return p.showProduct(c, v, p.formError(c, v, err), formOfProduct(pr), pr)
+}
+
+// moveImage serves POST /admin/stores/{id}/products/{pid}/images/{index}/{up|first|delete}/.
+func (p *panel) moveImage(op string) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		pr, err := p.pathProduct(c, v)
+		if err != nil {
+			return err
+		}
+		i, err := strconv.Atoi(c.Params("index"))
+		if err != nil || i < 0 || i >= len(pr.Images) {
+			return app.NotFound("image")
+		}
+		images := slices.Clone(pr.Images)
+		msg := "Image moved."
+		switch op {
+		case "up":
+			if i > 0 {
+				images[i-1], images[i] = images[i], images[i-1]
+			}
+		case "first":
+			// The image first, read before Delete clears the tail (the order of
+			// an index expression and a call in one expression is unspecified).
+			main := images[i]
+			images = append([]string{main}, slices.Delete(images, i, i+1)...)
+			msg = "Main image set."
+		default:
+			images = slices.Delete(images, i, i+1)
+			msg = "Image removed."
+		}
+		if _, err := p.h.svc.Catalog.SetProductImages(v.Store.ID, pr.ID, images); err != nil {
+			return p.showProduct(c, v, p.formError(c, v, err), formOfProduct(pr), pr)
+		}
+		return p.redirect(c, v, productPath(v.Store, pr.ID)+"#images", ok1(msg))
+	}
+}
