@@ -29,23 +29,26 @@ type CategoryRef struct {
 // Product is a sellable item. With variants, each variant has its own price
 // and stock, and an order line must name one.
 type Product struct {
-	ID             uint64    `json:"id"`
-	StoreID        uint64    `json:"store_id"`
-	Name           string    `json:"name"`
-	Slug           string    `json:"slug"`
-	Description    string    `json:"description"`
-	Price          Money     `json:"price"`
-	CompareAtPrice Money     `json:"compare_at_price"` // 0: none
-	Currency       string    `json:"currency"`
-	Images         []string  `json:"images"`
-	CategoryID     uint64    `json:"category_id"`
-	Stock          int64     `json:"stock"`
-	Variants       []Variant `json:"variants"`
-	IsActive       bool      `json:"is_active"`
-	RatingSum      int64     `json:"rating_sum"`
-	ReviewCount    int64     `json:"review_count"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	ID             uint64   `json:"id"`
+	StoreID        uint64   `json:"store_id"`
+	Name           string   `json:"name"`
+	Slug           string   `json:"slug"`
+	Description    string   `json:"description"`
+	Price          Money    `json:"price"`
+	CompareAtPrice Money    `json:"compare_at_price"` // 0: none
+	Currency       string   `json:"currency"`
+	Images         []string `json:"images"`
+	CategoryID     uint64   `json:"category_id"`
+	Stock          int64    `json:"stock"`
+	// LowStockThreshold: when the available stock falls under it the owner
+	// is told (mail, product.low_stock webhook); 0 turns the alert off.
+	LowStockThreshold int64     `json:"low_stock_threshold"`
+	Variants          []Variant `json:"variants"`
+	IsActive          bool      `json:"is_active"`
+	RatingSum         int64     `json:"rating_sum"`
+	ReviewCount       int64     `json:"review_count"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
 }
 
 // Variant is one option of a product (a size, a colour).
@@ -69,6 +72,12 @@ func (p *Product) AvailableStock() int64 {
 		n += v.Stock
 	}
 	return n
+}
+
+// LowStock reports whether the available stock is under the product's
+// low-stock threshold (never when the threshold is 0).
+func (p *Product) LowStock() bool {
+	return p.LowStockThreshold > 0 && p.AvailableStock() < p.LowStockThreshold
 }
 
 // AverageRating is the mean approved rating rounded to two decimals (0 without reviews).

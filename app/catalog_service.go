@@ -222,16 +222,18 @@ func (cs *CatalogService) DeleteCategory(storeID, id uint64) error {
 // Variants, when sent, replace the list: an entry with the id of an existing
 // variant keeps that id, others get new ids.
 type ProductInput struct {
-	Name           *string         `json:"name"`
-	Slug           *string         `json:"slug"`
-	Description    *string         `json:"description"`
-	Price          *Money          `json:"price"`
-	CompareAtPrice *Money          `json:"compare_at_price"`
-	CategoryID     *uint64         `json:"category_id"`
-	Images         *[]string       `json:"images"`
-	Stock          *int64          `json:"stock"`
-	IsActive       *bool           `json:"is_active"`
-	Variants       *[]VariantInput `json:"variants"`
+	Name           *string   `json:"name"`
+	Slug           *string   `json:"slug"`
+	Description    *string   `json:"description"`
+	Price          *Money    `json:"price"`
+	CompareAtPrice *Money    `json:"compare_at_price"`
+	CategoryID     *uint64   `json:"category_id"`
+	Images         *[]string `json:"images"`
+	Stock          *int64    `json:"stock"`
+	// LowStockThreshold: 0 turns the low-stock alert off.
+	LowStockThreshold *int64          `json:"low_stock_threshold"`
+	IsActive          *bool           `json:"is_active"`
+	Variants          *[]VariantInput `json:"variants"`
 }
 
 // VariantInput is one variant of ProductInput.
@@ -312,6 +314,9 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	if in.IsActive != nil {
 		p.IsActive = *in.IsActive
 	}
+	if in.LowStockThreshold != nil {
+		p.LowStockThreshold = *in.LowStockThreshold
+	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
@@ -322,6 +327,7 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	v.Check(p.CompareAtPrice >= 0 && p.CompareAtPrice <= MaxMoney, "compare_at_price", "must be between 0.00 and 1000000000.00 (0 clears it)")
 	v.URLs("images", p.Images, MaxProductImages)
 	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
+	v.Check(p.LowStockThreshold >= 0 && p.LowStockThreshold <= MaxStock, "low_stock_threshold", "must be between 0 (off) and 1000000000")
 	if p.CategoryID != 0 {
 		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
 			v.Add("category_id", "unknown category")

@@ -18,8 +18,15 @@ type Store struct {
 	IsActive   bool            `json:"is_active"`
 	APIKeyHash []byte          `json:"api_key_hash"`
 	Config     json.RawMessage `json:"config"`
-	CreatedAt  time.Time       `json:"created_at"`
-	UpdatedAt  time.Time       `json:"updated_at"`
+	// AllowedOrigins are the exact browser origins (scheme://host[:port])
+	// allowed to call the storefront API of this store (CORS).
+	AllowedOrigins []string `json:"allowed_origins,omitempty"`
+	// NotificationEmails receive the owner notifications of this store.
+	NotificationEmails []string `json:"notification_emails,omitempty"`
+	// NotificationsOff lists the notification kinds turned off.
+	NotificationsOff []string  `json:"notifications_off,omitempty"`
+	CreatedAt        time.Time `json:"created_at"`
+	UpdatedAt        time.Time `json:"updated_at"`
 }
 
 // StoreTx is the storage of stores.

@@ -23,6 +23,9 @@ type StoreService struct {
 
 	cache atomic.Pointer[storeCache]
 	mu    sync.Mutex // serializes writers of cache
+	// origins is the set of origins any active store allows (nil: to be
+	// rebuilt); every store change drops it.
+	origins atomic.Pointer[map[string]bool]
 }
 
 // storeCache is one immutable snapshot of the caches.
@@ -127,6 +130,7 @@ func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
 func (ss *StoreService) forget(id uint64) {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
+		ss.origins.Store(nil)
 		delete(c.config, id)
 		for k, st := range c.byKey {
 			if st.ID == id {
