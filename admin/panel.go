@@ -235,7 +235,7 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 			return p.toLogin(c)
 		}
 		u, err := p.adminUser(sess.adminID)
-		if app.IsNotFound(err) {
+		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
 		}
@@ -472,7 +472,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	securityHeaders(c)
 	v := &view{}
 	if sess, found := p.sessions.get(c.Cookies(sessionCookie)); found {
-		if u, err := p.adminUser(sess.adminID); err == nil {
+		if u, err := p.adminUser(sess.adminID); err == nil && u.TokenVersion == sess.version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, sess.csrf
 		}
 	}
