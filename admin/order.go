@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerOrderRoutes(r fiber.Router) {
@@ -31,7 +32,7 @@ func (h *Handler) listOrders(c *fiber.Ctx) error {
 
 // getOrder serves GET stores/{id}/orders/{oid}/ (guest orders included).
 func (h *Handler) getOrder(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func (h *Handler) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, o.AdminView())
+	return httpkit.OK(c, o.AdminView())
 }
 
 type orderStatusInput struct {
@@ -49,17 +50,17 @@ type orderStatusInput struct {
 // patchOrder serves PATCH stores/{id}/orders/{oid}/ {status}: only the moves
 // of decisions.md §5 (CONFIRMED -> DELIVERED -> COMPLETED).
 func (h *Handler) patchOrder(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
 	var in orderStatusInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	o, err := h.svc.Orders.Move(storeOf(c).ID, id, in.Status)
 	if err != nil {
 		return err
 	}
-	return ok(c, o.AdminView())
+	return httpkit.OK(c, o.AdminView())
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 type ordersData struct {
@@ -61,7 +62,7 @@ func nextOrderStatus(status string) string {
 // orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, its
 // requests and the status move.
 func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order) error
 // moveOrder serves POST /admin/stores/{id}/orders/{oid}/status/ {status}:
 // CONFIRMED -> DELIVERED -> COMPLETED.
 func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
