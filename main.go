@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -34,6 +35,7 @@ import (
 	"storefront/app/config"
 	"storefront/app/demo"
 	"storefront/app/mail"
+	"storefront/app/webhook"
 	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/web"
@@ -270,6 +272,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err != nil {
 		return fail("cannot schedule the jobs", err)
 	}
+	stopWorkers := startWorkers(cfg, svc)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(ln) }()
@@ -294,6 +297,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("HTTP drain incomplete", "err", err)
 	}
+	stopWorkers()
 	if sock != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		_ = sock.Shutdown(sctx)
@@ -348,6 +352,7 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 		BcryptCost:     cfg.Auth.BcryptCost,
 		GatewaySecrets: gateways,
 	})
+	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
 	}
@@ -465,6 +470,25 @@ func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
 		out[i] = admin.BackupFile{File: f.Name, SizeBytes: f.SizeBytes, CreatedAt: app.UTC(f.CreatedAt).Format(time.RFC3339)}
 	}
 	return out, nil
+}
+
+// startWorkers runs the outbox and webhook workers in goroutines; they
+// start at once (mail left queued by a previous run goes out), are woken
+// by every commit that queues work, and look again every 5 seconds. The
+// returned function stops them and waits for them (an attempt in flight
+// finishes or times out).
+func startWorkers(cfg *config.Config, svc *app.Services) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	outbox := app.NewOutboxWorker(svc)
+	outbox.MaxAge = cfg.Mail.MaxAge
+	hooks := app.NewWebhookWorker(svc, svc.Webhooks.Sender)
+	hooks.Timeout = cfg.Webhooks.Timeout
+	svc.OnQueued = func() { outbox.Wake(); hooks.Wake() }
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); outbox.Run(ctx, 5*time.Second) }()
+	go func() { defer wg.Done(); hooks.Run(ctx, 5*time.Second) }()
+	return func() { cancel(); wg.Wait() }
 }
 
 // startCron schedules the background jobs: category cache eviction, expiry

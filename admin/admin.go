@@ -69,6 +69,8 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerContactRoutes(st)
 	h.registerContentRoutes(st)
 	h.registerOutboxRoutes(st)
+	h.registerMailRoutes(st)
+	h.registerWebhookRoutes(st)
 	h.registerPanel(r)
 	return h
 }

@@ -272,6 +272,14 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 			return err
 		}
 		res = CheckoutResult{RedirectURL: gw.RedirectURL(sess), OrderID: o.ID, PaymentSessionID: sessionID}
+		if err := os.s.Happened(tx, Change{Type: EvOrderCreated, StoreID: storeID, Order: o}); err != nil {
+			return err
+		}
+		for _, p := range products {
+			if err := os.s.lowStockAfterTake(tx, p, o); err != nil {
+				return err
+			}
+		}
 		if idem.Key != "" {
 			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: scoped, BodyHash: bodyHash,
 				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
@@ -290,6 +298,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	}
 	if fresh {
 		os.s.Catalog.Changed(storeID)
+		os.s.Kick()
 	}
 	return res, nil
 }
@@ -484,8 +493,14 @@ func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) 
 		}
 		o.Status = status
 		o.UpdatedAt = UTC(tx.Now())
-		return tx.PutOrder(o)
+		if err := tx.PutOrder(o); err != nil {
+			return err
+		}
+		return os.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: storeID, Order: o})
 	})
+	if err == nil {
+		os.s.Kick()
+	}
 	return o, err
 }
 
@@ -521,6 +536,9 @@ func (os *OrderService) ExpirePending() (int, error) {
 				if err := CancelOrder(tx, o, now); err != nil {
 					return err
 				}
+				if err := os.s.OrderCancelled(tx, o, "expired"); err != nil {
+					return err
+				}
 				n++
 			}
 			return nil
@@ -534,6 +552,7 @@ func (os *OrderService) ExpirePending() (int, error) {
 		}
 		if n > 0 {
 			os.s.Catalog.Changed(st.ID)
+			os.s.Kick()
 			total += n
 		}
 	}

@@ -132,11 +132,15 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 		now := UTC(tx.Now())
 		m = &ContactMessage{StoreID: storeID, Name: in.Name, Email: in.Email, Phone: in.Phone, Subject: in.Subject,
 			Message: in.Message, Metadata: md, CreatedAt: now, UpdatedAt: now}
-		return tx.CreateContactMessage(m)
+		if err := tx.CreateContactMessage(m); err != nil {
+			return err
+		}
+		return cs.s.Happened(tx, Change{Type: EvContactReceived, StoreID: storeID, Contact: m})
 	})
 	if err != nil {
 		return nil, err
 	}
+	cs.s.Kick()
 	return m, nil
 }
 

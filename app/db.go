@@ -39,6 +39,7 @@ type Tx interface {
 	TicketTx
 	ContactTx
 	MailTx
+	WebhookTx
 	AdminTx
 	ContentTx
 }

@@ -347,6 +347,12 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 			if err := removeOrdered(tx, o); err != nil {
 				return err
 			}
+			if err := ps.s.Happened(tx, Change{Type: EvOrderPaid, StoreID: o.StoreID, Order: o}); err != nil {
+				return err
+			}
+			if err := ps.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
+				return err
+			}
 		} else {
 			o.PaymentStatus = PaymentFailed
 		}
@@ -359,6 +365,7 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 		res = VerifyResult{Success: gr.Paid, OrderID: o.ID, Status: o.Status, Message: gr.Message}
 		return nil
 	})
+	ps.s.Kick()
 	return res, err
 }
 

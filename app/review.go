@@ -227,11 +227,15 @@ func (rs *ReviewService) Submit(sh Shopper, in ReviewInput) (*Review, error) {
 		if r.Images == nil {
 			r.Images = []string{}
 		}
-		return tx.CreateReview(r)
+		if err := tx.CreateReview(r); err != nil {
+			return err
+		}
+		return rs.s.Happened(tx, Change{Type: EvReviewCreated, StoreID: sh.StoreID, Review: r})
 	})
 	if err != nil {
 		return nil, err
 	}
+	rs.s.Kick()
 	return r, nil
 }
 
@@ -300,6 +304,9 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 		if err := tx.PutReview(r); err != nil {
 			return err
 		}
+		if err := rs.s.Happened(tx, Change{Type: EvReviewModerated, StoreID: storeID, Review: r}); err != nil {
+			return err
+		}
 		if delta == 0 {
 			return nil
 		}
@@ -332,6 +339,7 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 	if changed {
 		rs.s.Catalog.Changed(storeID)
 	}
+	rs.s.Kick()
 	return r, nil
 }
 

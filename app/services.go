@@ -23,7 +23,11 @@ type Options struct {
 type Services struct {
 	DB     DB
 	Now    Clock
+	// Mailer is the mail transport the OutboxWorker uses (nil: none).
 	Mailer Mailer
+	// OnQueued, set by main, wakes the outbox and webhook workers after a
+	// commit that queued work (nil: they find it on their next tick).
+	OnQueued func()
 	Tokens Tokens
 	Pass   Passwords
 	Log    *slog.Logger
@@ -46,10 +50,12 @@ type Services struct {
 	Tickets   *TicketService
 	Contact   *ContactService
 	Content   *ContentService
+	Webhooks  *WebhookService
 }
 
 // NewServices wires the services over db. now, mailer and log may be nil
-// (real clock, outbox mailer, discard).
+// (real clock, no mail transport, discard). Mail always goes to the outbox
+// first; the OutboxWorker hands it to mailer (nil: it stays in the outbox).
 func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock, log *slog.Logger, opt Options) *Services {
 	if now == nil {
 		now = time.Now
@@ -75,14 +81,10 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if opt.BcryptCost == 0 {
 		opt.BcryptCost = 10
 	}
-	s := &Services{DB: db, Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
+	s := &Services{DB: db, Now: now, Mailer: mailer, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
-	if mailer == nil {
-		mailer = OutboxMailer{DB: db}
-	}
-	s.Mailer = mailer
 	s.Stores = newStoreService(s)
 	s.Catalog = newCatalogService(s)
 	s.Admins = newAdminService(s)
@@ -96,5 +98,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Tickets = newTicketService(s)
 	s.Contact = newContactService(s)
 	s.Content = newContentService(s)
+	s.Webhooks = newWebhookService(s)
 	return s
 }

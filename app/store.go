@@ -24,9 +24,12 @@ type Store struct {
 	// NotificationEmails receive the owner notifications of this store.
 	NotificationEmails []string `json:"notification_emails,omitempty"`
 	// NotificationsOff lists the notification kinds turned off.
-	NotificationsOff []string  `json:"notifications_off,omitempty"`
-	CreatedAt        time.Time `json:"created_at"`
-	UpdatedAt        time.Time `json:"updated_at"`
+	NotificationsOff []string `json:"notifications_off,omitempty"`
+	// MailTemplates are the store's overrides of the built-in mail
+	// templates, by kind (validated on save).
+	MailTemplates map[string]MailTemplate `json:"mail_templates,omitempty"`
+	CreatedAt     time.Time               `json:"created_at"`
+	UpdatedAt     time.Time               `json:"updated_at"`
 }
 
 // StoreTx is the storage of stores.

@@ -25,6 +25,7 @@ import (
 	"storefront/admin"
 	"storefront/app"
 	"storefront/app/auth"
+	"storefront/app/webhook"
 	"storefront/storage"
 	"storefront/web"
 )
@@ -109,6 +110,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 		pass = opt.Pass
 	}
 	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, nil, opt.App)
+	e.Svc.Webhooks.Sender = webhook.New(5*time.Second, true) // tests: receivers listen on 127.0.0.1
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App

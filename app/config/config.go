@@ -35,6 +35,7 @@ type Config struct {
 	RateLimit RateLimit
 	Log       Log
 	Mail      Mail
+	Webhooks  Webhooks
 	Payments  Payments
 	Storage   Storage
 	Backups   Backups
@@ -96,7 +97,14 @@ type Log struct {
 
 // Mail is outgoing mail; with no SMTP host mail goes to the outbox.
 type Mail struct {
-	SMTP SMTP
+	SMTP   SMTP
+	MaxAge time.Duration // mail.max_age: a mail is retried this long, then failed
+}
+
+// Webhooks are the outbound signed webhooks.
+type Webhooks struct {
+	AllowPrivateTargets bool          // webhooks.allow_private_targets: allow loopback/private/link-local targets
+	Timeout             time.Duration // webhooks.timeout: one delivery attempt
 }
 
 // SMTP is an SMTP relay.
@@ -140,39 +148,42 @@ func (c *Config) SocketPath() string { return filepath.Join(c.DataDir, "storefro
 
 // Defaults are the value of every key. A key not listed here is unknown.
 var Defaults = map[string]any{
-	"http.addr":                    "127.0.0.1:8080",
-	"http.public_url":              "",
-	"http.trusted_proxies":         []any{},
-	"http.log_requests":            true,
-	"data_dir":                     "./data",
-	"demo":                         false,
-	"admin.email":                  "admin@example.com",
-	"admin.password":               "",
-	"auth.access_ttl":              "15m",
-	"auth.refresh_ttl":             "720h",
-	"auth.admin_ttl":               "12h",
-	"auth.bcrypt_cost":             10,
-	"orders.pending_ttl":           "30m",
-	"orders.expire_schedule":       "@every 1m",
-	"cache.evict_schedule":         "@every 1m",
-	"ratelimit.auth_per_minute":    20,
-	"ratelimit.login_failures":     5,
-	"ratelimit.contact_per_minute": 5,
-	"ratelimit.api_per_second":     100,
-	"log.format":                   "text",
-	"log.level":                    "info",
-	"mail.smtp.host":               "",
-	"mail.smtp.port":               587,
-	"mail.smtp.username":           "",
-	"mail.smtp.password":           "",
-	"mail.smtp.from":               "",
-	"mail.smtp.tls":                "starttls",
-	"payments.wallet_a.secret":     "",
-	"payments.wallet_b.secret":     "",
-	"storage.batch_delay":          "2ms",
-	"backups.schedule":             "0 3 * * *",
-	"backups.keep":                 7,
-	"backups.dir":                  "",
+	"http.addr":                      "127.0.0.1:8080",
+	"http.public_url":                "",
+	"http.trusted_proxies":           []any{},
+	"http.log_requests":              true,
+	"data_dir":                       "./data",
+	"demo":                           false,
+	"admin.email":                    "admin@example.com",
+	"admin.password":                 "",
+	"auth.access_ttl":                "15m",
+	"auth.refresh_ttl":               "720h",
+	"auth.admin_ttl":                 "12h",
+	"auth.bcrypt_cost":               10,
+	"orders.pending_ttl":             "30m",
+	"orders.expire_schedule":         "@every 1m",
+	"cache.evict_schedule":           "@every 1m",
+	"ratelimit.auth_per_minute":      20,
+	"ratelimit.login_failures":       5,
+	"ratelimit.contact_per_minute":   5,
+	"ratelimit.api_per_second":       100,
+	"log.format":                     "text",
+	"log.level":                      "info",
+	"mail.smtp.host":                 "",
+	"mail.smtp.port":                 587,
+	"mail.smtp.username":             "",
+	"mail.smtp.password":             "",
+	"mail.smtp.from":                 "",
+	"mail.smtp.tls":                  "starttls",
+	"mail.max_age":                   "48h",
+	"webhooks.allow_private_targets": false,
+	"webhooks.timeout":               "10s",
+	"payments.wallet_a.secret":       "",
+	"payments.wallet_b.secret":       "",
+	"storage.batch_delay":            "2ms",
+	"backups.schedule":               "0 3 * * *",
+	"backups.keep":                   7,
+	"backups.dir":                    "",
 }
 
 // Keys returns every configuration key, sorted.
@@ -293,7 +304,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			Password: r.str("mail.smtp.password"),
 			From:     r.str("mail.smtp.from"),
 			TLS:      strings.ToLower(r.str("mail.smtp.tls")),
-		}},
+		}, MaxAge: r.duration("mail.max_age")},
+		Webhooks: Webhooks{AllowPrivateTargets: r.boolean("webhooks.allow_private_targets"), Timeout: r.duration("webhooks.timeout")},
 		Payments: Payments{
 			WalletA: Gateway{Secret: r.str("payments.wallet_a.secret")},
 			WalletB: Gateway{Secret: r.str("payments.wallet_b.secret")},
