@@ -516,4 +516,3 @@ func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
 	o.UpdatedAt = now
 	return tx.PutOrder(o)
 }
-

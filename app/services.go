@@ -21,17 +21,17 @@ type Options struct {
 
 // Services holds every service of the domain. Construct with NewServices.
 type Services struct {
-	DB     DB
-	Now    Clock
+	DB  DB
+	Now Clock
 	// Mailer is the mail transport the OutboxWorker uses (nil: none).
 	Mailer Mailer
 	// OnQueued, set by main, wakes the outbox and webhook workers after a
 	// commit that queued work (nil: they find it on their next tick).
 	OnQueued func()
-	Tokens Tokens
-	Pass   Passwords
-	Log    *slog.Logger
-	Opt    Options
+	Tokens   Tokens
+	Pass     Passwords
+	Log      *slog.Logger
+	Opt      Options
 	// Limits counts attempts for every take-then-check limit (logins, ...).
 	Limits Limiter
 

@@ -20,4 +20,6 @@ func freshOwnerToken(t *testing.T, e *testenv.Env) string {
 	return tok
 }
 
-func webhookSender(allowPrivate bool) app.WebhookSender { return webhook.New(2*time.Second, allowPrivate) }
+func webhookSender(allowPrivate bool) app.WebhookSender {
+	return webhook.New(2*time.Second, allowPrivate)
+}
