@@ -183,6 +183,7 @@ var storeTabs = []tab{
 	{Key: "customers", Label: "Customers", Path: "customers/"},
 	{Key: "outbox", Label: "Outbox", Path: "outbox/"},
 	{Key: "notifications", Label: "Notifications", Path: "notifications/"},
+	{Key: "webhooks", Label: "Webhooks", Path: "webhooks/"},
 }
 
 type tab struct {

@@ -13,6 +13,8 @@ import (
 func (p *panel) registerNotifyRoutes(r fiber.Router, st string) {
 	r.Get(st+"/notifications", p.store(p.notificationsPage))
 	r.Post(st+"/notifications", p.store(p.saveNotifications))
+	p.registerMailRoutes(r, st)
+	p.registerWebhookRoutes(r, st)
 }
 
 type notifyKind struct {
