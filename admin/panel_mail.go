@@ -107,5 +107,3 @@ func (p *panel) testMailTemplate(c *fiber.Ctx, v *view) error {
 	}
 	return p.redirect(c, v, storePath(v.Store, "outbox/"), ok1("Test mail queued to "+m.To+"."))
 }
-
-
