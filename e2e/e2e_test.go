@@ -38,10 +38,10 @@ type server struct {
 
 // start runs `storefront serve` on dataDir on a free port and returns once
 // the server logs that it listens (it listens before it says so: no polling).
-func start(t *testing.T, bin, dataDir string) *server {
+func start(t *testing.T, bin, dataDir string, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(), env...),
 		"STOREFRONT_DATA_DIR="+dataDir,
 		"STOREFRONT_HTTP__ADDR=127.0.0.1:0",
 		"STOREFRONT_LOG__FORMAT=json",

@@ -30,6 +30,7 @@ type SMTPServer struct {
 	ln       net.Listener
 	msgs     []SMTPMessage
 	fail4xx  bool
+	hang     bool
 	received chan struct{}
 }
 
@@ -107,6 +108,14 @@ func (s *SMTPServer) SetFail4xx(on bool) {
 	s.mu.Unlock()
 }
 
+// SetHang makes new sessions accept the connection and say nothing (a
+// server that stalls every delivery) while on.
+func (s *SMTPServer) SetHang(on bool) {
+	s.mu.Lock()
+	s.hang = on
+	s.mu.Unlock()
+}
+
 // Messages returns a copy of what was received.
 func (s *SMTPServer) Messages() []SMTPMessage {
 	s.mu.Lock()
@@ -133,6 +142,13 @@ func (s *SMTPServer) WaitFor(t testing.TB, n int, timeout time.Duration) []SMTPM
 func (s *SMTPServer) session(c net.Conn) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	s.mu.Lock()
+	hang := s.hang
+	s.mu.Unlock()
+	if hang {
+		_, _ = io.Copy(io.Discard, c) // until the client goes away
+		return
+	}
 	r := bufio.NewReader(c)
 	say := func(line string) { fmt.Fprintf(c, "%s\r\n", line) }
 	say("220 test ESMTP")
