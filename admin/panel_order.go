@@ -75,25 +75,11 @@ func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
 
 func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order) error {
 	d := orderData{Base: storePath(v.Store, "orders/"), Order: o, Next: nextOrderStatus(o.Status)}
-	err := p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		if o.CustomerID != 0 {
-			if d.Customer, err = tx.Customer(v.Store.ID, o.CustomerID); app.IsNotFound(err) {
-				d.Customer, err = nil, nil
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if d.Cancels, err = tx.OrderRequests(v.Store.ID, app.KindCancellation, o.ID); err != nil {
-			return err
-		}
-		d.Refunds, err = tx.OrderRequests(v.Store.ID, app.KindRefund, o.ID)
-		return err
-	})
+	det, err := p.h.svc.Orders.Detail(v.Store.ID, o)
 	if err != nil {
 		return err
 	}
+	d.Customer, d.Cancels, d.Refunds = det.Customer, det.Cancels, det.Refunds
 	v.Title, v.Tab, v.Data = "Order #"+strconv.FormatUint(o.ID, 10), "orders", d
 	return p.render(c, status, "order", v)
 }

@@ -283,7 +283,6 @@ func (rs *ReviewService) Reject(storeID, id uint64) (*Review, error) {
 
 func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, error) {
 	var r *Review
-	changed := false
 	err := rs.s.DB.Update(func(tx Tx) error {
 		var err error
 		if r, err = tx.Review(storeID, id); err != nil {
@@ -310,7 +309,6 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 		if delta == 0 {
 			return nil
 		}
-		changed = true
 		sum, err := tx.ReviewSummary(storeID, r.ProductID)
 		if err != nil {
 			return err
@@ -335,9 +333,6 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 	})
 	if err != nil {
 		return nil, err
-	}
-	if changed {
-		rs.s.Catalog.Changed(storeID)
 	}
 	rs.s.Kick()
 	return r, nil
