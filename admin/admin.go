@@ -41,6 +41,10 @@ type services struct {
 	RetryMail   func(storeID, id uint64) (*app.Mail, error)
 	PreviewMail func(st *app.Store, kind string, draft *app.MailTemplate) (app.Mail, error)
 	TestMail    func(st *app.Store, kind, to string) (*app.Mail, error)
+	// Shared keeps the panel sessions when several processes share the
+	// database (nil: in memory); Secret gives them one login-form key.
+	Shared app.SharedState
+	Secret func(name string) ([]byte, error)
 
 	Stores    *app.StoreService
 	Admins    *app.AdminService
@@ -75,7 +79,7 @@ const (
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
-		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox,
+		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews,

@@ -39,7 +39,11 @@ type OutboxWorker struct {
 	Now       Clock
 	Log       *slog.Logger
 	MaxAge    time.Duration // 0: DefaultMailMaxAge
-	wake      chan struct{}
+	// Leads reports whether this process runs the cluster's workers (nil:
+	// always; on PostgreSQL one process leads at a time, so one worker
+	// sends each mail).
+	Leads func() bool
+	wake  chan struct{}
 }
 
 // NewOutboxWorker returns the worker of s's outbox over s.Mailer.
@@ -53,6 +57,9 @@ func (w *OutboxWorker) Wake() { wakeUp(w.wake) }
 // Run sends due mail until ctx ends: at start, when woken, and every tick.
 func (w *OutboxWorker) Run(ctx context.Context, tick time.Duration) {
 	runLoop(ctx, w.wake, tick, func() {
+		if w.Leads != nil && !w.Leads() {
+			return
+		}
 		if _, err := w.RunOnce(); err != nil {
 			w.Log.Error("outbox", "err", err)
 		}

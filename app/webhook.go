@@ -53,9 +53,9 @@ var WebhookSchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * tim
 // retries and nothing has succeeded at that endpoint for this long.
 const WebhookDisableAfter = 60 * time.Hour
 
-// Event is something that happened to a store's data, recorded in the
+// WebhookEvent is something that happened to a store's data, recorded in the
 // transaction of the change.
-type Event struct {
+type WebhookEvent struct {
 	ID        uint64          `json:"id"`
 	StoreID   uint64          `json:"store_id"`
 	MsgID     string          `json:"msg_id"` // webhook-id: msg_ + 32 hex digits
@@ -65,7 +65,7 @@ type Event struct {
 }
 
 // Payload is the JSON body delivered to endpoints.
-func (e *Event) Payload() []byte {
+func (e *WebhookEvent) Payload() []byte {
 	b, _ := json.Marshal(struct {
 		ID        string          `json:"id"`
 		Type      string          `json:"type"`
@@ -130,10 +130,10 @@ type WebhookDelivery struct {
 
 // WebhookTx is the storage of events, endpoints and deliveries.
 type WebhookTx interface {
-	// AddEvent stores e with a new id.
-	AddEvent(e *Event) error
-	// Event returns one event (not_found).
-	Event(storeID, id uint64) (*Event, error)
+	// AddWebhookEvent stores e with a new id.
+	AddWebhookEvent(e *WebhookEvent) error
+	// WebhookEvent returns one event (not_found).
+	WebhookEvent(storeID, id uint64) (*WebhookEvent, error)
 	// PutWebhookEndpoint creates (ID 0) or updates an endpoint.
 	PutWebhookEndpoint(w *WebhookEndpoint) error
 	// WebhookEndpoint returns one endpoint (not_found).
@@ -358,7 +358,7 @@ func recordEvent(tx Tx, storeID uint64, typ string, data any) error {
 		return err
 	}
 	now := UTC(tx.Now())
-	e := &Event{StoreID: storeID, MsgID: "msg_" + RandomHex(16), Type: typ, Data: raw, CreatedAt: now}
+	e := &WebhookEvent{StoreID: storeID, MsgID: "msg_" + RandomHex(16), Type: typ, Data: raw, CreatedAt: now}
 	eps, err := tx.WebhookEndpoints(storeID)
 	if err != nil {
 		return err
@@ -372,7 +372,7 @@ func recordEvent(tx Tx, storeID uint64, typ string, data any) error {
 	if len(wanted) == 0 {
 		return nil // no subscriber: nothing to deliver, nothing to keep
 	}
-	if err := tx.AddEvent(e); err != nil {
+	if err := tx.AddWebhookEvent(e); err != nil {
 		return err
 	}
 	for _, w := range wanted {
@@ -394,8 +394,11 @@ type WebhookWorker struct {
 	Now     Clock
 	Log     *slog.Logger
 	Timeout time.Duration // per request (0: 10s)
-	mail    func(tx Tx, st *Store, w *WebhookEndpoint) error
-	wake    chan struct{}
+	// Leads reports whether this process runs the cluster's workers (nil:
+	// always), like OutboxWorker.Leads.
+	Leads func() bool
+	mail  func(tx Tx, st *Store, w *WebhookEndpoint) error
+	wake  chan struct{}
 }
 
 // NewWebhookWorker returns the worker of s's deliveries through sender.
@@ -410,6 +413,9 @@ func (ww *WebhookWorker) Wake() { wakeUp(ww.wake) }
 // Run delivers until ctx ends: at start, when woken, and every tick.
 func (ww *WebhookWorker) Run(ctx context.Context, tick time.Duration) {
 	runLoop(ctx, ww.wake, tick, func() {
+		if ww.Leads != nil && !ww.Leads() {
+			return
+		}
 		if _, err := ww.RunOnce(ctx); err != nil {
 			ww.Log.Error("webhooks", "err", err)
 		}
@@ -440,14 +446,14 @@ func (ww *WebhookWorker) RunOnce(ctx context.Context) (int, error) {
 func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 	var (
 		w  *WebhookEndpoint
-		ev *Event
+		ev *WebhookEvent
 	)
 	err := ww.DB.View(func(tx Tx) error {
 		var err error
 		if w, err = tx.WebhookEndpoint(d.StoreID, d.EndpointID); err != nil {
 			return err
 		}
-		ev, err = tx.Event(d.StoreID, d.EventID)
+		ev, err = tx.WebhookEvent(d.StoreID, d.EventID)
 		return err
 	})
 	if err != nil {

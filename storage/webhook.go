@@ -23,8 +23,8 @@ func deliveryDueKey(d *app.WebhookDelivery) []byte {
 	return key(timeKey(d.NextAt), d.StoreID, d.ID)
 }
 
-// AddEvent stores e with a new id.
-func (t *Tx) AddEvent(e *app.Event) error {
+// AddWebhookEvent stores e with a new id.
+func (t *Tx) AddWebhookEvent(e *app.WebhookEvent) error {
 	id, err := t.NextID(e.StoreID, "event")
 	if err != nil {
 		return err
@@ -33,9 +33,9 @@ func (t *Tx) AddEvent(e *app.Event) error {
 	return putJSON(t.b(bEvents), key(e.StoreID, id), e)
 }
 
-// Event returns one event.
-func (t *Tx) Event(storeID, id uint64) (*app.Event, error) {
-	var e app.Event
+// WebhookEvent returns one event.
+func (t *Tx) WebhookEvent(storeID, id uint64) (*app.WebhookEvent, error) {
+	var e app.WebhookEvent
 	if err := getJSON(t.b(bEvents), key(storeID, id), &e, "event"); err != nil {
 		return nil, err
 	}
