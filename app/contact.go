@@ -114,9 +114,9 @@ type ContactTx interface {
 }
 
 // ContactService stores the contact form and lets staff read it.
-type ContactService struct{ s *Services }
+type ContactService struct{ s mailDeps }
 
-func newContactService(s *Services) *ContactService { return &ContactService{s: s} }
+func newContactService(d mailDeps) *ContactService { return &ContactService{s: d} }
 
 // Submit stores a contact message. Errors: validation_failed.
 func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessage, error) {

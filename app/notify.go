@@ -27,8 +27,26 @@ type Change struct {
 	Cancelled string
 }
 
+// notifier is what a service needs to report its changes: Happened (the
+// event and the mails, in the change's transaction) and Kick (after the
+// commit, to wake the workers).
+type notifier struct {
+	publicURL string // links in mail
+	kick      func()
+}
+
+// notifier returns the notifier of s.
+func (s *Services) notifier() notifier { return notifier{publicURL: s.Opt.PublicURL, kick: s.Kick} }
+
+// Kick wakes the outbox and webhook workers after a commit that queued work.
+func (n notifier) Kick() {
+	if n.kick != nil {
+		n.kick()
+	}
+}
+
 // Happened records c's event and queues its mails in tx.
-func (s *Services) Happened(tx Tx, c Change) error {
+func (n notifier) Happened(tx Tx, c Change) error {
 	if err := recordEvent(tx, c.StoreID, c.Type, c.payload()); err != nil {
 		return err
 	}
@@ -40,7 +58,7 @@ func (s *Services) Happened(tx Tx, c Change) error {
 	if err != nil {
 		return err
 	}
-	b := BrandOf(st, s.Opt.PublicURL)
+	b := BrandOf(st, n.publicURL)
 	d := MailData{Store: b, Cancelled: c.Cancelled}
 	if c.Order != nil {
 		ov := c.Order.View()
@@ -207,28 +225,28 @@ func (w stockWatch) before(p *Product) {
 }
 
 // after reports EvProductLowStock for p if the write made it low.
-func (s *Services) lowStockAfter(tx Tx, w stockWatch, p *Product) error {
+func (n notifier) lowStockAfter(tx Tx, w stockWatch, p *Product) error {
 	was, seen := w[p.ID]
 	if !seen || was || !p.LowStock() {
 		return nil
 	}
 	w[p.ID] = true
-	return s.Happened(tx, Change{Type: EvProductLowStock, StoreID: p.StoreID, Product: p})
+	return n.Happened(tx, Change{Type: EvProductLowStock, StoreID: p.StoreID, Product: p})
 }
 
 // OrderCancelled reports a cancellation (by "request", "store" or
 // "expired") in the transaction that cancelled o (after CancelOrder):
 // order.status_changed and order.cancelled, and the shopper's mail.
-func (s *Services) OrderCancelled(tx Tx, o *Order, by string) error {
-	if err := s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
+func (n notifier) OrderCancelled(tx Tx, o *Order, by string) error {
+	if err := n.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
 		return err
 	}
-	return s.Happened(tx, Change{Type: EvOrderCancelled, StoreID: o.StoreID, Order: o, Cancelled: by})
+	return n.Happened(tx, Change{Type: EvOrderCancelled, StoreID: o.StoreID, Order: o, Cancelled: by})
 }
 
 // lowStockAfterTake reports EvProductLowStock when the units o took from p
 // (already taken) moved it under its threshold.
-func (s *Services) lowStockAfterTake(tx Tx, p *Product, o *Order) error {
+func (n notifier) lowStockAfterTake(tx Tx, p *Product, o *Order) error {
 	if !p.LowStock() {
 		return nil
 	}
@@ -241,12 +259,12 @@ func (s *Services) lowStockAfterTake(tx Tx, p *Product, o *Order) error {
 	if p.AvailableStock()+taken < p.LowStockThreshold {
 		return nil // it was low already: told before
 	}
-	return s.Happened(tx, Change{Type: EvProductLowStock, StoreID: p.StoreID, Product: p})
+	return n.Happened(tx, Change{Type: EvProductLowStock, StoreID: p.StoreID, Product: p})
 }
 
 // endpointDisabledMail tells the owner that an endpoint was disabled.
-func (s *Services) endpointDisabledMail(tx Tx, st *Store, w *WebhookEndpoint) error {
-	d := MailData{Store: BrandOf(st, s.Opt.PublicURL), Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
+func (n notifier) endpointDisabledMail(tx Tx, st *Store, w *WebhookEndpoint) error {
+	d := MailData{Store: BrandOf(st, n.publicURL), Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
 	for _, to := range ownerAddresses(st) {
 		m, err := RenderMail(st, MailOwnerWebhookOff, to, d)
 		if err != nil {

@@ -82,7 +82,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if opt.BcryptCost == 0 {
 		opt.BcryptCost = 10
 	}
-	s := &Services{Now: now, Mailer: mailer, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
+	s := &Services{Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
 	// Every service writes through catalogDB: a catalog write drops the
 	// store's cached category pages (the one place that does).
 	s.DB = catalogDB{DB: db, changed: func(storeID uint64) { s.Catalog.dropPages(storeID) }}
@@ -90,21 +90,93 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
-	s.Stores = newStoreService(s)
-	s.Catalog = newCatalogService(s)
-	s.Admins = newAdminService(s)
-	s.Customers = newCustomerService(s)
-	s.Carts = newCartService(s)
+	s.Mailer = mailer
+	// Each service is given what it uses, nothing more.
+	sdb := s.DB // catalogDB: its writes drop cached catalog pages
+	// n turns changes into their webhook events and mails (notify.go).
+	n := notifier{publicURL: opt.PublicURL, kick: s.Kick}
+	mailing := mailDeps{DB: sdb, notifier: n}
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast})
+	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
+	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
+		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
+	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
+		kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
-	s.Orders = newOrderService(s, checkoutCommit)
-	s.Payments = newPaymentService(s, checkoutCommit)
-	s.Coupons = newCouponService(s)
-	s.Requests = newRequestService(s)
-	s.Reviews = newReviewService(s)
-	s.Tickets = newTicketService(s)
-	s.Contact = newContactService(s)
-	s.Content = newContentService(s)
-	s.Webhooks = newWebhookService(s)
+	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, notifier: n}, checkoutCommit)
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Payments: s.Payments, Stores: s.Stores, notifier: n}, checkoutCommit)
+	s.Coupons = newCouponService(sdb)
+	s.Requests = newRequestService(mailing)
+	s.Reviews = newReviewService(mailing)
+	s.Tickets = newTicketService(mailing)
+	s.Contact = newContactService(mailing)
+	s.Content = newContentService(sdb)
+	s.Webhooks = newWebhookService(mailing)
 	s.listen()
 	return s
 }
+
+// The collaborators of each service. A service reads them as s.DB, s.Log,
+// ...; the struct names what it may use.
+type (
+	dbDeps struct{ DB DB }
+
+	// mailDeps is a service whose writes have side effects (events, mail).
+	mailDeps struct {
+		DB DB
+		notifier
+	}
+
+	storeDeps struct {
+		DB        DB
+		Log       *slog.Logger
+		broadcast func(Event) // tells the other processes sharing the database
+	}
+
+	catalogDeps struct {
+		DB        DB
+		Now       Clock
+		broadcast func(Event)
+	}
+
+	paymentDeps struct {
+		DB  DB
+		Log *slog.Logger
+		Opt Options
+		notifier
+	}
+
+	orderDeps struct {
+		DB       DB
+		Log      *slog.Logger
+		Opt      Options
+		Payments *PaymentService
+		Stores   *StoreService
+		notifier
+	}
+
+	adminDeps struct {
+		DB             DB
+		Log            *slog.Logger
+		Now            Clock
+		Opt            Options
+		Pass           Passwords
+		Tokens         Tokens
+		revocations    *Revocations
+		revoked        func(*Revocation) // a committed revocation: here and in the other processes
+		takeAdminLogin func(email, ip string) (*loginAttempt, error)
+	}
+
+	customerDeps struct {
+		DB               DB
+		Log              *slog.Logger
+		Now              Clock
+		Opt              Options
+		Pass             Passwords
+		Tokens           Tokens
+		kick             func() // wakes the workers after a commit that queued mail
+		revoked          func(*Revocation)
+		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
+	}
+)

@@ -208,11 +208,11 @@ type WebhookInput struct {
 
 // WebhookService manages endpoints and redelivery.
 type WebhookService struct {
-	s      *Services
+	s      mailDeps
 	Sender WebhookSender // set by main/testenv; nil: URLs are only parsed
 }
 
-func newWebhookService(s *Services) *WebhookService { return &WebhookService{s: s} }
+func newWebhookService(d mailDeps) *WebhookService { return &WebhookService{s: d} }
 
 // Webhook limits.
 const MaxWebhookEndpoints = 20
@@ -404,7 +404,7 @@ type WebhookWorker struct {
 // NewWebhookWorker returns the worker of s's deliveries through sender.
 func NewWebhookWorker(s *Services, sender WebhookSender) *WebhookWorker {
 	return &WebhookWorker{DB: s.DB, Sender: sender, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1),
-		mail: func(tx Tx, st *Store, w *WebhookEndpoint) error { return s.endpointDisabledMail(tx, st, w) }}
+		mail: s.notifier().endpointDisabledMail}
 }
 
 // Wake asks a running worker to look now.

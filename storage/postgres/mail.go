@@ -46,13 +46,14 @@ func (t *Tx) PutMail(m *app.Mail) error {
 }
 
 // dueBefore is the bound of the due queries: the due times are compared by
-// whole seconds, like the bbolt due keys (due in the current second is due).
+// whole seconds, like the bbolt due keys (due in the current second is due),
+// and ordered by second, store and id, as those keys are.
 func dueBefore(now time.Time) time.Time { return now.Truncate(time.Second).Add(time.Second) }
 
 // DueMail returns up to limit queued mails of every store due at or before
 // now, soonest first.
 func (t *Tx) DueMail(now time.Time, limit int) ([]*app.Mail, error) {
-	return dueDocs[app.Mail](t, "mail", `SELECT doc::text FROM outbox WHERE due IS NOT NULL AND due < $1 ORDER BY due, store_id, id LIMIT $2`, now, limit)
+	return dueDocs[app.Mail](t, "mail", `SELECT doc::text FROM outbox WHERE due IS NOT NULL AND due < $1 ORDER BY date_trunc('second', due), store_id, id LIMIT $2`, now, limit)
 }
 
 // Outbox pages a store's mail, newest first.

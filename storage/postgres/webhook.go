@@ -140,5 +140,5 @@ func (t *Tx) WebhookDeliveries(storeID, endpointID uint64, lp app.ListParams) (a
 // DueWebhookDeliveries returns up to limit pending deliveries of every store
 // due at or before now, soonest first.
 func (t *Tx) DueWebhookDeliveries(now time.Time, limit int) ([]*app.WebhookDelivery, error) {
-	return dueDocs[app.WebhookDelivery](t, "deliveries", `SELECT doc::text FROM webhook_deliveries WHERE due IS NOT NULL AND due < $1 ORDER BY due, store_id, id LIMIT $2`, now, limit)
+	return dueDocs[app.WebhookDelivery](t, "deliveries", `SELECT doc::text FROM webhook_deliveries WHERE due IS NOT NULL AND due < $1 ORDER BY date_trunc('second', due), store_id, id LIMIT $2`, now, limit)
 }
