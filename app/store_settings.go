@@ -45,15 +45,15 @@ func (s *Store) Notifications() map[string]bool {
 // AllowsOrigin reports whether origin (an Origin header) is one of the
 // store's allowed origins. Comparison is exact after normalising case.
 func (s *Store) AllowsOrigin(origin string) bool {
-	o, ok := NormalizeOrigin(origin)
+	o, ok := ExactOrigin(origin)
 	return ok && slices.Contains(s.AllowedOrigins, o)
 }
 
-// NormalizeOrigin returns the canonical form of a browser origin
+// ExactOrigin returns the canonical form of a browser origin
 // (lower-case scheme and host, no default port) and whether s is one:
 // http or https, a host, an optional port, nothing else (no path, query,
 // user or wildcard).
-func NormalizeOrigin(s string) (string, bool) {
+func ExactOrigin(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.ContainsAny(s, "*\\ ") || strings.HasSuffix(s, "/") {
 		return "", false
@@ -96,7 +96,7 @@ func (in StoreSettingsInput) apply(st *Store) error {
 		list := []string{}
 		v.Check(len(*in.AllowedOrigins) <= MaxAllowedOrigins, "allowed_origins", "at most "+itoa(MaxAllowedOrigins)+" origins")
 		for i, o := range *in.AllowedOrigins {
-			n, ok := NormalizeOrigin(o)
+			n, ok := ExactOrigin(o)
 			if !ok {
 				v.Add("allowed_origins["+itoa(i)+"]", "must be an exact origin such as https://shop.example (scheme, host, optional port; no path, no wildcard)")
 				continue
@@ -143,7 +143,7 @@ func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, e
 // OriginAllowedAnywhere reports whether any active store lists origin. It
 // answers CORS preflights, which carry no API key (docs/decisions.md).
 func (ss *StoreService) OriginAllowedAnywhere(origin string) bool {
-	o, ok := NormalizeOrigin(origin)
+	o, ok := ExactOrigin(origin)
 	if !ok {
 		return false
 	}

@@ -7,16 +7,11 @@ import (
 	"storefront/app"
 )
 
-// bOutboxDue indexes queued mail by due time across stores:
-// due(8, sign-flipped seconds)|sid|id -> nil. The worker reads it from the
-// start up to now.
-var (
-	bOutboxDue = []byte("outbox_due")
-	_          = registerBuckets(bOutboxDue)
-	_          = registerVerifier(verifyOutbox, bOutboxDue)
-)
+var _ = registerVerifier(verifyOutbox, bOutboxDue)
 
-func mailDueKey(m *app.Mail) []byte { return key(timeKey(m.NextAt), m.StoreID, m.ID) }
+func mailDueKey(m *app.Mail) []byte {
+	return tkey(make([]byte, 0, 24)).at(m.NextAt).id(m.StoreID).id(m.ID)
+}
 
 // AddOutbox stores m with a new id.
 func (t *Tx) AddOutbox(m *app.Mail) error {
@@ -31,7 +26,7 @@ func (t *Tx) AddOutbox(m *app.Mail) error {
 // Mail returns one mail of a store.
 func (t *Tx) Mail(storeID, id uint64) (*app.Mail, error) {
 	var m app.Mail
-	if err := getJSON(t.b(bOutbox), key(storeID, id), &m, "mail"); err != nil {
+	if err := getJSON(t.b(bOutbox), keyOf(storeID).id(id), &m, "mail"); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -51,7 +46,7 @@ func (t *Tx) PutMail(m *app.Mail) error {
 			return err
 		}
 	}
-	return putJSON(t.b(bOutbox), key(m.StoreID, m.ID), m)
+	return putJSON(t.b(bOutbox), keyOf(m.StoreID).id(m.ID), m)
 }
 
 // DueMail returns up to limit queued mails due at or before now, soonest first.

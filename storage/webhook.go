@@ -7,20 +7,11 @@ import (
 	"storefront/app"
 )
 
-// Events, webhook endpoints and deliveries.
-var (
-	bEvents            = []byte("events")             // sid|id -> event
-	bWebhookEndpoints  = []byte("webhook_endpoints")  // sid|id -> endpoint
-	bWebhookDeliveries = []byte("webhook_deliveries") // sid|id -> delivery
-	bIdxDeliveriesEP   = []byte("idx_deliveries_endpoint")
-	bWebhookDue        = []byte("webhook_due") // due|sid|id -> nil (pending only)
-	_                  = registerBuckets(bEvents, bWebhookEndpoints, bWebhookDeliveries, bIdxDeliveriesEP, bWebhookDue)
-	_                  = registerVerifier(verifyDeliveries, bIdxDeliveriesEP, bWebhookDue)
-)
+var _ = registerVerifier(verifyDeliveries, bIdxDeliveriesEP, bWebhookDue)
 
-func deliveryEPKey(d *app.WebhookDelivery) []byte { return key(d.StoreID, d.EndpointID, d.ID) }
+func deliveryEPKey(d *app.WebhookDelivery) []byte { return keyOf(d.StoreID).id(d.EndpointID).id(d.ID) }
 func deliveryDueKey(d *app.WebhookDelivery) []byte {
-	return key(timeKey(d.NextAt), d.StoreID, d.ID)
+	return tkey(make([]byte, 0, 24)).at(d.NextAt).id(d.StoreID).id(d.ID)
 }
 
 // AddWebhookEvent stores e with a new id.
@@ -30,13 +21,13 @@ func (t *Tx) AddWebhookEvent(e *app.WebhookEvent) error {
 		return err
 	}
 	e.ID = id
-	return putJSON(t.b(bEvents), key(e.StoreID, id), e)
+	return putJSON(t.b(bEvents), keyOf(e.StoreID).id(id), e)
 }
 
 // WebhookEvent returns one event.
 func (t *Tx) WebhookEvent(storeID, id uint64) (*app.WebhookEvent, error) {
 	var e app.WebhookEvent
-	if err := getJSON(t.b(bEvents), key(storeID, id), &e, "event"); err != nil {
+	if err := getJSON(t.b(bEvents), keyOf(storeID).id(id), &e, "event"); err != nil {
 		return nil, err
 	}
 	return &e, nil
@@ -51,13 +42,13 @@ func (t *Tx) PutWebhookEndpoint(w *app.WebhookEndpoint) error {
 		}
 		w.ID = id
 	}
-	return putJSON(t.b(bWebhookEndpoints), key(w.StoreID, w.ID), w)
+	return putJSON(t.b(bWebhookEndpoints), keyOf(w.StoreID).id(w.ID), w)
 }
 
 // WebhookEndpoint returns one endpoint.
 func (t *Tx) WebhookEndpoint(storeID, id uint64) (*app.WebhookEndpoint, error) {
 	var w app.WebhookEndpoint
-	if err := getJSON(t.b(bWebhookEndpoints), key(storeID, id), &w, "webhook endpoint"); err != nil {
+	if err := getJSON(t.b(bWebhookEndpoints), keyOf(storeID).id(id), &w, "webhook endpoint"); err != nil {
 		return nil, err
 	}
 	return &w, nil
@@ -83,7 +74,7 @@ func (t *Tx) DeleteWebhookEndpoint(storeID, id uint64) error {
 		return err
 	}
 	var ids []uint64
-	if err := walk(t.b(bIdxDeliveriesEP), key(storeID, id), nil, false, func(k, _ []byte) (bool, error) {
+	if err := walk(t.b(bIdxDeliveriesEP), keyOf(storeID).id(id), nil, false, func(k, _ []byte) (bool, error) {
 		ids = append(ids, idFromKeyEnd(k))
 		return true, nil
 	}); err != nil {
@@ -102,11 +93,11 @@ func (t *Tx) DeleteWebhookEndpoint(storeID, id uint64) error {
 		if err := t.b(bIdxDeliveriesEP).Delete(deliveryEPKey(d)); err != nil {
 			return err
 		}
-		if err := t.b(bWebhookDeliveries).Delete(key(storeID, did)); err != nil {
+		if err := t.b(bWebhookDeliveries).Delete(keyOf(storeID).id(did)); err != nil {
 			return err
 		}
 	}
-	return t.b(bWebhookEndpoints).Delete(key(storeID, id))
+	return t.b(bWebhookEndpoints).Delete(keyOf(storeID).id(id))
 }
 
 // PutWebhookDelivery creates (ID 0) or updates a delivery and its indexes.
@@ -134,13 +125,13 @@ func (t *Tx) PutWebhookDelivery(d *app.WebhookDelivery) error {
 	if err := t.b(bIdxDeliveriesEP).Put(deliveryEPKey(d), nil); err != nil {
 		return err
 	}
-	return putJSON(t.b(bWebhookDeliveries), key(d.StoreID, d.ID), d)
+	return putJSON(t.b(bWebhookDeliveries), keyOf(d.StoreID).id(d.ID), d)
 }
 
 // WebhookDelivery returns one delivery.
 func (t *Tx) WebhookDelivery(storeID, id uint64) (*app.WebhookDelivery, error) {
 	var d app.WebhookDelivery
-	if err := getJSON(t.b(bWebhookDeliveries), key(storeID, id), &d, "delivery"); err != nil {
+	if err := getJSON(t.b(bWebhookDeliveries), keyOf(storeID).id(id), &d, "delivery"); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -148,7 +139,7 @@ func (t *Tx) WebhookDelivery(storeID, id uint64) (*app.WebhookDelivery, error) {
 
 // WebhookDeliveries pages an endpoint's deliveries, newest first.
 func (t *Tx) WebhookDeliveries(storeID, endpointID uint64, lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
-	return page(t.b(bIdxDeliveriesEP), key(storeID, endpointID), lp, true, func(k, _ []byte) (*app.WebhookDelivery, bool, error) {
+	return page(t.b(bIdxDeliveriesEP), keyOf(storeID).id(endpointID), lp, true, func(k, _ []byte) (*app.WebhookDelivery, bool, error) {
 		d, err := t.WebhookDelivery(storeID, idFromKeyEnd(k))
 		if err != nil {
 			return nil, false, err

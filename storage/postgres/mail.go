@@ -64,7 +64,7 @@ func (t *Tx) Outbox(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], err
 // dueDocs reads the documents a worker's due query returns (every store: no
 // store lock, the worker updates each record in its own transaction).
 func dueDocs[T any](t *Tx, what, sql string, now time.Time, limit int) ([]*T, error) {
-	rows, err := t.tx.Query(t.ctx, sql, dueBefore(now), limit)
+	rows, err := t.query(sql, dueBefore(now), limit)
 	if err != nil {
 		return nil, t.fail(fmt.Errorf("postgres: due %s: %w", what, err))
 	}

@@ -64,7 +64,7 @@ func (t *Tx) WebhookEndpoints(storeID uint64) ([]*app.WebhookEndpoint, error) {
 	if err := t.lock(storeID); err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.Query(t.ctx, `SELECT doc::text FROM webhook_endpoints WHERE store_id = $1 ORDER BY id`, i64(storeID))
+	rows, err := t.query(`SELECT doc::text FROM webhook_endpoints WHERE store_id = $1 ORDER BY id`, i64(storeID))
 	if err != nil {
 		return nil, t.mapErr("list webhook endpoints", err)
 	}
