@@ -106,7 +106,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
-		kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, notifier: n}, checkoutCommit)
@@ -188,7 +188,8 @@ type (
 		Opt              Options
 		Pass             Passwords
 		Tokens           Tokens
-		kick             func() // wakes the workers after a commit that queued mail
+		SendMail         func(Mail) // queues a mail in a transaction of its own (a lock notice)
+		kick             func()     // wakes the workers after a commit that queued mail
 		revoked          func(*Revocation)
 		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
 	}
