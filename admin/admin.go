@@ -53,8 +53,9 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 		trusted: app.ParseTrusted(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
-	authed := api.Group("", h.auth)
+	authed := api.Group("", h.auth, h.auditAPI)
 	h.registerUserRoutes(authed)
+	h.registerAuditRoutes(authed)
 	h.registerBackupRoutes(authed)
 	h.registerStoreRoutes(authed)
 	st := authed.Group("/stores/:store_id", h.storeScope)

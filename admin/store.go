@@ -16,7 +16,7 @@ func (h *Handler) registerStoreRoutes(r fiber.Router) {
 func (h *Handler) registerStoreScopedRoutes(r fiber.Router) {
 	r.Get("/", h.getStore)
 	r.Patch("/", h.patchStore)
-	r.Post("/rotate-key", h.rotateKey)
+	r.Post("/rotate-key", h.permit(app.ActRotateKey), h.rotateKey)
 	r.Get("/config", h.getConfig)
 	r.Patch("/config", h.patchConfig)
 }
@@ -80,6 +80,11 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 		return err
 	}
 	st := storeOf(c)
+	if in.IsActive != nil {
+		if err := app.Permit(adminOf(c), app.ActSetActive); err != nil {
+			return err
+		}
+	}
 	var err error
 	if in.Name != nil {
 		if st, err = h.svc.Stores.Rename(st.ID, *in.Name); err != nil {

@@ -32,6 +32,9 @@ type Tx interface {
 	AddressTx
 	CartTx
 	OrderTx
+	OrderSearchTx
+	DashboardTx
+	AuditTx
 	PaymentTx
 	CouponTx
 	RequestTx

@@ -43,6 +43,9 @@ type Order struct {
 	CouponID         uint64      `json:"coupon_id,omitempty"` // its use is given back when the order expires
 	RefundedAmount   Money       `json:"refunded_amount"`
 	CallbackURL      string      `json:"callback_url"`
+	TrackingNumber   string      `json:"tracking_number,omitempty"`
+	Carrier          string      `json:"carrier,omitempty"`
+	Notes            []OrderNote `json:"notes,omitempty"` // internal: the admin side only
 	CreatedAt        time.Time   `json:"created_at"`
 	UpdatedAt        time.Time   `json:"updated_at"`
 }
@@ -74,8 +77,11 @@ type OrderView struct {
 	Total         Money           `json:"total"`
 	Currency      string          `json:"currency"`
 	CouponCode    string          `json:"coupon_code"`
-	CreatedAt     time.Time       `json:"created_at"`
-	UpdatedAt     time.Time       `json:"updated_at"`
+	// TrackingNumber and Carrier are set by the store once shipped ("" until then).
+	TrackingNumber string    `json:"tracking_number"`
+	Carrier        string    `json:"carrier"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
 }
 
 // OrderItemView is an order line on the wire; variant_id is null without a variant.
@@ -101,21 +107,25 @@ func (o *Order) View() OrderView {
 	return OrderView{ID: o.ID, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentMethod: o.PaymentMethod,
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
-		Currency: o.Currency, CouponCode: o.CouponCode, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+		Currency: o.Currency, CouponCode: o.CouponCode, TrackingNumber: o.TrackingNumber, Carrier: o.Carrier, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus
 // who placed it (customer_id null for a guest) and the payment details.
 type AdminOrderView struct {
 	OrderView
-	CustomerID       *uint64 `json:"customer_id"`
-	PaymentSessionID string  `json:"payment_session_id"`
-	RefundedAmount   Money   `json:"refunded_amount"`
+	CustomerID       *uint64     `json:"customer_id"`
+	PaymentSessionID string      `json:"payment_session_id"`
+	RefundedAmount   Money       `json:"refunded_amount"`
+	Notes            []OrderNote `json:"notes"`
 }
 
 // AdminView returns the admin wire form of o.
 func (o *Order) AdminView() AdminOrderView {
-	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount}
+	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount, Notes: o.Notes}
+	if v.Notes == nil {
+		v.Notes = []OrderNote{}
+	}
 	if o.CustomerID != 0 {
 		id := o.CustomerID
 		v.CustomerID = &id

@@ -406,8 +406,10 @@ func (rs *RequestService) Get(storeID uint64, kind string, id uint64) (*Request,
 // re-checks that the order is still PENDING or CONFIRMED, cancels it,
 // releases its stock and marks a paid order REFUNDED. An approved refund
 // re-checks that the amount still fits and moves payment_status to REFUNDED
-// or PARTIALLY_REFUNDED. Errors: validation_failed, not_found, conflict
-// (already decided), invalid_order_state.
+// or PARTIALLY_REFUNDED. Deciding a request again the way it was decided
+// changes nothing and answers the request (a double submit is no error).
+// Errors: validation_failed, not_found, conflict (decided the other way),
+// invalid_order_state.
 func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput) (*Request, error) {
 	var v Validation
 	in.AdminNote = strings.TrimSpace(in.AdminNote)
@@ -423,16 +425,23 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 		return nil, err
 	}
 	var (
-		out *Request
-		ord *Order
-		st  *Store
+		out   *Request
+		ord   *Order
+		st    *Store
+		again bool
 	)
 	err := rs.s.DB.Update(func(tx Tx) error {
+		again = false
 		r, err := tx.Request(storeID, kind, id)
 		if err != nil {
 			return err
 		}
 		if r.Status != RequestPending {
+			// A second click on the same button: already done, nothing to do.
+			if (r.Status == RequestApproved) == approve {
+				out, again = r, true
+				return nil
+			}
 			return Errorf(EConflict, "this request was already %s", strings.ToLower(r.Status))
 		}
 		o, err := tx.Order(storeID, r.OrderID)
@@ -469,6 +478,9 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 	})
 	if err != nil {
 		return nil, err
+	}
+	if again {
+		return out, nil
 	}
 	if approve && kind == KindCancellation {
 		rs.s.Catalog.Changed(storeID)

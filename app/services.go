@@ -40,6 +40,7 @@ type Services struct {
 	Tickets   *TicketService
 	Contact   *ContactService
 	Content   *ContentService
+	Audit     *AuditService
 }
 
 // NewServices wires the services over db. now, mailer and log may be nil
@@ -87,5 +88,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Tickets = newTicketService(s)
 	s.Contact = newContactService(s)
 	s.Content = newContentService(s)
+	s.Audit = newAuditService(s)
 	return s
 }

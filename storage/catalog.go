@@ -165,6 +165,9 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err := t.putProductDoc(p, cat); err != nil {
 		return err
 	}
+	if err := t.putLowStock(p); err != nil {
+		return err
+	}
 	if !p.IsActive {
 		return nil
 	}
@@ -291,6 +294,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(key(storeID, id)); err != nil {
+		return err
+	}
+	if err := t.b(bIdxProductsLow).Delete(key(storeID, id)); err != nil {
 		return err
 	}
 	return t.b(bProducts).Delete(key(storeID, id))

@@ -90,6 +90,9 @@ func (db *DB) init(tx *bolt.Tx) error {
 			return fmt.Errorf("storage: migrate to schema %d: %w", v+1, err)
 		}
 	}
+	if err := buildDerived(tx); err != nil {
+		return err
+	}
 	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(SchemaVersion)))
 }
 
