@@ -32,6 +32,7 @@ import (
 	"storefront/app/config"
 	"storefront/app/demo"
 	"storefront/app/mail"
+	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/web"
 )
@@ -130,7 +131,14 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.stderr, "storefront serve: unexpected argument %q\n\n%s", rest[0], usage)
 		return 2
 	}
-	log := newLogger(cfg.Log, e.stderr)
+	// The log is written asynchronously so that a request never waits on the
+	// terminal or pipe; Close (deferred first, so it runs last) writes out
+	// every queued line on every way out of serve.
+	logOut := asynclog.New(e.stderr, asynclog.Options{OnDrop: func(n uint64) {
+		newLogger(cfg.Log, e.stderr).Warn("log lines dropped: the log output is slower than the server", "dropped", n)
+	}})
+	defer logOut.Close()
+	log := newLogger(cfg.Log, logOut)
 	for _, w := range cfg.Warnings {
 		log.Warn(w)
 	}
@@ -168,7 +176,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }}
+	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
 	srv := web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,

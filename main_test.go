@@ -564,3 +564,35 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestServeRequestLogKeptOnShutdown: the request log is written
+// asynchronously, yet every line of every answered request is in the log
+// once serve returns (SIGTERM flushes the queue).
+func TestServeRequestLogKeptOnShutdown(t *testing.T) {
+	s := startServer(t, t.TempDir(), "STOREFRONT_HTTP__LOG_REQUESTS=true")
+	const n = 200
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Get(fmt.Sprintf("http://%s/healthz?i=%d", s.addr, i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	wg.Wait()
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("serve exited %d", code)
+	}
+	logs := s.stderr.String()
+	if got := strings.Count(logs, `path=/healthz`) + strings.Count(logs, `"path":"/healthz"`); got < n {
+		t.Fatalf("got %d request lines for /healthz, want at least %d", got, n)
+	}
+	if !strings.Contains(logs, "stopped") {
+		t.Fatalf("the last line (stopped) is missing: %s", logs)
+	}
+}

@@ -128,7 +128,7 @@ func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, data) }
 func created(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusCreated, data) }
 
 func reply(c *fiber.Ctx, status int, data any) error {
-	raw, err := json.Marshal(data)
+	raw, err := json.Marshal(app.EmptySlices(data)) // arrays are [], never null
 	if err != nil {
 		return err
 	}

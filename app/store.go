@@ -133,7 +133,7 @@ var configShape = map[string]string{
 	"product_card_layout": "string", "product_grid_layout": "string", "product_detail_layout": "string",
 	"store": "strmap", "hero": "strmap", "footer": "strmap", "chat_widget": "strmap", "bottom_nav": "strmap",
 	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
-	"payment_methods": "strmaps", "announcement_bar": "array", "delivery_options": "array",
+	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks

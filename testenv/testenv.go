@@ -40,6 +40,7 @@ type Env struct {
 	OwnerToken string
 
 	clock *clock
+	rec   *recorder
 }
 
 type clock struct {
@@ -69,13 +70,14 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 // NewWith is New with options.
 func NewWith(t testing.TB, opt Options) *Env {
 	t.Helper()
-	e := &Env{T: t, Dir: t.TempDir(), clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
+	e := &Env{T: t, Dir: t.TempDir(), rec: &recorder{}, clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
 	db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Now = e.Now
 	e.DB = db
+	t.Cleanup(func() { e.checkContract(t) })
 	t.Cleanup(func() {
 		if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
 			t.Errorf("index check after test: %v", err)
@@ -189,6 +191,7 @@ func (e *Env) Do(r Req) *Response {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	e.rec.add(exchange{method: r.Method, target: r.Path, header: req.Header, status: resp.StatusCode, respHeader: resp.Header, body: raw})
 	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {

@@ -37,30 +37,48 @@ func OpenAPI() ([]byte, error) {
 		}
 		mergeInto(doc, frag)
 	}
-	addOperationIDs(doc)
+	if err := addFieldsSchemas(doc); err != nil {
+		return nil, err
+	}
 	return json.MarshalIndent(doc, "", "  ")
 }
 
-// addOperationIDs names every operation that has no operationId after its
-// method and path ("get_business_website_products_slug"), so client generators
-// get stable, unique names.
-func addOperationIDs(doc map[string]any) {
-	paths, _ := doc["paths"].(map[string]any)
-	for path, item := range paths {
-		ops, _ := item.(map[string]any)
-		for method, op := range ops {
-			o, isOp := op.(map[string]any)
-			if !isOp || method == "parameters" {
-				continue
-			}
-			if _, has := o["operationId"]; has {
-				continue
-			}
-			name := strings.TrimPrefix(path, "/api/v1/")
-			name = strings.NewReplacer("{", "", "}", "", "-", "_", "/", "_").Replace(strings.Trim(name, "/"))
-			o["operationId"] = method + "_" + name
+// fieldsSuffix names the derived schemas of fields= responses: a fragment that
+// refers to "#/components/schemas/ProductFields" gets a copy of Product in
+// which only id is required, because fields= can drop every other top-level
+// member. The full schema keeps every member required.
+const fieldsSuffix = "Fields"
+
+// addFieldsSchemas derives every referenced XFields schema from X.
+func addFieldsSchemas(doc map[string]any) error {
+	comps, _ := doc["components"].(map[string]any)
+	schemas, _ := comps["schemas"].(map[string]any)
+	raw, _ := json.Marshal(doc["paths"])
+	const prefix = `"#/components/schemas/`
+	for rest := string(raw); ; {
+		i := strings.Index(rest, prefix)
+		if i < 0 {
+			break
 		}
+		rest = rest[i+len(prefix):]
+		name := rest[:strings.IndexByte(rest, '"')]
+		base, ok := strings.CutSuffix(name, fieldsSuffix)
+		if !ok || schemas[name] != nil {
+			continue
+		}
+		full, ok := schemas[base].(map[string]any)
+		if !ok {
+			return fmt.Errorf("openapi: %s refers to no schema %s", name, base)
+		}
+		derived := make(map[string]any, len(full))
+		for k, v := range full {
+			derived[k] = v
+		}
+		derived["required"] = []any{"id"}
+		derived["description"] = base + " as trimmed by fields=: only id is always present; the other members are there when named in fields (all of them without fields)."
+		schemas[name] = derived
 	}
+	return nil
 }
 
 // mergeInto merges src into dst: objects merge key by key, anything else replaces.

@@ -37,6 +37,9 @@ type Ops struct {
 	Ping func() error
 	// Stats reads the database figures at each scrape; nil: none.
 	Stats func() DBStats
+	// LogDropped counts log lines dropped because the log queue was full;
+	// nil: not reported.
+	LogDropped func() uint64
 }
 
 // Metrics is the Prometheus registry of one server: requests by route,
@@ -82,6 +85,12 @@ func NewMetrics(o Ops) *Metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if o.Stats != nil {
 		m.reg.MustRegister(dbCollector{stats: o.Stats})
+	}
+	if o.LogDropped != nil {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "storefront_log_dropped_lines_total",
+			Help: "Log lines dropped because the asynchronous log queue was full.",
+		}, func() float64 { return float64(o.LogDropped()) }))
 	}
 	return m
 }

@@ -32,7 +32,7 @@ func envelopePrefix(status int, message string) []byte {
 func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, "", data) }
 
 func reply(c *fiber.Ctx, status int, message string, data any) error {
-	raw, err := json.Marshal(data)
+	raw, err := json.Marshal(app.EmptySlices(data)) // arrays are [], never null
 	if err != nil {
 		return err
 	}

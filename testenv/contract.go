@@ -1,0 +1,195 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"storefront/web"
+)
+
+// The contract check: every response that Env.Do records is validated, when
+// the test ends, against the OpenAPI document the server serves
+// (web.OpenAPI), so every HTTP test is also a check that the document tells
+// the truth. Requests to paths the document does not describe (panel pages,
+// the payment sandbox) are skipped; a response whose status the operation
+// does not list is skipped too (the error envelope is checked where listed).
+
+// exchange is one recorded request and its response.
+type exchange struct {
+	method, target string
+	header         http.Header // request headers
+	status         int
+	respHeader     http.Header
+	body           []byte
+}
+
+type recorder struct {
+	mu   sync.Mutex
+	seen []exchange
+	off  bool
+}
+
+func (r *recorder) add(x exchange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.off {
+		r.seen = append(r.seen, x)
+	}
+}
+
+// SkipContract turns the response check off for this env: only for tests that
+// break the server on purpose (a closed database, a full disk) where the
+// answers are not API behaviour.
+func (e *Env) SkipContract() {
+	e.rec.mu.Lock()
+	e.rec.off = true
+	e.rec.seen = nil
+	e.rec.mu.Unlock()
+}
+
+var contract struct {
+	once   sync.Once
+	doc    *openapi3.T
+	router routers.Router
+	err    error
+}
+
+// Contract returns the loaded OpenAPI document and a router over it (loaded
+// once per test binary).
+func Contract() (*openapi3.T, routers.Router, error) {
+	contract.once.Do(func() {
+		raw, err := web.OpenAPI()
+		if err != nil {
+			contract.err = err
+			return
+		}
+		loader := openapi3.NewLoader()
+		doc, err := loader.LoadFromData(raw)
+		if err != nil {
+			contract.err = fmt.Errorf("openapi: load: %w", err)
+			return
+		}
+		if err := doc.Validate(context.Background()); err != nil {
+			contract.err = fmt.Errorf("openapi: invalid document: %w", err)
+			return
+		}
+		contract.doc = doc
+		// The document's one server is "/" (same origin); the router matches
+		// paths only.
+		doc.Servers = nil
+		contract.router, contract.err = legacy.NewRouter(doc)
+	})
+	return contract.doc, contract.router, contract.err
+}
+
+// checkContract validates the recorded responses; called at cleanup.
+func (e *Env) checkContract(t testing.TB) {
+	e.rec.mu.Lock()
+	seen := e.rec.seen
+	e.rec.seen = nil
+	e.rec.mu.Unlock()
+	if len(seen) == 0 {
+		return
+	}
+	_, router, err := Contract()
+	if err != nil {
+		t.Errorf("contract: %v", err)
+		return
+	}
+	reported := map[string]bool{}
+	for _, x := range seen {
+		if msg := validateExchange(router, x); msg != "" && !reported[msg] {
+			reported[msg] = true
+			t.Errorf("%s", msg)
+		}
+	}
+}
+
+// ValidateResponse checks one response against the document and returns a
+// message naming the operation, the status and the JSON path of the first
+// mismatch, or "" when it conforms (or the path is not in the document).
+func ValidateResponse(method, target string, status int, header http.Header, body []byte) string {
+	_, router, err := Contract()
+	if err != nil {
+		return err.Error()
+	}
+	return validateExchange(router, exchange{method: method, target: target, status: status, respHeader: header, body: body})
+}
+
+func validateExchange(router routers.Router, x exchange) string {
+	req := httptest.NewRequest(x.method, "http://shop.test"+x.target, nil)
+	for k, v := range x.header {
+		req.Header[k] = v
+	}
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return "" // not a documented path (HTML pages, sandbox)
+	}
+	if !strings.HasPrefix(x.respHeader.Get("Content-Type"), "application/json") {
+		// Documented JSON operations answer JSON; anything else is only checked
+		// when the operation lists that media type for the status.
+		if x.status >= 300 || len(x.body) == 0 {
+			return ""
+		}
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 x.status,
+		Header:                 x.respHeader,
+		Body:                   io.NopCloser(bytes.NewReader(x.body)),
+		Options:                &openapi3filter.Options{MultiError: true},
+	}
+	err = openapi3filter.ValidateResponse(context.Background(), in)
+	if err == nil {
+		return ""
+	}
+	body := x.body
+	if len(body) > 600 {
+		body = append(body[:600:600], "..."...)
+	}
+	return fmt.Sprintf("contract: %s (%s %s) status %d does not match the OpenAPI document:\n%s\nbody: %s",
+		route.Operation.OperationID, x.method, route.Path, x.status, describe(err), body)
+}
+
+// describe lists each schema mismatch as "at /json/path: reason".
+func describe(err error) string {
+	var lines []string
+	var walk func(error)
+	walk = func(err error) {
+		var multi openapi3.MultiError
+		if errors.As(err, &multi) {
+			for _, e := range multi {
+				walk(e)
+			}
+			return
+		}
+		var se *openapi3.SchemaError
+		if errors.As(err, &se) {
+			lines = append(lines, fmt.Sprintf("  at /%s: %s", strings.Join(se.JSONPointer(), "/"), se.Reason))
+			return
+		}
+		lines = append(lines, "  "+err.Error())
+	}
+	var re *openapi3filter.ResponseError
+	if errors.As(err, &re) && re.Err != nil {
+		walk(re.Err)
+	} else {
+		walk(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
