@@ -53,7 +53,9 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 		trusted: app.ParseTrusted(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
+	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other
 	authed := api.Group("", h.auth, h.auditAPI)
+	authed.Post("/auth/password/change", h.changePassword)
 	h.registerUserRoutes(authed)
 	h.registerAuditRoutes(authed)
 	h.registerBackupRoutes(authed)
@@ -76,11 +78,11 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 
 // auth requires an admin bearer token. Shopper tokens never verify here.
 func (h *Handler) auth(c *fiber.Ctx) error {
-	hdr := c.Get(fiber.HeaderAuthorization)
-	if len(hdr) < 7 || !strings.EqualFold(hdr[:7], "Bearer ") { // scheme case-insensitive (RFC 7235)
+	tok := bearer(c)
+	if tok == "" {
 		return app.Errorf(app.EUnauthorized, "missing admin bearer token")
 	}
-	u, err := h.svc.Admins.Authenticate(strings.TrimSpace(hdr[7:]))
+	u, err := h.svc.Admins.Authenticate(tok)
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,8 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get("/favicon.ico", p.favicon)
 	r.Get("/admin", p.authed(p.dashboard))
 	r.Get("/admin/audit", p.authed(p.permit(app.ActAuditLog, p.auditPage)))
+	r.Get("/admin/password", p.authed(p.passwordPage))
+	r.Post("/admin/password", p.authed(p.changePassword))
 	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
 	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
@@ -251,7 +253,7 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 			return p.toLogin(c)
 		}
 		u, err := p.adminUser(sess.adminID)
-		if app.IsNotFound(err) {
+		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
 		}
@@ -489,7 +491,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	securityHeaders(c)
 	v := &view{}
 	if sess, found := p.sessions.get(c.Cookies(sessionCookie)); found {
-		if u, err := p.adminUser(sess.adminID); err == nil {
+		if u, err := p.adminUser(sess.adminID); err == nil && u.TokenVersion == sess.version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, sess.csrf
 		}
 	}
@@ -582,7 +584,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
 		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle", "confirm", "audit", "invoice", "packing"} {
+		"posts", "post", "deals", "deal", "bundles", "bundle", "confirm", "audit", "invoice", "packing", "password"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}

@@ -224,3 +224,25 @@ func TestPanelSmallThings(t *testing.T) {
 		}
 	}
 }
+
+func TestPanelChangePassword(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	staffTok := e.Staff(sid, "staff@example.com")
+	s := newBrowser(t, e)
+	s.login("staff@example.com", "staff-password").redirectsTo(t, "/admin/")
+	other := newBrowser(t, e)
+	other.login("staff@example.com", "staff-password").redirectsTo(t, "/admin/")
+	s.get("/admin/").expect(t, 200, `href="/admin/password/"`)
+	s.get("/admin/password/").expect(t, 200, "Current password")
+	s.submit("/admin/password/", "/admin/password/", url.Values{"old_password": {"wrong-password"}, "password": {"new-password-1"}, "password_confirm": {"new-password-1"}}).expect(t, 400, "is not the current password")
+	s.submit("/admin/password/", "/admin/password/", url.Values{"old_password": {"staff-password"}, "password": {"new-password-1"}, "password_confirm": {"other"}}).expect(t, 400, "does not match")
+	s.submit("/admin/password/", "/admin/password/", url.Values{"old_password": {"staff-password"}, "password": {"short"}, "password_confirm": {"short"}}).expect(t, 400, "at least 8")
+	s.submit("/admin/password/", "/admin/password/", url.Values{"old_password": {"staff-password"}, "password": {"new-password-1"}, "password_confirm": {"new-password-1"}}).redirectsTo(t, "/admin/")
+	// This browser stays in; the other session and the API token have ended.
+	s.get("/admin/").expect(t, 200, "Password changed")
+	other.get("/admin/").redirectsTo(t, "/admin/login/")
+	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/admin/me/", Token: staffTok}).Expect(t, 401, "unauthorized")
+	newBrowser(t, e).login("staff@example.com", "new-password-1").redirectsTo(t, "/admin/")
+	owner(t, e).get("/admin/audit/").expect(t, 200, "auth.password", "staff@example.com")
+}

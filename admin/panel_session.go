@@ -28,6 +28,7 @@ const (
 // server keys sessions by its SHA-256.
 type session struct {
 	adminID uint64
+	version uint64 // the admin's TokenVersion at login: a password change ends the session
 	csrf    string
 	expires time.Time
 	flash   *flash
@@ -48,8 +49,10 @@ func newSessions(now func() time.Time, ttl time.Duration) *sessions {
 
 func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
 
-// create starts a session for an admin and returns its id.
-func (s *sessions) create(adminID uint64) string {
+// create starts a session for an admin and returns its id. After
+// AdminService.ChangePassword, call it with the returned user to keep the
+// browser that made the change logged in (every older session has ended).
+func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
 	exp := now.Add(s.ttl)
@@ -60,7 +63,7 @@ func (s *sessions) create(adminID uint64) string {
 			delete(s.m, k)
 		}
 	}
-	s.m[sessionKey(id)] = &session{adminID: adminID, csrf: app.RandomHex(32), expires: exp}
+	s.m[sessionKey(id)] = &session{adminID: u.ID, version: u.TokenVersion, csrf: app.RandomHex(32), expires: exp}
 	return id
 }
 
@@ -89,7 +92,8 @@ func (s *sessions) drop(id string) {
 	s.mu.Unlock()
 }
 
-// dropAdmin ends every session of an admin user (deleted account).
+// dropAdmin ends every session of an admin user (deleted account; a session
+// of an older token version also ends at its next request, see authed).
 func (s *sessions) dropAdmin(adminID uint64) {
 	s.mu.Lock()
 	for k, sess := range s.m {
@@ -193,7 +197,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 		return p.showLogin(c, v, p.formError(c, v, err))
 	}
 	// A browser-session cookie: the server ends the session after its lifetime.
-	id := p.sessions.create(u.ID)
+	id := p.sessions.create(u)
 	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin",
 		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
 	c.Cookie(&fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone,

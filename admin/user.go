@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,7 +30,57 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	return tokenReply(c, tok, exp, u)
+}
+
+// tokenReply writes an admin token result; it must never be cached.
+func tokenReply(c *fiber.Ctx, tok string, exp time.Time, u *app.AdminUser) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return ok(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
+}
+
+// bearer returns the bearer token of the request ("" when there is none).
+func bearer(c *fiber.Ctx) string {
+	hdr := c.Get(fiber.HeaderAuthorization)
+	if len(hdr) < 7 || !strings.EqualFold(hdr[:7], "Bearer ") { // scheme case-insensitive (RFC 7235)
+		return ""
+	}
+	return strings.TrimSpace(hdr[7:])
+}
+
+// logout serves POST /api/v1/admin/auth/logout/: the token of the request is
+// revoked (until it would have expired, across restarts).
+func (h *Handler) logout(c *fiber.Ctx) error {
+	tok := bearer(c)
+	if tok == "" {
+		return app.Errorf(app.EUnauthorized, "missing admin bearer token")
+	}
+	if err := h.svc.Admins.Logout(tok); err != nil {
+		return err
+	}
+	return ok(c, nil)
+}
+
+// changePassword serves POST /api/v1/admin/auth/password/change/
+// {old_password, password}: every other token and panel session of the
+// account ends; the answer carries a new token for the caller.
+func (h *Handler) changePassword(c *fiber.Ctx) error {
+	var in struct {
+		OldPassword string `json:"old_password"`
+		Password    string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	u, err := h.svc.Admins.ChangePassword(adminOf(c).ID, in.OldPassword, in.Password, h.clientIP(c))
+	if err != nil {
+		return err
+	}
+	tok, exp, err := h.svc.Admins.Token(u)
+	if err != nil {
+		return err
+	}
+	return tokenReply(c, tok, exp, u)
 }
 
 // me serves GET /api/v1/admin/me/.

@@ -17,6 +17,9 @@ type AdminUser struct {
 	Role         string    `json:"role"`
 	StoreID      uint64    `json:"store_id"`
 	CreatedAt    time.Time `json:"created_at"`
+	// TokenVersion is raised by a password change: admin tokens and panel
+	// sessions carry the version they were made under, so every older one ends.
+	TokenVersion uint64 `json:"token_version,omitempty"`
 }
 
 // AdminView is an admin user as shown: never the hash.
@@ -50,29 +53,18 @@ type AdminTx interface {
 	Admin(id uint64) (*AdminUser, error)
 	AdminByEmail(email string) (*AdminUser, error)
 	Admins() ([]*AdminUser, error)
+	// PutAdmin rewrites an existing admin user (password, token version);
+	// not_found when it does not exist.
+	PutAdmin(u *AdminUser) error
 	DeleteAdmin(id uint64) error
 }
 
-// Admin login limits: failed logins per email (Opt.LoginFailures) and per
-// client IP within AdminLoginWindow, shared by the JSON API and the panel.
-const (
-	AdminLoginWindow     = 15 * time.Minute
-	AdminLoginFailuresIP = 20
-	defaultLoginFailures = 5
-)
-
-// AdminService manages admin accounts and their logins.
+// AdminService manages admin accounts, their logins and tokens.
 type AdminService struct {
-	s       *Services
-	byEmail *FailureGuard
-	byIP    *FailureGuard
+	s *Services
 }
 
-func newAdminService(s *Services) *AdminService {
-	return &AdminService{s: s,
-		byEmail: NewFailureGuard(s.Now, s.Opt.LoginFailures, AdminLoginWindow),
-		byIP:    NewFailureGuard(s.Now, AdminLoginFailuresIP, AdminLoginWindow)}
-}
+func newAdminService(s *Services) *AdminService { return &AdminService{s: s} }
 
 // Bootstrap makes the first owner when there is no admin yet. With password
 // empty it makes a random one and returns it (to print once); it returns ""
@@ -98,59 +90,144 @@ func (as *AdminService) Bootstrap(email, password string) (string, error) {
 }
 
 // Login checks credentials and returns a signed admin token and its expiry.
-// ip is the client's address ("" for calls from inside the process).
-// Errors: invalid_credentials, rate_limited (too many failures for the email or the IP).
+// ip is the client's address ("" for calls from inside the process: not
+// limited). The login limits are taken before any password work
+// (takeAdminLogin). Errors: invalid_credentials, rate_limited.
 func (as *AdminService) Login(email, password, ip string) (string, time.Time, *AdminUser, error) {
 	email = NormalizeEmail(email)
-	wait := as.byEmail.Blocked(email)
-	if ip != "" {
-		wait = max(wait, as.byIP.Blocked(ip))
-	}
-	if wait > 0 {
-		return "", time.Time{}, nil, RateLimited("too many failed logins; retry later", wait)
-	}
-	tok, exp, u, err := as.login(email, password)
-	switch {
-	case ErrorCode(err) == EInvalidCreds:
-		as.byEmail.Fail(email)
-		if ip != "" {
-			as.byIP.Fail(ip)
-		}
-	case err == nil:
-		as.byEmail.Reset(email)
-	}
-	return tok, exp, u, err
-}
-
-func (as *AdminService) login(email, password string) (string, time.Time, *AdminUser, error) {
-	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.AdminByEmail(email) })
-	if IsNotFound(err) {
-		as.s.Pass.Dummy(password)
-		return "", time.Time{}, nil, Errorf(EInvalidCreds, "wrong email or password")
-	}
+	att, err := as.s.takeAdminLogin(email, ip)
 	if err != nil {
 		return "", time.Time{}, nil, err
 	}
-	if !as.s.Pass.Compare(u.PasswordHash, password) {
-		return "", time.Time{}, nil, Errorf(EInvalidCreds, "wrong email or password")
+	u, err := as.checkPassword(email, password)
+	var tok string
+	var exp time.Time
+	if err == nil {
+		tok, exp, err = as.Token(u)
 	}
-	exp := UTC(as.s.Now().Add(as.s.Opt.AdminTTL))
-	tok, err := as.s.Tokens.Issue(Claims{Kind: TokenAdmin, Subject: u.ID, ExpiresAt: exp})
+	att.done(err)
 	return tok, exp, u, err
 }
 
-// Authenticate returns the admin user of a bearer token (unauthorized).
-func (as *AdminService) Authenticate(token string) (*AdminUser, error) {
-	c, err := as.s.Tokens.Verify(token, TokenAdmin)
+// checkPassword returns the admin of email when password is theirs
+// (invalid_credentials otherwise, with the same bcrypt work for unknown emails).
+func (as *AdminService) checkPassword(email, password string) (*AdminUser, error) {
+	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.AdminByEmail(email) })
+	if IsNotFound(err) {
+		as.s.Pass.Dummy(password)
+		return nil, Errorf(EInvalidCreds, "wrong email or password")
+	}
 	if err != nil {
 		return nil, err
 	}
-	var u *AdminUser
-	u, err = view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(c.Subject) })
+	if !as.s.Pass.Compare(u.PasswordHash, password) {
+		return nil, Errorf(EInvalidCreds, "wrong email or password")
+	}
+	return u, nil
+}
+
+// Token issues a new admin token for u (its own random id, u's token version).
+func (as *AdminService) Token(u *AdminUser) (string, time.Time, error) {
+	exp := UTC(as.s.Now().Add(as.s.Opt.AdminTTL))
+	tok, err := as.s.Tokens.Issue(Claims{Kind: TokenAdmin, Subject: u.ID, Session: RandomHex(8), Version: u.TokenVersion, ExpiresAt: exp})
+	return tok, exp, err
+}
+
+// Authenticate returns the admin user of a bearer token. A token that was
+// logged out, is older than the account's last password change, has no id
+// (issued before revocation existed) or whose account was deleted is
+// unauthorized.
+func (as *AdminService) Authenticate(token string) (*AdminUser, error) {
+	c, err := as.verify(token)
+	if err != nil {
+		return nil, err
+	}
+	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(c.Subject) })
 	if IsNotFound(err) {
 		return nil, Errorf(EUnauthorized, "this admin account no longer exists")
 	}
+	if err == nil && u.TokenVersion != c.Version {
+		return nil, Errorf(EUnauthorized, "invalid or expired token")
+	}
 	return u, err
+}
+
+func (as *AdminService) verify(token string) (Claims, error) {
+	c, err := as.s.Tokens.Verify(token, TokenAdmin)
+	if err != nil {
+		return c, err
+	}
+	if c.Session == "" || as.s.revocations.Revoked(c) { // admin tokens: StoreID 0
+		return c, Errorf(EUnauthorized, "invalid or expired token")
+	}
+	return c, nil
+}
+
+// Logout revokes one admin token (it stays revoked across restarts until it
+// would have expired). Errors: unauthorized.
+func (as *AdminService) Logout(token string) error {
+	c, err := as.verify(token)
+	if err != nil {
+		return err
+	}
+	rv := &Revocation{StoreID: 0, Session: c.Session, Until: UTC(c.ExpiresAt).Add(time.Second)}
+	if err := as.s.DB.Update(func(tx Tx) error { return tx.PutRevocation(rv) }); err != nil {
+		return err
+	}
+	as.s.revocations.add(rv, as.s.Now())
+	return nil
+}
+
+// ChangePassword sets a new password for admin id after checking the old one,
+// and raises the account's token version: every other token and panel
+// session of the account ends (the caller gets a new one with Token, or a new
+// panel session). ip is the client's address: wrong old passwords count as
+// failed logins (the same limits). Errors: validation_failed (old_password
+// wrong, new password too short/long or equal to the old), rate_limited,
+// not_found.
+func (as *AdminService) ChangePassword(id uint64, oldPassword, newPassword, ip string) (*AdminUser, error) {
+	var v Validation
+	v.Check(oldPassword != "", "old_password", "is required")
+	v.Check(len(newPassword) >= 8, "password", "must be at least 8 characters")
+	v.Check(len(newPassword) <= 72, "password", "must be at most 72 bytes")
+	v.Check(newPassword != oldPassword, "password", "must differ from the old password")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(id) })
+	if err != nil {
+		return nil, err
+	}
+	att, err := as.s.takeAdminLogin(u.Email, ip)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := as.checkPassword(u.Email, oldPassword); err != nil {
+		att.done(err)
+		if ErrorCode(err) == EInvalidCreds {
+			return nil, Invalid("old_password", "is not the current password")
+		}
+		return nil, err
+	}
+	att.done(nil)
+	hash, err := as.s.Pass.Hash(newPassword)
+	if err != nil {
+		return nil, err
+	}
+	err = as.s.DB.Update(func(tx Tx) error {
+		cur, err := tx.Admin(id)
+		if err != nil {
+			return err
+		}
+		cur.PasswordHash, cur.TokenVersion = hash, cur.TokenVersion+1
+		u = cur
+		return tx.PutAdmin(cur)
+	})
+	if err != nil {
+		return nil, err
+	}
+	as.s.Log.Info("admin password changed; other sessions ended", "admin_id", id)
+	return u, nil
 }
 
 // NewAdmin is the input of Create.

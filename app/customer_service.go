@@ -28,7 +28,7 @@ type CustomerService struct {
 }
 
 func newCustomerService(s *Services) *CustomerService {
-	cs := &CustomerService{s: s, rev: newRevocations()}
+	cs := &CustomerService{s: s, rev: s.revocations}
 	if err := cs.LoadRevocations(); err != nil {
 		// main calls LoadRevocations again and stops on its error
 		s.Log.Error("loading token revocations", "err", err)
@@ -128,8 +128,20 @@ func (cs *CustomerService) Register(st *Store, in Registration) (*TokenResult, e
 }
 
 // Login checks the credentials and starts a session. An unknown email costs
-// the same password work as a wrong password. Errors: invalid_credentials.
+// the same password work as a wrong password. The login slot is taken first
+// (ratelimit.login_failures per store and email) and given back on success.
+// Errors: invalid_credentials, rate_limited.
 func (cs *CustomerService) Login(st *Store, email, password string) (*TokenResult, error) {
+	att, err := cs.s.takeShopperLogin(st.ID, NormalizeEmail(email))
+	if err != nil {
+		return nil, err
+	}
+	res, err := cs.login(st, email, password)
+	att.done(err)
+	return res, err
+}
+
+func (cs *CustomerService) login(st *Store, email, password string) (*TokenResult, error) {
 	c, err := view(cs.s.DB, func(tx Tx) (*Customer, error) { return tx.CustomerByEmail(st.ID, email) })
 	if IsNotFound(err) || strings.TrimSpace(email) == "" {
 		cs.s.Pass.Dummy(password)

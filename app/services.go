@@ -7,13 +7,15 @@ import (
 
 // Options are the settings services act on; main fills them from config.
 type Options struct {
-	PublicURL      string        // base URL the server is reached at, no trailing slash
-	AccessTTL      time.Duration // shopper access token lifetime
-	RefreshTTL     time.Duration // shopper refresh token lifetime
-	AdminTTL       time.Duration // admin token lifetime
-	PendingTTL     time.Duration // unpaid PENDING orders expire after this
-	BcryptCost     int
-	LoginFailures  int               // failed admin logins per email per 15 minutes (0: 5)
+	PublicURL     string        // base URL the server is reached at, no trailing slash
+	AccessTTL     time.Duration // shopper access token lifetime
+	RefreshTTL    time.Duration // shopper refresh token lifetime
+	AdminTTL      time.Duration // admin token lifetime
+	PendingTTL    time.Duration // unpaid PENDING orders expire after this
+	BcryptCost    int
+	LoginFailures int // failed logins per 15 minutes: shopper per store and email, admin per email and address (0: 5)
+	// Limiter counts login attempts and other limits (nil: an in-memory one).
+	Limiter        Limiter
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox
 }
 
@@ -26,6 +28,10 @@ type Services struct {
 	Pass   Passwords
 	Log    *slog.Logger
 	Opt    Options
+	// Limits counts attempts for every take-then-check limit (logins, ...).
+	Limits Limiter
+
+	revocations *Revocations // revoked access tokens (shopper and admin)
 
 	Stores    *StoreService
 	Catalog   *CatalogService
@@ -70,7 +76,10 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if opt.BcryptCost == 0 {
 		opt.BcryptCost = 10
 	}
-	s := &Services{DB: db, Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt}
+	s := &Services{DB: db, Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
+	if s.Limits == nil {
+		s.Limits = NewMemLimiter(now)
+	}
 	if mailer == nil {
 		mailer = OutboxMailer{DB: db}
 	}

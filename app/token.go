@@ -15,8 +15,12 @@ type Claims struct {
 	StoreID uint64 // shopper tokens: the store; admin tokens: 0
 	Subject uint64 // customer id or admin user id
 	// Session names the refresh chain a shopper access token was issued for
-	// (ChainID of the chain's key); "" for tokens of no chain.
-	Session   string
+	// (ChainID of the chain's key); "" for tokens of no chain. Admin tokens:
+	// the token's own random id (what logout revokes).
+	Session string
+	// Version is an admin token's AdminUser.TokenVersion at issue: a password
+	// change raises the account's version and so ends every older token.
+	Version   uint64
 	IssuedAt  time.Time // zero on Issue: the signer's clock
 	ExpiresAt time.Time
 }

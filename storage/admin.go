@@ -51,6 +51,27 @@ func (t *Tx) Admins() ([]*app.AdminUser, error) {
 	return out, err
 }
 
+// PutAdmin rewrites an existing admin user (its email index follows a change).
+func (t *Tx) PutAdmin(u *app.AdminUser) error {
+	old, err := t.Admin(u.ID)
+	if err != nil {
+		return err
+	}
+	emails := t.b(bAdminEmails)
+	if old.Email != u.Email {
+		if emails.Get([]byte(u.Email)) != nil {
+			return &app.Error{Code: app.EConflict, Message: "an admin with this email exists", Fields: map[string]string{"email": "is taken"}}
+		}
+		if err := emails.Delete([]byte(old.Email)); err != nil {
+			return err
+		}
+		if err := emails.Put([]byte(u.Email), u64(u.ID)); err != nil {
+			return err
+		}
+	}
+	return putJSON(t.b(bAdmins), u64(u.ID), u)
+}
+
 // DeleteAdmin removes an admin user.
 func (t *Tx) DeleteAdmin(id uint64) error {
 	u, err := t.Admin(id)

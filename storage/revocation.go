@@ -8,7 +8,7 @@ import (
 	"storefront/app"
 )
 
-// Revocations of shopper access tokens (app/revocation.go): few, short-lived
+// Revocations of access tokens (app/revocation.go; store 0: admin tokens): few, short-lived
 // (an access token lifetime), read whole at start-up.
 var (
 	bRevocations = []byte("token_revocations") // sid|'s'|session 0 or sid|'c'|cid -> revocation
@@ -24,8 +24,8 @@ func revocationKey(r *app.Revocation) []byte {
 
 // PutRevocation stores r, replacing the one of the same session or customer.
 func (t *Tx) PutRevocation(r *app.Revocation) error {
-	if r.StoreID == 0 || (r.Session == "" && r.CustomerID == 0) {
-		return fmt.Errorf("storage: put revocation: no store, session or customer")
+	if r.Session == "" && r.CustomerID == 0 { // store 0: admin tokens
+		return fmt.Errorf("storage: put revocation: no session or customer")
 	}
 	return putJSON(t.b(bRevocations), revocationKey(r), r)
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +39,9 @@ type Env struct {
 	Dir    string
 	// OwnerToken is an admin token of the owner (owner@example.com / owner-password).
 	OwnerToken string
+	// Base, when set (Serve), makes Do send requests over a real TCP
+	// connection to this base URL instead of through app.Test.
+	Base string
 
 	clock *clock
 	rec   *recorder
@@ -59,6 +63,11 @@ func (e *Env) With(t testing.TB) *Env {
 type Options struct {
 	Web   web.Config   // CursorSecret is filled in
 	Admin admin.Config // CursorSecret is filled in
+	// App sets service options (LoginFailures, Limiter); the env fills in
+	// PublicURL and GatewaySecrets when they are empty.
+	App app.Options
+	// Pass, when set, replaces the cheap bcrypt (to count password work).
+	Pass app.Passwords
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
@@ -89,10 +98,17 @@ func NewWith(t testing.TB, opt Options) *Env {
 		t.Fatal(err)
 	}
 	cursor, _ := db.Secret("cursors")
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), auth.NewBcrypt(4), nil, e.Now, nil, app.Options{
-		PublicURL:      "http://shop.test",
-		GatewaySecrets: map[string][]byte{app.WalletA: []byte("secret-a"), app.WalletB: []byte("secret-b")},
-	})
+	if opt.App.PublicURL == "" {
+		opt.App.PublicURL = "http://shop.test"
+	}
+	if opt.App.GatewaySecrets == nil {
+		opt.App.GatewaySecrets = map[string][]byte{app.WalletA: []byte("secret-a"), app.WalletB: []byte("secret-b")}
+	}
+	var pass app.Passwords = auth.NewBcrypt(4)
+	if opt.Pass != nil {
+		pass = opt.Pass
+	}
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, nil, opt.App)
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
@@ -172,7 +188,15 @@ func (e *Env) Do(r Req) *Response {
 		}
 		body = bytes.NewReader(raw)
 	}
-	req := httptest.NewRequest(r.Method, r.Path, body)
+	var req *http.Request
+	if e.Base != "" {
+		var err error
+		if req, err = http.NewRequest(r.Method, e.Base+r.Path, body); err != nil {
+			e.T.Fatal(err)
+		}
+	} else {
+		req = httptest.NewRequest(r.Method, r.Path, body)
+	}
 	if r.Body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -185,7 +209,13 @@ func (e *Env) Do(r Req) *Response {
 	for k, v := range r.Header {
 		req.Header.Set(k, v)
 	}
-	resp, err := e.App.Test(req, -1)
+	var resp *http.Response
+	var err error
+	if e.Base != "" {
+		resp, err = httpClient.Do(req)
+	} else {
+		resp, err = e.App.Test(req, -1)
+	}
 	if err != nil {
 		e.T.Fatalf("%s %s: %v", r.Method, r.Path, err)
 	}
@@ -283,8 +313,74 @@ func (e *Env) Listen() string {
 		e.T.Fatal(err)
 	}
 	go func() { _ = e.App.Listener(ln) }()
-	e.T.Cleanup(func() { _ = e.App.Shutdown() })
+	e.T.Cleanup(func() {
+		httpClient.CloseIdleConnections() // else Shutdown waits for the idle keep-alive connections
+		_ = e.App.Shutdown()
+	})
 	return "http://" + ln.Addr().String()
+}
+
+// httpClient sends the requests of served envs: enough idle connections
+// for the parallel bursts of the tests, no redirects followed.
+var httpClient = &http.Client{
+	Timeout:       30 * time.Second,
+	Transport:     &http.Transport{MaxIdleConnsPerHost: 100},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// Serve starts the app on a loopback listener (Listen) and makes Do go over
+// real TCP connections from now on. It returns the env.
+func (e *Env) Serve() *Env {
+	e.T.Helper()
+	e.Base = e.Listen()
+	return e
+}
+
+// Burst runs fn(i) for i in 0..n-1 in n goroutines released together by a
+// start barrier (no sleeps), and returns once all are done.
+func Burst(n int, fn func(i int)) {
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(n)
+	done.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-start
+			fn(i)
+		}()
+	}
+	ready.Wait()
+	close(start)
+	done.Wait()
+}
+
+// CountingPasswords wraps app.Passwords and counts the password checks
+// (Compare and Dummy), so tests can prove a refused attempt did no bcrypt work.
+type CountingPasswords struct {
+	app.Passwords
+	checks atomic.Int64
+}
+
+// Compare implements app.Passwords.
+func (p *CountingPasswords) Compare(hash []byte, password string) bool {
+	p.checks.Add(1)
+	return p.Passwords.Compare(hash, password)
+}
+
+// Dummy implements app.Passwords.
+func (p *CountingPasswords) Dummy(password string) {
+	p.checks.Add(1)
+	p.Passwords.Dummy(password)
+}
+
+// Checks is the number of password checks so far.
+func (p *CountingPasswords) Checks() int { return int(p.checks.Load()) }
+
+// NewCountingPasswords wraps the cheap bcrypt the envs use.
+func NewCountingPasswords() *CountingPasswords {
+	return &CountingPasswords{Passwords: auth.NewBcrypt(4)}
 }
 
 // Line is one line of an order made by PlaceOrder.

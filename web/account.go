@@ -13,29 +13,17 @@ import (
 // accounts holds the shopper-auth handlers and their rate limiters.
 type accounts struct {
 	s *Server
-	// perIP limits register, login, verify-email, resend-code and the password
-	// endpoints per client IP (ratelimit.auth_per_minute; nil: off).
-	perIP *Limiter
-	// failures counts failed logins per store and email (ratelimit.login_failures
-	// per 15 minutes; nil: off).
-	failures *Limiter
 	// mails bounds code mails (forgot per email, resend-code per shopper) with
 	// the same budget, so nobody can flood one inbox from many IPs.
 	mails *Limiter
 }
 
 // LoginFailureWindow is the period ratelimit.login_failures counts over.
-const LoginFailureWindow = 15 * time.Minute
+const LoginFailureWindow = app.LoginWindow
 
 func (s *Server) registerAccountRoutes(r fiber.Router) {
 	a := &accounts{s: s}
-	if s.cfg.AuthPerMinute > 0 {
-		a.perIP = NewLimiter(s.cfg.AuthPerMinute, time.Minute)
-		a.perIP.SetClock(s.svc.Now)
-	}
 	if s.cfg.LoginFailures > 0 {
-		a.failures = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
-		a.failures.SetClock(s.svc.Now)
 		a.mails = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
 		a.mails.SetClock(s.svc.Now)
 	}
@@ -51,13 +39,15 @@ func (s *Server) registerAccountRoutes(r fiber.Router) {
 	r.Patch("/me", s.shopper, a.patchMe)
 }
 
-// limitIP applies ratelimit.auth_per_minute per client IP.
+// limitIP applies ratelimit.auth_per_minute per client IP (every request
+// counts, taken before any work, through the services' one limiter).
 func (a *accounts) limitIP(c *fiber.Ctx) error {
-	if a.perIP == nil {
+	if a.s.cfg.AuthPerMinute <= 0 {
 		return c.Next()
 	}
-	if ok, wait := a.perIP.Allow(a.s.clientIP(c)); !ok {
-		return rateLimited(wait)
+	lim := app.Limit{Key: "auth-ip|" + a.s.clientIP(c), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
+	if err := app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim); err != nil {
+		return err
 	}
 	return c.Next()
 }
@@ -102,22 +92,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	st := store(c)
-	fkey := strconv.FormatUint(st.ID, 10) + "|" + app.NormalizeEmail(in.Email)
-	if a.failures != nil {
-		if ok, wait := a.failures.Peek(fkey); !ok {
-			return rateLimited(wait)
-		}
-	}
-	res, err := a.s.svc.Customers.Login(st, in.Email, in.Password)
-	if a.failures != nil {
-		switch app.ErrorCode(err) {
-		case app.EInvalidCreds:
-			a.failures.Allow(fkey)
-		case "":
-			a.failures.Reset(fkey)
-		}
-	}
+	res, err := a.s.svc.Customers.Login(store(c), in.Email, in.Password)
 	if err != nil {
 		return err
 	}

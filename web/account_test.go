@@ -530,7 +530,7 @@ func TestAuthRateLimits(t *testing.T) {
 		e.Do(testenv.Req{Method: "POST", Path: pRegister, Key: key, Body: regBody("bob@example.com")}).Expect(t, 200, "")
 	})
 	t.Run("LoginFailures", func(t *testing.T) {
-		e := testenv.NewWith(t, testenv.Options{Web: web.Config{LoginFailures: 3}})
+		e := testenv.NewWith(t, testenv.Options{App: app.Options{LoginFailures: 3}})
 		_, key := e.Store("Shop A")
 		register(t, e, key, "ada@example.com")
 		register(t, e, key, "bob@example.com")

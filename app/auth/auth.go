@@ -41,7 +41,8 @@ func NewJWT(secret []byte, now func() time.Time) *JWT {
 type claims struct {
 	Kind  string `json:"knd"`
 	Store uint64 `json:"sid,omitempty"`
-	Sess  string `json:"ses,omitempty"` // shopper tokens: the refresh chain (app.ChainID)
+	Sess  string `json:"ses,omitempty"` // shopper tokens: the refresh chain (app.ChainID); admin tokens: the token's own id
+	Ver   uint64 `json:"ver,omitempty"` // admin tokens: the account's token version
 	jwt.RegisteredClaims
 }
 
@@ -55,7 +56,7 @@ func (j *JWT) Issue(c app.Claims) (string, error) {
 	if iat.IsZero() {
 		iat = j.now()
 	}
-	cl := claims{Kind: c.Kind, Store: c.StoreID, Sess: c.Session, RegisteredClaims: jwt.RegisteredClaims{
+	cl := claims{Kind: c.Kind, Store: c.StoreID, Sess: c.Session, Ver: c.Version, RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   strconv.FormatUint(c.Subject, 10),
 		IssuedAt:  jwt.NewNumericDate(iat),
 		ExpiresAt: jwt.NewNumericDate(c.ExpiresAt),
@@ -84,7 +85,7 @@ func (j *JWT) Verify(token, kind string) (app.Claims, error) {
 	if cl.IssuedAt != nil {
 		iat = cl.IssuedAt.Time
 	}
-	return app.Claims{Kind: cl.Kind, StoreID: cl.Store, Subject: sub, Session: cl.Sess, IssuedAt: iat, ExpiresAt: cl.ExpiresAt.Time}, nil
+	return app.Claims{Kind: cl.Kind, StoreID: cl.Store, Subject: sub, Session: cl.Sess, Version: cl.Ver, IssuedAt: iat, ExpiresAt: cl.ExpiresAt.Time}, nil
 }
 
 // Bcrypt implements app.Passwords.

@@ -1,0 +1,269 @@
+package admin_test
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"storefront/admin"
+	"storefront/app"
+	"storefront/testenv"
+	"storefront/web"
+)
+
+// served is an env over real TCP whose limits see X-Forwarded-For (the test
+// client is the trusted proxy), with password checks counted.
+func served(t *testing.T) (*testenv.Env, *testenv.CountingPasswords) {
+	pass := testenv.NewCountingPasswords()
+	proxies := []string{"127.0.0.1"}
+	e := testenv.NewWith(t, testenv.Options{Pass: pass,
+		Web: web.Config{TrustedProxies: proxies}, Admin: admin.Config{TrustedProxies: proxies}})
+	return e.Serve(), pass
+}
+
+func from(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip} }
+
+// burstLogins sends n wrong-password logins for email at once (address of
+// request i: addr(i)) and returns the statuses counted; every 429 must carry
+// Retry-After.
+func burstLogins(t *testing.T, e *testenv.Env, n int, email string, addr func(i int) string) map[int]int {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[int]int{}
+	testenv.Burst(n, func(i int) {
+		r := e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Header: from(addr(i)),
+			Body: map[string]string{"email": email, "password": "wrong-password"}})
+		mu.Lock()
+		defer mu.Unlock()
+		got[r.Status]++
+		if r.Status == 429 {
+			if s, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || s < 1 {
+				t.Errorf("429 with Retry-After %q, want seconds", r.Header.Get("Retry-After"))
+			}
+		}
+	})
+	return got
+}
+
+// TestAdminLoginBurst: the red-team's parallel bursts (issue 14.1, 11.6).
+func TestAdminLoginBurst(t *testing.T) {
+	t.Run("OneAddress", func(t *testing.T) {
+		e, pass := served(t)
+		before := pass.Checks()
+		got := burstLogins(t, e, 40, "owner@example.com", func(int) string { return "198.51.100.7" })
+		if got[401] != 5 || got[429] != 35 {
+			t.Fatalf("got %v, want 5 checked (401) and 35 refused (429)", got)
+		}
+		if n := pass.Checks() - before; n != 5 {
+			t.Fatalf("got %d password checks, want 5 (refused attempts do no bcrypt work)", n)
+		}
+		// the owner from another address is not locked out
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Header: from("203.0.113.50"),
+			Body: map[string]string{"email": "owner@example.com", "password": "owner-password"}}).Expect(t, 200, "")
+	})
+	t.Run("ManyAddresses", func(t *testing.T) {
+		e, pass := served(t)
+		before := pass.Checks()
+		got := burstLogins(t, e, 40, "owner@example.com", func(i int) string { return fmt.Sprintf("198.51.100.%d", i+1) })
+		// 5 free failures per account, then one try per second (the first delay tier)
+		if got[401] > 6 || got[401]+got[429] != 40 {
+			t.Fatalf("got %v, want at most 6 checked and the rest 429", got)
+		}
+		if n := pass.Checks() - before; n != got[401] {
+			t.Fatalf("got %d password checks for %d checked attempts", n, got[401])
+		}
+	})
+	t.Run("UnknownEmail", func(t *testing.T) {
+		e, pass := served(t)
+		before := pass.Checks()
+		got := burstLogins(t, e, 40, "ghost@example.com", func(int) string { return "198.51.100.7" })
+		if got[401] != 5 || got[429] != 35 || pass.Checks()-before != 5 {
+			t.Fatalf("got %v and %d checks, want 5 checked like a known account", got, pass.Checks()-before)
+		}
+	})
+	t.Run("OneAddressManyAccounts", func(t *testing.T) {
+		e, pass := served(t)
+		before := pass.Checks()
+		var mu sync.Mutex
+		got := map[int]int{}
+		testenv.Burst(60, func(i int) {
+			r := e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Header: from("198.51.100.9"),
+				Body: map[string]string{"email": fmt.Sprintf("guess%d@example.com", i), "password": "x"}})
+			mu.Lock()
+			got[r.Status]++
+			mu.Unlock()
+		})
+		if got[401] != app.AdminLoginFailuresIP || pass.Checks()-before != app.AdminLoginFailuresIP {
+			t.Fatalf("got %v and %d checks, want %d checked per address", got, pass.Checks()-before, app.AdminLoginFailuresIP)
+		}
+	})
+}
+
+// TestAdminLockoutByAddress: failures lock the (account, address) pair, not
+// the account (issue 11.6); the account's growing delay never applies to an
+// address that logged in to it before.
+func TestAdminLockoutByAddress(t *testing.T) {
+	e, _ := served(t)
+	right := map[string]string{"email": "owner@example.com", "password": "owner-password"}
+	wrong := map[string]string{"email": "owner@example.com", "password": "wrong-password"}
+	login := func(ip string, body map[string]string) *testenv.Response {
+		return e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Header: from(ip), Body: body})
+	}
+	login("192.0.2.1", right).Expect(t, 200, "") // the owner's usual address
+	for i := 0; i < 5; i++ {
+		login("198.51.100.1", wrong).Expect(t, 401, "invalid_credentials")
+	}
+	login("198.51.100.1", right).Expect(t, 429, "rate_limited") // the attacker's pair is locked
+	// the attacker moves through addresses: 5 account failures are free, then the delay
+	login("198.51.100.2", wrong).Expect(t, 401, "invalid_credentials")
+	login("198.51.100.3", wrong).Expect(t, 429, "rate_limited")
+	// the owner's known address skips the delay; an unknown one waits
+	login("192.0.2.1", right).Expect(t, 200, "")
+	login("192.0.2.99", right).Expect(t, 429, "rate_limited")
+	e.Advance(time.Second)
+	login("192.0.2.99", right).Expect(t, 200, "")
+	// after the window the pair is free again
+	e.Advance(app.LoginWindow)
+	login("198.51.100.1", right).Expect(t, 200, "")
+}
+
+// The panel login shares the limiter with the JSON API.
+func TestAdminPanelLoginSharesLimits(t *testing.T) {
+	e := testenv.New(t)
+	for i := 0; i < 5; i++ {
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/",
+			Body: map[string]string{"email": "owner@example.com", "password": "wrong-password"}}).Expect(t, 401, "invalid_credentials")
+	}
+	b := newBrowser(t, e)
+	p := b.login("owner@example.com", "owner-password").expect(t, 429, "Too many failed logins")
+	if p.Header.Get("Retry-After") == "" {
+		t.Fatal("panel 429 without Retry-After")
+	}
+}
+
+func TestAdminLogout(t *testing.T) {
+	e := testenv.New(t)
+	other := e.OwnerToken
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	r := e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "owner-password"}}).Expect(t, 200, "")
+	r.Decode(t, &tok)
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Fatalf("login Cache-Control %q, want no-store", cc)
+	}
+	e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: tok.AccessToken}).Expect(t, 200, "")
+	t.Run("ErrNoToken", func(t *testing.T) {
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/logout/"}).Expect(t, 401, "unauthorized")
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/logout/", Token: "garbage"}).Expect(t, 401, "unauthorized")
+	})
+	t.Run("OK", func(t *testing.T) {
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/logout/", Token: tok.AccessToken}).Expect(t, 200, "")
+		e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: tok.AccessToken}).Expect(t, 401, "unauthorized")
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/logout/", Token: tok.AccessToken}).Expect(t, 401, "unauthorized")
+		e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: other}).Expect(t, 200, "") // other tokens stay
+	})
+	t.Run("SurvivesRestart", func(t *testing.T) {
+		var stored []*app.Revocation
+		if err := e.DB.View(func(tx app.Tx) error { var err error; stored, err = tx.Revocations(); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if len(stored) != 1 || stored[0].StoreID != 0 || stored[0].Session == "" {
+			t.Fatalf("stored revocations %+v, want one admin session (store 0)", stored)
+		}
+		svc := app.NewServices(e.DB, e.Svc.Tokens, e.Svc.Pass, nil, e.Now, nil, app.Options{})
+		if _, err := svc.Admins.Authenticate(tok.AccessToken); app.ErrorCode(err) != app.EUnauthorized {
+			t.Fatalf("after a restart: got %v, want unauthorized", err)
+		}
+	})
+}
+
+func TestAdminChangePassword(t *testing.T) {
+	e := testenv.New(t)
+	path := api + "/auth/password/change/"
+	second := e.OwnerToken
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "owner-password"}}).Expect(t, 200, "").Decode(t, &tok)
+	panel := owner(t, e)
+	panel.get("/admin/").expect(t, 200)
+
+	cases := []struct {
+		name, token string
+		body        any
+		status      int
+		code, field string
+	}{
+		{"ErrNoToken", "", map[string]string{"old_password": "owner-password", "password": "new-password-1"}, 401, "unauthorized", ""},
+		{"ErrNoBody", tok.AccessToken, nil, 400, "validation_failed", "body"},
+		{"ErrWrongOld", tok.AccessToken, map[string]string{"old_password": "nope-nope", "password": "new-password-1"}, 400, "validation_failed", "old_password"},
+		{"ErrShort", tok.AccessToken, map[string]string{"old_password": "owner-password", "password": "short"}, 400, "validation_failed", "password"},
+		{"ErrSame", tok.AccessToken, map[string]string{"old_password": "owner-password", "password": "owner-password"}, 400, "validation_failed", "password"},
+		{"ErrBadJSON", tok.AccessToken, "{", 400, "validation_failed", "body"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.Do(testenv.Req{Method: "POST", Path: path, Token: tc.token, Body: tc.body}).Expect(t, tc.status, tc.code)
+			if tc.field != "" && r.Body.Errors[tc.field] == "" {
+				t.Fatalf("errors %v lack %s", r.Body.Errors, tc.field)
+			}
+		})
+	}
+	t.Run("OK", func(t *testing.T) {
+		var res struct {
+			AccessToken string `json:"access_token"`
+		}
+		r := e.Do(testenv.Req{Method: "POST", Path: path, Token: tok.AccessToken,
+			Body: map[string]string{"old_password": "owner-password", "password": "new-password-1"}}).Expect(t, 200, "")
+		r.Decode(t, &res)
+		if r.Header.Get("Cache-Control") != "no-store" || res.AccessToken == "" {
+			t.Fatalf("got %s, Cache-Control %q", r.Raw, r.Header.Get("Cache-Control"))
+		}
+		e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: res.AccessToken}).Expect(t, 200, "")
+		for _, old := range []string{tok.AccessToken, second} {
+			e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: old}).Expect(t, 401, "unauthorized")
+		}
+		panel.get("/admin/").redirectsTo(t, "/admin/login/") // the panel session ended too
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "owner-password"}}).Expect(t, 401, "invalid_credentials")
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "new-password-1"}}).Expect(t, 200, "")
+		newBrowser(t, e).login("owner@example.com", "new-password-1").redirectsTo(t, "/admin/")
+	})
+	t.Run("ErrWrongOldIsLimited", func(t *testing.T) {
+		var res struct {
+			AccessToken string `json:"access_token"`
+		}
+		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "new-password-1"}}).Expect(t, 200, "").Decode(t, &res)
+		for i := 0; i < 3; i++ { // two failures were counted above: a wrong old password, the old password at login
+			e.Do(testenv.Req{Method: "POST", Path: path, Token: res.AccessToken, Body: map[string]string{"old_password": "guess-guess", "password": "new-password-2"}}).Expect(t, 400, "validation_failed")
+		}
+		e.Do(testenv.Req{Method: "POST", Path: path, Token: res.AccessToken, Body: map[string]string{"old_password": "new-password-1", "password": "new-password-2"}}).Expect(t, 429, "rate_limited")
+	})
+}
+
+// Deleting an admin ends its tokens and panel sessions.
+func TestAdminDeleteEndsSessions(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	tok := e.Staff(sid, "staff@example.com")
+	b := newBrowser(t, e)
+	b.login("staff@example.com", "staff-password").redirectsTo(t, "/admin/")
+	var users struct {
+		Items []struct {
+			ID    uint64 `json:"id"`
+			Email string `json:"email"`
+		} `json:"items"`
+	}
+	e.Do(testenv.Req{Method: "GET", Path: api + "/users/", Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &users)
+	var uid uint64
+	for _, u := range users.Items {
+		if u.Email == "staff@example.com" {
+			uid = u.ID
+		}
+	}
+	e.Do(testenv.Req{Method: "DELETE", Path: fmt.Sprintf("%s/users/%d/", api, uid), Token: e.OwnerToken}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: tok}).Expect(t, 401, "unauthorized")
+	b.get("/admin/").redirectsTo(t, "/admin/login/")
+}
