@@ -92,7 +92,7 @@ func TestPanelOrderDesk(t *testing.T) {
 		if n := strings.Count(pg.Body, `data-label="Order"`); n != 50 {
 			t.Fatalf("got %d rows, want 50", n)
 		}
-		pg = b.get(base + "?page=2").expect(t, 200, "page 2 of 2")
+		pg = b.get(base+"?page=2").expect(t, 200, "page 2 of 2")
 		if n := strings.Count(pg.Body, `data-label="Order"`); n != 11 {
 			t.Fatalf("page 2 has %d rows, want 11", n)
 		}
@@ -152,7 +152,7 @@ func TestPanelOrderDesk(t *testing.T) {
 		b.submit(first+"cancel/", first+"cancel/", url.Values{"confirm": {"yes"}}).expect(t, 409, "cannot be cancelled")
 		// The other store's order and a missing one are not found.
 		b.get(fmt.Sprintf("/admin/stores/%d/orders/%d/invoice/", sidB, target.ID)).expect(t, 404)
-		b.get(base + "999/packing-slip/").expect(t, 404)
+		b.get(base+"999/packing-slip/").expect(t, 404)
 	})
 	t.Run("History", func(t *testing.T) {
 		cid, _ := e.Shopper(sid, "h@example.com")
@@ -185,8 +185,8 @@ func TestPanelStaffLimits(t *testing.T) {
 		t.Fatalf("staff see owner-only actions")
 	}
 	token := csrfRE.FindStringSubmatch(pg.Body)[1]
-	s.get(home + "rotate-key/").expect(t, 403)
-	s.get(home + "active/?active=false").expect(t, 403)
+	s.get(home+"rotate-key/").expect(t, 403)
+	s.get(home+"active/?active=false").expect(t, 403)
 	s.do("POST", home+"rotate-key/", url.Values{"csrf": {token}, "confirm": {"yes"}}).expect(t, 403)
 	s.do("POST", home+"active/", url.Values{"csrf": {token}, "active": {"false"}, "confirm": {"yes"}}).expect(t, 403)
 	s.get("/admin/audit/").expect(t, 403)
