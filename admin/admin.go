@@ -1,15 +1,13 @@
 package admin
 
 import (
-	"encoding/json"
 	"log/slog"
-	"net/netip"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // Config is what the admin side needs besides the services.
@@ -37,7 +35,7 @@ type Handler struct {
 	svc     *app.Services
 	log     *slog.Logger
 	cursors app.CursorCodec
-	trusted []netip.Prefix
+	proxies httpkit.Proxies // http.trusted_proxies
 }
 
 type localKey int
@@ -50,7 +48,7 @@ const (
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		trusted: app.ParseTrusted(cfg.TrustedProxies)}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other
@@ -123,63 +121,6 @@ func ownerOnly(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// ok writes data in the success envelope.
-func ok(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusOK, data) }
-
-// created writes data in the success envelope with 201.
-func created(c *fiber.Ctx, data any) error { return reply(c, fiber.StatusCreated, data) }
-
-func reply(c *fiber.Ctx, status int, data any) error {
-	raw, err := json.Marshal(app.EmptySlices(data)) // arrays are [], never null
-	if err != nil {
-		return err
-	}
-	b := make([]byte, 0, len(raw)+64)
-	b = append(b, `{"status":true,"status_code":`...)
-	b = strconv.AppendInt(b, int64(status), 10)
-	b = append(b, `,"message":"","data":`...)
-	b = append(b, raw...)
-	b = append(b, '}')
-	c.Status(status)
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	return c.Send(b)
-}
-
-// decode reads a JSON body; bad JSON or types are validation_failed.
-func decode(c *fiber.Ctx, v any) error {
-	if len(strings.TrimSpace(string(c.Body()))) == 0 {
-		return app.Invalid("body", "a JSON body is required")
-	}
-	if err := json.Unmarshal(c.Body(), v); err != nil {
-		var te *json.UnmarshalTypeError
-		if ok := asTypeError(err, &te); ok && te.Field != "" {
-			return app.Invalid(te.Field, "has the wrong type")
-		}
-		if ae, isApp := err.(*app.Error); isApp {
-			return &app.Error{Code: app.EValidation, Message: "validation failed", Fields: map[string]string{"body": ae.Message}}
-		}
-		return app.Invalid("body", "malformed JSON")
-	}
-	return nil
-}
-
-func asTypeError(err error, te **json.UnmarshalTypeError) bool {
-	t, isType := err.(*json.UnmarshalTypeError)
-	if isType {
-		*te = t
-	}
-	return isType
-}
-
-// pathID parses an integer path parameter; anything else is not_found.
-func pathID(c *fiber.Ctx, name, what string) (uint64, error) {
-	id, err := strconv.ParseUint(c.Params(name), 10, 64)
-	if err != nil || id == 0 {
-		return 0, app.NotFound(what)
-	}
-	return id, nil
-}
-
 // listParams reads limit and cursor of an admin list (newest first).
 func (h *Handler) listParams(c *fiber.Ctx, scope string) (app.ListParams, error) {
 	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
@@ -207,41 +148,12 @@ func storeIDParam(c *fiber.Ctx) uint64 {
 	return 0
 }
 
-// listOf is the list shape.
-type listOf struct {
-	Items      any     `json:"items"`
-	NextCursor *string `json:"next_cursor"`
-	HasMore    bool    `json:"has_more"`
-}
-
-// sendPage writes a page in the list shape, mapping items through view.
+// sendPage writes a page in the list shape, mapping items through view and
+// trimming them to ?fields= as the storefront does.
 func sendPage[T any](h *Handler, c *fiber.Ctx, scope string, p app.Page[T], view func(T) any) error {
-	items := make([]any, len(p.Items))
-	for i, it := range p.Items {
-		items[i] = view(it)
-	}
-	out := listOf{Items: items}
+	next := ""
 	if p.Next != nil {
-		s := h.cursors.Encode("admin:"+scope, storeIDParam(c), p.Next)
-		out.NextCursor, out.HasMore = &s, true
+		next = h.cursors.Encode("admin:"+scope, storeIDParam(c), p.Next)
 	}
-	return ok(c, out)
-}
-
-// sendAll writes a complete set in the list shape.
-func sendAll[T any](c *fiber.Ctx, items []T, view func(T) any) error {
-	out := make([]any, len(items))
-	for i, it := range items {
-		out[i] = view(it)
-	}
-	return ok(c, listOf{Items: out})
-}
-
-// clientIP is the address of the client (app.ClientIP): login limits key on it.
-func (h *Handler) clientIP(c *fiber.Ctx) string {
-	remote := c.Context().RemoteIP().String()
-	if len(h.trusted) == 0 {
-		return remote
-	}
-	return app.ClientIP(remote, c.Get(fiber.HeaderXForwardedFor), h.trusted)
+	return httpkit.SendList(c, p.Items, view, httpkit.ParseFields(c), next, nil)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // The audit log is written in one place per entry point: the middleware of
@@ -98,7 +99,7 @@ func (h *Handler) record(c *fiber.Ctx, u *app.AdminUser, storeID uint64, via str
 	r := c.Route()
 	action, object := auditAction(c.Method(), r.Path, func(name string) string { return strings.Clone(c.Params(name)) })
 	e := app.AuditEntry{AdminID: u.ID, AdminEmail: u.Email, StoreID: storeID, Action: action, Object: object,
-		IP: h.clientIP(c), Via: via, Status: status}
+		IP: h.proxies.ClientIP(c), Via: via, Status: status}
 	if err := h.svc.Audit.Record(e); err != nil {
 		h.log.Error("audit record", "action", action, "err", err)
 	}
@@ -125,7 +126,7 @@ func apiStatus(err error) int {
 	if errors.As(err, &fe) {
 		return fe.Code
 	}
-	return statusOf(err)
+	return httpkit.StatusOfError(err)
 }
 
 func (h *Handler) registerAuditRoutes(r fiber.Router) {

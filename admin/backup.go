@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerBackupRoutes(r fiber.Router) {
@@ -27,7 +28,7 @@ func (h *Handler) createBackup(c *fiber.Ctx) error {
 		return err
 	}
 	h.log.Info("backup made from the admin API", "file", file, "size_bytes", size, "admin_id", adminOf(c).ID)
-	return ok(c, backupView{File: file, SizeBytes: size})
+	return httpkit.OK(c, backupView{File: file, SizeBytes: size})
 }
 
 // listBackups serves GET /api/v1/admin/backups/ (owner): the backup files,
@@ -40,5 +41,5 @@ func (h *Handler) listBackups(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(c, files, func(f BackupFile) any { return f })
+	return httpkit.SendAll(c, files, func(f BackupFile) any { return f })
 }

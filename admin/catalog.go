@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerCatalogRoutes(r fiber.Router) {
@@ -26,49 +27,49 @@ func (h *Handler) listCategories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(c, cats, viewCategory)
+	return httpkit.SendAll(c, cats, viewCategory)
 }
 
 // createCategory serves POST stores/{id}/categories/.
 func (h *Handler) createCategory(c *fiber.Ctx) error {
 	var in app.CategoryInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	cat, err := h.svc.Catalog.SaveCategory(storeOf(c).ID, 0, in)
 	if err != nil {
 		return err
 	}
-	return created(c, cat)
+	return httpkit.Created(c, cat)
 }
 
 // patchCategory serves PATCH stores/{id}/categories/{cid}/.
 func (h *Handler) patchCategory(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return err
 	}
 	var in app.CategoryInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	cat, err := h.svc.Catalog.SaveCategory(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, cat)
+	return httpkit.OK(c, cat)
 }
 
 // deleteCategory serves DELETE stores/{id}/categories/{cid}/.
 func (h *Handler) deleteCategory(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Catalog.DeleteCategory(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }
 
 // productView is the admin's view of a product: everything but internals.
@@ -98,19 +99,19 @@ func (h *Handler) listProducts(c *fiber.Ctx) error {
 // createProduct serves POST stores/{id}/products/.
 func (h *Handler) createProduct(c *fiber.Ctx) error {
 	var in app.ProductInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := h.svc.Catalog.SaveProduct(storeOf(c).ID, 0, in)
 	if err != nil {
 		return err
 	}
-	return created(c, viewProduct(p))
+	return httpkit.Created(c, viewProduct(p))
 }
 
 // getProduct serves GET stores/{id}/products/{pid}/.
 func (h *Handler) getProduct(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
@@ -118,34 +119,34 @@ func (h *Handler) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewProduct(p))
+	return httpkit.OK(c, viewProduct(p))
 }
 
 // patchProduct serves PATCH stores/{id}/products/{pid}/.
 func (h *Handler) patchProduct(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
 	var in app.ProductInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := h.svc.Catalog.SaveProduct(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, viewProduct(p))
+	return httpkit.OK(c, viewProduct(p))
 }
 
 // deleteProduct serves DELETE stores/{id}/products/{pid}/.
 func (h *Handler) deleteProduct(c *fiber.Ctx) error {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Catalog.DeleteProduct(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

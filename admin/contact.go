@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerContactRoutes(r fiber.Router) {
@@ -73,14 +74,14 @@ func (h *Handler) listContactMessages(c *fiber.Ctx) error {
 
 // patchContactMessage serves PATCH stores/{id}/contact-messages/{mid}/ {is_read}.
 func (h *Handler) patchContactMessage(c *fiber.Ctx) error {
-	id, err := pathID(c, "mid", "contact message")
+	id, err := httpkit.PathID(c, "mid", "contact message")
 	if err != nil {
 		return err
 	}
 	var in struct {
 		IsRead *bool `json:"is_read"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if in.IsRead == nil {
@@ -90,5 +91,5 @@ func (h *Handler) patchContactMessage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewContact(m))
+	return httpkit.OK(c, viewContact(m))
 }

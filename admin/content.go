@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerContentRoutes(r fiber.Router) {
@@ -46,7 +47,7 @@ func (h *Handler) createPost(c *fiber.Ctx) error {
 
 // patchPost serves PATCH stores/{id}/blog-posts/{post_id}/.
 func (h *Handler) patchPost(c *fiber.Ctx) error {
-	id, err := pathID(c, "post_id", "blog post")
+	id, err := httpkit.PathID(c, "post_id", "blog post")
 	if err != nil {
 		return err
 	}
@@ -55,19 +56,19 @@ func (h *Handler) patchPost(c *fiber.Ctx) error {
 
 func (h *Handler) savePost(c *fiber.Ctx, id uint64, status int) error {
 	var in app.BlogPostInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := h.svc.Content.SavePost(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return reply(c, status, p.View(true))
+	return httpkit.Reply(c, status, "", p.View(true))
 }
 
 // getPost serves GET stores/{id}/blog-posts/{post_id}/.
 func (h *Handler) getPost(c *fiber.Ctx) error {
-	id, err := pathID(c, "post_id", "blog post")
+	id, err := httpkit.PathID(c, "post_id", "blog post")
 	if err != nil {
 		return err
 	}
@@ -75,19 +76,19 @@ func (h *Handler) getPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, p.View(true))
+	return httpkit.OK(c, p.View(true))
 }
 
 // deletePost serves DELETE stores/{id}/blog-posts/{post_id}/.
 func (h *Handler) deletePost(c *fiber.Ctx) error {
-	id, err := pathID(c, "post_id", "blog post")
+	id, err := httpkit.PathID(c, "post_id", "blog post")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Content.DeletePost(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }
 
 // listDeals serves GET stores/{id}/flash-deals/ (every deal, newest first).
@@ -110,7 +111,7 @@ func (h *Handler) createDeal(c *fiber.Ctx) error {
 
 // patchDeal serves PATCH stores/{id}/flash-deals/{deal_id}/.
 func (h *Handler) patchDeal(c *fiber.Ctx) error {
-	id, err := pathID(c, "deal_id", "flash deal")
+	id, err := httpkit.PathID(c, "deal_id", "flash deal")
 	if err != nil {
 		return err
 	}
@@ -119,19 +120,19 @@ func (h *Handler) patchDeal(c *fiber.Ctx) error {
 
 func (h *Handler) saveDeal(c *fiber.Ctx, id uint64, status int) error {
 	var in app.FlashDealInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	d, err := h.svc.Content.SaveDeal(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return reply(c, status, d)
+	return httpkit.Reply(c, status, "", d)
 }
 
 // getDeal serves GET stores/{id}/flash-deals/{deal_id}/.
 func (h *Handler) getDeal(c *fiber.Ctx) error {
-	id, err := pathID(c, "deal_id", "flash deal")
+	id, err := httpkit.PathID(c, "deal_id", "flash deal")
 	if err != nil {
 		return err
 	}
@@ -139,19 +140,19 @@ func (h *Handler) getDeal(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, d)
+	return httpkit.OK(c, d)
 }
 
 // deleteDeal serves DELETE stores/{id}/flash-deals/{deal_id}/.
 func (h *Handler) deleteDeal(c *fiber.Ctx) error {
-	id, err := pathID(c, "deal_id", "flash deal")
+	id, err := httpkit.PathID(c, "deal_id", "flash deal")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Content.DeleteDeal(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }
 
 // listBundles serves GET stores/{id}/bundles/ (active or not, newest first).
@@ -174,7 +175,7 @@ func (h *Handler) createBundle(c *fiber.Ctx) error {
 
 // patchBundle serves PATCH stores/{id}/bundles/{bundle_id}/.
 func (h *Handler) patchBundle(c *fiber.Ctx) error {
-	id, err := pathID(c, "bundle_id", "bundle")
+	id, err := httpkit.PathID(c, "bundle_id", "bundle")
 	if err != nil {
 		return err
 	}
@@ -183,19 +184,19 @@ func (h *Handler) patchBundle(c *fiber.Ctx) error {
 
 func (h *Handler) saveBundle(c *fiber.Ctx, id uint64, status int) error {
 	var in app.BundleInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	b, err := h.svc.Content.SaveBundle(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return reply(c, status, b)
+	return httpkit.Reply(c, status, "", b)
 }
 
 // getBundle serves GET stores/{id}/bundles/{bundle_id}/.
 func (h *Handler) getBundle(c *fiber.Ctx) error {
-	id, err := pathID(c, "bundle_id", "bundle")
+	id, err := httpkit.PathID(c, "bundle_id", "bundle")
 	if err != nil {
 		return err
 	}
@@ -203,17 +204,17 @@ func (h *Handler) getBundle(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, b)
+	return httpkit.OK(c, b)
 }
 
 // deleteBundle serves DELETE stores/{id}/bundles/{bundle_id}/.
 func (h *Handler) deleteBundle(c *fiber.Ctx) error {
-	id, err := pathID(c, "bundle_id", "bundle")
+	id, err := httpkit.PathID(c, "bundle_id", "bundle")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Content.DeleteBundle(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerCouponRoutes(r fiber.Router) {
@@ -22,25 +23,25 @@ func (h *Handler) listCoupons(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(c, list, viewCoupon)
+	return httpkit.SendAll(c, list, viewCoupon)
 }
 
 // createCoupon serves POST stores/{id}/coupons/.
 func (h *Handler) createCoupon(c *fiber.Ctx) error {
 	var in app.CouponInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	cp, err := h.svc.Coupons.Save(storeOf(c).ID, 0, in)
 	if err != nil {
 		return err
 	}
-	return created(c, cp.View())
+	return httpkit.Created(c, cp.View())
 }
 
 // getCoupon serves GET stores/{id}/coupons/{cid}/.
 func (h *Handler) getCoupon(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "coupon")
+	id, err := httpkit.PathID(c, "cid", "coupon")
 	if err != nil {
 		return err
 	}
@@ -48,34 +49,34 @@ func (h *Handler) getCoupon(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, cp.View())
+	return httpkit.OK(c, cp.View())
 }
 
 // patchCoupon serves PATCH stores/{id}/coupons/{cid}/.
 func (h *Handler) patchCoupon(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "coupon")
+	id, err := httpkit.PathID(c, "cid", "coupon")
 	if err != nil {
 		return err
 	}
 	var in app.CouponInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	cp, err := h.svc.Coupons.Save(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, cp.View())
+	return httpkit.OK(c, cp.View())
 }
 
 // deleteCoupon serves DELETE stores/{id}/coupons/{cid}/.
 func (h *Handler) deleteCoupon(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "coupon")
+	id, err := httpkit.PathID(c, "cid", "coupon")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Coupons.Delete(storeOf(c).ID, id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerCustomerRoutes(r fiber.Router) {
@@ -28,7 +29,7 @@ func (h *Handler) listCustomers(c *fiber.Ctx) error {
 
 // getCustomer serves GET /api/v1/admin/stores/{id}/customers/{cid}/.
 func (h *Handler) getCustomer(c *fiber.Ctx) error {
-	id, err := pathID(c, "cid", "customer")
+	id, err := httpkit.PathID(c, "cid", "customer")
 	if err != nil {
 		return err
 	}
@@ -36,5 +37,5 @@ func (h *Handler) getCustomer(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, cu.Profile())
+	return httpkit.OK(c, cu.Profile())
 }

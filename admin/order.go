@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerOrderRoutes(r fiber.Router) {
@@ -147,7 +148,7 @@ func (h *Handler) exportOrders(c *fiber.Ctx) error {
 
 // getOrder serves GET stores/{id}/orders/{oid}/ (guest orders included).
 func (h *Handler) getOrder(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func (h *Handler) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, o.AdminView())
+	return httpkit.OK(c, o.AdminView())
 }
 
 type orderStatusInput struct {
@@ -165,56 +166,56 @@ type orderStatusInput struct {
 // patchOrder serves PATCH stores/{id}/orders/{oid}/ {status}: only the moves
 // of decisions.md §5 (CONFIRMED -> DELIVERED -> COMPLETED).
 func (h *Handler) patchOrder(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
 	var in orderStatusInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	o, err := h.svc.Orders.Move(storeOf(c).ID, id, in.Status)
 	if err != nil {
 		return err
 	}
-	return ok(c, o.AdminView())
+	return httpkit.OK(c, o.AdminView())
 }
 
 // putTracking serves PUT stores/{id}/orders/{oid}/tracking/ {tracking_number, carrier}.
 func (h *Handler) putTracking(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
 	var in app.TrackingInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	o, err := h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, o.AdminView())
+	return httpkit.OK(c, o.AdminView())
 }
 
 // addOrderNote serves POST stores/{id}/orders/{oid}/notes/ {note}: an
 // internal note, never shown to the shopper.
 func (h *Handler) addOrderNote(c *fiber.Ctx) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Note string `json:"note"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	o, err := h.svc.Orders.AddNote(storeOf(c).ID, id, adminOf(c), in.Note)
 	if err != nil {
 		return err
 	}
-	return created(c, o.AdminView())
+	return httpkit.Created(c, o.AdminView())
 }
 
 // cancelOrder serves POST stores/{id}/orders/{oid}/cancel/ {reason?, admin_note?}:
@@ -235,13 +236,13 @@ type storeActionResult struct {
 }
 
 func (h *Handler) storeAction(c *fiber.Ctx, act func(uint64, uint64, *app.AdminUser, app.StoreActionInput) (*app.Request, error)) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
 	var in app.StoreActionInput
 	if len(strings.TrimSpace(string(c.Body()))) > 0 {
-		if err := decode(c, &in); err != nil {
+		if err := httpkit.Decode(c, &in); err != nil {
 			return err
 		}
 	}
@@ -253,5 +254,5 @@ func (h *Handler) storeAction(c *fiber.Ctx, act func(uint64, uint64, *app.AdminU
 	if err != nil {
 		return err
 	}
-	return ok(c, storeActionResult{Order: o.AdminView(), Request: r.View()})
+	return httpkit.OK(c, storeActionResult{Order: o.AdminView(), Request: r.View()})
 }

@@ -3,8 +3,9 @@ package admin_test
 import (
 	"fmt"
 	"net/url"
-	"storefront/app"
 	"testing"
+
+	"storefront/app"
 
 	"storefront/testenv"
 )

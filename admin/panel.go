@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // panelFS holds the panel's templates and static files, built into the binary.
@@ -399,29 +400,10 @@ func (p *panel) render(c *fiber.Ctx, status int, name string, v *view) error {
 	return c.Status(status).Send(buf.Bytes())
 }
 
-// statusOf maps an error code to the status of a panel page.
-func statusOf(err error) int {
-	switch app.ErrorCode(err) {
-	case app.EValidation:
-		return fiber.StatusBadRequest
-	case app.EInvalidCreds, app.EUnauthorized:
-		return fiber.StatusUnauthorized
-	case app.EForbidden:
-		return fiber.StatusForbidden
-	case app.ENotFound:
-		return fiber.StatusNotFound
-	case app.EConflict, app.EInvalidOrderState, app.EPriceChanged, app.EOutOfStock:
-		return fiber.StatusConflict
-	case app.ERateLimited:
-		return fiber.StatusTooManyRequests
-	}
-	return fiber.StatusInternalServerError
-}
-
 // formError puts err on v for a form shown again, and returns the page status.
 // Internal errors are logged and read "internal error".
 func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
-	status := statusOf(err)
+	status := httpkit.StatusOfError(err)
 	if status == fiber.StatusInternalServerError {
 		p.logError(c, err)
 	}
@@ -435,7 +417,7 @@ func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
 
 // fail shows the error page for err.
 func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
-	status := statusOf(err)
+	status := httpkit.StatusOfError(err)
 	msg := app.ErrorMessage(err)
 	switch status {
 	case fiber.StatusBadRequest:

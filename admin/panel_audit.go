@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // recordPanel writes the audit entry of a panel POST just served (the one
@@ -118,7 +119,7 @@ func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return nil, err
 	}

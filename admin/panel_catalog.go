@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // categoryForm is the category form as typed.
@@ -72,7 +73,7 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
 func (p *panel) categoryPage(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryFor
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
 func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
 
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
 func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "cid", "category")
+	id, err := httpkit.PathID(c, "cid", "category")
 	if err != nil {
 		return err
 	}
@@ -292,7 +293,7 @@ func (p *panel) productPage(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
-	id, err := pathID(c, "pid", "product")
+	id, err := httpkit.PathID(c, "pid", "product")
 	if err != nil {
 		return nil, err
 	}

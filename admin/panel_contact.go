@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 type messagesData struct {
@@ -35,7 +36,7 @@ func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
 
 // setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
 func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "mid", "contact message")
+	id, err := httpkit.PathID(c, "mid", "contact message")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // The content pages of the panel: blog posts, flash deals and bundles. Each
@@ -103,7 +104,7 @@ func (p *panel) createPost(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) pathPost(c *fiber.Ctx, v *view) (*app.BlogPost, error) {
-	id, err := pathID(c, "bpid", "blog post")
+	id, err := httpkit.PathID(c, "bpid", "blog post")
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +307,7 @@ func (p *panel) createDeal(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) pathDeal(c *fiber.Ctx, v *view) (*dealRow, error) {
-	id, err := pathID(c, "fdid", "flash deal")
+	id, err := httpkit.PathID(c, "fdid", "flash deal")
 	if err != nil {
 		return nil, err
 	}
@@ -521,7 +522,7 @@ func (p *panel) createBundle(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) pathBundle(c *fiber.Ctx, v *view) (*app.BundleView, error) {
-	id, err := pathID(c, "buid", "bundle")
+	id, err := httpkit.PathID(c, "buid", "bundle")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 type customersData struct {
@@ -40,7 +41,7 @@ type customerData struct {
 
 // customerPage serves GET /admin/stores/{id}/customers/{cuid}/: one profile.
 func (p *panel) customerPage(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "cuid", "customer")
+	id, err := httpkit.PathID(c, "cuid", "customer")
 	if err != nil {
 		return err
 	}

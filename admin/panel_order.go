@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // ordersPerPage is the length of a page of the orders list.
@@ -141,7 +142,7 @@ func nextOrderStatus(status string) string {
 
 // pathOrder loads the :oid order of the store.
 func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +232,7 @@ func (p *panel) orderFormError(c *fiber.Ctx, v *view, id uint64, err error, form
 // moveOrder serves POST /admin/stores/{id}/orders/{oid}/status/ {status}:
 // CONFIRMED -> DELIVERED -> COMPLETED.
 func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -244,7 +245,7 @@ func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
 
 // setTracking serves POST .../orders/{oid}/tracking/ {tracking_number, carrier}.
 func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
 
 // addNote serves POST .../orders/{oid}/notes/ {note}: an internal note.
 func (p *panel) addNote(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -300,7 +301,7 @@ func (p *panel) askCancelOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 
 // cancelOrder serves POST .../orders/{oid}/cancel/ (after its confirm page).
 func (p *panel) cancelOrder(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}
@@ -335,7 +336,7 @@ func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 // refundOrder serves POST .../orders/{oid}/refund/ {amount, refund_method,
 // admin_note} (after its confirm page).
 func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "oid", "order")
+	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
 		return err
 	}

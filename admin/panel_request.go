@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // requestKind is one kind of post-order request as the panel shows it.
@@ -89,7 +90,7 @@ func (p *panel) requestPage(k requestKind) pageFunc {
 }
 
 func (p *panel) pathRequest(c *fiber.Ctx, v *view, k requestKind) (*app.Request, error) {
-	id, err := pathID(c, "rid", requestKindName(k.Kind))
+	id, err := httpkit.PathID(c, "rid", requestKindName(k.Kind))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 type reviewRow struct {
@@ -60,7 +61,7 @@ func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
 // .../reject/ {status: the list to go back to}.
 func (p *panel) moderateReview(approve bool) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
-		id, err := pathID(c, "rvid", "review")
+		id, err := httpkit.PathID(c, "rvid", "review")
 		if err != nil {
 			return err
 		}

@@ -181,7 +181,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	email := app.NormalizeEmail(c.FormValue("email"))
 	next := safeNext(c.FormValue("next"))
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
-	ip := p.h.clientIP(c)
+	ip := p.h.proxies.ClientIP(c)
 	_, _, u, err := p.h.svc.Admins.Login(email, c.FormValue("password"), ip)
 	if err != nil {
 		var ae *app.Error

@@ -290,7 +290,7 @@ func TestPanelTickets(t *testing.T) {
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		b.get(base+"not-a-uuid/").expect(t, 404)
-		b.get(base+app.NewTicketID()+"/").expect(t, 404)
+		b.get(base+app.NewUUID()+"/").expect(t, 404)
 		b.get(base+"?status=nope").expect(t, 400)
 	})
 	t.Run("StaffScope", func(t *testing.T) {

@@ -62,7 +62,7 @@ type ticketData struct {
 }
 
 func (p *panel) pathTicket(c *fiber.Ctx, v *view) (*app.Ticket, error) {
-	id, ok := app.ParseTicketID(c.Params("tid"))
+	id, ok := app.ParseUUID(c.Params("tid"))
 	if !ok {
 		return nil, app.NotFound("ticket")
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 type userForm struct {
@@ -57,7 +58,7 @@ func (p *panel) createUser(c *fiber.Ctx, v *view) error {
 // deleteUser serves POST /admin/users/{uid}/delete/ (owner) {confirm=yes}.
 // Deleting ends the user's panel sessions at once.
 func (p *panel) deleteUser(c *fiber.Ctx, v *view) error {
-	id, err := pathID(c, "uid", "admin user")
+	id, err := httpkit.PathID(c, "uid", "admin user")
 	if err != nil {
 		return err
 	}

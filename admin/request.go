@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // registerRequestRoutes adds the store's review of cancellation and refund
@@ -70,7 +71,7 @@ func (h *Handler) listRequests(kind string) fiber.Handler {
 // refund-requests/{rid}/.
 func (h *Handler) getRequest(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "rid", requestKindName(kind))
+		id, err := httpkit.PathID(c, "rid", requestKindName(kind))
 		if err != nil {
 			return err
 		}
@@ -78,7 +79,7 @@ func (h *Handler) getRequest(kind string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return ok(c, viewRequest(r))
+		return httpkit.OK(c, viewRequest(r))
 	}
 }
 
@@ -86,13 +87,13 @@ func (h *Handler) getRequest(kind string) fiber.Handler {
 // .../reject/ {admin_note, refund_method (refund approval only)}.
 func (h *Handler) decideRequest(kind string, approve bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := pathID(c, "rid", requestKindName(kind))
+		id, err := httpkit.PathID(c, "rid", requestKindName(kind))
 		if err != nil {
 			return err
 		}
 		var in app.DecisionInput
 		if len(c.Body()) > 0 {
-			if err := decode(c, &in); err != nil {
+			if err := httpkit.Decode(c, &in); err != nil {
 				return err
 			}
 		}
@@ -100,6 +101,6 @@ func (h *Handler) decideRequest(kind string, approve bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return ok(c, viewRequest(r))
+		return httpkit.OK(c, viewRequest(r))
 	}
 }

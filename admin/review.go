@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerReviewRoutes(r fiber.Router) {
@@ -43,7 +44,7 @@ func (h *Handler) listReviews(c *fiber.Ctx) error {
 
 // approveReview serves POST stores/{id}/reviews/{rid}/approve/.
 func (h *Handler) approveReview(c *fiber.Ctx) error {
-	id, err := pathID(c, "rid", "review")
+	id, err := httpkit.PathID(c, "rid", "review")
 	if err != nil {
 		return err
 	}
@@ -51,13 +52,13 @@ func (h *Handler) approveReview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewReview(r))
+	return httpkit.OK(c, viewReview(r))
 }
 
 // rejectReview serves POST stores/{id}/reviews/{rid}/reject/; rejecting an
 // approved review takes it out of the product's rating.
 func (h *Handler) rejectReview(c *fiber.Ctx) error {
-	id, err := pathID(c, "rid", "review")
+	id, err := httpkit.PathID(c, "rid", "review")
 	if err != nil {
 		return err
 	}
@@ -65,5 +66,5 @@ func (h *Handler) rejectReview(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewReview(r))
+	return httpkit.OK(c, viewReview(r))
 }

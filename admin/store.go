@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerStoreRoutes(r fiber.Router) {
@@ -51,24 +52,24 @@ func (h *Handler) listStores(c *fiber.Ctx) error {
 			mine = append(mine, st)
 		}
 	}
-	return sendAll(c, mine, viewStore)
+	return httpkit.SendAll(c, mine, viewStore)
 }
 
 // createStore serves POST /api/v1/admin/stores/ (owner); the API key is shown only here.
 func (h *Handler) createStore(c *fiber.Ctx) error {
 	var in app.NewStore
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	st, key, err := h.svc.Stores.Create(in)
 	if err != nil {
 		return err
 	}
-	return created(c, viewStoreKey(st, key))
+	return httpkit.Created(c, viewStoreKey(st, key))
 }
 
 // getStore serves GET /api/v1/admin/stores/{id}/.
-func (h *Handler) getStore(c *fiber.Ctx) error { return ok(c, viewStore(storeOf(c))) }
+func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(storeOf(c))) }
 
 // patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name}.
 func (h *Handler) patchStore(c *fiber.Ctx) error {
@@ -76,7 +77,7 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 		IsActive *bool   `json:"is_active"`
 		Name     *string `json:"name"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	st := storeOf(c)
@@ -96,7 +97,7 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return ok(c, viewStore(st))
+	return httpkit.OK(c, viewStore(st))
 }
 
 // rotateKey serves POST /api/v1/admin/stores/{id}/rotate-key/.
@@ -105,12 +106,12 @@ func (h *Handler) rotateKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewStoreKey(st, key))
+	return httpkit.OK(c, viewStoreKey(st, key))
 }
 
 // getConfig serves GET /api/v1/admin/stores/{id}/config/.
 func (h *Handler) getConfig(c *fiber.Ctx) error {
-	return ok(c, json.RawMessage(storeOf(c).Config))
+	return httpkit.OK(c, json.RawMessage(storeOf(c).Config))
 }
 
 // patchConfig serves PATCH /api/v1/admin/stores/{id}/config/ (JSON merge patch).
@@ -122,5 +123,5 @@ func (h *Handler) patchConfig(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, json.RawMessage(st.Config))
+	return httpkit.OK(c, json.RawMessage(st.Config))
 }

@@ -1,11 +1,10 @@
 package admin
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerTicketRoutes(r fiber.Router) {
@@ -30,11 +29,7 @@ func viewTicketFull(t *app.Ticket) any {
 }
 
 func ticketID(c *fiber.Ctx) (string, error) {
-	id, valid := app.ParseTicketID(strings.Clone(c.Params("tid")))
-	if !valid {
-		return "", app.NotFound("ticket")
-	}
-	return id, nil
+	return httpkit.PathUUID(c, "tid", "ticket")
 }
 
 // listTickets serves GET stores/{id}/tickets/ (?status=), newest first, without messages.
@@ -62,7 +57,7 @@ func (h *Handler) getTicket(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, viewTicketFull(t))
+	return httpkit.OK(c, viewTicketFull(t))
 }
 
 // replyTicket serves POST stores/{id}/tickets/{tid}/messages/ {message, images?}:
@@ -73,14 +68,14 @@ func (h *Handler) replyTicket(c *fiber.Ctx) error {
 		return err
 	}
 	var in app.TicketReply
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	t, err := h.svc.Tickets.StaffReply(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return created(c, viewTicketFull(t))
+	return httpkit.Created(c, viewTicketFull(t))
 }
 
 // patchTicket serves PATCH stores/{id}/tickets/{tid}/ {status?, priority?}.
@@ -90,12 +85,12 @@ func (h *Handler) patchTicket(c *fiber.Ctx) error {
 		return err
 	}
 	var in app.TicketPatch
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	t, err := h.svc.Tickets.Patch(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, viewTicketFull(t))
+	return httpkit.OK(c, viewTicketFull(t))
 }

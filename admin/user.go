@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (h *Handler) registerUserRoutes(r fiber.Router) {
@@ -23,10 +24,10 @@ func (h *Handler) login(c *fiber.Ctx) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, h.clientIP(c))
+	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, h.proxies.ClientIP(c))
 	if err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func (h *Handler) login(c *fiber.Ctx) error {
 // tokenReply writes an admin token result; it must never be cached.
 func tokenReply(c *fiber.Ctx, tok string, exp time.Time, u *app.AdminUser) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return ok(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
+	return httpkit.OK(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
 }
 
 // bearer returns the bearer token of the request ("" when there is none).
@@ -58,7 +59,7 @@ func (h *Handler) logout(c *fiber.Ctx) error {
 	if err := h.svc.Admins.Logout(tok); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }
 
 // changePassword serves POST /api/v1/admin/auth/password/change/
@@ -69,10 +70,10 @@ func (h *Handler) changePassword(c *fiber.Ctx) error {
 		OldPassword string `json:"old_password"`
 		Password    string `json:"password"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	u, err := h.svc.Admins.ChangePassword(adminOf(c).ID, in.OldPassword, in.Password, h.clientIP(c))
+	u, err := h.svc.Admins.ChangePassword(adminOf(c).ID, in.OldPassword, in.Password, h.proxies.ClientIP(c))
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (h *Handler) changePassword(c *fiber.Ctx) error {
 }
 
 // me serves GET /api/v1/admin/me/.
-func (h *Handler) me(c *fiber.Ctx) error { return ok(c, adminOf(c).View()) }
+func (h *Handler) me(c *fiber.Ctx) error { return httpkit.OK(c, adminOf(c).View()) }
 
 func viewAdmin(u *app.AdminUser) any { return u.View() }
 
@@ -94,30 +95,30 @@ func (h *Handler) listUsers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(c, users, viewAdmin)
+	return httpkit.SendAll(c, users, viewAdmin)
 }
 
 // createUser serves POST /api/v1/admin/users/ (owner).
 func (h *Handler) createUser(c *fiber.Ctx) error {
 	var in app.NewAdmin
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	u, err := h.svc.Admins.Create(in)
 	if err != nil {
 		return err
 	}
-	return created(c, u.View())
+	return httpkit.Created(c, u.View())
 }
 
 // deleteUser serves DELETE /api/v1/admin/users/{uid}/ (owner).
 func (h *Handler) deleteUser(c *fiber.Ctx) error {
-	id, err := pathID(c, "uid", "admin user")
+	id, err := httpkit.PathID(c, "uid", "admin user")
 	if err != nil {
 		return err
 	}
 	if err := h.svc.Admins.Delete(id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

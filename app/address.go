@@ -128,24 +128,3 @@ type AddressTx interface {
 	// DeleteAddress returns not_found for an id not of this customer.
 	DeleteAddress(storeID, customerID uint64, id string) error
 }
-
-// ParseAddressID reports whether id is a canonical lower-case uuid.
-func ParseAddressID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-				return false
-			}
-		}
-	}
-	return true
-}

@@ -13,9 +13,8 @@ import (
 
 // Checkout limits.
 const (
-	MaxOrderLines      = 100
-	MaxIdempotencyKey  = 200
-	IdempotencyKeyName = "Idempotency-Key"
+	MaxOrderLines     = 100
+	MaxIdempotencyKey = 200
 )
 
 // IdempotencyRecord remembers the order a checkout request with an
@@ -86,13 +85,24 @@ type CheckoutResult struct {
 	PaymentSessionID string `json:"payment_session_id"`
 }
 
-// Idempotency carries the Idempotency-Key header and the body's hash.
-// IdempotencyKeep is how long an Idempotency-Key is remembered; the
+// IdempotencyKeep is how long an idempotency key is remembered; the
 // pending-order job deletes older records.
 const IdempotencyKeep = 7 * 24 * time.Hour
 
+// Idempotency is the idempotency key a checkout came with (the HTTP layer
+// reads it from its header); the service compares the body by its hash.
 type Idempotency struct {
 	Key string
+	// Name is what the caller calls the key in error messages and fields
+	// (the HTTP layer: its header name); empty: "idempotency_key".
+	Name string
+}
+
+func (i Idempotency) name() string {
+	if i.Name == "" {
+		return "idempotency_key"
+	}
+	return i.Name
 }
 
 func (in *CheckoutInput) validate(guest bool) error {
@@ -179,7 +189,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 		return res, err
 	}
 	if len(idem.Key) > MaxIdempotencyKey {
-		return res, Invalid(IdempotencyKeyName, "must be at most 200 characters")
+		return res, Invalid(idem.name(), "must be at most 200 characters")
 	}
 	gw, err := os.s.Payments.Gateway(in.PaymentMethod)
 	if err != nil {
@@ -212,8 +222,8 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
 			if err == nil {
 				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
-					derr = &Error{Code: EConflict, Message: "this Idempotency-Key was used with another request body",
-						Fields: map[string]string{IdempotencyKeyName: "was used with another request body"}}
+					derr = &Error{Code: EConflict, Message: "this " + idem.name() + " was used with another request body",
+						Fields: map[string]string{idem.name(): "was used with another request body"}}
 					return nil
 				}
 				res = CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}

@@ -726,9 +726,10 @@ func (cs *CustomerService) Get(storeID, id uint64) (*Customer, error) {
 	return view(cs.s.DB, func(tx Tx) (*Customer, error) { return tx.Customer(storeID, id) })
 }
 
-// CreateAddress saves a new address of the shopper under id (a fresh uuid
-// from the caller). Errors: validation_failed, conflict (MaxAddresses reached).
-func (cs *CustomerService) CreateAddress(sh *Shopper, id string, in AddressInput) (*Address, error) {
+// CreateAddress saves a new address of the shopper under a fresh uuid.
+// Errors: validation_failed, conflict (MaxAddresses reached).
+func (cs *CustomerService) CreateAddress(sh *Shopper, in AddressInput) (*Address, error) {
+	id := NewUUID()
 	a := &Address{ID: id, StoreID: sh.StoreID, CustomerID: sh.CustomerID, Label: LabelHome}
 	in.apply(a)
 	if a.Label == "" {

@@ -25,6 +25,12 @@ const (
 	EInternal          = "internal"
 )
 
+// Codes lists every error code above; the HTTP layer's status table is
+// tested to name each of them.
+var Codes = []string{EValidation, EInvalidAPIKey, EStoreInactive, EUnauthorized, EInvalidCreds,
+	EEmailNotVerified, EForbidden, ENotFound, EConflict, EInvalidOrderState, EPriceChanged,
+	EOutOfStock, EPayloadTooLarge, ERateLimited, EInternal}
+
 // Error is a domain error: a code from the list above, a message safe to show
 // to the client, and for validation the per-field messages.
 type Error struct {

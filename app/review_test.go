@@ -40,18 +40,18 @@ func TestReviewSummaryView(t *testing.T) {
 func TestTicketIDs(t *testing.T) {
 	seen := map[string]bool{}
 	for i := 0; i < 100; i++ {
-		id := app.NewTicketID()
-		if got, ok := app.ParseTicketID(id); !ok || got != id || id[14] != '4' || seen[id] {
-			t.Fatalf("NewTicketID gave %q", id)
+		id := app.NewUUID()
+		if got, ok := app.ParseUUID(id); !ok || got != id || id[14] != '4' || seen[id] {
+			t.Fatalf("NewUUID gave %q", id)
 		}
 		seen[id] = true
 	}
 	for _, bad := range []string{"", "123", "0b4f0c0e-3f6e-4d3a-9a57-1f2a3b4c5d6", "0b4f0c0e-3f6e-4d3a-9a57-1f2a3b4c5d6g", "0b4f0c0e03f6e-4d3a-9a57-1f2a3b4c5d6e"} {
-		if _, ok := app.ParseTicketID(bad); ok {
-			t.Errorf("ParseTicketID(%q) accepted", bad)
+		if _, ok := app.ParseUUID(bad); ok {
+			t.Errorf("ParseUUID(%q) accepted", bad)
 		}
 	}
-	if got, ok := app.ParseTicketID("0B4F0C0E-3F6E-4D3A-9A57-1F2A3B4C5D6E"); !ok || got != "0b4f0c0e-3f6e-4d3a-9a57-1f2a3b4c5d6e" {
+	if got, ok := app.ParseUUID("0B4F0C0E-3F6E-4D3A-9A57-1F2A3B4C5D6E"); !ok || got != "0b4f0c0e-3f6e-4d3a-9a57-1f2a3b4c5d6e" {
 		t.Errorf("upper case: got %q %v", got, ok)
 	}
 	if app.TicketNumber(7) != "TKT-000007" || app.TicketNumber(1234567) != "TKT-1234567" {

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -137,39 +135,6 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// NewTicketID returns a random uuid v4 in lower case.
-func NewTicketID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-}
-
-// ParseTicketID normalises a uuid path parameter; ok is false for anything
-// that is not a uuid (callers answer not_found).
-func ParseTicketID(s string) (string, bool) {
-	s = strings.ToLower(s)
-	if len(s) != 36 {
-		return "", false
-	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return "", false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-				return "", false
-			}
-		}
-	}
-	return s, true
-}
-
 // TicketInput is the body of POST tickets/.
 type TicketInput struct {
 	Subject     string   `json:"subject"`
@@ -260,7 +225,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 		}
 		now := UTC(tx.Now())
 		images := nonNilStrings(in.Images)
-		t = &Ticket{ID: NewTicketID(), StoreID: sh.StoreID, CustomerID: sh.CustomerID, Subject: in.Subject,
+		t = &Ticket{ID: NewUUID(), StoreID: sh.StoreID, CustomerID: sh.CustomerID, Subject: in.Subject,
 			Description: in.Description, Category: in.Category, Priority: in.Priority, Status: TicketOpen,
 			OrderID: oid, Images: images, CreatedAt: now, UpdatedAt: now, LastActivityAt: now,
 			Messages: []TicketMessage{{ID: 1, Sender: SenderCustomer, Message: in.Description, Images: images, CreatedAt: now}}}

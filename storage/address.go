@@ -19,7 +19,7 @@ func addressKey(storeID, customerID uint64, id string) []byte {
 
 // PutAddress creates or replaces a.
 func (t *Tx) PutAddress(a *app.Address) error {
-	if !app.ParseAddressID(a.ID) || a.CustomerID == 0 {
+	if !app.IsCanonicalUUID(a.ID) || a.CustomerID == 0 {
 		return fmt.Errorf("storage: put address: bad id %q", a.ID)
 	}
 	return putJSON(t.b(bAddresses), addressKey(a.StoreID, a.CustomerID, a.ID), a)

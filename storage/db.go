@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bberrors "go.etcd.io/bbolt/errors"
 
 	"storefront/app"
 )
@@ -47,7 +48,7 @@ type Options struct {
 func Open(path string, opt Options) (*DB, error) {
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType, ReadOnly: opt.ReadOnly, NoSync: opt.NoSync})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bberrors.ErrTimeout) {
 			return nil, fmt.Errorf("storage: open %s: the database is in use by another process", path)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)

@@ -25,7 +25,7 @@ func ticketStatusKey(t *app.Ticket) []byte {
 
 // CreateTicket assigns t.Number and stores t with its indexes.
 func (t *Tx) CreateTicket(tk *app.Ticket) error {
-	if _, ok := app.ParseTicketID(tk.ID); !ok {
+	if !app.IsCanonicalUUID(tk.ID) {
 		return fmt.Errorf("storage: create ticket: bad id %q", tk.ID)
 	}
 	if t.b(bTickets).Get(ticketKey(tk.StoreID, tk.ID)) != nil {

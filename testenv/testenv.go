@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	bolt "go.etcd.io/bbolt"
+	bberrors "go.etcd.io/bbolt/errors"
 
 	"storefront/admin"
 	"storefront/app"
@@ -88,7 +88,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	e.DB = db
 	t.Cleanup(func() { e.checkContract(t) })
 	t.Cleanup(func() {
-		if err := db.Verify(); err != nil && !errors.Is(err, bolt.ErrDatabaseNotOpen) { // a test may close it
+		if err := db.Verify(); err != nil && !errors.Is(err, bberrors.ErrDatabaseNotOpen) { // a test may close it
 			t.Errorf("index check after test: %v", err)
 		}
 		db.Close()

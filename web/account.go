@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // accounts holds the shopper-auth handlers and their rate limiters.
@@ -45,7 +46,7 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	if a.s.cfg.AuthPerMinute <= 0 {
 		return c.Next()
 	}
-	lim := app.Limit{Key: "auth-ip|" + a.s.clientIP(c), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
+	lim := app.Limit{Key: "auth-ip|" + a.s.proxies.ClientIP(c), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
 	if err := app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim); err != nil {
 		return err
 	}
@@ -66,14 +67,14 @@ func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
 // register serves POST /api/v1/customer/auth/register/.
 func (a *accounts) register(c *fiber.Ctx) error {
 	var in app.Registration
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	res, err := a.s.svc.Customers.Register(store(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // login serves POST /api/v1/customer/auth/login/.
@@ -82,7 +83,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	var v app.Validation
@@ -96,7 +97,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 type refreshBody struct {
@@ -105,7 +106,7 @@ type refreshBody struct {
 
 func decodeRefresh(c *fiber.Ctx) (string, error) {
 	var in refreshBody
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return "", err
 	}
 	if in.RefreshToken == "" {
@@ -124,7 +125,7 @@ func (a *accounts) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 // logout serves POST /api/v1/customer/auth/logout/.
@@ -136,7 +137,7 @@ func (a *accounts) logout(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.Logout(store(c), tok); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "logged out", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "logged out", nil)
 }
 
 // verifyEmail serves POST /api/v1/customer/auth/verify-email/ (+Token).
@@ -144,14 +145,14 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 	var in struct {
 		Code string `json:"code"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.VerifyEmail(shopperOf(c), strings.TrimSpace(in.Code))
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
@@ -163,7 +164,7 @@ func (a *accounts) resendCode(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "a new code was sent", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "a new code was sent", nil)
 }
 
 // forgotPassword serves POST /api/v1/customer/auth/password/forgot/.
@@ -171,7 +172,7 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	var in struct {
 		Email string `json:"email"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
@@ -180,20 +181,20 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)
 }
 
 // resetPassword serves POST /api/v1/customer/auth/password/reset/.
 func (a *accounts) resetPassword(c *fiber.Ctx) error {
 	var in app.PasswordReset
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	in.Code = strings.TrimSpace(in.Code)
 	if err := a.s.svc.Customers.ResetPassword(store(c), in); err != nil {
 		return err
 	}
-	return reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
+	return httpkit.Reply(c, fiber.StatusOK, "the password was changed; log in again", nil)
 }
 
 // getMe serves GET /api/v1/customer/me/ (+Token).
@@ -202,18 +203,18 @@ func (a *accounts) getMe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }
 
 // patchMe serves PATCH /api/v1/customer/me/ (+Token).
 func (a *accounts) patchMe(c *fiber.Ctx) error {
 	var in app.ProfileInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	p, err := a.s.svc.Customers.UpdateMe(shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, p)
+	return httpkit.OK(c, p)
 }

@@ -1,12 +1,10 @@
 package web
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerAddressRoutes(r fiber.Router) {
@@ -17,14 +15,8 @@ func (s *Server) registerAddressRoutes(r fiber.Router) {
 	r.Delete("/addresses/:address_id", s.shopper, s.deleteAddress)
 }
 
-// addressID reads :address_id; anything but a lower-case uuid is not_found.
-func addressID(c *fiber.Ctx) (string, error) {
-	id := strings.ToLower(c.Params("address_id"))
-	if !app.ParseAddressID(id) {
-		return "", app.NotFound("address")
-	}
-	return strings.Clone(id), nil
-}
+// addressID reads :address_id; anything but a uuid is not_found.
+func addressID(c *fiber.Ctx) (string, error) { return httpkit.PathUUID(c, "address_id", "address") }
 
 func viewAddress(a *app.Address) any { return a.View() }
 
@@ -34,20 +26,20 @@ func (s *Server) listAddresses(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(s, c, all, viewAddress)
+	return httpkit.SendAll(c, all, viewAddress)
 }
 
 // createAddress serves POST /api/v1/business/website/addresses/ (+Token).
 func (s *Server) createAddress(c *fiber.Ctx) error {
 	var in app.AddressInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	a, err := s.svc.Customers.CreateAddress(shopperOf(c), uuid.NewString(), in)
+	a, err := s.svc.Customers.CreateAddress(shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, fiber.Map{"id": a.ID})
+	return httpkit.OK(c, fiber.Map{"id": a.ID})
 }
 
 // getAddress serves GET /api/v1/business/website/addresses/{address_id}/ (+Token).
@@ -60,7 +52,7 @@ func (s *Server) getAddress(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, a.View())
+	return httpkit.OK(c, a.View())
 }
 
 // updateAddress serves PUT /api/v1/business/website/addresses/{address_id}/
@@ -71,14 +63,14 @@ func (s *Server) updateAddress(c *fiber.Ctx) error {
 		return err
 	}
 	var in app.AddressInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	a, err := s.svc.Customers.UpdateAddress(shopperOf(c), id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, a.View())
+	return httpkit.OK(c, a.View())
 }
 
 // deleteAddress serves DELETE /api/v1/business/website/addresses/{address_id}/ (+Token).
@@ -90,5 +82,5 @@ func (s *Server) deleteAddress(c *fiber.Ctx) error {
 	if err := s.svc.Customers.DeleteAddress(shopperOf(c), id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

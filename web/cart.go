@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerCartRoutes(r fiber.Router) {
@@ -19,20 +20,20 @@ func (s *Server) getCart(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, cart)
+	return httpkit.OK(c, cart)
 }
 
 // addCartItem serves POST /api/v1/business/website/cart/items/ (endpoint 7).
 func (s *Server) addCartItem(c *fiber.Ctx) error {
 	var in app.CartInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	it, err := s.svc.Carts.Add(*shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, fiber.Map{"item": it})
+	return httpkit.OK(c, fiber.Map{"item": it})
 }
 
 type cartQuantity struct {
@@ -41,12 +42,12 @@ type cartQuantity struct {
 
 // patchCartItem serves PATCH /api/v1/business/website/cart/items/{item_id}/.
 func (s *Server) patchCartItem(c *fiber.Ctx) error {
-	id, err := pathID(c, "item_id", "cart item")
+	id, err := httpkit.PathID(c, "item_id", "cart item")
 	if err != nil {
 		return err
 	}
 	var in cartQuantity
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	if in.Quantity == nil {
@@ -56,17 +57,17 @@ func (s *Server) patchCartItem(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, fiber.Map{"item": it})
+	return httpkit.OK(c, fiber.Map{"item": it})
 }
 
 // deleteCartItem serves DELETE /api/v1/business/website/cart/items/{item_id}/.
 func (s *Server) deleteCartItem(c *fiber.Ctx) error {
-	id, err := pathID(c, "item_id", "cart item")
+	id, err := httpkit.PathID(c, "item_id", "cart item")
 	if err != nil {
 		return err
 	}
 	if err := s.svc.Carts.Remove(*shopperOf(c), id); err != nil {
 		return err
 	}
-	return ok(c, nil)
+	return httpkit.OK(c, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerCatalogRoutes(r fiber.Router) {
@@ -71,7 +72,7 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 
 // listCategoryProducts serves GET /api/v1/business/website/categories/{id}/products/.
 func (s *Server) listCategoryProducts(c *fiber.Ctx) error {
-	id, err := pathID(c, "category_id", "category")
+	id, err := httpkit.PathID(c, "category_id", "category")
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (s *Server) getProduct(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	fs := parseFields(c)
+	fs := httpkit.ParseFields(c)
 	var b []byte
 	if fs == nil {
 		b, err = d.AppendJSONWith(nil, "variants")
@@ -148,7 +149,7 @@ func (s *Server) getProduct(c *fiber.Ctx) error {
 		}
 		b = appendMember(b, "reviews", reviews)
 	}
-	return sendRaw(c, fiber.StatusOK, "", b)
+	return httpkit.SendRaw(c, fiber.StatusOK, "", b)
 }
 
 type categoryView struct {
@@ -175,7 +176,7 @@ func (s *Server) listCategories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendAll(s, c, cats, viewCategory)
+	return httpkit.SendAll(c, cats, viewCategory)
 }
 
 // appendMember adds "name":raw to the JSON object that ends b. The object is

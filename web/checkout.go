@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // The sandbox page is parsed once at start-up: a broken template fails the start.
@@ -32,19 +33,19 @@ func (s *Server) registerCheckoutRoutes(r fiber.Router) {
 // (endpoint 8): Key alone places a guest order, Key+Token a shopper's.
 func (s *Server) initiatePayment(c *fiber.Ctx) error {
 	var in app.CheckoutInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	var customerID uint64
 	if sh := shopperOf(c); sh != nil {
 		customerID = sh.CustomerID
 	}
-	idem := app.Idempotency{Key: c.Get(app.IdempotencyKeyName)}
+	idem := app.Idempotency{Key: c.Get(httpkit.IdempotencyKeyHeader), Name: httpkit.IdempotencyKeyHeader}
 	res, err := s.svc.Orders.Initiate(store(c).ID, customerID, in, idem)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 type verifyInput struct {
@@ -56,14 +57,14 @@ type verifyInput struct {
 // (endpoint 9): 200 for paid and failed payments alike.
 func (s *Server) verifyPayment(c *fiber.Ctx) error {
 	var in verifyInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	res, err := s.svc.Payments.Verify(store(c).ID, in.PaymentSessionID, in.ProviderParams)
 	if err != nil {
 		return err
 	}
-	return ok(c, res)
+	return httpkit.OK(c, res)
 }
 
 func viewOrder(o *app.Order) any { return o.View() }
@@ -83,7 +84,7 @@ func (s *Server) listOrders(c *fiber.Ctx) error {
 
 // getOrder serves GET /api/v1/business/website/orders/{order_id}/.
 func (s *Server) getOrder(c *fiber.Ctx) error {
-	id, err := pathID(c, "order_id", "order")
+	id, err := httpkit.PathID(c, "order_id", "order")
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (s *Server) getOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, o.View())
+	return httpkit.OK(c, o.View())
 }
 
 // sandboxPay serves GET /sandbox/pay/{session_id}/: the sandbox gateway's page.
@@ -127,6 +128,6 @@ func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	msg := template.HTMLEscapeString(app.ErrorMessage(err))
-	return c.Status(StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
-		"</p><p><small>" + strconv.Itoa(StatusOf(code)) + " " + code + "</small></p>")
+	return c.Status(httpkit.StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
+		"</p><p><small>" + strconv.Itoa(httpkit.StatusOf(code)) + " " + code + "</small></p>")
 }

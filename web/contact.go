@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerContactRoutes(r fiber.Router) {
@@ -21,17 +22,17 @@ func (s *Server) registerContactRoutes(r fiber.Router) {
 // IP's ratelimit.contact_per_minute.
 func (s *Server) submitContact(c *fiber.Ctx, limit *Limiter) error {
 	if limit != nil {
-		if allowed, wait := limit.Allow(s.clientIP(c)); !allowed {
+		if allowed, wait := limit.Allow(s.proxies.ClientIP(c)); !allowed {
 			return rateLimited(wait)
 		}
 	}
 	var in app.ContactInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	m, err := s.svc.Contact.Submit(store(c).ID, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, m.View())
+	return httpkit.OK(c, m.View())
 }

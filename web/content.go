@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerContentRoutes(r fiber.Router) {
@@ -35,7 +36,7 @@ func (s *Server) getBlogPost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, p.View(true))
+	return httpkit.OK(c, p.View(true))
 }
 
 // listFlashDeals serves GET /api/v1/business/website/flash-deals/: deals

@@ -7,34 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
-
-// statusOf maps each error code to its HTTP status (decisions.md §2).
-var statusOf = map[string]int{
-	app.EValidation:        fiber.StatusBadRequest,
-	app.EInvalidAPIKey:     fiber.StatusUnauthorized,
-	app.EStoreInactive:     fiber.StatusForbidden,
-	app.EUnauthorized:      fiber.StatusUnauthorized,
-	app.EInvalidCreds:      fiber.StatusUnauthorized,
-	app.EEmailNotVerified:  fiber.StatusForbidden,
-	app.EForbidden:         fiber.StatusForbidden,
-	app.ENotFound:          fiber.StatusNotFound,
-	app.EConflict:          fiber.StatusConflict,
-	app.EInvalidOrderState: fiber.StatusConflict,
-	app.EPriceChanged:      fiber.StatusConflict,
-	app.EOutOfStock:        fiber.StatusConflict,
-	app.EPayloadTooLarge:   fiber.StatusRequestEntityTooLarge,
-	app.ERateLimited:       fiber.StatusTooManyRequests,
-	app.EInternal:          fiber.StatusInternalServerError,
-}
-
-// StatusOf returns the HTTP status of an error code.
-func StatusOf(code string) int {
-	if st, ok := statusOf[code]; ok {
-		return st
-	}
-	return fiber.StatusInternalServerError
-}
 
 type errorBody struct {
 	Status     bool              `json:"status"`
@@ -64,7 +38,7 @@ func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
 		}
 	}
 	code := app.ErrorCode(err)
-	status := StatusOf(code)
+	status := httpkit.StatusOf(code)
 	if code == app.EInternal {
 		s.log.Error("internal error", "request_id", requestID(c), "store_id", storeIDOf(c),
 			"method", c.Method(), "path", c.Path(), "err", err.Error())

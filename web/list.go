@@ -1,13 +1,13 @@
 package web
 
 import (
-	"encoding/json"
 	"strconv"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // listQuery is the parsed paging part of a list request.
@@ -38,7 +38,7 @@ func (s *Server) parseList(c *fiber.Ctx, scope string, sorts []string, def, max 
 	if lv := c.Query("limit"); lv != "" {
 		n, err := strconv.Atoi(lv)
 		switch {
-		case err != nil && len(lv) > 0 && isDigits(lv):
+		case err != nil && len(lv) > 0 && httpkit.IsDigits(lv):
 			q.Limit = max // a huge number: clamp
 		case err != nil || n < 1:
 			v.Add("limit", "must be an integer of at least 1")
@@ -58,38 +58,8 @@ func (s *Server) parseList(c *fiber.Ctx, scope string, sorts []string, def, max 
 		}
 		q.After = cur
 	}
-	q.Fields = parseFields(c)
+	q.Fields = httpkit.ParseFields(c)
 	return q, nil
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// listTail closes a list: next_cursor, has_more, any extra siblings, and the envelope.
-func (s *Server) listTail(c *fiber.Ctx, b []byte, scope string, next *app.Cursor, extra map[string]any) ([]byte, error) {
-	b = append(b, `],"next_cursor":`...)
-	if next == nil {
-		b = append(b, `null,"has_more":false`...)
-	} else {
-		b = strconv.AppendQuote(b, s.cursors.Encode(scope, storeIDOf(c), next))
-		b = append(b, `,"has_more":true`...)
-	}
-	for k, v := range extra {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		b = strconv.AppendQuote(append(b, ','), k)
-		b = append(b, ':')
-		b = append(b, raw...)
-	}
-	return append(b, '}', '}'), nil
 }
 
 // docBufs holds the buffers pages of docs are assembled in. A finished page
@@ -102,7 +72,7 @@ var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &
 // to the fields asked for and adding heavy members only when named.
 func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
 	bp := docBufs.Get().(*[]byte)
-	b := append((*bp)[:0], okPrefix...)
+	b := append((*bp)[:0], httpkit.OKPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
 	tr := app.Trimmer{Fields: fs}
@@ -119,10 +89,10 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 			return err
 		}
 	}
-	if b, err = s.listTail(c, b, scope, page.Next, extra); err != nil {
+	if b, err = httpkit.ListTail(b, s.nextCursor(c, scope, page.Next), extra); err != nil {
 		return err
 	}
-	setJSON(c)
+	httpkit.SetJSON(c)
 	if len(b) <= 8<<10 { // small (trimmed) pages: a copy is cheaper than losing the buffer
 		c.Response().SetBody(b)
 		*bp = b[:0]
@@ -136,54 +106,16 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs
 	return nil
 }
 
+// nextCursor signs the cursor of the next page for scope ("" when there is none).
+func (s *Server) nextCursor(c *fiber.Ctx, scope string, next *app.Cursor) string {
+	if next == nil {
+		return ""
+	}
+	return s.cursors.Encode(scope, storeIDOf(c), next)
+}
+
 // sendList writes a page of items as the list shape; view maps an item to its
 // wire form. Items are trimmed to ?fields=.
 func sendList[T any](s *Server, c *fiber.Ctx, scope string, page app.Page[T], fs app.FieldSet, view func(T) any, extra map[string]any) error {
-	b := make([]byte, 0, 512+len(page.Items)*300)
-	b = append(b, okPrefix...)
-	b = append(b, `{"items":[`...)
-	for i, it := range page.Items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		raw, err := json.Marshal(view(it))
-		if err != nil {
-			return err
-		}
-		if fs != nil {
-			raw = trimJSON(raw, fs)
-		}
-		b = append(b, raw...)
-	}
-	b, err := s.listTail(c, b, scope, page.Next, extra)
-	if err != nil {
-		return err
-	}
-	setJSON(c)
-	return c.Send(b)
-}
-
-// sendAll writes a small complete set as the list shape (next_cursor null).
-// The paging parameters are checked as on every list: a bad limit or sort is
-// 400, and so is any cursor, since a complete set never issues one.
-func sendAll[T any](s *Server, c *fiber.Ctx, items []T, view func(T) any) error {
-	if err := checkCompleteList(c); err != nil {
-		return err
-	}
-	return sendList(s, c, "", app.Page[T]{Items: items}, parseFields(c), view, nil)
-}
-
-func checkCompleteList(c *fiber.Ctx) error {
-	var v app.Validation
-	if lv := c.Query("limit"); lv != "" {
-		n, err := strconv.Atoi(lv)
-		v.Check((err == nil && n >= 1) || (err != nil && isDigits(lv)), "limit", "must be an integer of at least 1")
-	}
-	if sv := c.Query("sort"); sv != "" {
-		v.OneOf("sort", sv, app.SortNewest)
-	}
-	if c.Query("cursor") != "" {
-		v.Add("cursor", "invalid cursor")
-	}
-	return v.Err()
+	return httpkit.SendList(c, page.Items, view, fs, s.nextCursor(c, scope, page.Next), extra)
 }

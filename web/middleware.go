@@ -75,7 +75,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 	}
 	if s.cfg.LogRequests {
 		s.log.Info("request", "request_id", string(rid), "method", c.Method(), "path", c.Path(),
-			"status", status, "duration_ms", float64(d.Microseconds())/1000, "store_id", storeIDOf(c), "ip", s.clientIP(c))
+			"status", status, "duration_ms", float64(d.Microseconds())/1000, "store_id", storeIDOf(c), "ip", s.proxies.ClientIP(c))
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func (s *Server) apiKey(c *fiber.Ctx) error {
 	}
 	c.Locals(keyStore, st)
 	if s.apiRate != nil {
-		if ok, wait := s.apiRate.Allow(strconv.FormatUint(st.ID, 10) + "|" + s.clientIP(c)); !ok {
+		if ok, wait := s.apiRate.Allow(strconv.FormatUint(st.ID, 10) + "|" + s.proxies.ClientIP(c)); !ok {
 			return rateLimited(wait)
 		}
 	}
@@ -164,15 +164,4 @@ func (s *Server) bearer(c *fiber.Ctx) (*app.Shopper, error) {
 func shopperOf(c *fiber.Ctx) *app.Shopper {
 	sh, _ := c.Locals(keyShopper).(*app.Shopper)
 	return sh
-}
-
-// clientIP is the address of the client: the peer, or behind a trusted proxy
-// the right-most address of X-Forwarded-For that is not a proxy (app.ClientIP).
-// Rate limits and logs key on it. The string is the caller's to keep.
-func (s *Server) clientIP(c *fiber.Ctx) string {
-	remote := c.Context().RemoteIP().String()
-	if len(s.trusted) == 0 {
-		return remote
-	}
-	return app.ClientIP(remote, c.Get(fiber.HeaderXForwardedFor), s.trusted)
 }

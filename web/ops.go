@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"storefront/httpkit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
@@ -130,7 +132,7 @@ func (m *Metrics) Handler() fiber.Handler {
 // database answers; 503 when not) and GET /metrics. Register before Mount.
 func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 	r.Get("/healthz", func(c *fiber.Ctx) error {
-		return ok(c, fiber.Map{"status": "ok"})
+		return httpkit.OK(c, fiber.Map{"status": "ok"})
 	})
 	r.Get("/readyz", func(c *fiber.Ctx) error {
 		if o.Ping != nil {
@@ -140,7 +142,7 @@ func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 				})
 			}
 		}
-		return ok(c, fiber.Map{"status": "ok"})
+		return httpkit.OK(c, fiber.Map{"status": "ok"})
 	})
 	if m != nil {
 		r.Get("/metrics", m.Handler())

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // registerRequestRoutes adds the after-order actions (storefront-api.md
@@ -29,7 +30,7 @@ func (s *Server) updateDelivery(c *fiber.Ctx) error {
 		Phone        *string `json:"phone"`
 		Address      *string `json:"address"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	o, err := s.svc.Requests.UpdateDelivery(*shopperOf(c), app.DeliveryInput{
@@ -37,7 +38,7 @@ func (s *Server) updateDelivery(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, fiber.Map{"id": o.ID, "receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
+	return httpkit.OK(c, fiber.Map{"id": o.ID, "receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
 }
 
 // cancellationSubmitted is data of endpoint 11.
@@ -55,7 +56,7 @@ func (s *Server) requestCancellation(c *fiber.Ctx) error {
 		OrderID uint64 `json:"order_id"`
 		Reason  string `json:"reason"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	r, err := s.svc.Requests.RequestCancellation(*shopperOf(c), app.CancellationInput{OrderID: in.OrderID, Reason: in.Reason})
@@ -63,7 +64,7 @@ func (s *Server) requestCancellation(c *fiber.Ctx) error {
 		return err
 	}
 	v := r.CancellationView()
-	return ok(c, cancellationSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
+	return httpkit.OK(c, cancellationSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
 		CreatedAt: v.CreatedAt})
 }
 
@@ -86,7 +87,7 @@ func (s *Server) requestRefund(c *fiber.Ctx) error {
 		Amount     json.RawMessage `json:"amount"`
 		ProofFiles []string        `json:"proof_files"`
 	}
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	amount, err := requestAmount("amount", in.Amount)
@@ -99,7 +100,7 @@ func (s *Server) requestRefund(c *fiber.Ctx) error {
 		return err
 	}
 	v := r.RefundView()
-	return ok(c, refundSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
+	return httpkit.OK(c, refundSubmitted{ID: v.ID, OrderID: v.OrderID, Status: v.Status, Reason: v.Reason,
 		Amount: v.Amount, ProofFiles: v.ProofFiles, CreatedAt: v.CreatedAt})
 }
 
@@ -119,7 +120,7 @@ func requestAmount(field string, raw json.RawMessage) (*app.Money, error) {
 
 // orderRequests serves GET /api/v1/business/website/orders/{order_id}/requests/.
 func (s *Server) orderRequests(c *fiber.Ctx) error {
-	id, err := pathID(c, "order_id", "order")
+	id, err := httpkit.PathID(c, "order_id", "order")
 	if err != nil {
 		return err
 	}
@@ -137,5 +138,5 @@ func (s *Server) orderRequests(c *fiber.Ctx) error {
 	for i, r := range refunds {
 		out.Refunds[i] = r.RefundView()
 	}
-	return ok(c, out)
+	return httpkit.OK(c, out)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerReviewRoutes(r fiber.Router) {
@@ -18,22 +19,22 @@ func (s *Server) registerReviewRoutes(r fiber.Router) {
 // with the summary sibling, trimming items to ?fields= when asked.
 func (s *Server) sendReviews(c *fiber.Ctx, scope string, page app.Page[json.RawMessage], fs app.FieldSet, sum app.ReviewSummary) error {
 	b := make([]byte, 0, 512+len(page.Items)*400)
-	b = append(b, okPrefix...)
+	b = append(b, httpkit.OKPrefix...)
 	b = append(b, `{"items":[`...)
 	for i, raw := range page.Items {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		if fs != nil {
-			raw = trimJSON(raw, fs)
+			raw = httpkit.TrimJSON(raw, fs)
 		}
 		b = append(b, raw...)
 	}
-	b, err := s.listTail(c, b, scope, page.Next, map[string]any{"summary": sum.View()})
+	b, err := httpkit.ListTail(b, s.nextCursor(c, scope, page.Next), map[string]any{"summary": sum.View()})
 	if err != nil {
 		return err
 	}
-	setJSON(c)
+	httpkit.SetJSON(c)
 	return c.Send(b)
 }
 
@@ -41,14 +42,14 @@ func (s *Server) sendReviews(c *fiber.Ctx, scope string, page app.Page[json.RawM
 // review's id as a decimal string; the review waits for moderation.
 func (s *Server) submitReview(c *fiber.Ctx) error {
 	var in app.ReviewInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	r, err := s.svc.Reviews.Submit(*shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, uintString(r.ID))
+	return httpkit.OK(c, uintString(r.ID))
 }
 
 // listProductReviews serves GET /api/v1/business/website/products/{slug}/reviews/:

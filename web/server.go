@@ -2,12 +2,12 @@ package web
 
 import (
 	"log/slog"
-	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // Config is what the HTTP layer needs besides the services.
@@ -37,7 +37,7 @@ type Server struct {
 	log     *slog.Logger
 	cursors app.CursorCodec
 	apiRate *Limiter
-	trusted []netip.Prefix // http.trusted_proxies
+	proxies httpkit.Proxies // http.trusted_proxies
 	// App is the Fiber app; main mounts the admin side and operations on it too.
 	App *fiber.App
 }
@@ -48,7 +48,7 @@ const BodyLimit = 1 << 20
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
 	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		trusted: app.ParseTrusted(cfg.TrustedProxies)}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	if cfg.APIPerSecond > 0 {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
 	}
@@ -58,7 +58,7 @@ func New(cfg Config, svc *app.Services) *Server {
 		BodyLimit:             BodyLimit,
 		DisableStartupMessage: true,
 		// X-Forwarded-Proto is believed from trusted proxies only; the client
-		// address is resolved by clientIP, not by Fiber's ProxyHeader (which
+		// address is resolved by httpkit.Proxies, not by Fiber's ProxyHeader (which
 		// would hand out the left, client-written part of X-Forwarded-For).
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,

@@ -2,6 +2,8 @@ package web
 
 import (
 	"github.com/gofiber/fiber/v2"
+
+	"storefront/httpkit"
 )
 
 func (s *Server) registerStoreRoutes(r fiber.Router) {
@@ -15,15 +17,15 @@ func (s *Server) getConfig(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if parseFields(c) != nil {
-		return ok(c, rawJSON(b))
+	if httpkit.ParseFields(c) != nil {
+		return httpkit.OK(c, rawJSON(b))
 	}
-	return sendRaw(c, fiber.StatusOK, "", b)
+	return httpkit.SendRaw(c, fiber.StatusOK, "", b)
 }
 
 // listPaymentMethods serves GET /api/v1/business/website/payment-methods/.
 func (s *Server) listPaymentMethods(c *fiber.Ctx) error {
-	return sendAll(s, c, store(c).Settings().PaymentMethods, func(m map[string]string) any { return m })
+	return httpkit.SendAll(c, store(c).Settings().PaymentMethods, func(m map[string]string) any { return m })
 }
 
 // rawJSON marshals as itself.

@@ -1,11 +1,10 @@
 package web
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (s *Server) registerTicketRoutes(r fiber.Router) {
@@ -17,25 +16,21 @@ func (s *Server) registerTicketRoutes(r fiber.Router) {
 
 // ticketParam reads :ticket_id; anything but a uuid is not_found.
 func ticketParam(c *fiber.Ctx) (string, error) {
-	id, valid := app.ParseTicketID(strings.Clone(c.Params("ticket_id")))
-	if !valid {
-		return "", app.NotFound("ticket")
-	}
-	return id, nil
+	return httpkit.PathUUID(c, "ticket_id", "ticket")
 }
 
 // createTicket serves POST /api/v1/business/website/tickets/: data is the
 // new ticket's id (uuid).
 func (s *Server) createTicket(c *fiber.Ctx) error {
 	var in app.TicketInput
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	t, err := s.svc.Tickets.Create(*shopperOf(c), in)
 	if err != nil {
 		return err
 	}
-	return ok(c, t.ID)
+	return httpkit.OK(c, t.ID)
 }
 
 // listMyTickets serves GET /api/v1/business/website/tickets/: the shopper's
@@ -62,7 +57,7 @@ func (s *Server) getMyTicket(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, t.View(true))
+	return httpkit.OK(c, t.View(true))
 }
 
 // replyMyTicket serves POST /api/v1/business/website/tickets/{ticket_id}/messages/:
@@ -73,12 +68,12 @@ func (s *Server) replyMyTicket(c *fiber.Ctx) error {
 		return err
 	}
 	var in app.TicketReply
-	if err := decode(c, &in); err != nil {
+	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	t, err := s.svc.Tickets.Reply(*shopperOf(c), id, in)
 	if err != nil {
 		return err
 	}
-	return ok(c, t.View(true))
+	return httpkit.OK(c, t.View(true))
 }

@@ -1,13 +1,13 @@
-package app_test
+package httpkit_test
 
 import (
 	"testing"
 
-	"storefront/app"
+	"storefront/httpkit"
 )
 
 func TestClientIP(t *testing.T) {
-	trusted := app.ParseTrusted([]string{"127.0.0.1", "10.0.0.0/8", "bogus"})
+	trusted := httpkit.NewProxies([]string{"127.0.0.1", "10.0.0.0/8", "bogus"})
 	for _, tc := range []struct {
 		name, remote, xff, want string
 	}{
@@ -19,7 +19,7 @@ func TestClientIP(t *testing.T) {
 		{"Garbage", "127.0.0.1", "1.2.3.4, nonsense", "127.0.0.1"},
 		{"OnlyProxies", "127.0.0.1", "10.0.0.1", "127.0.0.1"},
 	} {
-		if got := app.ClientIP(tc.remote, tc.xff, trusted); got != tc.want {
+		if got := trusted.Resolve(tc.remote, tc.xff); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}

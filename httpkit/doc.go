@@ -1,0 +1,10 @@
+// Package httpkit is the small HTTP toolkit that the storefront API (web) and
+// the admin side (admin) share, so that each HTTP notion lives in one place:
+// decoding JSON bodies into validation errors, path ids and uuids, the
+// success envelope and the list shape, the one table from app error codes to
+// HTTP statuses, the header names the API defines, and the client address
+// behind trusted proxies.
+//
+// httpkit imports app and Fiber. It must not import web, admin or storage;
+// web and admin import it and still never import each other.
+package httpkit

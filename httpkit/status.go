@@ -1,0 +1,40 @@
+package httpkit
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// statusOf maps each error code to its HTTP status (decisions.md §2). It is
+// the only such table: the JSON APIs and the panel's pages both use it, and a
+// test checks that it names every code of app.Codes.
+var statusOf = map[string]int{
+	app.EValidation:        fiber.StatusBadRequest,
+	app.EInvalidAPIKey:     fiber.StatusUnauthorized,
+	app.EStoreInactive:     fiber.StatusForbidden,
+	app.EUnauthorized:      fiber.StatusUnauthorized,
+	app.EInvalidCreds:      fiber.StatusUnauthorized,
+	app.EEmailNotVerified:  fiber.StatusForbidden,
+	app.EForbidden:         fiber.StatusForbidden,
+	app.ENotFound:          fiber.StatusNotFound,
+	app.EConflict:          fiber.StatusConflict,
+	app.EInvalidOrderState: fiber.StatusConflict,
+	app.EPriceChanged:      fiber.StatusConflict,
+	app.EOutOfStock:        fiber.StatusConflict,
+	app.EPayloadTooLarge:   fiber.StatusRequestEntityTooLarge,
+	app.ERateLimited:       fiber.StatusTooManyRequests,
+	app.EInternal:          fiber.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status of an error code; an unknown code is 500.
+func StatusOf(code string) int {
+	if st, ok := statusOf[code]; ok {
+		return st
+	}
+	return fiber.StatusInternalServerError
+}
+
+// StatusOfError returns the HTTP status of err (app.ErrorCode: anything that
+// is not an *app.Error is internal, 500).
+func StatusOfError(err error) int { return StatusOf(app.ErrorCode(err)) }
