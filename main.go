@@ -20,6 +20,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -37,8 +39,52 @@ import (
 	"storefront/web"
 )
 
-// version is set at build time: -ldflags "-X main.version=...".
-var version = "dev"
+// version, commit and buildDate are set at build time by make (-ldflags
+// "-X main.version=..."; scripts/version.sh derives the version from the git
+// tags). A plain `go build` falls back to the VCS data Go records.
+var (
+	version   = ""
+	commit    = ""
+	buildDate = ""
+)
+
+// buildInfo fills what -ldflags did not set from the module's build info.
+func buildInfo() (ver, rev, date string) {
+	ver, rev, date = version, commit, buildDate
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		dirty := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if rev == "" {
+					rev = s.Value
+				}
+			case "vcs.time":
+				if date == "" {
+					date = s.Value
+				}
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if ver == "" && rev != "" {
+			ver = "v0.0.0-dev+" + rev[:min(12, len(rev))]
+			if dirty {
+				ver += ".dirty"
+			}
+		}
+	}
+	if ver == "" {
+		ver = "v0.0.0-dev"
+	}
+	if rev == "" {
+		rev = "unknown"
+	}
+	if date == "" {
+		date = "unknown"
+	}
+	return ver, rev, date
+}
 
 // shutdownTimeout bounds each step of the shutdown (cron jobs, HTTP drain).
 const shutdownTimeout = 20 * time.Second
@@ -63,7 +109,8 @@ type env struct {
 const usage = `Usage:
   storefront serve [--config FILE]          run the server (defaults serve without a file)
   storefront backup [--config FILE] FILE    write a consistent copy of the database to FILE
-  storefront version                        print the version
+  storefront healthcheck [--config FILE]    exit 0 when the server of that config answers /healthz
+  storefront version                        print the version, commit, build date and Go version
 
 Configuration: defaults, then the YAML file, then STOREFRONT_* environment
 variables (STOREFRONT_HTTP__ADDR, STOREFRONT_DATA_DIR, STOREFRONT_DEMO, ...).
@@ -82,8 +129,11 @@ func runWith(ctx context.Context, args []string, e env) int {
 		return serveCmd(ctx, args[1:], e)
 	case "backup":
 		return backupCmd(args[1:], e)
+	case "healthcheck":
+		return healthCmd(args[1:], e)
 	case "version", "--version", "-version":
-		fmt.Fprintln(e.stdout, "storefront", version)
+		ver, rev, date := buildInfo()
+		fmt.Fprintf(e.stdout, "storefront %s\ncommit:  %s\nbuilt:   %s\ngo:      %s\n", ver, rev, date, runtime.Version())
 		return 0
 	case "help", "--help", "-help", "-h":
 		fmt.Fprint(e.stdout, usage)
@@ -160,7 +210,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fail("cannot make data_dir", err)
 	}
-	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay})
+	// An older data file is copied into backups.dir before its schema migrates.
+	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay, BackupDir: cfg.Backups.Dir, Log: log})
 	if err != nil {
 		return fail("cannot open the database", err)
 	}
@@ -176,7 +227,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ops := web.Ops{Version: version, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
+	ver, _, _ := buildInfo()
+	ops := web.Ops{Version: ver, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
 	srv := web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
@@ -221,7 +273,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", version)
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", ver)
 	if e.ready != nil {
 		e.ready(ln.Addr().String())
 	}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,8 +46,68 @@ func runCmd(t *testing.T, environ []string, args ...string) (int, string, string
 
 func TestVersion(t *testing.T) {
 	code, out, _ := runCmd(t, nil, "version")
-	if code != 0 || out != "storefront "+version+"\n" {
-		t.Fatalf("got %d %q, want 0 %q", code, out, "storefront "+version+"\n")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 4 {
+		t.Fatalf("got %d %q, want 0 and four lines", code, out)
+	}
+	if !regexp.MustCompile(`^storefront v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$`).MatchString(lines[0]) {
+		t.Errorf("first line %q is not storefront <semantic version>", lines[0])
+	}
+	for i, prefix := range []string{"commit: ", "built: ", "go: "} {
+		if !strings.HasPrefix(lines[i+1], prefix) {
+			t.Errorf("line %q, want it to start with %q", lines[i+1], prefix)
+		}
+	}
+	if !strings.HasSuffix(lines[3], runtime.Version()) {
+		t.Errorf("got %q, want the Go version %s", lines[3], runtime.Version())
+	}
+}
+
+// TestVersionScript: scripts/version.sh derives a semantic version from the
+// tags, with the fallback v0.0.0-dev+<commit> when there is none.
+func TestVersionScript(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	script, _ := filepath.Abs("scripts/version.sh")
+	version := func() string {
+		t.Helper()
+		cmd := exec.Command("sh", script)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	os.WriteFile(filepath.Join(dir, "f"), []byte("1"), 0o600)
+	git("add", "f")
+	git("commit", "-qm", "one")
+	if v := version(); !regexp.MustCompile(`^v0\.0\.0-dev\+[0-9a-f]{7,}$`).MatchString(v) {
+		t.Errorf("untagged: got %q, want v0.0.0-dev+<commit>", v)
+	}
+	git("tag", "v0.8.0")
+	if v := version(); v != "v0.8.0" {
+		t.Errorf("on the tag: got %q, want v0.8.0", v)
+	}
+	os.WriteFile(filepath.Join(dir, "f"), []byte("2"), 0o600)
+	git("commit", "-qam", "two")
+	if v := version(); !regexp.MustCompile(`^v0\.8\.0\+1\.g[0-9a-f]{7,}$`).MatchString(v) {
+		t.Errorf("after the tag: got %q, want v0.8.0+1.g<commit>", v)
+	}
+	os.WriteFile(filepath.Join(dir, "f"), []byte("3"), 0o600)
+	if v := version(); !strings.HasSuffix(v, ".dirty") {
+		t.Errorf("with changes: got %q, want a .dirty suffix", v)
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -22,6 +24,9 @@ const SchemaVersion = 1
 
 // migrations[i] upgrades a database from version i+1 to i+2.
 var migrations = []func(*bolt.Tx) error{}
+
+// currentSchema is SchemaVersion; tests of the migration path raise it.
+var currentSchema = SchemaVersion
 
 // DB is a bbolt database implementing app.DB.
 type DB struct {
@@ -41,6 +46,12 @@ type Options struct {
 	NoSync bool
 	// ReadOnly opens the file read-only (backups of a stopped database).
 	ReadOnly bool
+	// BackupDir receives a copy of the file before a schema migration runs
+	// (storefront-schemaN-YYYYMMDDTHHMMSSZ.db, never pruned by the backup
+	// retention); empty is the folder "backups" beside the file.
+	BackupDir string
+	// Log gets the line about that copy; nil is slog.Default().
+	Log *slog.Logger
 }
 
 // Open opens (creating if needed) the database at path, creates the buckets and
@@ -61,6 +72,10 @@ func Open(path string, opt Options) (*DB, error) {
 	if opt.ReadOnly {
 		return db, nil
 	}
+	if err := db.backupBeforeMigration(path, opt); err != nil {
+		bdb.Close()
+		return nil, err
+	}
 	if err := bdb.Update(db.init); err != nil {
 		bdb.Close()
 		return nil, err
@@ -75,18 +90,17 @@ func (db *DB) init(tx *bolt.Tx) error {
 		}
 	}
 	meta := tx.Bucket(bMeta)
-	v := 0
-	if b := meta.Get([]byte("schema_version")); b != nil {
-		if err := json.Unmarshal(b, &v); err != nil {
-			return fmt.Errorf("storage: read schema version: %w", err)
-		}
-	} else {
-		v = SchemaVersion // a new database starts at the current layout
+	v, err := storedSchema(tx)
+	if err != nil {
+		return err
 	}
-	if v > SchemaVersion {
-		return fmt.Errorf("storage: the database has schema version %d, newer than this binary's %d", v, SchemaVersion)
+	if v == 0 {
+		v = currentSchema // a new database starts at the current layout
 	}
-	for ; v < SchemaVersion; v++ {
+	if v > currentSchema {
+		return fmt.Errorf("storage: the database has schema version %d, newer than this binary's %d", v, currentSchema)
+	}
+	for ; v < currentSchema; v++ {
 		if err := migrations[v-1](tx); err != nil {
 			return fmt.Errorf("storage: migrate to schema %d: %w", v+1, err)
 		}
@@ -94,7 +108,58 @@ func (db *DB) init(tx *bolt.Tx) error {
 	if err := buildDerived(tx); err != nil {
 		return err
 	}
-	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(SchemaVersion)))
+	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema)))
+}
+
+// storedSchema reads the schema version of the file; 0 for a new database.
+func storedSchema(tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	v := 0
+	if b := meta.Get([]byte("schema_version")); b != nil {
+		if err := json.Unmarshal(b, &v); err != nil {
+			return 0, fmt.Errorf("storage: read schema version: %w", err)
+		}
+	}
+	return v, nil
+}
+
+// backupBeforeMigration copies the database into the backup folder when its
+// schema is older than this binary's, before any migration touches it, and
+// logs the file. A failed copy stops the start: no migration without a way back.
+func (db *DB) backupBeforeMigration(path string, opt Options) error {
+	var from int
+	if err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		from, err = storedSchema(tx)
+		return err
+	}); err != nil {
+		return err
+	}
+	if from == 0 || from >= currentSchema {
+		return nil
+	}
+	dir := opt.BackupDir
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(path), "backups")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("storage: backup before migration: %w", err)
+	}
+	name := fmt.Sprintf("%sschema%d-%s%s", backupPrefix, from, time.Now().UTC().Format(backupStamp), backupSuffix)
+	file := filepath.Join(dir, name)
+	size, err := db.BackupToFile(file)
+	if err != nil {
+		return fmt.Errorf("storage: backup before migration: %w", err)
+	}
+	log := opt.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	log.Info("backup before schema migration", "file", file, "size_bytes", size, "from_schema", from, "to_schema", currentSchema)
+	return nil
 }
 
 // Close closes the database.

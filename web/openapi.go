@@ -94,7 +94,7 @@ func mergeInto(dst, src map[string]any) {
 	}
 }
 
-// ServeOpenAPI mounts GET /openapi.json.
+// ServeOpenAPI mounts GET /openapi.json and the API reference page at /docs/.
 func ServeOpenAPI(r fiber.Router) error {
 	doc, err := OpenAPI()
 	if err != nil {
@@ -104,5 +104,6 @@ func ServeOpenAPI(r fiber.Router) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 		return c.Send(doc)
 	})
+	serveDocs(r)
 	return nil
 }

@@ -179,7 +179,7 @@ func TestOpenAPIComplete(t *testing.T) {
 	param := regexp.MustCompile(`:([a-z_]+)`)
 	seen := map[string]bool{}
 	for _, r := range e.App.GetRoutes(true) {
-		if r.Method == "HEAD" || strings.HasPrefix(r.Path, "/admin") || strings.HasPrefix(r.Path, "/sandbox") || r.Path == "/" || r.Path == "/favicon.ico" {
+		if r.Method == "HEAD" || strings.HasPrefix(r.Path, "/admin") || strings.HasPrefix(r.Path, "/sandbox") || strings.HasPrefix(r.Path, "/docs") || r.Path == "/" || r.Path == "/favicon.ico" {
 			continue
 		}
 		p := param.ReplaceAllString(r.Path, "{$1}")
@@ -232,5 +232,43 @@ func BenchmarkMetricsObserve(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		m.Observe("/api/v1/business/website/products", "GET", 200, time.Millisecond)
+	}
+}
+
+// TestDocsPage: /docs/ serves the embedded reference page under a strict CSP,
+// and the vendored renderer it loads, from this server (no CDN).
+func TestDocsPage(t *testing.T) {
+	e := newOpsEnv(t)
+	for _, path := range []string{"/docs/", "/docs"} {
+		resp, err := e.App.Test(httptest.NewRequest("GET", path, nil), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("%s: got %d %s, want 200 text/html", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		csp := resp.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", path, csp, want)
+			}
+		}
+		for _, want := range []string{`spec-url="/openapi.json"`, `src="/docs/redoc.standalone.js"`} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("%s: page lacks %s", path, want)
+			}
+		}
+		if strings.Contains(string(body), "https://") {
+			t.Errorf("%s: the page loads something from elsewhere: %s", path, body)
+		}
+	}
+	resp, err := e.App.Test(httptest.NewRequest("GET", "/docs/redoc.standalone.js", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") || !strings.Contains(string(js[:300]), "Version: "+web.RedocVersion) {
+		t.Fatalf("renderer: got %d %s %.120q", resp.StatusCode, resp.Header.Get("Content-Type"), js)
 	}
 }
