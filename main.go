@@ -414,11 +414,14 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" is ready (store %d, %d products in %d categories)\n\n", res.StoreID, res.Products, res.Categories)
 		fmt.Fprintf(&b, " API key (shown only now: keys are stored hashed):\n   %s\n\n", res.APIKey)
 		fmt.Fprintf(&b, " Admin: %s/admin/\n   email:    %s\n   password: %s\n\n", base, email, password)
+		fmt.Fprintf(&b, " Shopper account (POST /api/v1/customer/auth/login/ with the API key):\n   email:    %s\n   password: %s\n\n", res.ShopperEmail, res.ShopperPassword)
+		fmt.Fprintf(&b, " Also seeded: %d blog posts, %d running flash deals, %d bundles, %d approved reviews, %d coupon (WELCOME10)\n\n",
+			res.BlogPosts, res.Deals, res.Bundles, res.Reviews, res.Coupons)
 		fmt.Fprintf(&b, " Try:\n")
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/config/\n", res.APIKey, base)
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' '%s/api/v1/business/website/products/?limit=3&fields=id,name,price'\n", res.APIKey, base)
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/categories/%d/products/\n\n", res.APIKey, base, catID)
-		fmt.Fprintf(&b, " API document: %s/openapi.json\n", base)
+		fmt.Fprintf(&b, " API reference: %s/docs/ (document: %s/openapi.json)\n", base, base)
 	} else {
 		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" (store %d) exists from an earlier run.\n\n", res.StoreID)
 		fmt.Fprintf(&b, " Its API key was shown on the first run only: keys are stored hashed and\n")

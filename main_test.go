@@ -276,7 +276,8 @@ func TestServeDemo(t *testing.T) {
 		t.Fatalf("no API key printed:\n%s", s.stdout)
 	}
 	key := m[1]
-	for _, want := range []string{"Demo Shop", "admin@example.com", "storefront-demo", base + "/api/v1/business/website/config/", "/categories/1/products/"} {
+	for _, want := range []string{"Demo Shop", "admin@example.com", "storefront-demo", base + "/api/v1/business/website/config/", "/categories/1/products/",
+		"shopper@example.com", "shopper-demo", base + "/docs/"} {
 		if !strings.Contains(s.stdout.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, s.stdout)
 		}

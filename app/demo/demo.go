@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"storefront/app"
 )
@@ -25,6 +26,57 @@ type Data struct {
 	Config     json.RawMessage `json:"config"`
 	Categories []CategoryData  `json:"categories"`
 	Products   []ProductData   `json:"products"`
+	// Shopper is the account the banner prints, to log in as a customer.
+	Shopper   app.Registration   `json:"shopper"`
+	Reviewers []app.Registration `json:"reviewers"`
+	Reviews   []ReviewData       `json:"reviews"`
+	BlogPosts []BlogPostData     `json:"blog_posts"`
+	Deals     []DealData         `json:"flash_deals"`
+	Bundles   []BundleData       `json:"bundles"`
+	Coupons   []app.CouponInput  `json:"coupons"`
+}
+
+// ReviewData is an approved review by Reviewers[Reviewer]; no Product is a
+// review of the store.
+type ReviewData struct {
+	Reviewer int     `json:"reviewer"`
+	Product  string  `json:"product"`
+	Rating   float64 `json:"rating"`
+	Title    string  `json:"title"`
+	Content  string  `json:"content"`
+}
+
+// BlogPostData is a published blog post.
+type BlogPostData struct {
+	Title   string   `json:"title"`
+	Slug    string   `json:"slug"`
+	Author  string   `json:"author"`
+	Tags    []string `json:"tags"`
+	Excerpt string   `json:"excerpt"`
+	Content string   `json:"content"`
+}
+
+// DealData is a flash deal on a product (by slug) running from the seeding
+// for Days days.
+type DealData struct {
+	Title     string    `json:"title"`
+	Product   string    `json:"product"`
+	DealPrice app.Money `json:"deal_price"`
+	Days      int       `json:"days"`
+}
+
+// BundleData is a bundle of products by slug; Variant indexes the product's
+// variants when it has some (the first by default).
+type BundleData struct {
+	Name        string    `json:"name"`
+	Slug        string    `json:"slug"`
+	Description string    `json:"description"`
+	Price       app.Money `json:"price"`
+	Items       []struct {
+		Product  string `json:"product"`
+		Variant  int    `json:"variant"`
+		Quantity int64  `json:"quantity"`
+	} `json:"items"`
 }
 
 // CategoryData is one category of the demo.
@@ -61,6 +113,10 @@ type Result struct {
 	APIKey     string
 	Categories int
 	Products   int
+	// Shopper is the demo customer's login (email, password), when Created.
+	ShopperEmail, ShopperPassword string
+	BlogPosts, Deals, Bundles     int
+	Reviews, Coupons              int
 }
 
 // Seed creates the demo store when the database has no store at all, and
@@ -93,6 +149,7 @@ func Seed(svc *app.Services) (Result, error) {
 		return res, fmt.Errorf("demo: store config: %w", err)
 	}
 	catIDs := map[string]uint64{}
+	products := map[string]*app.Product{}
 	for _, c := range d.Categories {
 		cat, err := svc.Catalog.SaveCategory(st.ID, 0, app.CategoryInput{Name: &c.Name, Slug: &c.Slug, Description: &c.Description, Image: &c.Image})
 		if err != nil {
@@ -108,10 +165,111 @@ func Seed(svc *app.Services) (Result, error) {
 		}
 		in := p.ProductInput
 		in.CategoryID = &id
-		if _, err := svc.Catalog.SaveProduct(st.ID, 0, in); err != nil {
+		made, err := svc.Catalog.SaveProduct(st.ID, 0, in)
+		if err != nil {
 			return res, fmt.Errorf("demo: product %q: %w", *p.Name, err)
 		}
+		products[made.Slug] = made
 		res.Products++
 	}
-	return res, nil
+	return res, seedContent(svc, st, d, products, &res)
+}
+
+// seedContent adds what shows the rest of the features: a shopper account,
+// approved reviews, published blog posts, running flash deals, bundles and a
+// coupon.
+func seedContent(svc *app.Services, st *app.Store, d *Data, products map[string]*app.Product, res *Result) error {
+	product := func(slug string) (*app.Product, error) {
+		if p, ok := products[slug]; ok {
+			return p, nil
+		}
+		return nil, fmt.Errorf("demo: unknown product %q", slug)
+	}
+	if _, err := svc.Customers.Register(st, d.Shopper); err != nil {
+		return fmt.Errorf("demo: shopper: %w", err)
+	}
+	res.ShopperEmail, res.ShopperPassword = d.Shopper.Email, d.Shopper.Password
+	reviewers := make([]uint64, len(d.Reviewers))
+	for i, r := range d.Reviewers {
+		tr, err := svc.Customers.Register(st, r)
+		if err != nil {
+			return fmt.Errorf("demo: reviewer %s: %w", r.Email, err)
+		}
+		reviewers[i] = tr.Customer.ID
+	}
+	for _, r := range d.Reviews {
+		if r.Reviewer < 0 || r.Reviewer >= len(reviewers) {
+			return fmt.Errorf("demo: review %q: no reviewer %d", r.Title, r.Reviewer)
+		}
+		in := app.ReviewInput{Rating: &r.Rating, Title: r.Title, Content: r.Content}
+		if r.Product != "" {
+			p, err := product(r.Product)
+			if err != nil {
+				return err
+			}
+			in.ProductID = &p.ID
+		}
+		rv, err := svc.Reviews.Submit(app.Shopper{StoreID: st.ID, CustomerID: reviewers[r.Reviewer]}, in)
+		if err != nil {
+			return fmt.Errorf("demo: review %q: %w", r.Title, err)
+		}
+		if _, err := svc.Reviews.Approve(st.ID, rv.ID); err != nil {
+			return fmt.Errorf("demo: approve review %q: %w", r.Title, err)
+		}
+		res.Reviews++
+	}
+	published := app.PostPublished
+	for _, b := range d.BlogPosts {
+		if _, err := svc.Content.SavePost(st.ID, 0, app.BlogPostInput{Title: &b.Title, Slug: &b.Slug, Author: &b.Author,
+			Tags: &b.Tags, Excerpt: &b.Excerpt, Content: &b.Content, Status: &published}); err != nil {
+			return fmt.Errorf("demo: blog post %q: %w", b.Title, err)
+		}
+		res.BlogPosts++
+	}
+	now := svc.Now().UTC()
+	for _, dl := range d.Deals {
+		p, err := product(dl.Product)
+		if err != nil {
+			return err
+		}
+		starts := now.Add(-time.Hour).Format(time.RFC3339)
+		ends := now.AddDate(0, 0, dl.Days).Format(time.RFC3339)
+		if _, err := svc.Content.SaveDeal(st.ID, 0, app.FlashDealInput{Title: &dl.Title, ProductID: &p.ID, DealPrice: &dl.DealPrice,
+			StartsAt: &starts, EndsAt: &ends}); err != nil {
+			return fmt.Errorf("demo: flash deal %q: %w", dl.Title, err)
+		}
+		res.Deals++
+	}
+	for _, b := range d.Bundles {
+		items := make([]app.BundleItem, 0, len(b.Items))
+		var images []string
+		for _, it := range b.Items {
+			p, err := product(it.Product)
+			if err != nil {
+				return err
+			}
+			item := app.BundleItem{ProductID: p.ID, Quantity: it.Quantity}
+			if len(p.Variants) > 0 {
+				if it.Variant < 0 || it.Variant >= len(p.Variants) {
+					return fmt.Errorf("demo: bundle %q: %s has no variant %d", b.Name, it.Product, it.Variant)
+				}
+				item.VariantID = p.Variants[it.Variant].ID
+			}
+			items = append(items, item)
+			images = append(images, p.Images...)
+		}
+		images = images[:min(len(images), 3)]
+		if _, err := svc.Content.SaveBundle(st.ID, 0, app.BundleInput{Name: &b.Name, Slug: &b.Slug, Description: &b.Description,
+			Images: &images, Items: &items, Price: &b.Price}); err != nil {
+			return fmt.Errorf("demo: bundle %q: %w", b.Name, err)
+		}
+		res.Bundles++
+	}
+	for _, c := range d.Coupons {
+		if _, err := svc.Coupons.Save(st.ID, 0, c); err != nil {
+			return fmt.Errorf("demo: coupon: %w", err)
+		}
+		res.Coupons++
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package demo_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"storefront/app/demo"
 	"storefront/testenv"
@@ -132,6 +133,76 @@ func TestSeed(t *testing.T) {
 		}
 	})
 
+	// Every feature has something to show.
+	t.Run("ShopperLogin", func(t *testing.T) {
+		if res.ShopperEmail == "" || res.ShopperPassword == "" {
+			t.Fatalf("got shopper %q / %q, want a login", res.ShopperEmail, res.ShopperPassword)
+		}
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
+		e.Do(testenv.Req{Method: "POST", Path: "/api/v1/customer/auth/login/", Key: key,
+			Body: map[string]string{"email": res.ShopperEmail, "password": res.ShopperPassword}}).Expect(t, 200, "").Decode(t, &tok)
+		if tok.AccessToken == "" {
+			t.Fatal("no access token")
+		}
+	})
+	t.Run("BlogPosts", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/blog-posts/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) < 3 {
+			t.Fatalf("got %d published posts, want 3", len(l.Items))
+		}
+	})
+	t.Run("Bundles", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/bundles/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) == 0 {
+			t.Fatal("no bundle")
+		}
+	})
+	t.Run("ApprovedReviews", func(t *testing.T) {
+		var l struct {
+			Items   []map[string]any `json:"items"`
+			Summary struct {
+				AverageRating float64 `json:"average_rating"`
+				TotalReviews  int     `json:"total_reviews"`
+			} `json:"summary"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/organic-cotton-t-shirt/reviews/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if l.Summary.TotalReviews < 3 || l.Summary.AverageRating < 4 || len(l.Items) != l.Summary.TotalReviews {
+			t.Fatalf("got %d reviews, average %v", l.Summary.TotalReviews, l.Summary.AverageRating)
+		}
+		var p struct {
+			AverageRating float64 `json:"average_rating"`
+			ReviewCount   int     `json:"review_count"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/organic-cotton-t-shirt/", Key: key}).Expect(t, 200, "").Decode(t, &p)
+		if p.ReviewCount < 3 || p.AverageRating < 4 {
+			t.Fatalf("product rating %v from %d reviews", p.AverageRating, p.ReviewCount)
+		}
+	})
+	t.Run("Coupon", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/api/v1/admin/stores/%d/coupons/", res.StoreID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) == 0 || l.Items[0]["code"] != "WELCOME10" {
+			t.Fatalf("coupons %v, want WELCOME10", l.Items)
+		}
+	})
+
+	t.Run("FlashDealRunning", func(t *testing.T) {
+		var l list
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/flash-deals/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) == 0 {
+			t.Fatal("no running flash deal")
+		}
+		// Still running a month after the seeding.
+		e.Advance(30 * 24 * time.Hour)
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/flash-deals/", Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if len(l.Items) == 0 {
+			t.Fatal("no running flash deal a month later")
+		}
+	})
 	t.Run("Idempotent", func(t *testing.T) {
 		again, err := demo.Seed(e.Svc)
 		if err != nil {

@@ -1,0 +1,162 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeMarker is the line before every README shell block that runs as
+// written (an HTML comment, invisible on the rendered page).
+const readmeMarker = "<!-- readme-test -->"
+
+// readmeBlocks returns the marked ```sh blocks of the README, in order.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	var blocks []string
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != readmeMarker {
+			continue
+		}
+		if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```sh" {
+			t.Fatalf("README.md:%d: %s must be followed by a ```sh block", i+1, readmeMarker)
+		}
+		var b strings.Builder
+		j := i + 2
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != "```"; j++ {
+			b.WriteString(lines[j] + "\n")
+		}
+		if j == len(lines) {
+			t.Fatalf("README.md:%d: the block never closes", i+2)
+		}
+		blocks = append(blocks, b.String())
+		i = j
+	}
+	return blocks
+}
+
+// TestReadmeRunsAsWritten runs the README's marked shell examples in order, in
+// one bash, against a fresh demo server (the real binary on a free port). The
+// README's address and the placeholder API key are replaced by the real ones;
+// every curl fails on an HTTP error (--fail-with-body) and the script stops at
+// the first failing command (set -euo pipefail), so a broken example fails here.
+func TestReadmeRunsAsWritten(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "sed", "grep"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed to run the README examples: %v", tool, err)
+		}
+	}
+	blocks := readmeBlocks(t)
+	if len(blocks) < 4 {
+		t.Fatalf("got %d marked README blocks, want at least 4 (products/admin, register, checkout, after the order)", len(blocks))
+	}
+	script := strings.Join(blocks, "\n")
+	for _, must := range []string{"payment/initiate/", "$REDIRECT_URL", "payment/verify/", "provider_params", "/orders/", "tickets/"} {
+		if !strings.Contains(script, must) {
+			t.Errorf("the README's runnable examples lack %q", must)
+		}
+	}
+
+	base, key := startDemo(t, binary(t), t.TempDir())
+	const readmeBase, readmeKey = "http://127.0.0.1:8080", "sk_..."
+	for _, placeholder := range []string{readmeBase, readmeKey} {
+		if !strings.Contains(script, placeholder) {
+			t.Fatalf("the README examples no longer use %q; update this test's substitutions", placeholder)
+		}
+	}
+	script = strings.NewReplacer(readmeBase, base, readmeKey, key).Replace(script)
+	prelude := "set -euo pipefail\ncurl() { command curl --fail-with-body --max-time 20 \"$@\"; }\n"
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-x", "-c", prelude+script)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("a README example failed (%v); the trace of the run:\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"success":true`) {
+		t.Fatalf("the checkout walk-through did not verify a payment:\n%s", out)
+	}
+}
+
+var bannerKey = regexp.MustCompile(`^\s+(sk_[0-9a-f]+)\s*$`)
+
+// startDemo runs `storefront serve` in demo mode on a free port and returns
+// its base URL and the API key the banner printed. The banner is written
+// before the server logs that it listens.
+func startDemo(t *testing.T, bin, dataDir string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(),
+		"STOREFRONT_DEMO=true",
+		"STOREFRONT_DATA_DIR="+dataDir,
+		"STOREFRONT_HTTP__ADDR=127.0.0.1:0",
+		"STOREFRONT_LOG__FORMAT=json",
+		"STOREFRONT_HTTP__LOG_REQUESTS=false",
+	)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logDone, outDone := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-logDone; <-outDone; _ = cmd.Wait() })
+	keyc, addrc := make(chan string, 1), make(chan string, 1)
+	go func() {
+		defer close(outDone)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := bannerKey.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case keyc <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	go func() {
+		defer close(logDone)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var line struct {
+				Msg  string `json:"msg"`
+				Addr string `json:"addr"`
+			}
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				addrc <- line.Addr
+			}
+		}
+	}()
+	var base, key string
+	deadline := time.After(60 * time.Second)
+	for base == "" || key == "" {
+		select {
+		case addr := <-addrc:
+			base = "http://" + addr
+		case key = <-keyc:
+		case <-logDone:
+			t.Fatal("the demo server exited before listening")
+		case <-deadline:
+			t.Fatalf("the demo server did not listen and print its key within 60s (base %q, key %q)", base, key)
+		}
+	}
+	return base, key
+}
