@@ -29,10 +29,32 @@ type BackupFile struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// services are the parts of the domain the admin handlers call, and nothing
+// else (the cart, checkout and payment services are not reachable from here).
+type services struct {
+	Now app.Clock
+	Opt app.Options
+	// Outbox pages the mail kept in the database (app.Services.Outbox).
+	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
+
+	Stores    *app.StoreService
+	Admins    *app.AdminService
+	Catalog   *app.CatalogService
+	Customers *app.CustomerService
+	Orders    *app.OrderService
+	Coupons   *app.CouponService
+	Requests  *app.RequestService
+	Reviews   *app.ReviewService
+	Tickets   *app.TicketService
+	Contact   *app.ContactService
+	Content   *app.ContentService
+	Audit     *app.AuditService
+}
+
 // Handler holds what the admin handlers call.
 type Handler struct {
 	cfg     Config
-	svc     *app.Services
+	svc     services
 	log     *slog.Logger
 	cursors app.CursorCodec
 	proxies httpkit.Proxies // http.trusted_proxies
@@ -47,7 +69,11 @@ const (
 
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
+		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox,
+		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
+		Orders: svc.Orders, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
+		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)

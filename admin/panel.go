@@ -301,15 +301,7 @@ func (p *panel) ownerOnly(fn pageFunc) pageFunc {
 	}
 }
 
-func (p *panel) adminUser(id uint64) (*app.AdminUser, error) {
-	var u *app.AdminUser
-	err := p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		u, err = tx.Admin(id)
-		return err
-	})
-	return u, err
-}
+func (p *panel) adminUser(id uint64) (*app.AdminUser, error) { return p.h.svc.Admins.Get(id) }
 
 // toLogin redirects to the login page, coming back to this page after it.
 func (p *panel) toLogin(c *fiber.Ctx) error {

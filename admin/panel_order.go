@@ -170,25 +170,11 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form 
 	if form != nil {
 		d.Tracking, d.Note, d.Refund = form.Tracking, form.Note, form.Refund
 	}
-	err := p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		if o.CustomerID != 0 {
-			if d.Customer, err = tx.Customer(v.Store.ID, o.CustomerID); app.IsNotFound(err) {
-				d.Customer, err = nil, nil
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if d.Cancels, err = tx.OrderRequests(v.Store.ID, app.KindCancellation, o.ID); err != nil {
-			return err
-		}
-		d.Refunds, err = tx.OrderRequests(v.Store.ID, app.KindRefund, o.ID)
-		return err
-	})
+	det, err := p.h.svc.Orders.Detail(v.Store.ID, o)
 	if err != nil {
 		return err
 	}
+	d.Customer, d.Cancels, d.Refunds = det.Customer, det.Cancels, det.Refunds
 	if d.History, err = p.h.svc.Orders.ShopperOrders(o); err != nil {
 		return err
 	}

@@ -19,12 +19,7 @@ func (p *panel) outboxPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	var page app.Page[*app.Mail]
-	err = p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		page, err = tx.Outbox(st.ID, lp)
-		return err
-	})
+	page, err := p.h.svc.Outbox(st.ID, lp)
 	if err != nil {
 		return err
 	}

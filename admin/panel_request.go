@@ -99,29 +99,11 @@ func (p *panel) pathRequest(c *fiber.Ctx, v *view, k requestKind) (*app.Request,
 
 func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {
 	d := requestData{Kind: k, Base: storePath(v.Store, k.path+"/"), Request: r, RefundMethods: app.RefundMethods, Form: form}
-	err := p.h.svc.DB.View(func(tx app.Tx) error {
-		var err error
-		if d.Order, err = tx.Order(v.Store.ID, r.OrderID); err != nil {
-			return err
-		}
-		if d.Customer, err = tx.Customer(v.Store.ID, r.CustomerID); app.IsNotFound(err) {
-			d.Customer, err = nil, nil
-		}
-		if err != nil {
-			return err
-		}
-		if r.ReviewedBy != 0 {
-			if u, err := tx.Admin(r.ReviewedBy); err == nil {
-				d.ReviewedBy = u.Email
-			} else if !app.IsNotFound(err) {
-				return err
-			}
-		}
-		return nil
-	})
+	det, err := p.h.svc.Requests.Detail(v.Store.ID, r)
 	if err != nil {
 		return err
 	}
+	d.Order, d.Customer, d.ReviewedBy = det.Order, det.Customer, det.ReviewedBy
 	v.Title, v.Tab, v.Data = k.Label+" request #"+strconv.FormatUint(r.ID, 10), k.path, d
 	return p.render(c, status, "request", v)
 }

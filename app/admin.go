@@ -271,6 +271,11 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 	return u, err
 }
 
+// Get returns one admin user (not_found).
+func (as *AdminService) Get(id uint64) (*AdminUser, error) {
+	return view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(id) })
+}
+
 // List returns every admin user.
 func (as *AdminService) List() ([]*AdminUser, error) {
 	return view(as.s.DB, func(tx Tx) ([]*AdminUser, error) { return tx.Admins() })

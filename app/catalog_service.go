@@ -90,9 +90,9 @@ func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
 	return b.String()
 }
 
-// Changed drops the cached pages of a store. Every catalog write calls it,
-// including stock changes made by orders.
-func (cs *CatalogService) Changed(storeID uint64) {
+// dropPages drops the cached pages of a store. catalogDB calls it after
+// every transaction that wrote the store's catalog (stock changes included).
+func (cs *CatalogService) dropPages(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
 	prefix := strconv.FormatUint(storeID, 10) + "|"
@@ -203,18 +203,12 @@ func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*C
 		c.UpdatedAt = now
 		return tx.PutCategory(c)
 	})
-	if err == nil {
-		cs.Changed(storeID)
-	}
 	return c, err
 }
 
 // DeleteCategory deletes an empty category (conflict while it has products).
 func (cs *CatalogService) DeleteCategory(storeID, id uint64) error {
 	err := cs.s.DB.Update(func(tx Tx) error { return tx.DeleteCategory(storeID, id) })
-	if err == nil {
-		cs.Changed(storeID)
-	}
 	return err
 }
 
@@ -277,9 +271,6 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 		p.UpdatedAt = now
 		return tx.PutProduct(p)
 	})
-	if err == nil {
-		cs.Changed(storeID)
-	}
 	return p, err
 }
 
@@ -386,8 +377,5 @@ func (cs *CatalogService) AllProducts(storeID uint64, lp ListParams) (Page[*Prod
 // DeleteProduct removes a product; orders keep their own copy of its lines.
 func (cs *CatalogService) DeleteProduct(storeID, id uint64) error {
 	err := cs.s.DB.Update(func(tx Tx) error { return tx.DeleteProduct(storeID, id) })
-	if err == nil {
-		cs.Changed(storeID)
-	}
 	return err
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -140,8 +139,8 @@ func (in *CheckoutInput) validate(guest bool) error {
 // and the store, moves them for the store, and expires unpaid ones.
 type OrderService struct {
 	s        *Services
-	commit   groupCommit
-	settings sync.Map // store id -> storeSettings
+	commit   *groupCommit // shared with PaymentService
+	settings sync.Map     // store id -> storeSettings
 }
 
 type storeSettings struct {
@@ -159,21 +158,8 @@ func (os *OrderService) settingsOf(st *Store) Settings {
 	return set
 }
 
-func newOrderService(s *Services) *OrderService { return &OrderService{s: s} }
-
-// groupCommit runs the hot checkout writes (initiation, verification). Alone,
-// a write runs as a plain Update: waiting for company would only add the
-// batch delay. With others in flight it joins DB.Batch, which commits the
-// whole group with one fsync. Either way fn has committed (fsynced) when it
-// returns nil, and fn must be idempotent, for Batch may run it twice.
-type groupCommit struct{ inflight atomic.Int32 }
-
-func (g *groupCommit) run(db DB, fn func(Tx) error) error {
-	defer g.inflight.Add(-1)
-	if g.inflight.Add(1) == 1 {
-		return db.Update(fn)
-	}
-	return db.Batch(fn)
+func newOrderService(s *Services, commit *groupCommit) *OrderService {
+	return &OrderService{s: s, commit: commit}
 }
 
 // Initiate places an order and opens its payment session (endpoint 8), in one
@@ -214,10 +200,9 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	}
 	sessionSecret := RandomHex(12)
 	var derr error // a domain outcome: the batch commits nothing and reports it
-	var fresh bool
 	err = os.commit.run(os.s.DB, func(tx Tx) error {
 		// Batch may run this twice: rebuild every result from what tx reads.
-		res, derr, fresh = CheckoutResult{}, nil, false
+		res, derr = CheckoutResult{}, nil
 		if idem.Key != "" {
 			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
 			if err == nil {
@@ -279,7 +264,6 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 				return err
 			}
 		}
-		fresh = true
 		return nil
 	})
 	if err != nil {
@@ -287,9 +271,6 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	}
 	if derr != nil {
 		return CheckoutResult{}, derr
-	}
-	if fresh {
-		os.s.Catalog.Changed(storeID)
 	}
 	return res, nil
 }
@@ -453,6 +434,34 @@ func (os *OrderService) Order(storeID, id uint64) (*Order, error) {
 
 // Orders pages a store's orders, newest first; status "" means all.
 // Errors: validation_failed (unknown status).
+// OrderDetail is what the store's order page shows beside the order: its
+// customer (nil for a guest or a deleted account) and its requests.
+type OrderDetail struct {
+	Customer         *Customer
+	Cancels, Refunds []*Request
+}
+
+// Detail reads the customer and the requests of a store's order.
+func (os *OrderService) Detail(storeID uint64, o *Order) (OrderDetail, error) {
+	return view(os.s.DB, func(tx Tx) (OrderDetail, error) {
+		var d OrderDetail
+		var err error
+		if o.CustomerID != 0 {
+			if d.Customer, err = tx.Customer(storeID, o.CustomerID); IsNotFound(err) {
+				d.Customer, err = nil, nil
+			}
+			if err != nil {
+				return d, err
+			}
+		}
+		if d.Cancels, err = tx.OrderRequests(storeID, KindCancellation, o.ID); err != nil {
+			return d, err
+		}
+		d.Refunds, err = tx.OrderRequests(storeID, KindRefund, o.ID)
+		return d, err
+	})
+}
+
 func (os *OrderService) Orders(storeID uint64, status string, lp ListParams) (Page[*Order], error) {
 	if status != "" && !oneOf(status, OrderStatuses) {
 		return Page[*Order]{}, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
@@ -532,10 +541,7 @@ func (os *OrderService) ExpirePending() (int, error) {
 			}
 			continue
 		}
-		if n > 0 {
-			os.s.Catalog.Changed(st.ID)
-			total += n
-		}
+		total += n
 	}
 	return total, firstErr
 }

@@ -185,14 +185,15 @@ func (g *SandboxGateway) Check(ps *PaymentSession, p map[string]string) GatewayR
 
 // PaymentService owns the gateways, the sandbox and verification.
 type PaymentService struct {
-	s *Services
+	s      *Services
+	commit *groupCommit // shared with OrderService
 
 	mu       sync.Mutex
 	gateways map[string]Gateway
 }
 
-func newPaymentService(s *Services) *PaymentService {
-	return &PaymentService{s: s, gateways: map[string]Gateway{}}
+func newPaymentService(s *Services, commit *groupCommit) *PaymentService {
+	return &PaymentService{s: s, commit: commit, gateways: map[string]Gateway{}}
 }
 
 // SetGateway replaces the gateway of a payment method (a configured provider).
@@ -288,7 +289,7 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	}
 	// Batched with concurrent checkouts; the function decides everything from
 	// what it reads, so a second run reaches the same result.
-	err = ps.s.Orders.commit.run(ps.s.DB, func(tx Tx) error {
+	err = ps.commit.run(ps.s.DB, func(tx Tx) error {
 		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err

@@ -401,6 +401,39 @@ func (rs *RequestService) Get(storeID uint64, kind string, id uint64) (*Request,
 	return view(rs.s.DB, func(tx Tx) (*Request, error) { return tx.Request(storeID, kind, id) })
 }
 
+// RequestDetail is what the store's request page shows beside the request:
+// its order, its customer (nil when deleted) and who decided it (email, "").
+type RequestDetail struct {
+	Order      *Order
+	Customer   *Customer
+	ReviewedBy string
+}
+
+// Detail reads the order, customer and reviewer of a store's request.
+func (rs *RequestService) Detail(storeID uint64, r *Request) (RequestDetail, error) {
+	return view(rs.s.DB, func(tx Tx) (RequestDetail, error) {
+		var d RequestDetail
+		var err error
+		if d.Order, err = tx.Order(storeID, r.OrderID); err != nil {
+			return d, err
+		}
+		if d.Customer, err = tx.Customer(storeID, r.CustomerID); IsNotFound(err) {
+			d.Customer, err = nil, nil
+		}
+		if err != nil {
+			return d, err
+		}
+		if r.ReviewedBy != 0 {
+			if u, err := tx.Admin(r.ReviewedBy); err == nil {
+				d.ReviewedBy = u.Email
+			} else if !IsNotFound(err) {
+				return d, err
+			}
+		}
+		return d, nil
+	})
+}
+
 // Decide approves or rejects a PENDING request, in one transaction with its
 // effect on the order, then mails the shopper. An approved cancellation
 // re-checks that the order is still PENDING or CONFIRMED, cancels it,
@@ -481,9 +514,6 @@ func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64
 	}
 	if again {
 		return out, nil
-	}
-	if approve && kind == KindCancellation {
-		rs.s.Catalog.Changed(storeID)
 	}
 	rs.notify(st, ord, out)
 	return out, nil

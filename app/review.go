@@ -279,7 +279,6 @@ func (rs *ReviewService) Reject(storeID, id uint64) (*Review, error) {
 
 func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, error) {
 	var r *Review
-	changed := false
 	err := rs.s.DB.Update(func(tx Tx) error {
 		var err error
 		if r, err = tx.Review(storeID, id); err != nil {
@@ -303,7 +302,6 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 		if delta == 0 {
 			return nil
 		}
-		changed = true
 		sum, err := tx.ReviewSummary(storeID, r.ProductID)
 		if err != nil {
 			return err
@@ -328,9 +326,6 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 	})
 	if err != nil {
 		return nil, err
-	}
-	if changed {
-		rs.s.Catalog.Changed(storeID)
 	}
 	return r, nil
 }

@@ -76,7 +76,10 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if opt.BcryptCost == 0 {
 		opt.BcryptCost = 10
 	}
-	s := &Services{DB: db, Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
+	s := &Services{Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
+	// Every service writes through catalogDB: a catalog write drops the
+	// store's cached category pages (the one place that does).
+	s.DB = catalogDB{DB: db, changed: func(storeID uint64) { s.Catalog.dropPages(storeID) }}
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
@@ -89,8 +92,9 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Admins = newAdminService(s)
 	s.Customers = newCustomerService(s)
 	s.Carts = newCartService(s)
-	s.Orders = newOrderService(s)
-	s.Payments = newPaymentService(s)
+	checkoutCommit := &groupCommit{} // initiation and verification group together
+	s.Orders = newOrderService(s, checkoutCommit)
+	s.Payments = newPaymentService(s, checkoutCommit)
 	s.Coupons = newCouponService(s)
 	s.Requests = newRequestService(s)
 	s.Reviews = newReviewService(s)

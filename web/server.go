@@ -30,10 +30,30 @@ type Config struct {
 	Observe func(route, method string, status int, d time.Duration)
 }
 
+// services are the parts of the domain the storefront handlers call, and
+// nothing else (the admin-only services are not reachable from here).
+type services struct {
+	Now    app.Clock
+	Tokens app.Tokens
+	Limits app.Limiter
+
+	Stores    *app.StoreService
+	Catalog   *app.CatalogService
+	Customers *app.CustomerService
+	Carts     *app.CartService
+	Orders    *app.OrderService
+	Payments  *app.PaymentService
+	Requests  *app.RequestService
+	Reviews   *app.ReviewService
+	Tickets   *app.TicketService
+	Contact   *app.ContactService
+	Content   *app.ContentService
+}
+
 // Server holds the services the handlers call.
 type Server struct {
 	cfg     Config
-	svc     *app.Services
+	svc     services
 	log     *slog.Logger
 	cursors app.CursorCodec
 	apiRate *Limiter
@@ -47,7 +67,11 @@ const BodyLimit = 1 << 20
 
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
-	s := &Server{cfg: cfg, svc: svc, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	s := &Server{cfg: cfg, log: svc.Log, svc: services{
+		Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits,
+		Stores: svc.Stores, Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts,
+		Orders: svc.Orders, Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews,
+		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	if cfg.APIPerSecond > 0 {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
