@@ -275,6 +275,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	go func() { served <- srv.App.Listener(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", ver)
 	if e.ready != nil {
+		logOut.Flush() // what was logged so far is readable when the caller hears "ready"
 		e.ready(ln.Addr().String())
 	}
 

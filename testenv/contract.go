@@ -24,9 +24,9 @@ import (
 // The contract check: every response that Env.Do records is validated, when
 // the test ends, against the OpenAPI document the server serves
 // (web.OpenAPI), so every HTTP test is also a check that the document tells
-// the truth. Requests to paths the document does not describe (panel pages,
-// the payment sandbox) are skipped; a response whose status the operation
-// does not list is skipped too (the error envelope is checked where listed).
+// the truth: the status must be one the operation lists, and the body must
+// match its schema. Requests to paths the document does not describe (panel
+// pages) are skipped.
 
 // exchange is one recorded request and its response.
 type exchange struct {
@@ -151,7 +151,7 @@ func validateExchange(router routers.Router, x exchange) string {
 		Status:                 x.status,
 		Header:                 x.respHeader,
 		Body:                   io.NopCloser(bytes.NewReader(x.body)),
-		Options:                &openapi3filter.Options{MultiError: true},
+		Options:                &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
 	}
 	err = openapi3filter.ValidateResponse(context.Background(), in)
 	if err == nil {
