@@ -29,6 +29,10 @@ func backupCmd(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "storefront backup: want exactly one FILE argument\n\n%s", usage)
 		return 2
 	}
+	if cfg.Storage.Driver == config.DriverPostgres {
+		fmt.Fprintln(e.stderr, "storefront backup:", errBackupsOnPostgres.Message)
+		return 1
+	}
 	start := time.Now()
 	n, from, err := backupTo(cfg, rest[0])
 	if err != nil {

@@ -36,6 +36,7 @@ import (
 	"storefront/app/mail"
 	"storefront/asynclog"
 	"storefront/storage"
+	"storefront/storage/postgres"
 	"storefront/web"
 )
 
@@ -109,6 +110,10 @@ type env struct {
 const usage = `Usage:
   storefront serve [--config FILE]          run the server (defaults serve without a file)
   storefront backup [--config FILE] FILE    write a consistent copy of the database to FILE
+  storefront migrate status|up [--config FILE]
+                                            PostgreSQL: list the schema migrations (up: apply the pending ones)
+  storefront migrate-data --from bolt:PATH --to postgres:URL [--force]
+                                            copy a stopped bbolt database into PostgreSQL and verify the copy
   storefront healthcheck [--config FILE]    exit 0 when the server of that config answers /healthz
   storefront version                        print the version, commit, build date and Go version
 
@@ -129,6 +134,10 @@ func runWith(ctx context.Context, args []string, e env) int {
 		return serveCmd(ctx, args[1:], e)
 	case "backup":
 		return backupCmd(args[1:], e)
+	case "migrate":
+		return migrateCmd(args[1:], e)
+	case "migrate-data":
+		return migrateDataCmd(args[1:], e)
 	case "healthcheck":
 		return healthCmd(args[1:], e)
 	case "version", "--version", "-version":
@@ -207,28 +216,35 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
 
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return fail("cannot make data_dir", err)
-	}
-	// An older data file is copied into backups.dir before its schema migrates.
-	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay, BackupDir: cfg.Backups.Dir, Log: log})
+	// An older bbolt file is copied into backups.dir before its schema migrates.
+	db, err := openDatabase(cfg, log)
 	if err != nil {
 		return fail("cannot open the database", err)
 	}
 	defer db.Close()
 
-	svc, cursorSecret, err := newServices(cfg, db, log)
+	svc, cursorSecret, err := newServices(cfg, db.DB, log)
 	if err != nil {
 		return fail("cannot start the services", err)
 	}
 	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
 		return fail("cannot create the owner account", err)
 	}
-	backups := &storage.BackupDir{DB: db, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+	var backups *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
+	backup := func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
+	listBackupFiles := func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
+	if db.bolt != nil {
+		backups = &storage.BackupDir{DB: db.bolt, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
+		backup = func() (string, int64, error) {
+			res, err := backups.Create()
+			return res.File.Name, res.File.SizeBytes, err
+		}
+		listBackupFiles = func() ([]admin.BackupFile, error) { return listBackups(backups) }
+	}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
 	ver, _, _ := buildInfo()
-	ops := web.Ops{Version: ver, Ping: db.Ping, Stats: func() web.DBStats { return dbStats(db, svc) }, LogDropped: logOut.Dropped}
+	ops := web.Ops{Version: ver, Ping: db.Ping, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
 	srv := web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
@@ -243,11 +259,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
-		Backup: func() (string, int64, error) {
-			res, err := backups.Create()
-			return res.File.Name, res.File.SizeBytes, err
-		},
-		Backups: func() ([]admin.BackupFile, error) { return listBackups(backups) },
+		Backup:         backup,
+		Backups:        listBackupFiles,
 	})
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
@@ -261,19 +274,28 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		}
 	}
 
-	sock, err := serveBackupSocket(cfg.SocketPath(), db, log)
-	if err != nil {
-		log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
+	var sock *http.Server
+	if db.bolt != nil {
+		if sock, err = serveBackupSocket(cfg.SocketPath(), db.bolt, log); err != nil {
+			log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
+		}
 	}
 
-	jobs, err := startCron(cfg, svc, backups, log)
+	leads := func() bool { return true } // one process: it runs every job
+	if db.pg != nil {
+		db.pg.Logf = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
+		leader := db.pg.Lead("cron")
+		defer leader.Stop()
+		leads = leader.Leading
+	}
+	jobs, err := startCron(cfg, svc, backups, leads, log)
 	if err != nil {
 		return fail("cannot schedule the jobs", err)
 	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "data_dir", cfg.DataDir, "version", ver)
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", ver)
 	if e.ready != nil {
 		logOut.Flush() // what was logged so far is readable when the caller hears "ready"
 		e.ready(ln.Addr().String())
@@ -310,7 +332,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 }
 
 // newServices builds the services and returns the cursor secret.
-func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Services, []byte, error) {
+func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services, []byte, error) {
 	tokenSecret, err := db.Secret("tokens")
 	if err != nil {
 		return nil, nil, err
@@ -339,7 +361,12 @@ func newServices(cfg *config.Config, db *storage.DB, log *slog.Logger) (*app.Ser
 		mailer = mail.NewSMTP(mc)
 		log.Info("mail goes out through SMTP", "host", mc.Host, "tls", mc.TLS)
 	}
+	var limiter app.Limiter // nil: in memory (one process)
+	if pg, ok := db.(*postgres.DB); ok {
+		limiter = pg.Limiter(nil) // the login limits count across every process
+	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
+		Limiter:        limiter,
 		PublicURL:      cfg.HTTP.PublicURL,
 		AccessTTL:      cfg.Auth.AccessTTL,
 		RefreshTTL:     cfg.Auth.RefreshTTL,
@@ -474,8 +501,9 @@ func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
 // startCron schedules the background jobs: category cache eviction, expiry
 // of unpaid orders and the backups. Each run logs its outcome (debug when
 // there was nothing to do). A job still running when its next turn comes is
-// skipped, not doubled.
-func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir, log *slog.Logger) (*cron.Cron, error) {
+// skipped, not doubled. The jobs of the whole cluster (expiry) run only while
+// leads reports true: on PostgreSQL one process leads at a time.
+func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir, leads func() bool, log *slog.Logger) (*cron.Cron, error) {
 	cl := cronLogger{log}
 	c := cron.New(cron.WithLogger(cl), cron.WithChain(cron.Recover(cl), cron.SkipIfStillRunning(cl)))
 	add := func(name, spec string, fn func()) error {
@@ -495,6 +523,10 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			log.Log(context.Background(), level, "job done", "job", "cache.evict", "evicted", n)
 		}),
 		add("orders.expire", cfg.Orders.ExpireSchedule, func() {
+			if !leads() {
+				log.Debug("job skipped: another process leads", "job", "orders.expire")
+				return
+			}
 			n, err := svc.Orders.ExpirePending()
 			if err != nil {
 				log.Error("job failed", "job", "orders.expire", "err", err)
@@ -516,7 +548,7 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			log.Info("job done", "job", "audit.prune", "deleted", n)
 		}),
 	)
-	if err == nil && cfg.Backups.Schedule != "" {
+	if err == nil && cfg.Backups.Schedule != "" && backups != nil {
 		err = add("backup", cfg.Backups.Schedule, func() {
 			log.Info("job started", "job", "backup", "dir", backups.Dir)
 			res, err := backups.Create()

@@ -36,6 +36,10 @@ type services struct {
 	Opt app.Options
 	// Outbox pages the mail kept in the database (app.Services.Outbox).
 	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
+	// Shared keeps the panel sessions when several processes share the
+	// database (nil: in memory); Secret gives them one login-form key.
+	Shared app.SharedState
+	Secret func(name string) ([]byte, error)
 
 	Stores    *app.StoreService
 	Admins    *app.AdminService
@@ -70,7 +74,7 @@ const (
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
-		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox,
+		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},

@@ -141,8 +141,6 @@ func TestAdminAuditLog(t *testing.T) {
 		if n, err := e.Svc.Audit.Prune(); err != nil || n != 5 {
 			t.Fatalf("pruned %d, %v; want 5", n, err)
 		}
-		if err := e.DB.Verify(); err != nil {
-			t.Fatal(err)
-		}
+		// (the env checks the bbolt indexes after the test)
 	})
 }

@@ -26,7 +26,7 @@ type backupEnv struct {
 func newBackupEnv(t *testing.T) *backupEnv {
 	t.Helper()
 	be := &backupEnv{}
-	be.Env = testenv.NewWith(t, testenv.Options{Admin: admin.Config{
+	be.Env = testenv.NewWith(t, testenv.Options{Backend: testenv.BackendBolt, Admin: admin.Config{
 		Backup: func() (string, int64, error) {
 			if be.fail != nil {
 				return "", 0, be.fail
@@ -43,7 +43,7 @@ func newBackupEnv(t *testing.T) *backupEnv {
 			return out, err
 		},
 	}})
-	be.backups = &storage.BackupDir{DB: be.DB, Dir: filepath.Join(be.Dir, "backups"), Keep: 2}
+	be.backups = &storage.BackupDir{DB: be.Bolt, Dir: filepath.Join(be.Dir, "backups"), Keep: 2}
 	sid, _ := be.Store("Shop")
 	be.staff = be.Staff(sid, "staff@example.com")
 	_, be.shopper = be.Shopper(sid, "ada@example.com")

@@ -67,12 +67,21 @@ func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
 	if ttl <= 0 {
 		ttl = 12 * time.Hour
 	}
+	// Several processes sharing the database share the sessions and the
+	// login form's key: a browser's requests may land on any of them.
+	shared := h.svc.Shared
+	loginKey := []byte(app.RandomHex(32))
+	if shared != nil {
+		if k, err := h.svc.Secret("admin-panel-login"); err == nil {
+			loginKey = k
+		}
+	}
 	return &panel{
 		h:        h,
 		pages:    pages,
 		static:   static,
-		sessions: newSessions(h.svc.Now, ttl),
-		loginKey: []byte(app.RandomHex(32)),
+		sessions: newSessions(h.svc.Now, ttl, shared),
+		loginKey: loginKey,
 	}, nil
 }
 

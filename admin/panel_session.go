@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -34,20 +35,48 @@ type session struct {
 	flash   *flash
 }
 
-// sessions are the panel's logins, kept in memory with an absolute lifetime.
+// sessions are the panel's logins with an absolute lifetime: in memory, or,
+// when the database is shared by several processes (app.SharedState), in the
+// database, so that a browser's requests may land on any process.
 type sessions struct {
-	now func() time.Time
-	ttl time.Duration
+	now    func() time.Time
+	ttl    time.Duration
+	shared app.SharedState // nil: memory only
 
 	mu sync.Mutex
 	m  map[[32]byte]*session
 }
 
-func newSessions(now func() time.Time, ttl time.Duration) *sessions {
-	return &sessions{now: now, ttl: ttl, m: map[[32]byte]*session{}}
+func newSessions(now func() time.Time, ttl time.Duration, shared app.SharedState) *sessions {
+	return &sessions{now: now, ttl: ttl, shared: shared, m: map[[32]byte]*session{}}
 }
 
 func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
+
+// sharedKind names the panel sessions in app.SharedState.
+const sharedKind = "admin_panel_session"
+
+// storedSession is a session as stored in app.SharedState.
+type storedSession struct {
+	AdminID uint64 `json:"admin_id"`
+	Version uint64 `json:"version"`
+	CSRF    string `json:"csrf"`
+	Flash   *flash `json:"flash,omitempty"`
+}
+
+func (s *sessions) put(k [32]byte, sess *session) bool {
+	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, CSRF: sess.csrf, Flash: sess.flash})
+	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
+}
+
+func (s *sessions) load(k [32]byte) (*session, bool) {
+	b, exp, found, err := s.shared.GetShared(sharedKind, string(k[:]))
+	var st storedSession
+	if err != nil || !found || json.Unmarshal(b, &st) != nil {
+		return nil, false
+	}
+	return &session{adminID: st.AdminID, version: st.Version, csrf: st.CSRF, expires: exp, flash: st.Flash}, true
+}
 
 // create starts a session for an admin and returns its id. After
 // AdminService.ChangePassword, call it with the returned user to keep the
@@ -55,7 +84,12 @@ func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
 func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
-	exp := now.Add(s.ttl)
+	sess := &session{adminID: u.ID, version: u.TokenVersion, csrf: app.RandomHex(32), expires: now.Add(s.ttl)}
+	if s.shared != nil {
+		_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
+		s.put(sessionKey(id), sess)
+		return id
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, old := range s.m { // sweep: logins are rare, the map stays small
@@ -63,7 +97,7 @@ func (s *sessions) create(u *app.AdminUser) string {
 			delete(s.m, k)
 		}
 	}
-	s.m[sessionKey(id)] = &session{adminID: u.ID, version: u.TokenVersion, csrf: app.RandomHex(32), expires: exp}
+	s.m[sessionKey(id)] = sess
 	return id
 }
 
@@ -73,6 +107,17 @@ func (s *sessions) get(id string) (session, bool) {
 		return session{}, false
 	}
 	k := sessionKey(id)
+	if s.shared != nil {
+		sess, found := s.load(k)
+		if !found {
+			return session{}, false
+		}
+		if !s.now().Before(sess.expires) {
+			_ = s.shared.DeleteShared(sharedKind, string(k[:]))
+			return session{}, false
+		}
+		return *sess, true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess, found := s.m[k]
@@ -87,14 +132,23 @@ func (s *sessions) get(id string) (session, bool) {
 }
 
 func (s *sessions) drop(id string) {
+	k := sessionKey(id)
+	if s.shared != nil {
+		_ = s.shared.DeleteShared(sharedKind, string(k[:]))
+		return
+	}
 	s.mu.Lock()
-	delete(s.m, sessionKey(id))
+	delete(s.m, k)
 	s.mu.Unlock()
 }
 
 // dropAdmin ends every session of an admin user (deleted account; a session
 // of an older token version also ends at its next request, see authed).
 func (s *sessions) dropAdmin(adminID uint64) {
+	if s.shared != nil {
+		_ = s.shared.DeleteSharedOf(sharedKind, adminID)
+		return
+	}
 	s.mu.Lock()
 	for k, sess := range s.m {
 		if sess.adminID == adminID {
@@ -105,17 +159,36 @@ func (s *sessions) dropAdmin(adminID uint64) {
 }
 
 func (s *sessions) setFlash(id string, f *flash) {
+	k := sessionKey(id)
+	if s.shared != nil {
+		if sess, found := s.load(k); found {
+			sess.flash = f
+			s.put(k, sess)
+		}
+		return
+	}
 	s.mu.Lock()
-	if sess, found := s.m[sessionKey(id)]; found {
+	if sess, found := s.m[k]; found {
 		sess.flash = f
 	}
 	s.mu.Unlock()
 }
 
 func (s *sessions) popFlash(id string) *flash {
+	k := sessionKey(id)
+	if s.shared != nil {
+		sess, found := s.load(k)
+		if !found || sess.flash == nil {
+			return nil
+		}
+		f := sess.flash
+		sess.flash = nil
+		s.put(k, sess)
+		return f
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sess, found := s.m[sessionKey(id)]
+	sess, found := s.m[k]
 	if !found {
 		return nil
 	}

@@ -174,7 +174,7 @@ func (as *AdminService) Logout(token string) error {
 	if err := as.s.DB.Update(func(tx Tx) error { return tx.PutRevocation(rv) }); err != nil {
 		return err
 	}
-	as.s.revocations.add(rv, as.s.Now())
+	as.s.revoked(rv)
 	return nil
 }
 

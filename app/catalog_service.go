@@ -90,9 +90,26 @@ func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
 	return b.String()
 }
 
-// dropPages drops the cached pages of a store. catalogDB calls it after
-// every transaction that wrote the store's catalog (stock changes included).
+// dropPages drops the cached pages of a store, here and in the other
+// processes sharing the database. catalogDB calls it after every transaction
+// that wrote the store's catalog (stock changes included).
 func (cs *CatalogService) dropPages(storeID uint64) {
+	cs.changedLocal(storeID)
+	cs.s.broadcast(Event{Kind: EventCatalog, StoreID: storeID})
+}
+
+// changedAll drops every cached page (announcements may have been missed).
+func (cs *CatalogService) changedAll() {
+	cs.mu.Lock()
+	for id := range cs.gen {
+		cs.gen[id]++
+	}
+	clear(cs.pages)
+	cs.mu.Unlock()
+}
+
+// changedLocal drops the cached pages of a store in this process.
+func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
 	prefix := strconv.FormatUint(storeID, 10) + "|"

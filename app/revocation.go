@@ -210,12 +210,31 @@ func (cs *CustomerService) pruneStored(tx Tx) error {
 	return tx.PruneRevocations(now)
 }
 
-// commitRevocations puts committed revocations in memory.
+// commitRevocations puts committed revocations in memory, here and in the
+// other processes sharing the database.
 func (cs *CustomerService) commitRevocations(rvs ...*Revocation) {
-	now := cs.s.Now()
 	for _, rv := range rvs {
 		if rv != nil {
-			cs.rev.add(rv, now)
+			cs.s.revoked(rv)
 		}
 	}
+}
+
+// reloadRevocations reads the stored revocations again (announcements may
+// have been missed).
+func (cs *CustomerService) reloadRevocations() error {
+	var all []*Revocation
+	err := cs.s.DB.View(func(tx Tx) error {
+		var err error
+		all, err = tx.Revocations()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	now := cs.s.Now()
+	for _, rv := range all {
+		cs.rev.add(rv, now)
+	}
+	return nil
 }

@@ -32,6 +32,7 @@ type Services struct {
 	Limits Limiter
 
 	revocations *Revocations // revoked access tokens (shopper and admin)
+	raw         DB           // the database as given, for its optional interfaces (cluster.go)
 
 	Stores    *StoreService
 	Catalog   *CatalogService
@@ -80,6 +81,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// Every service writes through catalogDB: a catalog write drops the
 	// store's cached category pages (the one place that does).
 	s.DB = catalogDB{DB: db, changed: func(storeID uint64) { s.Catalog.dropPages(storeID) }}
+	s.raw = db
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
@@ -102,5 +104,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Contact = newContactService(s)
 	s.Content = newContentService(s)
 	s.Audit = newAuditService(s)
+	s.listen()
 	return s
 }

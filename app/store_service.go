@@ -123,8 +123,24 @@ func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
 	return b, nil
 }
 
-// forget drops every cached entry of a store.
+// forget drops every cached entry of a store, here and in the other
+// processes sharing the database.
 func (ss *StoreService) forget(id uint64) {
+	ss.forgetLocal(id)
+	ss.s.broadcast(Event{Kind: EventStore, StoreID: id})
+}
+
+// forgetAll drops the whole cache (announcements may have been missed).
+func (ss *StoreService) forgetAll() {
+	ss.change(-1, func(c *storeCache) {
+		c.gen++
+		clear(c.config)
+		clear(c.byKey)
+	})
+}
+
+// forgetLocal drops every cached entry of a store in this process.
+func (ss *StoreService) forgetLocal(id uint64) {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
 		delete(c.config, id)

@@ -41,9 +41,15 @@ func PathCategory(id uint64) string {
 	return fmt.Sprintf("/api/v1/business/website/categories/%d/products", id)
 }
 
+// DB is a database an Env runs on (bbolt or PostgreSQL).
+type DB interface {
+	app.DB
+	Close() error
+}
+
 // Env is a seeded Storefront: one store with Products products in one category.
 type Env struct {
-	DB         *storage.DB
+	DB         DB
 	Svc        *app.Services
 	Key        string
 	StoreID    uint64
@@ -66,13 +72,18 @@ func Open(dir string, log io.Writer) (*Env, error) {
 	if log != nil {
 		logger = slog.New(slog.NewJSONHandler(log, nil))
 	}
-	svc := app.NewServices(db, auth.NewJWT(secret, nil), auth.NewBcrypt(4), nil, nil, logger, app.Options{PublicURL: "http://127.0.0.1"})
-	e := &Env{DB: db, Svc: svc}
+	e := wire(db, secret, logger)
 	if err := e.seed(); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return e, nil
+}
+
+// wire builds the services over db.
+func wire(db DB, secret []byte, logger *slog.Logger) *Env {
+	svc := app.NewServices(db, auth.NewJWT(secret, nil), auth.NewBcrypt(4), nil, nil, logger, app.Options{PublicURL: "http://127.0.0.1"})
+	return &Env{DB: db, Svc: svc}
 }
 
 // Close closes the database.

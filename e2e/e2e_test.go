@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -34,11 +35,21 @@ type server struct {
 	cmd  *exec.Cmd
 	base string
 	done chan struct{} // closed when the process closed its log
+
+	mu   sync.Mutex
+	logs []logLine // every JSON log line
+}
+
+// logLine is what the tests read of a log line.
+type logLine struct {
+	Msg  string `json:"msg"`
+	Addr string `json:"addr"`
+	Job  string `json:"job"`
 }
 
 // start runs `storefront serve` on dataDir on a free port and returns once
 // the server logs that it listens (it listens before it says so: no polling).
-func start(t *testing.T, bin, dataDir string) *server {
+func start(t *testing.T, bin, dataDir string, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(),
@@ -49,6 +60,7 @@ func start(t *testing.T, bin, dataDir string) *server {
 		"STOREFRONT_ADMIN__PASSWORD=owner-password",
 		"STOREFRONT_RATELIMIT__API_PER_SECOND=0",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +75,14 @@ func start(t *testing.T, bin, dataDir string) *server {
 		defer close(s.done)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			var line struct {
-				Msg  string `json:"msg"`
-				Addr string `json:"addr"`
+			var line logLine
+			if json.Unmarshal(sc.Bytes(), &line) != nil {
+				continue
 			}
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+			s.mu.Lock()
+			s.logs = append(s.logs, line)
+			s.mu.Unlock()
+			if line.Msg == "listening" {
 				addrc <- line.Addr
 			}
 		}
@@ -115,6 +130,18 @@ func (s *server) call(method, path, key, token string, body any, wantStatus int,
 		if err := json.Unmarshal(raw, &env); err != nil || json.Unmarshal(env.Data, out) != nil {
 			s.t.Fatalf("%s %s: bad body %s", method, path, raw)
 		}
+	}
+}
+
+// stop ends the server as an operator does (SIGTERM) and waits for it.
+func (s *server) stop() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		s.t.Fatal(err)
+	}
+	<-s.done
+	if err := s.cmd.Wait(); err != nil {
+		s.t.Fatalf("the server stopped with %v", err)
 	}
 }
 

@@ -1,6 +1,6 @@
-// Package testenv wires a whole Storefront (bbolt in a temp dir, services,
-// storefront API and admin API) for HTTP tests, with a clock tests move by
-// hand. It is imported by tests only.
+// Package testenv wires a whole Storefront (bbolt in a temp dir or a fresh
+// PostgreSQL database, services, storefront API and admin API) for HTTP
+// tests, with a clock tests move by hand. It is imported by tests only.
 package testenv
 
 import (
@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,17 +28,22 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/storage"
+	"storefront/storage/postgres/pgtest"
 	"storefront/web"
 )
 
 // Env is one wired server.
 type Env struct {
-	T      testing.TB
-	DB     *storage.DB
-	Svc    *app.Services
-	Server *web.Server
-	App    *fiber.App
-	Dir    string
+	T  testing.TB
+	DB app.DB
+	// Bolt is the bbolt database (nil on PostgreSQL).
+	Bolt *storage.DB
+	// Backend is "bolt" or "postgres".
+	Backend string
+	Svc     *app.Services
+	Server  *web.Server
+	App     *fiber.App
+	Dir     string
 	// OwnerToken is an admin token of the owner (owner@example.com / owner-password).
 	OwnerToken string
 	// Base, when set (Serve), makes Do send requests over a real TCP
@@ -71,6 +78,32 @@ type Options struct {
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
+	// Backend is "bolt" or "postgres" (a fresh database of the server of
+	// STOREFRONT_TEST_POSTGRES_URL; skipped without it). Empty: the
+	// STOREFRONT_TEST_BACKEND variable, else bolt.
+	Backend string
+}
+
+// Backends are the storage backends tests can run on.
+var Backends = []string{BackendBolt, BackendPostgres}
+
+// Backend names.
+const (
+	BackendBolt     = "bolt"
+	BackendPostgres = "postgres"
+)
+
+// ForEachBackend runs fn as one subtest per backend ("bolt", "postgres"),
+// each with its own env. The Postgres one is skipped when no test server is
+// configured (failed under CI=true).
+func ForEachBackend(t *testing.T, opt Options, fn func(t *testing.T, e *Env)) {
+	for _, b := range Backends {
+		t.Run(b, func(t *testing.T) {
+			o := opt
+			o.Backend = b
+			fn(t, NewWith(t, o))
+		})
+	}
 }
 
 // New returns a wired server with a frozen clock at 2026-11-21T10:00:00Z.
@@ -80,19 +113,37 @@ func New(t testing.TB) *Env { return NewWith(t, Options{}) }
 func NewWith(t testing.TB, opt Options) *Env {
 	t.Helper()
 	e := &Env{T: t, Dir: t.TempDir(), rec: &recorder{}, clock: &clock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}}
-	db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Now = e.Now
-	e.DB = db
 	t.Cleanup(func() { e.checkContract(t) })
-	t.Cleanup(func() {
-		if err := db.Verify(); err != nil && !errors.Is(err, bberrors.ErrDatabaseNotOpen) { // a test may close it
-			t.Errorf("index check after test: %v", err)
+	e.Backend = opt.Backend
+	if e.Backend == "" {
+		e.Backend = os.Getenv("STOREFRONT_TEST_BACKEND")
+	}
+	switch e.Backend {
+	case BackendPostgres:
+		db := pgtest.Open(t)
+		db.Now = e.Now
+		e.DB = db
+		if opt.App.Limiter == nil {
+			opt.App.Limiter = db.Limiter(e.Now) // the shared limiter, as main wires it
 		}
-		db.Close()
-	})
+	case "", BackendBolt:
+		e.Backend = BackendBolt
+		db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Now = e.Now
+		e.DB, e.Bolt = db, db
+		t.Cleanup(func() {
+			if err := db.Verify(); err != nil && !errors.Is(err, bberrors.ErrDatabaseNotOpen) { // a test may close it
+				t.Errorf("index check after test: %v", err)
+			}
+			db.Close()
+		})
+	default:
+		t.Fatalf("testenv: unknown backend %q", e.Backend)
+	}
+	db := e.DB
 	secret, err := db.Secret("tokens")
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +159,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if opt.Pass != nil {
 		pass = opt.Pass
 	}
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, nil, opt.App)
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, testLog(), opt.App)
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
@@ -495,4 +546,13 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// testLog is the services' logger: silent, unless STOREFRONT_TEST_LOG is set
+// (then to stderr, to see the internal errors behind a 500).
+func testLog() *slog.Logger {
+	if os.Getenv("STOREFRONT_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, nil))
 }

@@ -11,12 +11,10 @@ import (
 	"storefront/httpkit"
 )
 
-// accounts holds the shopper-auth handlers and their rate limiters.
+// accounts holds the shopper-auth handlers. Their limits go through the
+// services' one limiter (shared by every process on PostgreSQL).
 type accounts struct {
 	s *Server
-	// mails bounds code mails (forgot per email, resend-code per shopper) with
-	// the same budget, so nobody can flood one inbox from many IPs.
-	mails *Limiter
 }
 
 // LoginFailureWindow is the period ratelimit.login_failures counts over.
@@ -24,10 +22,6 @@ const LoginFailureWindow = app.LoginWindow
 
 func (s *Server) registerAccountRoutes(r fiber.Router) {
 	a := &accounts{s: s}
-	if s.cfg.LoginFailures > 0 {
-		a.mails = NewLimiter(s.cfg.LoginFailures, LoginFailureWindow)
-		a.mails.SetClock(s.svc.Now)
-	}
 	r.Post("/auth/register", a.limitIP, a.register)
 	r.Post("/auth/login", a.limitIP, a.login)
 	r.Post("/auth/refresh", a.refresh)
@@ -53,15 +47,15 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// limitMail takes one code mail from the budget of who (per store).
+// limitMail takes one code mail from the budget of who (per store): code
+// mails (forgot per email, resend-code per shopper) share the
+// ratelimit.login_failures budget, so nobody can flood one inbox from many IPs.
 func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
-	if a.mails == nil {
+	if a.s.cfg.LoginFailures <= 0 {
 		return nil
 	}
-	if ok, wait := a.mails.Allow(strconv.FormatUint(store(c).ID, 10) + "|" + who); !ok {
-		return rateLimited(wait)
-	}
-	return nil
+	lim := app.Limit{Key: "mail|" + strconv.FormatUint(store(c).ID, 10) + "|" + who, Max: a.s.cfg.LoginFailures, Window: LoginFailureWindow}
+	return app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim)
 }
 
 // register serves POST /api/v1/customer/auth/register/.

@@ -10,20 +10,18 @@ import (
 )
 
 func (s *Server) registerContactRoutes(r fiber.Router) {
-	var limit *Limiter
-	if s.cfg.ContactPerMinute > 0 {
-		limit = NewLimiter(s.cfg.ContactPerMinute, time.Minute)
-	}
-	r.Post("/contact", func(c *fiber.Ctx) error { return s.submitContact(c, limit) })
+	r.Post("/contact", s.submitContact)
 }
 
 // submitContact serves POST /api/v1/business/website/contact/: data is the
 // stored message. Every attempt, valid or not, counts against the client
-// IP's ratelimit.contact_per_minute.
-func (s *Server) submitContact(c *fiber.Ctx, limit *Limiter) error {
-	if limit != nil {
-		if allowed, wait := limit.Allow(s.proxies.ClientIP(c)); !allowed {
-			return rateLimited(wait)
+// IP's ratelimit.contact_per_minute (through the services' one limiter,
+// shared by every process on PostgreSQL).
+func (s *Server) submitContact(c *fiber.Ctx) error {
+	if s.cfg.ContactPerMinute > 0 {
+		lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
+		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
+			return err
 		}
 	}
 	var in app.ContactInput

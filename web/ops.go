@@ -29,6 +29,15 @@ type DBStats struct {
 	WriteTime      time.Duration
 	FileSizeBytes  int64
 	CachedPages    int // category pages in the memory cache
+	// Pool is the PostgreSQL connection pool (nil on bbolt).
+	Pool *PoolStats
+}
+
+// PoolStats are the figures of a PostgreSQL connection pool.
+type PoolStats struct {
+	MaxConns, TotalConns, IdleConns, AcquiredConns int
+	Acquires, EmptyAcquires, CanceledAcquires      int64
+	AcquireWait                                    time.Duration
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -164,11 +173,21 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+
+	descPoolMax      = prometheus.NewDesc("storefront_pg_pool_max_conns", "PostgreSQL pool: maximum connections.", nil, nil)
+	descPoolTotal    = prometheus.NewDesc("storefront_pg_pool_total_conns", "PostgreSQL pool: open connections.", nil, nil)
+	descPoolIdle     = prometheus.NewDesc("storefront_pg_pool_idle_conns", "PostgreSQL pool: idle connections.", nil, nil)
+	descPoolAcquired = prometheus.NewDesc("storefront_pg_pool_acquired_conns", "PostgreSQL pool: connections in use.", nil, nil)
+	descPoolAcquires = prometheus.NewDesc("storefront_pg_pool_acquires_total", "PostgreSQL pool: connections acquired.", nil, nil)
+	descPoolEmpty    = prometheus.NewDesc("storefront_pg_pool_empty_acquires_total", "PostgreSQL pool: acquires that had to wait for a connection.", nil, nil)
+	descPoolCanceled = prometheus.NewDesc("storefront_pg_pool_canceled_acquires_total", "PostgreSQL pool: acquires canceled while waiting.", nil, nil)
+	descPoolWait     = prometheus.NewDesc("storefront_pg_pool_acquire_seconds_total", "PostgreSQL pool: time spent acquiring connections.", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages} {
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages,
+		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
 }
@@ -179,6 +198,18 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
 	}
 	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
+	gauge(descCatPages, float64(s.CachedPages))
+	if p := s.Pool; p != nil { // PostgreSQL: the pool, no file figures
+		gauge(descPoolMax, float64(p.MaxConns))
+		gauge(descPoolTotal, float64(p.TotalConns))
+		gauge(descPoolIdle, float64(p.IdleConns))
+		gauge(descPoolAcquired, float64(p.AcquiredConns))
+		counter(descPoolAcquires, float64(p.Acquires))
+		counter(descPoolEmpty, float64(p.EmptyAcquires))
+		counter(descPoolCanceled, float64(p.CanceledAcquires))
+		counter(descPoolWait, p.AcquireWait.Seconds())
+		return
+	}
 	counter(descReadTx, float64(s.ReadTx))
 	gauge(descOpenReadTx, float64(s.OpenReadTx))
 	gauge(descFreePages, float64(s.FreePages))
@@ -189,5 +220,4 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descAlloc, float64(s.PageAllocBytes))
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
-	gauge(descCatPages, float64(s.CachedPages))
 }

@@ -40,13 +40,13 @@ func newOpsEnv(t *testing.T) *opsEnv {
 			return oe.DB.Ping()
 		},
 		Stats: func() web.DBStats {
-			s := oe.DB.Bolt().Stats()
-			info, _ := os.Stat(oe.DB.Bolt().Path())
+			s := oe.Bolt.Bolt().Stats()
+			info, _ := os.Stat(oe.Bolt.Bolt().Path())
 			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: oe.Svc.Catalog.CachedPages()}
 		},
 	}
 	m := web.NewMetrics(ops)
-	oe.Env = testenv.NewWith(t, testenv.Options{Web: web.Config{Observe: m.Observe}, Routes: func(e *testenv.Env) {
+	oe.Env = testenv.NewWith(t, testenv.Options{Backend: testenv.BackendBolt, Web: web.Config{Observe: m.Observe}, Routes: func(e *testenv.Env) {
 		if err := web.ServeOpenAPI(e.App); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestReadyz(t *testing.T) {
 	})
 	t.Run("ErrDatabaseClosed", func(t *testing.T) {
 		e := newOpsEnv(t)
-		e.DB.Close()
+		e.Bolt.Close()
 		e.Do(testenv.Req{Method: "GET", Path: "/readyz"}).Expect(t, 503, "internal")
 	})
 }

@@ -120,10 +120,25 @@ type Gateway struct {
 	Secret string // payments.wallet_x.secret (empty: derived from a secret kept in the database)
 }
 
-// Storage tunes the database.
+// Storage is the database: the bbolt file in data_dir (one binary) or
+// PostgreSQL (several binaries behind a load balancer).
 type Storage struct {
-	BatchDelay time.Duration // storage.batch_delay
+	Driver     string        // storage.driver: bolt or postgres
+	BatchDelay time.Duration // storage.batch_delay (bolt)
+	Postgres   Postgres
 }
+
+// Postgres is the PostgreSQL connection.
+type Postgres struct {
+	URL      string // storage.postgres.url: postgres://user:pass@host:5432/db?sslmode=... (or key=value)
+	MaxConns int    // storage.postgres.max_conns: pool size per process (0: pgx's default)
+}
+
+// Storage drivers.
+const (
+	DriverBolt     = "bolt"
+	DriverPostgres = "postgres"
+)
 
 // Backups is the scheduled backup.
 type Backups struct {
@@ -169,7 +184,10 @@ var Defaults = map[string]any{
 	"mail.smtp.tls":                "starttls",
 	"payments.wallet_a.secret":     "",
 	"payments.wallet_b.secret":     "",
+	"storage.driver":               "bolt",
 	"storage.batch_delay":          "2ms",
+	"storage.postgres.url":         "",
+	"storage.postgres.max_conns":   0,
 	"backups.schedule":             "0 3 * * *",
 	"backups.keep":                 7,
 	"backups.dir":                  "",
@@ -298,7 +316,11 @@ func read(k *koanf.Koanf) (*Config, error) {
 			WalletA: Gateway{Secret: r.str("payments.wallet_a.secret")},
 			WalletB: Gateway{Secret: r.str("payments.wallet_b.secret")},
 		},
-		Storage: Storage{BatchDelay: r.duration("storage.batch_delay")},
+		Storage: Storage{
+			Driver:     strings.ToLower(strings.TrimSpace(r.str("storage.driver"))),
+			BatchDelay: r.duration("storage.batch_delay"),
+			Postgres:   Postgres{URL: strings.TrimSpace(r.str("storage.postgres.url")), MaxConns: r.integer("storage.postgres.max_conns")},
+		},
 		Backups: Backups{Schedule: r.str("backups.schedule"), Keep: r.integer("backups.keep"), Dir: r.str("backups.dir")},
 	}
 	if err := errors.Join(r.errs...); err != nil {
@@ -375,6 +397,18 @@ func (c *Config) Validate() error {
 		if d.v < d.min {
 			bad(d.key, "must be at least %s, got %s", d.min, d.v)
 		}
+	}
+	switch c.Storage.Driver {
+	case DriverBolt:
+	case DriverPostgres:
+		if c.Storage.Postgres.URL == "" {
+			bad("storage.postgres.url", "must be set when storage.driver is postgres (postgres://user:password@host:5432/dbname)")
+		}
+	default:
+		bad("storage.driver", "must be bolt or postgres, got %q", c.Storage.Driver)
+	}
+	if c.Storage.Postgres.MaxConns < 0 || c.Storage.Postgres.MaxConns > 10000 {
+		bad("storage.postgres.max_conns", "must be 0-10000, got %d", c.Storage.Postgres.MaxConns)
 	}
 	if c.Auth.BcryptCost < 4 || c.Auth.BcryptCost > 31 {
 		bad("auth.bcrypt_cost", "must be 4-31, got %d", c.Auth.BcryptCost)

@@ -87,12 +87,16 @@ func listen(name string, a *fiber.App, key string) (*server, error) {
 	return &server{name: name, app: a, url: "http://" + ln.Addr().String(), key: key}, nil
 }
 
-// job is one endpoint measured on one server.
+// job is one endpoint measured on one server (or two at once: srv2).
 type job struct {
-	id   string
-	srv  *server
-	path string
-	runs []*wrkResult // one per round
+	id     string
+	srv    *server
+	path   string
+	key    string       // the API key when not the server's
+	script string       // a wrk Lua script (a POST body)
+	conns  int          // connections when not -c
+	srv2   *server      // a second process on the same database: half the connections each
+	runs   []*wrkResult // one per round
 }
 
 // median returns the run with the median req/s.
@@ -174,6 +178,69 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	}
 	oursS, loggedS, cfgS, docsS := servers[0], servers[1], servers[2], servers[3]
 	catPath := bench.PathCategory(env.CategoryID)
+	detailPath := bench.PathProducts + "/trail-runner-1-pro"
+	checkoutKey, checkoutProduct, err := env.SeedCheckout()
+	if err != nil {
+		return 0, err
+	}
+	checkoutScript := filepath.Join(dir, "checkout.lua")
+	if err := os.WriteFile(checkoutScript, []byte(luaPost(bench.Checkout(checkoutProduct))), 0o600); err != nil {
+		return 0, err
+	}
+	// PostgreSQL beside bbolt when a server is given (make bench starts one).
+	var pgJobs []*job
+	var pgRows []row
+	if url := os.Getenv("STOREFRONT_TEST_POSTGRES_URL"); url != "" {
+		dbURL, err := bench.NewPostgresDatabase(url)
+		if err != nil {
+			return 0, err
+		}
+		pg, err := bench.OpenPostgres(dbURL, true, 32)
+		if err != nil {
+			return 0, err
+		}
+		defer pg.Close()
+		pgKey, pgProduct, err := pg.SeedCheckout()
+		if err != nil {
+			return 0, err
+		}
+		pg2, err := bench.OpenPostgres(dbURL, false, 32) // a second process: its own pool and caches
+		if err != nil {
+			return 0, err
+		}
+		defer pg2.Close()
+		pgScript := filepath.Join(dir, "checkout-pg.lua")
+		if err := os.WriteFile(pgScript, []byte(luaPost(bench.Checkout(pgProduct))), 0o600); err != nil {
+			return 0, err
+		}
+		var pgSrv [2]*server
+		for i, e := range []*bench.Env{pg, pg2} {
+			ws, err := e.Server(false)
+			if err != nil {
+				return 0, err
+			}
+			if pgSrv[i], err = listen(fmt.Sprintf("ours-pg%d", i+1), ws.App, pg.Key); err != nil {
+				return 0, err
+			}
+			servers = append(servers, pgSrv[i])
+		}
+		pgJobs = []*job{
+			{id: "products_pg", srv: pgSrv[0], path: bench.PathProducts},
+			{id: "products_pg2", srv: pgSrv[0], srv2: pgSrv[1], path: bench.PathProducts},
+			{id: "detail", srv: oursS, path: detailPath},
+			{id: "detail_pg", srv: pgSrv[0], path: detailPath},
+			{id: "checkout", srv: oursS, path: bench.PathCheckout, key: checkoutKey, script: checkoutScript, conns: 64},
+			{id: "checkout_pg", srv: pgSrv[0], path: bench.PathCheckout, key: pgKey, script: pgScript, conns: 64},
+			{id: "checkout_pg2", srv: pgSrv[0], srv2: pgSrv[1], path: bench.PathCheckout, key: pgKey, script: pgScript, conns: 64},
+		}
+		pgRows = []row{
+			{endpoint: "GET products, PostgreSQL", ours: "products_pg", base: "products", target: 0.50, note: "base: ours on bbolt (target: catalog page on PostgreSQL >= 50%)"},
+			{endpoint: "GET products, PostgreSQL x2", ours: "products_pg2", base: "products", note: "base: ours on bbolt; two processes on one database"},
+			{endpoint: "GET product detail, PostgreSQL", ours: "detail_pg", base: "detail", note: "base: ours on bbolt"},
+			{endpoint: "POST checkout (64 clients), PostgreSQL", ours: "checkout_pg", base: "checkout", note: "base: ours on bbolt; target >= 1,000 orders/s absolute"},
+			{endpoint: "POST checkout (64 clients), PostgreSQL x2", ours: "checkout_pg2", base: "checkout", note: "base: ours on bbolt; two processes on one database"},
+		}
+	}
 	jobs := []*job{
 		{id: "config", srv: oursS, path: bench.PathConfig},
 		{id: "config_bare", srv: cfgS, path: bench.PathConfig},
@@ -183,6 +250,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "category_cached", srv: oursS, path: catPath},
 		{id: "products_logged", srv: loggedS, path: bench.PathProducts},
 	}
+	jobs = append(jobs, pgJobs...)
 	byID := map[string]*job{}
 	for _, j := range jobs {
 		byID[j.id] = j
@@ -194,6 +262,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET category products (cached)", ours: "category_cached", base: "products_bare", oursB: "category_cached", baseB: "products_bare", note: "base: the full page baseline"},
 		{endpoint: "GET products, LogRequests on", ours: "products_logged", base: "products", oursB: "products_logged", baseB: "products", note: "base: ours, log off (cost of the log)"},
 	}
+	rows = append(rows, pgRows...)
 
 	if o.only != "" {
 		keep := map[string]bool{}
@@ -265,6 +334,15 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 			}
 		}
 	}
+	if j := byID["checkout_pg"]; j != nil && len(j.runs) > 0 {
+		got := j.median().rps
+		verdict := "ok"
+		if got < 1000 {
+			verdict = "MISSED"
+			missed++
+		}
+		fmt.Printf("checkout on PostgreSQL at 64 clients: %.0f orders/s (target >= 1,000): %s\n", got, verdict)
+	}
 	if missed > 0 {
 		fmt.Printf("%d target(s) missed\n", missed)
 	} else {
@@ -286,14 +364,54 @@ var (
 )
 
 func runWrk(ctx context.Context, o options, j *job, d time.Duration) (*wrkResult, error) {
+	conns := o.conns
+	if j.conns > 0 {
+		conns = j.conns
+	}
+	if j.srv2 == nil {
+		return runWrkOn(ctx, o, j, j.srv, conns, d)
+	}
+	// Two processes behind a balancer: one wrk per server, half the connections each.
+	type out struct {
+		r   *wrkResult
+		err error
+	}
+	ch := make(chan out, 2)
+	for _, srv := range []*server{j.srv, j.srv2} {
+		go func() {
+			r, err := runWrkOn(ctx, o, j, srv, max(1, conns/2), d)
+			ch <- out{r, err}
+		}()
+	}
+	sum := &wrkResult{}
+	for range 2 {
+		x := <-ch
+		if x.err != nil {
+			return nil, x.err
+		}
+		sum.rps += x.r.rps
+		sum.p50 = max(sum.p50, x.r.p50)
+		sum.p99 = max(sum.p99, x.r.p99)
+	}
+	return sum, nil
+}
+
+func runWrkOn(ctx context.Context, o options, j *job, srv *server, conns int, d time.Duration) (*wrkResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, d+15*time.Second)
 	defer cancel()
-	args := []string{"-t" + strconv.Itoa(o.threads), "-c" + strconv.Itoa(o.conns), "-d" + strconv.Itoa(max(1, int(d/time.Second))) + "s",
+	args := []string{"-t" + strconv.Itoa(o.threads), "-c" + strconv.Itoa(conns), "-d" + strconv.Itoa(max(1, int(d/time.Second))) + "s",
 		"--latency", "--timeout", "2s"}
-	if j.srv.key != "" {
-		args = append(args, "-H", "X-Service-Key: "+j.srv.key)
+	key := srv.key
+	if j.key != "" {
+		key = j.key
 	}
-	args = append(args, j.srv.url+j.path)
+	if key != "" {
+		args = append(args, "-H", "X-Service-Key: "+key)
+	}
+	if j.script != "" {
+		args = append(args, "-s", j.script)
+	}
+	args = append(args, srv.url+j.path)
 	out, err := exec.CommandContext(ctx, o.wrk, args...).CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("wrk %s: %v: %s", j.id, err, out)
@@ -322,6 +440,11 @@ func runWrk(ctx context.Context, o options, j *job, d time.Duration) (*wrkResult
 		}
 	}
 	return res, nil
+}
+
+// luaPost is a wrk script sending body as a JSON POST.
+func luaPost(body string) string {
+	return "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = " + strconv.Quote(body) + "\n"
 }
 
 // goBench is one in-memory handler benchmark (BenchmarkHandlers/*).

@@ -1,0 +1,268 @@
+package postgres
+
+import (
+	"fmt"
+
+	"storefront/app"
+)
+
+// PutCategory creates or updates a category; renaming re-encodes the docs of
+// its active products so that their category.name stays true.
+func (t *Tx) PutCategory(c *app.Category) error {
+	var old *app.Category
+	if c.ID == 0 {
+		id, err := t.NextID(c.StoreID, "category")
+		if err != nil {
+			return err
+		}
+		c.ID = id
+	} else {
+		var err error
+		if old, err = t.Category(c.StoreID, c.ID); err != nil {
+			return err
+		}
+	}
+	other, ok, err := t.id64(c.StoreID, "category", `SELECT id FROM categories WHERE store_id = $1 AND slug = $2`, i64(c.StoreID), bs(c.Slug))
+	if err != nil {
+		return err
+	}
+	if ok && other != c.ID {
+		return slugConflict()
+	}
+	raw, err := encode(c)
+	if err != nil {
+		return err
+	}
+	err = t.exec(c.StoreID, "put category", `INSERT INTO categories (store_id, id, slug, doc) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, doc = excluded.doc`, i64(c.StoreID), i64(c.ID), bs(c.Slug), raw)
+	if err != nil {
+		return err
+	}
+	if old != nil && old.Name != c.Name {
+		return t.reencodeCategory(c)
+	}
+	return nil
+}
+
+func (t *Tx) reencodeCategory(c *app.Category) error {
+	ps, err := all[app.Product](t, c.StoreID, "products", `SELECT doc FROM products WHERE store_id = $1 AND category_id = $2 AND active ORDER BY id`, i64(c.StoreID), i64(c.ID))
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		doc, err := p.Doc(c)
+		if err != nil {
+			return fmt.Errorf("postgres: encode product doc: %w", err)
+		}
+		if err := t.exec(c.StoreID, "put product doc", `UPDATE products SET pdoc = $3 WHERE store_id = $1 AND id = $2`, i64(p.StoreID), i64(p.ID), []byte(doc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func slugConflict() error {
+	return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
+}
+
+// Category returns one category.
+func (t *Tx) Category(storeID, id uint64) (*app.Category, error) {
+	var c app.Category
+	if err := t.get(storeID, &c, "category", `SELECT doc FROM categories WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id)); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Categories lists a store's categories by id.
+func (t *Tx) Categories(storeID uint64) ([]*app.Category, error) {
+	return all[app.Category](t, storeID, "categories", `SELECT doc FROM categories WHERE store_id = $1 ORDER BY id`, i64(storeID))
+}
+
+// DeleteCategory deletes a category that no product uses.
+func (t *Tx) DeleteCategory(storeID, id uint64) error {
+	if _, err := t.Category(storeID, id); err != nil {
+		return err
+	}
+	used, err := t.exists(storeID, "products", `SELECT 1 FROM products WHERE store_id = $1 AND category_id = $2 LIMIT 1`, i64(storeID), i64(id))
+	if err != nil {
+		return err
+	}
+	if used {
+		return app.Errorf(app.EConflict, "the category still has products; move or delete them first")
+	}
+	return t.exec(storeID, "delete category", `DELETE FROM categories WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
+}
+
+// PutProduct creates or updates a product with its doc, slug and sort values.
+func (t *Tx) PutProduct(p *app.Product) error {
+	if p.ID == 0 {
+		id, err := t.NextID(p.StoreID, "product")
+		if err != nil {
+			return err
+		}
+		p.ID = id
+	} else if _, err := t.Product(p.StoreID, p.ID); err != nil {
+		return err
+	}
+	other, ok, err := t.id64(p.StoreID, "product", `SELECT id FROM products WHERE store_id = $1 AND slug = $2`, i64(p.StoreID), bs(p.Slug))
+	if err != nil {
+		return err
+	}
+	if ok && other != p.ID {
+		return slugConflict()
+	}
+	return t.writeProduct(p)
+}
+
+// PutProductStock writes a product whose stock alone changed since it was
+// read in this transaction: the record, its doc and its stock column, in one
+// statement (the sort columns and the slug cannot have changed).
+func (t *Tx) PutProductStock(p *app.Product) error {
+	doc, raw, err := t.encodeProduct(p)
+	if err != nil {
+		return err
+	}
+	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`,
+		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return app.NotFound("product")
+	}
+	return nil
+}
+
+// encodeProduct returns the public doc (with its category) and the record.
+func (t *Tx) encodeProduct(p *app.Product) ([]byte, []byte, error) {
+	var cat *app.Category
+	if p.CategoryID != 0 {
+		var err error
+		if cat, err = t.Category(p.StoreID, p.CategoryID); err != nil {
+			return nil, nil, err
+		}
+	}
+	doc, err := p.Doc(cat)
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: encode product doc: %w", err)
+	}
+	raw, err := encode(p)
+	return doc, raw, err
+}
+
+// writeProduct writes the record, its doc and its sort values.
+func (t *Tx) writeProduct(p *app.Product) error {
+	doc, raw, err := t.encodeProduct(p)
+	if err != nil {
+		return err
+	}
+	return t.exec(p.StoreID, "put product", `INSERT INTO products
+		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
+			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
+			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc`,
+		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
+		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc))
+}
+
+// ratingKey orders products by average rating (hundredths), then review count.
+func ratingKey(p *app.Product) uint64 {
+	return uint64(p.AverageRating()*100)<<32 | uint64(min(p.ReviewCount, 1<<31))
+}
+
+// Product returns one product.
+func (t *Tx) Product(storeID, id uint64) (*app.Product, error) {
+	var p app.Product
+	if err := t.get(storeID, &p, "product", `SELECT doc FROM products WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id)); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ProductBySlug returns one product by slug.
+func (t *Tx) ProductBySlug(storeID uint64, slug string) (*app.Product, error) {
+	var p app.Product
+	if err := t.get(storeID, &p, "product", `SELECT doc FROM products WHERE store_id = $1 AND slug = $2`, i64(storeID), bs(slug)); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ProductDoc returns the doc of an active product.
+func (t *Tx) ProductDoc(storeID, id uint64) (app.Doc, error) {
+	d, err := t.raw(storeID, "product", `SELECT pdoc FROM products WHERE store_id = $1 AND id = $2 AND active`, i64(storeID), i64(id))
+	return app.Doc(d), err
+}
+
+// ProductDocBySlug returns the doc of an active product by slug.
+func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
+	d, err := t.raw(storeID, "product", `SELECT pdoc FROM products WHERE store_id = $1 AND slug = $2 AND active`, i64(storeID), bs(slug))
+	return app.Doc(d), err
+}
+
+// DeleteProduct removes a product.
+func (t *Tx) DeleteProduct(storeID, id uint64) error {
+	n, err := t.execN(storeID, "delete product", `DELETE FROM products WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return app.NotFound("product")
+	}
+	return nil
+}
+
+// productKeys maps a product sort to its keyset (the bbolt index of the sort).
+func productKeys(sort string) keyset {
+	id := col{"id", kU64}
+	switch sort {
+	case app.SortPriceAsc:
+		return keyset{cols: []col{{"price", kU64}, id}}
+	case app.SortPriceDesc:
+		return keyset{cols: []col{{"price", kU64}, id}, desc: true}
+	case app.SortNameAsc:
+		return keyset{cols: []col{{"name_key", kStr}, id}}
+	case app.SortRatingDesc:
+		return keyset{cols: []col{{"rating_key", kU64}, id}, desc: true}
+	default:
+		return keyset{cols: []col{id}, desc: true}
+	}
+}
+
+// ProductDocs reads a page of active products in q's sort, filtered in SQL
+// on the same values as the bbolt index entries.
+func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+	ks := productKeys(q.Sort)
+	from := `FROM products WHERE store_id = $1 AND active`
+	args := []any{i64(storeID)}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		from += fmt.Sprintf(" AND "+cond, len(args))
+	}
+	if q.CategoryID != 0 {
+		add("category_id = $%d", i64(q.CategoryID))
+	}
+	if q.MinPrice >= 0 {
+		add("price >= $%d", int64(q.MinPrice))
+	}
+	if q.MaxPrice >= 0 {
+		add("price <= $%d", int64(q.MaxPrice))
+	}
+	if q.InStock {
+		from += " AND stock > 0"
+	}
+	if q.Q != "" {
+		add("position($%d::bytea in convert_to(name_key, 'UTF8')) > 0", []byte(q.Q))
+	}
+	l := list{sel: "pdoc, " + ks.keyCols(), from: from, args: args, keys: ks}
+	return page(t, storeID, "products", l, q.ListParams, func(vals []any) (app.Doc, bool, error) {
+		return app.Doc(vals[0].([]byte)), true, nil
+	})
+}
+
+// Products pages every product by id, newest first.
+func (t *Tx) Products(storeID uint64, lp app.ListParams) (app.Page[*app.Product], error) {
+	return docList[app.Product](t, storeID, "products", `FROM products WHERE store_id = $1`, []any{i64(storeID)}, byID(true), lp)
+}

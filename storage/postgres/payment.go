@@ -1,0 +1,54 @@
+package postgres
+
+import (
+	"time"
+
+	"storefront/app"
+)
+
+// PutPaymentSession creates or updates a session.
+func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
+	raw, err := encode(ps)
+	if err != nil {
+		return err
+	}
+	return t.exec(ps.StoreID, "put payment session", `INSERT INTO payment_sessions (store_id, seq, doc) VALUES ($1, $2, $3)
+		ON CONFLICT (store_id, seq) DO UPDATE SET doc = excluded.doc`, i64(ps.StoreID), i64(ps.Seq), raw)
+}
+
+// PaymentSession returns one session.
+func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
+	var ps app.PaymentSession
+	if err := t.get(storeID, &ps, "payment session", `SELECT doc FROM payment_sessions WHERE store_id = $1 AND seq = $2`, i64(storeID), i64(seq)); err != nil {
+		return nil, err
+	}
+	return &ps, nil
+}
+
+// IdempotencyRecord returns the record of a checkout Idempotency-Key.
+func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {
+	var r app.IdempotencyRecord
+	if err := t.get(storeID, &r, "idempotency key", `SELECT doc FROM idempotency_keys WHERE store_id = $1 AND customer_id = $2 AND key = $3`,
+		i64(storeID), i64(customerID), bs(k)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PutIdempotencyRecord stores a checkout's Idempotency-Key record.
+func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
+	raw, err := encode(r)
+	if err != nil {
+		return err
+	}
+	return t.exec(r.StoreID, "put idempotency key", `INSERT INTO idempotency_keys (store_id, customer_id, key, created_at, doc)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (store_id, customer_id, key) DO UPDATE SET created_at = excluded.created_at, doc = excluded.doc`,
+		i64(r.StoreID), i64(r.CustomerID), bs(r.Key), r.CreatedAt, raw)
+}
+
+// DeleteIdempotencyRecordsBefore deletes a store's records made before before.
+func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
+	n, err := t.execN(storeID, "delete idempotency keys", `DELETE FROM idempotency_keys WHERE store_id = $1 AND created_at < $2`, i64(storeID), before)
+	return int(n), err
+}
