@@ -61,10 +61,10 @@ type AdminTx interface {
 
 // AdminService manages admin accounts, their logins and tokens.
 type AdminService struct {
-	s *Services
+	s adminDeps
 }
 
-func newAdminService(s *Services) *AdminService { return &AdminService{s: s} }
+func newAdminService(d adminDeps) *AdminService { return &AdminService{s: d} }
 
 // Bootstrap makes the first owner when there is no admin yet. With password
 // empty it makes a random one and returns it (to print once); it returns ""

@@ -85,9 +85,9 @@ type AuditTx interface {
 }
 
 // AuditService records and lists admin writes.
-type AuditService struct{ s *Services }
+type AuditService struct{ s dbDeps }
 
-func newAuditService(s *Services) *AuditService { return &AuditService{s: s} }
+func newAuditService(db DB) *AuditService { return &AuditService{s: dbDeps{DB: db}} }
 
 // Record stores one entry (At is the transaction's time). Writers are
 // batched into shared commits.

@@ -78,9 +78,9 @@ type CartTx interface {
 }
 
 // CartService is the shopper's cart.
-type CartService struct{ s *Services }
+type CartService struct{ s dbDeps }
 
-func newCartService(s *Services) *CartService { return &CartService{s: s} }
+func newCartService(db DB) *CartService { return &CartService{s: dbDeps{DB: db}} }
 
 // CartInput adds a line (endpoint 7).
 type CartInput struct {

@@ -12,7 +12,7 @@ const CategoryCacheTTL = 5 * time.Minute
 
 // CatalogService serves the catalog to shoppers and manages it for admins.
 type CatalogService struct {
-	s *Services
+	s catalogDeps
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
@@ -25,8 +25,8 @@ type cachedPage struct {
 	expires time.Time
 }
 
-func newCatalogService(s *Services) *CatalogService {
-	return &CatalogService{s: s, gen: map[uint64]uint64{}, pages: map[string]cachedPage{}}
+func newCatalogService(d catalogDeps) *CatalogService {
+	return &CatalogService{s: d, gen: map[uint64]uint64{}, pages: map[string]cachedPage{}}
 }
 
 // Products returns a page of a store's active products.

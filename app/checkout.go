@@ -138,7 +138,7 @@ func (in *CheckoutInput) validate(guest bool) error {
 // OrderService places orders (payment initiation), lists them for shoppers
 // and the store, moves them for the store, and expires unpaid ones.
 type OrderService struct {
-	s        *Services
+	s        orderDeps
 	commit   *groupCommit // shared with PaymentService
 	settings sync.Map     // store id -> storeSettings
 }
@@ -158,8 +158,8 @@ func (os *OrderService) settingsOf(st *Store) Settings {
 	return set
 }
 
-func newOrderService(s *Services, commit *groupCommit) *OrderService {
-	return &OrderService{s: s, commit: commit}
+func newOrderService(d orderDeps, commit *groupCommit) *OrderService {
+	return &OrderService{s: d, commit: commit}
 }
 
 // Initiate places an order and opens its payment session (endpoint 8), in one

@@ -114,9 +114,9 @@ type ContactTx interface {
 }
 
 // ContactService stores the contact form and lets staff read it.
-type ContactService struct{ s *Services }
+type ContactService struct{ s dbDeps }
 
-func newContactService(s *Services) *ContactService { return &ContactService{s: s} }
+func newContactService(db DB) *ContactService { return &ContactService{s: dbDeps{DB: db}} }
 
 // Submit stores a contact message. Errors: validation_failed.
 func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessage, error) {

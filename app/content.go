@@ -241,9 +241,9 @@ func UnitPriceAt(tx Tx, p *Product, variantID uint64) (Money, error) {
 }
 
 // ContentService serves the blog, flash deals and bundles.
-type ContentService struct{ s *Services }
+type ContentService struct{ s dbDeps }
 
-func newContentService(s *Services) *ContentService { return &ContentService{s: s} }
+func newContentService(db DB) *ContentService { return &ContentService{s: dbDeps{DB: db}} }
 
 // PublishedPosts returns a page of published posts.
 func (cs *ContentService) PublishedPosts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {

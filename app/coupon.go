@@ -108,9 +108,9 @@ type CouponTx interface {
 }
 
 // CouponService manages coupons (admin side).
-type CouponService struct{ s *Services }
+type CouponService struct{ s dbDeps }
 
-func newCouponService(s *Services) *CouponService { return &CouponService{s: s} }
+func newCouponService(db DB) *CouponService { return &CouponService{s: dbDeps{DB: db}} }
 
 // CouponInput creates or patches a coupon; nil fields stay as they are. A
 // null or zero max_uses means unlimited; sending starts_at/ends_at as "" clears them.

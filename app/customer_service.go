@@ -18,7 +18,7 @@ import (
 // CustomerService registers and logs shoppers in, keeps their sessions
 // (refresh token chains), email codes, profile and saved addresses.
 type CustomerService struct {
-	s *Services
+	s customerDeps
 
 	mu      sync.Mutex
 	codeKey []byte    // HMAC key of email codes, loaded on first use
@@ -27,11 +27,11 @@ type CustomerService struct {
 	rev *Revocations // revoked access tokens, checked on every shopper request
 }
 
-func newCustomerService(s *Services) *CustomerService {
-	cs := &CustomerService{s: s, rev: s.revocations}
+func newCustomerService(d customerDeps, rev *Revocations) *CustomerService {
+	cs := &CustomerService{s: d, rev: rev}
 	if err := cs.LoadRevocations(); err != nil {
 		// main calls LoadRevocations again and stops on its error
-		s.Log.Error("loading token revocations", "err", err)
+		d.Log.Error("loading token revocations", "err", err)
 	}
 	return cs
 }

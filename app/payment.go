@@ -185,15 +185,15 @@ func (g *SandboxGateway) Check(ps *PaymentSession, p map[string]string) GatewayR
 
 // PaymentService owns the gateways, the sandbox and verification.
 type PaymentService struct {
-	s      *Services
+	s      paymentDeps
 	commit *groupCommit // shared with OrderService
 
 	mu       sync.Mutex
 	gateways map[string]Gateway
 }
 
-func newPaymentService(s *Services, commit *groupCommit) *PaymentService {
-	return &PaymentService{s: s, commit: commit, gateways: map[string]Gateway{}}
+func newPaymentService(d paymentDeps, commit *groupCommit) *PaymentService {
+	return &PaymentService{s: d, commit: commit, gateways: map[string]Gateway{}}
 }
 
 // SetGateway replaces the gateway of a payment method (a configured provider).

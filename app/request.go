@@ -142,9 +142,9 @@ type RequestTx interface {
 
 // RequestService runs the after-order actions: delivery changes,
 // cancellation and refund requests, and their review by the store.
-type RequestService struct{ s *Services }
+type RequestService struct{ s requestDeps }
 
-func newRequestService(s *Services) *RequestService { return &RequestService{s: s} }
+func newRequestService(d requestDeps) *RequestService { return &RequestService{s: d} }
 
 // DeliveryInput is the body of a delivery update; nil fields stay unchanged.
 type DeliveryInput struct {

@@ -184,9 +184,9 @@ type ReviewTx interface {
 }
 
 // ReviewService submits, moderates and lists reviews.
-type ReviewService struct{ s *Services }
+type ReviewService struct{ s dbDeps }
 
-func newReviewService(s *Services) *ReviewService { return &ReviewService{s: s} }
+func newReviewService(db DB) *ReviewService { return &ReviewService{s: dbDeps{DB: db}} }
 
 // Submit stores a shopper's review as PENDING and returns it.
 // Errors: validation_failed, email_not_verified, not_found (unknown or

@@ -89,21 +89,92 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 		mailer = OutboxMailer{DB: db}
 	}
 	s.Mailer = mailer
-	s.Stores = newStoreService(s)
-	s.Catalog = newCatalogService(s)
-	s.Admins = newAdminService(s)
-	s.Customers = newCustomerService(s)
-	s.Carts = newCartService(s)
+	// Each service is given what it uses, nothing more.
+	sdb := s.DB // catalogDB: its writes drop cached catalog pages
+	mailing := mailDeps{DB: sdb, SendMail: s.SendMail}
+	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
+	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
+	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
+		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
+	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
+		SendMail: s.SendMail, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
-	s.Orders = newOrderService(s, checkoutCommit)
-	s.Payments = newPaymentService(s, checkoutCommit)
-	s.Coupons = newCouponService(s)
-	s.Requests = newRequestService(s)
-	s.Reviews = newReviewService(s)
-	s.Tickets = newTicketService(s)
-	s.Contact = newContactService(s)
-	s.Content = newContentService(s)
-	s.Audit = newAuditService(s)
+	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt}, checkoutCommit)
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
+	s.Coupons = newCouponService(sdb)
+	s.Requests = newRequestService(requestDeps{DB: sdb, SendMail: s.SendMail, Log: log})
+	s.Reviews = newReviewService(sdb)
+	s.Tickets = newTicketService(mailing)
+	s.Contact = newContactService(sdb)
+	s.Content = newContentService(sdb)
+	s.Audit = newAuditService(sdb)
 	s.listen()
 	return s
 }
+
+// The collaborators of each service. A service reads them as s.DB, s.Log,
+// ...; the struct names what it may use.
+type (
+	dbDeps struct{ DB DB }
+
+	requestDeps struct {
+		DB       DB
+		SendMail func(Mail)
+		Log      *slog.Logger // the store's own request it could not reject (StoreDecide)
+	}
+
+	mailDeps struct {
+		DB       DB
+		SendMail func(Mail)
+	}
+
+	storeDeps struct {
+		DB        DB
+		broadcast func(Event) // tells the other processes sharing the database
+	}
+
+	catalogDeps struct {
+		DB        DB
+		Now       Clock
+		broadcast func(Event)
+	}
+
+	paymentDeps struct {
+		DB  DB
+		Log *slog.Logger
+		Opt Options
+	}
+
+	orderDeps struct {
+		DB       DB
+		Log      *slog.Logger
+		Opt      Options
+		Payments *PaymentService
+		Stores   *StoreService
+	}
+
+	adminDeps struct {
+		DB             DB
+		Log            *slog.Logger
+		Now            Clock
+		Opt            Options
+		Pass           Passwords
+		Tokens         Tokens
+		revocations    *Revocations
+		revoked        func(*Revocation) // a committed revocation: here and in the other processes
+		takeAdminLogin func(email, ip string) (*loginAttempt, error)
+	}
+
+	customerDeps struct {
+		DB               DB
+		Log              *slog.Logger
+		Now              Clock
+		Opt              Options
+		Pass             Passwords
+		Tokens           Tokens
+		SendMail         func(Mail)
+		revoked          func(*Revocation)
+		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
+	}
+)

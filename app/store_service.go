@@ -19,7 +19,7 @@ import (
 // number, bumped by every store change, keeps a reader that loaded from the
 // database before a change from caching what it read.
 type StoreService struct {
-	s *Services
+	s storeDeps
 
 	cache atomic.Pointer[storeCache]
 	mu    sync.Mutex // serializes writers of cache
@@ -32,8 +32,8 @@ type storeCache struct {
 	config map[uint64][]byte   // store id -> wire JSON of its config
 }
 
-func newStoreService(s *Services) *StoreService {
-	ss := &StoreService{s: s}
+func newStoreService(d storeDeps) *StoreService {
+	ss := &StoreService{s: d}
 	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}})
 	return ss
 }

@@ -181,9 +181,9 @@ type TicketTx interface {
 }
 
 // TicketService runs support tickets for shoppers and staff.
-type TicketService struct{ s *Services }
+type TicketService struct{ s mailDeps }
 
-func newTicketService(s *Services) *TicketService { return &TicketService{s: s} }
+func newTicketService(d mailDeps) *TicketService { return &TicketService{s: d} }
 
 // Create opens a ticket for the shopper and returns it.
 // Errors: validation_failed, email_not_verified, not_found (order_id not the

@@ -75,6 +75,9 @@ type Options struct {
 	App app.Options
 	// Pass, when set, replaces the cheap bcrypt (to count password work).
 	Pass app.Passwords
+	// Log, when set, is the services' logger (services are given it when
+	// they are built, so it cannot be swapped afterwards); nil: testLog.
+	Log *slog.Logger
 	// Routes, when set, registers more routes (operations, OpenAPI) before the
 	// catch-all 404, as main does.
 	Routes func(e *Env)
@@ -159,7 +162,11 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if opt.Pass != nil {
 		pass = opt.Pass
 	}
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, testLog(), opt.App)
+	log := opt.Log
+	if log == nil {
+		log = testLog()
+	}
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, log, opt.App)
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App

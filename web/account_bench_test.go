@@ -12,8 +12,7 @@ import (
 // (testenv uses 4 to keep tests fast), through HTTP with a real bbolt file.
 
 func benchEnv(b *testing.B) (*testenv.Env, string) {
-	e := testenv.New(b)
-	e.Svc.Pass = auth.NewBcrypt(10)
+	e := testenv.NewWith(b, testenv.Options{Pass: auth.NewBcrypt(10)})
 	_, key := e.Store("Shop A")
 	return e, key
 }

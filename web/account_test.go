@@ -579,9 +579,8 @@ func TestAuthRateLimits(t *testing.T) {
 // that no password, hash, code or refresh token shows in a response other
 // than the one that issued it, nor in any log line.
 func TestNoSecrets(t *testing.T) {
-	e := testenv.New(t)
 	var logBuf testenv.SyncBuffer
-	e.Svc.Log = slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	srv := web.New(web.Config{LogRequests: true, AuthPerMinute: 1000, LoginFailures: 1000}, e.Svc)
 	admin.Register(srv.App, e.Svc, admin.Config{})
 	srv.Mount()
