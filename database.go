@@ -44,7 +44,17 @@ func openDatabase(cfg *config.Config, log *slog.Logger) (*database, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.Log = log // the full-disk warnings
 	return &database{DB: db, bolt: db}, nil
+}
+
+// Ready reports whether the database takes writes: on bbolt 503 storage_full
+// while the disk is full, on PostgreSQL whether it answers.
+func (d *database) Ready() error {
+	if d.bolt != nil {
+		return d.bolt.Ready()
+	}
+	return d.pg.Ping()
 }
 
 // Close closes the database.

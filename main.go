@@ -212,6 +212,13 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot listen on http.addr", err)
 	}
 	defer ln.Close()
+	var mln net.Listener // http.metrics_addr: /metrics apart from the public listener
+	if cfg.HTTP.MetricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.HTTP.MetricsAddr); err != nil {
+			return fail("cannot listen on http.metrics_addr", err)
+		}
+		defer mln.Close()
+	}
 	if cfg.HTTP.PublicURLDerived {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
@@ -230,6 +237,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
 		return fail("cannot create the owner account", err)
 	}
+	warnOpenCallbacks(svc, log)
 	var backups *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
 	backup := func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
 	listBackupFiles := func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
@@ -240,13 +248,23 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 			return res.File.Name, res.File.SizeBytes, err
 		}
 		listBackupFiles = func() ([]admin.BackupFile, error) { return listBackups(backups) }
+		if gone := backups.CleanTemp(); len(gone) > 0 {
+			log.Info("removed the temporary files of unfinished backups", "files", gone)
+		}
 	}
 
 	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
 	ver, _, _ := buildInfo()
-	ops := web.Ops{Version: ver, Ping: db.Ping, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
+	var srv *web.Server
+	ready := func() error {
+		if srv.Draining() {
+			return app.Errorf(app.EInternal, "shutting down")
+		}
+		return db.Ready() // 503 storage_full while writes fail for want of space
+	}
+	ops := web.Ops{Version: ver, Ping: ready, MetricsToken: cfg.HTTP.MetricsToken, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
 	metrics := web.NewMetrics(ops)
-	srv := web.New(web.Config{
+	srv = web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
 		APIPerSecond:     cfg.RateLimit.APIPerSecond,
 		AuthPerMinute:    cfg.RateLimit.AuthPerMinute,
@@ -255,6 +273,9 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
 		Observe:          metrics.Observe,
+		ReadTimeout:      cfg.HTTP.ReadTimeout,
+		WriteTimeout:     cfg.HTTP.WriteTimeout,
+		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
 	admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
@@ -265,7 +286,11 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
 	}
-	web.RegisterOps(srv.App, ops, metrics)
+	if mln != nil {
+		web.RegisterOps(srv.App, ops, nil) // /metrics only on the separate listener
+	} else {
+		web.RegisterOps(srv.App, ops, metrics)
+	}
 	srv.Mount()
 
 	if cfg.Demo {
@@ -294,7 +319,14 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 
 	served := make(chan error, 1)
-	go func() { served <- srv.App.Listener(ln) }()
+	go func() { served <- srv.App.Listener(web.Listener(ln)) }()
+	var mapp interface{ Shutdown() error }
+	if mln != nil {
+		ma := srv.MetricsApp(metrics, cfg.HTTP.MetricsToken)
+		mapp = ma
+		go func() { _ = ma.Listener(mln) }()
+		log.Info("metrics listening", "metrics_addr", mln.Addr().String())
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", ver)
 	if e.ready != nil {
 		logOut.Flush() // what was logged so far is readable when the caller hears "ready"
@@ -304,7 +336,21 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	code = 0
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down: draining requests")
+		// Drain: readiness turns 503 and every response closes its connection,
+		// while the listener still accepts for http.shutdown_delay, so a client
+		// moves to a new connection instead of sending on one shutdown closes.
+		log.Info("shutting down: draining requests", "delay", cfg.HTTP.ShutdownDelay.String())
+		srv.Drain()
+		if d := cfg.HTTP.ShutdownDelay; d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case err := <-served:
+				log.Error("the HTTP server stopped", "err", err)
+				code = 1
+			}
+			t.Stop()
+		}
 	case err := <-served:
 		log.Error("the HTTP server stopped", "err", err)
 		code = 1
@@ -316,6 +362,9 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("HTTP drain incomplete", "err", err)
+	}
+	if mapp != nil {
+		_ = mapp.Shutdown()
 	}
 	if sock != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -366,15 +415,17 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		limiter = pg.Limiter(nil) // the login limits count across every process
 	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
-		Limiter:        limiter,
-		PublicURL:      cfg.HTTP.PublicURL,
-		AccessTTL:      cfg.Auth.AccessTTL,
-		RefreshTTL:     cfg.Auth.RefreshTTL,
-		AdminTTL:       cfg.Auth.AdminTTL,
-		PendingTTL:     cfg.Orders.PendingTTL,
-		LoginFailures:  cfg.RateLimit.LoginFailures,
-		BcryptCost:     cfg.Auth.BcryptCost,
-		GatewaySecrets: gateways,
+		Limiter:             limiter,
+		PublicURL:           cfg.HTTP.PublicURL,
+		AccessTTL:           cfg.Auth.AccessTTL,
+		RefreshTTL:          cfg.Auth.RefreshTTL,
+		AdminTTL:            cfg.Auth.AdminTTL,
+		PendingTTL:          cfg.Orders.PendingTTL,
+		LoginFailures:       cfg.RateLimit.LoginFailures,
+		UnpaidOrdersPerHour: cfg.RateLimit.UnpaidOrders,
+		TicketsPerHour:      cfg.RateLimit.TicketsPerHour,
+		BcryptCost:          cfg.Auth.BcryptCost,
+		GatewaySecrets:      gateways,
 	})
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
@@ -479,6 +530,7 @@ func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
 		FreeAllocBytes: s.FreeAlloc, FreelistBytes: s.FreelistInuse,
 		PageWrites: s.TxStats.GetWrite(), PageAllocBytes: s.TxStats.GetPageAlloc(), WriteTime: s.TxStats.GetWriteTime(),
 		CachedPages: svc.Catalog.CachedPages(),
+		StorageFull: db.Full(), StorageFullErrors: db.FullErrors(),
 	}
 	if info, err := os.Stat(db.Bolt().Path()); err == nil {
 		st.FileSizeBytes = info.Size()
@@ -607,4 +659,19 @@ func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Ser
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go hs.Serve(ln)
 	return hs, nil
+}
+
+// warnOpenCallbacks logs each store that lists no callback origins: its
+// checkouts accept any http(s) callback_url, which the sandbox page redirects to.
+func warnOpenCallbacks(svc *app.Services, log *slog.Logger) {
+	stores, err := svc.Stores.List()
+	if err != nil {
+		return
+	}
+	for _, st := range stores {
+		if set := st.Settings(); len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0 {
+			log.Warn("store has no callback_origins: checkouts accept any http(s) callback_url; set callback_origins in its config",
+				"store_id", st.ID, "store", st.Name)
+		}
+	}
 }

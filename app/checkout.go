@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -170,6 +171,36 @@ func newOrderService(d orderDeps, commit *groupCommit) *OrderService {
 // Errors: validation_failed, email_not_verified, price_changed, out_of_stock,
 // conflict (key reused with another body).
 func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
+	return os.InitiateFrom(storeID, customerID, "", in, idem)
+}
+
+// OrdersWindow is the period ratelimit.unpaid_orders_per_hour counts over.
+const OrdersWindow = time.Hour
+
+// orderLimits are the budgets one new order takes (Options.UnpaidOrdersPerHour):
+// per guest email or shopper, and per client address when ip is known.
+func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string) []Limit {
+	n := os.s.Opt.UnpaidOrdersPerHour
+	if n <= 0 {
+		return nil
+	}
+	sid := strconv.FormatUint(storeID, 10)
+	who := "email:" + NormalizeEmail(email)
+	if customerID != 0 {
+		who = "customer:" + strconv.FormatUint(customerID, 10)
+	}
+	lims := []Limit{{Key: "orders|" + sid + "|" + who, Max: n, Window: OrdersWindow}}
+	if ip != "" {
+		lims = append(lims, Limit{Key: "orders-ip|" + sid + "|" + ip, Max: n, Window: OrdersWindow})
+	}
+	return lims
+}
+
+// InitiateFrom is Initiate for a client at address ip ("" for calls from
+// inside the process): a new order first takes its slots of
+// ratelimit.unpaid_orders_per_hour (429 rate_limited past it, before any
+// work); a refused checkout or an idempotent replay gives them back.
+func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
 	var res CheckoutResult
 	if err := in.validate(customerID == 0); err != nil {
 		return res, err
@@ -181,6 +212,16 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	if err != nil {
 		return res, err
 	}
+	lims := os.orderLimits(storeID, customerID, ip, in.Email)
+	if err := TakeAll(os.s.Limits, "too many orders placed; pay for the open ones or retry later", lims...); err != nil {
+		return res, err
+	}
+	counted := false
+	defer func() {
+		if !counted {
+			RefundAll(os.s.Limits, lims...)
+		}
+	}()
 	// The request is compared by a hash of its decoded form, so a retry that
 	// re-serialized the same JSON (other key order, spacing) still matches.
 	// Guests share one namespace per store, so their keys are scoped by the
@@ -200,9 +241,10 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	}
 	sessionSecret := RandomHex(12)
 	var derr error // a domain outcome: the batch commits nothing and reports it
+	var fresh bool // a new order was made (not an idempotent replay): it keeps its limit slots
 	err = os.commit.run(os.s.DB, func(tx Tx) error {
 		// Batch may run this twice: rebuild every result from what tx reads.
-		res, derr = CheckoutResult{}, nil
+		res, derr, fresh = CheckoutResult{}, nil, false
 		if idem.Key != "" {
 			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
 			if err == nil {
@@ -264,6 +306,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 				return err
 			}
 		}
+		fresh = true
 		return nil
 	})
 	if err != nil {
@@ -272,6 +315,7 @@ func (os *OrderService) Initiate(storeID, customerID uint64, in CheckoutInput, i
 	if derr != nil {
 		return CheckoutResult{}, derr
 	}
+	counted = fresh
 	return res, nil
 }
 
@@ -285,6 +329,9 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	set := os.settingsOf(st)
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
+	}
+	if !set.CallbackAllowed(in.CallbackURL) {
+		return nil, nil, nil, Invalid("callback_url", "its origin is not among the store's callback_origins")
 	}
 	email := in.Email
 	if customerID != 0 {

@@ -33,7 +33,9 @@ const (
 
 // Broadcaster is implemented by a storage shared by several processes.
 type Broadcaster interface {
-	// Broadcast announces a committed change to the other processes.
+	// Broadcast announces a committed change to the other processes. A
+	// backend whose transactions announce their own writes with the commit
+	// (PostgreSQL: NOTIFY in the writing statement) may ignore those kinds.
 	Broadcast(ev Event) error
 	// OnBroadcast sets the receiver of the other processes' announcements
 	// (called from one goroutine, in order).

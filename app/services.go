@@ -14,6 +14,11 @@ type Options struct {
 	PendingTTL    time.Duration // unpaid PENDING orders expire after this
 	BcryptCost    int
 	LoginFailures int // failed logins per 15 minutes: shopper per store and email, admin per email and address (0: 5)
+	// UnpaidOrdersPerHour limits orders placed per client IP and per guest
+	// email or shopper within an hour (0: off).
+	UnpaidOrdersPerHour int
+	// TicketsPerHour limits tickets a shopper opens within an hour (0: off).
+	TicketsPerHour int
 	// Limiter counts login attempts and other limits (nil: an in-memory one).
 	Limiter        Limiter
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox
@@ -101,11 +106,11 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt}, checkoutCommit)
-	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
 	s.Coupons = newCouponService(sdb)
 	s.Requests = newRequestService(requestDeps{DB: sdb, SendMail: s.SendMail, Log: log})
 	s.Reviews = newReviewService(sdb)
-	s.Tickets = newTicketService(mailing)
+	s.Tickets = newTicketService(ticketDeps{DB: sdb, SendMail: s.SendMail, Opt: opt, Limits: s.Limits})
 	s.Contact = newContactService(sdb)
 	s.Content = newContentService(sdb)
 	s.Audit = newAuditService(sdb)
@@ -150,8 +155,16 @@ type (
 		DB       DB
 		Log      *slog.Logger
 		Opt      Options
+		Limits   Limiter // ratelimit.unpaid_orders_per_hour
 		Payments *PaymentService
 		Stores   *StoreService
+	}
+
+	ticketDeps struct {
+		DB       DB
+		SendMail func(Mail)
+		Opt      Options
+		Limits   Limiter // ratelimit.tickets_per_hour
 	}
 
 	adminDeps struct {

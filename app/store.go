@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -54,6 +55,60 @@ type Settings struct {
 	EmailOTPEnabled bool                `json:"email_otp_enabled"`
 	DeliveryOptions []DeliveryOption    `json:"delivery_options"`
 	PaymentMethods  []map[string]string `json:"payment_methods"`
+	// CallbackOrigins (the callback allow list) and AllowedOrigins (the CORS
+	// list) together are the origins a checkout's callback_url may have;
+	// both empty: any http(s) URL (docs/decisions.md, "Hardening").
+	CallbackOrigins []string `json:"callback_origins"`
+	AllowedOrigins  []string `json:"allowed_origins"`
+}
+
+// MaxCallbackOrigins is the most origins callback_origins may list.
+const MaxCallbackOrigins = 20
+
+// NormalizeOrigin returns the origin of an absolute http(s) URL, lower case
+// and without the scheme's default port ("https://shop.example:8443"), or ""
+// when raw is not one.
+func NormalizeOrigin(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return ""
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return u.Scheme + "://" + host
+}
+
+// isOrigin reports whether s is an origin: an http(s) URL with no path
+// (beyond "/"), query or fragment.
+func isOrigin(s string) bool {
+	u, err := url.Parse(strings.TrimSpace(s))
+	return err == nil && NormalizeOrigin(s) != "" && (u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == "" && !u.ForceQuery
+}
+
+// CallbackAllowed reports whether a checkout may send the shopper back to
+// callbackURL: its origin is in callback_origins or allowed_origins, or both
+// lists are empty.
+func (st Settings) CallbackAllowed(callbackURL string) bool {
+	if len(st.CallbackOrigins) == 0 && len(st.AllowedOrigins) == 0 {
+		return true
+	}
+	o := NormalizeOrigin(callbackURL)
+	for _, list := range [][]string{st.CallbackOrigins, st.AllowedOrigins} {
+		for _, a := range list {
+			if o != "" && NormalizeOrigin(a) == o {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Settings decodes the server-relevant parts of s.Config.
@@ -134,6 +189,7 @@ var configShape = map[string]string{
 	"store": "strmap", "hero": "strmap", "footer": "strmap", "chat_widget": "strmap", "bottom_nav": "strmap",
 	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
 	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
+	"callback_origins": "origins", "allowed_origins": "origins",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks
@@ -233,10 +289,19 @@ func checkConfigValue(v *Validation, k, kind string, val any) {
 				}
 			}
 		}
+	case "origins":
+		arr, isArr := val.([]any)
+		ok = isArr && len(arr) <= MaxCallbackOrigins
+		for _, e := range arr {
+			if s, isStr := e.(string); !isStr || !isOrigin(s) {
+				ok = false
+			}
+		}
 	}
 	if !ok {
 		want := map[string]string{"string": "a string", "": "a string", "bool": "a boolean", "object": "an object",
-			"strmap": "an object of strings", "array": "an array", "strmaps": "an array of objects of strings"}[kind]
+			"strmap": "an object of strings", "array": "an array", "strmaps": "an array of objects of strings",
+			"origins": "an array of at most 20 origins (scheme://host[:port], no path)"}[kind]
 		v.Add(k, "must be "+want)
 	}
 }

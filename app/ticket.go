@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -180,10 +181,13 @@ type TicketTx interface {
 	Tickets(storeID uint64, status string, p ListParams) (Page[*Ticket], error)
 }
 
-// TicketService runs support tickets for shoppers and staff.
-type TicketService struct{ s mailDeps }
+// TicketsWindow is the period ratelimit.tickets_per_hour counts over.
+const TicketsWindow = time.Hour
 
-func newTicketService(d mailDeps) *TicketService { return &TicketService{s: d} }
+// TicketService runs support tickets for shoppers and staff.
+type TicketService struct{ s ticketDeps }
+
+func newTicketService(d ticketDeps) *TicketService { return &TicketService{s: d} }
 
 // Create opens a ticket for the shopper and returns it.
 // Errors: validation_failed, email_not_verified, not_found (order_id not the
@@ -205,6 +209,13 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 	v.Check(in.OrderID == nil || *in.OrderID > 0, "order_id", "must be a positive integer")
 	v.URLs("images", in.Images, MaxTicketImages)
 	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	// ratelimit.tickets_per_hour: the slot is taken first and given back when
+	// the ticket is not created
+	lim := Limit{Key: "tickets|" + strconv.FormatUint(sh.StoreID, 10) + "|" + strconv.FormatUint(sh.CustomerID, 10),
+		Max: ts.s.Opt.TicketsPerHour, Window: TicketsWindow}
+	if err := TakeAll(ts.s.Limits, "too many tickets opened; retry later or reply to an open one", lim); err != nil {
 		return nil, err
 	}
 	var t *Ticket
@@ -232,6 +243,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 		return tx.CreateTicket(t)
 	})
 	if err != nil {
+		RefundAll(ts.s.Limits, lim)
 		return nil, err
 	}
 	return t, nil

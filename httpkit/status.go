@@ -24,6 +24,9 @@ var statusOf = map[string]int{
 	app.EOutOfStock:        fiber.StatusConflict,
 	app.EPayloadTooLarge:   fiber.StatusRequestEntityTooLarge,
 	app.ERateLimited:       fiber.StatusTooManyRequests,
+	app.ERequestTimeout:    fiber.StatusRequestTimeout,
+	app.EHeadersTooLarge:   fiber.StatusRequestHeaderFieldsTooLarge,
+	app.EStorageFull:       fiber.StatusInsufficientStorage,
 	app.EInternal:          fiber.StatusInternalServerError,
 }
 

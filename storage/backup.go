@@ -39,6 +39,23 @@ const (
 	backupStamp  = "20060102T150405Z"
 )
 
+// backupHeadroom is the space a backup must leave free besides its own size.
+const backupHeadroom = 1 << 20
+
+// CleanTemp removes the temporary files of backups that never finished (a
+// crash or kill mid-way); main calls it at start and Create before each backup.
+// It returns the names removed.
+func (b *BackupDir) CleanTemp() []string {
+	tmps, _ := filepath.Glob(filepath.Join(b.Dir, backupPrefix+"*"+backupSuffix+".tmp"))
+	var out []string
+	for _, t := range tmps {
+		if os.Remove(t) == nil {
+			out = append(out, filepath.Base(t))
+		}
+	}
+	return out
+}
+
 // BackupResult is what Create did.
 type BackupResult struct {
 	File     BackupFile
@@ -58,6 +75,14 @@ func (b *BackupDir) Create() (BackupResult, error) {
 	}
 	if err := os.MkdirAll(b.Dir, 0o700); err != nil {
 		return BackupResult{}, fmt.Errorf("storage: make backup folder: %w", err)
+	}
+	b.CleanTemp() // a backup killed mid-way left its temporary file
+	if info, err := os.Stat(b.DB.bolt.Path()); err == nil {
+		// bbolt's copy is as large as the file: refuse before filling the disk
+		need := info.Size() + backupHeadroom
+		if free := freeBytes(b.Dir); free >= 0 && free < need {
+			return BackupResult{}, ErrStorageFull(fmt.Sprintf("not enough free space for a backup: %d bytes needed, %d free", need, free))
+		}
 	}
 	t := now().UTC().Truncate(time.Second)
 	name := backupPrefix + t.Format(backupStamp) + backupSuffix
@@ -128,10 +153,6 @@ func (b *BackupDir) prune() ([]string, error) {
 			}
 			deleted = append(deleted, f.Name)
 		}
-	}
-	tmps, _ := filepath.Glob(filepath.Join(b.Dir, backupPrefix+"*"+backupSuffix+".tmp"))
-	for _, t := range tmps { // left by a crash during an earlier backup
-		os.Remove(t)
 	}
 	return deleted, nil
 }

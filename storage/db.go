@@ -35,6 +35,10 @@ type DB struct {
 	stores sync.Map // store id -> memoStore
 	// Now is the clock of every transaction; tests freeze it.
 	Now func() time.Time
+	// Log receives the full-disk warnings (nil: slog.Default()).
+	Log *slog.Logger
+
+	full fullState // writes failing for want of space (full.go)
 }
 
 // Options tune Open.
@@ -175,13 +179,13 @@ func (db *DB) View(fn func(app.Tx) error) error {
 
 // Update runs fn in a read-write transaction and commits (fsync) on nil.
 func (db *DB) Update(fn func(app.Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
+	return db.checkWrite(db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
 }
 
 // Batch is Update grouped with concurrent callers into one commit. fn may run
 // twice: when one function of a group fails, the others are run again.
 func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
+	return db.checkWrite(db.bolt.Batch(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
 }
 
 func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
@@ -259,6 +263,9 @@ func (db *DB) BackupToFile(path string) (int64, error) {
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if isNoSpace(err) {
+			return 0, ErrStorageFull("the disk has no room for the backup")
+		}
 		return 0, fmt.Errorf("storage: write backup: %w", err)
 	}
 	return n, nil

@@ -68,7 +68,7 @@ func (a *accounts) register(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, res)
+	return noStore(c, res)
 }
 
 // login serves POST /api/v1/customer/auth/login/.
@@ -91,7 +91,7 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, res)
+	return noStore(c, res)
 }
 
 type refreshBody struct {
@@ -119,7 +119,7 @@ func (a *accounts) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, res)
+	return noStore(c, res)
 }
 
 // logout serves POST /api/v1/customer/auth/logout/.
@@ -146,7 +146,7 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, p)
+	return noStore(c, p)
 }
 
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
@@ -197,7 +197,7 @@ func (a *accounts) getMe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, p)
+	return noStore(c, p)
 }
 
 // patchMe serves PATCH /api/v1/customer/me/ (+Token).
@@ -210,5 +210,12 @@ func (a *accounts) patchMe(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, p)
+	return noStore(c, p)
+}
+
+// noStore writes data like ok, marked never to be cached: tokens and the
+// shopper's own profile.
+func noStore(c *fiber.Ctx, data any) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return httpkit.OK(c, data)
 }

@@ -41,7 +41,7 @@ func (s *Server) initiatePayment(c *fiber.Ctx) error {
 		customerID = sh.CustomerID
 	}
 	idem := app.Idempotency{Key: c.Get(httpkit.IdempotencyKeyHeader), Name: httpkit.IdempotencyKeyHeader}
-	res, err := s.svc.Orders.Initiate(store(c).ID, customerID, in, idem)
+	res, err := s.svc.Orders.InitiateFrom(store(c).ID, customerID, s.proxies.ClientIP(c), in, idem)
 	if err != nil {
 		return err
 	}
@@ -107,6 +107,7 @@ func (s *Server) sandboxPay(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
+	noFraming(c)
 	return c.Send(b.Bytes())
 }
 
@@ -120,6 +121,12 @@ func (s *Server) sandboxOutcome(c *fiber.Ctx) error {
 	return c.Redirect(loc, fiber.StatusSeeOther)
 }
 
+// noFraming forbids framing the sandbox's pages (clickjacking of the Pay button).
+func noFraming(c *fiber.Ctx) {
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderContentSecurityPolicy, "frame-ancestors 'none'")
+}
+
 // sandboxError answers a browser: a short HTML page with the error's status.
 func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 	code := app.ErrorCode(err)
@@ -127,6 +134,7 @@ func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	noFraming(c)
 	msg := template.HTMLEscapeString(app.ErrorMessage(err))
 	return c.Status(httpkit.StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
 		"</p><p><small>" + strconv.Itoa(httpkit.StatusOf(code)) + " " + code + "</small></p>")

@@ -34,7 +34,11 @@ func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
 		case fiber.StatusBadRequest, fiber.StatusUnprocessableEntity:
 			err = app.Errorf(app.EValidation, "%s", fe.Message)
 		case fiber.StatusRequestTimeout:
-			err = app.Errorf(app.EValidation, "request timed out")
+			err = app.Errorf(app.ERequestTimeout, "the request did not arrive in time")
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			err = app.Errorf(app.EHeadersTooLarge, "the request line and headers must fit in %d bytes", HeaderLimit)
+		case fiber.StatusBadGateway: // a network error while reading the request
+			err = app.Errorf(app.EValidation, "the request could not be read")
 		}
 	}
 	code := app.ErrorCode(err)
@@ -43,6 +47,7 @@ func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
 		s.log.Error("internal error", "request_id", requestID(c), "store_id", storeIDOf(c),
 			"method", c.Method(), "path", c.Path(), "err", err.Error())
 	}
+	c.Set(headerNosniff, "nosniff") // errors of the server itself bypass the middleware
 	var ae *app.Error
 	body := errorBody{StatusCode: status, Message: app.ErrorMessage(err), ErrorCode: code}
 	if errors.As(err, &ae) {

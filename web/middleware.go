@@ -55,13 +55,21 @@ func (s *Server) safeNext(c *fiber.Ctx) (err error) {
 }
 
 // requestLog gives the request an id (X-Request-ID), and logs and measures it.
-var headerRequestIDBytes = []byte(headerRequestID)
+var (
+	headerRequestIDBytes = []byte(headerRequestID)
+	headerNosniffBytes   = []byte(headerNosniff)
+	nosniffBytes         = []byte("nosniff")
+)
 
 func (s *Server) requestLog(c *fiber.Ctx) error {
 	start := time.Now()
 	var buf [32]byte
 	rid := strconv.AppendUint(append(append(buf[:0], ridPrefix...), '-'), ridCounter.Add(1), 36)
 	c.Response().Header.SetCanonical(headerRequestIDBytes, rid)
+	c.Response().Header.SetCanonical(headerNosniffBytes, nosniffBytes)
+	if s.draining.Load() {
+		c.Context().SetConnectionClose()
+	}
 	err := s.safeNext(c)
 	if err != nil {
 		if herr := s.ErrorHandler(c, err); herr != nil {

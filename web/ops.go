@@ -1,6 +1,8 @@
 package web
 
 import (
+	"crypto/subtle"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"storefront/app"
 )
 
 // DBStats are the database figures /metrics reports; main reads them from
@@ -29,6 +33,10 @@ type DBStats struct {
 	WriteTime      time.Duration
 	FileSizeBytes  int64
 	CachedPages    int // category pages in the memory cache
+	// StorageFull is true while writes fail for want of disk space;
+	// StorageFullErrors counts the writes that failed so.
+	StorageFull       bool
+	StorageFullErrors int64
 	// Pool is the PostgreSQL connection pool (nil on bbolt).
 	Pool *PoolStats
 }
@@ -44,8 +52,12 @@ type PoolStats struct {
 type Ops struct {
 	// Version is reported as storefront_build_info{version}.
 	Version string
-	// Ping reports whether the database answers (readiness).
+	// Ping reports whether the server is ready: the database answers and
+	// takes writes, and no shutdown has begun. An app error's code and
+	// message are shown (storage_full); any other error reads "internal".
 	Ping func() error
+	// MetricsToken, when set, is the bearer token GET /metrics requires.
+	MetricsToken string
 	// Stats reads the database figures at each scrape; nil: none.
 	Stats func() DBStats
 	// LogDropped counts log lines dropped because the log queue was full;
@@ -146,16 +158,44 @@ func RegisterOps(r fiber.Router, o Ops, m *Metrics) {
 	r.Get("/readyz", func(c *fiber.Ctx) error {
 		if o.Ping != nil {
 			if err := o.Ping(); err != nil {
-				return c.Status(fiber.StatusServiceUnavailable).JSON(errorBody{
-					StatusCode: fiber.StatusServiceUnavailable, Message: "the database does not answer", ErrorCode: "internal",
-				})
+				body := errorBody{StatusCode: fiber.StatusServiceUnavailable, Message: "the database does not answer", ErrorCode: app.EInternal}
+				var ae *app.Error
+				if errors.As(err, &ae) {
+					body.Message, body.ErrorCode = ae.Message, ae.Code
+				}
+				return c.Status(fiber.StatusServiceUnavailable).JSON(body)
 			}
 		}
 		return httpkit.OK(c, fiber.Map{"status": "ok"})
 	})
 	if m != nil {
-		r.Get("/metrics", m.Handler())
+		r.Get("/metrics", MetricsHandler(m, o.MetricsToken))
 	}
+}
+
+// MetricsHandler serves the registry; with token set it requires
+// Authorization: Bearer <token> (401 unauthorized otherwise).
+func MetricsHandler(m *Metrics, token string) fiber.Handler {
+	h := m.Handler()
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return func(c *fiber.Ctx) error {
+		if subtle.ConstantTimeCompare([]byte(c.Get(fiber.HeaderAuthorization)), want) != 1 {
+			return app.Errorf(app.EUnauthorized, "metrics need the bearer token of http.metrics_token")
+		}
+		return h(c)
+	}
+}
+
+// MetricsApp is the separate listener of http.metrics_addr: GET /metrics only.
+func (s *Server) MetricsApp(m *Metrics, token string) *fiber.App {
+	a := fiber.New(fiber.Config{ErrorHandler: s.ErrorHandler, DisableStartupMessage: true,
+		ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second})
+	a.Get("/metrics", MetricsHandler(m, token))
+	a.Use(func(c *fiber.Ctx) error { return app.Errorf(app.ENotFound, "only /metrics is served here") })
+	return a
 }
 
 // dbCollector reads DBStats at scrape time.
@@ -173,6 +213,8 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descFull       = prometheus.NewDesc("storefront_storage_full", "1 while writes fail because the disk is full.", nil, nil)
+	descFullErrors = prometheus.NewDesc("storefront_storage_full_errors_total", "Writes that failed because the disk was full (answered 507 storage_full).", nil, nil)
 
 	descPoolMax      = prometheus.NewDesc("storefront_pg_pool_max_conns", "PostgreSQL pool: maximum connections.", nil, nil)
 	descPoolTotal    = prometheus.NewDesc("storefront_pg_pool_total_conns", "PostgreSQL pool: open connections.", nil, nil)
@@ -186,7 +228,7 @@ var (
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages,
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descFull, descFullErrors,
 		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
@@ -220,4 +262,10 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descAlloc, float64(s.PageAllocBytes))
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
+	full := 0.0
+	if s.StorageFull {
+		full = 1
+	}
+	gauge(descFull, full)
+	counter(descFullErrors, float64(s.StorageFullErrors))
 }

@@ -2,9 +2,12 @@ package web
 
 import (
 	"log/slog"
+	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"storefront/app"
 	"storefront/httpkit"
@@ -28,6 +31,12 @@ type Config struct {
 	LogRequests bool
 	// Observe, when set, is called after every request (metrics).
 	Observe func(route, method string, status int, d time.Duration)
+	// ReadTimeout bounds the reading of one request, headers and body (0: 30s);
+	// a request not complete by then is 408 request_timeout. WriteTimeout bounds
+	// writing the response (0: 30s); IdleTimeout is how long a keep-alive
+	// connection waits for its next request (0: 120s) before it is closed
+	// without a word.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 
 // services are the parts of the domain the storefront handlers call, and
@@ -58,12 +67,20 @@ type Server struct {
 	cursors app.CursorCodec
 	apiRate *Limiter
 	proxies httpkit.Proxies // http.trusted_proxies
+	// draining is set by Drain: every response closes its connection.
+	draining atomic.Bool
 	// App is the Fiber app; main mounts the admin side and operations on it too.
 	App *fiber.App
 }
 
 // BodyLimit is the largest request body accepted (decisions.md §1).
 const BodyLimit = 1 << 20
+
+// HeaderLimit is the largest request line plus headers accepted: a larger one
+// is 431 request_headers_too_large.
+const HeaderLimit = 8 << 10
+
+const headerNosniff = "X-Content-Type-Options"
 
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
@@ -86,14 +103,44 @@ func New(cfg Config, svc *app.Services) *Server {
 		// would hand out the left, client-written part of X-Forwarded-For).
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
-		ReadTimeout:             30 * time.Second,
-		WriteTimeout:            30 * time.Second,
-		IdleTimeout:             120 * time.Second,
+		ReadTimeout:             orDefault(cfg.ReadTimeout, 30*time.Second),
+		WriteTimeout:            orDefault(cfg.WriteTimeout, 30*time.Second),
+		IdleTimeout:             orDefault(cfg.IdleTimeout, 120*time.Second),
+		ReadBufferSize:          HeaderLimit,
 	})
+	// A connection that timed out before sending a single byte gets no answer
+	// (there is no request to answer; an unsolicited 408 confuses clients
+	// that reuse connections): it is just closed. Every other read error goes
+	// to Fiber's handler (408, 431, 400 through ErrorHandler). Serve through
+	// Listener so connections count what they read.
+	fs := s.App.Server()
+	inner := fs.ErrorHandler
+	fs.ErrorHandler = func(ctx *fasthttp.RequestCtx, err error) {
+		if cc, ok := ctx.Conn().(*countingConn); ok && cc.read.Load() == 0 {
+			_ = cc.Close()
+			return
+		}
+		inner(ctx, err)
+	}
 	s.App.Use(s.requestLog)
 	s.routes()
 	return s
 }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Drain starts the shutdown: from now on every response closes its
+// connection (Connection: close), so clients open new connections while the
+// listener still accepts, instead of reusing one that shutdown will close.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// Draining reports whether Drain was called (readiness answers 503).
+func (s *Server) Draining() bool { return s.draining.Load() }
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {
@@ -119,4 +166,30 @@ func (s *Server) Mount() {
 	s.App.Use(func(c *fiber.Ctx) error {
 		return app.Errorf(app.ENotFound, "no such endpoint: %s %s", c.Method(), c.Path())
 	})
+}
+
+// Listener wraps ln so that each connection counts the bytes it read: a
+// connection that times out having sent nothing is closed without an answer.
+// Serve the app with s.App.Listener(web.Listener(ln)).
+func Listener(ln net.Listener) net.Listener { return countingListener{ln} }
+
+type countingListener struct{ net.Listener }
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	read atomic.Int64
+}
+
+func (c *countingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	c.read.Add(int64(n))
+	return n, err
 }

@@ -46,10 +46,16 @@ type Config struct {
 
 // HTTP is the listener.
 type HTTP struct {
-	Addr           string   // http.addr: host:port to listen on
-	PublicURL      string   // http.public_url: base URL clients reach the server at, no trailing slash
-	TrustedProxies []string // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
-	LogRequests    bool     // http.log_requests: one log line per request
+	Addr           string        // http.addr: host:port to listen on
+	PublicURL      string        // http.public_url: base URL clients reach the server at, no trailing slash
+	TrustedProxies []string      // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
+	LogRequests    bool          // http.log_requests: one log line per request
+	ReadTimeout    time.Duration // http.read_timeout: one request must arrive within this (408 after)
+	WriteTimeout   time.Duration // http.write_timeout: writing one response
+	IdleTimeout    time.Duration // http.idle_timeout: a keep-alive connection waits this long for its next request
+	ShutdownDelay  time.Duration // http.shutdown_delay: on SIGTERM, keep accepting this long with Connection: close before draining
+	MetricsAddr    string        // http.metrics_addr: separate listener for /metrics (empty: on http.addr)
+	MetricsToken   string        // http.metrics_token: bearer token /metrics requires (empty: none)
 	// PublicURLDerived is true when http.public_url was not set and was made
 	// from http.addr; main replaces it with the bound address.
 	PublicURLDerived bool
@@ -86,6 +92,8 @@ type RateLimit struct {
 	LoginFailures    int // ratelimit.login_failures
 	ContactPerMinute int // ratelimit.contact_per_minute
 	APIPerSecond     int // ratelimit.api_per_second (0: off)
+	UnpaidOrders     int // ratelimit.unpaid_orders_per_hour: orders placed per client IP and per email/shopper (0: off)
+	TicketsPerHour   int // ratelimit.tickets_per_hour: tickets opened per shopper (0: off)
 }
 
 // Log is the process log.
@@ -155,42 +163,50 @@ func (c *Config) SocketPath() string { return filepath.Join(c.DataDir, "storefro
 
 // Defaults are the value of every key. A key not listed here is unknown.
 var Defaults = map[string]any{
-	"http.addr":                    "127.0.0.1:8080",
-	"http.public_url":              "",
-	"http.trusted_proxies":         []any{},
-	"http.log_requests":            true,
-	"data_dir":                     "./data",
-	"demo":                         false,
-	"admin.email":                  "admin@example.com",
-	"admin.password":               "",
-	"auth.access_ttl":              "15m",
-	"auth.refresh_ttl":             "720h",
-	"auth.admin_ttl":               "12h",
-	"auth.bcrypt_cost":             10,
-	"orders.pending_ttl":           "30m",
-	"orders.expire_schedule":       "@every 1m",
-	"cache.evict_schedule":         "@every 1m",
-	"ratelimit.auth_per_minute":    20,
-	"ratelimit.login_failures":     5,
-	"ratelimit.contact_per_minute": 5,
-	"ratelimit.api_per_second":     100,
-	"log.format":                   "text",
-	"log.level":                    "info",
-	"mail.smtp.host":               "",
-	"mail.smtp.port":               587,
-	"mail.smtp.username":           "",
-	"mail.smtp.password":           "",
-	"mail.smtp.from":               "",
-	"mail.smtp.tls":                "starttls",
-	"payments.wallet_a.secret":     "",
-	"payments.wallet_b.secret":     "",
-	"storage.driver":               "bolt",
-	"storage.batch_delay":          "2ms",
-	"storage.postgres.url":         "",
-	"storage.postgres.max_conns":   0,
-	"backups.schedule":             "0 3 * * *",
-	"backups.keep":                 7,
-	"backups.dir":                  "",
+	"http.addr":                        "127.0.0.1:8080",
+	"http.public_url":                  "",
+	"http.trusted_proxies":             []any{},
+	"http.log_requests":                true,
+	"http.read_timeout":                "30s",
+	"http.write_timeout":               "30s",
+	"http.idle_timeout":                "120s",
+	"http.shutdown_delay":              "1s",
+	"http.metrics_addr":                "",
+	"http.metrics_token":               "",
+	"data_dir":                         "./data",
+	"demo":                             false,
+	"admin.email":                      "admin@example.com",
+	"admin.password":                   "",
+	"auth.access_ttl":                  "15m",
+	"auth.refresh_ttl":                 "720h",
+	"auth.admin_ttl":                   "12h",
+	"auth.bcrypt_cost":                 10,
+	"orders.pending_ttl":               "30m",
+	"orders.expire_schedule":           "@every 1m",
+	"cache.evict_schedule":             "@every 1m",
+	"ratelimit.auth_per_minute":        20,
+	"ratelimit.login_failures":         5,
+	"ratelimit.contact_per_minute":     5,
+	"ratelimit.api_per_second":         100,
+	"ratelimit.unpaid_orders_per_hour": 10,
+	"ratelimit.tickets_per_hour":       10,
+	"log.format":                       "text",
+	"log.level":                        "info",
+	"mail.smtp.host":                   "",
+	"mail.smtp.port":                   587,
+	"mail.smtp.username":               "",
+	"mail.smtp.password":               "",
+	"mail.smtp.from":                   "",
+	"mail.smtp.tls":                    "starttls",
+	"payments.wallet_a.secret":         "",
+	"payments.wallet_b.secret":         "",
+	"storage.driver":                   "bolt",
+	"storage.batch_delay":              "2ms",
+	"storage.postgres.url":             "",
+	"storage.postgres.max_conns":       0,
+	"backups.schedule":                 "0 3 * * *",
+	"backups.keep":                     7,
+	"backups.dir":                      "",
 }
 
 // Keys returns every configuration key, sorted.
@@ -285,6 +301,12 @@ func read(k *koanf.Koanf) (*Config, error) {
 			PublicURL:      r.str("http.public_url"),
 			TrustedProxies: r.list("http.trusted_proxies"),
 			LogRequests:    r.boolean("http.log_requests"),
+			ReadTimeout:    r.duration("http.read_timeout"),
+			WriteTimeout:   r.duration("http.write_timeout"),
+			IdleTimeout:    r.duration("http.idle_timeout"),
+			ShutdownDelay:  r.duration("http.shutdown_delay"),
+			MetricsAddr:    r.str("http.metrics_addr"),
+			MetricsToken:   r.str("http.metrics_token"),
 		},
 		DataDir: r.str("data_dir"),
 		Demo:    r.boolean("demo"),
@@ -302,6 +324,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			LoginFailures:    r.integer("ratelimit.login_failures"),
 			ContactPerMinute: r.integer("ratelimit.contact_per_minute"),
 			APIPerSecond:     r.integer("ratelimit.api_per_second"),
+			UnpaidOrders:     r.integer("ratelimit.unpaid_orders_per_hour"),
+			TicketsPerHour:   r.integer("ratelimit.tickets_per_hour"),
 		},
 		Log: Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
 		Mail: Mail{SMTP: SMTP{
@@ -434,6 +458,8 @@ func (c *Config) Validate() error {
 		{"ratelimit.login_failures", c.RateLimit.LoginFailures, 1},
 		{"ratelimit.contact_per_minute", c.RateLimit.ContactPerMinute, 1},
 		{"ratelimit.api_per_second", c.RateLimit.APIPerSecond, 0},
+		{"ratelimit.unpaid_orders_per_hour", c.RateLimit.UnpaidOrders, 0},
+		{"ratelimit.tickets_per_hour", c.RateLimit.TicketsPerHour, 0},
 		{"backups.keep", c.Backups.Keep, 1},
 	} {
 		if n.v < n.min {
@@ -467,6 +493,22 @@ func (c *Config) Validate() error {
 	} {
 		if g.v != "" && len(g.v) < 16 {
 			bad(g.key, "must be at least 16 characters (or empty to derive one)")
+		}
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"http.read_timeout", c.HTTP.ReadTimeout}, {"http.write_timeout", c.HTTP.WriteTimeout}, {"http.idle_timeout", c.HTTP.IdleTimeout}} {
+		if d.v < 10*time.Millisecond || d.v > time.Hour {
+			bad(d.key, "must be between 10ms and 1h, got %s", d.v)
+		}
+	}
+	if c.HTTP.ShutdownDelay < 0 || c.HTTP.ShutdownDelay > time.Minute {
+		bad("http.shutdown_delay", "must be between 0s and 1m, got %s", c.HTTP.ShutdownDelay)
+	}
+	if c.HTTP.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.MetricsAddr); err != nil {
+			bad("http.metrics_addr", "must be host:port, got %q", c.HTTP.MetricsAddr)
 		}
 	}
 	if c.Storage.BatchDelay < 0 || c.Storage.BatchDelay > time.Second {

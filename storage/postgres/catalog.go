@@ -34,7 +34,8 @@ func (t *Tx) PutCategory(c *app.Category) error {
 		return err
 	}
 	err = t.exec(c.StoreID, "put category", `INSERT INTO categories (store_id, id, slug, doc) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, doc = excluded.doc`, i64(c.StoreID), i64(c.ID), bs(c.Slug), raw)
+		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, doc = excluded.doc`+announce(5),
+		i64(c.StoreID), i64(c.ID), bs(c.Slug), raw, t.event(app.EventCatalog, c.StoreID, nil))
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,8 @@ func (t *Tx) DeleteCategory(storeID, id uint64) error {
 	if used {
 		return app.Errorf(app.EConflict, "the category still has products; move or delete them first")
 	}
-	return t.exec(storeID, "delete category", `DELETE FROM categories WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
+	return t.exec(storeID, "delete category", `DELETE FROM categories WHERE store_id = $1 AND id = $2`+announce(3),
+		i64(storeID), i64(id), t.event(app.EventCatalog, storeID, nil))
 }
 
 // PutProduct creates or updates a product with its doc, slug and sort values.
@@ -123,8 +125,8 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 	if err != nil {
 		return err
 	}
-	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`,
-		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc)
+	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`+announce(6),
+		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil))
 	if err != nil {
 		return err
 	}
@@ -162,9 +164,9 @@ func (t *Tx) writeProduct(p *app.Product) error {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
-			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc`,
+			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
-		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc))
+		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil))
 }
 
 // ratingKey orders products by average rating (hundredths), then review count.
@@ -204,7 +206,8 @@ func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
 
 // DeleteProduct removes a product.
 func (t *Tx) DeleteProduct(storeID, id uint64) error {
-	n, err := t.execN(storeID, "delete product", `DELETE FROM products WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
+	n, err := t.execN(storeID, "delete product", `DELETE FROM products WHERE store_id = $1 AND id = $2`+announce(3),
+		i64(storeID), i64(id), t.event(app.EventCatalog, storeID, nil))
 	if err != nil {
 		return err
 	}

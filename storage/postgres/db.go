@@ -146,12 +146,8 @@ const maxAttempts = 30
 func (db *DB) run(write bool, fn func(app.Tx) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), db.Timeout)
 	defer cancel()
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	if write {
-		opts = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
-	}
 	for attempt := 1; ; attempt++ {
-		err := db.attempt(ctx, opts, write, fn)
+		err := db.attempt(ctx, write, fn)
 		if err == nil || !retryable(err) || attempt == maxAttempts || ctx.Err() != nil {
 			return err
 		}
@@ -166,34 +162,27 @@ func (db *DB) run(write bool, fn func(app.Tx) error) error {
 	}
 }
 
-func (db *DB) attempt(ctx context.Context, opts pgx.TxOptions, write bool, fn func(app.Tx) error) (err error) {
-	ptx, err := db.pool.BeginTx(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
-	}
-	t := &Tx{ctx: ctx, tx: ptx, now: db.Now(), write: write, db: db}
+func (db *DB) attempt(ctx context.Context, write bool, fn func(app.Tx) error) (err error) {
+	t := &Tx{ctx: ctx, now: db.Now(), write: write, db: db}
 	defer func() {
 		if p := recover(); p != nil {
-			_ = ptx.Rollback(context.WithoutCancel(ctx))
+			t.end()
 			panic(p)
 		}
-		if err != nil {
-			_ = ptx.Rollback(context.WithoutCancel(ctx))
-		}
+		t.end()
 	}()
 	if err = fn(t); err != nil {
-		if t.err != nil && retryable(t.err) {
-			return t.err // the function may have wrapped or replaced it
+		if t.err != nil && (retryable(t.err) || t.deferred) {
+			// The function may have wrapped or replaced it; a write sent
+			// late failed first (its error reached a later statement).
+			return t.err
 		}
 		return err
 	}
 	if t.err != nil { // a failed statement the function did not report
 		return t.err
 	}
-	if err = ptx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: commit: %w", err)
-	}
-	return nil
+	return t.commit()
 }
 
 // retryable reports a serialization failure or a deadlock.
@@ -224,15 +213,20 @@ func (db *DB) Secret(name string) ([]byte, error) {
 	return out, nil
 }
 
-// Tx is one transaction; it implements app.Tx.
+// Tx is one transaction; it implements app.Tx. Its statements go out in
+// pipelines (pipeline.go): BEGIN, the store locks and the writes whose
+// result nothing waits for are sent with the next statement that returns
+// something, or with COMMIT.
 type Tx struct {
-	ctx    context.Context
-	tx     pgx.Tx
-	now    time.Time
-	write  bool
-	db     *DB
-	locked []uint64 // stores this write transaction holds the lock of
-	err    error    // the first infrastructure error, returned at commit
+	ctx      context.Context
+	conn     *pgxpool.Conn // acquired at the first statement
+	queue    []queued      // statements not sent yet
+	deferred bool          // t.err came from a statement sent late
+	now      time.Time
+	write    bool
+	db       *DB
+	locked   []uint64 // stores this write transaction holds the lock of
+	err      error    // the first infrastructure error, returned at commit
 }
 
 // Now is the transaction's clock.
@@ -253,8 +247,10 @@ func (t *Tx) lock(storeID uint64) error {
 			return nil
 		}
 	}
-	if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock($1)`, int64(storeID)); err != nil {
-		return t.fail(fmt.Errorf("postgres: lock store %d: %w", storeID, err))
+	// Sent with the next statement: nothing of the store is read or written
+	// before the lock is granted, and the round trip is saved.
+	if err := t.enqueue(fmt.Sprintf("lock store %d", storeID), `SELECT pg_advisory_xact_lock($1)`, int64(storeID)); err != nil {
+		return err
 	}
 	t.locked = append(t.locked, storeID)
 	return nil
@@ -275,7 +271,7 @@ func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {
 		return 0, err
 	}
 	var n int64
-	err := t.tx.QueryRow(t.ctx, `INSERT INTO counters (store_id, name, value) VALUES ($1, $2, 1)
+	err := t.queryRow(`INSERT INTO counters (store_id, name, value) VALUES ($1, $2, 1)
 		ON CONFLICT (store_id, name) DO UPDATE SET value = counters.value + 1 RETURNING value`, int64(storeID), seq).Scan(&n)
 	if err != nil {
 		return 0, t.fail(fmt.Errorf("postgres: next id %s: %w", seq, err))
@@ -283,15 +279,14 @@ func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {
 	return uint64(n), nil
 }
 
-// exec runs a write statement after taking the store's lock.
+// exec runs a write statement after taking the store's lock. It is sent
+// with the next statement that returns something (or COMMIT): its error, a
+// unique violation included, is the transaction's and comes back from there.
 func (t *Tx) exec(storeID uint64, what, sql string, args ...any) error {
 	if err := t.lock(storeID); err != nil {
 		return err
 	}
-	if _, err := t.tx.Exec(t.ctx, sql, args...); err != nil {
-		return t.mapErr(what, err)
-	}
-	return nil
+	return t.enqueue(what, sql, args...)
 }
 
 // execN is exec returning the number of rows it touched.
@@ -299,9 +294,9 @@ func (t *Tx) execN(storeID uint64, what, sql string, args ...any) (int64, error)
 	if err := t.lock(storeID); err != nil {
 		return 0, err
 	}
-	tag, err := t.tx.Exec(t.ctx, sql, args...)
+	tag, err := t.execNow(what, sql, args...)
 	if err != nil {
-		return 0, t.mapErr(what, err)
+		return 0, err
 	}
 	return tag.RowsAffected(), nil
 }
@@ -333,7 +328,7 @@ func (t *Tx) raw(storeID uint64, what, sql string, args ...any) ([]byte, error) 
 		return nil, err
 	}
 	var raw []byte
-	err := t.tx.QueryRow(t.ctx, sql, args...).Scan(&raw)
+	err := t.queryRow(sql, args...).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, app.NotFound(what)
 	}
@@ -349,7 +344,7 @@ func (t *Tx) exists(storeID uint64, what, sql string, args ...any) (bool, error)
 		return false, err
 	}
 	var one int
-	err := t.tx.QueryRow(t.ctx, sql, args...).Scan(&one)
+	err := t.queryRow(sql, args...).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -365,7 +360,7 @@ func (t *Tx) id64(storeID uint64, what, sql string, args ...any) (uint64, bool, 
 		return 0, false, err
 	}
 	var id int64
-	err := t.tx.QueryRow(t.ctx, sql, args...).Scan(&id)
+	err := t.queryRow(sql, args...).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -380,7 +375,7 @@ func all[T any](t *Tx, storeID uint64, what, sql string, args ...any) ([]*T, err
 	if err := t.lock(storeID); err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.Query(t.ctx, sql, args...)
+	rows, err := t.query(sql, args...)
 	if err != nil {
 		return nil, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
 	}

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -263,12 +264,12 @@ func TestBroadcast(t *testing.T) {
 	got := make(chan app.Event, 10)
 	a.OnBroadcast(func(ev app.Event) { got <- ev })
 	b.OnBroadcast(func(ev app.Event) { got <- ev })
-	if err := b.Broadcast(app.Event{Kind: app.EventCatalog, StoreID: 7, Data: []byte("x|y")}); err != nil {
+	if err := b.Broadcast(app.Event{Kind: "test", StoreID: 7, Data: []byte("x|y")}); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case ev := <-got:
-		if ev.Kind != app.EventCatalog || ev.StoreID != 7 || string(ev.Data) != "x|y" {
+		if ev.Kind != "test" || ev.StoreID != 7 || string(ev.Data) != "x|y" {
 			t.Fatalf("got %+v", ev)
 		}
 	case <-time.After(5 * time.Second):
@@ -278,5 +279,148 @@ func TestBroadcast(t *testing.T) {
 	case ev := <-got:
 		t.Fatalf("got a second event %+v (its own?)", ev)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// TestAnnouncedByTheCommit: the writes of stores, catalogs and revocations
+// announce themselves with the transaction (NOTIFY in the statement): the
+// other process hears of a commit, once per transaction and kind, and never
+// of a rolled-back write; Broadcast does not send these kinds a second time.
+func TestAnnouncedByTheCommit(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	a, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got := make(chan app.Event, 10)
+	a.OnBroadcast(func(ev app.Event) { got <- ev })
+	b.OnBroadcast(func(ev app.Event) { got <- ev })
+	next := func() app.Event {
+		t.Helper()
+		select {
+		case ev := <-got:
+			return ev
+		case <-time.After(5 * time.Second):
+			t.Fatal("no announcement within 5s")
+			return app.Event{}
+		}
+	}
+	none := func() {
+		t.Helper()
+		// A NOTIFY of the same connection's later transaction arrives after
+		// the earlier ones: a marker sent now proves nothing else is pending.
+		if err := b.Broadcast(app.Event{Kind: "marker"}); err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(); ev.Kind != "marker" {
+			t.Fatalf("unexpected announcement %+v", ev)
+		}
+	}
+	errRollback := fmt.Errorf("roll back")
+	if err := b.Update(func(tx app.Tx) error {
+		if err := tx.PutCategory(&app.Category{StoreID: 3, Name: "Mugs", Slug: "mugs"}); err != nil {
+			return err
+		}
+		for i := range 3 {
+			if err := tx.PutProduct(&app.Product{StoreID: 3, CategoryID: 1, Name: fmt.Sprint("Mug ", i), Slug: fmt.Sprint("mug-", i), Price: 100, Stock: 5}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(); ev.Kind != app.EventCatalog || ev.StoreID != 3 {
+		t.Fatalf("after the catalog write: %+v", ev)
+	}
+	none() // four writes of one store's catalog, one announcement
+	if err := b.Update(func(tx app.Tx) error {
+		if err := tx.PutCategory(&app.Category{StoreID: 4, Name: "Cups", Slug: "cups"}); err != nil {
+			return err
+		}
+		return errRollback
+	}); err != errRollback {
+		t.Fatal(err)
+	}
+	none()
+	if err := b.Broadcast(app.Event{Kind: app.EventCatalog, StoreID: 3}); err != nil {
+		t.Fatal(err)
+	}
+	none()
+	rv := &app.Revocation{StoreID: 3, Session: "s1", Until: frozen.Add(time.Hour)}
+	if err := b.Update(func(tx app.Tx) error { return tx.PutRevocation(rv) }); err != nil {
+		t.Fatal(err)
+	}
+	ev := next()
+	if ev.Kind != app.EventRevocation || ev.StoreID != 3 || !bytes.Contains(ev.Data, []byte(`"session":"s1"`)) {
+		t.Fatalf("after the revocation: %+v %s", ev, ev.Data)
+	}
+	if err := b.Update(func(tx app.Tx) error {
+		return tx.CreateStore(&app.Store{Name: "S", Subdomain: "s", APIKeyHash: []byte("h")})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(); ev.Kind != app.EventStore || ev.StoreID == 0 {
+		t.Fatalf("after the store write: %+v", ev)
+	}
+	none()
+}
+
+// TestPipelinedWriteFails: a write sent late (with the next statement or
+// COMMIT) that violates a unique index fails its transaction with conflict,
+// nothing of it is kept, and the connection serves the next transaction.
+func TestPipelinedWriteFails(t *testing.T) {
+	db, err := postgres.Open(pgtest.NewDatabase(t), postgres.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put := func(id uint64, sub string) error {
+		return db.Update(func(tx app.Tx) error {
+			return tx.PutStore(&app.Store{ID: id, Name: sub, Subdomain: sub, APIKeyHash: []byte(sub)})
+		})
+	}
+	if err := put(1, "one"); err != nil {
+		t.Fatal(err)
+	}
+	for _, then := range []string{"commit", "read"} {
+		err := db.Update(func(tx app.Tx) error {
+			if err := tx.PutStore(&app.Store{ID: 2, Name: "two", Subdomain: "one", APIKeyHash: []byte("two")}); err != nil {
+				return err // queued: no answer yet
+			}
+			if then == "read" {
+				_, err := tx.Store(1)
+				return err
+			}
+			return nil
+		})
+		var ae *app.Error
+		if !errors.As(err, &ae) || ae.Code != app.EConflict {
+			t.Fatalf("then %s: %v, want conflict", then, err)
+		}
+	}
+	if err := db.View(func(tx app.Tx) error {
+		if _, err := tx.Store(2); !app.IsNotFound(err) {
+			t.Fatalf("store 2 after the failed writes: %v", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := put(2, "two"); err != nil { // the one connection is clean again
+		t.Fatal(err)
+	}
+	// A transaction that runs no statement takes no connection.
+	if err := db.View(func(app.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.Pool().Stat().AcquiredConns(); n != 0 {
+		t.Fatalf("%d connections still acquired", n)
 	}
 }

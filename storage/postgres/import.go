@@ -266,7 +266,7 @@ func (db *DB) verifyImport(export func(fn func(ImportRecord) error) error, rep *
 		for bucket, n := range rep.Counts {
 			spec := importSpecs[bucket]
 			var got int
-			if err := t.tx.QueryRow(t.ctx, "SELECT count(*) FROM "+spec.table).Scan(&got); err != nil {
+			if err := t.queryRow("SELECT count(*) FROM " + spec.table).Scan(&got); err != nil {
 				return err
 			}
 			if got != n {

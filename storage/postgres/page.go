@@ -149,7 +149,7 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 	var keys [][]byte
 	for {
 		sql, args := l.sql(afterVals, chunk)
-		rows, err := t.tx.Query(t.ctx, sql, args...)
+		rows, err := t.query(sql, args...)
 		if err != nil {
 			return out, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
 		}

@@ -22,8 +22,8 @@ func (t *Tx) PutRevocation(r *app.Revocation) error {
 	}
 	return t.exec(r.StoreID, "put revocation", `INSERT INTO revocations (store_id, kind, session, customer_id, until, doc)
 		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (store_id, kind, session, customer_id) DO UPDATE SET until = excluded.until, doc = excluded.doc`,
-		i64(r.StoreID), kind, bs(r.Session), i64(cid), r.Until, raw)
+		ON CONFLICT (store_id, kind, session, customer_id) DO UPDATE SET until = excluded.until, doc = excluded.doc`+announce(7),
+		i64(r.StoreID), kind, bs(r.Session), i64(cid), r.Until, raw, t.event(app.EventRevocation, r.StoreID, raw))
 }
 
 // Revocations lists the stored revocations of every store. Like the prune

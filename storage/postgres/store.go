@@ -57,8 +57,8 @@ func (t *Tx) PutStore(s *app.Store) error {
 		hash = []byte{}
 	}
 	return t.exec(s.ID, "put store", `INSERT INTO stores (id, subdomain, api_key_hash, doc) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (id) DO UPDATE SET subdomain = excluded.subdomain, api_key_hash = excluded.api_key_hash, doc = excluded.doc`,
-		i64(s.ID), bs(s.Subdomain), hash, raw)
+		ON CONFLICT (id) DO UPDATE SET subdomain = excluded.subdomain, api_key_hash = excluded.api_key_hash, doc = excluded.doc`+announce(5),
+		i64(s.ID), bs(s.Subdomain), hash, raw, t.event(app.EventStore, s.ID, nil))
 }
 
 // Stores lists every store by id.
