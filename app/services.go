@@ -96,7 +96,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Mailer = mailer
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
-	mailing := mailDeps{DB: sdb, SendMail: s.SendMail}
 	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -129,10 +128,6 @@ type (
 		Log      *slog.Logger // the store's own request it could not reject (StoreDecide)
 	}
 
-	mailDeps struct {
-		DB       DB
-		SendMail func(Mail)
-	}
 
 	storeDeps struct {
 		DB        DB

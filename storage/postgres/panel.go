@@ -79,7 +79,7 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 		order = " ORDER BY total, id DESC"
 	}
 	if q.Limit > 0 || q.Offset > 0 {
-		if err := t.tx.QueryRow(t.ctx, "SELECT count(*)"+from, args...).Scan(&out.Total); err != nil {
+		if err := t.queryRow("SELECT count(*)"+from, args...).Scan(&out.Total); err != nil {
 			return out, t.fail(fmt.Errorf("postgres: count orders: %w", err))
 		}
 		if q.Offset >= out.Total {
@@ -93,7 +93,7 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 	if q.Offset > 0 {
 		sql += fmt.Sprintf(" OFFSET %d", q.Offset)
 	}
-	rows, err := t.tx.Query(t.ctx, sql, args...)
+	rows, err := t.query(sql, args...)
 	if err != nil {
 		return out, t.fail(fmt.Errorf("postgres: search orders: %w", err))
 	}
@@ -146,7 +146,7 @@ func textCondition(text string, arg func(any) string) string {
 // OrderDayStats sums the paid orders of days in [from, to) by UTC day and
 // currency (app.OrderStatsOf), from the partial index of paid orders.
 func (t *Tx) OrderDayStats(storeID uint64, from, to time.Time) ([]app.DayStats, error) {
-	rows, err := t.tx.Query(t.ctx, `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, currency,
+	rows, err := t.query(`SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, currency,
 			count(*), sum(total)::bigint, sum(refunded)::bigint
 		FROM orders WHERE store_id = $1 AND payment_status IN ('PAID', 'PARTIALLY_REFUNDED', 'REFUNDED')
 			AND created_at >= $2 AND created_at < $3
@@ -182,7 +182,7 @@ func (t *Tx) rowsErr(rows pgx.Rows, what string) error {
 // count runs a SELECT count(*).
 func (t *Tx) count(what, sql string, args ...any) (int, error) {
 	var n int
-	if err := t.tx.QueryRow(t.ctx, sql, args...).Scan(&n); err != nil {
+	if err := t.queryRow(sql, args...).Scan(&n); err != nil {
 		return 0, t.fail(fmt.Errorf("postgres: count %s: %w", what, err))
 	}
 	return n, nil
