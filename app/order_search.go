@@ -392,13 +392,19 @@ func (rs *RequestService) storeAction(storeID, orderID uint64, kind string, by *
 			return Errorf(EInvalidOrderState, "a %s order cannot be %s", o.Status, verb)
 		}
 		if r, err = pendingRequestOf(tx, storeID, kind, o.ID); err != nil || r != nil {
+			if r != nil && r.FiledBy != 0 {
+				// Another store action on this order is between filing and
+				// deciding: approving its request here would answer success
+				// for a decision this call did not make.
+				return Errorf(EConflict, "another %s of this order by the store is in progress (request #%d); reload the order", kind, r.ID)
+			}
 			if r != nil && kind == KindRefund && in.Amount != nil && *in.Amount != r.Amount {
 				return Errorf(EConflict, "the order has a pending refund request (#%d) of %s; decide it first", r.ID, r.Amount)
 			}
 			return err
 		}
 		r = &Request{StoreID: storeID, Kind: kind, OrderID: o.ID, CustomerID: o.CustomerID,
-			Status: RequestPending, Reason: in.Reason, CreatedAt: UTC(tx.Now())}
+			Status: RequestPending, Reason: in.Reason, CreatedAt: UTC(tx.Now()), FiledBy: by.ID}
 		if kind == KindRefund {
 			left := o.Refundable()
 			r.Amount = left

@@ -59,6 +59,9 @@ type Request struct {
 	ReviewedBy   uint64     `json:"reviewed_by"`
 	ReviewedAt   *time.Time `json:"reviewed_at"`
 	CreatedAt    time.Time  `json:"created_at"`
+	// FiledBy is the admin who filed the request for the store (StoreCancel,
+	// StoreRefund); 0: the shopper filed it.
+	FiledBy uint64 `json:"filed_by,omitempty"`
 }
 
 // CancellationView is a cancellation request on the wire (storefront-api.md,

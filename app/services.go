@@ -128,7 +128,6 @@ type (
 		Log      *slog.Logger // the store's own request it could not reject (StoreDecide)
 	}
 
-
 	storeDeps struct {
 		DB        DB
 		broadcast func(Event) // tells the other processes sharing the database
