@@ -6,15 +6,8 @@ import (
 	"storefront/app"
 )
 
-// Addresses are keyed under their customer, so another customer's (or
-// store's) address id is simply a missing key.
-var (
-	bAddresses = []byte("addresses") // sid|cid|uuid -> address
-	_          = registerBuckets(bAddresses)
-)
-
 func addressKey(storeID, customerID uint64, id string) []byte {
-	return key(storeID, customerID, str0(id))
+	return keyOf(storeID).id(customerID).str0(id)
 }
 
 // PutAddress creates or replaces a.
@@ -37,7 +30,7 @@ func (t *Tx) Address(storeID, customerID uint64, id string) (*app.Address, error
 // Addresses lists a customer's addresses.
 func (t *Tx) Addresses(storeID, customerID uint64) ([]*app.Address, error) {
 	out := []*app.Address{}
-	err := walk(t.b(bAddresses), key(storeID, customerID), nil, false, func(_, v []byte) (bool, error) {
+	err := walk(t.b(bAddresses), keyOf(storeID).id(customerID), nil, false, func(_, v []byte) (bool, error) {
 		var a app.Address
 		if err := getJSONBytes(v, &a, "address"); err != nil {
 			return false, err

@@ -9,10 +9,7 @@ import (
 // The audit log is global: audit: id -> entry (ids from one sequence, so in
 // time order); idx_audit_store: sid|id -> nil for a store's entries.
 var (
-	bAudit         = []byte("audit")
-	bIdxAuditStore = []byte("idx_audit_store")
-	_              = registerBuckets(bAudit, bIdxAuditStore)
-	_              = registerVerifier(verifyAudit, bIdxAuditStore)
+	_ = registerVerifier(verifyAudit, bIdxAuditStore)
 )
 
 // auditSeq is the audit log's id sequence (store 0: not a tenant's).
@@ -26,7 +23,7 @@ func (t *Tx) CreateAuditEntry(e *app.AuditEntry) error {
 	}
 	e.ID = id
 	if e.StoreID != 0 {
-		if err := t.b(bIdxAuditStore).Put(key(e.StoreID, id), nil); err != nil {
+		if err := t.b(bIdxAuditStore).Put(keyOf(e.StoreID).id(id), nil); err != nil {
 			return err
 		}
 	}
@@ -77,7 +74,7 @@ func (t *Tx) DeleteAuditEntriesBefore(before time.Time) (int, error) {
 			return 0, err
 		}
 		if e.StoreID != 0 {
-			if err := t.b(bIdxAuditStore).Delete(key(e.StoreID, e.ID)); err != nil {
+			if err := t.b(bIdxAuditStore).Delete(keyOf(e.StoreID).id(e.ID)); err != nil {
 				return 0, err
 			}
 		}
@@ -92,7 +89,7 @@ func verifyAudit(t *Tx, want expectKeys) error {
 			return err
 		}
 		if e.StoreID != 0 {
-			want.put(bIdxAuditStore, key(e.StoreID, e.ID), nil)
+			want.put(bIdxAuditStore, keyOf(e.StoreID).id(e.ID), nil)
 		}
 		return nil
 	})

@@ -2,18 +2,12 @@ package storage
 
 import "storefront/app"
 
-// Cart lines: sid|customer|id -> app.CartItem. Keyed by customer, so a line
-// id of another shopper is a missing key.
-var bCarts = []byte("carts")
-
-var _ = registerBuckets(bCarts)
-
-func cartKey(sid, cid, id uint64) []byte { return key(sid, cid, id) }
+func cartKey(sid, cid, id uint64) []byte { return keyOf(sid).id(cid).id(id) }
 
 // CartItems lists a shopper's lines in id order.
 func (t *Tx) CartItems(storeID, customerID uint64) ([]*app.CartItem, error) {
 	out := []*app.CartItem{}
-	err := walk(t.b(bCarts), key(storeID, customerID), nil, false, func(_, v []byte) (bool, error) {
+	err := walk(t.b(bCarts), keyOf(storeID).id(customerID), nil, false, func(_, v []byte) (bool, error) {
 		var it app.CartItem
 		if err := getJSONBytes(v, &it, "cart item"); err != nil {
 			return false, err

@@ -27,18 +27,18 @@ func (t *Tx) PutCategory(c *app.Category) error {
 			return err
 		}
 	}
-	if v := slugs.Get(key(c.StoreID, c.Slug)); v != nil && idFromKeyEnd(v) != c.ID {
+	if v := slugs.Get(keyOf(c.StoreID).last(c.Slug)); v != nil && idFromKeyEnd(v) != c.ID {
 		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
 	}
 	if old != nil && old.Slug != c.Slug {
-		if err := slugs.Delete(key(c.StoreID, old.Slug)); err != nil {
+		if err := slugs.Delete(keyOf(c.StoreID).last(old.Slug)); err != nil {
 			return err
 		}
 	}
-	if err := slugs.Put(key(c.StoreID, c.Slug), u64(c.ID)); err != nil {
+	if err := slugs.Put(keyOf(c.StoreID).last(c.Slug), u64(c.ID)); err != nil {
 		return err
 	}
-	if err := putJSON(t.b(bCategories), key(c.StoreID, c.ID), c); err != nil {
+	if err := putJSON(t.b(bCategories), keyOf(c.StoreID).id(c.ID), c); err != nil {
 		return err
 	}
 	if old != nil && old.Name != c.Name {
@@ -49,7 +49,7 @@ func (t *Tx) PutCategory(c *app.Category) error {
 
 func (t *Tx) reencodeCategory(c *app.Category) error {
 	var ids []uint64
-	prefix := key(c.StoreID, c.ID, sortNewest)
+	prefix := keyOf(c.StoreID).id(c.ID).code(sortNewest)
 	err := walk(t.b(bIdxCatProducts), prefix, nil, false, func(k, _ []byte) (bool, error) {
 		ids = append(ids, idFromKeyEnd(k))
 		return true, nil
@@ -72,7 +72,7 @@ func (t *Tx) reencodeCategory(c *app.Category) error {
 // Category returns one category.
 func (t *Tx) Category(storeID, id uint64) (*app.Category, error) {
 	var c app.Category
-	if err := getJSON(t.b(bCategories), key(storeID, id), &c, "category"); err != nil {
+	if err := getJSON(t.b(bCategories), keyOf(storeID).id(id), &c, "category"); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -113,10 +113,10 @@ func (t *Tx) DeleteCategory(storeID, id uint64) error {
 	if used {
 		return app.Errorf(app.EConflict, "the category still has products; move or delete them first")
 	}
-	if err := t.b(bCategorySlugs).Delete(key(storeID, c.Slug)); err != nil {
+	if err := t.b(bCategorySlugs).Delete(keyOf(storeID).last(c.Slug)); err != nil {
 		return err
 	}
-	return t.b(bCategories).Delete(key(storeID, id))
+	return t.b(bCategories).Delete(keyOf(storeID).id(id))
 }
 
 // PutProduct creates or updates a product with its doc, slug and indexes.
@@ -135,7 +135,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 		}
 	}
 	slugs := t.b(bProductSlugs)
-	if v := slugs.Get(key(p.StoreID, p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
+	if v := slugs.Get(keyOf(p.StoreID).last(p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
 		return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
 	}
 	if old != nil {
@@ -143,7 +143,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 			return err
 		}
 	}
-	if err := slugs.Put(key(p.StoreID, p.Slug), u64(p.ID)); err != nil {
+	if err := slugs.Put(keyOf(p.StoreID).last(p.Slug), u64(p.ID)); err != nil {
 		return err
 	}
 	return t.writeProduct(p)
@@ -152,7 +152,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 // writeProduct writes the record, its doc and its index entries (whose keys
 // the caller has made sure are the only ones of p).
 func (t *Tx) writeProduct(p *app.Product) error {
-	if err := putJSON(t.b(bProducts), key(p.StoreID, p.ID), p); err != nil {
+	if err := putJSON(t.b(bProducts), keyOf(p.StoreID).id(p.ID), p); err != nil {
 		return err
 	}
 	var cat *app.Category
@@ -191,11 +191,11 @@ func (t *Tx) putProductDoc(p *app.Product, cat *app.Category) error {
 	if err != nil {
 		return fmt.Errorf("storage: encode product doc: %w", err)
 	}
-	return t.b(bProductDocs).Put(key(p.StoreID, p.ID), doc)
+	return t.b(bProductDocs).Put(keyOf(p.StoreID).id(p.ID), doc)
 }
 
 func (t *Tx) unindexProduct(p *app.Product) error {
-	if err := t.b(bProductSlugs).Delete(key(p.StoreID, p.Slug)); err != nil {
+	if err := t.b(bProductSlugs).Delete(keyOf(p.StoreID).last(p.Slug)); err != nil {
 		return err
 	}
 	global, cat := productIndexKeysOf(p)
@@ -246,7 +246,7 @@ func decodeIndexEntry(v []byte) app.IndexEntry {
 // Product returns one product.
 func (t *Tx) Product(storeID, id uint64) (*app.Product, error) {
 	var p app.Product
-	if err := getJSON(t.b(bProducts), key(storeID, id), &p, "product"); err != nil {
+	if err := getJSON(t.b(bProducts), keyOf(storeID).id(id), &p, "product"); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -254,7 +254,7 @@ func (t *Tx) Product(storeID, id uint64) (*app.Product, error) {
 
 // ProductBySlug returns one product by slug.
 func (t *Tx) ProductBySlug(storeID uint64, slug string) (*app.Product, error) {
-	v := t.b(bProductSlugs).Get(key(storeID, slug))
+	v := t.b(bProductSlugs).Get(keyOf(storeID).last(slug))
 	if v == nil {
 		return nil, app.NotFound("product")
 	}
@@ -263,7 +263,7 @@ func (t *Tx) ProductBySlug(storeID uint64, slug string) (*app.Product, error) {
 
 // ProductDoc returns the doc of an active product.
 func (t *Tx) ProductDoc(storeID, id uint64) (app.Doc, error) {
-	d := t.b(bProductDocs).Get(key(storeID, id))
+	d := t.b(bProductDocs).Get(keyOf(storeID).id(id))
 	if d == nil || !t.productActive(storeID, id) {
 		return nil, app.NotFound("product")
 	}
@@ -272,12 +272,12 @@ func (t *Tx) ProductDoc(storeID, id uint64) (app.Doc, error) {
 
 // productActive reads the newest-index entry, present only for active products.
 func (t *Tx) productActive(storeID, id uint64) bool {
-	return t.b(bIdxProducts).Get(key(storeID, sortNewest, id)) != nil
+	return t.b(bIdxProducts).Get(keyOf(storeID).code(sortNewest).id(id)) != nil
 }
 
 // ProductDocBySlug returns the doc of an active product by slug.
 func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
-	v := t.b(bProductSlugs).Get(key(storeID, slug))
+	v := t.b(bProductSlugs).Get(keyOf(storeID).last(slug))
 	if v == nil {
 		return nil, app.NotFound("product")
 	}
@@ -293,13 +293,13 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 	if err := t.unindexProduct(p); err != nil {
 		return err
 	}
-	if err := t.b(bProductDocs).Delete(key(storeID, id)); err != nil {
+	if err := t.b(bProductDocs).Delete(keyOf(storeID).id(id)); err != nil {
 		return err
 	}
-	if err := t.b(bIdxProductsLow).Delete(key(storeID, id)); err != nil {
+	if err := t.b(bIdxProductsLow).Delete(keyOf(storeID).id(id)); err != nil {
 		return err
 	}
-	return t.b(bProducts).Delete(key(storeID, id))
+	return t.b(bProducts).Delete(keyOf(storeID).id(id))
 }
 
 // sortPlan maps a product sort to its index code and direction.
@@ -328,17 +328,17 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	var b *bolt.Bucket
 	var prefix []byte
 	if q.CategoryID != 0 {
-		b, prefix = t.b(bIdxCatProducts), key(storeID, q.CategoryID, code)
+		b, prefix = t.b(bIdxCatProducts), keyOf(storeID).id(q.CategoryID).code(code)
 	} else {
-		b, prefix = t.b(bIdxProducts), key(storeID, code)
+		b, prefix = t.b(bIdxProducts), keyOf(storeID).code(code)
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = app.DefaultLimit
 	}
 	docs := t.b(bProductDocs).Cursor()
-	dk := key(storeID, uint64(0))    // sid|id; the id is written per item
-	vals := make([][]byte, 0, limit) // bbolt's bytes, valid until the tx ends
+	dk := keyOf(storeID).id(uint64(0)) // sid|id; the id is written per item
+	vals := make([][]byte, 0, limit)   // bbolt's bytes, valid until the tx ends
 	var lastID uint64
 	filtered := q.Q != "" || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
 	pg, err := page(b, prefix, q.ListParams, desc, func(k, v []byte) (app.Doc, bool, error) {

@@ -8,7 +8,7 @@ import "storefront/app"
 // cannot have changed, so unlike PutProduct it neither deletes nor re-puts
 // them, which keeps a checkout's commit to fewer pages.
 func (t *Tx) PutProductStock(p *app.Product) error {
-	if t.b(bProducts).Get(key(p.StoreID, p.ID)) == nil {
+	if t.b(bProducts).Get(keyOf(p.StoreID).id(p.ID)) == nil {
 		return app.NotFound("product")
 	}
 	return t.writeProduct(p)

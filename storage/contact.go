@@ -6,13 +6,6 @@ import (
 	"storefront/app"
 )
 
-// Buckets of contact messages.
-var (
-	bContact        = []byte("contact_messages") // sid|id -> message
-	bIdxContactRead = []byte("idx_contact_read") // sid|unread flag (1 unread, 0 read)|id -> nil
-	_               = registerBuckets(bContact, bIdxContactRead)
-)
-
 func unreadFlag(read bool) byte {
 	if read {
 		return 0
@@ -20,7 +13,9 @@ func unreadFlag(read bool) byte {
 	return 1
 }
 
-func contactReadKey(m *app.ContactMessage) []byte { return key(m.StoreID, unreadFlag(m.IsRead), m.ID) }
+func contactReadKey(m *app.ContactMessage) []byte {
+	return keyOf(m.StoreID).code(unreadFlag(m.IsRead)).id(m.ID)
+}
 
 // CreateContactMessage assigns m.ID and stores m with its read index.
 func (t *Tx) CreateContactMessage(m *app.ContactMessage) error {
@@ -35,7 +30,7 @@ func (t *Tx) CreateContactMessage(m *app.ContactMessage) error {
 // ContactMessage returns one message.
 func (t *Tx) ContactMessage(storeID, id uint64) (*app.ContactMessage, error) {
 	var m app.ContactMessage
-	if err := getJSON(t.b(bContact), key(storeID, id), &m, "contact message"); err != nil {
+	if err := getJSON(t.b(bContact), keyOf(storeID).id(id), &m, "contact message"); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -60,7 +55,7 @@ func (t *Tx) putContact(old, m *app.ContactMessage) error {
 	if err := idx.Put(contactReadKey(m), nil); err != nil {
 		return fmt.Errorf("storage: put contact index: %w", err)
 	}
-	return putJSON(t.b(bContact), key(m.StoreID, m.ID), m)
+	return putJSON(t.b(bContact), keyOf(m.StoreID).id(m.ID), m)
 }
 
 // ContactMessages pages a store's messages newest first: all, unread ones
@@ -70,7 +65,7 @@ func (t *Tx) ContactMessages(storeID uint64, read *bool, unreadFirst bool, lp ap
 	byIndex := recordByIndex[app.ContactMessage](t.b(bContact), storeID, "contact message")
 	switch {
 	case read != nil:
-		return page(t.b(bIdxContactRead), key(storeID, unreadFlag(*read)), lp, true, byIndex)
+		return page(t.b(bIdxContactRead), keyOf(storeID).code(unreadFlag(*read)), lp, true, byIndex)
 	case unreadFirst:
 		return page(t.b(bIdxContactRead), tenant(storeID), lp, true, byIndex)
 	default:

@@ -6,35 +6,6 @@ import (
 	"storefront/app"
 )
 
-// Blog posts, flash deals and bundles.
-//
-//	blog_posts:          sid|id -> app.BlogPost
-//	blog_slugs:          sid|slug -> id
-//	idx_blog_published:  sid|published_at|id -> nil (PUBLISHED posts only)
-//	flash_deals:         sid|id -> app.FlashDeal
-//	idx_deals_end:       sid|ends_at|id -> nil (every deal; the list skips the inactive)
-//	idx_deals_product:   sid|product_id|id -> nil (cart and checkout pricing)
-//	bundles:             sid|id -> app.Bundle
-//	bundle_slugs:        sid|slug -> id
-//	idx_bundles_active:  sid|id -> nil (active bundles)
-var (
-	bBlogPosts        = []byte("blog_posts")
-	bBlogSlugs        = []byte("blog_slugs")
-	bIdxBlogPublished = []byte("idx_blog_published")
-	bFlashDeals       = []byte("flash_deals")
-	bIdxDealsEnd      = []byte("idx_deals_end")
-	bIdxDealsProduct  = []byte("idx_deals_product")
-	bBundles          = []byte("bundles")
-	bBundleSlugs      = []byte("bundle_slugs")
-	bIdxBundlesActive = []byte("idx_bundles_active")
-)
-
-var _ = registerBuckets(bBlogPosts, bBlogSlugs, bIdxBlogPublished, bFlashDeals, bIdxDealsEnd,
-	bIdxDealsProduct, bBundles, bBundleSlugs, bIdxBundlesActive)
-
-// timeKey encodes t (seconds) so that byte order is time order, also before 1970.
-func timeKey(t time.Time) []byte { return u64(uint64(t.Unix()) ^ 1<<63) }
-
 func slugConflict() error {
 	return &app.Error{Code: app.EConflict, Message: "slug is taken", Fields: map[string]string{"slug": "is taken"}}
 }
@@ -45,7 +16,7 @@ func postIndexKeys(p *app.BlogPost) [][]byte {
 	if p.Status != app.PostPublished || p.PublishedAt == nil {
 		return nil
 	}
-	return [][]byte{key(p.StoreID, timeKey(*p.PublishedAt), p.ID)}
+	return [][]byte{keyOf(p.StoreID).at(*p.PublishedAt).id(p.ID)}
 }
 
 // PutBlogPost creates (ID 0) or updates a post with its slug and index.
@@ -58,7 +29,7 @@ func (t *Tx) PutBlogPost(p *app.BlogPost) error {
 		}
 	}
 	slugs := t.b(bBlogSlugs)
-	if v := slugs.Get(key(p.StoreID, p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
+	if v := slugs.Get(keyOf(p.StoreID).last(p.Slug)); v != nil && idFromKeyEnd(v) != p.ID {
 		return slugConflict()
 	}
 	if p.ID == 0 {
@@ -73,7 +44,7 @@ func (t *Tx) PutBlogPost(p *app.BlogPost) error {
 			return err
 		}
 	}
-	if err := slugs.Put(key(p.StoreID, p.Slug), u64(p.ID)); err != nil {
+	if err := slugs.Put(keyOf(p.StoreID).last(p.Slug), u64(p.ID)); err != nil {
 		return err
 	}
 	for _, k := range postIndexKeys(p) {
@@ -81,11 +52,11 @@ func (t *Tx) PutBlogPost(p *app.BlogPost) error {
 			return err
 		}
 	}
-	return putJSON(t.b(bBlogPosts), key(p.StoreID, p.ID), p)
+	return putJSON(t.b(bBlogPosts), keyOf(p.StoreID).id(p.ID), p)
 }
 
 func (t *Tx) unindexPost(p *app.BlogPost) error {
-	if err := t.b(bBlogSlugs).Delete(key(p.StoreID, p.Slug)); err != nil {
+	if err := t.b(bBlogSlugs).Delete(keyOf(p.StoreID).last(p.Slug)); err != nil {
 		return err
 	}
 	for _, k := range postIndexKeys(p) {
@@ -99,7 +70,7 @@ func (t *Tx) unindexPost(p *app.BlogPost) error {
 // BlogPost returns one post.
 func (t *Tx) BlogPost(storeID, id uint64) (*app.BlogPost, error) {
 	var p app.BlogPost
-	if err := getJSON(t.b(bBlogPosts), key(storeID, id), &p, "blog post"); err != nil {
+	if err := getJSON(t.b(bBlogPosts), keyOf(storeID).id(id), &p, "blog post"); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -107,7 +78,7 @@ func (t *Tx) BlogPost(storeID, id uint64) (*app.BlogPost, error) {
 
 // BlogPostBySlug returns one post by slug, whatever its status.
 func (t *Tx) BlogPostBySlug(storeID uint64, slug string) (*app.BlogPost, error) {
-	v := t.b(bBlogSlugs).Get(key(storeID, slug))
+	v := t.b(bBlogSlugs).Get(keyOf(storeID).last(slug))
 	if v == nil {
 		return nil, app.NotFound("blog post")
 	}
@@ -133,13 +104,13 @@ func (t *Tx) DeleteBlogPost(storeID, id uint64) error {
 	if err := t.unindexPost(p); err != nil {
 		return err
 	}
-	return t.b(bBlogPosts).Delete(key(storeID, id))
+	return t.b(bBlogPosts).Delete(keyOf(storeID).id(id))
 }
 
 // ---- flash deals ----
 
-func dealEndKey(d *app.FlashDeal) []byte     { return key(d.StoreID, timeKey(d.EndsAt), d.ID) }
-func dealProductKey(d *app.FlashDeal) []byte { return key(d.StoreID, d.ProductID, d.ID) }
+func dealEndKey(d *app.FlashDeal) []byte     { return keyOf(d.StoreID).at(d.EndsAt).id(d.ID) }
+func dealProductKey(d *app.FlashDeal) []byte { return keyOf(d.StoreID).id(d.ProductID).id(d.ID) }
 
 // PutFlashDeal creates (ID 0) or updates a deal with its index keys.
 func (t *Tx) PutFlashDeal(d *app.FlashDeal) error {
@@ -164,7 +135,7 @@ func (t *Tx) PutFlashDeal(d *app.FlashDeal) error {
 	if err := t.b(bIdxDealsProduct).Put(dealProductKey(d), nil); err != nil {
 		return err
 	}
-	return putJSON(t.b(bFlashDeals), key(d.StoreID, d.ID), d)
+	return putJSON(t.b(bFlashDeals), keyOf(d.StoreID).id(d.ID), d)
 }
 
 func (t *Tx) unindexDeal(d *app.FlashDeal) error {
@@ -177,7 +148,7 @@ func (t *Tx) unindexDeal(d *app.FlashDeal) error {
 // FlashDeal returns one deal.
 func (t *Tx) FlashDeal(storeID, id uint64) (*app.FlashDeal, error) {
 	var d app.FlashDeal
-	if err := getJSON(t.b(bFlashDeals), key(storeID, id), &d, "flash deal"); err != nil {
+	if err := getJSON(t.b(bFlashDeals), keyOf(storeID).id(id), &d, "flash deal"); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -197,7 +168,7 @@ func (t *Tx) ActiveFlashDeals(storeID uint64, now time.Time, lp app.ListParams, 
 	records := t.b(bFlashDeals)
 	return page(t.b(bIdxDealsEnd), tenant(storeID), lp, false, func(k, _ []byte) (*app.FlashDeal, bool, error) {
 		var d app.FlashDeal
-		if err := getJSON(records, key(storeID, idFromKeyEnd(k)), &d, "flash deal"); err != nil {
+		if err := getJSON(records, keyOf(storeID).id(idFromKeyEnd(k)), &d, "flash deal"); err != nil {
 			return nil, false, err
 		}
 		if !d.ActiveAt(now) {
@@ -212,9 +183,9 @@ func (t *Tx) ActiveFlashDeals(storeID uint64, now time.Time, lp app.ListParams, 
 func (t *Tx) ProductFlashDeals(storeID, productID uint64) ([]*app.FlashDeal, error) {
 	var out []*app.FlashDeal
 	records := t.b(bFlashDeals)
-	err := walk(t.b(bIdxDealsProduct), key(storeID, productID), nil, false, func(k, _ []byte) (bool, error) {
+	err := walk(t.b(bIdxDealsProduct), keyOf(storeID).id(productID), nil, false, func(k, _ []byte) (bool, error) {
 		var d app.FlashDeal
-		if err := getJSON(records, key(storeID, idFromKeyEnd(k)), &d, "flash deal"); err != nil {
+		if err := getJSON(records, keyOf(storeID).id(idFromKeyEnd(k)), &d, "flash deal"); err != nil {
 			return false, err
 		}
 		out = append(out, &d)
@@ -232,7 +203,7 @@ func (t *Tx) DeleteFlashDeal(storeID, id uint64) error {
 	if err := t.unindexDeal(d); err != nil {
 		return err
 	}
-	return t.b(bFlashDeals).Delete(key(storeID, id))
+	return t.b(bFlashDeals).Delete(keyOf(storeID).id(id))
 }
 
 // ---- bundles ----
@@ -247,7 +218,7 @@ func (t *Tx) PutBundle(b *app.Bundle) error {
 		}
 	}
 	slugs := t.b(bBundleSlugs)
-	if v := slugs.Get(key(b.StoreID, b.Slug)); v != nil && idFromKeyEnd(v) != b.ID {
+	if v := slugs.Get(keyOf(b.StoreID).last(b.Slug)); v != nil && idFromKeyEnd(v) != b.ID {
 		return slugConflict()
 	}
 	if b.ID == 0 {
@@ -262,28 +233,28 @@ func (t *Tx) PutBundle(b *app.Bundle) error {
 			return err
 		}
 	}
-	if err := slugs.Put(key(b.StoreID, b.Slug), u64(b.ID)); err != nil {
+	if err := slugs.Put(keyOf(b.StoreID).last(b.Slug), u64(b.ID)); err != nil {
 		return err
 	}
 	if b.IsActive {
-		if err := t.b(bIdxBundlesActive).Put(key(b.StoreID, b.ID), nil); err != nil {
+		if err := t.b(bIdxBundlesActive).Put(keyOf(b.StoreID).id(b.ID), nil); err != nil {
 			return err
 		}
 	}
-	return putJSON(t.b(bBundles), key(b.StoreID, b.ID), b)
+	return putJSON(t.b(bBundles), keyOf(b.StoreID).id(b.ID), b)
 }
 
 func (t *Tx) unindexBundle(b *app.Bundle) error {
-	if err := t.b(bBundleSlugs).Delete(key(b.StoreID, b.Slug)); err != nil {
+	if err := t.b(bBundleSlugs).Delete(keyOf(b.StoreID).last(b.Slug)); err != nil {
 		return err
 	}
-	return t.b(bIdxBundlesActive).Delete(key(b.StoreID, b.ID))
+	return t.b(bIdxBundlesActive).Delete(keyOf(b.StoreID).id(b.ID))
 }
 
 // Bundle returns one bundle.
 func (t *Tx) Bundle(storeID, id uint64) (*app.Bundle, error) {
 	var b app.Bundle
-	if err := getJSON(t.b(bBundles), key(storeID, id), &b, "bundle"); err != nil {
+	if err := getJSON(t.b(bBundles), keyOf(storeID).id(id), &b, "bundle"); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -316,7 +287,7 @@ func (t *Tx) DeleteBundle(storeID, id uint64) error {
 	if err := t.unindexBundle(b); err != nil {
 		return err
 	}
-	return t.b(bBundles).Delete(key(storeID, id))
+	return t.b(bBundles).Delete(keyOf(storeID).id(id))
 }
 
 // ---- verification ----
@@ -331,7 +302,7 @@ func verifyContent(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &p, "blog post"); err != nil {
 			return err
 		}
-		want.put(bBlogSlugs, key(p.StoreID, p.Slug), u64(p.ID))
+		want.put(bBlogSlugs, keyOf(p.StoreID).last(p.Slug), u64(p.ID))
 		for _, k := range postIndexKeys(&p) {
 			want.put(bIdxBlogPublished, k, nil)
 		}
@@ -357,9 +328,9 @@ func verifyContent(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &b, "bundle"); err != nil {
 			return err
 		}
-		want.put(bBundleSlugs, key(b.StoreID, b.Slug), u64(b.ID))
+		want.put(bBundleSlugs, keyOf(b.StoreID).last(b.Slug), u64(b.ID))
 		if b.IsActive {
-			want.put(bIdxBundlesActive, key(b.StoreID, b.ID), nil)
+			want.put(bIdxBundlesActive, keyOf(b.StoreID).id(b.ID), nil)
 		}
 		return nil
 	})

@@ -2,14 +2,6 @@ package storage
 
 import "storefront/app"
 
-// Coupons: sid|id -> app.Coupon; codes: sid|CODE -> id (upper case, unique per store).
-var (
-	bCoupons     = []byte("coupons")
-	bCouponCodes = []byte("coupon_codes")
-)
-
-var _ = registerBuckets(bCoupons, bCouponCodes)
-
 // PutCoupon creates (ID 0) or updates a coupon and its code index.
 func (t *Tx) PutCoupon(c *app.Coupon) error {
 	codes := t.b(bCouponCodes)
@@ -21,7 +13,7 @@ func (t *Tx) PutCoupon(c *app.Coupon) error {
 			return err
 		}
 	}
-	if v := codes.Get(key(c.StoreID, code)); v != nil && idFromKeyEnd(v) != c.ID {
+	if v := codes.Get(keyOf(c.StoreID).last(code)); v != nil && idFromKeyEnd(v) != c.ID {
 		return &app.Error{Code: app.EConflict, Message: "coupon code is taken", Fields: map[string]string{"code": "is taken"}}
 	}
 	if c.ID == 0 {
@@ -32,20 +24,20 @@ func (t *Tx) PutCoupon(c *app.Coupon) error {
 		c.ID = id
 	}
 	if old != nil && app.NormalizeCouponCode(old.Code) != code {
-		if err := codes.Delete(key(c.StoreID, app.NormalizeCouponCode(old.Code))); err != nil {
+		if err := codes.Delete(keyOf(c.StoreID).last(app.NormalizeCouponCode(old.Code))); err != nil {
 			return err
 		}
 	}
-	if err := codes.Put(key(c.StoreID, code), u64(c.ID)); err != nil {
+	if err := codes.Put(keyOf(c.StoreID).last(code), u64(c.ID)); err != nil {
 		return err
 	}
-	return putJSON(t.b(bCoupons), key(c.StoreID, c.ID), c)
+	return putJSON(t.b(bCoupons), keyOf(c.StoreID).id(c.ID), c)
 }
 
 // Coupon returns one coupon.
 func (t *Tx) Coupon(storeID, id uint64) (*app.Coupon, error) {
 	var c app.Coupon
-	if err := getJSON(t.b(bCoupons), key(storeID, id), &c, "coupon"); err != nil {
+	if err := getJSON(t.b(bCoupons), keyOf(storeID).id(id), &c, "coupon"); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -53,7 +45,7 @@ func (t *Tx) Coupon(storeID, id uint64) (*app.Coupon, error) {
 
 // CouponByCode looks a coupon up by its code, case-insensitively.
 func (t *Tx) CouponByCode(storeID uint64, code string) (*app.Coupon, error) {
-	v := t.b(bCouponCodes).Get(key(storeID, app.NormalizeCouponCode(code)))
+	v := t.b(bCouponCodes).Get(keyOf(storeID).last(app.NormalizeCouponCode(code)))
 	if v == nil {
 		return nil, app.NotFound("coupon")
 	}
@@ -80,10 +72,10 @@ func (t *Tx) DeleteCoupon(storeID, id uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := t.b(bCouponCodes).Delete(key(storeID, app.NormalizeCouponCode(c.Code))); err != nil {
+	if err := t.b(bCouponCodes).Delete(keyOf(storeID).last(app.NormalizeCouponCode(c.Code))); err != nil {
 		return err
 	}
-	return t.b(bCoupons).Delete(key(storeID, id))
+	return t.b(bCoupons).Delete(keyOf(storeID).id(id))
 }
 
 var _ = registerVerifier(verifyCoupons, bCouponCodes)
@@ -95,7 +87,7 @@ func verifyCoupons(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &c, "coupon"); err != nil {
 			return err
 		}
-		want.put(bCouponCodes, key(c.StoreID, app.NormalizeCouponCode(c.Code)), u64(c.ID))
+		want.put(bCouponCodes, keyOf(c.StoreID).last(app.NormalizeCouponCode(c.Code)), u64(c.ID))
 		return nil
 	})
 }

@@ -10,7 +10,7 @@ import (
 // CreateCustomer assigns c.ID and stores c; a registered email is conflict.
 func (t *Tx) CreateCustomer(c *app.Customer) error {
 	emails := t.b(bCustomerEmails)
-	ek := key(c.StoreID, app.NormalizeEmail(c.Email))
+	ek := keyOf(c.StoreID).last(app.NormalizeEmail(c.Email))
 	if emails.Get(ek) != nil {
 		return &app.Error{Code: app.EConflict, Message: "this email is already registered", Fields: map[string]string{"email": "is already registered"}}
 	}
@@ -22,13 +22,13 @@ func (t *Tx) CreateCustomer(c *app.Customer) error {
 	if err := emails.Put(ek, u64(id)); err != nil {
 		return err
 	}
-	return putJSON(t.b(bCustomers), key(c.StoreID, c.ID), c)
+	return putJSON(t.b(bCustomers), keyOf(c.StoreID).id(c.ID), c)
 }
 
 // Customer returns one customer.
 func (t *Tx) Customer(storeID, id uint64) (*app.Customer, error) {
 	var c app.Customer
-	if err := getJSON(t.b(bCustomers), key(storeID, id), &c, "customer"); err != nil {
+	if err := getJSON(t.b(bCustomers), keyOf(storeID).id(id), &c, "customer"); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -36,7 +36,7 @@ func (t *Tx) Customer(storeID, id uint64) (*app.Customer, error) {
 
 // CustomerByEmail looks a customer up by email.
 func (t *Tx) CustomerByEmail(storeID uint64, email string) (*app.Customer, error) {
-	v := t.b(bCustomerEmails).Get(key(storeID, app.NormalizeEmail(email)))
+	v := t.b(bCustomerEmails).Get(keyOf(storeID).last(app.NormalizeEmail(email)))
 	if v == nil {
 		return nil, app.NotFound("customer")
 	}
@@ -51,17 +51,17 @@ func (t *Tx) PutCustomer(c *app.Customer) error {
 	}
 	if oe, ne := app.NormalizeEmail(old.Email), app.NormalizeEmail(c.Email); oe != ne {
 		emails := t.b(bCustomerEmails)
-		if emails.Get(key(c.StoreID, ne)) != nil {
+		if emails.Get(keyOf(c.StoreID).last(ne)) != nil {
 			return &app.Error{Code: app.EConflict, Message: "this email is already registered", Fields: map[string]string{"email": "is already registered"}}
 		}
-		if err := emails.Delete(key(c.StoreID, oe)); err != nil {
+		if err := emails.Delete(keyOf(c.StoreID).last(oe)); err != nil {
 			return err
 		}
-		if err := emails.Put(key(c.StoreID, ne), u64(c.ID)); err != nil {
+		if err := emails.Put(keyOf(c.StoreID).last(ne), u64(c.ID)); err != nil {
 			return err
 		}
 	}
-	return putJSON(t.b(bCustomers), key(c.StoreID, c.ID), c)
+	return putJSON(t.b(bCustomers), keyOf(c.StoreID).id(c.ID), c)
 }
 
 // Customers pages a store's customers, newest first.
@@ -69,29 +69,21 @@ func (t *Tx) Customers(storeID uint64, lp app.ListParams) (app.Page[*app.Custome
 	return page(t.b(bCustomers), tenant(storeID), lp, true, decodeJSONRecord[app.Customer]("customer"))
 }
 
-// Sessions (refresh token chains) and email codes of customers.
-var (
-	bSessions       = []byte("customer_sessions")     // sid|sha256(family) -> session
-	bSessionsByCust = []byte("idx_sessions_customer") // sid|cid|sha256(family) -> nil
-	bEmailCodes     = []byte("customer_email_codes")  // sid|cid|purpose -> code
-	_               = registerBuckets(bSessions, bSessionsByCust, bEmailCodes)
-)
-
 // PutSession creates or updates a session and its per-customer index key.
 func (t *Tx) PutSession(s *app.Session) error {
 	if len(s.Key) != 32 {
 		return fmt.Errorf("storage: put session: bad key length %d", len(s.Key))
 	}
-	if err := t.b(bSessionsByCust).Put(key(s.StoreID, s.CustomerID, s.Key), nil); err != nil {
+	if err := t.b(bSessionsByCust).Put(keyOf(s.StoreID).id(s.CustomerID).raw(s.Key), nil); err != nil {
 		return fmt.Errorf("storage: put session index: %w", err)
 	}
-	return putJSON(t.b(bSessions), key(s.StoreID, s.Key), s)
+	return putJSON(t.b(bSessions), keyOf(s.StoreID).raw(s.Key), s)
 }
 
 // Session returns one session by its key.
 func (t *Tx) Session(storeID uint64, k []byte) (*app.Session, error) {
 	var s app.Session
-	if err := getJSON(t.b(bSessions), key(storeID, k), &s, "session"); err != nil {
+	if err := getJSON(t.b(bSessions), keyOf(storeID).raw(k), &s, "session"); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -106,16 +98,16 @@ func (t *Tx) DeleteSession(storeID uint64, k []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := t.b(bSessionsByCust).Delete(key(storeID, s.CustomerID, k)); err != nil {
+	if err := t.b(bSessionsByCust).Delete(keyOf(storeID).id(s.CustomerID).raw(k)); err != nil {
 		return fmt.Errorf("storage: delete session index: %w", err)
 	}
-	return t.b(bSessions).Delete(key(storeID, k))
+	return t.b(bSessions).Delete(keyOf(storeID).raw(k))
 }
 
 // Sessions lists a customer's sessions.
 func (t *Tx) Sessions(storeID, customerID uint64) ([]*app.Session, error) {
 	var keys [][]byte
-	err := walk(t.b(bSessionsByCust), key(storeID, customerID), nil, false, func(k, _ []byte) (bool, error) {
+	err := walk(t.b(bSessionsByCust), keyOf(storeID).id(customerID), nil, false, func(k, _ []byte) (bool, error) {
 		keys = append(keys, bytes.Clone(k[16:]))
 		return true, nil
 	})
@@ -135,13 +127,13 @@ func (t *Tx) Sessions(storeID, customerID uint64) ([]*app.Session, error) {
 
 // PutEmailCode replaces the customer's code of c.Purpose.
 func (t *Tx) PutEmailCode(c *app.EmailCode) error {
-	return putJSON(t.b(bEmailCodes), key(c.StoreID, c.CustomerID, str0(c.Purpose)), c)
+	return putJSON(t.b(bEmailCodes), keyOf(c.StoreID).id(c.CustomerID).str0(c.Purpose), c)
 }
 
 // EmailCode returns the customer's pending code of purpose.
 func (t *Tx) EmailCode(storeID, customerID uint64, purpose string) (*app.EmailCode, error) {
 	var c app.EmailCode
-	if err := getJSON(t.b(bEmailCodes), key(storeID, customerID, str0(purpose)), &c, "code"); err != nil {
+	if err := getJSON(t.b(bEmailCodes), keyOf(storeID).id(customerID).str0(purpose), &c, "code"); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -149,7 +141,7 @@ func (t *Tx) EmailCode(storeID, customerID uint64, purpose string) (*app.EmailCo
 
 // DeleteEmailCode removes the customer's code of purpose.
 func (t *Tx) DeleteEmailCode(storeID, customerID uint64, purpose string) error {
-	return t.b(bEmailCodes).Delete(key(storeID, customerID, str0(purpose)))
+	return t.b(bEmailCodes).Delete(keyOf(storeID).id(customerID).str0(purpose))
 }
 
 var _ = registerVerifier(verifyCustomers, bCustomerEmails, bSessionsByCust)
@@ -162,7 +154,7 @@ func verifyCustomers(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &c, "customer"); err != nil {
 			return err
 		}
-		want.put(bCustomerEmails, key(c.StoreID, app.NormalizeEmail(c.Email)), u64(c.ID))
+		want.put(bCustomerEmails, keyOf(c.StoreID).last(app.NormalizeEmail(c.Email)), u64(c.ID))
 		return nil
 	})
 	if err != nil {
@@ -173,7 +165,7 @@ func verifyCustomers(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &s, "session"); err != nil {
 			return err
 		}
-		want.put(bSessionsByCust, key(s.StoreID, s.CustomerID, s.Key), nil)
+		want.put(bSessionsByCust, keyOf(s.StoreID).id(s.CustomerID).raw(s.Key), nil)
 		return nil
 	})
 }

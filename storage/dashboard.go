@@ -12,15 +12,13 @@ import (
 // bIdxProductsLow lists the products that are app.Product.IsLowStock:
 // sid|pid -> nil, kept by writeProduct and DeleteProduct.
 var (
-	bIdxProductsLow = []byte("idx_products_low")
-	_               = registerBuckets(bIdxProductsLow)
-	_               = registerVerifier(verifyLowStock, bIdxProductsLow)
-	_               = registerDerived("products_low_v1", rebuildLowStock, bIdxProductsLow)
+	_ = registerVerifier(verifyLowStock, bIdxProductsLow)
+	_ = registerDerived("products_low_v1", rebuildLowStock, bIdxProductsLow)
 )
 
 // putLowStock keeps p's entry in the low-stock index.
 func (t *Tx) putLowStock(p *app.Product) error {
-	k := key(p.StoreID, p.ID)
+	k := keyOf(p.StoreID).id(p.ID)
 	if p.IsLowStock() {
 		return t.b(bIdxProductsLow).Put(k, nil)
 	}
@@ -39,22 +37,22 @@ func countPrefix(b *bolt.Bucket, prefix []byte) int {
 
 // CountRequests counts a store's requests of a kind in a status.
 func (t *Tx) CountRequests(storeID uint64, kind, status string) (int, error) {
-	return countPrefix(t.b(bIdxRequestsStatus), key(storeID, str0(kind), str0(status))), nil
+	return countPrefix(t.b(bIdxRequestsStatus), keyOf(storeID).str0(kind).str0(status)), nil
 }
 
 // CountReviews counts a store's reviews in a status.
 func (t *Tx) CountReviews(storeID uint64, status string) (int, error) {
-	return countPrefix(t.b(bIdxReviewsStatus), key(storeID, str0(status))), nil
+	return countPrefix(t.b(bIdxReviewsStatus), keyOf(storeID).str0(status)), nil
 }
 
 // CountTickets counts a store's tickets in a status.
 func (t *Tx) CountTickets(storeID uint64, status string) (int, error) {
-	return countPrefix(t.b(bIdxTicketsStatus), key(storeID, str0(status))), nil
+	return countPrefix(t.b(bIdxTicketsStatus), keyOf(storeID).str0(status)), nil
 }
 
 // CountUnreadMessages counts a store's unread contact messages.
 func (t *Tx) CountUnreadMessages(storeID uint64) (int, error) {
-	return countPrefix(t.b(bIdxContactRead), key(storeID, unreadFlag(false))), nil
+	return countPrefix(t.b(bIdxContactRead), keyOf(storeID).code(unreadFlag(false))), nil
 }
 
 // CountLowStock counts a store's products low on stock.
@@ -69,7 +67,7 @@ func verifyLowStock(t *Tx, want expectKeys) error {
 			return err
 		}
 		if p.IsLowStock() {
-			want.put(bIdxProductsLow, key(p.StoreID, p.ID), nil)
+			want.put(bIdxProductsLow, keyOf(p.StoreID).id(p.ID), nil)
 		}
 		return nil
 	})
@@ -83,7 +81,7 @@ func rebuildLowStock(tx *bolt.Tx) error {
 			return err
 		}
 		if p.IsLowStock() {
-			return b.Put(key(p.StoreID, p.ID), nil)
+			return b.Put(keyOf(p.StoreID).id(p.ID), nil)
 		}
 		return nil
 	})

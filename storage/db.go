@@ -286,7 +286,7 @@ func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
 // NextID allocates the next id of a per-store sequence.
 func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {
 	b := t.b(bSeq)
-	k := key(storeID, seq)
+	k := keyOf(storeID).last(seq)
 	var n uint64 = 1
 	if v := b.Get(k); len(v) == 8 {
 		n = idFromKeyEnd(v) + 1

@@ -115,7 +115,7 @@ func decodeJSONRecord[T any](what string) func(k, v []byte) (*T, bool, error) {
 func recordByIndex[T any](records *bolt.Bucket, sid uint64, what string) func(k, v []byte) (*T, bool, error) {
 	return func(k, _ []byte) (*T, bool, error) {
 		var x T
-		if err := getJSON(records, key(sid, idFromKeyEnd(k)), &x, what); err != nil {
+		if err := getJSON(records, keyOf(sid).id(idFromKeyEnd(k)), &x, what); err != nil {
 			return nil, false, err
 		}
 		return &x, true, nil

@@ -9,7 +9,7 @@ func (t *Tx) AddOutbox(m *app.Mail) error {
 		return err
 	}
 	m.ID = id
-	return putJSON(t.b(bOutbox), key(m.StoreID, id), m)
+	return putJSON(t.b(bOutbox), keyOf(m.StoreID).id(id), m)
 }
 
 // Outbox pages a store's mail, newest first.

@@ -19,7 +19,7 @@ func (t *Tx) CreateOrder(o *app.Order) error {
 // Order returns one order.
 func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
 	var o app.Order
-	if err := getJSON(t.b(bOrders), key(storeID, id), &o, "order"); err != nil {
+	if err := getJSON(t.b(bOrders), keyOf(storeID).id(id), &o, "order"); err != nil {
 		return nil, err
 	}
 	return &o, nil
@@ -34,9 +34,9 @@ func (t *Tx) PutOrder(o *app.Order) error {
 	return t.putOrder(old, o)
 }
 
-func orderStatusKey(o *app.Order) []byte { return key(o.StoreID, str0(o.Status), o.ID) }
+func orderStatusKey(o *app.Order) []byte { return keyOf(o.StoreID).str0(o.Status).id(o.ID) }
 func orderCustomerKey(o *app.Order) []byte {
-	return key(o.StoreID, o.CustomerID, o.ID)
+	return keyOf(o.StoreID).id(o.CustomerID).id(o.ID)
 }
 
 func (t *Tx) putOrder(old, o *app.Order) error {
@@ -57,12 +57,12 @@ func (t *Tx) putOrder(old, o *app.Order) error {
 	if err := t.putOrderDerived(old, o); err != nil {
 		return err
 	}
-	return putJSON(t.b(bOrders), key(o.StoreID, o.ID), o)
+	return putJSON(t.b(bOrders), keyOf(o.StoreID).id(o.ID), o)
 }
 
 // CustomerOrders pages one customer's orders, newest first.
 func (t *Tx) CustomerOrders(storeID, customerID uint64, lp app.ListParams) (app.Page[*app.Order], error) {
-	return page(t.b(bIdxOrdersCust), key(storeID, customerID), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
+	return page(t.b(bIdxOrdersCust), keyOf(storeID).id(customerID), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
 }
 
 // Orders pages a store's orders newest first, all or of one status.
@@ -70,13 +70,13 @@ func (t *Tx) Orders(storeID uint64, status string, lp app.ListParams) (app.Page[
 	if status == "" {
 		return page(t.b(bOrders), tenant(storeID), lp, true, decodeJSONRecord[app.Order]("order"))
 	}
-	return page(t.b(bIdxOrdersStatus), key(storeID, str0(status)), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
+	return page(t.b(bIdxOrdersStatus), keyOf(storeID).str0(status), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
 }
 
 // PendingOrdersBefore lists a store's PENDING orders created before before.
 func (t *Tx) PendingOrdersBefore(storeID uint64, before time.Time) ([]*app.Order, error) {
 	var out []*app.Order
-	err := walk(t.b(bIdxOrdersStatus), key(storeID, str0(app.OrderPending)), nil, false, func(k, _ []byte) (bool, error) {
+	err := walk(t.b(bIdxOrdersStatus), keyOf(storeID).str0(app.OrderPending), nil, false, func(k, _ []byte) (bool, error) {
 		o, err := t.Order(storeID, idFromKeyEnd(k))
 		if err != nil {
 			return false, err

@@ -18,11 +18,8 @@ import (
 //   - order_stats: sid|day|currency0 -> paid orders, gross and refunded
 //     (three int64) of orders placed that UTC day (app.OrderStatsOf).
 var (
-	bOrderRows  = []byte("order_rows")
-	bOrderStats = []byte("order_stats")
-	_           = registerBuckets(bOrderRows, bOrderStats)
-	_           = registerVerifier(verifyOrderDerived, bOrderRows, bOrderStats)
-	_           = registerDerived("order_rows_stats_v1", rebuildOrderDerived, bOrderRows, bOrderStats)
+	_ = registerVerifier(verifyOrderDerived, bOrderRows, bOrderStats)
+	_ = registerDerived("order_rows_stats_v1", rebuildOrderDerived, bOrderRows, bOrderStats)
 )
 
 // encodeRow writes the summary of o: fixed fields, then length-prefixed
@@ -81,13 +78,13 @@ func (r *rowView) row(id uint64) app.OrderRow {
 
 // statsKey is the order_stats key of an order's day and currency.
 func statsKey(sid uint64, day time.Time, currency string) []byte {
-	return key(sid, uint64(app.StatsDay(day).Unix()/86400), str0(currency))
+	return keyOf(sid).id(uint64(app.StatsDay(day).Unix() / 86400)).str0(currency)
 }
 
 // putOrderDerived updates the row and the day stats of an order write (old
 // nil for a new order), in the write's transaction.
 func (t *Tx) putOrderDerived(old, o *app.Order) error {
-	if err := t.b(bOrderRows).Put(key(o.StoreID, o.ID), encodeRow(o)); err != nil {
+	if err := t.b(bOrderRows).Put(keyOf(o.StoreID).id(o.ID), encodeRow(o)); err != nil {
 		return fmt.Errorf("storage: put order row: %w", err)
 	}
 	var oldKey []byte
@@ -133,8 +130,8 @@ func encodeStats(v [3]int64) []byte {
 // OrderDayStats returns the day aggregates of days in [from, to).
 func (t *Tx) OrderDayStats(storeID uint64, from, to time.Time) ([]app.DayStats, error) {
 	out := []app.DayStats{}
-	lo := key(storeID, uint64(app.StatsDay(from).Unix()/86400))
-	hi := key(storeID, uint64(app.StatsDay(to).Unix()/86400))
+	lo := keyOf(storeID).id(uint64(app.StatsDay(from).Unix() / 86400))
+	hi := keyOf(storeID).id(uint64(app.StatsDay(to).Unix() / 86400))
 	c := t.b(bOrderStats).Cursor()
 	for k, v := c.Seek(lo); k != nil && bytes.Compare(k, hi) < 0; k, v = c.Next() {
 		if len(k) < 17 || len(v) != 24 {
@@ -232,7 +229,7 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 		if !inPage(i) {
 			continue
 		}
-		if !parseRow(b.Get(key(storeID, h.id)), &rv) {
+		if !parseRow(b.Get(keyOf(storeID).id(h.id)), &rv) {
 			return out, fmt.Errorf("storage: bad order row %d/%d", storeID, h.id)
 		}
 		out.Rows = append(out.Rows, rv.row(h.id))
@@ -247,9 +244,9 @@ func (t *Tx) CountPendingOrdersBefore(storeID uint64, before time.Time) (int, er
 	n := 0
 	rows := t.b(bOrderRows)
 	var rv rowView
-	err := walk(t.b(bIdxOrdersStatus), key(storeID, str0(app.OrderPending)), nil, false, func(k, _ []byte) (bool, error) {
+	err := walk(t.b(bIdxOrdersStatus), keyOf(storeID).str0(app.OrderPending), nil, false, func(k, _ []byte) (bool, error) {
 		id := idFromKeyEnd(k)
-		if !parseRow(rows.Get(key(storeID, id)), &rv) {
+		if !parseRow(rows.Get(keyOf(storeID).id(id)), &rv) {
 			return false, fmt.Errorf("storage: bad order row %d/%d", storeID, id)
 		}
 		if rv.created >= before.Unix() {
@@ -268,7 +265,7 @@ func verifyOrderDerived(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &o, "order"); err != nil {
 			return err
 		}
-		want.put(bOrderRows, key(o.StoreID, o.ID), encodeRow(&o))
+		want.put(bOrderRows, keyOf(o.StoreID).id(o.ID), encodeRow(&o))
 		n, g, r := app.OrderStatsOf(&o)
 		if n != 0 || g != 0 || r != 0 {
 			k := string(statsKey(o.StoreID, o.CreatedAt, o.Currency))

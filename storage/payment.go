@@ -7,30 +7,21 @@ import (
 	"storefront/app"
 )
 
-// Payment sessions: sid|seq -> app.PaymentSession (appended in sequence,
-// like orders). Idempotency keys: sid|customer|key 0x00 -> app.IdempotencyRecord.
-var (
-	bPaymentSessions = []byte("payment_sessions")
-	bIdempotency     = []byte("idempotency_keys")
-)
-
-var _ = registerBuckets(bPaymentSessions, bIdempotency)
-
 // PutPaymentSession creates or updates a session.
 func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
-	return putJSON(t.b(bPaymentSessions), key(ps.StoreID, ps.Seq), ps)
+	return putJSON(t.b(bPaymentSessions), keyOf(ps.StoreID).id(ps.Seq), ps)
 }
 
 // PaymentSession returns one session.
 func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
 	var ps app.PaymentSession
-	if err := getJSON(t.b(bPaymentSessions), key(storeID, seq), &ps, "payment session"); err != nil {
+	if err := getJSON(t.b(bPaymentSessions), keyOf(storeID).id(seq), &ps, "payment session"); err != nil {
 		return nil, err
 	}
 	return &ps, nil
 }
 
-func idempotencyKey(sid, cid uint64, k string) []byte { return key(sid, cid, str0(k)) }
+func idempotencyKey(sid, cid uint64, k string) []byte { return keyOf(sid).id(cid).str0(k) }
 
 // IdempotencyRecord returns the record of a checkout Idempotency-Key.
 func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {

@@ -9,22 +9,12 @@ import (
 	"storefront/app"
 )
 
-// Buckets of cancellation and refund requests. The kind is part of every key,
-// so the two kinds share the buckets but not their id sequences.
-var (
-	bRequests          = []byte("requests")            // sid|kind0|id -> request
-	bIdxRequestsOrder  = []byte("idx_requests_order")  // sid|order|kind0|id -> nil
-	bIdxRequestsStatus = []byte("idx_requests_status") // sid|kind0|status0|id -> nil
-)
-
-var _ = registerBuckets(bRequests, bIdxRequestsOrder, bIdxRequestsStatus)
-
-func requestKey(sid uint64, kind string, id uint64) []byte { return key(sid, str0(kind), id) }
+func requestKey(sid uint64, kind string, id uint64) []byte { return keyOf(sid).str0(kind).id(id) }
 func requestOrderKey(r *app.Request) []byte {
-	return key(r.StoreID, r.OrderID, str0(r.Kind), r.ID)
+	return keyOf(r.StoreID).id(r.OrderID).str0(r.Kind).id(r.ID)
 }
 func requestStatusKey(r *app.Request) []byte {
-	return key(r.StoreID, str0(r.Kind), str0(r.Status), r.ID)
+	return keyOf(r.StoreID).str0(r.Kind).str0(r.Status).id(r.ID)
 }
 
 // CreateRequest assigns r.ID from the kind's sequence and stores r with its indexes.
@@ -88,7 +78,7 @@ func requestByIndex(records *bolt.Bucket, sid uint64, kind string) func(k, v []b
 func (t *Tx) OrderRequests(storeID uint64, kind string, orderID uint64) ([]*app.Request, error) {
 	var out []*app.Request
 	decode := requestByIndex(t.b(bRequests), storeID, kind)
-	err := walk(t.b(bIdxRequestsOrder), key(storeID, orderID, str0(kind)), nil, true, func(k, v []byte) (bool, error) {
+	err := walk(t.b(bIdxRequestsOrder), keyOf(storeID).id(orderID).str0(kind), nil, true, func(k, v []byte) (bool, error) {
 		r, _, err := decode(k, v)
 		if err != nil {
 			return false, err
@@ -105,9 +95,9 @@ func (t *Tx) OrderRequests(storeID uint64, kind string, orderID uint64) ([]*app.
 // Requests pages a store's requests of a kind newest first, all or of one status.
 func (t *Tx) Requests(storeID uint64, kind, status string, lp app.ListParams) (app.Page[*app.Request], error) {
 	if status == "" {
-		return page(t.b(bRequests), key(storeID, str0(kind)), lp, true, decodeJSONRecord[app.Request]("request"))
+		return page(t.b(bRequests), keyOf(storeID).str0(kind), lp, true, decodeJSONRecord[app.Request]("request"))
 	}
-	return page(t.b(bIdxRequestsStatus), key(storeID, str0(kind), str0(status)), lp, true, requestByIndex(t.b(bRequests), storeID, kind))
+	return page(t.b(bIdxRequestsStatus), keyOf(storeID).str0(kind).str0(status), lp, true, requestByIndex(t.b(bRequests), storeID, kind))
 }
 
 var _ = registerVerifier(verifyRequests, bIdxRequestsOrder, bIdxRequestsStatus)

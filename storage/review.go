@@ -8,16 +8,6 @@ import (
 	"storefront/app"
 )
 
-// Buckets of reviews.
-var (
-	bReviews          = []byte("reviews")            // sid|id -> review
-	bReviewOwners     = []byte("review_owners")      // sid|pid|cid -> review id (one review per product per shopper; pid 0: the store)
-	bIdxReviewsStatus = []byte("idx_reviews_status") // sid|status0|id -> nil
-	bIdxReviewsPublic = []byte("idx_reviews_public") // sid|pid|sort|value|id -> JSON of the public view, APPROVED only
-	bReviewSummaries  = []byte("review_summaries")   // sid|pid -> summary
-	_                 = registerBuckets(bReviews, bReviewOwners, bIdxReviewsStatus, bIdxReviewsPublic, bReviewSummaries)
-)
-
 // Sort codes of the public review index. Every one is walked descending:
 // newest is sid|pid|1|id; rating_desc is sid|pid|2|rating|id (5 first, newest
 // first within a rating); rating_asc is sid|pid|3|(6-rating)|id (1 first,
@@ -39,8 +29,8 @@ func reviewSortCode(sort string) byte {
 	}
 }
 
-func reviewOwnerKey(r *app.Review) []byte  { return key(r.StoreID, r.ProductID, r.CustomerID) }
-func reviewStatusKey(r *app.Review) []byte { return key(r.StoreID, str0(r.Status), r.ID) }
+func reviewOwnerKey(r *app.Review) []byte  { return keyOf(r.StoreID).id(r.ProductID).id(r.CustomerID) }
+func reviewStatusKey(r *app.Review) []byte { return keyOf(r.StoreID).str0(r.Status).id(r.ID) }
 
 // reviewPublicKeys are the public index keys of r: none unless APPROVED.
 func reviewPublicKeys(r *app.Review) [][]byte {
@@ -49,9 +39,9 @@ func reviewPublicKeys(r *app.Review) [][]byte {
 	}
 	rating := byte(min(max(r.Rating, 1), 5))
 	return [][]byte{
-		key(r.StoreID, r.ProductID, revNewest, r.ID),
-		key(r.StoreID, r.ProductID, revRatingDesc, rating, r.ID),
-		key(r.StoreID, r.ProductID, revRatingAsc, 6-rating, r.ID),
+		keyOf(r.StoreID).id(r.ProductID).code(revNewest).id(r.ID),
+		keyOf(r.StoreID).id(r.ProductID).code(revRatingDesc).code(rating).id(r.ID),
+		keyOf(r.StoreID).id(r.ProductID).code(revRatingAsc).code(6 - rating).id(r.ID),
 	}
 }
 
@@ -77,7 +67,7 @@ func (t *Tx) CreateReview(r *app.Review) error {
 // Review returns one review.
 func (t *Tx) Review(storeID, id uint64) (*app.Review, error) {
 	var r app.Review
-	if err := getJSON(t.b(bReviews), key(storeID, id), &r, "review"); err != nil {
+	if err := getJSON(t.b(bReviews), keyOf(storeID).id(id), &r, "review"); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -121,7 +111,7 @@ func (t *Tx) putReview(old, r *app.Review) error {
 			}
 		}
 	}
-	return putJSON(t.b(bReviews), key(r.StoreID, r.ID), r)
+	return putJSON(t.b(bReviews), keyOf(r.StoreID).id(r.ID), r)
 }
 
 // Reviews pages a store's reviews newest first, all or of one status.
@@ -129,14 +119,14 @@ func (t *Tx) Reviews(storeID uint64, status string, lp app.ListParams) (app.Page
 	if status == "" {
 		return page(t.b(bReviews), tenant(storeID), lp, true, decodeJSONRecord[app.Review]("review"))
 	}
-	return page(t.b(bIdxReviewsStatus), key(storeID, str0(status)), lp, true, recordByIndex[app.Review](t.b(bReviews), storeID, "review"))
+	return page(t.b(bIdxReviewsStatus), keyOf(storeID).str0(status), lp, true, recordByIndex[app.Review](t.b(bReviews), storeID, "review"))
 }
 
 // ApprovedReviews pages the public views of a product's (0: the store's)
 // approved reviews from the index of lp.Sort: a seek and limit+1 reads at
 // any depth, and the views are copied, never decoded.
 func (t *Tx) ApprovedReviews(storeID, productID uint64, lp app.ListParams) (app.Page[json.RawMessage], error) {
-	prefix := key(storeID, productID, reviewSortCode(lp.Sort))
+	prefix := keyOf(storeID).id(productID).code(reviewSortCode(lp.Sort))
 	return page(t.b(bIdxReviewsPublic), prefix, lp, true, func(_, v []byte) (json.RawMessage, bool, error) {
 		return bytes.Clone(v), true, nil
 	})
@@ -145,7 +135,7 @@ func (t *Tx) ApprovedReviews(storeID, productID uint64, lp app.ListParams) (app.
 // ReviewSummary returns the summary of a product (0: the store).
 func (t *Tx) ReviewSummary(storeID, productID uint64) (app.ReviewSummary, error) {
 	var s app.ReviewSummary
-	raw := t.b(bReviewSummaries).Get(key(storeID, productID))
+	raw := t.b(bReviewSummaries).Get(keyOf(storeID).id(productID))
 	if raw == nil {
 		return s, nil
 	}
@@ -154,5 +144,5 @@ func (t *Tx) ReviewSummary(storeID, productID uint64) (app.ReviewSummary, error)
 
 // PutReviewSummary stores the summary of a product (0: the store).
 func (t *Tx) PutReviewSummary(storeID, productID uint64, s app.ReviewSummary) error {
-	return putJSON(t.b(bReviewSummaries), key(storeID, productID), s)
+	return putJSON(t.b(bReviewSummaries), keyOf(storeID).id(productID), s)
 }

@@ -8,18 +8,11 @@ import (
 	"storefront/app"
 )
 
-// Revocations of access tokens (app/revocation.go; store 0: admin tokens): few, short-lived
-// (an access token lifetime), read whole at start-up.
-var (
-	bRevocations = []byte("token_revocations") // sid|'s'|session 0 or sid|'c'|cid -> revocation
-	_            = registerBuckets(bRevocations)
-)
-
 func revocationKey(r *app.Revocation) []byte {
 	if r.Session != "" {
-		return key(r.StoreID, byte('s'), str0(r.Session))
+		return keyOf(r.StoreID).code(byte('s')).str0(r.Session)
 	}
-	return key(r.StoreID, byte('c'), r.CustomerID)
+	return keyOf(r.StoreID).code(byte('c')).id(r.CustomerID)
 }
 
 // PutRevocation stores r, replacing the one of the same session or customer.

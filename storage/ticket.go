@@ -8,19 +8,9 @@ import (
 	"storefront/app"
 )
 
-// Buckets of tickets. Indexes are ordered by the per-store ticket number,
-// which grows with time, and hold the ticket id.
-var (
-	bTickets          = []byte("tickets")              // sid|uuid -> ticket
-	bIdxTickets       = []byte("idx_tickets")          // sid|number -> uuid
-	bIdxTicketsCust   = []byte("idx_tickets_customer") // sid|cid|number -> uuid
-	bIdxTicketsStatus = []byte("idx_tickets_status")   // sid|status0|number -> uuid
-	_                 = registerBuckets(bTickets, bIdxTickets, bIdxTicketsCust, bIdxTicketsStatus)
-)
-
-func ticketKey(storeID uint64, id string) []byte { return key(storeID, id) }
+func ticketKey(storeID uint64, id string) []byte { return keyOf(storeID).last(id) }
 func ticketStatusKey(t *app.Ticket) []byte {
-	return key(t.StoreID, str0(t.Status), t.Number)
+	return keyOf(t.StoreID).str0(t.Status).id(t.Number)
 }
 
 // CreateTicket assigns t.Number and stores t with its indexes.
@@ -37,10 +27,10 @@ func (t *Tx) CreateTicket(tk *app.Ticket) error {
 	}
 	tk.Number = n
 	id := []byte(tk.ID)
-	if err := t.b(bIdxTickets).Put(key(tk.StoreID, n), id); err != nil {
+	if err := t.b(bIdxTickets).Put(keyOf(tk.StoreID).id(n), id); err != nil {
 		return fmt.Errorf("storage: put ticket index: %w", err)
 	}
-	if err := t.b(bIdxTicketsCust).Put(key(tk.StoreID, tk.CustomerID, n), id); err != nil {
+	if err := t.b(bIdxTicketsCust).Put(keyOf(tk.StoreID).id(tk.CustomerID).id(n), id); err != nil {
 		return fmt.Errorf("storage: put ticket index: %w", err)
 	}
 	return t.putTicket(nil, tk)
@@ -84,7 +74,7 @@ func (t *Tx) putTicket(old, tk *app.Ticket) error {
 func ticketByIndex(records *bolt.Bucket, sid uint64) func(k, v []byte) (*app.Ticket, bool, error) {
 	return func(_, v []byte) (*app.Ticket, bool, error) {
 		var tk app.Ticket
-		if err := getJSON(records, key(sid, v), &tk, "ticket"); err != nil {
+		if err := getJSON(records, keyOf(sid).raw(v), &tk, "ticket"); err != nil {
 			return nil, false, err
 		}
 		return &tk, true, nil
@@ -93,7 +83,7 @@ func ticketByIndex(records *bolt.Bucket, sid uint64) func(k, v []byte) (*app.Tic
 
 // CustomerTickets pages one customer's tickets, newest first.
 func (t *Tx) CustomerTickets(storeID, customerID uint64, lp app.ListParams) (app.Page[*app.Ticket], error) {
-	return page(t.b(bIdxTicketsCust), key(storeID, customerID), lp, true, ticketByIndex(t.b(bTickets), storeID))
+	return page(t.b(bIdxTicketsCust), keyOf(storeID).id(customerID), lp, true, ticketByIndex(t.b(bTickets), storeID))
 }
 
 // Tickets pages a store's tickets newest first, all or of one status.
@@ -101,5 +91,5 @@ func (t *Tx) Tickets(storeID uint64, status string, lp app.ListParams) (app.Page
 	if status == "" {
 		return page(t.b(bIdxTickets), tenant(storeID), lp, true, ticketByIndex(t.b(bTickets), storeID))
 	}
-	return page(t.b(bIdxTicketsStatus), key(storeID, str0(status)), lp, true, ticketByIndex(t.b(bTickets), storeID))
+	return page(t.b(bIdxTicketsStatus), keyOf(storeID).str0(status), lp, true, ticketByIndex(t.b(bTickets), storeID))
 }

@@ -30,7 +30,7 @@ var (
 )
 
 // registerVerifier adds a verifier of the index buckets named; entity files
-// call it from a package-level var, next to their registerBuckets.
+// call it from a package-level var (the buckets are declared in keys.go).
 func registerVerifier(check func(t *Tx, want expectKeys) error, indexes ...[]byte) bool {
 	verifiers = append(verifiers, verifier{indexes: indexes, check: check})
 	return true
@@ -90,8 +90,8 @@ func verifyProducts(t *Tx, want expectKeys) error {
 		if err := getJSONBytes(v, &p, "product"); err != nil {
 			return err
 		}
-		want.put(bProductSlugs, key(p.StoreID, p.Slug), u64(p.ID))
-		if t.b(bProductDocs).Get(key(p.StoreID, p.ID)) == nil {
+		want.put(bProductSlugs, keyOf(p.StoreID).last(p.Slug), u64(p.ID))
+		if t.b(bProductDocs).Get(keyOf(p.StoreID).id(p.ID)) == nil {
 			return fmt.Errorf("verify: product %d/%d has no doc", p.StoreID, p.ID)
 		}
 		if !p.IsActive {

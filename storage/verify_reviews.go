@@ -41,7 +41,7 @@ func verifyReviewsTicketsContact(t *Tx, want expectKeys) error {
 				want[string(bIdxReviewsPublic)][string(k)] = view
 			}
 			if r.Status == app.ReviewApproved {
-				sk := string(key(r.StoreID, r.ProductID))
+				sk := string(keyOf(r.StoreID).id(r.ProductID))
 				if sums[sk] == nil {
 					sums[sk] = &app.ReviewSummary{}
 				}
@@ -90,8 +90,8 @@ func verifyReviewsTicketsContact(t *Tx, want expectKeys) error {
 			if err := getJSONBytes(v, &tk, "ticket"); err != nil {
 				return err
 			}
-			want[string(bIdxTickets)][string(key(tk.StoreID, tk.Number))] = []byte(tk.ID)
-			want[string(bIdxTicketsCust)][string(key(tk.StoreID, tk.CustomerID, tk.Number))] = []byte(tk.ID)
+			want[string(bIdxTickets)][string(keyOf(tk.StoreID).id(tk.Number))] = []byte(tk.ID)
+			want[string(bIdxTicketsCust)][string(keyOf(tk.StoreID).id(tk.CustomerID).id(tk.Number))] = []byte(tk.ID)
 			want[string(bIdxTicketsStatus)][string(ticketStatusKey(&tk))] = []byte(tk.ID)
 			return nil
 		})

@@ -34,7 +34,7 @@ func TestVerifyCatchesBrokenIndexes(t *testing.T) {
 	for name, corrupt := range map[string]func(tx *bolt.Tx) error{
 		"Missing": func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Delete(global[1]) },
 		"Stray": func(tx *bolt.Tx) error {
-			return tx.Bucket(bIdxProducts).Put(key(p.StoreID, sortNewest, uint64(99)), nil)
+			return tx.Bucket(bIdxProducts).Put(keyOf(p.StoreID).code(sortNewest).id(99), nil)
 		},
 		"Value": func(tx *bolt.Tx) error { return tx.Bucket(bIdxProducts).Put(global[0], []byte("x")) },
 	} {
@@ -48,7 +48,7 @@ func TestVerifyCatchesBrokenIndexes(t *testing.T) {
 			// repair for the next case
 			err := db.bolt.Update(func(tx *bolt.Tx) error {
 				b := tx.Bucket(bIdxProducts)
-				_ = b.Delete(key(p.StoreID, sortNewest, uint64(99)))
+				_ = b.Delete(keyOf(p.StoreID).code(sortNewest).id(99))
 				for _, k := range global {
 					if err := b.Put(k, encodeIndexEntry(p)); err != nil {
 						return err
