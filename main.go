@@ -269,6 +269,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		APIPerSecond:     cfg.RateLimit.APIPerSecond,
 		AuthPerMinute:    cfg.RateLimit.AuthPerMinute,
 		LoginFailures:    cfg.RateLimit.LoginFailures,
+		CodesPerDay:      cfg.RateLimit.CodesPerDay,
 		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
@@ -371,6 +372,13 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		_ = sock.Shutdown(sctx)
 		cancel()
 		os.Remove(cfg.SocketPath())
+	}
+	forgotten := make(chan struct{})
+	go func() { svc.Customers.WaitForgotten(); close(forgotten) }()
+	select { // queued password resets finish before the database closes
+	case <-forgotten:
+	case <-time.After(shutdownTimeout):
+		log.Warn("a password reset is still running; closing anyway")
 	}
 	if err := db.Close(); err != nil {
 		log.Error("closing the database", "err", err)

@@ -25,10 +25,19 @@ type CustomerService struct {
 	pruned  time.Time // last delete of expired stored revocations
 
 	rev *Revocations // revoked access tokens, checked on every shopper request
+
+	// The work of ForgotPassword (look-up, code, mail) runs after its answer,
+	// so a registered email is answered as fast as any other.
+	forgotWG    sync.WaitGroup
+	forgotSlots chan struct{} // ForgotQueue resets under way at most
 }
 
+// ForgotQueue is how many password-reset requests may be under way at once;
+// one more is 429 rate_limited (for any email: it reveals nothing).
+const ForgotQueue = 64
+
 func newCustomerService(d customerDeps, rev *Revocations) *CustomerService {
-	cs := &CustomerService{s: d, rev: rev}
+	cs := &CustomerService{s: d, rev: rev, forgotSlots: make(chan struct{}, ForgotQueue)}
 	if err := cs.LoadRevocations(); err != nil {
 		// main calls LoadRevocations again and stops on its error
 		d.Log.Error("loading token revocations", "err", err)
@@ -345,9 +354,10 @@ func parseRefreshKey(token string) (fam, key, hash []byte, ok bool) {
 	return fam, k[:], hash, true
 }
 
-// VerifyEmail checks the verification code and marks the email verified.
+// VerifyEmail checks the verification code and marks the email verified; the
+// miss that burns the code mails the shopper (lockedMail).
 // Errors: validation_failed (wrong, expired or burnt code), unauthorized.
-func (cs *CustomerService) VerifyEmail(sh *Shopper, code string) (Profile, error) {
+func (cs *CustomerService) VerifyEmail(st *Store, sh *Shopper, code string) (Profile, error) {
 	if err := checkCodeFormat(code); err != nil {
 		return Profile{}, err
 	}
@@ -356,8 +366,9 @@ func (cs *CustomerService) VerifyEmail(sh *Shopper, code string) (Profile, error
 	}
 	var p Profile
 	var codeErr error
+	var lockedTo string
 	err := cs.s.DB.Update(func(tx Tx) error {
-		codeErr = nil
+		codeErr, lockedTo = nil, ""
 		c, err := tx.Customer(sh.StoreID, sh.CustomerID)
 		if IsNotFound(err) {
 			return errGone
@@ -369,9 +380,12 @@ func (cs *CustomerService) VerifyEmail(sh *Shopper, code string) (Profile, error
 			p = c.Profile()
 			return nil
 		}
-		good, err := cs.useCode(tx, c, CodeVerify, code)
+		good, locked, err := cs.useCode(tx, c, CodeVerify, code)
 		if err != nil {
 			return err
+		}
+		if locked {
+			lockedTo = c.Email
 		}
 		if !good {
 			codeErr = errBadCode()
@@ -384,6 +398,9 @@ func (cs *CustomerService) VerifyEmail(sh *Shopper, code string) (Profile, error
 		p = c.Profile()
 		return nil
 	})
+	if err == nil && lockedTo != "" {
+		cs.s.SendMail(lockedMail(st, lockedTo, CodeVerify))
+	}
 	if err == nil {
 		err = codeErr
 	}
@@ -421,7 +438,10 @@ func (cs *CustomerService) ResendCode(st *Store, sh *Shopper) error {
 }
 
 // ForgotPassword mails a reset code when email belongs to a customer of st.
-// Its answer is the same either way. Errors: validation_failed (not an email).
+// Its answer is the same either way and so is its time: it only checks the
+// address and queues the rest (look-up, code, mail), which runs after the
+// answer. Errors: validation_failed (not an email), rate_limited (ForgotQueue
+// requests already under way).
 func (cs *CustomerService) ForgotPassword(st *Store, email string) error {
 	email = NormalizeEmail(email)
 	var v Validation
@@ -429,6 +449,29 @@ func (cs *CustomerService) ForgotPassword(st *Store, email string) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
+	select {
+	case cs.forgotSlots <- struct{}{}:
+	default:
+		return RateLimited("too many password resets under way; retry shortly", time.Second)
+	}
+	store := *st // the request's store value may be reused once it is answered
+	cs.forgotWG.Add(1)
+	go func() {
+		defer func() { <-cs.forgotSlots; cs.forgotWG.Done() }()
+		if err := cs.sendResetCode(&store, email); err != nil {
+			cs.s.Log.Error("password reset code", "store_id", store.ID, "err", err)
+		}
+	}()
+	return nil
+}
+
+// WaitForgotten waits until every queued ForgotPassword has done its work
+// (shutdown before the database closes; tests before they read the outbox).
+func (cs *CustomerService) WaitForgotten() { cs.forgotWG.Wait() }
+
+// sendResetCode stores a fresh reset code for email's customer of st and
+// mails it; an unknown email does nothing.
+func (cs *CustomerService) sendResetCode(st *Store, email string) error {
 	code, err := newCode()
 	if err == nil {
 		err = cs.loadCodeKey()
@@ -442,7 +485,7 @@ func (cs *CustomerService) ForgotPassword(st *Store, email string) error {
 		c, err = tx.CustomerByEmail(st.ID, email)
 		if IsNotFound(err) {
 			c = nil
-			return nil // an empty commit costs what the real one does
+			return nil
 		}
 		if err != nil {
 			return err
@@ -482,8 +525,9 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 	var codeErr error
 	var cid uint64
 	var rvs []*Revocation
+	var lockedTo string
 	err = cs.s.DB.Update(func(tx Tx) error {
-		codeErr, rvs = nil, nil
+		codeErr, rvs, lockedTo = nil, nil, ""
 		c, err := tx.CustomerByEmail(st.ID, in.Email)
 		if IsNotFound(err) {
 			codeErr = errBadCode()
@@ -492,9 +536,12 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 		if err != nil {
 			return err
 		}
-		good, err := cs.useCode(tx, c, CodeReset, in.Code)
+		good, locked, err := cs.useCode(tx, c, CodeReset, in.Code)
 		if err != nil {
 			return err
+		}
+		if locked {
+			lockedTo = c.Email
 		}
 		if !good {
 			codeErr = errBadCode()
@@ -535,6 +582,9 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 		cs.commitRevocations(rvs...)
 		cs.s.Log.Info("password reset; sessions and access tokens revoked", "store_id", st.ID, "customer_id", cid)
 	}
+	if err == nil && lockedTo != "" {
+		cs.s.SendMail(lockedMail(st, lockedTo, CodeReset))
+	}
 	if err == nil {
 		err = codeErr
 	}
@@ -551,31 +601,32 @@ func (cs *CustomerService) putCode(tx Tx, c *Customer, purpose, code string) err
 }
 
 // useCode checks code against c's pending code of purpose. A match deletes
-// the code; a miss counts a try and burns the code at CodeMaxTries; an
-// expired code is deleted. The caller must commit even when it reports false.
-func (cs *CustomerService) useCode(tx Tx, c *Customer, purpose, code string) (bool, error) {
+// the code; a miss counts a try and burns the code at CodeMaxTries (locked
+// reports that: the caller mails the shopper, lockedMail); an expired code is
+// deleted. The caller must commit even when it reports false.
+func (cs *CustomerService) useCode(tx Tx, c *Customer, purpose, code string) (good, locked bool, err error) {
 	ec, err := tx.EmailCode(c.StoreID, c.ID, purpose)
 	if IsNotFound(err) {
-		return false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if !tx.Now().Before(ec.ExpiresAt) {
-		return false, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
+		return false, false, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
 	}
 	h, err := cs.hashCode(c.StoreID, c.ID, purpose, code)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if hmac.Equal(h, ec.Hash) {
-		return true, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
+		return true, false, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
 	}
 	ec.Tries++
 	if ec.Tries >= CodeMaxTries {
-		return false, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
+		return false, true, tx.DeleteEmailCode(c.StoreID, c.ID, purpose)
 	}
-	return false, tx.PutEmailCode(ec)
+	return false, false, tx.PutEmailCode(ec)
 }
 
 // hashCode is HMAC-SHA256 over the code and whose code it is, keyed with a
@@ -646,6 +697,17 @@ func verifyMail(st *Store, to, code string) Mail {
 func resetMail(st *Store, to, code string) Mail {
 	return NewMail(st, to, "Reset your password",
 		"Your password reset code is "+code+".\n\nIt is valid for 15 minutes. If you did not ask to reset your password, ignore this message: your password stays as it is.")
+}
+
+// lockedMail tells the shopper that their code of purpose was burnt by
+// CodeMaxTries wrong tries: if it was not them, someone is guessing.
+func lockedMail(st *Store, to, purpose string) Mail {
+	what, again := "email verification", "ask for a new code (resend the verification code)"
+	if purpose == CodeReset {
+		what, again = "password reset", "ask for a new one (forgot password)"
+	}
+	return NewMail(st, to, "Your "+what+" code was locked",
+		fmt.Sprintf("Your %s code was entered wrongly %d times and no longer works.\n\nIf that was you, %s. If it was not you, someone may be guessing your code: your password and account are unchanged.", what, CodeMaxTries, again))
 }
 
 // Me returns the profile of the shopper. Errors: unauthorized.

@@ -167,6 +167,8 @@ func NewWith(t testing.TB, opt Options) *Env {
 		log = testLog()
 	}
 	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, log, opt.App)
+	svc := e.Svc
+	t.Cleanup(svc.Customers.WaitForgotten) // queued password resets end before the database closes
 	opt.Web.CursorSecret = cursor
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
@@ -509,9 +511,11 @@ func (e *Env) Stock(storeID, productID uint64) int64 {
 	return n
 }
 
-// Outbox reads a store's newest mail (at most 100).
+// Outbox reads a store's newest mail (at most 100), once the queued password
+// resets are done.
 func (e *Env) Outbox(storeID uint64) []*app.Mail {
 	e.T.Helper()
+	e.Svc.Customers.WaitForgotten()
 	var out []*app.Mail
 	if err := e.DB.View(func(tx app.Tx) error {
 		pg, err := tx.Outbox(storeID, app.ListParams{Limit: 100})

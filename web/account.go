@@ -47,15 +47,30 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// limitMail takes one code mail from the budget of who (per store): code
-// mails (forgot per email, resend-code per shopper) share the
-// ratelimit.login_failures budget, so nobody can flood one inbox from many IPs.
-func (a *accounts) limitMail(c *fiber.Ctx, who string) error {
-	if a.s.cfg.LoginFailures <= 0 {
-		return nil
+// CodeDayWindow is the period ratelimit.codes_per_day counts over.
+const CodeDayWindow = 24 * time.Hour
+
+// limitMail takes one code mail from the budgets of who and email (per
+// store): code mails (forgot per email, resend-code per shopper) share the
+// ratelimit.login_failures budget of 15 minutes, so nobody can flood one
+// inbox from many IPs, and ratelimit.codes_per_day per email, so the codes
+// one address can be sent (and guessed at) in a day are bounded. Unknown
+// emails count alike: a 429 reveals nothing. send runs when both allow; when
+// it fails nothing was sent and both are given back.
+func (a *accounts) limitMail(c *fiber.Ctx, who, email string, send func() error) error {
+	sid := strconv.FormatUint(store(c).ID, 10)
+	lims := []app.Limit{
+		{Key: "mail|" + sid + "|" + who, Max: a.s.cfg.LoginFailures, Window: LoginFailureWindow},
+		{Key: "codes-day|" + sid + "|" + email, Max: a.s.cfg.CodesPerDay, Window: CodeDayWindow},
 	}
-	lim := app.Limit{Key: "mail|" + strconv.FormatUint(store(c).ID, 10) + "|" + who, Max: a.s.cfg.LoginFailures, Window: LoginFailureWindow}
-	return app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim)
+	if err := app.TakeAll(a.s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
+		return err
+	}
+	if err := send(); err != nil {
+		app.RefundAll(a.s.svc.Limits, lims...)
+		return err
+	}
+	return nil
 }
 
 // register serves POST /api/v1/customer/auth/register/.
@@ -142,7 +157,7 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	p, err := a.s.svc.Customers.VerifyEmail(shopperOf(c), strings.TrimSpace(in.Code))
+	p, err := a.s.svc.Customers.VerifyEmail(store(c), shopperOf(c), strings.TrimSpace(in.Code))
 	if err != nil {
 		return err
 	}
@@ -152,10 +167,14 @@ func (a *accounts) verifyEmail(c *fiber.Ctx) error {
 // resendCode serves POST /api/v1/customer/auth/resend-code/ (+Token).
 func (a *accounts) resendCode(c *fiber.Ctx) error {
 	sh := shopperOf(c)
-	if err := a.limitMail(c, "customer:"+strconv.FormatUint(sh.CustomerID, 10)); err != nil {
+	me, err := a.s.svc.Customers.Me(sh)
+	if err != nil {
 		return err
 	}
-	if err := a.s.svc.Customers.ResendCode(store(c), sh); err != nil {
+	err = a.limitMail(c, "customer:"+strconv.FormatUint(sh.CustomerID, 10), me.Email, func() error {
+		return a.s.svc.Customers.ResendCode(store(c), sh)
+	})
+	if err != nil {
 		return err
 	}
 	return httpkit.Reply(c, fiber.StatusOK, "a new code was sent", nil)
@@ -169,10 +188,11 @@ func (a *accounts) forgotPassword(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	if err := a.limitMail(c, "email:"+app.NormalizeEmail(in.Email)); err != nil {
-		return err
-	}
-	if err := a.s.svc.Customers.ForgotPassword(store(c), in.Email); err != nil {
+	email := app.NormalizeEmail(in.Email)
+	err := a.limitMail(c, "email:"+email, email, func() error {
+		return a.s.svc.Customers.ForgotPassword(store(c), email)
+	})
+	if err != nil {
 		return err
 	}
 	return httpkit.Reply(c, fiber.StatusOK, "if this email is registered, a reset code was sent to it", nil)

@@ -40,7 +40,39 @@ func OpenAPI() ([]byte, error) {
 	if err := addFieldsSchemas(doc); err != nil {
 		return nil, err
 	}
+	addServerResponses(doc)
 	return json.MarshalIndent(doc, "", "  ")
+}
+
+// addServerResponses lists on every operation the statuses any request can
+// meet whatever its route: 408 request_timeout and 431
+// request_headers_too_large (the server answers them before routing), and
+// on every operation that writes (not GET) 507 storage_full while the disk is
+// full. A fragment that lists one itself keeps its own.
+func addServerResponses(doc map[string]any) {
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for method, op := range ops {
+			o, ok := op.(map[string]any)
+			if !ok || method == "parameters" {
+				continue
+			}
+			resp, _ := o["responses"].(map[string]any)
+			if resp == nil {
+				continue
+			}
+			add := map[string]string{"408": "Error", "431": "Error"}
+			if method != "get" {
+				add["507"] = "StorageFull"
+			}
+			for status, ref := range add {
+				if _, ok := resp[status]; !ok {
+					resp[status] = map[string]any{"$ref": "#/components/responses/" + ref}
+				}
+			}
+		}
+	}
 }
 
 // fieldsSuffix names the derived schemas of fields= responses: a fragment that

@@ -23,6 +23,9 @@ type Config struct {
 	AuthPerMinute int
 	// LoginFailures is how many failed logins per email per 15 minutes before 429.
 	LoginFailures int
+	// CodesPerDay limits the email codes (forgot, resend-code) mailed per
+	// store and email within a day (0: off).
+	CodesPerDay int
 	// ContactPerMinute limits the contact form per IP.
 	ContactPerMinute int
 	// CursorSecret signs list cursors.

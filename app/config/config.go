@@ -94,6 +94,7 @@ type RateLimit struct {
 	APIPerSecond     int // ratelimit.api_per_second (0: off)
 	UnpaidOrders     int // ratelimit.unpaid_orders_per_hour: orders placed per client IP and per email/shopper (0: off)
 	TicketsPerHour   int // ratelimit.tickets_per_hour: tickets opened per shopper (0: off)
+	CodesPerDay      int // ratelimit.codes_per_day: email codes mailed per store and email in a day (0: off)
 }
 
 // Log is the process log.
@@ -190,6 +191,7 @@ var Defaults = map[string]any{
 	"ratelimit.api_per_second":         100,
 	"ratelimit.unpaid_orders_per_hour": 10,
 	"ratelimit.tickets_per_hour":       10,
+	"ratelimit.codes_per_day":          10,
 	"log.format":                       "text",
 	"log.level":                        "info",
 	"mail.smtp.host":                   "",
@@ -326,6 +328,7 @@ func read(k *koanf.Koanf) (*Config, error) {
 			APIPerSecond:     r.integer("ratelimit.api_per_second"),
 			UnpaidOrders:     r.integer("ratelimit.unpaid_orders_per_hour"),
 			TicketsPerHour:   r.integer("ratelimit.tickets_per_hour"),
+			CodesPerDay:      r.integer("ratelimit.codes_per_day"),
 		},
 		Log: Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
 		Mail: Mail{SMTP: SMTP{
@@ -460,6 +463,7 @@ func (c *Config) Validate() error {
 		{"ratelimit.api_per_second", c.RateLimit.APIPerSecond, 0},
 		{"ratelimit.unpaid_orders_per_hour", c.RateLimit.UnpaidOrders, 0},
 		{"ratelimit.tickets_per_hour", c.RateLimit.TicketsPerHour, 0},
+		{"ratelimit.codes_per_day", c.RateLimit.CodesPerDay, 0},
 		{"backups.keep", c.Backups.Keep, 1},
 	} {
 		if n.v < n.min {
