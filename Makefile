@@ -36,16 +36,16 @@ test-go:
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
-# bench: Go benchmarks, then a wrk load run on 127.0.0.1 against the bare
-# Fiber baselines and, on a throwaway PostgreSQL, the catalog page, product
-# detail and checkout on PostgreSQL beside bbolt, with one and two processes;
-# then one table (docs/benchmarks.md). About 5 minutes on 2 cores.
-bench:
+# bench: Go benchmarks, then a wrk load run on 127.0.0.1 of the binary as
+# shipped against the bare Fiber/bbolt baselines and, on a throwaway PostgreSQL,
+# the binary on PostgreSQL beside bbolt with one and two processes; then one
+# table (docs/benchmarks.md).
+bench: build
 	@command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 	@out=$$(mktemp); trap 'rm -f "$$out" "$$out.rc"' EXIT; \
 	  { $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; echo $$? >"$$out.rc"; } | tee "$$out"; \
 	  [ "$$(cat "$$out.rc")" = 0 ] || { echo "go test -bench failed"; exit 1; }; \
-	  scripts/with-postgres.sh $(GO) run ./bench/loadbench -gobench "$$out"
+	  scripts/with-postgres.sh $(GO) run ./bench/loadbench -bin $(BIN) -gobench "$$out"
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).

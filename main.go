@@ -540,6 +540,8 @@ func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
 		CachedPages: svc.Catalog.CachedPages(),
 		StorageFull: db.Full(), StorageFullErrors: db.FullErrors(),
 	}
+	bs := db.BatchStats()
+	st.Commits, st.BatchedWrites = bs.Commits, bs.Writes
 	if info, err := os.Stat(db.Bolt().Path()); err == nil {
 		st.FileSizeBytes = info.Size()
 	}

@@ -172,7 +172,8 @@ func (p *Product) Doc(cat *Category) (Doc, error) {
 // ProductQuery selects a page of a store's active products.
 type ProductQuery struct {
 	ListParams
-	Q          string // case-insensitive name search
+	Q          string   // the search as given, folded (FoldText); see search.go
+	Words      []string // its words (QueryWords(Q); nil: derived from Q): each must begin a word of the name
 	CategoryID uint64
 	MinPrice   Money // -1: none
 	MaxPrice   Money // -1: none
@@ -202,7 +203,7 @@ func (q *ProductQuery) Match(e IndexEntry) bool {
 	if q.CategoryID != 0 && e.CategoryID != q.CategoryID {
 		return false
 	}
-	if q.Q != "" && !strings.Contains(e.Name, q.Q) {
+	if len(q.Words) > 0 && !MatchWords(e.Name, q.Words) {
 		return false
 	}
 	return true

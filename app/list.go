@@ -12,7 +12,7 @@ const (
 
 // ProductSorts and ReviewSorts list the sorts each list accepts; the first is the default.
 var (
-	ProductSorts = []string{SortNewest, SortPriceAsc, SortPriceDesc, SortNameAsc, SortRatingDesc}
+	ProductSorts = []string{SortNewest, SortPriceAsc, SortPriceDesc, SortNameAsc, SortRatingDesc, SortRelevance}
 	ReviewSorts  = []string{SortNewest, SortRatingDesc, SortRatingAsc}
 )
 

@@ -198,7 +198,9 @@ var bareDocs = []byte("docs")
 // bytes are exactly our list items) and joins them into the envelope.
 type Bare struct {
 	App *fiber.App
-	db  *bolt.DB
+	// Page is its handler, for mounting in another app.
+	Page fiber.Handler
+	db   *bolt.DB
 }
 
 // OpenBare writes items (newest first) into a bbolt file at path and returns the baseline app.
@@ -223,8 +225,7 @@ func OpenBare(path string, items [][]byte) (*Bare, error) {
 		db.Close()
 		return nil, err
 	}
-	a := fiber.New(fiber.Config{DisableStartupMessage: true})
-	a.Get("/*", func(c *fiber.Ctx) error {
+	page := func(c *fiber.Ctx) error {
 		buf := make([]byte, 0, 512+Products*1000)
 		buf = append(buf, `{"status":true,"status_code":200,"message":"","data":{"items":[`...)
 		err := db.View(func(tx *bolt.Tx) error {
@@ -245,8 +246,10 @@ func OpenBare(path string, items [][]byte) (*Bare, error) {
 		buf = append(buf, `],"next_cursor":null,"has_more":false}}`...)
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 		return c.Send(buf)
-	})
-	return &Bare{App: a, db: db}, nil
+	}
+	a := fiber.New(fiber.Config{DisableStartupMessage: true})
+	a.Get("/*", page)
+	return &Bare{App: a, Page: page, db: db}, nil
 }
 
 // Close closes the baseline's database.

@@ -60,28 +60,3 @@ func OpenPostgres(url string, seed bool, maxConns int32) (*Env, error) {
 	}
 	return e, nil
 }
-
-// Checkout is a guest checkout body buying one unit of product id.
-func Checkout(productID uint64) string {
-	return fmt.Sprintf(`{"receiver_name":"Bench Buyer","phone":"+15550100","address":"1 Loop Rd","email":"buyer@example.com",`+
-		`"delivery_fee":"0.00","currency":"USD","payment_method":"WALLET_A","callback_url":"https://shop.example/cb",`+
-		`"items":[{"product_id":%d,"unit_price":"1.00","quantity":1}]}`, productID)
-}
-
-// PathCheckout is the guest checkout path.
-const PathCheckout = "/api/v1/business/website/payment/initiate/"
-
-// SeedCheckout adds a second store with one product of unbounded stock for
-// the checkout runs; it returns the store's key and the product id.
-func (e *Env) SeedCheckout() (string, uint64, error) {
-	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: "Checkout Shop", Subdomain: "checkout-shop", Currency: "USD"})
-	if err != nil {
-		return "", 0, err
-	}
-	name, price, stock := "Bench Mug", app.Money(100), int64(1_000_000_000)
-	p, err := e.Svc.Catalog.SaveProduct(st.ID, 0, app.ProductInput{Name: &name, Price: &price, Stock: &stock})
-	if err != nil {
-		return "", 0, err
-	}
-	return key, p.ID, nil
-}

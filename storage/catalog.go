@@ -146,7 +146,10 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if err := slugs.Put(keyOf(p.StoreID).last(p.Slug), u64(p.ID)); err != nil {
 		return err
 	}
-	return t.writeProduct(p)
+	if err := t.writeProduct(p); err != nil {
+		return err
+	}
+	return t.indexSearch(p)
 }
 
 // writeProduct writes the record, its doc and its index entries (whose keys
@@ -196,6 +199,9 @@ func (t *Tx) putProductDoc(p *app.Product, cat *app.Category) error {
 
 func (t *Tx) unindexProduct(p *app.Product) error {
 	if err := t.b(bProductSlugs).Delete(keyOf(p.StoreID).last(p.Slug)); err != nil {
+		return err
+	}
+	if err := t.unindexSearch(p); err != nil {
 		return err
 	}
 	global, cat := productIndexKeysOf(p)
@@ -324,6 +330,17 @@ func sortPlan(sort string) (byte, bool) {
 // first tries the neighbour of the previous doc: under the newest sort the
 // index and the docs run in the same order, so a page is a sequential read.
 func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+	if q.Words == nil && q.Q != "" {
+		q.Words = app.QueryWords(q.Q)
+	}
+	if len(q.Words) > 0 {
+		return t.searchDocs(storeID, q)
+	}
+	return t.scanDocs(storeID, q)
+}
+
+// scanDocs walks the index of q's sort and tests each entry against q.
+func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
 	code, desc := sortPlan(q.Sort)
 	var b *bolt.Bucket
 	var prefix []byte
@@ -340,7 +357,7 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	dk := keyOf(storeID).id(uint64(0)) // sid|id; the id is written per item
 	vals := make([][]byte, 0, limit)   // bbolt's bytes, valid until the tx ends
 	var lastID uint64
-	filtered := q.Q != "" || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
+	filtered := len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
 	pg, err := page(b, prefix, q.ListParams, desc, func(k, v []byte) (app.Doc, bool, error) {
 		if filtered && !q.Match(decodeIndexEntry(v)) {
 			return nil, false, nil
@@ -356,7 +373,7 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		}
 		d := seekDoc(docs, dk, step)
 		if d == nil {
-			return nil, false, fmt.Errorf("storage: product index points at a missing doc %x", k)
+			return nil, false, errMissingDoc(storeID, id)
 		}
 		lastID = id
 		vals = append(vals, d)
@@ -408,4 +425,8 @@ func seekDoc(c *bolt.Cursor, k []byte, step int) []byte {
 // Products pages every product by id, newest first.
 func (t *Tx) Products(storeID uint64, lp app.ListParams) (app.Page[*app.Product], error) {
 	return page(t.b(bProducts), tenant(storeID), lp, true, decodeJSONRecord[app.Product]("product"))
+}
+
+func errMissingDoc(storeID, id uint64) error {
+	return fmt.Errorf("storage: product index points at a missing doc %d/%d", storeID, id)
 }

@@ -35,6 +35,8 @@ type DB struct {
 	stores sync.Map // store id -> memoStore
 	// Now is the clock of every transaction; tests freeze it.
 	Now func() time.Time
+	// batch is the group commit of Batch.
+	batch batcher
 	// Log receives the full-disk warnings (nil: slog.Default()).
 	Log *slog.Logger
 
@@ -43,8 +45,8 @@ type DB struct {
 
 // Options tune Open.
 type Options struct {
-	// BatchDelay is how long Batch waits to group writers (bbolt's default 10ms is
-	// too slow at low concurrency).
+	// BatchDelay is unused since Batch is storage's own group commit, which
+	// does not wait (batch.go); kept for storage.batch_delay and callers.
 	BatchDelay time.Duration
 	// NoSync turns fsync off; only benchmarks of the baseline may use it.
 	NoSync bool
@@ -111,6 +113,9 @@ func (db *DB) init(tx *bolt.Tx) error {
 	}
 	if err := buildDerived(tx); err != nil {
 		return err
+	}
+	if err := buildSearchIndex(tx); err != nil {
+		return fmt.Errorf("storage: build the search index: %w", err)
 	}
 	return meta.Put([]byte("schema_version"), []byte(fmt.Sprint(currentSchema)))
 }
@@ -179,13 +184,18 @@ func (db *DB) View(fn func(app.Tx) error) error {
 
 // Update runs fn in a read-write transaction and commits (fsync) on nil.
 func (db *DB) Update(fn func(app.Tx) error) error {
-	return db.checkWrite(db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
+	err := db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
+	if err == nil {
+		db.batch.commits.Add(1)
+	}
+	return db.checkWrite(err)
 }
 
-// Batch is Update grouped with concurrent callers into one commit. fn may run
-// twice: when one function of a group fails, the others are run again.
+// Batch is Update grouped with concurrent callers into one commit (see
+// batcher). fn may run twice: when one function of a group fails, the others
+// are run again, and the failing one alone.
 func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.checkWrite(db.bolt.Batch(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
+	return db.checkWrite(db.batchRun(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
 }
 
 func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
@@ -281,7 +291,7 @@ type Tx struct {
 // Now is the transaction's clock.
 func (t *Tx) Now() time.Time { return t.now }
 
-func (t *Tx) b(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
+func (t *Tx) b(name []byte) *bolt.Bucket { return bucket(t.tx, name) }
 
 // NextID allocates the next id of a per-store sequence.
 func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {

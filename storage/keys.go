@@ -26,6 +26,7 @@ var (
 	bProductSlugs   = []byte("product_slugs")    // sid|slug -> id
 	bIdxProducts    = []byte("idx_products")     // sid|sort|value|id -> index entry (active products)
 	bIdxCatProducts = []byte("idx_cat_products") // sid|cid|sort|value|id -> index entry
+	bIdxSearch      = []byte("idx_search")       // sid|word0|id -> rating key (words of active products' names; search.go)
 
 	// Customers: sessions are refresh-token chains.
 	bCustomers      = []byte("customers")             // sid|id -> customer
@@ -95,7 +96,7 @@ var (
 // allBuckets are created on open.
 var allBuckets = [][]byte{
 	bMeta, bSeq, bStores, bStoreKeys, bStoreSubdomains, bAdmins, bAdminEmails,
-	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts,
+	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts, bIdxSearch,
 	bCustomers, bCustomerEmails, bSessions, bSessionsByCust, bEmailCodes, bRevocations, bAddresses, bCarts,
 	bOrders, bIdxOrdersCust, bIdxOrdersStatus, bPaymentSessions, bIdempotency, bCoupons, bCouponCodes,
 	bRequests, bIdxRequestsOrder, bIdxRequestsStatus,

@@ -82,7 +82,7 @@ func (db *DB) Verify() error {
 	})
 }
 
-var _ = registerVerifier(verifyProducts, bIdxProducts, bIdxCatProducts, bProductSlugs)
+var _ = registerVerifier(verifyProducts, bIdxProducts, bIdxCatProducts, bProductSlugs, bIdxSearch)
 
 func verifyProducts(t *Tx, want expectKeys) error {
 	return t.b(bProducts).ForEach(func(_, v []byte) error {
@@ -96,6 +96,10 @@ func verifyProducts(t *Tx, want expectKeys) error {
 		}
 		if !p.IsActive {
 			return nil
+		}
+		rk := u64(ratingKey(&p))
+		for _, k := range searchKeysOf(&p) {
+			want.put(bIdxSearch, k, rk)
 		}
 		entry := encodeIndexEntry(&p)
 		global, inCat := productIndexKeysOf(&p)

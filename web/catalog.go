@@ -26,8 +26,14 @@ func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery
 	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1}
 	var v app.Validation
 	if qv := c.Query("q"); qv != "" { // an empty q needs no check (MaxLen allocates its message)
-		q.Q = app.NormalizeName(qv)
+		q.Q = app.FoldText(strings.TrimSpace(qv))
 		v.MaxLen("q", q.Q, 100)
+		if q.Words = app.QueryWords(q.Q); len(q.Words) == 0 {
+			q.Q = "" // no letter or digit: no search
+		}
+	}
+	if q.Sort == app.SortRelevance && q.Q == "" {
+		v.Add("sort", "relevance needs q")
 	}
 	if cv := c.Query("category_id"); cv != "" {
 		id, err := strconv.ParseUint(cv, 10, 64)

@@ -30,6 +30,9 @@ func TestListProductsWalk(t *testing.T) {
 			cursor := ""
 			for pages := 0; ; pages++ {
 				p := "/api/v1/business/website/products/?limit=7&sort=" + sort
+				if sort == app.SortRelevance {
+					p += "&q=product" // relevance needs q; every name has the word
+				}
 				if cursor != "" {
 					p += "&cursor=" + url.QueryEscape(cursor)
 				}

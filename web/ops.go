@@ -32,7 +32,9 @@ type DBStats struct {
 	PageAllocBytes int64 // bytes allocated by write transactions
 	WriteTime      time.Duration
 	FileSizeBytes  int64
-	CachedPages    int // category pages in the memory cache
+	CachedPages    int    // category pages in the memory cache
+	Commits        uint64 // write transactions committed (Update, and Batch groups)
+	BatchedWrites  uint64 // Batch calls carried by those commits
 	// StorageFull is true while writes fail for want of disk space;
 	// StorageFullErrors counts the writes that failed so.
 	StorageFull       bool
@@ -213,6 +215,8 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descCommits    = prometheus.NewDesc("storefront_db_commits_total", "Write transactions committed (each one fsynced).", nil, nil)
+	descBatched    = prometheus.NewDesc("storefront_db_batched_writes_total", "Grouped writes (checkout) carried by those commits.", nil, nil)
 	descFull       = prometheus.NewDesc("storefront_storage_full", "1 while writes fail because the disk is full.", nil, nil)
 	descFullErrors = prometheus.NewDesc("storefront_storage_full_errors_total", "Writes that failed because the disk was full (answered 507 storage_full).", nil, nil)
 
@@ -228,7 +232,7 @@ var (
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descFull, descFullErrors,
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descCommits, descBatched, descFull, descFullErrors,
 		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
@@ -262,6 +266,8 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descAlloc, float64(s.PageAllocBytes))
 	counter(descWriteTime, s.WriteTime.Seconds())
 	gauge(descFileSize, float64(s.FileSizeBytes))
+	counter(descCommits, float64(s.Commits))
+	counter(descBatched, float64(s.BatchedWrites))
 	full := 0.0
 	if s.StorageFull {
 		full = 1

@@ -159,14 +159,17 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err != nil {
 		return err
 	}
-	return t.exec(p.StoreID, "put product", `INSERT INTO products
+	if err := t.exec(p.StoreID, "put product", `INSERT INTO products
 		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
 			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
-		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil))
+		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil)); err != nil {
+		return err
+	}
+	return t.writeWords(p)
 }
 
 // ratingKey orders products by average rating (hundredths), then review count.
@@ -206,6 +209,9 @@ func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
 
 // DeleteProduct removes a product.
 func (t *Tx) DeleteProduct(storeID, id uint64) error {
+	if err := t.exec(storeID, "delete product words", `DELETE FROM product_words WHERE store_id = $1 AND product_id = $2`, i64(storeID), i64(id)); err != nil {
+		return err
+	}
 	n, err := t.execN(storeID, "delete product", `DELETE FROM products WHERE store_id = $1 AND id = $2`+announce(3),
 		i64(storeID), i64(id), t.event(app.EventCatalog, storeID, nil))
 	if err != nil {
@@ -256,8 +262,15 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	if q.InStock {
 		from += " AND stock > 0"
 	}
-	if q.Q != "" {
-		add("position($%d::bytea in convert_to(name_key, 'UTF8')) > 0", []byte(q.Q))
+	if q.Words == nil && q.Q != "" {
+		q.Words = app.QueryWords(q.Q)
+	}
+	if len(q.Words) > 0 {
+		searchFilter(q.Words, add)
+		if q.Sort == app.SortRelevance {
+			score := relevance(q.Words, func(v any) int { args = append(args, v); return len(args) })
+			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
+		}
 	}
 	l := list{sel: "pdoc, " + ks.keyCols(), from: from, args: args, keys: ks}
 	return page(t, storeID, "products", l, q.ListParams, func(vals []any) (app.Doc, bool, error) {

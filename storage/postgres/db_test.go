@@ -187,7 +187,8 @@ func TestSameAsBolt(t *testing.T) {
 		for _, limit := range []int{1, 3, 50} {
 			queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: -1, MaxPrice: -1})
 			queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: 1000, MaxPrice: 5000, InStock: true})
-			queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: -1, MaxPrice: -1, Q: "e"})
+			queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: -1, MaxPrice: -1, Q: "e", Words: []string{"e"}})
+			queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: -1, MaxPrice: 5000, Q: "s t", Words: []string{"s", "t"}})
 			if len(cats) > 0 {
 				queries = append(queries, app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: limit}, MinPrice: -1, MaxPrice: -1, CategoryID: cats[0].ID})
 			}

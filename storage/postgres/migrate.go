@@ -115,6 +115,12 @@ func (db *DB) Migrate(ctx context.Context) ([]int, error) {
 			tx.Rollback(ctx)
 			return done, fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
 		}
+		if step := goSteps[m.Version]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				tx.Rollback(ctx)
+				return done, fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
+			}
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
 			tx.Rollback(ctx)
 			return done, fmt.Errorf("postgres: migrate %d: %w", m.Version, err)

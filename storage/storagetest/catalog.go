@@ -437,6 +437,11 @@ func testProductDocsFilter(e *env) {
 	e.same("q", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thing"}), ids(cheap, dear))
 	e.same("q case-folded", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.NormalizeName("WIDGET")}), ids(named))
 	e.same("all filters", list(app.ProductQuery{MinPrice: 100, MaxPrice: 5000, InStock: true, Q: "thing", CategoryID: c.ID}), ids(cheap))
+	// search: each word begins a word of the name, without case or accents, all words
+	e.same("q prefix", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thi"}), ids(cheap, dear))
+	e.same("q accents", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.FoldText("WÍDGÉT")}), ids(named))
+	e.same("q all words", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "th dea"}), ids(dear))
+	e.same("q inside a word", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "hing"}), ids())
 }
 
 // testProductStock: PutProductStock writes the stock into the record, the

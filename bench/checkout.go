@@ -1,0 +1,72 @@
+package bench
+
+import (
+	"encoding/json"
+
+	"storefront/app"
+)
+
+// PathInitiate is payment initiation (guest checkout).
+const PathInitiate = "/api/v1/business/website/payment/initiate/"
+
+// DetailSlug is the slug of the product whose detail page is measured.
+const DetailSlug = "trail-runner-1-pro"
+
+// PathDetail is that product's detail path.
+const PathDetail = PathProducts + "/" + DetailSlug
+
+// Checkout is a second store for checkout loads: one product with the largest
+// stock, so that orders never run out, and the guest checkout body of one unit.
+type Checkout struct {
+	Key       string
+	StoreID   uint64
+	ProductID uint64
+	Body      []byte
+	// RecordSize is the bytes of one order record plus its payment session
+	// as stored; the bare handler writes values of this size.
+	RecordSize int
+}
+
+// SeedCheckout creates the checkout store, places one order through the
+// services (to measure RecordSize) and returns the load's parameters.
+func (e *Env) SeedCheckout() (*Checkout, error) {
+	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: "Checkout Shop", Subdomain: "checkout-shop", Currency: "USD"})
+	if err != nil {
+		return nil, err
+	}
+	name, price, stock := "Mug", app.Money(1250), int64(app.MaxStock)
+	p, err := e.Svc.Catalog.SaveProduct(st.ID, 0, app.ProductInput{Name: &name, Price: &price, Stock: &stock})
+	if err != nil {
+		return nil, err
+	}
+	in := app.CheckoutInput{ReceiverName: "Ada Lovelace", Phone: "+15550100", Address: "1 Main St", Email: "ada@example.com",
+		Currency: "USD", Items: []app.CheckoutItem{{ProductID: p.ID, Quantity: 1, UnitPrice: &price}},
+		PaymentMethod: app.WalletA, CallbackURL: "https://shop.example/return"}
+	zero := app.Money(0)
+	in.DeliveryFee = &zero
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.Svc.Orders.Initiate(st.ID, 0, in, app.Idempotency{})
+	if err != nil {
+		return nil, err
+	}
+	c := &Checkout{Key: key, StoreID: st.ID, ProductID: p.ID, Body: body}
+	err = e.DB.View(func(tx app.Tx) error {
+		o, err := tx.Order(st.ID, res.OrderID)
+		if err != nil {
+			return err
+		}
+		ps, err := tx.PaymentSession(st.ID, 1) // the store's first session
+
+		if err != nil {
+			return err
+		}
+		ob, _ := json.Marshal(o)
+		pb, _ := json.Marshal(ps)
+		c.RecordSize = len(ob) + len(pb)
+		return nil
+	})
+	return c, err
+}

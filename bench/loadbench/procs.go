@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// proc is a server process of the run: the binary as shipped, or this
+// program serving the bare baselines (-bare-serve).
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	url  string
+	log  *os.File
+
+	stopped bool
+}
+
+// pinned prefixes argv with taskset so that the servers share one core and
+// wrk has the other (no pinning on a one-core machine or without taskset).
+func pinned(core int, argv ...string) []string {
+	if numCPU() < 2 {
+		return argv
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		return argv
+	}
+	return append([]string{"taskset", "-c", fmt.Sprint(core)}, argv...)
+}
+
+// freeAddr returns a loopback address with a free port.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// startBinary starts `bin serve` over dataDir the way a user does (the
+// default configuration, the request log on, written to a file), with the
+// per-key rate limit and the unpaid-orders limit off (one load generator from
+// one IP would measure 429s).
+// pin false leaves it unpinned (the PostgreSQL runs: two processes).
+func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ...string) (*proc, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(filepath.Join(dataDir, "server.log"))
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{bin, "serve"}
+	if pin {
+		argv = pinned(0, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(),
+		"STOREFRONT_DATA_DIR="+dataDir,
+		"STOREFRONT_HTTP__ADDR="+addr,
+		"STOREFRONT_RATELIMIT__API_PER_SECOND=0",
+		"STOREFRONT_RATELIMIT__UNPAID_ORDERS_PER_HOUR=0",
+	)
+	cmd.Env = append(cmd.Env, extraEnv...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	p := &proc{name: "storefront", cmd: cmd, url: "http://" + addr, log: logf}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	if err := waitReady(p.url+"/readyz", 60*time.Second); err != nil {
+		p.stop()
+		b, _ := os.ReadFile(logf.Name())
+		return nil, fmt.Errorf("%s did not become ready: %v\n%s", bin, err, b)
+	}
+	return p, nil
+}
+
+// startBare runs this program with -bare-serve dir and reads the address it prints.
+func startBare(ctx context.Context, dir string) (*proc, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	argv := pinned(0, self, "-bare-serve", dir)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &proc{name: "bare", cmd: cmd}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		p.stop()
+		return nil, fmt.Errorf("bare server: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	p.url = strings.TrimSpace(line)
+	if err := waitReady(p.url+"/readyz", 30*time.Second); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// stop sends SIGTERM and waits (SIGKILL after 10s).
+func (p *proc) stop() {
+	if p == nil || p.cmd.Process == nil || p.stopped {
+		return
+	}
+	p.stopped = true
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+	if p.log != nil {
+		p.log.Close()
+	}
+}
+
+// rssKB returns VmRSS, RssAnon and RssFile of the process in KB.
+func (p *proc) rss() (rss, anon, file int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var v int64
+		switch {
+		case strings.HasPrefix(l, "VmRSS:"):
+			fmt.Sscanf(strings.TrimPrefix(l, "VmRSS:"), "%d", &v)
+			rss = v
+		case strings.HasPrefix(l, "RssAnon:"):
+			fmt.Sscanf(strings.TrimPrefix(l, "RssAnon:"), "%d", &v)
+			anon = v
+		case strings.HasPrefix(l, "RssFile:"):
+			fmt.Sscanf(strings.TrimPrefix(l, "RssFile:"), "%d", &v)
+			file = v
+		}
+	}
+	return
+}
+
+// waitReady polls url until it answers 200 or the deadline passes.
+func waitReady(url string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return nil
+			}
+			err = errors.New(resp.Status)
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+}
+
+// get fetches url with an optional service key.
+func get(url, key string) ([]byte, error) {
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		req.Header.Set("X-Service-Key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != 200 {
+		err = fmt.Errorf("GET %s: %s: %s", url, resp.Status, b)
+	}
+	return b, err
+}
+
+// cpuTime is the user+system CPU time the process has used.
+func (p *proc) cpuTime() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	var ut, st int64
+	fmt.Sscan(f[11], &ut)
+	fmt.Sscan(f[12], &st)
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+}
+
+// metrics scrapes the named counters of the binary's /metrics.
+func metrics(url string, names ...string) map[string]float64 {
+	out := map[string]float64{}
+	b, err := get(url+"/metrics", "")
+	if err != nil {
+		return out
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		for _, n := range names {
+			if strings.HasPrefix(l, n+" ") {
+				var v float64
+				fmt.Sscan(strings.TrimPrefix(l, n+" "), &v)
+				out[n] = v
+			}
+		}
+	}
+	return out
+}
