@@ -175,6 +175,9 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err := t.putProductDoc(p, cat); err != nil {
 		return err
 	}
+	if err := t.putLowStock(p); err != nil {
+		return err
+	}
 	if !p.IsActive {
 		return nil
 	}
@@ -307,6 +310,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(keyOf(storeID).id(id)); err != nil {
+		return err
+	}
+	if err := t.b(bIdxProductsLow).Delete(keyOf(storeID).id(id)); err != nil {
 		return err
 	}
 	return t.b(bProducts).Delete(keyOf(storeID).id(id))
