@@ -59,8 +59,12 @@ func TestStripeRefundOnceUnderConcurrentApprovals(t *testing.T) {
 			t.Errorf("approval %d: got %d %s", i, statuses[i], codes[i])
 		}
 	}
-	if okN != 1 {
-		t.Fatalf("approvals that succeeded: got %d, want 1", okN)
+	// One approval makes the refund; one that comes after it answers the
+	// request approved (a double submit is no error, issue 11), one that
+	// comes while the provider call is under way is 409 conflict. Either
+	// way Stripe refunds once.
+	if okN < 1 {
+		t.Fatalf("approvals that succeeded: got %d, want at least 1", okN)
 	}
 	if made, calls := f.refundsMade.Load(), f.refundCalls.Load(); made != 1 || calls != 1 {
 		t.Fatalf("refunds at Stripe: %d made in %d calls, want 1 in 1", made, calls)
