@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,7 +24,7 @@ func derivedBuckets() map[string]bool {
 }
 
 // Record is one stored record of an export: its bucket, key and value as
-// bbolt holds them. A record with a nil Key carries the bucket's sequence
+// bbolt holds them (idempotency records as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
 // (8 bytes big-endian) in Value.
 type Record struct {
 	Bucket     string
@@ -46,6 +48,12 @@ func (db *DB) Export(fn func(Record) error) error {
 			if err := b.ForEach(func(k, v []byte) error {
 				if v == nil { // a nested bucket: none today
 					return nil
+				}
+				if bytes.Equal(name, bIdempotency) { // compact records leave as JSON
+					var err error
+					if v, err = idempotencyJSON(k, v); err != nil {
+						return err
+					}
 				}
 				return fn(Record{Bucket: string(name), Key: k, Value: v})
 			}); err != nil {

@@ -25,19 +25,24 @@ func idempotencyKey(sid, cid uint64, k string) []byte { return keyOf(sid).id(cid
 
 // IdempotencyRecord returns the record of a checkout Idempotency-Key.
 func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {
-	var r app.IdempotencyRecord
-	if err := getJSON(t.b(bIdempotency), idempotencyKey(storeID, customerID, k), &r, "idempotency key"); err != nil {
+	key := idempotencyKey(storeID, customerID, k)
+	v := t.b(bIdempotency).Get(key)
+	if v == nil {
+		return nil, app.NotFound("idempotency key")
+	}
+	r, err := decodeIdempotency(key, v)
+	if err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return r, nil
 }
 
 // DeleteIdempotencyRecordsBefore deletes a store's records made before before.
 func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
 	var old [][]byte
 	err := walk(t.b(bIdempotency), tenant(storeID), nil, false, func(k, v []byte) (bool, error) {
-		var r app.IdempotencyRecord
-		if err := getJSONBytes(v, &r, "idempotency key"); err != nil {
+		r, err := decodeIdempotency(k, v)
+		if err != nil {
 			return false, err
 		}
 		if r.CreatedAt.Before(before) {
@@ -58,7 +63,11 @@ func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (i
 
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.
 func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
-	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
+	v, err := encodeIdempotency(r)
+	if err != nil {
+		return err
+	}
+	return t.b(bIdempotency).Put(idempotencyKey(r.StoreID, r.CustomerID, r.Key), v)
 }
 
 // memoStore is a decoded store record with its bytes: the checkout path
