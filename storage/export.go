@@ -24,7 +24,7 @@ func derivedBuckets() map[string]bool {
 }
 
 // Record is one stored record of an export: its bucket, key and value as
-// bbolt holds them (idempotency records as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
+// bbolt holds them (idempotency records and payment sessions as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
 // (8 bytes big-endian) in Value.
 type Record struct {
 	Bucket     string
@@ -49,11 +49,15 @@ func (db *DB) Export(fn func(Record) error) error {
 				if v == nil { // a nested bucket: none today
 					return nil
 				}
-				if bytes.Equal(name, bIdempotency) { // compact records leave as JSON
-					var err error
-					if v, err = idempotencyJSON(k, v); err != nil {
-						return err
-					}
+				var err error // compact records leave as JSON
+				switch {
+				case bytes.Equal(name, bIdempotency):
+					v, err = idempotencyJSON(k, v)
+				case bytes.Equal(name, bPaymentSessions):
+					v, err = sessionJSON(k, v)
+				}
+				if err != nil {
+					return err
 				}
 				return fn(Record{Bucket: string(name), Key: k, Value: v})
 			}); err != nil {

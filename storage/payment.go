@@ -9,16 +9,21 @@ import (
 
 // PutPaymentSession creates or updates a session.
 func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
-	return putJSON(t.b(bPaymentSessions), keyOf(ps.StoreID).id(ps.Seq), ps)
+	v, err := encodeSession(ps)
+	if err != nil {
+		return err
+	}
+	return t.b(bPaymentSessions).Put(keyOf(ps.StoreID).id(ps.Seq), v)
 }
 
 // PaymentSession returns one session.
 func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
-	var ps app.PaymentSession
-	if err := getJSON(t.b(bPaymentSessions), keyOf(storeID).id(seq), &ps, "payment session"); err != nil {
-		return nil, err
+	k := keyOf(storeID).id(seq)
+	v := t.b(bPaymentSessions).Get(k)
+	if v == nil {
+		return nil, app.NotFound("payment session")
 	}
-	return &ps, nil
+	return decodeSession(k, v)
 }
 
 func idempotencyKey(sid, cid uint64, k string) []byte { return keyOf(sid).id(cid).str0(k) }
