@@ -29,7 +29,7 @@ func TestIdempotencyRecordForms(t *testing.T) {
 			RedirectURL: "https://shop.example.com/pay/sandbox?session=" + sess + "&x=1", CreatedAt: at},
 		"customer": {StoreID: 1, CustomerID: 7, Key: "order-1", BodyHash: hash, OrderID: 1 << 40, SessionID: sess,
 			RedirectURL: "https://checkout.stripe.com/c/pay/cs_test_a1", CreatedAt: at.Add(time.Hour)},
-		"empty redirect": {StoreID: 2, CustomerID: 3, Key: "k", BodyHash: hash, OrderID: 1, CreatedAt: at},
+		"empty redirect":  {StoreID: 2, CustomerID: 3, Key: "k", BodyHash: hash, OrderID: 1, CreatedAt: at},
 		"upper-case hash": {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: strings.ToUpper(hash), OrderID: 1, CreatedAt: at},
 		"not UTC": {StoreID: 2, CustomerID: 5, Key: "k", BodyHash: hash, OrderID: 1, SessionID: sess, RedirectURL: sess,
 			CreatedAt: at.In(time.FixedZone("X", 3600))},
@@ -131,7 +131,10 @@ func TestIdempotencyRecordForms(t *testing.T) {
 	if err := db.Update(func(tx app.Tx) (err error) { n, err = tx.DeleteIdempotencyRecordsBefore(1, at); return }); err != nil || n != 1 {
 		t.Fatalf("prune store 1: %d, %v; want the old record only", n, err)
 	}
-	if err := db.Update(func(tx app.Tx) (err error) { n, err = tx.DeleteIdempotencyRecordsBefore(1, at.Add(2*time.Hour)); return }); err != nil || n != 2 {
+	if err := db.Update(func(tx app.Tx) (err error) {
+		n, err = tx.DeleteIdempotencyRecordsBefore(1, at.Add(2*time.Hour))
+		return
+	}); err != nil || n != 2 {
 		t.Fatalf("prune store 1 later: %d, %v; want 2", n, err)
 	}
 }
