@@ -15,8 +15,12 @@ import (
 	"storefront/testenv"
 )
 
-func exportPath(sid uint64) string { return fmt.Sprintf("/api/v1/admin/stores/%d/products/export/", sid) }
-func importPath(sid uint64) string { return fmt.Sprintf("/api/v1/admin/stores/%d/products/import/", sid) }
+func exportPath(sid uint64) string {
+	return fmt.Sprintf("/api/v1/admin/stores/%d/products/export/", sid)
+}
+func importPath(sid uint64) string {
+	return fmt.Sprintf("/api/v1/admin/stores/%d/products/import/", sid)
+}
 
 func importCSV(e *testenv.Env, token string, sid uint64, body string) *testenv.Response {
 	data, ct := multipartBody(e.T, "file", upload{name: "products.csv", data: []byte(body)})
@@ -318,7 +322,7 @@ func TestPanelProductCSV(t *testing.T) {
 	e.Product(sid, 0, "Mug <b>", 1250, 7)
 	b := owner(t, e)
 	base := fmt.Sprintf("/admin/stores/%d/products/", sid)
-	exp := b.get(base + "export/").expect(t, 200, "id,slug,name", "Mug <b>,")
+	exp := b.get(base+"export/").expect(t, 200, "id,slug,name", "Mug <b>,")
 	if !strings.HasPrefix(exp.Header.Get("Content-Type"), "text/csv") || !strings.Contains(exp.Header.Get("Content-Disposition"), "attachment") {
 		t.Fatalf("export headers: %v", exp.Header)
 	}
@@ -344,8 +348,8 @@ func TestPanelProductCSV(t *testing.T) {
 	staff := newBrowser(t, e)
 	e.Svc.Admins.Create(app.NewAdmin{Email: "b@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB})
 	staff.login("b@example.com", "staff-password")
-	staff.get(base + "export/").expect(t, 404)
-	staff.get(base + "import/").expect(t, 404)
+	staff.get(base+"export/").expect(t, 404)
+	staff.get(base+"import/").expect(t, 404)
 	// Logged out: to the login page.
 	if p := newBrowser(t, e).get(base + "export/"); p.Status != http.StatusSeeOther {
 		t.Fatalf("export logged out: got %d", p.Status)

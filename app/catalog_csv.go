@@ -91,7 +91,7 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 			return err
 		}
 		plan := make([]*Product, 0, len(rows))
-		byID := map[uint64]int{}    // product -> row that touches it
+		byID := map[uint64]int{}   // product -> row that touches it
 		bySlug := map[string]int{} // final slug -> row
 		for i, rec := range rows {
 			row := i + 2
