@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"image"
@@ -9,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -226,12 +228,18 @@ func TestProductImageUpload(t *testing.T) {
 			e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: map[string]any{"file": "x"}}).Expect(t, 400, "validation_failed")
 		})
 		t.Run("ErrJSONRouteStillOneMiB", func(t *testing.T) {
+			// Only the headers are sent: the server answers 413 from the
+			// Content-Length, before the body. (Sending the body races the
+			// answer: the server may close while the client still writes.)
 			base := e.Listen()
-			big := `{"name":"` + strings.Repeat("a", 2<<20) + `"}`
-			req, _ := http.NewRequest("PATCH", fmt.Sprintf("%s/api/v1/admin/stores/%d/products/%d/", base, sid, p.ID), strings.NewReader(big))
-			req.Header.Set("Authorization", "Bearer "+e.OwnerToken)
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
+			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "PATCH /api/v1/admin/stores/%d/products/%d/ HTTP/1.1\r\nHost: shop.test\r\nAuthorization: Bearer %s\r\n"+
+				"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", sid, p.ID, e.OwnerToken, 2<<20)
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -128,6 +128,14 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(st+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
 
+	r.Get(st+"/coupons", p.store(p.couponsPage))
+	r.Get(st+"/coupons/new", p.store(p.newCouponPage))
+	r.Post(st+"/coupons", p.store(p.createCoupon))
+	r.Get(st+"/coupons/:cpid", p.store(p.couponPage))
+	r.Post(st+"/coupons/:cpid", p.store(p.updateCoupon))
+	r.Post(st+"/coupons/:cpid/active", p.store(p.setCouponActive))
+	r.Post(st+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
+
 	r.Get(st+"/blog-posts", p.store(p.postsPage))
 	r.Get(st+"/blog-posts/new", p.store(p.newPostPage))
 	r.Post(st+"/blog-posts", p.store(p.createPost))
@@ -187,6 +195,7 @@ var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "coupons", Label: "Coupons", Path: "coupons/"},
 	{Key: "deals", Label: "Flash deals", Path: "flash-deals/"},
 	{Key: "bundles", Label: "Bundles", Path: "bundles/"},
 	{Key: "blog", Label: "Blog", Path: "blog-posts/"},
@@ -554,7 +563,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
 		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle"} {
+		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}
