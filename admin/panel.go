@@ -106,6 +106,9 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/rotate-key", p.store(p.rotateStoreKey))
 	r.Post(st+"/config", p.store(p.saveConfig))
 	r.Post(st+"/payments", p.store(p.savePayments))
+	r.Get(st+"/settings", p.store(p.settingsIndex))
+	r.Get(st+"/settings/:section", p.store(p.settingsPage))
+	r.Post(st+"/settings/:section", p.store(p.saveSettings))
 
 	r.Get(st+"/categories", p.store(p.categoriesPage))
 	r.Post(st+"/categories", p.store(p.createCategory))
@@ -193,6 +196,7 @@ func (p *panel) routes(r fiber.Router) {
 // the panel is one line here plus its route.
 var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
+	{Key: "settings", Label: "Settings", Path: "settings/"},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
 	{Key: "coupons", Label: "Coupons", Path: "coupons/"},
@@ -535,6 +539,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 			return "/admin/static/" + name + "?v=" + f.version, nil
 		},
 		"storePath": storePath,
+		"inc":       func(i int) int { return i + 1 },
 		"lower":     strings.ToLower,
 	}
 	files, err := fs.Glob(fsys, "templates/*.html")
@@ -563,7 +568,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
 		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import"} {
+		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}
