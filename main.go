@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -35,6 +36,7 @@ import (
 	"storefront/app/demo"
 	"storefront/app/mail"
 	"storefront/app/payment/stripe"
+	"storefront/app/webhook"
 	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/storage/postgres"
@@ -319,6 +321,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err != nil {
 		return fail("cannot schedule the jobs", err)
 	}
+	stopWorkers := startWorkers(cfg, svc, leads, db.pg != nil)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.App.Listener(web.Listener(ln)) }()
@@ -365,6 +368,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("HTTP drain incomplete", "err", err)
 	}
+	stopWorkers()
 	if mapp != nil {
 		_ = mapp.Shutdown()
 	}
@@ -453,6 +457,7 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 			}
 		}
 	}
+	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
 	}
@@ -576,6 +581,33 @@ func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
 		out[i] = admin.BackupFile{File: f.Name, SizeBytes: f.SizeBytes, CreatedAt: app.UTC(f.CreatedAt).Format(time.RFC3339)}
 	}
 	return out, nil
+}
+
+// startWorkers runs the outbox and webhook workers in goroutines; they
+// start at once (mail left queued by a previous run goes out), are woken
+// by every commit that queues work, and look again every 5 seconds. On a
+// shared database (PostgreSQL) they work only while this process leads, so
+// that one worker sends each mail, and look every second: a commit in
+// another process does not wake them. The returned function stops them and
+// waits for them (an attempt in flight finishes or times out).
+func startWorkers(cfg *config.Config, svc *app.Services, leads func() bool, shared bool) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	tick := 5 * time.Second
+	if shared {
+		tick = time.Second
+	}
+	outbox := app.NewOutboxWorker(svc)
+	outbox.MaxAge = cfg.Mail.MaxAge
+	outbox.Leads = leads
+	hooks := app.NewWebhookWorker(svc, svc.Webhooks.Sender)
+	hooks.Timeout = cfg.Webhooks.Timeout
+	hooks.Leads = leads
+	svc.OnQueued = func() { outbox.Wake(); hooks.Wake() }
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); outbox.Run(ctx, tick) }()
+	go func() { defer wg.Done(); hooks.Run(ctx, tick) }()
+	return func() { cancel(); wg.Wait() }
 }
 
 // startCron schedules the background jobs: category cache eviction, expiry

@@ -36,6 +36,11 @@ type services struct {
 	Opt app.Options
 	// Outbox pages the mail kept in the database (app.Services.Outbox).
 	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
+	// RetryMail, PreviewMail and TestMail are the outbox and template
+	// actions of app.Services.
+	RetryMail   func(storeID, id uint64) (*app.Mail, error)
+	PreviewMail func(st *app.Store, kind string, draft *app.MailTemplate) (app.Mail, error)
+	TestMail    func(st *app.Store, kind, to string) (*app.Mail, error)
 	// Shared keeps the panel sessions when several processes share the
 	// database (nil: in memory); Secret gives them one login-form key.
 	Shared app.SharedState
@@ -53,6 +58,7 @@ type services struct {
 	Tickets   *app.TicketService
 	Contact   *app.ContactService
 	Content   *app.ContentService
+	Webhooks  *app.WebhookService
 }
 
 // Handler holds what the admin handlers call.
@@ -75,6 +81,7 @@ const (
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
 		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
+		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
@@ -101,6 +108,8 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerContactRoutes(st)
 	h.registerContentRoutes(st)
 	h.registerOutboxRoutes(st)
+	h.registerMailRoutes(st)
+	h.registerWebhookRoutes(st)
 	h.registerPanel(r)
 	return h
 }

@@ -188,6 +188,8 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get(st+"/customers", p.store(p.customersPage))
 	r.Get(st+"/customers/:cuid", p.store(p.customerPage))
 
+	p.registerNotifyRoutes(r, st)
+
 	// Anything else under /admin/ is the panel's own 404 page, not the JSON one.
 	r.All("/admin/*", p.notFound)
 }
@@ -211,6 +213,8 @@ var storeTabs = []tab{
 	{Key: "messages", Label: "Messages", Path: "messages/"},
 	{Key: "customers", Label: "Customers", Path: "customers/"},
 	{Key: "outbox", Label: "Outbox", Path: "outbox/"},
+	{Key: "notifications", Label: "Notifications", Path: "notifications/"},
+	{Key: "webhooks", Label: "Webhooks", Path: "webhooks/"},
 }
 
 type tab struct {
@@ -541,6 +545,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 		"storePath": storePath,
 		"inc":       func(i int) int { return i + 1 },
 		"lower":     strings.ToLower,
+		"hasPrefix": strings.HasPrefix,
 	}
 	files, err := fs.Glob(fsys, "templates/*.html")
 	if err != nil {

@@ -93,7 +93,7 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 		d.NextURL = link(page + 1)
 	}
 	for _, pr := range res.Items {
-		row := productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock(), Low: pr.IsLowStock()}
+		row := productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock(), Low: pr.LowStock()}
 		if len(pr.Images) > 0 {
 			row.Thumb = thumbOf(st.ID, pr.Images[0])
 		}

@@ -58,13 +58,25 @@ type storeView struct {
 	IsActive  bool   `json:"is_active"`
 	CreatedAt string `json:"created_at"`
 	APIKey    string `json:"api_key,omitempty"`
+	// Settings beyond the public configuration (PATCH stores/{id}/).
+	AllowedOrigins     []string        `json:"allowed_origins"`
+	NotificationEmails []string        `json:"notification_emails"`
+	Notifications      map[string]bool `json:"notifications"`
 }
 
 func viewStore(st *app.Store) any { return viewStoreKey(st, "") }
 
 func viewStoreKey(st *app.Store, key string) storeView {
 	return storeView{ID: st.ID, Name: st.Name, Subdomain: st.Subdomain, Currency: st.Currency,
-		IsActive: st.IsActive, CreatedAt: app.UTC(st.CreatedAt).Format("2006-01-02T15:04:05Z"), APIKey: key}
+		IsActive: st.IsActive, CreatedAt: app.UTC(st.CreatedAt).Format("2006-01-02T15:04:05Z"), APIKey: key,
+		AllowedOrigins: nonNil(st.AllowedOrigins), NotificationEmails: nonNil(st.NotificationEmails), Notifications: st.Notifications()}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // listStores serves GET /api/v1/admin/stores/: every store for an owner, one for staff.
@@ -99,17 +111,24 @@ func (h *Handler) createStore(c *fiber.Ctx) error {
 // getStore serves GET /api/v1/admin/stores/{id}/.
 func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(storeOf(c))) }
 
-// patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name}.
+// patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name,
+// allowed_origins, notification_emails, notifications}.
 func (h *Handler) patchStore(c *fiber.Ctx) error {
 	var in struct {
 		IsActive *bool   `json:"is_active"`
 		Name     *string `json:"name"`
+		app.StoreSettingsInput
 	}
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
 	st := storeOf(c)
 	var err error
+	if in.AllowedOrigins != nil || in.NotificationEmails != nil || in.Notifications != nil {
+		if st, err = h.svc.Stores.SetSettings(st.ID, in.StoreSettingsInput); err != nil {
+			return err
+		}
+	}
 	if in.Name != nil {
 		if st, err = h.svc.Stores.Rename(st.ID, *in.Name); err != nil {
 			return err

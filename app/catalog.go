@@ -43,7 +43,8 @@ type Product struct {
 	Variants       []Variant `json:"variants"`
 	IsActive       bool      `json:"is_active"`
 	// LowStockThreshold: the product is low on stock when its available
-	// stock is at or below it (0: never).
+	// stock is at or below it (0: never); reaching it tells the owner (mail,
+	// product.low_stock webhook).
 	LowStockThreshold int64     `json:"low_stock_threshold"`
 	RatingSum         int64     `json:"rating_sum"`
 	ReviewCount       int64     `json:"review_count"`
@@ -72,6 +73,12 @@ func (p *Product) AvailableStock() int64 {
 		n += v.Stock
 	}
 	return n
+}
+
+// LowStock reports whether the available stock is at or below the
+// product's low-stock threshold (never when the threshold is 0).
+func (p *Product) LowStock() bool {
+	return p.LowStockThreshold > 0 && p.AvailableStock() <= p.LowStockThreshold
 }
 
 // AverageRating is the mean approved rating rounded to two decimals (0 without reviews).

@@ -25,11 +25,6 @@ type AdminProductPage struct {
 // Product list sorts of the admin.
 var AdminProductSorts = []string{"newest", "name", "price", "stock"}
 
-// IsLowStock reports whether a product with a threshold is at or below it.
-func (p *Product) IsLowStock() bool {
-	return p.LowStockThreshold > 0 && p.AvailableStock() <= p.LowStockThreshold
-}
-
 // AdminProducts searches every product of a store. Errors: validation_failed.
 func (cs *CatalogService) AdminProducts(storeID uint64, q AdminProductQuery) (AdminProductPage, error) {
 	var v Validation
@@ -91,7 +86,7 @@ func matchAdmin(p *Product, needle, status string) bool {
 			return false
 		}
 	case "low":
-		if !p.IsLowStock() {
+		if !p.LowStock() {
 			return false
 		}
 	}

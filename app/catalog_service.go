@@ -241,7 +241,7 @@ type ProductInput struct {
 	Stock          *int64          `json:"stock"`
 	IsActive       *bool           `json:"is_active"`
 	Variants       *[]VariantInput `json:"variants"`
-	// LowStockThreshold: low on stock at or below it (0: never).
+	// LowStockThreshold: low on stock at or below it (0: never, and no alert).
 	LowStockThreshold *int64 `json:"low_stock_threshold"`
 }
 
@@ -363,6 +363,9 @@ func setProductFields(p *Product, in ProductInput) {
 	}
 	if in.IsActive != nil {
 		p.IsActive = *in.IsActive
+	}
+	if in.LowStockThreshold != nil {
+		p.LowStockThreshold = *in.LowStockThreshold
 	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID

@@ -335,6 +335,14 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 			return err
 		}
 		res = CheckoutResult{RedirectURL: sess.RedirectURL, OrderID: o.ID, PaymentSessionID: sessionID}
+		if err := os.s.Happened(tx, Change{Type: EvOrderCreated, StoreID: storeID, Order: o}); err != nil {
+			return err
+		}
+		for _, p := range products {
+			if err := os.s.lowStockAfterTake(tx, p, o); err != nil {
+				return err
+			}
+		}
 		if idem.Key != "" {
 			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: scoped, BodyHash: bodyHash,
 				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
@@ -352,6 +360,9 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		return CheckoutResult{}, derr
 	}
 	counted = fresh
+	if fresh { // a replay queued nothing
+		os.s.Kick()
+	}
 	return res, nil
 }
 
@@ -634,8 +645,14 @@ func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) 
 		}
 		o.Status = status
 		o.UpdatedAt = UTC(tx.Now())
-		return tx.PutOrder(o)
+		if err := tx.PutOrder(o); err != nil {
+			return err
+		}
+		return os.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: storeID, Order: o})
 	})
+	if err == nil {
+		os.s.Kick()
+	}
 	return o, err
 }
 
@@ -671,6 +688,9 @@ func (os *OrderService) ExpirePending() (int, error) {
 				if err := CancelOrder(tx, o, now); err != nil {
 					return err
 				}
+				if err := os.s.OrderCancelled(tx, o, "expired"); err != nil {
+					return err
+				}
 				n++
 			}
 			return nil
@@ -681,6 +701,9 @@ func (os *OrderService) ExpirePending() (int, error) {
 				firstErr = err
 			}
 			continue
+		}
+		if n > 0 {
+			os.s.Kick()
 		}
 		total += n
 	}

@@ -114,9 +114,9 @@ type ContactTx interface {
 }
 
 // ContactService stores the contact form and lets staff read it.
-type ContactService struct{ s dbDeps }
+type ContactService struct{ s mailDeps }
 
-func newContactService(db DB) *ContactService { return &ContactService{s: dbDeps{DB: db}} }
+func newContactService(d mailDeps) *ContactService { return &ContactService{s: d} }
 
 // Submit stores a contact message. Errors: validation_failed.
 func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessage, error) {
@@ -132,11 +132,15 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 		now := UTC(tx.Now())
 		m = &ContactMessage{StoreID: storeID, Name: in.Name, Email: in.Email, Phone: in.Phone, Subject: in.Subject,
 			Message: in.Message, Metadata: md, CreatedAt: now, UpdatedAt: now}
-		return tx.CreateContactMessage(m)
+		if err := tx.CreateContactMessage(m); err != nil {
+			return err
+		}
+		return cs.s.Happened(tx, Change{Type: EvContactReceived, StoreID: storeID, Contact: m})
 	})
 	if err != nil {
 		return nil, err
 	}
+	cs.s.Kick()
 	return m, nil
 }
 

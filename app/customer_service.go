@@ -125,14 +125,20 @@ func (cs *CustomerService) Register(st *Store, in Registration) (*TokenResult, e
 		if err := cs.putCode(tx, c, CodeVerify, code); err != nil {
 			return err
 		}
-		var err error
+		m, err := cs.codeMail(st, MailVerifyCode, c.Email, code)
+		if err != nil {
+			return err
+		}
+		if err := QueueMail(tx, m); err != nil {
+			return err
+		}
 		res, err = cs.startSession(tx, c)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	cs.s.SendMail(verifyMail(st, c.Email, code))
+	cs.s.kick()
 	return res, nil
 }
 
@@ -428,12 +434,19 @@ func (cs *CustomerService) ResendCode(st *Store, sh *Shopper) error {
 		if c.EmailVerified {
 			return Errorf(EConflict, "the email address is already verified")
 		}
-		return cs.putCode(tx, c, CodeVerify, code)
+		if err := cs.putCode(tx, c, CodeVerify, code); err != nil {
+			return err
+		}
+		m, err := cs.codeMail(st, MailVerifyCode, c.Email, code)
+		if err != nil {
+			return err
+		}
+		return QueueMail(tx, m)
 	})
 	if err != nil {
 		return err
 	}
-	cs.s.SendMail(verifyMail(st, c.Email, code))
+	cs.s.kick()
 	return nil
 }
 
@@ -490,13 +503,20 @@ func (cs *CustomerService) sendResetCode(st *Store, email string) error {
 		if err != nil {
 			return err
 		}
-		return cs.putCode(tx, c, CodeReset, code)
+		if err := cs.putCode(tx, c, CodeReset, code); err != nil {
+			return err
+		}
+		m, err := cs.codeMail(st, MailPasswordReset, c.Email, code)
+		if err != nil {
+			return err
+		}
+		return QueueMail(tx, m)
 	})
 	if err != nil {
 		return err
 	}
 	if c != nil {
-		cs.s.SendMail(resetMail(st, c.Email, code))
+		cs.s.kick()
 	}
 	return nil
 }
@@ -689,14 +709,8 @@ func checkCodeFormat(code string) error {
 	return nil
 }
 
-func verifyMail(st *Store, to, code string) Mail {
-	return NewMail(st, to, "Your verification code",
-		"Your email verification code is "+code+".\n\nIt is valid for 15 minutes. If you did not create an account at "+st.Name+", ignore this message.")
-}
-
-func resetMail(st *Store, to, code string) Mail {
-	return NewMail(st, to, "Reset your password",
-		"Your password reset code is "+code+".\n\nIt is valid for 15 minutes. If you did not ask to reset your password, ignore this message: your password stays as it is.")
+func (cs *CustomerService) codeMail(st *Store, kind, to, code string) (Mail, error) {
+	return RenderMail(st, kind, to, MailData{Store: BrandOf(st, cs.s.Opt.PublicURL), Code: code})
 }
 
 // lockedMail tells the shopper that their code of purpose was burnt by

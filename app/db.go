@@ -40,6 +40,7 @@ type Tx interface {
 	TicketTx
 	ContactTx
 	MailTx
+	WebhookTx
 	AdminTx
 	ContentTx
 }

@@ -8,40 +8,73 @@ import (
 	"time"
 )
 
-// Mail is one email to a shopper.
+// Mail is one email of a store, kept in the outbox: written in the
+// transaction of the change that caused it, then sent by the OutboxWorker.
 type Mail struct {
 	ID        uint64    `json:"id"`
 	StoreID   uint64    `json:"store_id"`
+	Kind      string    `json:"kind,omitempty"` // template name (order_confirmation, ...)
 	To        string    `json:"to"`
 	Subject   string    `json:"subject"`
 	Text      string    `json:"text"`
 	HTML      string    `json:"html"`
 	CreatedAt time.Time `json:"created_at"`
+	// Delivery state. A record written before these fields existed reads as
+	// queued.
+	Status    string    `json:"status,omitempty"` // MailQueued, MailSent, MailFailed
+	Attempts  int       `json:"attempts,omitempty"`
+	NextAt    time.Time `json:"next_attempt_at,omitzero"`
+	LastError string    `json:"last_error,omitempty"`
+	SentAt    time.Time `json:"sent_at,omitzero"`
+	QueuedAt  time.Time `json:"queued_at,omitzero"` // retries stop MaxAge after it
 }
 
-// Mailer sends mail. Errors are logged by callers; a failed mail never fails
-// the request that caused it.
+// Mail statuses.
+const (
+	MailQueued = "queued"
+	MailSent   = "sent"
+	MailFailed = "failed"
+)
+
+// State returns the mail's status, queued for records that predate it.
+func (m *Mail) State() string {
+	if m.Status == "" {
+		return MailQueued
+	}
+	return m.Status
+}
+
+// Mailer is a mail transport (SMTP). Only the OutboxWorker calls it.
 type Mailer interface {
 	Send(m Mail) error
 }
 
 // MailTx is the storage of the outbox.
 type MailTx interface {
-	// AddOutbox stores m with a new id.
+	// AddOutbox stores m with a new id; a queued mail is due at m.NextAt.
 	AddOutbox(m *Mail) error
 	// Outbox pages a store's mail, newest first.
 	Outbox(storeID uint64, p ListParams) (Page[*Mail], error)
+	// Mail returns one mail of a store (not_found).
+	Mail(storeID, id uint64) (*Mail, error)
+	// PutMail updates a mail and its place in the due index.
+	PutMail(m *Mail) error
+	// DueMail returns up to limit queued mails of every store due at or
+	// before now, soonest first.
+	DueMail(now time.Time, limit int) ([]*Mail, error)
 }
 
-// OutboxMailer keeps mail in the database, readable in the admin panel.
-type OutboxMailer struct{ DB DB }
+// QueueMail writes m to the outbox inside tx, due at once: the one way a
+// service sends mail, so that a mail exists exactly when its cause commits.
+func QueueMail(tx Tx, m Mail) error { return queueMail(tx, &m) }
 
-// Send stores m in the outbox.
-func (o OutboxMailer) Send(m Mail) error {
-	return o.DB.Update(func(tx Tx) error {
-		m.CreatedAt = UTC(tx.Now())
-		return tx.AddOutbox(&m)
-	})
+func queueMail(tx Tx, m *Mail) error {
+	if m.To == "" {
+		return nil
+	}
+	now := UTC(tx.Now())
+	m.CreatedAt, m.QueuedAt, m.NextAt, m.Status = now, now, now, MailQueued
+	return tx.AddOutbox(m)
 }
 
 // The mail templates are embedded and parsed once: a broken template fails
@@ -95,23 +128,49 @@ func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
 
 // MailView is a mail as the admin API shows it.
 type MailView struct {
-	ID        uint64    `json:"id"`
-	To        string    `json:"to"`
-	Subject   string    `json:"subject"`
-	Text      string    `json:"text"`
-	HTML      string    `json:"html"`
-	CreatedAt time.Time `json:"created_at"`
+	ID            uint64     `json:"id"`
+	Kind          string     `json:"kind"`
+	To            string     `json:"to"`
+	Subject       string     `json:"subject"`
+	Text          string     `json:"text"`
+	HTML          string     `json:"html"`
+	CreatedAt     time.Time  `json:"created_at"`
+	Status        string     `json:"status"`
+	Attempts      int        `json:"attempts"`
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+	LastError     string     `json:"last_error"`
+	SentAt        *time.Time `json:"sent_at"`
 }
 
 // View returns the wire form of m.
 func (m *Mail) View() MailView {
-	return MailView{ID: m.ID, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, CreatedAt: UTC(m.CreatedAt)}
+	v := MailView{ID: m.ID, Kind: m.Kind, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, CreatedAt: UTC(m.CreatedAt),
+		Status: m.State(), Attempts: m.Attempts, LastError: m.LastError}
+	if v.Status == MailQueued && !m.NextAt.IsZero() {
+		t := UTC(m.NextAt)
+		v.NextAttemptAt = &t
+	}
+	if !m.SentAt.IsZero() {
+		t := UTC(m.SentAt)
+		v.SentAt = &t
+	}
+	return v
 }
 
-// SendMail sends m, logging (never returning) a failure: a mail that cannot be
-// sent must not fail the request that caused it.
+// SendMail queues m in a transaction of its own, logging (never returning) a
+// failure. Prefer QueueMail inside the transaction of the change.
 func (s *Services) SendMail(m Mail) {
-	if err := s.Mailer.Send(m); err != nil {
-		s.Log.Error("send mail", "store_id", m.StoreID, "subject", m.Subject, "err", err)
+	if err := s.DB.Update(func(tx Tx) error { return QueueMail(tx, m) }); err != nil {
+		s.Log.Error("queue mail", "store_id", m.StoreID, "subject", m.Subject, "err", err)
+		return
+	}
+	s.Kick()
+}
+
+// Kick tells the background workers (outbox, webhooks) that new work was
+// committed, so they need not wait for their next tick.
+func (s *Services) Kick() {
+	if s.OnQueued != nil {
+		s.OnQueued()
 	}
 }

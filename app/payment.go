@@ -319,7 +319,7 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 					return err
 				}
 				res.Status = o.Status
-				return nil
+				return ps.s.OrderCancelled(tx, o, "expired")
 			}
 			if o.PaymentStatus == PaymentFailed {
 				return nil
@@ -360,6 +360,12 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 			if err := removeOrdered(tx, o); err != nil {
 				return err
 			}
+			if err := ps.s.Happened(tx, Change{Type: EvOrderPaid, StoreID: o.StoreID, Order: o}); err != nil {
+				return err
+			}
+			if err := ps.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
+				return err
+			}
 		} else {
 			o.PaymentStatus = PaymentFailed
 		}
@@ -372,6 +378,7 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 		res = VerifyResult{Success: gr.Paid, OrderID: o.ID, Status: o.Status, Message: gr.Message}
 		return nil
 	})
+	ps.s.Kick()
 	return res, err
 }
 

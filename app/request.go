@@ -373,8 +373,18 @@ func (rs *RequestService) file(sh Shopper, orderID uint64, kind, verb string, al
 			return err
 		}
 		out = r
-		return tx.CreateRequest(r)
+		if err := tx.CreateRequest(r); err != nil {
+			return err
+		}
+		ev := EvCancellationRequested
+		if kind == KindRefund {
+			ev = EvRefundRequested
+		}
+		return rs.s.Happened(tx, Change{Type: ev, StoreID: o.StoreID, Order: o, Request: r})
 	})
+	if err == nil {
+		rs.s.Kick()
+	}
 	return out, err
 }
 
@@ -622,11 +632,7 @@ func (rs *RequestService) failProviderRefund(storeID uint64, kind string, id uin
 // order, then mails the shopper. With a provider refund (call) the refund
 // is already made: it is recorded on the order, once.
 func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput, call *providerRefund) (*Request, error) {
-	var (
-		out *Request
-		ord *Order
-		st  *Store
-	)
+	var out *Request
 	err := rs.s.DB.Update(func(tx Tx) error {
 		r, err := tx.Request(storeID, kind, id)
 		if err != nil {
@@ -669,16 +675,22 @@ func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64
 		if err := tx.PutRequest(r); err != nil {
 			return err
 		}
-		if st, err = tx.Store(storeID); err != nil {
-			return err
+		if approve && kind == KindCancellation {
+			if err := rs.s.OrderCancelled(tx, o, "request"); err != nil {
+				return err
+			}
 		}
-		out, ord = r, o
-		return nil
+		ev := EvCancellationDecided
+		if kind == KindRefund {
+			ev = EvRefundDecided
+		}
+		out = r
+		return rs.s.Happened(tx, Change{Type: ev, StoreID: storeID, Order: o, Request: r})
 	})
 	if err != nil {
 		return nil, err
 	}
-	rs.notify(st, ord, out)
+	rs.s.Kick()
 	return out, nil
 }
 
@@ -768,47 +780,6 @@ func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
 	}
 	o.UpdatedAt = now
 	return tx.PutOrder(o)
-}
-
-// notify mails the shopper the decision on a request.
-func (rs *RequestService) notify(st *Store, o *Order, r *Request) {
-	to := o.Email
-	if to == "" && o.CustomerID != 0 {
-		_ = rs.s.DB.View(func(tx Tx) error {
-			if c, err := tx.Customer(o.StoreID, o.CustomerID); err == nil {
-				to = c.Email
-			}
-			return nil
-		})
-	}
-	if to == "" {
-		return
-	}
-	what := "cancellation"
-	if r.Kind == KindRefund {
-		what = "refund"
-	}
-	verdict := "approved"
-	if r.Status == RequestRejected {
-		verdict = "rejected"
-	}
-	orderNo := "#" + itoa(int(o.ID))
-	subject := "Your " + what + " request for order " + orderNo + " was " + verdict
-	var b strings.Builder
-	b.WriteString("Hello,\n\nYour " + what + " request for order " + orderNo + " was " + verdict + ".")
-	switch {
-	case r.Status == RequestApproved && r.Kind == KindCancellation:
-		b.WriteString("\nThe order is cancelled.")
-		if o.PaymentStatus == PaymentRefunded {
-			b.WriteString(" Your payment of " + o.Total.String() + " " + o.Currency + " will be refunded.")
-		}
-	case r.Status == RequestApproved && r.Kind == KindRefund:
-		b.WriteString("\nRefund: " + r.Amount.String() + " " + o.Currency + " (" + strings.ToLower(strings.ReplaceAll(r.RefundMethod, "_", " ")) + ").")
-	}
-	if r.AdminNote != "" {
-		b.WriteString("\n\nNote from the store: " + r.AdminNote)
-	}
-	rs.s.SendMail(NewMail(st, to, subject, b.String()))
 }
 
 // StoreRefundInput is the store's own refund of an order (RefundOrder).

@@ -184,9 +184,9 @@ type ReviewTx interface {
 }
 
 // ReviewService submits, moderates and lists reviews.
-type ReviewService struct{ s dbDeps }
+type ReviewService struct{ s mailDeps }
 
-func newReviewService(db DB) *ReviewService { return &ReviewService{s: dbDeps{DB: db}} }
+func newReviewService(d mailDeps) *ReviewService { return &ReviewService{s: d} }
 
 // Submit stores a shopper's review as PENDING and returns it.
 // Errors: validation_failed, email_not_verified, not_found (unknown or
@@ -227,11 +227,15 @@ func (rs *ReviewService) Submit(sh Shopper, in ReviewInput) (*Review, error) {
 		if r.Images == nil {
 			r.Images = []string{}
 		}
-		return tx.CreateReview(r)
+		if err := tx.CreateReview(r); err != nil {
+			return err
+		}
+		return rs.s.Happened(tx, Change{Type: EvReviewCreated, StoreID: sh.StoreID, Review: r})
 	})
 	if err != nil {
 		return nil, err
 	}
+	rs.s.Kick()
 	return r, nil
 }
 
@@ -299,6 +303,9 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 		if err := tx.PutReview(r); err != nil {
 			return err
 		}
+		if err := rs.s.Happened(tx, Change{Type: EvReviewModerated, StoreID: storeID, Review: r}); err != nil {
+			return err
+		}
 		if delta == 0 {
 			return nil
 		}
@@ -327,6 +334,7 @@ func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, e
 	if err != nil {
 		return nil, err
 	}
+	rs.s.Kick()
 	return r, nil
 }
 

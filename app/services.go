@@ -26,13 +26,17 @@ type Options struct {
 
 // Services holds every service of the domain. Construct with NewServices.
 type Services struct {
-	DB     DB
-	Now    Clock
+	DB  DB
+	Now Clock
+	// Mailer is the mail transport the OutboxWorker uses (nil: none).
 	Mailer Mailer
-	Tokens Tokens
-	Pass   Passwords
-	Log    *slog.Logger
-	Opt    Options
+	// OnQueued, set by main, wakes the outbox and webhook workers after a
+	// commit that queued work (nil: they find it on their next tick).
+	OnQueued func()
+	Tokens   Tokens
+	Pass     Passwords
+	Log      *slog.Logger
+	Opt      Options
 	// Limits counts attempts for every take-then-check limit (logins, ...).
 	Limits Limiter
 
@@ -52,10 +56,12 @@ type Services struct {
 	Tickets   *TicketService
 	Contact   *ContactService
 	Content   *ContentService
+	Webhooks  *WebhookService
 }
 
 // NewServices wires the services over db. now, mailer and log may be nil
-// (real clock, outbox mailer, discard).
+// (real clock, no mail transport, discard). Mail always goes to the outbox
+// first; the OutboxWorker hands it to mailer (nil: it stays in the outbox).
 func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock, log *slog.Logger, opt Options) *Services {
 	if now == nil {
 		now = time.Now
@@ -89,28 +95,29 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)
 	}
-	if mailer == nil {
-		mailer = OutboxMailer{DB: db}
-	}
 	s.Mailer = mailer
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
-	s.Stores = newStoreService(storeDeps{DB: sdb, broadcast: s.broadcast})
+	// n turns changes into their webhook events and mails (notify.go).
+	n := notifier{publicURL: opt.PublicURL, kick: s.Kick}
+	mailing := mailDeps{DB: sdb, notifier: n}
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
-		SendMail: s.SendMail, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
-	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores}, checkoutCommit)
-	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores}, checkoutCommit)
+	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n}, checkoutCommit)
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n}, checkoutCommit)
 	s.Coupons = newCouponService(sdb)
-	s.Requests = newRequestService(requestDeps{DB: sdb, Log: log, SendMail: s.SendMail, Payments: s.Payments})
-	s.Reviews = newReviewService(sdb)
-	s.Tickets = newTicketService(ticketDeps{DB: sdb, SendMail: s.SendMail, Opt: opt, Limits: s.Limits})
-	s.Contact = newContactService(sdb)
+	s.Requests = newRequestService(requestDeps{DB: sdb, Log: log, Payments: s.Payments, notifier: n})
+	s.Reviews = newReviewService(mailing)
+	s.Tickets = newTicketService(ticketDeps{DB: sdb, notifier: n, Opt: opt, Limits: s.Limits})
+	s.Contact = newContactService(mailing)
 	s.Content = newContentService(sdb)
+	s.Webhooks = newWebhookService(mailing)
 	s.listen()
 	return s
 }
@@ -120,8 +127,15 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 type (
 	dbDeps struct{ DB DB }
 
+	// mailDeps is a service whose writes have side effects (events, mail).
+	mailDeps struct {
+		DB DB
+		notifier
+	}
+
 	storeDeps struct {
 		DB        DB
+		Log       *slog.Logger
 		broadcast func(Event) // tells the other processes sharing the database
 	}
 
@@ -138,13 +152,14 @@ type (
 		Log    *slog.Logger
 		Opt    Options
 		Stores *StoreService // a store's credentials and payment settings
+		notifier
 	}
 
 	requestDeps struct {
 		DB       DB
 		Log      *slog.Logger
-		SendMail func(Mail)
 		Payments *PaymentService // refunds at the provider
+		notifier
 	}
 
 	orderDeps struct {
@@ -154,13 +169,14 @@ type (
 		Limits   Limiter // ratelimit.unpaid_orders_per_hour
 		Payments *PaymentService
 		Stores   *StoreService
+		notifier
 	}
 
 	ticketDeps struct {
-		DB       DB
-		SendMail func(Mail)
-		Opt      Options
-		Limits   Limiter // ratelimit.tickets_per_hour
+		DB DB
+		notifier
+		Opt    Options
+		Limits Limiter // ratelimit.tickets_per_hour
 	}
 
 	adminDeps struct {
@@ -182,7 +198,8 @@ type (
 		Opt              Options
 		Pass             Passwords
 		Tokens           Tokens
-		SendMail         func(Mail)
+		SendMail         func(Mail) // queues a mail in a transaction of its own (a lock notice)
+		kick             func()     // wakes the workers after a commit that queued mail
 		revoked          func(*Revocation)
 		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
 	}

@@ -21,9 +21,19 @@ type Store struct {
 	Config     json.RawMessage `json:"config"`
 	// Gateways are the store's own provider credentials per payment method
 	// (write-only on the admin API, never shown, never logged).
-	Gateways  map[string]GatewayAccount `json:"gateways,omitempty"`
-	CreatedAt time.Time                 `json:"created_at"`
-	UpdatedAt time.Time                 `json:"updated_at"`
+	Gateways map[string]GatewayAccount `json:"gateways,omitempty"`
+	// AllowedOrigins are the exact browser origins (scheme://host[:port])
+	// allowed to call the storefront API of this store (CORS).
+	AllowedOrigins []string `json:"allowed_origins,omitempty"`
+	// NotificationEmails receive the owner notifications of this store.
+	NotificationEmails []string `json:"notification_emails,omitempty"`
+	// NotificationsOff lists the notification kinds turned off.
+	NotificationsOff []string `json:"notifications_off,omitempty"`
+	// MailTemplates are the store's overrides of the built-in mail
+	// templates, by kind (validated on save).
+	MailTemplates map[string]MailTemplate `json:"mail_templates,omitempty"`
+	CreatedAt     time.Time               `json:"created_at"`
+	UpdatedAt     time.Time               `json:"updated_at"`
 }
 
 // StoreTx is the storage of stores.
@@ -61,11 +71,13 @@ type Settings struct {
 	// PaymentsLive: the store takes real payments only; checkouts through
 	// the test sandbox are refused (test_payments_refused).
 	PaymentsLive bool `json:"payments_live"`
-	// CallbackOrigins (the callback allow list) and AllowedOrigins (the CORS
-	// list) together are the origins a checkout's callback_url may have;
-	// both empty: any http(s) URL (docs/decisions.md, "Hardening").
+	// CallbackOrigins (the callback allow list, a config key) and
+	// AllowedOrigins (the CORS list: the store's own field, Store.AllowedOrigins,
+	// set with PATCH stores/{id}/) together are the origins a checkout's
+	// callback_url may have; both empty: any http(s) URL (docs/decisions.md,
+	// "Hardening").
 	CallbackOrigins []string `json:"callback_origins"`
-	AllowedOrigins  []string `json:"allowed_origins"`
+	AllowedOrigins  []string `json:"-"`
 }
 
 // MaxCallbackOrigins is the most origins callback_origins may list.
@@ -121,6 +133,7 @@ func (st Settings) CallbackAllowed(callbackURL string) bool {
 func (s *Store) Settings() Settings {
 	var st Settings
 	_ = json.Unmarshal(s.Config, &st)
+	st.AllowedOrigins = s.AllowedOrigins
 	return st
 }
 
@@ -197,7 +210,7 @@ var configShape = map[string]string{
 	"newsletter": "object", "seo": "strmap", "banners": "array", "navigation": "strmaps",
 	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
 	"payments_live":    "bool",
-	"callback_origins": "origins", "allowed_origins": "origins",
+	"callback_origins": "origins",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks
@@ -214,7 +227,7 @@ func MergeConfig(cfg json.RawMessage, patch []byte) (json.RawMessage, error) {
 	}
 	var v Validation
 	for k, val := range p {
-		if k == "subdomain" || k == "is_active" || k == "id" {
+		if k == "subdomain" || k == "is_active" || k == "id" || k == "allowed_origins" || k == "notification_emails" || k == "notifications" {
 			v.Add(k, "is not part of the config; use the store endpoints")
 			continue
 		}

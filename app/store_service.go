@@ -23,6 +23,9 @@ type StoreService struct {
 
 	cache atomic.Pointer[storeCache]
 	mu    sync.Mutex // serializes writers of cache
+	// origins is the set of origins any active store allows (nil: to be
+	// rebuilt); every store change drops it.
+	origins atomic.Pointer[map[string]bool]
 }
 
 // storeCache is one immutable snapshot of the caches.
@@ -134,6 +137,7 @@ func (ss *StoreService) forget(id uint64) {
 func (ss *StoreService) forgetAll() {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
+		ss.origins.Store(nil)
 		clear(c.config)
 		clear(c.byKey)
 	})
@@ -143,6 +147,7 @@ func (ss *StoreService) forgetAll() {
 func (ss *StoreService) forgetLocal(id uint64) {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
+		ss.origins.Store(nil)
 		delete(c.config, id)
 		for k, st := range c.byKey {
 			if st.ID == id {

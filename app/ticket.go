@@ -240,12 +240,16 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 			Description: in.Description, Category: in.Category, Priority: in.Priority, Status: TicketOpen,
 			OrderID: oid, Images: images, CreatedAt: now, UpdatedAt: now, LastActivityAt: now,
 			Messages: []TicketMessage{{ID: 1, Sender: SenderCustomer, Message: in.Description, Images: images, CreatedAt: now}}}
-		return tx.CreateTicket(t)
+		if err := tx.CreateTicket(t); err != nil {
+			return err
+		}
+		return ts.s.Happened(tx, Change{Type: EvTicketCreated, StoreID: sh.StoreID, Ticket: t, Sender: SenderCustomer, Message: in.Description})
 	})
 	if err != nil {
 		RefundAll(ts.s.Limits, lim)
 		return nil, err
 	}
+	ts.s.Kick()
 	return t, nil
 }
 
@@ -319,11 +323,15 @@ func (ts *TicketService) Reply(sh Shopper, id string, in TicketReply) (*Ticket, 
 		if t.Status == TicketResolved {
 			t.Status = TicketOpen
 		}
-		return tx.PutTicket(t)
+		if err := tx.PutTicket(t); err != nil {
+			return err
+		}
+		return ts.s.Happened(tx, Change{Type: EvTicketReplied, StoreID: sh.StoreID, Ticket: t, Sender: SenderCustomer, Message: in.Message})
 	})
 	if err != nil {
 		return nil, err
 	}
+	ts.s.Kick()
 	return t, nil
 }
 
@@ -352,7 +360,6 @@ func (ts *TicketService) StaffReply(storeID uint64, id string, in TicketReply) (
 		return nil, err
 	}
 	var t *Ticket
-	var mail *Mail
 	err := ts.s.DB.Update(func(tx Tx) error {
 		var err error
 		if t, err = tx.Ticket(storeID, id); err != nil {
@@ -367,28 +374,12 @@ func (ts *TicketService) StaffReply(storeID uint64, id string, in TicketReply) (
 		if err := tx.PutTicket(t); err != nil {
 			return err
 		}
-		st, err := tx.Store(storeID)
-		if err != nil {
-			return err
-		}
-		cust, err := tx.Customer(storeID, t.CustomerID)
-		if IsNotFound(err) {
-			return nil // the account is gone: nobody to write to
-		}
-		if err != nil {
-			return err
-		}
-		m := NewMail(st, cust.Email, "Reply to your ticket "+TicketNumber(t.Number),
-			"Hello "+cust.FirstName+",\n\nWe replied to your support ticket "+TicketNumber(t.Number)+" ("+t.Subject+"):\n\n"+in.Message)
-		mail = &m
-		return nil
+		return ts.s.Happened(tx, Change{Type: EvTicketReplied, StoreID: storeID, Ticket: t, Sender: SenderStaff, Message: in.Message})
 	})
 	if err != nil {
 		return nil, err
 	}
-	if mail != nil {
-		ts.s.SendMail(*mail)
-	}
+	ts.s.Kick()
 	return t, nil
 }
 

@@ -64,7 +64,7 @@ func eventually(t *testing.T, within time.Duration, what string, cond func() boo
 }
 
 // startCluster runs n binaries on one fresh PostgreSQL database.
-func startCluster(t *testing.T, n int) []*server {
+func startCluster(t *testing.T, n int, extraEnv ...string) []*server {
 	t.Helper()
 	url := pgtest.NewDatabase(t)
 	bin := binary(t)
@@ -76,6 +76,7 @@ func startCluster(t *testing.T, n int) []*server {
 		"STOREFRONT_LOG__LEVEL=debug",
 		"STOREFRONT_HTTP__LOG_REQUESTS=false",
 	}
+	env = append(env, extraEnv...)
 	servers := make([]*server, n)
 	var wg sync.WaitGroup
 	for i := range n { // together: the migrations run once, under their lock

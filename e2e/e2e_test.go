@@ -52,7 +52,7 @@ type logLine struct {
 func start(t *testing.T, bin, dataDir string, env ...string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(), env...),
 		"STOREFRONT_DATA_DIR="+dataDir,
 		"STOREFRONT_HTTP__ADDR=127.0.0.1:0",
 		"STOREFRONT_LOG__FORMAT=json",

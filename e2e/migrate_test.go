@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,6 +59,15 @@ func TestMigrateDataRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	mediaURL := withImage.Images[len(withImage.Images)-1]
+	// A webhook endpoint and an event for it: migrate-data copies the
+	// endpoints, events, deliveries and the outbox and checks them.
+	hookURL, events := "https://hooks.example.com/storefront", []string{app.EvContactReceived}
+	if _, err := svc.Webhooks.Create(res.StoreID, app.WebhookInput{URL: &hookURL, Events: &events}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Contact.Submit(res.StoreID, app.ContactInput{Name: "Ann", Email: "ann@example.com", Subject: "Hello", Message: "Do you ship abroad?"}); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	// The shop runs once on bbolt (it makes its secrets), then stops.
 	first := start(t, bin, dir)
@@ -74,6 +84,12 @@ func TestMigrateDataRoundTrip(t *testing.T) {
 	}
 	if code, out := migrate(false); code != 0 || !strings.Contains(out, "counts match") {
 		t.Fatalf("migrate-data: exit %d:\n%s", code, out)
+	} else {
+		for _, table := range []string{"webhook_endpoints", "events", "webhook_deliveries", "outbox"} {
+			if !regexp.MustCompile(`(?m)^` + table + ` +[1-9]`).MatchString(out) {
+				t.Fatalf("migrate-data copied no %s:\n%s", table, out)
+			}
+		}
 	}
 	if code, out := migrate(false); code != 1 || !strings.Contains(out, "--force") {
 		t.Fatalf("migrate-data into a non-empty target: exit %d, want 1 and a word about --force:\n%s", code, out)

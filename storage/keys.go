@@ -75,6 +75,16 @@ var (
 	bIdxContactRead   = []byte("idx_contact_read")     // sid|unread flag (1 unread, 0 read)|id -> nil
 	bOutbox           = []byte("outbox")               // sid|id -> mail
 
+	// The outbox's due list and the outbound webhooks. The due buckets hold
+	// the records waiting for their worker, across stores, soonest first:
+	// due (whole seconds)|sid|id -> nil.
+	bOutboxDue         = []byte("outbox_due")              // due|sid|id -> nil (queued mail only)
+	bEvents            = []byte("events")                  // sid|id -> webhook event
+	bWebhookEndpoints  = []byte("webhook_endpoints")       // sid|id -> endpoint
+	bWebhookDeliveries = []byte("webhook_deliveries")      // sid|id -> delivery
+	bIdxDeliveriesEP   = []byte("idx_deliveries_endpoint") // sid|endpoint|id -> nil
+	bWebhookDue        = []byte("webhook_due")             // due|sid|id -> nil (pending deliveries only)
+
 	// Blog posts, flash deals and bundles.
 	bBlogPosts        = []byte("blog_posts")         // sid|id -> blog post
 	bBlogSlugs        = []byte("blog_slugs")         // sid|slug -> id
@@ -96,6 +106,7 @@ var allBuckets = [][]byte{
 	bRequests, bIdxRequestsOrder, bIdxRequestsStatus,
 	bReviews, bReviewOwners, bIdxReviewsStatus, bIdxReviewsPublic, bReviewSummaries,
 	bTickets, bIdxTickets, bIdxTicketsCust, bIdxTicketsStatus, bContact, bIdxContactRead, bOutbox,
+	bOutboxDue, bEvents, bWebhookEndpoints, bWebhookDeliveries, bIdxDeliveriesEP, bWebhookDue,
 	bBlogPosts, bBlogSlugs, bIdxBlogPublished, bFlashDeals, bIdxDealsEnd, bIdxDealsProduct,
 	bBundles, bBundleSlugs, bIdxBundlesActive,
 	bMedia, bMediaRefs,

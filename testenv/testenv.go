@@ -27,6 +27,7 @@ import (
 	"storefront/admin"
 	"storefront/app"
 	"storefront/app/auth"
+	"storefront/app/webhook"
 	"storefront/storage"
 	"storefront/storage/postgres/pgtest"
 	"storefront/web"
@@ -167,6 +168,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 		log = testLog()
 	}
 	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, log, opt.App)
+	e.Svc.Webhooks.Sender = webhook.New(5*time.Second, true) // tests: receivers listen on 127.0.0.1
 	svc := e.Svc
 	t.Cleanup(svc.Customers.WaitForgotten) // queued password resets end before the database closes
 	opt.Web.CursorSecret = cursor

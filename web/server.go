@@ -171,8 +171,8 @@ func (s *Server) Draining() bool { return s.draining.Load() }
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {
-	web := s.App.Group("/api/v1/business/website", s.apiKey)
-	cust := s.App.Group("/api/v1/customer", s.apiKey)
+	web := s.App.Group("/api/v1/business/website", s.cors, s.apiKey)
+	cust := s.App.Group("/api/v1/customer", s.cors, s.apiKey)
 
 	s.registerStoreRoutes(web)
 	s.registerCatalogRoutes(web)

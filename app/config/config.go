@@ -35,6 +35,7 @@ type Config struct {
 	RateLimit RateLimit
 	Log       Log
 	Mail      Mail
+	Webhooks  Webhooks
 	Payments  Payments
 	Storage   Storage
 	Backups   Backups
@@ -105,7 +106,14 @@ type Log struct {
 
 // Mail is outgoing mail; with no SMTP host mail goes to the outbox.
 type Mail struct {
-	SMTP SMTP
+	SMTP   SMTP
+	MaxAge time.Duration // mail.max_age: a mail is retried this long, then failed
+}
+
+// Webhooks are the outbound signed webhooks.
+type Webhooks struct {
+	AllowPrivateTargets bool          // webhooks.allow_private_targets: allow loopback/private/link-local targets
+	Timeout             time.Duration // webhooks.timeout: one delivery attempt
 }
 
 // SMTP is an SMTP relay.
@@ -209,6 +217,9 @@ var Defaults = map[string]any{
 	"mail.smtp.password":                      "",
 	"mail.smtp.from":                          "",
 	"mail.smtp.tls":                           "starttls",
+	"mail.max_age":                            "48h",
+	"webhooks.allow_private_targets":          false,
+	"webhooks.timeout":                        "10s",
 	"payments.wallet_a.secret":                "",
 	"payments.wallet_b.secret":                "",
 	"payments.wallet_a.provider":              "sandbox",
@@ -355,7 +366,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			Password: r.str("mail.smtp.password"),
 			From:     r.str("mail.smtp.from"),
 			TLS:      strings.ToLower(r.str("mail.smtp.tls")),
-		}},
+		}, MaxAge: r.duration("mail.max_age")},
+		Webhooks: Webhooks{AllowPrivateTargets: r.boolean("webhooks.allow_private_targets"), Timeout: r.duration("webhooks.timeout")},
 		Payments: Payments{
 			WalletA: r.gateway("wallet_a"),
 			WalletB: r.gateway("wallet_b"),

@@ -127,12 +127,14 @@ var importSpecs = map[string]importSpec{
 		func(t *Tx, tk *app.Ticket) (any, error) { return t.Ticket(tk.StoreID, tk.ID) }),
 	"contact_messages": rec("contact_messages", func(t *Tx, m *app.ContactMessage) error { return t.putContact(m) },
 		func(t *Tx, m *app.ContactMessage) (any, error) { return t.ContactMessage(m.StoreID, m.ID) }),
-	"outbox": rec("outbox", func(t *Tx, m *app.Mail) error {
-		return t.insertDoc(m.StoreID, "outbox", "store_id, id, doc", i64(m.StoreID), i64(m.ID), mustJSON(m))
-	}, func(t *Tx, m *app.Mail) (any, error) {
-		var out app.Mail
-		return &out, t.get(m.StoreID, &out, "mail", `SELECT doc FROM outbox WHERE store_id = $1 AND id = $2`, i64(m.StoreID), i64(m.ID))
-	}),
+	"outbox": rec("outbox", func(t *Tx, m *app.Mail) error { return t.PutMail(m) },
+		func(t *Tx, m *app.Mail) (any, error) { return t.Mail(m.StoreID, m.ID) }),
+	"events": rec("webhook_events", func(t *Tx, e *app.WebhookEvent) error { return t.putWebhookEvent(e) },
+		func(t *Tx, e *app.WebhookEvent) (any, error) { return t.WebhookEvent(e.StoreID, e.ID) }),
+	"webhook_endpoints": rec("webhook_endpoints", func(t *Tx, w *app.WebhookEndpoint) error { return t.PutWebhookEndpoint(w) },
+		func(t *Tx, w *app.WebhookEndpoint) (any, error) { return t.WebhookEndpoint(w.StoreID, w.ID) }),
+	"webhook_deliveries": rec("webhook_deliveries", func(t *Tx, d *app.WebhookDelivery) error { return t.PutWebhookDelivery(d) },
+		func(t *Tx, d *app.WebhookDelivery) (any, error) { return t.WebhookDelivery(d.StoreID, d.ID) }),
 	"token_revocations": rec("revocations", func(t *Tx, r *app.Revocation) error { return t.PutRevocation(r) },
 		func(t *Tx, r *app.Revocation) (any, error) {
 			kind, cid := "c", r.CustomerID

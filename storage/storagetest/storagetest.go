@@ -65,6 +65,8 @@ var cases = []struct {
 	{"Tickets", testTickets},
 	{"Contact", testContact},
 	{"Outbox", testOutbox},
+	{"MailDue", testMailDue},
+	{"Webhooks", testWebhooks},
 	{"Admins", testAdmins},
 	{"BlogPosts", testBlogPosts},
 	{"FlashDeals", testFlashDeals},

@@ -1,0 +1,178 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"net/textproto"
+	"time"
+)
+
+// Outbox delivery limits.
+const (
+	mailBackoffBase = 30 * time.Second
+	mailBackoffMax  = time.Hour
+	// DefaultMailMaxAge is how long a mail is retried before it is failed.
+	DefaultMailMaxAge = 48 * time.Hour
+	outboxBatch       = 50
+)
+
+// MailBackoff is the wait before attempt n+1 after n failed attempts:
+// 30s, 1m, 2m, 4m ... capped at one hour.
+func MailBackoff(n int) time.Duration {
+	d := mailBackoffBase
+	for i := 1; i < n && d < mailBackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, mailBackoffMax)
+}
+
+// OutboxWorker sends the queued mail of the outbox through a transport,
+// retrying temporary failures with exponential backoff. Everything it knows
+// is in the database, so a restart or an SMTP outage loses nothing. Run one
+// per database: a mail whose SMTP send succeeded but whose "sent" mark was
+// lost (kill -9 between the two) is sent again, at least once.
+type OutboxWorker struct {
+	DB        DB
+	Transport Mailer // nil: nothing is sent, mail stays queued
+	Now       Clock
+	Log       *slog.Logger
+	MaxAge    time.Duration // 0: DefaultMailMaxAge
+	// Leads reports whether this process runs the cluster's workers (nil:
+	// always; on PostgreSQL one process leads at a time, so one worker
+	// sends each mail).
+	Leads func() bool
+	wake  chan struct{}
+}
+
+// NewOutboxWorker returns the worker of s's outbox over s.Mailer.
+func NewOutboxWorker(s *Services) *OutboxWorker {
+	return &OutboxWorker{DB: s.DB, Transport: s.Mailer, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1)}
+}
+
+// Wake asks a running worker to look at the outbox now.
+func (w *OutboxWorker) Wake() { wakeUp(w.wake) }
+
+// Run sends due mail until ctx ends: at start, when woken, and every tick.
+func (w *OutboxWorker) Run(ctx context.Context, tick time.Duration) {
+	runLoop(ctx, w.wake, tick, func() {
+		if w.Leads != nil && !w.Leads() {
+			return
+		}
+		if _, err := w.RunOnce(); err != nil {
+			w.Log.Error("outbox", "err", err)
+		}
+	})
+}
+
+// RunOnce makes one attempt at every mail due now and returns how many it
+// attempted. Tests call it directly with a frozen clock.
+func (w *OutboxWorker) RunOnce() (int, error) {
+	if w.Transport == nil {
+		return 0, nil
+	}
+	total := 0
+	for {
+		due, err := view(w.DB, func(tx Tx) ([]*Mail, error) { return tx.DueMail(w.Now(), outboxBatch) })
+		if err != nil {
+			return total, err
+		}
+		for _, m := range due {
+			w.attempt(m)
+		}
+		total += len(due)
+		if len(due) < outboxBatch {
+			return total, nil
+		}
+	}
+}
+
+func (w *OutboxWorker) attempt(m *Mail) {
+	maxAge := w.MaxAge
+	if maxAge == 0 {
+		maxAge = DefaultMailMaxAge
+	}
+	sendErr := w.Transport.Send(*m)
+	err := w.DB.Update(func(tx Tx) error {
+		cur, err := tx.Mail(m.StoreID, m.ID)
+		if err != nil || cur.State() != MailQueued {
+			return err
+		}
+		now := UTC(tx.Now())
+		cur.Attempts++
+		switch {
+		case sendErr == nil:
+			cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
+		case permanentMailError(sendErr):
+			cur.Status, cur.LastError = MailFailed, sendErr.Error()
+		case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
+			cur.Status, cur.LastError = MailFailed, "gave up after "+itoa(cur.Attempts)+" attempts: "+sendErr.Error()
+		default:
+			cur.LastError, cur.NextAt = sendErr.Error(), now.Add(MailBackoff(cur.Attempts))
+		}
+		return tx.PutMail(cur)
+	})
+	if err != nil {
+		w.Log.Error("outbox: recording an attempt", "store_id", m.StoreID, "mail_id", m.ID, "err", err)
+	}
+	if sendErr != nil {
+		w.Log.Warn("outbox: send failed", "store_id", m.StoreID, "mail_id", m.ID, "err", sendErr)
+	}
+}
+
+// permanentMailError reports whether retrying cannot help: an SMTP 5xx reply
+// or an error that says so (a malformed recipient).
+func permanentMailError(err error) bool {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return te.Code >= 500
+	}
+	var p interface{ Permanent() bool }
+	return errors.As(err, &p) && p.Permanent()
+}
+
+// RetryMail queues a failed mail again, due now (admin). Errors: not_found.
+func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
+	var m *Mail
+	err := s.DB.Update(func(tx Tx) error {
+		var err error
+		if m, err = tx.Mail(storeID, id); err != nil {
+			return err
+		}
+		if m.State() == MailSent {
+			return Errorf(EConflict, "this mail was sent already")
+		}
+		m.Status, m.NextAt, m.QueuedAt, m.Attempts = MailQueued, UTC(tx.Now()), UTC(tx.Now()), 0
+		return tx.PutMail(m)
+	})
+	if err == nil {
+		s.Kick()
+	}
+	return m, err
+}
+
+func wakeUp(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// runLoop calls fn at once, then whenever woken or every tick, until ctx ends.
+func runLoop(ctx context.Context, wake chan struct{}, tick time.Duration, fn func()) {
+	if tick <= 0 {
+		tick = 10 * time.Second
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		fn()
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-t.C:
+		}
+	}
+}

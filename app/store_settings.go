@@ -1,0 +1,174 @@
+package app
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Owner notification kinds: each can be turned off per store
+// (Store.NotificationsOff).
+const (
+	NotifyOrderPaid             = "order_paid"
+	NotifyCancellationRequested = "cancellation_requested"
+	NotifyRefundRequested       = "refund_requested"
+	NotifyTicketCreated         = "ticket_created"
+	NotifyTicketReplied         = "ticket_replied"
+	NotifyContactReceived       = "contact_received"
+	NotifyLowStock              = "low_stock"
+)
+
+// NotificationKinds lists every owner notification kind, in display order.
+var NotificationKinds = []string{NotifyOrderPaid, NotifyCancellationRequested, NotifyRefundRequested,
+	NotifyTicketCreated, NotifyTicketReplied, NotifyContactReceived, NotifyLowStock}
+
+// Settings limits.
+const (
+	MaxAllowedOrigins     = 20
+	MaxNotificationEmails = 10
+)
+
+// Notifies reports whether the store wants owner mail of kind.
+func (s *Store) Notifies(kind string) bool {
+	return len(s.NotificationEmails) > 0 && !slices.Contains(s.NotificationsOff, kind)
+}
+
+// Notifications returns every kind with whether it is on (the wire form).
+func (s *Store) Notifications() map[string]bool {
+	out := make(map[string]bool, len(NotificationKinds))
+	for _, k := range NotificationKinds {
+		out[k] = !slices.Contains(s.NotificationsOff, k)
+	}
+	return out
+}
+
+// AllowsOrigin reports whether origin (an Origin header) is one of the
+// store's allowed origins. Comparison is exact after normalising case.
+func (s *Store) AllowsOrigin(origin string) bool {
+	o, ok := ExactOrigin(origin)
+	return ok && slices.Contains(s.AllowedOrigins, o)
+}
+
+// ExactOrigin returns the canonical form of a browser origin
+// (lower-case scheme and host, no default port) and whether s is one:
+// http or https, a host, an optional port, nothing else (no path, query,
+// user or wildcard).
+func ExactOrigin(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "*\\ ") || strings.HasSuffix(s, "/") {
+		return "", false
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.Contains(s, "?") || strings.Contains(s, "#") {
+		return "", false
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if host == "" {
+		return "", false
+	}
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	out := strings.ToLower(u.Scheme) + "://" + host
+	if port != "" {
+		out += ":" + port
+	}
+	return out, true
+}
+
+// StoreSettingsInput changes the store settings that are not part of the
+// public configuration; nil fields stay as they are. Notifications maps a
+// kind to on (true) or off (false); kinds not named stay as they are.
+type StoreSettingsInput struct {
+	AllowedOrigins     *[]string       `json:"allowed_origins"`
+	NotificationEmails *[]string       `json:"notification_emails"`
+	Notifications      map[string]bool `json:"notifications"`
+}
+
+// apply validates in and applies it to st.
+func (in StoreSettingsInput) apply(st *Store) error {
+	var v Validation
+	if in.AllowedOrigins != nil {
+		list := []string{}
+		v.Check(len(*in.AllowedOrigins) <= MaxAllowedOrigins, "allowed_origins", "at most "+itoa(MaxAllowedOrigins)+" origins")
+		for i, o := range *in.AllowedOrigins {
+			n, ok := ExactOrigin(o)
+			if !ok {
+				v.Add("allowed_origins["+itoa(i)+"]", "must be an exact origin such as https://shop.example (scheme, host, optional port; no path, no wildcard)")
+				continue
+			}
+			if !slices.Contains(list, n) {
+				list = append(list, n)
+			}
+		}
+		st.AllowedOrigins = list
+	}
+	if in.NotificationEmails != nil {
+		list := []string{}
+		v.Check(len(*in.NotificationEmails) <= MaxNotificationEmails, "notification_emails", "at most "+itoa(MaxNotificationEmails)+" addresses")
+		for i, e := range *in.NotificationEmails {
+			e = strings.TrimSpace(e)
+			f := "notification_emails[" + itoa(i) + "]"
+			v.Email(f, e)
+			if !v.Has(f) && !slices.Contains(list, e) {
+				list = append(list, e)
+			}
+		}
+		st.NotificationEmails = list
+	}
+	for k, on := range in.Notifications {
+		if !slices.Contains(NotificationKinds, k) {
+			v.Add("notifications."+k, "unknown notification kind; known: "+strings.Join(NotificationKinds, ", "))
+			continue
+		}
+		off := slices.DeleteFunc(st.NotificationsOff, func(x string) bool { return x == k })
+		if !on {
+			off = append(off, k)
+		}
+		st.NotificationsOff = off
+	}
+	return v.Err()
+}
+
+// SetSettings changes a store's allowed origins and notification settings.
+// Errors: validation_failed, not_found.
+func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, error) {
+	return ss.update(id, in.apply)
+}
+
+// OriginAllowedAnywhere reports whether any active store lists origin. It
+// answers CORS preflights, which carry no API key (docs/decisions.md).
+func (ss *StoreService) OriginAllowedAnywhere(origin string) bool {
+	o, ok := ExactOrigin(origin)
+	if !ok {
+		return false
+	}
+	set := ss.origins.Load()
+	if set == nil {
+		gen := ss.cache.Load().gen
+		stores, err := ss.List()
+		if err != nil {
+			ss.s.Log.Error("cors: listing stores", "err", err)
+			return false
+		}
+		m := map[string]bool{}
+		for _, st := range stores {
+			if st.IsActive {
+				for _, x := range st.AllowedOrigins {
+					m[x] = true
+				}
+			}
+		}
+		set = &m
+		ss.mu.Lock()
+		if ss.cache.Load().gen == gen {
+			ss.origins.Store(set)
+		}
+		ss.mu.Unlock()
+	}
+	return (*set)[o]
+}

@@ -1,0 +1,574 @@
+package app
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"log/slog"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Webhook event types (docs/decisions.md, "Notifications, webhooks and CORS").
+const (
+	EvOrderCreated           = "order.created"
+	EvOrderPaid              = "order.paid"
+	EvOrderStatusChanged     = "order.status_changed"
+	EvOrderCancelled         = "order.cancelled"
+	EvRefundRequested        = "refund.requested"
+	EvRefundDecided          = "refund.decided"
+	EvCancellationRequested  = "cancellation.requested"
+	EvCancellationDecided    = "cancellation.decided"
+	EvReviewCreated          = "review.created"
+	EvReviewModerated        = "review.moderated"
+	EvTicketCreated          = "ticket.created"
+	EvTicketReplied          = "ticket.replied"
+	EvContactReceived        = "contact.received"
+	EvProductLowStock        = "product.low_stock"
+	EvWebhookEndpointTest    = "webhook.test"
+	webhookSecretPrefix      = "whsec_"
+	webhookSecretBytes       = 32
+	webhookResponseExcerpt   = 1024
+	webhookDeliveryLogLength = 20
+)
+
+// EventTypes lists every event type an endpoint may subscribe to.
+var EventTypes = []string{EvOrderCreated, EvOrderPaid, EvOrderStatusChanged, EvOrderCancelled,
+	EvCancellationRequested, EvCancellationDecided, EvRefundRequested, EvRefundDecided,
+	EvReviewCreated, EvReviewModerated, EvTicketCreated, EvTicketReplied, EvContactReceived, EvProductLowStock}
+
+// WebhookSchedule is the wait before each retry of a delivery: immediately,
+// then 5s, 5m, 30m, 2h, 5h, 10h, 14h, 20h, 20h (about three days in all).
+var WebhookSchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+	5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 20 * time.Hour}
+
+// WebhookDisableAfter: an endpoint is disabled when a delivery runs out of
+// retries and nothing has succeeded at that endpoint for this long.
+const WebhookDisableAfter = 60 * time.Hour
+
+// WebhookEvent is something that happened to a store's data, recorded in the
+// transaction of the change.
+type WebhookEvent struct {
+	ID        uint64          `json:"id"`
+	StoreID   uint64          `json:"store_id"`
+	MsgID     string          `json:"msg_id"` // webhook-id: msg_ + 32 hex digits
+	Type      string          `json:"type"`
+	Data      json.RawMessage `json:"data"`
+	CreatedAt time.Time       `json:"created_at"`
+}
+
+// Payload is the JSON body delivered to endpoints.
+func (e *WebhookEvent) Payload() []byte {
+	b, _ := json.Marshal(struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		Timestamp time.Time       `json:"timestamp"`
+		StoreID   uint64          `json:"store_id"`
+		Data      json.RawMessage `json:"data"`
+	}{e.MsgID, e.Type, UTC(e.CreatedAt), e.StoreID, e.Data})
+	return b
+}
+
+// WebhookEndpoint is a URL of the store that receives signed events.
+type WebhookEndpoint struct {
+	ID             uint64    `json:"id"`
+	StoreID        uint64    `json:"store_id"`
+	URL            string    `json:"url"`
+	Description    string    `json:"description"`
+	Events         []string  `json:"events"`
+	Secret         string    `json:"secret"` // whsec_ + base64; needed to sign, never shown after creation
+	Enabled        bool      `json:"enabled"`
+	DisabledReason string    `json:"disabled_reason"`
+	FailingSince   time.Time `json:"failing_since,omitzero"` // first failure since the last success
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+}
+
+// Wants reports whether the endpoint receives events of type t.
+func (w *WebhookEndpoint) Wants(t string) bool {
+	return w.Enabled && slices.Contains(w.Events, t)
+}
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookAttempt is one try of a delivery, kept in its log.
+type WebhookAttempt struct {
+	At         time.Time `json:"at"`
+	StatusCode int       `json:"status_code"` // 0: no HTTP answer
+	LatencyMS  int64     `json:"latency_ms"`
+	Response   string    `json:"response"` // first 1 KiB of the body
+	Error      string    `json:"error"`
+}
+
+// WebhookDelivery is one event to one endpoint.
+type WebhookDelivery struct {
+	ID         uint64           `json:"id"`
+	StoreID    uint64           `json:"store_id"`
+	EndpointID uint64           `json:"endpoint_id"`
+	EventID    uint64           `json:"event_id"`
+	MsgID      string           `json:"msg_id"`
+	Type       string           `json:"type"`
+	Status     string           `json:"status"`
+	Attempts   int              `json:"attempts"`
+	NextAt     time.Time        `json:"next_attempt_at,omitzero"`
+	Log        []WebhookAttempt `json:"log"`
+	CreatedAt  time.Time        `json:"created_at"`
+	UpdatedAt  time.Time        `json:"updated_at"`
+}
+
+// WebhookTx is the storage of events, endpoints and deliveries.
+type WebhookTx interface {
+	// AddWebhookEvent stores e with a new id.
+	AddWebhookEvent(e *WebhookEvent) error
+	// WebhookEvent returns one event (not_found).
+	WebhookEvent(storeID, id uint64) (*WebhookEvent, error)
+	// PutWebhookEndpoint creates (ID 0) or updates an endpoint.
+	PutWebhookEndpoint(w *WebhookEndpoint) error
+	// WebhookEndpoint returns one endpoint (not_found).
+	WebhookEndpoint(storeID, id uint64) (*WebhookEndpoint, error)
+	// WebhookEndpoints lists a store's endpoints by id.
+	WebhookEndpoints(storeID uint64) ([]*WebhookEndpoint, error)
+	// DeleteWebhookEndpoint removes an endpoint and its deliveries (not_found).
+	DeleteWebhookEndpoint(storeID, id uint64) error
+	// PutWebhookDelivery creates (ID 0) or updates a delivery and its due index.
+	PutWebhookDelivery(d *WebhookDelivery) error
+	// WebhookDelivery returns one delivery (not_found).
+	WebhookDelivery(storeID, id uint64) (*WebhookDelivery, error)
+	// WebhookDeliveries pages an endpoint's deliveries, newest first.
+	WebhookDeliveries(storeID, endpointID uint64, lp ListParams) (Page[*WebhookDelivery], error)
+	// DueWebhookDeliveries returns up to limit pending deliveries of every
+	// store due at or before now, soonest first.
+	DueWebhookDeliveries(now time.Time, limit int) ([]*WebhookDelivery, error)
+}
+
+// NewWebhookSecret returns a fresh signing secret in the Standard Webhooks
+// form: whsec_ + base64 of 32 random bytes.
+func NewWebhookSecret() string {
+	b := make([]byte, webhookSecretBytes)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return webhookSecretPrefix + base64.StdEncoding.EncodeToString(b)
+}
+
+// SignWebhook returns the webhook-signature header value of a message:
+// "v1," + base64 HMAC-SHA256 over "id.timestamp.body" keyed with the
+// base64-decoded part of the secret after whsec_.
+func SignWebhook(secret, msgID string, ts int64, body []byte) string {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, webhookSecretPrefix))
+	if err != nil {
+		key = []byte(secret)
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(msgID + "." + strconv.FormatInt(ts, 10) + "."))
+	mac.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// WebhookRequest is one signed POST to an endpoint.
+type WebhookRequest struct {
+	URL     string
+	Headers map[string]string
+	Body    []byte
+}
+
+// WebhookResult is what the endpoint answered.
+type WebhookResult struct {
+	StatusCode int    // 0: no HTTP answer (err is set)
+	Body       string // at most 1 KiB
+}
+
+// WebhookSender posts webhooks (app/webhook: timeouts, no redirects, no
+// private targets unless allowed).
+type WebhookSender interface {
+	Post(ctx context.Context, r WebhookRequest) (WebhookResult, error)
+	// CheckURL reports a URL that can never be delivered to (validation_failed).
+	CheckURL(u string) error
+}
+
+// WebhookInput creates or changes an endpoint; nil fields stay as they are.
+type WebhookInput struct {
+	URL         *string   `json:"url"`
+	Description *string   `json:"description"`
+	Events      *[]string `json:"events"`
+	Enabled     *bool     `json:"enabled"`
+}
+
+// WebhookService manages endpoints and redelivery.
+type WebhookService struct {
+	s      mailDeps
+	Sender WebhookSender // set by main/testenv; nil: URLs are only parsed
+}
+
+func newWebhookService(d mailDeps) *WebhookService { return &WebhookService{s: d} }
+
+// Webhook limits.
+const MaxWebhookEndpoints = 20
+
+func (ws *WebhookService) apply(w *WebhookEndpoint, in WebhookInput) error {
+	var v Validation
+	if in.URL != nil {
+		w.URL = strings.TrimSpace(*in.URL)
+	}
+	if in.Description != nil {
+		w.Description = strings.TrimSpace(*in.Description)
+	}
+	if in.Events != nil {
+		w.Events = []string{}
+		for i, t := range *in.Events {
+			if !slices.Contains(EventTypes, t) {
+				v.Add("events["+itoa(i)+"]", "unknown event type; known: "+strings.Join(EventTypes, ", "))
+			} else if !slices.Contains(w.Events, t) {
+				w.Events = append(w.Events, t)
+			}
+		}
+	}
+	if in.Enabled != nil {
+		w.Enabled = *in.Enabled
+		if w.Enabled {
+			w.DisabledReason, w.FailingSince = "", time.Time{}
+		} else if w.DisabledReason == "" {
+			w.DisabledReason = "disabled by an admin"
+		}
+	}
+	u, err := url.Parse(w.URL)
+	switch {
+	case w.URL == "":
+		v.Add("url", "is required")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || len(w.URL) > 2000:
+		v.Add("url", "must be an absolute http or https URL without credentials")
+	case ws.Sender != nil:
+		if err := ws.Sender.CheckURL(w.URL); err != nil {
+			v.Add("url", ErrorMessage(err))
+		}
+	}
+	v.Check(len(w.Events) > 0, "events", "name at least one event type")
+	v.Text("description", w.Description, false, 200)
+	return v.Err()
+}
+
+// Create adds an endpoint with a new secret, shown only in this answer.
+// Errors: validation_failed, not_found (store), conflict (too many).
+func (ws *WebhookService) Create(storeID uint64, in WebhookInput) (*WebhookEndpoint, error) {
+	w := &WebhookEndpoint{StoreID: storeID, Enabled: true, Secret: NewWebhookSecret()}
+	if in.Enabled != nil && !*in.Enabled {
+		w.DisabledReason = "disabled by an admin"
+	}
+	err := ws.s.DB.Update(func(tx Tx) error {
+		if _, err := tx.Store(storeID); err != nil {
+			return err
+		}
+		if err := ws.apply(w, in); err != nil {
+			return err
+		}
+		all, err := tx.WebhookEndpoints(storeID)
+		if err != nil {
+			return err
+		}
+		if len(all) >= MaxWebhookEndpoints {
+			return Errorf(EConflict, "a store may have at most %d webhook endpoints", MaxWebhookEndpoints)
+		}
+		w.CreatedAt, w.UpdatedAt = UTC(tx.Now()), UTC(tx.Now())
+		return tx.PutWebhookEndpoint(w)
+	})
+	return w, err
+}
+
+// Update changes an endpoint. Errors: validation_failed, not_found.
+func (ws *WebhookService) Update(storeID, id uint64, in WebhookInput) (*WebhookEndpoint, error) {
+	var w *WebhookEndpoint
+	err := ws.s.DB.Update(func(tx Tx) error {
+		var err error
+		if w, err = tx.WebhookEndpoint(storeID, id); err != nil {
+			return err
+		}
+		if err := ws.apply(w, in); err != nil {
+			return err
+		}
+		w.UpdatedAt = UTC(tx.Now())
+		return tx.PutWebhookEndpoint(w)
+	})
+	return w, err
+}
+
+// Delete removes an endpoint and its deliveries. Errors: not_found.
+func (ws *WebhookService) Delete(storeID, id uint64) error {
+	return ws.s.DB.Update(func(tx Tx) error { return tx.DeleteWebhookEndpoint(storeID, id) })
+}
+
+// Get returns one endpoint. Errors: not_found.
+func (ws *WebhookService) Get(storeID, id uint64) (*WebhookEndpoint, error) {
+	return view(ws.s.DB, func(tx Tx) (*WebhookEndpoint, error) { return tx.WebhookEndpoint(storeID, id) })
+}
+
+// List returns a store's endpoints.
+func (ws *WebhookService) List(storeID uint64) ([]*WebhookEndpoint, error) {
+	return view(ws.s.DB, func(tx Tx) ([]*WebhookEndpoint, error) { return tx.WebhookEndpoints(storeID) })
+}
+
+// Deliveries pages an endpoint's deliveries, newest first. Errors: not_found.
+func (ws *WebhookService) Deliveries(storeID, id uint64, lp ListParams) (Page[*WebhookDelivery], error) {
+	return view(ws.s.DB, func(tx Tx) (Page[*WebhookDelivery], error) {
+		if _, err := tx.WebhookEndpoint(storeID, id); err != nil {
+			return Page[*WebhookDelivery]{}, err
+		}
+		return tx.WebhookDeliveries(storeID, id, lp)
+	})
+}
+
+// Redeliver queues a delivery again, due now, whatever its status (admin).
+// Errors: not_found.
+func (ws *WebhookService) Redeliver(storeID, endpointID, id uint64) (*WebhookDelivery, error) {
+	var d *WebhookDelivery
+	err := ws.s.DB.Update(func(tx Tx) error {
+		var err error
+		if d, err = tx.WebhookDelivery(storeID, id); err != nil {
+			return err
+		}
+		if d.EndpointID != endpointID {
+			return NotFound("delivery")
+		}
+		now := UTC(tx.Now())
+		d.Status, d.NextAt, d.Attempts, d.UpdatedAt = DeliveryPending, now, 0, now
+		return tx.PutWebhookDelivery(d)
+	})
+	if err == nil {
+		ws.s.Kick()
+	}
+	return d, err
+}
+
+// recordEvent stores the event and one pending delivery per enabled
+// endpoint that wants it, in tx (the transaction of the change).
+func recordEvent(tx Tx, storeID uint64, typ string, data any) error {
+	raw, err := json.Marshal(EmptySlices(data))
+	if err != nil {
+		return err
+	}
+	now := UTC(tx.Now())
+	e := &WebhookEvent{StoreID: storeID, MsgID: "msg_" + RandomHex(16), Type: typ, Data: raw, CreatedAt: now}
+	eps, err := tx.WebhookEndpoints(storeID)
+	if err != nil {
+		return err
+	}
+	var wanted []*WebhookEndpoint
+	for _, w := range eps {
+		if w.Wants(typ) {
+			wanted = append(wanted, w)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil // no subscriber: nothing to deliver, nothing to keep
+	}
+	if err := tx.AddWebhookEvent(e); err != nil {
+		return err
+	}
+	for _, w := range wanted {
+		d := &WebhookDelivery{StoreID: storeID, EndpointID: w.ID, EventID: e.ID, MsgID: e.MsgID, Type: typ,
+			Status: DeliveryPending, NextAt: now, Log: []WebhookAttempt{}, CreatedAt: now, UpdatedAt: now}
+		if err := tx.PutWebhookDelivery(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WebhookWorker delivers pending deliveries with the retry schedule; an
+// endpoint whose deliveries keep failing for the whole schedule is disabled
+// and the owner is mailed.
+type WebhookWorker struct {
+	DB      DB
+	Sender  WebhookSender
+	Now     Clock
+	Log     *slog.Logger
+	Timeout time.Duration // per request (0: 10s)
+	// Leads reports whether this process runs the cluster's workers (nil:
+	// always), like OutboxWorker.Leads.
+	Leads func() bool
+	mail  func(tx Tx, st *Store, w *WebhookEndpoint) error
+	wake  chan struct{}
+}
+
+// NewWebhookWorker returns the worker of s's deliveries through sender.
+func NewWebhookWorker(s *Services, sender WebhookSender) *WebhookWorker {
+	return &WebhookWorker{DB: s.DB, Sender: sender, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1),
+		mail: s.notifier().endpointDisabledMail}
+}
+
+// Wake asks a running worker to look now.
+func (ww *WebhookWorker) Wake() { wakeUp(ww.wake) }
+
+// Run delivers until ctx ends: at start, when woken, and every tick.
+func (ww *WebhookWorker) Run(ctx context.Context, tick time.Duration) {
+	runLoop(ctx, ww.wake, tick, func() {
+		if ww.Leads != nil && !ww.Leads() {
+			return
+		}
+		if _, err := ww.RunOnce(ctx); err != nil {
+			ww.Log.Error("webhooks", "err", err)
+		}
+	})
+}
+
+// RunOnce attempts every delivery due now and returns how many it attempted.
+func (ww *WebhookWorker) RunOnce(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		due, err := view(ww.DB, func(tx Tx) ([]*WebhookDelivery, error) { return tx.DueWebhookDeliveries(ww.Now(), outboxBatch) })
+		if err != nil {
+			return total, err
+		}
+		for _, d := range due {
+			if ctx.Err() != nil {
+				return total, nil
+			}
+			ww.attempt(ctx, d)
+		}
+		total += len(due)
+		if len(due) < outboxBatch {
+			return total, nil
+		}
+	}
+}
+
+func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
+	var (
+		w  *WebhookEndpoint
+		ev *WebhookEvent
+	)
+	err := ww.DB.View(func(tx Tx) error {
+		var err error
+		if w, err = tx.WebhookEndpoint(d.StoreID, d.EndpointID); err != nil {
+			return err
+		}
+		ev, err = tx.WebhookEvent(d.StoreID, d.EventID)
+		return err
+	})
+	if err != nil {
+		ww.Log.Error("webhooks: loading a delivery", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
+		return
+	}
+	body := ev.Payload()
+	now := ww.Now()
+	ts := now.Unix()
+	req := WebhookRequest{URL: w.URL, Body: body, Headers: map[string]string{
+		"Content-Type":      "application/json",
+		"User-Agent":        "Storefront-Webhooks/1",
+		"webhook-id":        ev.MsgID,
+		"webhook-timestamp": strconv.FormatInt(ts, 10),
+		"webhook-signature": SignWebhook(w.Secret, ev.MsgID, ts, body),
+	}}
+	timeout := ww.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	start := time.Now()
+	var (
+		res     WebhookResult
+		sendErr error
+	)
+	if w.Enabled {
+		res, sendErr = ww.Sender.Post(rctx, req)
+	} else {
+		sendErr = Errorf(EConflict, "the endpoint is disabled")
+	}
+	cancel()
+	latency := time.Since(start).Milliseconds()
+	ok := sendErr == nil && res.StatusCode >= 200 && res.StatusCode < 300
+	err = ww.DB.Update(func(tx Tx) error {
+		cur, err := tx.WebhookDelivery(d.StoreID, d.ID)
+		if err != nil || cur.Status != DeliveryPending {
+			return ignoreNotFound(err)
+		}
+		ep, err := tx.WebhookEndpoint(d.StoreID, d.EndpointID)
+		if err != nil {
+			return ignoreNotFound(err)
+		}
+		at := UTC(tx.Now())
+		a := WebhookAttempt{At: at, StatusCode: res.StatusCode, LatencyMS: latency, Response: res.Body}
+		if sendErr != nil {
+			a.Error = ErrorMessage(sendErr)
+			if a.Error == "internal error" {
+				a.Error = sendErr.Error()
+			}
+		} else if !ok {
+			a.Error = "HTTP " + itoa(res.StatusCode)
+		}
+		cur.Log = append(cur.Log, a)
+		if len(cur.Log) > webhookDeliveryLogLength {
+			cur.Log = cur.Log[len(cur.Log)-webhookDeliveryLogLength:]
+		}
+		cur.Attempts++
+		cur.UpdatedAt = at
+		switch {
+		case ok:
+			cur.Status = DeliverySucceeded
+			if !ep.FailingSince.IsZero() {
+				ep.FailingSince = time.Time{}
+				if err := tx.PutWebhookEndpoint(ep); err != nil {
+					return err
+				}
+			}
+		case !ep.Enabled || cur.Attempts > len(WebhookSchedule):
+			cur.Status = DeliveryFailed
+			if ep.Enabled && !ep.FailingSince.IsZero() && at.Sub(ep.FailingSince) >= WebhookDisableAfter {
+				// failing through the whole schedule with no success since: disable
+				ep.Enabled, ep.DisabledReason, ep.UpdatedAt = false, "disabled automatically: every delivery failed for "+
+					at.Sub(ep.FailingSince).Round(time.Hour).String()+"; last error: "+a.Error, at
+				if err := tx.PutWebhookEndpoint(ep); err != nil {
+					return err
+				}
+				st, err := tx.Store(ep.StoreID)
+				if err != nil {
+					return err
+				}
+				if err := ww.mail(tx, st, ep); err != nil {
+					return err
+				}
+			}
+		default:
+			cur.NextAt = at.Add(WebhookSchedule[cur.Attempts-1])
+			if ep.FailingSince.IsZero() {
+				ep.FailingSince = at
+				if err := tx.PutWebhookEndpoint(ep); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.PutWebhookDelivery(cur)
+	})
+	if err != nil {
+		ww.Log.Error("webhooks: recording an attempt", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
+	}
+}
+
+func ignoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// PrivateAddr reports whether ip is a target webhooks refuse by default:
+// loopback, private, link-local, unspecified, multicast, CGNAT, or an
+// IPv4-mapped form of one of those.
+func PrivateAddr(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return !ip.IsValid() || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
+		netip.MustParsePrefix("100.64.0.0/10").Contains(ip) || netip.MustParsePrefix("0.0.0.0/8").Contains(ip) ||
+		netip.MustParsePrefix("64:ff9b::/96").Contains(ip)
+}

@@ -1,0 +1,52 @@
+package web
+
+import (
+	"github.com/gofiber/fiber/v2"
+)
+
+// CORS for browser storefronts (docs/decisions.md, "CORS"). Each store
+// lists exact allowed origins (Store.AllowedOrigins). A preflight carries
+// no X-Service-Key, so it cannot name a store: it is answered 204 before
+// the key check, allowing the origin when ANY active store lists it. The
+// actual request carries the key, and its response allows the origin only
+// when the key's store lists it (or, when the key is missing or wrong, when
+// any store does, so that the browser can read the 401).
+const (
+	corsAllowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+	corsAllowHeaders  = "X-Service-Key, Authorization, Content-Type, Idempotency-Key"
+	corsExposeHeaders = "X-Request-ID, Retry-After"
+	corsMaxAge        = "600"
+)
+
+// cors answers preflights and marks actual responses; it runs before apiKey.
+func (s *Server) cors(c *fiber.Ctx) error {
+	c.Vary(fiber.HeaderOrigin)
+	origin := c.Get(fiber.HeaderOrigin)
+	if c.Method() == fiber.MethodOptions {
+		c.Vary(fiber.HeaderAccessControlRequestMethod, fiber.HeaderAccessControlRequestHeaders)
+		if origin != "" && s.svc.Stores.OriginAllowedAnywhere(origin) {
+			h := &c.Response().Header
+			h.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+			h.Set(fiber.HeaderAccessControlAllowMethods, corsAllowMethods)
+			h.Set(fiber.HeaderAccessControlAllowHeaders, corsAllowHeaders)
+			h.Set(fiber.HeaderAccessControlMaxAge, corsMaxAge)
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+	if origin == "" {
+		return c.Next()
+	}
+	err := c.Next()
+	allowed := false
+	if st := store(c); st != nil {
+		allowed = st.AllowsOrigin(origin)
+	} else {
+		allowed = s.svc.Stores.OriginAllowedAnywhere(origin)
+	}
+	if allowed {
+		h := &c.Response().Header
+		h.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+		h.Set(fiber.HeaderAccessControlExposeHeaders, corsExposeHeaders)
+	}
+	return err
+}
