@@ -106,6 +106,7 @@ func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
 		return err
 	}
 	d := settingsFromConfig(v.Store.Config, section)
+	d.Allowed = strings.Join(v.Store.AllowedOrigins, "\n")
 	return p.showSettings(c, v, fiber.StatusOK, d)
 }
 
@@ -140,6 +141,14 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 	} else {
 		d, patch, err = readSettingsForm(c, v.Store.Config, section)
 	}
+	changed := patch != nil
+	if err == nil && section == "origins" {
+		list := lines(d.Allowed)
+		if !slices.Equal(list, v.Store.AllowedOrigins) {
+			_, err = p.h.svc.Stores.SetSettings(v.Store.ID, app.StoreSettingsInput{AllowedOrigins: &list})
+			changed = true
+		}
+	}
 	if err == nil && patch != nil {
 		_, err = p.h.svc.Stores.PatchConfig(v.Store.ID, patch)
 	}
@@ -151,7 +160,7 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 		return p.showSettings(c, v, status, d)
 	}
 	msg := "Settings saved."
-	if patch == nil {
+	if !changed {
 		msg = "Nothing changed."
 	}
 	return p.redirect(c, v, storePath(v.Store, "settings/"+section+"/"), ok1(msg))
@@ -255,7 +264,6 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 	case "payment-methods":
 		d.Methods = methodRows(cfg)
 	case "origins":
-		d.Allowed = strings.Join(strings.Fields(stringList(cfg["allowed_origins"])), "\n")
 		d.Callback = strings.Join(strings.Fields(stringList(cfg["callback_origins"])), "\n")
 	case "advanced":
 		d.Config = prettyJSON(raw)
@@ -432,20 +440,19 @@ func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, [
 		v.Check(len(entries) > 0, "payment_methods", "offer at least one payment method: checkout needs one")
 		patch["payment_methods"] = entries
 	case "origins":
-		d.Allowed, d.Callback = c.FormValue("allowed_origins"), c.FormValue("callback_origins")
-		d.Allowed, d.Callback = strings.Clone(d.Allowed), strings.Clone(d.Callback)
-		for field, text := range map[string]string{"allowed_origins": d.Allowed, "callback_origins": d.Callback} {
-			list := strings.Fields(text)
-			for i, o := range list {
-				if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {
-					list[i] = n
-				} else {
-					v.Add(field, "“"+o+"” is not an origin: write the scheme and host only, like https://shop.example")
-				}
+		// allowed_origins is a store field (Stores.SetSettings, saved by
+		// saveSettings); callback_origins is part of the configuration.
+		d.Allowed, d.Callback = strings.Clone(c.FormValue("allowed_origins")), strings.Clone(c.FormValue("callback_origins"))
+		list := strings.Fields(d.Callback)
+		for i, o := range list {
+			if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {
+				list[i] = n
+			} else {
+				v.Add("callback_origins", "“"+o+"” is not an origin: write the scheme and host only, like https://shop.example")
 			}
-			v.Check(len(list) <= app.MaxCallbackOrigins, field, "at most "+strconv.Itoa(app.MaxCallbackOrigins)+" origins")
-			patch[field] = list
 		}
+		v.Check(len(list) <= app.MaxCallbackOrigins, "callback_origins", "at most "+strconv.Itoa(app.MaxCallbackOrigins)+" origins")
+		patch["callback_origins"] = list
 	}
 	if err := v.Err(); err != nil {
 		return d, nil, err

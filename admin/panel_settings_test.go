@@ -125,12 +125,17 @@ func TestPanelSettings(t *testing.T) {
 	t.Run("Origins", func(t *testing.T) {
 		page := base + "origins/"
 		b.get(page).expect(t, 200, `<label for="allowed_origins">`)
-		b.submit(page, page, url.Values{"allowed_origins": {"https://shop.example/path"}}).expect(t, 400, "is not an origin")
-		b.submit(page, page, url.Values{"allowed_origins": {"https://Shop.example\r\nhttp://localhost:3000/"}, "callback_origins": {""}}).redirectsTo(t, page)
+		b.submit(page, page, url.Values{"allowed_origins": {"https://shop.example/path"}}).expect(t, 400, "exact origin")
+		b.submit(page, page, url.Values{"callback_origins": {"https://pay.example/return"}}).expect(t, 400, "is not an origin")
+		b.submit(page, page, url.Values{"allowed_origins": {"https://Shop.example\r\nhttp://localhost:3000"}, "callback_origins": {"https://pay.example/"}}).redirectsTo(t, page)
 		st, _ := e.Svc.Stores.Get(sid)
-		if o := st.Settings().AllowedOrigins; len(o) != 2 || o[0] != "https://shop.example" || o[1] != "http://localhost:3000" {
-			t.Fatalf("origins: %v", o)
+		if o := st.AllowedOrigins; len(o) != 2 || o[0] != "https://shop.example" || o[1] != "http://localhost:3000" {
+			t.Fatalf("allowed origins: %v", o)
 		}
+		if o := st.Settings().CallbackOrigins; len(o) != 1 || o[0] != "https://pay.example" {
+			t.Fatalf("callback origins: %v", o)
+		}
+		b.get(page).expect(t, 200, "https://shop.example\nhttp://localhost:3000</textarea>", "Settings saved.")
 	})
 	t.Run("Advanced", func(t *testing.T) {
 		page := base + "advanced/"
