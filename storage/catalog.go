@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -346,11 +347,13 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	if len(q.Words) > 0 {
 		return t.searchDocs(storeID, q)
 	}
-	return t.scanDocs(storeID, q)
+	return t.scanDocs(storeID, q, 0)
 }
 
-// scanDocs walks the index of q's sort and tests each entry against q.
-func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+// scanDocs walks the index of q's sort and tests each entry against q; with
+// budget > 0 it fails with errScanBudget after testing that many entries.
+// A price range starts the price sorts at its edge.
+func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[app.Doc], error) {
 	code, desc := sortPlan(q.Sort)
 	var b *bolt.Bucket
 	var prefix []byte
@@ -368,7 +371,15 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], er
 	vals := make([][]byte, 0, limit)   // bbolt's bytes, valid until the tx ends
 	var lastID uint64
 	filtered := len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
-	pg, err := page(b, prefix, q.ListParams, desc, func(k, v []byte) (app.Doc, bool, error) {
+	lp := q.ListParams
+	if code == sortPrice {
+		lp.After = priceRangeStart(lp.After, q, desc)
+	}
+	tested := 0
+	pg, err := page(b, prefix, lp, desc, func(k, v []byte) (app.Doc, bool, error) {
+		if tested++; budget > 0 && tested > budget {
+			return nil, false, errScanBudget
+		}
 		if filtered && !q.Match(decodeIndexEntry(v)) {
 			return nil, false, nil
 		}
@@ -400,6 +411,25 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], er
 		start = end
 	}
 	return pg, nil
+}
+
+// priceRangeStart is where a price sort walks from: after, or just before
+// the edge of q's price range when that is further along. The cursor of the
+// page is still made from its items.
+func priceRangeStart(after *app.Cursor, q app.ProductQuery, desc bool) *app.Cursor {
+	var edge []byte // a price|id suffix just outside the range
+	switch {
+	case !desc && q.MinPrice > 0:
+		edge = tkey(nil).id(uint64(q.MinPrice - 1)).id(math.MaxUint64)
+	case desc && q.MaxPrice >= 0 && q.MaxPrice < math.MaxInt64:
+		edge = tkey(nil).id(uint64(q.MaxPrice + 1)).id(0)
+	default:
+		return after
+	}
+	if after != nil && (!desc && bytes.Compare(after.Key, edge) >= 0 || desc && bytes.Compare(after.Key, edge) <= 0) {
+		return after
+	}
+	return &app.Cursor{Sort: q.Sort, Key: edge}
 }
 
 func cmpID(a, b uint64) int {

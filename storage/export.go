@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,7 +24,7 @@ func derivedBuckets() map[string]bool {
 }
 
 // Record is one stored record of an export: its bucket, key and value as
-// bbolt holds them. A record with a nil Key carries the bucket's sequence
+// bbolt holds them (idempotency records and payment sessions as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
 // (8 bytes big-endian) in Value.
 type Record struct {
 	Bucket     string
@@ -46,6 +48,16 @@ func (db *DB) Export(fn func(Record) error) error {
 			if err := b.ForEach(func(k, v []byte) error {
 				if v == nil { // a nested bucket: none today
 					return nil
+				}
+				var err error // compact records leave as JSON
+				switch {
+				case bytes.Equal(name, bIdempotency):
+					v, err = idempotencyJSON(k, v)
+				case bytes.Equal(name, bPaymentSessions):
+					v, err = sessionJSON(k, v)
+				}
+				if err != nil {
+					return err
 				}
 				return fn(Record{Bucket: string(name), Key: k, Value: v})
 			}); err != nil {

@@ -9,35 +9,45 @@ import (
 
 // PutPaymentSession creates or updates a session.
 func (t *Tx) PutPaymentSession(ps *app.PaymentSession) error {
-	return putJSON(t.b(bPaymentSessions), keyOf(ps.StoreID).id(ps.Seq), ps)
+	v, err := encodeSession(ps)
+	if err != nil {
+		return err
+	}
+	return t.b(bPaymentSessions).Put(keyOf(ps.StoreID).id(ps.Seq), v)
 }
 
 // PaymentSession returns one session.
 func (t *Tx) PaymentSession(storeID, seq uint64) (*app.PaymentSession, error) {
-	var ps app.PaymentSession
-	if err := getJSON(t.b(bPaymentSessions), keyOf(storeID).id(seq), &ps, "payment session"); err != nil {
-		return nil, err
+	k := keyOf(storeID).id(seq)
+	v := t.b(bPaymentSessions).Get(k)
+	if v == nil {
+		return nil, app.NotFound("payment session")
 	}
-	return &ps, nil
+	return decodeSession(k, v)
 }
 
 func idempotencyKey(sid, cid uint64, k string) []byte { return keyOf(sid).id(cid).str0(k) }
 
 // IdempotencyRecord returns the record of a checkout Idempotency-Key.
 func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.IdempotencyRecord, error) {
-	var r app.IdempotencyRecord
-	if err := getJSON(t.b(bIdempotency), idempotencyKey(storeID, customerID, k), &r, "idempotency key"); err != nil {
+	key := idempotencyKey(storeID, customerID, k)
+	v := t.b(bIdempotency).Get(key)
+	if v == nil {
+		return nil, app.NotFound("idempotency key")
+	}
+	r, err := decodeIdempotency(key, v)
+	if err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return r, nil
 }
 
 // DeleteIdempotencyRecordsBefore deletes a store's records made before before.
 func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
 	var old [][]byte
 	err := walk(t.b(bIdempotency), tenant(storeID), nil, false, func(k, v []byte) (bool, error) {
-		var r app.IdempotencyRecord
-		if err := getJSONBytes(v, &r, "idempotency key"); err != nil {
+		r, err := decodeIdempotency(k, v)
+		if err != nil {
 			return false, err
 		}
 		if r.CreatedAt.Before(before) {
@@ -58,7 +68,11 @@ func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (i
 
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.
 func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
-	return putJSON(t.b(bIdempotency), idempotencyKey(r.StoreID, r.CustomerID, r.Key), r)
+	v, err := encodeIdempotency(r)
+	if err != nil {
+		return err
+	}
+	return t.b(bIdempotency).Put(idempotencyKey(r.StoreID, r.CustomerID, r.Key), v)
 }
 
 // memoStore is a decoded store record with its bytes: the checkout path

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -21,6 +22,18 @@ import (
 // memory. A query whose every word matches more is common enough that
 // walking the sort's index and testing each entry finds a page quickly.
 var searchCandidates = 2000
+
+// searchProbe is how many products a query word's postings are read for
+// first: a word matching that few is answered from them at once.
+var searchProbe = 64
+
+// searchScanBudget is how many index entries a search walks before it gives
+// up on the scan and reads the postings of up to searchCandidates products:
+// a word in one product of 200 still fills a 24-item page within it.
+var searchScanBudget = 4096
+
+// errScanBudget stops a scan that spent its budget.
+var errScanBudget = errors.New("storage: search scan budget spent")
 
 func searchKey(sid uint64, word string, id uint64) []byte {
 	return keyOf(sid).str0(word).id(id)
@@ -103,28 +116,81 @@ func (t *Tx) postings(storeID uint64, w string, limit int) (ids []uint64, rating
 	return ids, ratings, true
 }
 
-// searchDocs answers a product list with q. When some query word matches at
-// most searchCandidates products, those are read from the search index,
-// tested against the other words and the filters on their newest index
-// entry, sorted by the sort's index key suffix (the same cursor bytes as the
-// index pages) and paged; otherwise the sort's index is walked and tested
-// (sort=relevance then lists newest first).
+// searchDocs answers a product list with q. It picks the cheaper of two
+// ways, without changing the answer (both page in the sort's order with the
+// same cursor bytes):
+//   - postings: when some query word matches few products, those are read
+//     from the search index, tested against the other words and the filters
+//     on their newest index entry, sorted by the sort's index key suffix and
+//     paged (searchByPostings);
+//   - scan: when every word is common, walking the sort's index and testing
+//     each entry fills a page after a few entries.
+//
+// In order: the postings of at most searchProbe products (rare words, cheap);
+// else a scan of at most searchScanBudget entries (common words: it fills the
+// page); else the postings of at most searchCandidates products; else the
+// whole scan. sort=relevance is answered from postings when some word matches
+// at most searchCandidates products, else newest first (the scan), so it
+// skips the bounded scan and counts postings instead.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
+	if pg, ok, err := t.searchByPostings(storeID, q, min(searchProbe, searchCandidates)); ok || err != nil {
+		return pg, err
+	}
+	scan := q
+	if q.Sort == app.SortRelevance {
+		scan.Sort = app.SortNewest
+		for _, w := range q.Words {
+			if t.countPostings(storeID, w, searchCandidates+1) <= searchCandidates {
+				pg, _, err := t.searchByPostings(storeID, q, searchCandidates)
+				return pg, err
+			}
+		}
+		return t.scanDocs(storeID, scan, 0)
+	}
+	pg, err := t.scanDocs(storeID, scan, searchScanBudget)
+	if !errors.Is(err, errScanBudget) {
+		return pg, err
+	}
+	if pg, ok, err := t.searchByPostings(storeID, q, searchCandidates); ok || err != nil {
+		return pg, err
+	}
+	return t.scanDocs(storeID, scan, 0)
+}
+
+// countPostings counts the keys of words beginning with w, up to limit
+// (a product with two such words counts twice: an upper bound).
+func (t *Tx) countPostings(storeID uint64, w string, limit int) int {
+	prefix := keyOf(storeID).last(w)
+	c := t.b(bIdxSearch).Cursor()
+	n := 0
+	for k, _ := c.Seek(prefix); k != nil && n < limit && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		n++
+	}
+	return n
+}
+
+// searchByPostings answers q from the postings of its rarest word when that
+// word matches at most limit products (ok false otherwise).
+func (t *Tx) searchByPostings(storeID uint64, q app.ProductQuery, limit int) (app.Page[app.Doc], bool, error) {
 	var ids []uint64
 	var ratings map[uint64]uint64
 	found := false
 	for _, w := range q.Words {
-		i, r, ok := t.postings(storeID, w, searchCandidates)
+		i, r, ok := t.postings(storeID, w, limit)
 		if ok && (!found || len(i) < len(ids)) {
 			ids, ratings, found = i, r, true
+			limit = len(i) // a later word is only read if it has fewer
 		}
 	}
 	if !found {
-		if q.Sort == app.SortRelevance {
-			q.Sort = app.SortNewest
-		}
-		return t.scanDocs(storeID, q)
+		return app.Page[app.Doc]{}, false, nil
 	}
+	pg, err := t.pageOfPostings(storeID, q, ids, ratings)
+	return pg, true, err
+}
+
+// pageOfPostings pages the products ids that match q.
+func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ids []uint64, ratings map[uint64]uint64) (app.Page[app.Doc], error) {
 	desc := true
 	code := byte(0)
 	if q.Sort != app.SortRelevance {

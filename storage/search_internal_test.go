@@ -57,16 +57,33 @@ func TestSearchPathsAgree(t *testing.T) {
 	}
 	for _, sort := range []string{app.SortNewest, app.SortPriceAsc, app.SortPriceDesc, app.SortNameAsc, app.SortRatingDesc} {
 		for _, qs := range []string{"re", "red", "b", "bo r", "rain 4", "x"} {
-			for _, inStock := range []bool{false, true} {
-				q := app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: 4}, Q: qs, Words: app.QueryWords(qs), MinPrice: 150, MaxPrice: -1, InStock: inStock}
-				searchCandidates = 2000
-				fromIndex := walk(q)
-				searchCandidates = 1
-				scanned := walk(q)
-				searchCandidates = 2000
-				if !slices.Equal(fromIndex, scanned) {
-					t.Errorf("%s q=%q in_stock=%v: index %q\nscan %q", sort, qs, inStock, fromIndex, scanned)
+			for _, f := range []struct {
+				inStock  bool
+				min, max app.Money
+			}{{false, 150, -1}, {true, 150, -1}, {false, -1, 400}, {false, 150, 400}, {true, 0, 0}} {
+				inStock := f.inStock
+				q := app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: 4}, Q: qs, Words: app.QueryWords(qs), MinPrice: f.min, MaxPrice: f.max, InStock: inStock}
+				// the four ways of searchDocs, each forced in turn
+				paths := []struct {
+					name                    string
+					probe, budget, postings int
+				}{
+					{"postings at once", 2000, 4096, 2000},
+					{"bounded scan", 1, 1 << 30, 1},
+					{"scan over budget, then postings", 1, 1, 2000},
+					{"scan over budget, then the whole scan", 1, 1, 1},
 				}
+				var first []string
+				for i, p := range paths {
+					searchProbe, searchScanBudget, searchCandidates = p.probe, p.budget, p.postings
+					got := walk(q)
+					if i == 0 {
+						first = got
+					} else if !slices.Equal(got, first) {
+						t.Errorf("%s q=%q %+v: %s %q\n%s %q", sort, qs, f, paths[0].name, first, p.name, got)
+					}
+				}
+				searchProbe, searchScanBudget, searchCandidates = 64, 4096, 2000
 			}
 		}
 	}

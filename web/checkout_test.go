@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -614,6 +615,29 @@ func TestCheckoutIdempotencyKey(t *testing.T) {
 	b := initiate(t, e, key, "", order(1, p))
 	if a.OrderID == b.OrderID {
 		t.Fatalf("two orders without a key share id %d", a.OrderID)
+	}
+}
+
+// TestIdempotentReplayByteIdentical: a retried initiation answers exactly the
+// bytes of the first answer, for a guest and for a signed-in shopper (the
+// stored record keeps only what the answer needs, in a compact form).
+func TestIdempotentReplayByteIdentical(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	p := e.Product(sid, 0, "Mug", 1250, 10)
+	_, tok := e.Shopper(sid, "ada@example.com")
+	for _, who := range []struct{ name, token, idem string }{{"guest", "", "replay-guest-1"}, {"shopper", tok, "replay-shopper-1"}} {
+		h := map[string]string{"Idempotency-Key": who.idem}
+		first := e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Token: who.token, Body: order(1, p), Header: h}).Expect(t, 200, "")
+		again := e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Token: who.token, Body: order(1, p), Header: h}).Expect(t, 200, "")
+		if !bytes.Equal(first.Raw, again.Raw) {
+			t.Errorf("%s: replay differs:\n%s\n%s", who.name, first.Raw, again.Raw)
+		}
+		var r initiated
+		first.Decode(t, &r)
+		if r.OrderID == 0 || r.PaymentSessionID == "" || r.RedirectURL == "" {
+			t.Errorf("%s: incomplete answer %s", who.name, first.Raw)
+		}
 	}
 }
 

@@ -43,6 +43,7 @@ type options struct {
 	gobench  string
 	strict   bool
 	only     string
+	million  int
 }
 
 func run() int {
@@ -57,6 +58,7 @@ func run() int {
 	flag.StringVar(&o.gobench, "gobench", "", "file with `go test -bench -benchmem` output to take ns/op and allocs/op from")
 	flag.BoolVar(&o.strict, "strict", false, "exit 1 when a target is missed")
 	flag.StringVar(&o.only, "only", "", "comma-separated jobs to measure (rows need both of theirs), e.g. config,config_bare")
+	flag.IntVar(&o.million, "products", 0, "instead of the usual run: the big-catalog run at this many products (make bench-1m: 1000000)")
 	flag.StringVar(&bareDir, "bare-serve", "", "internal: serve the bare baselines of this run directory")
 	flag.Parse()
 	if bareDir != "" {
@@ -65,7 +67,11 @@ func run() int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	missed, err := measure(ctx, o)
+	measureFn := measure
+	if o.million > 0 {
+		measureFn = func(ctx context.Context, o options) (int, error) { return measureMillion(ctx, o, o.million) }
+	}
+	missed, err := measureFn(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		return 1

@@ -54,6 +54,11 @@ func freeAddr() (string, error) {
 // one IP would measure 429s).
 // pin false leaves it unpinned (the PostgreSQL runs: two processes).
 func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ...string) (*proc, error) {
+	return startBinaryPoll(ctx, bin, dataDir, pin, 20*time.Millisecond, extraEnv...)
+}
+
+// startBinaryPoll is startBinary polling /readyz every poll (start-up timing).
+func startBinaryPoll(ctx context.Context, bin, dataDir string, pin bool, poll time.Duration, extraEnv ...string) (*proc, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -83,7 +88,7 @@ func startBinary(ctx context.Context, bin, dataDir string, pin bool, extraEnv ..
 		logf.Close()
 		return nil, err
 	}
-	if err := waitReady(p.url+"/readyz", 60*time.Second); err != nil {
+	if err := waitReady(p.url+"/readyz", 60*time.Second, poll); err != nil {
 		p.stop()
 		b, _ := os.ReadFile(logf.Name())
 		return nil, fmt.Errorf("%s did not become ready: %v\n%s", bin, err, b)
@@ -115,7 +120,7 @@ func startBare(ctx context.Context, dir string) (*proc, error) {
 	}
 	go io.Copy(io.Discard, out)
 	p.url = strings.TrimSpace(line)
-	if err := waitReady(p.url+"/readyz", 30*time.Second); err != nil {
+	if err := waitReady(p.url+"/readyz", 30*time.Second, 20*time.Millisecond); err != nil {
 		p.stop()
 		return nil, err
 	}
@@ -165,8 +170,8 @@ func (p *proc) rss() (rss, anon, file int64) {
 	return
 }
 
-// waitReady polls url until it answers 200 or the deadline passes.
-func waitReady(url string, d time.Duration) error {
+// waitReady polls url every poll until it answers 200 or the deadline passes.
+func waitReady(url string, d, poll time.Duration) error {
 	deadline := time.Now().Add(d)
 	for {
 		resp, err := http.Get(url)
@@ -180,7 +185,7 @@ func waitReady(url string, d time.Duration) error {
 		if time.Now().After(deadline) {
 			return err
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+		time.Sleep(poll) // polling a condition with a deadline
 	}
 }
 

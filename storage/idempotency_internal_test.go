@@ -1,0 +1,140 @@
+package storage
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/app"
+)
+
+// TestIdempotencyRecordForms: records round-trip through the compact form
+// exactly, records it cannot hold exactly stay JSON, records stored as JSON
+// before the compact form are read, pruned and exported like new ones, and a
+// damaged record is an error, never a panic.
+func TestIdempotencyRecordForms(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "i.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hash := strings.Repeat("0123456789abcdef", 4)
+	at := time.Date(2026, 11, 23, 14, 5, 6, 123456789, time.UTC)
+	sess := "ps_1_2a_" + strings.Repeat("9f", 12)
+	recs := map[string]*app.IdempotencyRecord{
+		"guest": {StoreID: 1, CustomerID: 0, Key: "order-1\x00" + hash, BodyHash: hash, OrderID: 42, SessionID: sess,
+			RedirectURL: "https://shop.example.com/pay/sandbox?session=" + sess + "&x=1", CreatedAt: at},
+		"customer": {StoreID: 1, CustomerID: 7, Key: "order-1", BodyHash: hash, OrderID: 1 << 40, SessionID: sess,
+			RedirectURL: "https://checkout.stripe.com/c/pay/cs_test_a1", CreatedAt: at.Add(time.Hour)},
+		"empty redirect":  {StoreID: 2, CustomerID: 3, Key: "k", BodyHash: hash, OrderID: 1, CreatedAt: at},
+		"upper-case hash": {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: strings.ToUpper(hash), OrderID: 1, CreatedAt: at},
+		"not UTC": {StoreID: 2, CustomerID: 5, Key: "k", BodyHash: hash, OrderID: 1, SessionID: sess, RedirectURL: sess,
+			CreatedAt: at.In(time.FixedZone("X", 3600))},
+	}
+	compact := map[string]bool{"guest": true, "customer": true, "empty redirect": true}
+	for name, r := range recs {
+		v, err := encodeIdempotency(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := json.Marshal(r)
+		if got := v[0] == idemCompact; got != compact[name] {
+			t.Errorf("%s: compact %v, want %v", name, got, compact[name])
+		}
+		if compact[name] && len(v)*2 > len(js) {
+			t.Errorf("%s: %d bytes compact, %d as JSON: not half", name, len(v), len(js))
+		}
+		k := idempotencyKey(r.StoreID, r.CustomerID, r.Key)
+		got, err := decodeIdempotency(k, v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !got.CreatedAt.Equal(r.CreatedAt) {
+			t.Errorf("%s: created_at %v, want %v", name, got.CreatedAt, r.CreatedAt)
+		}
+		want := *r
+		want.CreatedAt, got.CreatedAt = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s: got %+v\nwant %+v", name, *got, want)
+		}
+		if compact[name] {
+			for i := range v { // every truncation is an error
+				if _, err := decodeIdempotency(k, v[:i]); err == nil {
+					t.Errorf("%s: %d of %d bytes decoded", name, i, len(v))
+				}
+			}
+		}
+	}
+
+	// An old JSON record beside new ones: read, exported and pruned alike.
+	old := &app.IdempotencyRecord{StoreID: 1, CustomerID: 9, Key: "old", BodyHash: hash, OrderID: 5, SessionID: sess, RedirectURL: "u", CreatedAt: at.Add(-48 * time.Hour)}
+	err = db.Update(func(tx app.Tx) error {
+		raw, _ := json.Marshal(old)
+		if err := tx.(*Tx).b(bIdempotency).Put(idempotencyKey(old.StoreID, old.CustomerID, old.Key), raw); err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if err := tx.PutIdempotencyRecord(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]*app.IdempotencyRecord{"old": old}
+	for name, r := range recs {
+		all[name] = r
+	}
+	err = db.View(func(tx app.Tx) error {
+		for name, r := range all {
+			got, err := tx.IdempotencyRecord(r.StoreID, r.CustomerID, r.Key)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got.OrderID != r.OrderID || got.RedirectURL != r.RedirectURL || got.SessionID != r.SessionID || got.BodyHash != r.BodyHash {
+				t.Errorf("%s: read %+v, want %+v", name, got, r)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := 0
+	err = db.Export(func(rec Record) error {
+		if rec.Bucket != string(bIdempotency) || rec.Key == nil {
+			return nil
+		}
+		var r app.IdempotencyRecord
+		if err := json.Unmarshal(rec.Value, &r); err != nil {
+			t.Fatalf("exported %q: %v", rec.Value, err)
+		}
+		for _, want := range all {
+			if want.StoreID == r.StoreID && want.CustomerID == r.CustomerID && want.Key == r.Key {
+				if want.OrderID != r.OrderID || want.RedirectURL != r.RedirectURL || !want.CreatedAt.Equal(r.CreatedAt) {
+					t.Errorf("exported %+v, want %+v", r, want)
+				}
+				exported++
+			}
+		}
+		return nil
+	})
+	if err != nil || exported != len(all) {
+		t.Fatalf("export: %v, %d of %d records", err, exported, len(all))
+	}
+	var n int
+	if err := db.Update(func(tx app.Tx) (err error) { n, err = tx.DeleteIdempotencyRecordsBefore(1, at); return }); err != nil || n != 1 {
+		t.Fatalf("prune store 1: %d, %v; want the old record only", n, err)
+	}
+	if err := db.Update(func(tx app.Tx) (err error) {
+		n, err = tx.DeleteIdempotencyRecordsBefore(1, at.Add(2*time.Hour))
+		return
+	}); err != nil || n != 2 {
+		t.Fatalf("prune store 1 later: %d, %v; want 2", n, err)
+	}
+}
