@@ -184,6 +184,7 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get(st+"/messages", p.store(p.messagesPage))
 	r.Post(st+"/messages/:mid/read", p.store(p.setMessageRead))
+	r.Post(st+"/messages/:mid/reply", p.store(p.replyMessage))
 
 	r.Get(st+"/customers", p.store(p.customersPage))
 	r.Get(st+"/customers/:cuid", p.store(p.customerPage))
