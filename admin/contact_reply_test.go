@@ -19,7 +19,9 @@ func TestContactReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	noSubject, _ := e.Svc.Contact.Submit(sid, app.ContactInput{Name: "Bob", Email: "bob@example.com", Message: "Hello"})
-	path := func(sid, id uint64) string { return fmt.Sprintf("/api/v1/admin/stores/%d/contact-messages/%d/reply/", sid, id) }
+	path := func(sid, id uint64) string {
+		return fmt.Sprintf("/api/v1/admin/stores/%d/contact-messages/%d/reply/", sid, id)
+	}
 	outboxBefore := len(e.Outbox(sid))
 
 	var got struct {
