@@ -40,8 +40,8 @@ func shop(t *testing.T, srv *browser.Server, key, token, method, path string, bo
 	}
 }
 
-// TestCustomerAndMessages: a shopper's page shows their order, address,
-// ticket and review, and fits the screen; a contact message is answered by
+// TestCustomerAndMessages: a shopper's page shows their order, address and
+// ticket, and fits the screen (reviews: admin's TestPanelCustomerDetail); a contact message is answered by
 // email from the panel and the answer is in the outbox.
 func TestCustomerAndMessages(t *testing.T) {
 	srv, st, prods := catalogFixture(t)
