@@ -370,9 +370,6 @@ func setProductFields(p *Product, in ProductInput) {
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
-	if in.LowStockThreshold != nil {
-		p.LowStockThreshold = *in.LowStockThreshold
-	}
 }
 
 // setVariants replaces p's variants with vs, checking each into v: a
