@@ -650,6 +650,15 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			}
 			log.Log(context.Background(), level, "job done", "job", "orders.expire", "cancelled", n)
 		}),
+		// The audit log keeps 90 days (app.AuditKeep).
+		add("audit.prune", "@daily", func() {
+			n, err := svc.Audit.Prune()
+			if err != nil {
+				log.Error("job failed", "job", "audit.prune", "err", err)
+				return
+			}
+			log.Info("job done", "job", "audit.prune", "deleted", n)
+		}),
 	)
 	if err == nil && cfg.Backups.Schedule != "" && backups != nil {
 		err = add("backup", cfg.Backups.Schedule, func() {

@@ -59,6 +59,7 @@ type services struct {
 	Contact   *app.ContactService
 	Content   *app.ContentService
 	Webhooks  *app.WebhookService
+	Audit     *app.AuditService
 }
 
 // Handler holds what the admin handlers call.
@@ -83,15 +84,16 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
-		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews,
+		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other
-	authed := api.Group("", h.auth)
+	authed := api.Group("", h.auth, h.auditAPI)
 	authed.Post("/auth/password/change", h.changePassword)
 	h.registerUserRoutes(authed)
+	h.registerAuditRoutes(authed)
 	h.registerBackupRoutes(authed)
 	h.registerStoreRoutes(authed)
 	st := authed.Group("/stores/:store_id", h.storeScope)

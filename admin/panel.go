@@ -93,7 +93,11 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post("/admin/login", p.loginPost)
 	r.Post("/admin/logout", p.authed(p.logout))
 
+	r.Get("/favicon.ico", p.favicon)
 	r.Get("/admin", p.authed(p.dashboard))
+	r.Get("/admin/audit", p.authed(p.permit(app.ActAuditLog, p.auditPage)))
+	r.Get("/admin/password", p.authed(p.passwordPage))
+	r.Post("/admin/password", p.authed(p.changePassword))
 	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
 	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
@@ -102,8 +106,12 @@ func (p *panel) routes(r fiber.Router) {
 	const st = "/admin/stores/:sid"
 	r.Get(st, p.store(p.storePage))
 	r.Post(st+"/name", p.store(p.renameStore))
-	r.Post(st+"/active", p.store(p.setStoreActive))
-	r.Post(st+"/rotate-key", p.store(p.rotateStoreKey))
+	activeGet, activePost := p.confirmStep(p.askSetActive, p.setStoreActive)
+	r.Get(st+"/active", p.store(p.permit(app.ActSetActive, activeGet)))
+	r.Post(st+"/active", p.store(p.permit(app.ActSetActive, activePost)))
+	rotateGet, rotatePost := p.confirmStep(p.askRotateKey, p.rotateStoreKey)
+	r.Get(st+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotateGet)))
+	r.Post(st+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
 	r.Post(st+"/config", p.store(p.saveConfig))
 	r.Post(st+"/payments", p.store(p.savePayments))
 	r.Get(st+"/settings", p.store(p.settingsIndex))
@@ -114,7 +122,9 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/categories", p.store(p.createCategory))
 	r.Get(st+"/categories/:cid", p.store(p.categoryPage))
 	r.Post(st+"/categories/:cid", p.store(p.updateCategory))
-	r.Post(st+"/categories/:cid/delete", p.store(p.deleteCategory))
+	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, p.deleteCategory)
+	r.Get(st+"/categories/:cid/delete", p.store(catDelGet))
+	r.Post(st+"/categories/:cid/delete", p.store(catDelPost))
 
 	r.Get(st+"/products", p.store(p.productsPage))
 	r.Get(st+"/products/new", p.store(p.newProductPage))
@@ -163,8 +173,19 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get(st+"/outbox", p.store(p.outboxPage))
 
 	r.Get(st+"/orders", p.store(p.ordersPage))
+	r.Get(st+"/orders/export", p.store(p.exportOrders))
 	r.Get(st+"/orders/:oid", p.store(p.orderPage))
+	r.Get(st+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
+	r.Get(st+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
 	r.Post(st+"/orders/:oid/status", p.store(p.moveOrder))
+	r.Post(st+"/orders/:oid/tracking", p.store(p.setTracking))
+	r.Post(st+"/orders/:oid/notes", p.store(p.addNote))
+	cancelGet, cancelPost := p.confirmStep(p.askCancelOrder, p.cancelOrder)
+	r.Get(st+"/orders/:oid/cancel", p.store(cancelGet))
+	r.Post(st+"/orders/:oid/cancel", p.store(cancelPost))
+	refundGet, refundPost := p.confirmStep(p.askRefundOrder, p.refundOrder)
+	r.Get(st+"/orders/:oid/refund", p.store(refundGet))
+	r.Post(st+"/orders/:oid/refund", p.store(refundPost))
 
 	for _, k := range requestKinds {
 		r.Get(st+"/"+k.path, p.store(p.requestsPage(k)))
@@ -282,9 +303,10 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
 		}
 		if err := fn(c, v); err != nil {
-			return p.fail(c, v, err)
+			err = p.fail(c, v, err)
 		}
-		return nil
+		p.recordPanel(c, v)
+		return err
 	}
 }
 
@@ -505,7 +527,7 @@ func loadStatic(fsys fs.FS) (map[string]staticFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("static files: %w", err)
 	}
-	types := map[string]string{".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+	types := map[string]string{".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
 	for _, e := range entries {
 		if e.IsDir() {
 			continue
@@ -574,7 +596,8 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
 		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings"} {
+		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings",
+		"confirm", "audit", "invoice", "packing", "password"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}

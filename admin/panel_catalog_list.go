@@ -33,8 +33,6 @@ type productsData struct {
 	Sorts      []option
 }
 
-type option struct{ Value, Label string }
-
 var productStatuses = []option{{"", "All"}, {"active", "Active"}, {"inactive", "Hidden"}, {"low", "Low stock"}}
 var productSorts = []option{{"newest", "Newest"}, {"name", "Name"}, {"price", "Price"}, {"stock", "Stock"}}
 

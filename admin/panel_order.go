@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"net/url"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -9,34 +10,103 @@ import (
 	"storefront/httpkit"
 )
 
+// ordersPerPage is the length of a page of the orders list.
+const ordersPerPage = 50
+
+// option is one choice of a select: its value and what it shows.
+type option struct{ Value, Label string }
+
 type ordersData struct {
-	Base   string
-	Orders []*app.Order
-	Filter statusFilter
-	Pager
+	Base     string
+	Rows     []app.OrderRow
+	Total    int
+	Query    app.OrderQuery
+	Status   string // the form's values as sent
+	Payment  string
+	From, To string
+	Export   string // the export link with the list's filters
+	Statuses []string
+	Payments []string
+	Sorts    []option
+	Page     int
+	Pages    int
+	Prev     string
+	Next     string
 }
 
-// ordersPage serves GET /admin/stores/{id}/orders/ (?status=all by default or
-// one order status; ?cursor=), newest first.
+var orderSortLabels = []option{
+	{app.OrderSortNewest, "Newest first"}, {app.OrderSortOldest, "Oldest first"},
+	{app.OrderSortTotalDesc, "Highest total"}, {app.OrderSortTotalAsc, "Lowest total"},
+}
+
+// ordersPage serves GET /admin/stores/{id}/orders/: search (?q=), filters
+// (?status=, ?payment_status=, ?from=, ?to=), ?sort= and ?page=, with the
+// number of matches and an export link of the same filters.
 func (p *panel) ordersPage(c *fiber.Ctx, v *view) error {
 	st := v.Store
+	q := readOrderQuery(c)
+	if err := readOrderDays(c, &q); err != nil {
+		return err
+	}
+	page := 1
+	if s := c.Query("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return app.Invalid("page", "must be a whole number of at least 1")
+		}
+		page = n
+	}
+	q.Offset, q.Limit = (page-1)*ordersPerPage, ordersPerPage
+	res, err := p.h.svc.Orders.SearchOrders(st.ID, q)
+	if err != nil {
+		return err
+	}
 	base := storePath(st, "orders/")
-	f, err := readStatusFilter(c, base, statusAll, app.OrderStatuses)
-	if err != nil {
-		return err
+	params := url.Values{}
+	for _, k := range []string{"q", "status", "payment_status", "from", "to", "sort"} {
+		if s := c.Query(k); s != "" {
+			params.Set(k, s)
+		}
 	}
-	scope := "orders:" + f.Value
-	lp, err := p.listParams(c, scope, st.ID)
-	if err != nil {
-		return err
+	link := func(pg int) string {
+		ps := url.Values{}
+		for k, v := range params {
+			ps[k] = v
+		}
+		if pg > 1 {
+			ps.Set("page", strconv.Itoa(pg))
+		}
+		if len(ps) == 0 {
+			return base
+		}
+		return base + "?" + ps.Encode()
 	}
-	page, err := p.h.svc.Orders.Orders(st.ID, f.Status, lp)
-	if err != nil {
-		return err
+	d := ordersData{Base: base, Rows: res.Rows, Total: res.Total, Query: q, Status: c.Query("status"),
+		Payment: c.Query("payment_status"), From: c.Query("from"), To: c.Query("to"),
+		Statuses: app.OrderStatuses, Payments: app.PaymentStatuses, Sorts: orderSortLabels,
+		Page: page, Pages: max(1, (res.Total+ordersPerPage-1)/ordersPerPage)}
+	d.Export = storePath(st, "orders/export/")
+	if len(params) > 0 {
+		d.Export += "?" + params.Encode()
 	}
-	v.Title, v.Tab = "Orders", "orders"
-	v.Data = ordersData{Base: base, Orders: page.Items, Filter: f, Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+	if page > 1 {
+		d.Prev = link(page - 1)
+	}
+	if page < d.Pages {
+		d.Next = link(page + 1)
+	}
+	v.Title, v.Tab, v.Data = "Orders", "orders", d
 	return p.render(c, fiber.StatusOK, "orders", v)
+}
+
+// exportOrders serves GET /admin/stores/{id}/orders/export/: the list's
+// filters as a CSV file (what the admin API's export answers).
+func (p *panel) exportOrders(c *fiber.Ctx, v *view) error {
+	q := readOrderQuery(c)
+	if err := readOrderDays(c, &q); err != nil {
+		return err
+	}
+	return p.h.streamOrdersCSV(c, v.Store, q)
 }
 
 type orderData struct {
@@ -46,6 +116,18 @@ type orderData struct {
 	Next     string        // the status the store may move the order to, or ""
 	Cancels  []*app.Request
 	Refunds  []*app.Request
+	History  app.OrderSearch
+	// What the store may do itself (same rules as an approved request).
+	CanCancel bool
+	CanRefund bool
+	Tracking  app.TrackingInput
+	Note      string
+	Refund    refundForm
+	Methods   []string
+}
+
+type refundForm struct {
+	Amount, Method, Note string
 }
 
 // nextOrderStatus is the status an admin may move an order in status to
@@ -59,29 +141,79 @@ func nextOrderStatus(status string) string {
 	return ""
 }
 
-// orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, its
-// requests and the status move.
-func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
+// pathOrder loads the :oid order of the store.
+func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
 	id, err := httpkit.PathID(c, "oid", "order")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	o, err := p.h.svc.Orders.Order(v.Store.ID, id)
+	return p.h.svc.Orders.Order(v.Store.ID, id)
+}
+
+// orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, the
+// shopper's other orders, its requests, notes, tracking and the actions.
+func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
+	o, err := p.pathOrder(c, v)
 	if err != nil {
 		return err
 	}
-	return p.showOrder(c, v, fiber.StatusOK, o)
+	return p.showOrder(c, v, fiber.StatusOK, o, nil)
 }
 
-func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order) error {
-	d := orderData{Base: storePath(v.Store, "orders/"), Order: o, Next: nextOrderStatus(o.Status)}
+// showOrder renders the order page; form, when set, keeps what was typed
+// into a form shown again after an error.
+func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form *orderData) error {
+	d := orderData{Base: storePath(v.Store, "orders/"), Order: o, Next: nextOrderStatus(o.Status),
+		CanCancel: o.Status == app.OrderPending || o.Status == app.OrderConfirmed,
+		CanRefund: (o.Status == app.OrderDelivered || o.Status == app.OrderCompleted) && o.Refundable() > 0,
+		Tracking:  app.TrackingInput{TrackingNumber: o.TrackingNumber, Carrier: o.Carrier},
+		Refund:    refundForm{Amount: o.Refundable().String()}, Methods: app.RefundMethods}
+	if form != nil {
+		d.Tracking, d.Note, d.Refund = form.Tracking, form.Note, form.Refund
+	}
 	det, err := p.h.svc.Orders.Detail(v.Store.ID, o)
 	if err != nil {
 		return err
 	}
 	d.Customer, d.Cancels, d.Refunds = det.Customer, det.Cancels, det.Refunds
+	if d.History, err = p.h.svc.Orders.ShopperOrders(o); err != nil {
+		return err
+	}
 	v.Title, v.Tab, v.Data = "Order #"+strconv.FormatUint(o.ID, 10), "orders", d
 	return p.render(c, status, "order", v)
+}
+
+// orderPrint serves GET .../orders/{oid}/invoice/ and .../packing-slip/:
+// printable pages (print CSS hides the panel around them).
+func (p *panel) orderPrint(page string) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		o, err := p.pathOrder(c, v)
+		if err != nil {
+			return err
+		}
+		title := "Invoice"
+		if page == "packing" {
+			title = "Packing slip"
+		}
+		v.Title, v.Tab, v.Data = title+" · order #"+strconv.FormatUint(o.ID, 10), "orders", o
+		return p.render(c, fiber.StatusOK, page, v)
+	}
+}
+
+func orderPath(v *view, o *app.Order) string {
+	return storePath(v.Store, "orders/"+strconv.FormatUint(o.ID, 10)+"/")
+}
+
+// orderFormError shows the order page again with err and what was typed.
+func (p *panel) orderFormError(c *fiber.Ctx, v *view, id uint64, err error, form *orderData) error {
+	if app.IsNotFound(err) {
+		return err
+	}
+	cur, gerr := p.h.svc.Orders.Order(v.Store.ID, id)
+	if gerr != nil {
+		return gerr
+	}
+	return p.showOrder(c, v, p.formError(c, v, err), cur, form)
 }
 
 // moveOrder serves POST /admin/stores/{id}/orders/{oid}/status/ {status}:
@@ -93,15 +225,121 @@ func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
 	}
 	o, err := p.h.svc.Orders.Move(v.Store.ID, id, formValue(c, "status"))
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		cur, gerr := p.h.svc.Orders.Order(v.Store.ID, id)
-		if gerr != nil {
-			return gerr
-		}
-		return p.showOrder(c, v, p.formError(c, v, err), cur)
+		return p.orderFormError(c, v, id, err, nil)
 	}
-	return p.redirect(c, v, storePath(v.Store, "orders/"+strconv.FormatUint(o.ID, 10)+"/"),
-		ok1("Order #"+strconv.FormatUint(o.ID, 10)+" is now "+o.Status+"."))
+	return p.redirect(c, v, orderPath(v, o), ok1("Order #"+strconv.FormatUint(o.ID, 10)+" is now "+o.Status+"."))
+}
+
+// setTracking serves POST .../orders/{oid}/tracking/ {tracking_number, carrier}.
+func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	in := app.TrackingInput{TrackingNumber: formValue(c, "tracking_number"), Carrier: formValue(c, "carrier")}
+	o, err := p.h.svc.Orders.SetTracking(v.Store.ID, id, in)
+	if err != nil {
+		return p.orderFormError(c, v, id, err, &orderData{Tracking: in})
+	}
+	msg := "Tracking saved: the shopper sees it with the order."
+	if o.TrackingNumber == "" {
+		msg = "Tracking cleared."
+	}
+	return p.redirect(c, v, orderPath(v, o), ok1(msg))
+}
+
+// addNote serves POST .../orders/{oid}/notes/ {note}: an internal note.
+func (p *panel) addNote(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	note := formValue(c, "note")
+	o, err := p.h.svc.Orders.AddNote(v.Store.ID, id, v.Admin, note)
+	if err != nil {
+		cur, _ := p.h.svc.Orders.Order(v.Store.ID, id)
+		form := &orderData{Note: note}
+		if cur != nil {
+			form.Tracking = app.TrackingInput{TrackingNumber: cur.TrackingNumber, Carrier: cur.Carrier}
+			form.Refund = refundForm{Amount: cur.Refundable().String()}
+		}
+		return p.orderFormError(c, v, id, err, form)
+	}
+	return p.redirect(c, v, orderPath(v, o)+"#notes", ok1("Note added."))
+}
+
+func (p *panel) askCancelOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
+	o, err := p.pathOrder(c, v)
+	if err != nil {
+		return nil, err
+	}
+	msg := "Its reserved stock and coupon use come back"
+	if o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded {
+		msg += ", and the payment of " + o.Refundable().String() + " " + o.Currency + " is refunded"
+	}
+	fields := map[string]string{}
+	if note := param(c, "admin_note"); note != "" {
+		fields["admin_note"] = note
+	}
+	return &confirmData{Heading: "Cancel order #" + strconv.FormatUint(o.ID, 10) + "?",
+		Message: msg + ". The shopper is told by email. This cannot be undone.",
+		Action:  orderPath(v, o) + "cancel/", Button: "Cancel the order", Back: orderPath(v, o), Fields: fields}, nil
+}
+
+// cancelOrder serves POST .../orders/{oid}/cancel/ (after its confirm page).
+func (p *panel) cancelOrder(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	_, err = p.h.svc.Requests.StoreCancel(v.Store.ID, id, v.Admin, app.StoreActionInput{AdminNote: formValue(c, "admin_note")})
+	if err != nil {
+		return p.orderFormError(c, v, id, err, nil)
+	}
+	return p.redirect(c, v, storePath(v.Store, "orders/"+strconv.FormatUint(id, 10)+"/"),
+		ok1("Order #"+strconv.FormatUint(id, 10)+" cancelled. The customer was told by email."))
+}
+
+func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
+	o, err := p.pathOrder(c, v)
+	if err != nil {
+		return nil, err
+	}
+	amount := param(c, "amount")
+	if amount == "" {
+		amount = o.Refundable().String()
+	}
+	fields := map[string]string{"amount": amount}
+	for _, k := range []string{"refund_method", "admin_note"} {
+		if s := param(c, k); s != "" {
+			fields[k] = s
+		}
+	}
+	return &confirmData{Heading: "Refund " + amount + " " + o.Currency + " on order #" + strconv.FormatUint(o.ID, 10) + "?",
+		Message: "The refund is recorded as an approved refund request and the shopper is told by email.",
+		Action:  orderPath(v, o) + "refund/", Button: "Refund", Back: orderPath(v, o), Fields: fields}, nil
+}
+
+// refundOrder serves POST .../orders/{oid}/refund/ {amount, refund_method,
+// admin_note} (after its confirm page).
+func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	form := refundForm{Amount: formValue(c, "amount"), Method: formValue(c, "refund_method"), Note: formValue(c, "admin_note")}
+	in := app.StoreActionInput{AdminNote: form.Note, RefundMethod: form.Method}
+	if form.Amount != "" {
+		m, perr := app.ParseMoney(form.Amount)
+		if perr != nil {
+			return p.orderFormError(c, v, id, app.Invalid("amount", "must be an amount like 12.50"), &orderData{Refund: form})
+		}
+		in.Amount = &m
+	}
+	r, err := p.h.svc.Requests.StoreRefund(v.Store.ID, id, v.Admin, in)
+	if err != nil {
+		return p.orderFormError(c, v, id, err, &orderData{Refund: form})
+	}
+	return p.redirect(c, v, storePath(v.Store, "orders/"+strconv.FormatUint(id, 10)+"/"),
+		ok1("Refunded "+r.Amount.String()+" on order #"+strconv.FormatUint(id, 10)+". The customer was told by email."))
 }

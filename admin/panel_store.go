@@ -56,6 +56,7 @@ func (p *panel) createStore(c *fiber.Ctx, v *view) error {
 }
 
 type storeData struct {
+	Dash     *dashData
 	Config   string // the config editor's text
 	Delivery []app.DeliveryOption
 	Name     string
@@ -77,12 +78,16 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 	if name == "" {
 		name = st.Name
 	}
+	dash, err := p.storeDashboard(st)
+	if err != nil {
+		return err
+	}
 	v.Title, v.Tab = st.Name, "overview"
 	pay, err := p.h.svc.Payments.PaymentSettings(st.ID)
 	if err != nil {
 		return err
 	}
-	v.Data = storeData{Config: config, Delivery: st.Settings().DeliveryOptions, Name: name, Payments: pay}
+	v.Data = storeData{Dash: dash, Config: config, Delivery: st.Settings().DeliveryOptions, Name: name, Payments: pay}
 	return p.render(c, status, "store", v)
 }
 

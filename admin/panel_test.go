@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -298,9 +299,15 @@ func TestPanelCategories(t *testing.T) {
 	})
 	t.Run("DeleteRefusedWithProducts", func(t *testing.T) {
 		e.Product(sid, cats[0].ID, "Shoe", 1000, 1)
-		b.submit(base, fmt.Sprintf("%s%d/delete/", base, cats[0].ID), url.Values{}).expect(t, 409)
+		del := fmt.Sprintf("%s%d/delete/", base, cats[0].ID)
+		// the list links to a confirm page; a post without confirming lands on it
+		b.get(base).expect(t, 200, `href="`+del+`"`)
+		b.submit(base, del, url.Values{}).redirectsTo(t, del)
+		b.get(del).expect(t, 200, "Delete the category", `name="confirm" value="yes"`)
+		b.submit(del, del, url.Values{"confirm": {"yes"}}).expect(t, 409)
 		empty := e.Category(sid, "Empty")
-		b.submit(base, fmt.Sprintf("%s%d/delete/", base, empty.ID), url.Values{}).redirectsTo(t, base)
+		delEmpty := fmt.Sprintf("%s%d/delete/", base, empty.ID)
+		b.submit(delEmpty, delEmpty, url.Values{"confirm": {"yes"}}).redirectsTo(t, base)
 		if _, err := e.Svc.Catalog.Category(sid, empty.ID); !app.IsNotFound(err) {
 			t.Fatalf("got %v, want the category gone", err)
 		}
@@ -412,7 +419,13 @@ func TestPanelStore(t *testing.T) {
 	b.get(home).expect(t, 200, "Shop A", "delivery_options", "Standard", "0.00 USD")
 
 	t.Run("RotateKeyShownOnce", func(t *testing.T) {
-		b.submit(home, home+"rotate-key/", url.Values{}).redirectsTo(t, home)
+		b.get(home).expect(t, 200, `href="`+home+`rotate-key/"`)
+		b.submit(home, home+"rotate-key/", url.Values{}).redirectsTo(t, home+"rotate-key/")
+		if st, _ := e.Svc.Stores.Get(sid); !bytes.Equal(st.APIKeyHash, app.HashAPIKey(oldKey)) {
+			t.Fatal("the key rotated without confirming")
+		}
+		b.get(home+"rotate-key/").expect(t, 200, "Rotate the key", "stops working at once")
+		b.submit(home+"rotate-key/", home+"rotate-key/", url.Values{"confirm": {"yes"}}).redirectsTo(t, home)
 		p := b.get(home).expect(t, 200, "not shown again")
 		m := regexp.MustCompile(`<code class="secret">(sk_[0-9a-f]+)</code>`).FindStringSubmatch(p.Body)
 		if m == nil {
@@ -425,7 +438,12 @@ func TestPanelStore(t *testing.T) {
 		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/config/", Key: oldKey}).Expect(t, 401, "invalid_api_key")
 	})
 	t.Run("ActiveToggle", func(t *testing.T) {
-		b.submit(home, home+"active/", url.Values{"active": {"false"}}).redirectsTo(t, home)
+		b.submit(home, home+"active/", url.Values{"active": {"false"}}).redirectsTo(t, home+"active/?active=false")
+		if st, _ := e.Svc.Stores.Get(sid); !st.IsActive {
+			t.Fatal("deactivated without confirming")
+		}
+		b.get(home+"active/?active=false").expect(t, 200, "Deactivate the store", `name="active" value="false"`)
+		b.submit(home+"active/?active=false", home+"active/", url.Values{"active": {"false"}, "confirm": {"yes"}}).redirectsTo(t, home)
 		if st, _ := e.Svc.Stores.Get(sid); st.IsActive {
 			t.Fatal("store still active")
 		}

@@ -19,39 +19,6 @@ func (h *Handler) registerRequestRoutes(r fiber.Router) {
 		r.Post(k.path+"/:rid/approve", h.decideRequest(k.kind, true))
 		r.Post(k.path+"/:rid/reject", h.decideRequest(k.kind, false))
 	}
-	r.Post("/orders/:oid/refund", h.refundOrder)
-}
-
-// storeRefundInput is the body of POST stores/{id}/orders/{oid}/refund/.
-type storeRefundInput struct {
-	Amount       *app.Money `json:"amount"` // omitted: everything not yet refunded
-	Reason       string     `json:"reason"`
-	AdminNote    string     `json:"admin_note"`
-	RefundMethod string     `json:"refund_method"` // "" = ORIGINAL_METHOD (the provider of a Stripe-paid order)
-}
-
-// refundOrder serves POST stores/{id}/orders/{oid}/refund/ {amount?,
-// reason?, admin_note?, refund_method?}: the store refunds a paid order on
-// its own initiative (a refund request marked by_store, approved at once;
-// a Stripe-paid order is refunded at Stripe). A provider failure is 502/409
-// and leaves the request PENDING to approve again.
-func (h *Handler) refundOrder(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in storeRefundInput
-	if len(c.Body()) > 0 {
-		if err := httpkit.Decode(c, &in); err != nil {
-			return err
-		}
-	}
-	r, err := h.svc.Requests.RefundOrder(storeOf(c).ID, id, adminOf(c).ID, app.StoreRefundInput{
-		Amount: in.Amount, Reason: in.Reason, AdminNote: in.AdminNote, RefundMethod: in.RefundMethod})
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewRequest(r))
 }
 
 // requestAdminExtra is the admin's view of a request: the storefront view plus

@@ -82,8 +82,9 @@ func TestApproveCancellation(t *testing.T) {
 		t.Fatalf("other order %s, want untouched", s.Status)
 	}
 
-	// Decided once.
-	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
+	// Decided once: approving again (a double submit) is answered as done and
+	// changes nothing; rejecting now is a conflict.
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/approve/", rid), Token: e.OwnerToken}).Expect(t, 200, "")
 	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "cancellation-requests/%d/reject/", rid), Token: e.OwnerToken}).Expect(t, 409, "conflict")
 	if m := e.Stock(sid, mug.ID); m != 9 {
 		t.Fatalf("mug stock %d after a second approval, want 9", m)
@@ -247,7 +248,11 @@ func TestRefundPartialThenFull(t *testing.T) {
 		t.Fatalf("order %s/%s refunded %s, want COMPLETED/REFUNDED 100.00", s.Status, s.PaymentStatus, s.RefundedAmount)
 	}
 	e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o.ID, "reason": "more"}}).Expect(t, 400, "validation_failed")
-	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken}).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/approve/", rid2), Token: e.OwnerToken}).Expect(t, 200, "")
+	if s := e.Order(sid, o.ID); s.RefundedAmount != 10000 {
+		t.Fatalf("refunded %s after a second approval, want 100.00", s.RefundedAmount)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: rqAdminPath(sid, "refund-requests/%d/reject/", rid2), Token: e.OwnerToken}).Expect(t, 409, "conflict")
 
 	if mails := e.Outbox(sid); len(mails) != 2 || !strings.Contains(mails[0].Text, "70.00") {
 		t.Fatalf("got %d mails, want 2 with the last naming 70.00", len(mails))

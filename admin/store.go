@@ -17,7 +17,7 @@ func (h *Handler) registerStoreRoutes(r fiber.Router) {
 func (h *Handler) registerStoreScopedRoutes(r fiber.Router) {
 	r.Get("/", h.getStore)
 	r.Patch("/", h.patchStore)
-	r.Post("/rotate-key", h.rotateKey)
+	r.Post("/rotate-key", h.permit(app.ActRotateKey), h.rotateKey)
 	r.Get("/config", h.getConfig)
 	r.Patch("/config", h.patchConfig)
 	r.Get("/payments", h.getPayments)
@@ -123,6 +123,11 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 		return err
 	}
 	st := storeOf(c)
+	if in.IsActive != nil {
+		if err := app.Permit(adminOf(c), app.ActSetActive); err != nil {
+			return err
+		}
+	}
 	var err error
 	if in.AllowedOrigins != nil || in.NotificationEmails != nil || in.Notifications != nil {
 		if st, err = h.svc.Stores.SetSettings(st.ID, in.StoreSettingsInput); err != nil {

@@ -11,9 +11,10 @@ import (
 )
 
 func (h *Handler) registerUserRoutes(r fiber.Router) {
-	r.Get("/users", ownerOnly, h.listUsers)
-	r.Post("/users", ownerOnly, h.createUser)
-	r.Delete("/users/:uid", ownerOnly, h.deleteUser)
+	manage := h.permit(app.ActManageUsers)
+	r.Get("/users", manage, h.listUsers)
+	r.Post("/users", manage, h.createUser)
+	r.Delete("/users/:uid", manage, h.deleteUser)
 	r.Get("/me", h.me)
 }
 

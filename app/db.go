@@ -33,6 +33,9 @@ type Tx interface {
 	AddressTx
 	CartTx
 	OrderTx
+	OrderSearchTx
+	DashboardTx
+	AuditTx
 	PaymentTx
 	CouponTx
 	RequestTx

@@ -44,7 +44,10 @@ type Order struct {
 	RefundedAmount   Money       `json:"refunded_amount"`
 	CallbackURL      string      `json:"callback_url"`
 	// Test: placed through the test sandbox; no money moved.
-	Test bool `json:"test,omitempty"`
+	Test           bool        `json:"test,omitempty"`
+	TrackingNumber string      `json:"tracking_number,omitempty"`
+	Carrier        string      `json:"carrier,omitempty"`
+	Notes          []OrderNote `json:"notes,omitempty"` // internal: the admin side only
 	// ProviderRefunds are the refunds made at the payment provider, in order.
 	ProviderRefunds []ProviderRefundRecord `json:"provider_refunds,omitempty"`
 	CreatedAt       time.Time              `json:"created_at"`
@@ -88,9 +91,12 @@ type OrderView struct {
 	Currency      string          `json:"currency"`
 	CouponCode    string          `json:"coupon_code"`
 	// Test: a test payment through the sandbox (no money moved).
-	Test      bool      `json:"test"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Test bool `json:"test"`
+	// TrackingNumber and Carrier are set by the store once shipped ("" until then).
+	TrackingNumber string    `json:"tracking_number"`
+	Carrier        string    `json:"carrier"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
 }
 
 // OrderItemView is an order line on the wire; variant_id is null without a variant.
@@ -116,7 +122,8 @@ func (o *Order) View() OrderView {
 	return OrderView{ID: o.ID, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentMethod: o.PaymentMethod,
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
-		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, TrackingNumber: o.TrackingNumber, Carrier: o.Carrier,
+		CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus
@@ -127,14 +134,18 @@ type AdminOrderView struct {
 	PaymentSessionID string                 `json:"payment_session_id"`
 	RefundedAmount   Money                  `json:"refunded_amount"`
 	ProviderRefunds  []ProviderRefundRecord `json:"provider_refunds"`
+	Notes            []OrderNote            `json:"notes"`
 }
 
 // AdminView returns the admin wire form of o.
 func (o *Order) AdminView() AdminOrderView {
 	v := AdminOrderView{OrderView: o.View(), PaymentSessionID: o.PaymentSessionID, RefundedAmount: o.RefundedAmount,
-		ProviderRefunds: o.ProviderRefunds}
+		ProviderRefunds: o.ProviderRefunds, Notes: o.Notes}
 	if v.ProviderRefunds == nil {
 		v.ProviderRefunds = []ProviderRefundRecord{}
+	}
+	if v.Notes == nil {
+		v.Notes = []OrderNote{}
 	}
 	if o.CustomerID != 0 {
 		id := o.CustomerID

@@ -60,7 +60,8 @@ type Request struct {
 	ReviewedBy   uint64     `json:"reviewed_by"`
 	ReviewedAt   *time.Time `json:"reviewed_at"`
 	CreatedAt    time.Time  `json:"created_at"`
-	// ByStore: the store filed it itself (RefundOrder), approved at once.
+	// ByStore: the store filed it itself (StoreCancel, StoreRefund) and
+	// approves it at once.
 	ByStore bool `json:"by_store,omitempty"`
 	// Refund at the payment provider, for approvals on orders a remote
 	// gateway took the money of: RefundingSince marks a provider call under
@@ -461,8 +462,10 @@ func (rs *RequestService) Detail(storeID uint64, r *Request) (RequestDetail, err
 // re-checks that the order is still PENDING or CONFIRMED, cancels it,
 // releases its stock and marks a paid order REFUNDED. An approved refund
 // re-checks that the amount still fits and moves payment_status to REFUNDED
-// or PARTIALLY_REFUNDED. Errors: validation_failed, not_found, conflict
-// (already decided), invalid_order_state.
+// or PARTIALLY_REFUNDED. Deciding a request again the way it was decided
+// changes nothing and answers the request (a double submit is no error).
+// Errors: validation_failed, not_found, conflict (decided the other way),
+// invalid_order_state.
 func (rs *RequestService) Decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput) (*Request, error) {
 	var v Validation
 	in.AdminNote = strings.TrimSpace(in.AdminNote)
@@ -527,6 +530,9 @@ func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id ui
 		r, err := tx.Request(storeID, kind, id)
 		if err != nil {
 			return err
+		}
+		if r.Status == RequestApproved {
+			return nil // approved already: decide answers it (a double submit)
 		}
 		if r.Status != RequestPending {
 			return Errorf(EConflict, "this request was already %s", strings.ToLower(r.Status))
@@ -632,13 +638,22 @@ func (rs *RequestService) failProviderRefund(storeID uint64, kind string, id uin
 // order, then mails the shopper. With a provider refund (call) the refund
 // is already made: it is recorded on the order, once.
 func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64, approve bool, in DecisionInput, call *providerRefund) (*Request, error) {
-	var out *Request
+	var (
+		out   *Request
+		again bool // already decided this way: a double submit, no error
+	)
 	err := rs.s.DB.Update(func(tx Tx) error {
+		again = false
 		r, err := tx.Request(storeID, kind, id)
 		if err != nil {
 			return err
 		}
 		if r.Status != RequestPending {
+			// A second click on the same button: already done, nothing to do.
+			if (r.Status == RequestApproved) == approve {
+				out, again = r, true
+				return nil
+			}
 			return Errorf(EConflict, "this request was already %s", strings.ToLower(r.Status))
 		}
 		o, err := tx.Order(storeID, r.OrderID)
@@ -690,6 +705,9 @@ func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64
 	if err != nil {
 		return nil, err
 	}
+	if again {
+		return out, nil
+	}
 	rs.s.Kick()
 	return out, nil
 }
@@ -706,7 +724,7 @@ func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
 }
 
 // storeRefundable are the order statuses the store may refund on its own
-// (RefundOrder) when money was taken: CANCELLED covers a payment that
+// (StoreRefund) when money was taken: CANCELLED covers a payment that
 // arrived after the order had expired or been cancelled.
 var storeRefundable = []string{OrderConfirmed, OrderDelivered, OrderCompleted, OrderCancelled}
 
@@ -780,84 +798,4 @@ func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
 	}
 	o.UpdatedAt = now
 	return tx.PutOrder(o)
-}
-
-// StoreRefundInput is the store's own refund of an order (RefundOrder).
-type StoreRefundInput struct {
-	Reason       string
-	Amount       *Money // nil: everything not yet refunded
-	AdminNote    string
-	RefundMethod string // "" = ORIGINAL_METHOD (the provider for a Stripe-paid order)
-}
-
-// RefundOrder refunds a paid order on the store's own initiative: it files
-// a refund request marked by_store on a CONFIRMED, DELIVERED or COMPLETED
-// order (or a CANCELLED one whose payment arrived after the cancellation)
-// and approves it at once through Decide, so an order paid through a
-// remote gateway is refunded at the provider (idempotency key from the
-// request id) and the outcome recorded on the order. A provider failure
-// leaves the request PENDING with the provider's message: approving that
-// request (Decide) retries safely. Errors: validation_failed, not_found,
-// invalid_order_state (not paid, wrong status), conflict (a PENDING refund
-// request exists), payment_provider_unavailable, payment_provider_declined.
-func (rs *RequestService) RefundOrder(storeID, orderID, adminID uint64, in StoreRefundInput) (*Request, error) {
-	var v Validation
-	v.Check(orderID > 0, "order_id", "is required")
-	in.Reason = strings.TrimSpace(in.Reason)
-	if in.Reason == "" {
-		in.Reason = "Refunded by the store"
-	}
-	v.Text("reason", in.Reason, true, MaxRequestReasonLen)
-	if in.Amount != nil {
-		v.Check(*in.Amount > 0, "amount", "must be greater than 0")
-	}
-	// Checked here too (Decide checks them again): a refusal must not leave
-	// a filed request behind.
-	in.AdminNote = strings.TrimSpace(in.AdminNote)
-	v.Text("admin_note", in.AdminNote, false, MaxAdminNoteLen)
-	in.RefundMethod = strings.ToUpper(strings.TrimSpace(in.RefundMethod))
-	if in.RefundMethod == "" {
-		in.RefundMethod = RefundOriginalMethod
-	}
-	v.OneOf("refund_method", in.RefundMethod, RefundMethods...)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	var filed *Request
-	err := rs.s.DB.Update(func(tx Tx) error {
-		o, err := tx.Order(storeID, orderID)
-		if err != nil {
-			return err
-		}
-		if !oneOf(o.Status, storeRefundable) {
-			return Errorf(EInvalidOrderState, "a %s order cannot be refunded", o.Status)
-		}
-		if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {
-			return Errorf(EInvalidOrderState, "the order is %s: nothing to refund", o.PaymentStatus)
-		}
-		if p, err := pendingRequestOf(tx, storeID, KindRefund, o.ID); err != nil {
-			return err
-		} else if p != nil {
-			return &Error{Code: EConflict, Message: "this order already has a pending refund request (#" + itoa(int(p.ID)) + "); approve or reject it first",
-				Fields: map[string]string{"request_id": itoa(int(p.ID))}}
-		}
-		left := o.Refundable()
-		amount := left
-		if in.Amount != nil {
-			amount = *in.Amount
-		}
-		if left <= 0 {
-			return Invalid("amount", "nothing is left to refund on this order")
-		}
-		if amount > left {
-			return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
-		}
-		filed = &Request{StoreID: storeID, Kind: KindRefund, OrderID: o.ID, CustomerID: o.CustomerID, Status: RequestPending,
-			Reason: in.Reason, Amount: amount, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now())}
-		return tx.CreateRequest(filed)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rs.Decide(storeID, KindRefund, filed.ID, adminID, true, DecisionInput{AdminNote: in.AdminNote, RefundMethod: in.RefundMethod})
 }

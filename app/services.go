@@ -57,6 +57,7 @@ type Services struct {
 	Contact   *ContactService
 	Content   *ContentService
 	Webhooks  *WebhookService
+	Audit     *AuditService
 }
 
 // NewServices wires the services over db. now, mailer and log may be nil
@@ -118,6 +119,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Contact = newContactService(mailing)
 	s.Content = newContentService(sdb)
 	s.Webhooks = newWebhookService(mailing)
+	s.Audit = newAuditService(sdb)
 	s.listen()
 	return s
 }

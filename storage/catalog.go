@@ -176,6 +176,9 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err := t.putProductDoc(p, cat); err != nil {
 		return err
 	}
+	if err := t.putLowStock(p); err != nil {
+		return err
+	}
 	if !p.IsActive {
 		return nil
 	}
@@ -308,6 +311,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(keyOf(storeID).id(id)); err != nil {
+		return err
+	}
+	if err := t.b(bIdxProductsLow).Delete(keyOf(storeID).id(id)); err != nil {
 		return err
 	}
 	return t.b(bProducts).Delete(keyOf(storeID).id(id))

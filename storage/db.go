@@ -111,6 +111,9 @@ func (db *DB) init(tx *bolt.Tx) error {
 			return fmt.Errorf("storage: migrate to schema %d: %w", v+1, err)
 		}
 	}
+	if err := buildDerived(tx); err != nil {
+		return err
+	}
 	if err := buildSearchIndex(tx); err != nil {
 		return fmt.Errorf("storage: build the search index: %w", err)
 	}

@@ -95,6 +95,15 @@ var (
 	bBundles          = []byte("bundles")            // sid|id -> bundle
 	bBundleSlugs      = []byte("bundle_slugs")       // sid|slug -> id
 	bIdxBundlesActive = []byte("idx_bundles_active") // sid|id -> nil (active bundles)
+
+	// The admin panel: derived order data (written with every order, rebuilt
+	// on open when missing: order_search.go), the low-stock index and the
+	// global audit log.
+	bOrderRows      = []byte("order_rows")       // sid|id -> compact binary order summary (encodeRow)
+	bOrderStats     = []byte("order_stats")      // sid|day|currency0 -> paid orders, gross, refunded (3 x int64)
+	bIdxProductsLow = []byte("idx_products_low") // sid|pid -> nil (app.Product.CountsAsLowStock)
+	bAudit          = []byte("audit")            // id -> audit entry (one global sequence: time order)
+	bIdxAuditStore  = []byte("idx_audit_store")  // sid|id -> nil (a store's audit entries)
 )
 
 // allBuckets are created on open.
@@ -110,6 +119,7 @@ var allBuckets = [][]byte{
 	bBlogPosts, bBlogSlugs, bIdxBlogPublished, bFlashDeals, bIdxDealsEnd, bIdxDealsProduct,
 	bBundles, bBundleSlugs, bIdxBundlesActive,
 	bMedia, bMediaRefs,
+	bOrderRows, bOrderStats, bIdxProductsLow, bAudit, bIdxAuditStore,
 }
 
 // tkey is a tenant key under construction: the store id, then parts added by

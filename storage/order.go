@@ -54,6 +54,9 @@ func (t *Tx) putOrder(old, o *app.Order) error {
 	if err := t.b(bIdxOrdersCust).Put(orderCustomerKey(o), nil); err != nil {
 		return err
 	}
+	if err := t.putOrderDerived(old, o); err != nil {
+		return err
+	}
 	return putJSON(t.b(bOrders), keyOf(o.StoreID).id(o.ID), o)
 }
 

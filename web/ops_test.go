@@ -179,7 +179,7 @@ func TestOpenAPIComplete(t *testing.T) {
 	param := regexp.MustCompile(`:([a-z_]+)`)
 	seen := map[string]bool{}
 	for _, r := range e.App.GetRoutes(true) {
-		if r.Method == "HEAD" || strings.HasPrefix(r.Path, "/admin") || strings.HasPrefix(r.Path, "/sandbox") || strings.HasPrefix(r.Path, "/docs") || r.Path == "/" {
+		if r.Method == "HEAD" || strings.HasPrefix(r.Path, "/admin") || strings.HasPrefix(r.Path, "/sandbox") || strings.HasPrefix(r.Path, "/docs") || r.Path == "/" || r.Path == "/favicon.ico" {
 			continue
 		}
 		p := param.ReplaceAllString(r.Path, "{$1}")

@@ -13,8 +13,17 @@ import (
 	"storefront/testenv"
 )
 
-// adminRefund is the admin's view of a refund request, as the store's own
-// refund answers it.
+// storeRefunded is the answer of the store's own refund: the order and the
+// request, approved at once.
+type storeRefunded struct {
+	Order struct {
+		ID            uint64 `json:"id"`
+		PaymentStatus string `json:"payment_status"`
+	} `json:"order"`
+	Request adminRefund `json:"request"`
+}
+
+// adminRefund is the admin's view of a refund request.
 type adminRefund struct {
 	ID               uint64 `json:"id"`
 	OrderID          uint64 `json:"order_id"`
@@ -76,9 +85,13 @@ func TestStripePaidAfterExpiryThenStoreRefund(t *testing.T) {
 		t.Fatalf("verify: got %+v", v)
 	}
 
-	var r adminRefund
+	var (
+		r  adminRefund
+		rr storeRefunded
+	)
 	e.Do(testenv.Req{Method: "POST", Path: refundPath(sid, in.OrderID), Token: e.OwnerToken,
-		Body: map[string]any{"reason": "paid after the order expired"}}).Expect(t, 200, "").Decode(t, &r)
+		Body: map[string]any{"reason": "paid after the order expired"}}).Expect(t, 200, "").Decode(t, &rr)
+	r = rr.Request
 	if r.Status != "APPROVED" || !r.ByStore || r.Amount != "25.00" || r.RefundMethod != "ORIGINAL_METHOD" || !strings.HasPrefix(r.ProviderRefundID, "re_") {
 		t.Fatalf("refund: got %+v", r)
 	}
@@ -135,8 +148,12 @@ func TestAdminRefundOrder(t *testing.T) {
 	}
 
 	// The store's staff may refund; a partial refund goes to Stripe once.
-	var r adminRefund
-	e.Do(testenv.Req{Method: "POST", Path: path, Token: ownStaff, Body: map[string]any{"amount": "20.00", "admin_note": "goodwill"}}).Expect(t, 200, "").Decode(t, &r)
+	var (
+		r  adminRefund
+		rr storeRefunded
+	)
+	e.Do(testenv.Req{Method: "POST", Path: path, Token: ownStaff, Body: map[string]any{"amount": "20.00", "admin_note": "goodwill"}}).Expect(t, 200, "").Decode(t, &rr)
+	r = rr.Request
 	if r.Status != "APPROVED" || r.Amount != "20.00" || r.ProviderRefundID == "" || !r.ByStore {
 		t.Fatalf("partial refund: got %+v", r)
 	}
@@ -168,7 +185,8 @@ func TestAdminRefundOrder(t *testing.T) {
 	f.refundCalls.Store(0)
 	sb := initiate(t, e, key, "", func() map[string]any { b := order(1, p); b["payment_method"] = "WALLET_B"; return b }())
 	verify(t, e, key, sb.PaymentSessionID, sandbox(t, e, sb, "success"))
-	e.Do(testenv.Req{Method: "POST", Path: refundPath(sid, sb.OrderID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &r)
+	e.Do(testenv.Req{Method: "POST", Path: refundPath(sid, sb.OrderID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &rr)
+	r = rr.Request
 	if r.Status != "APPROVED" || r.ProviderRefundID != "" {
 		t.Fatalf("sandbox refund: got %+v", r)
 	}

@@ -59,8 +59,12 @@ func TestStripeRefundOnceUnderConcurrentApprovals(t *testing.T) {
 			t.Errorf("approval %d: got %d %s", i, statuses[i], codes[i])
 		}
 	}
-	if okN != 1 {
-		t.Fatalf("approvals that succeeded: got %d, want 1", okN)
+	// One approval makes the refund; one that comes after it answers the
+	// request approved (a double submit is no error, issue 11), one that
+	// comes while the provider call is under way is 409 conflict. Either
+	// way Stripe refunds once.
+	if okN < 1 {
+		t.Fatalf("approvals that succeeded: got %d, want at least 1", okN)
 	}
 	if made, calls := f.refundsMade.Load(), f.refundCalls.Load(); made != 1 || calls != 1 {
 		t.Fatalf("refunds at Stripe: %d made in %d calls, want 1 in 1", made, calls)
@@ -177,25 +181,25 @@ func TestStoreRefundOrder(t *testing.T) {
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := paidStripeOrder(t, e, f, sid, key, "", p, 2)
-	r, err := e.Svc.Requests.RefundOrder(sid, in.OrderID, 1, app.StoreRefundInput{Amount: ptrMoney(500)})
+	r, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{Amount: ptrMoney(500)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Status != app.RequestApproved || !r.ByStore || r.ProviderRefundID == "" {
 		t.Fatalf("request: got %+v", r)
 	}
-	if _, err := e.Svc.Requests.RefundOrder(sid, in.OrderID, 1, app.StoreRefundInput{Amount: ptrMoney(5000)}); app.ErrorCode(err) != app.EValidation {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{Amount: ptrMoney(5000)}); app.ErrorCode(err) != app.EValidation {
 		t.Fatalf("over the rest: got %v", err)
 	}
-	if _, err := e.Svc.Requests.RefundOrder(sid+1, in.OrderID, 1, app.StoreRefundInput{}); app.ErrorCode(err) != app.ENotFound {
+	if _, err := e.Svc.Requests.StoreRefund(sid+1, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.ENotFound {
 		t.Fatalf("other store: got %v", err)
 	}
 	f.down.Store(true)
-	if _, err := e.Svc.Requests.RefundOrder(sid, in.OrderID, 1, app.StoreRefundInput{}); app.ErrorCode(err) != app.EProviderUnavailable {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.EProviderUnavailable {
 		t.Fatalf("provider down: got %v", err)
 	}
 	// The failed refund waits as a pending request; a second refund is refused until it is decided.
-	if _, err := e.Svc.Requests.RefundOrder(sid, in.OrderID, 1, app.StoreRefundInput{}); app.ErrorCode(err) != app.EConflict {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.EConflict {
 		t.Fatalf("second refund while one is pending: got %v", err)
 	}
 	f.down.Store(false)

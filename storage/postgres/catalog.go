@@ -166,13 +166,14 @@ func (t *Tx) writeProduct(p *app.Product) error {
 		return err
 	}
 	if err := t.exec(p.StoreID, "put product", `INSERT INTO products
-		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
-			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc`+announce(12),
+			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc, low_stock = excluded.low_stock`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
-		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil)); err != nil {
+		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil),
+		p.CountsAsLowStock()); err != nil {
 		return err
 	}
 	return t.writeWords(p)

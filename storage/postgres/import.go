@@ -155,6 +155,8 @@ var importSpecs = map[string]importSpec{
 	"flash_deals": rec("flash_deals", func(t *Tx, d *app.FlashDeal) error {
 		return t.insertDoc(d.StoreID, "flash_deals", "store_id, id, product_id, ends_at, doc", i64(d.StoreID), i64(d.ID), i64(d.ProductID), d.EndsAt, mustJSON(d))
 	}, func(t *Tx, d *app.FlashDeal) (any, error) { return t.FlashDeal(d.StoreID, d.ID) }),
+	"audit": rec("audit_log", func(t *Tx, e *app.AuditEntry) error { return t.putAudit(e) },
+		func(t *Tx, e *app.AuditEntry) (any, error) { return t.auditEntry(e.ID) }),
 	"bundles": rec("bundles", func(t *Tx, b *app.Bundle) error {
 		return t.insertDoc(b.StoreID, "bundles", "store_id, id, slug, active, doc", i64(b.StoreID), i64(b.ID), bs(b.Slug), b.IsActive, mustJSON(b))
 	}, func(t *Tx, b *app.Bundle) (any, error) { return t.Bundle(b.StoreID, b.ID) }),

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"strings"
 	"time"
 
 	"storefront/app"
@@ -38,11 +39,19 @@ func (t *Tx) putOrder(o *app.Order) error {
 	if err != nil {
 		return err
 	}
-	return t.exec(o.StoreID, "put order", `INSERT INTO orders (store_id, id, customer_id, status, total, created_at, doc)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+	r := app.RowOf(o)
+	search, digits := orderSearchKey(o)
+	return t.exec(o.StoreID, "put order", `INSERT INTO orders (store_id, id, customer_id, status, total, created_at, doc,
+			payment_status, payment_method, currency, refunded, items, email, receiver_name, phone, email_key, search, phone_digits, test)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 		ON CONFLICT (store_id, id) DO UPDATE SET customer_id = excluded.customer_id, status = excluded.status,
-			total = excluded.total, created_at = excluded.created_at, doc = excluded.doc`,
-		i64(o.StoreID), i64(o.ID), i64(o.CustomerID), o.Status, int64(o.Total), o.CreatedAt, raw)
+			total = excluded.total, created_at = excluded.created_at, doc = excluded.doc,
+			payment_status = excluded.payment_status, payment_method = excluded.payment_method, currency = excluded.currency,
+			refunded = excluded.refunded, items = excluded.items, email = excluded.email, receiver_name = excluded.receiver_name,
+			phone = excluded.phone, email_key = excluded.email_key, search = excluded.search, phone_digits = excluded.phone_digits, test = excluded.test`,
+		i64(o.StoreID), i64(o.ID), i64(o.CustomerID), o.Status, int64(o.Total), o.CreatedAt, raw,
+		o.PaymentStatus, o.PaymentMethod, o.Currency, int64(o.RefundedAmount), int64(r.Items),
+		bs(o.Email), bs(o.ReceiverName), bs(o.Phone), bs(strings.ToLower(o.Email)), search, digits, o.Test)
 }
 
 // CustomerOrders pages one customer's orders, newest first.

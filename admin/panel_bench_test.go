@@ -1,0 +1,139 @@
+package admin_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+// benchOrders is how many orders the panel benchmarks seed (issue 11: 100k).
+const benchOrders = 100_000
+
+// seedOrders writes n orders over the last 60 days straight through the
+// storage layer, 10,000 per transaction; a third are paid.
+func seedOrders(tb testing.TB, e *testenv.Env, sid uint64, p *app.Product, n int) {
+	tb.Helper()
+	start := e.Now().AddDate(0, 0, -60)
+	step := 60 * 24 * time.Hour / time.Duration(n)
+	statuses := []string{app.OrderPending, app.OrderConfirmed, app.OrderDelivered, app.OrderCompleted, app.OrderCancelled}
+	for done := 0; done < n; {
+		err := e.DB.Update(func(tx app.Tx) error {
+			for i := 0; i < 10_000 && done < n; i, done = i+1, done+1 {
+				qty := int64(done%4 + 1)
+				o := &app.Order{StoreID: sid, Status: statuses[done%5], PaymentStatus: app.PaymentUnpaid, PaymentMethod: app.WalletA,
+					ReceiverName: fmt.Sprintf("Shopper %d", done), Phone: fmt.Sprintf("+1 555 %07d", done), Address: "1 Main St",
+					Email: fmt.Sprintf("shopper%d@example.com", done), Currency: "USD",
+					Items:     []app.OrderItem{{ProductID: p.ID, Name: p.Name, UnitPrice: p.Price, Quantity: qty, LineTotal: p.Price * app.Money(qty)}},
+					CreatedAt: start.Add(time.Duration(done) * step)}
+				o.Subtotal, o.Total, o.UpdatedAt = o.Items[0].LineTotal, o.Items[0].LineTotal, o.CreatedAt
+				if done%3 == 0 {
+					o.PaymentStatus = app.PaymentPaid
+				}
+				if err := tx.CreateOrder(o); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// benchClient is a logged-in panel browser over app.Test.
+type benchClient struct {
+	e      *testenv.Env
+	cookie []*http.Cookie
+}
+
+func (c *benchClient) get(tb testing.TB, path string) (int, int) {
+	req := httptest.NewRequest("GET", path, nil)
+	for _, ck := range c.cookie {
+		req.AddCookie(ck)
+	}
+	resp, err := c.e.App.Test(req, -1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, int(n)
+}
+
+func benchLogin(tb testing.TB, e *testenv.Env) *benchClient {
+	tb.Helper()
+	resp, err := e.App.Test(httptest.NewRequest("GET", "/admin/login/", nil), -1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	m := csrfRE.FindStringSubmatch(string(raw))
+	form := url.Values{"csrf": {m[1]}, "email": {"owner@example.com"}, "password": {"owner-password"}}
+	req := httptest.NewRequest("POST", "/admin/login/", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for _, ck := range resp.Cookies() {
+		req.AddCookie(ck)
+	}
+	resp, err = e.App.Test(req, -1)
+	if err != nil || resp.StatusCode != http.StatusSeeOther {
+		tb.Fatalf("login: %v %d", err, resp.StatusCode)
+	}
+	return &benchClient{e: e, cookie: resp.Cookies()}
+}
+
+// BenchmarkPanel100kOrders measures the panel pages an owner opens most, on a
+// store with 100,000 orders: server time per page (p50, p99) and the CSV
+// export's rows per second.
+func BenchmarkPanel100kOrders(b *testing.B) {
+	e := testenv.New(b)
+	sid, _ := e.Store("Big shop")
+	p := e.Product(sid, 0, "Mug", 1250, 1_000_000)
+	t0 := time.Now()
+	seedOrders(b, e, sid, p, benchOrders)
+	b.Logf("seeded %d orders in %s", benchOrders, time.Since(t0).Round(time.Millisecond))
+	c := benchLogin(b, e)
+	pages := []struct{ name, path string }{
+		{"dashboard", fmt.Sprintf("/admin/stores/%d/", sid)},
+		{"orders", fmt.Sprintf("/admin/stores/%d/orders/", sid)},
+		{"orders_page_1000", fmt.Sprintf("/admin/stores/%d/orders/?page=1000", sid)},
+		{"filter_status_paid", fmt.Sprintf("/admin/stores/%d/orders/?status=CONFIRMED&payment_status=PAID&sort=total_desc", sid)},
+		{"search_email", fmt.Sprintf("/admin/stores/%d/orders/?q=shopper4242", sid)},
+		{"search_phone", fmt.Sprintf("/admin/stores/%d/orders/?q=555+0099", sid)},
+		{"search_number", fmt.Sprintf("/admin/stores/%d/orders/?q=%%2350000", sid)},
+	}
+	for _, pg := range pages {
+		b.Run(pg.name, func(b *testing.B) {
+			var times []time.Duration
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				if st, _ := c.get(b, pg.path); st != 200 {
+					b.Fatalf("%s: %d", pg.path, st)
+				}
+				times = append(times, time.Since(t))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50_ms")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99_ms")
+		})
+	}
+	b.Run("export_all", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			t := time.Now()
+			st, n := c.get(b, fmt.Sprintf("/admin/stores/%d/orders/export/", sid))
+			if st != 200 || n < benchOrders*50 {
+				b.Fatalf("export: %d, %d bytes", st, n)
+			}
+			b.ReportMetric(float64(benchOrders)/time.Since(t).Seconds(), "rows/s")
+		}
+	})
+}
