@@ -32,17 +32,17 @@ import (
 func longWord(prefix string) string { return long(prefix, 300) }
 
 type opsShop struct {
-	srv            *browser.Server
-	sid            uint64
-	key            string
-	shopperTok     string
-	cid            uint64
-	mug, low       uint64 // products: plenty of stock, low on stock
-	paid1, paid2   uint64 // today, the shopper's: CONFIRMED and DELIVERED
-	guestLong      uint64 // today, guest, long strings everywhere
-	days3, days10  uint64 // paid 3 and 10 days ago
-	pendingGuest   uint64 // today, unpaid
-	shopperEmail   string
+	srv           *browser.Server
+	sid           uint64
+	key           string
+	shopperTok    string
+	cid           uint64
+	mug, low      uint64 // products: plenty of stock, low on stock
+	paid1, paid2  uint64 // today, the shopper's: CONFIRMED and DELIVERED
+	guestLong     uint64 // today, guest, long strings everywhere
+	days3, days10 uint64 // paid 3 and 10 days ago
+	pendingGuest  uint64 // today, unpaid
+	shopperEmail  string
 }
 
 // storefront sends a storefront API request with the store key and the
@@ -88,7 +88,7 @@ func newOpsShop(t *testing.T) *opsShop {
 	first.API(t, "POST", fmt.Sprintf("/api/v1/admin/stores/%d/products/", s.sid), tok, map[string]any{"name": long("Lamp", 200), "price": "40.00", "stock": 2, "low_stock_threshold": 3}, 201, &p)
 	s.low = p.ID
 	var reg struct {
-		AccessToken string `json:"access_token"`
+		AccessToken string              `json:"access_token"`
 		Customer    struct{ ID uint64 } `json:"customer"`
 	}
 	s.storefront(t, "POST", "/api/v1/customer/auth/register/", map[string]any{"email": s.shopperEmail, "password": "correct horse",
@@ -116,11 +116,11 @@ func newOpsShop(t *testing.T) *opsShop {
 	if app.StatsDay(today) != app.StatsDay(now) {
 		today = now
 	}
-	s.paid1 = place(s.cid, app.OrderConfirmed, app.PaymentPaid, 2, today, s.shopperEmail, "Ada Lovelace", "1 Main St")       // 25.00
-	s.paid2 = place(s.cid, app.OrderDelivered, app.PaymentPaid, 1, today, s.shopperEmail, "Ada Lovelace", "1 Main St")       // 12.50
+	s.paid1 = place(s.cid, app.OrderConfirmed, app.PaymentPaid, 2, today, s.shopperEmail, "Ada Lovelace", "1 Main St")                      // 25.00
+	s.paid2 = place(s.cid, app.OrderDelivered, app.PaymentPaid, 1, today, s.shopperEmail, "Ada Lovelace", "1 Main St")                      // 12.50
 	s.guestLong = place(0, app.OrderCompleted, app.PaymentPaid, 3, today, longWord("g")+"@example.com", longWord("Name"), longWord("Addr")) // 37.50
-	s.days3 = place(s.cid, app.OrderCompleted, app.PaymentPaid, 1, now.AddDate(0, 0, -3), s.shopperEmail, "Ada Lovelace", "1 Main St")  // 12.50
-	s.days10 = place(0, app.OrderCompleted, app.PaymentPaid, 4, now.AddDate(0, 0, -10), "bob@example.com", "Bob Stone", "2 High St") // 50.00
+	s.days3 = place(s.cid, app.OrderCompleted, app.PaymentPaid, 1, now.AddDate(0, 0, -3), s.shopperEmail, "Ada Lovelace", "1 Main St")      // 12.50
+	s.days10 = place(0, app.OrderCompleted, app.PaymentPaid, 4, now.AddDate(0, 0, -10), "bob@example.com", "Bob Stone", "2 High St")        // 50.00
 	s.pendingGuest = place(0, app.OrderPending, app.PaymentUnpaid, 1, today, "carl@example.com", "Carl Mint", "3 Low St")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
