@@ -323,7 +323,6 @@ func TestPanelOpsBrowser(t *testing.T) {
 		t.Fatalf("audit filtered by orders.cancel: %d rows, want 1", n)
 	}
 
-
 	// Staff: runs the desk, cannot rotate the key, deactivate or see the audit log.
 	s.srv.CreateStaff(t, "staff@example.com", "staff-password", s.sid)
 	staff := browser.NewPage(t, s.srv)
