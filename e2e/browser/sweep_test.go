@@ -47,8 +47,8 @@ const linksJS = `Array.from(document.querySelectorAll("a[href]"))
   .filter(p => p.startsWith("/admin/") && !p.startsWith("/admin/static/") && !p.startsWith("/admin/login") && !p.endsWith("/export/"))`
 
 // pendingRoutes are pages the panel links to that another branch of issue
-// 11 is building: a 404 there is logged, not failed; once they answer they
-// are swept like every page.
+// 11 is building (they answer 404 on main for now): logged, not swept;
+// take them out of the list when they land.
 var pendingRoutes = map[string]string{
 	"/admin/stores/:id/products/import/": "CSV import of products (issue 11 point 3)",
 }
@@ -106,6 +106,10 @@ func TestPanelEveryPageFits(t *testing.T) {
 			continue
 		}
 		seen[pat] = true
+		if why := pendingRoutes[pat]; why != "" {
+			t.Logf("%s: linked, not swept: %s", path, why)
+			continue
+		}
 		if len(visited) > 0 && len(visited)%tabPages == 0 {
 			// a fresh tab now and then: each has its own time limit
 			// (browser.PageTimeout), and a loaded machine is slow.
@@ -116,10 +120,6 @@ func TestPanelEveryPageFits(t *testing.T) {
 		resp, err := chromedp.Run(p.Context(), chromedp.NavigateResponse(s.srv.URL+path))
 		if err != nil {
 			t.Fatalf("GET %s: %v", path, err)
-		}
-		if resp.Status == 404 && pendingRoutes[pat] != "" {
-			t.Logf("GET %s: 404, linked but not built yet: %s", path, pendingRoutes[pat])
-			continue
 		}
 		if resp.Status >= 400 {
 			t.Fatalf("GET %s: status %d", path, resp.Status)
