@@ -30,10 +30,11 @@ test:
 # test-go: the Go tests; make test runs it with a throwaway PostgreSQL
 # (STOREFRONT_TEST_POSTGRES_URL): every package, with the PostgreSQL variants,
 # then the HTTP suites of web and admin again on PostgreSQL (without -race:
-# the first pass ran the same code under the race detector).
+# the first pass ran the same code under the race detector). -timeout 30m: on a
+# busy 2-core runner one package can pass 10 minutes (go test's default alarm).
 test-go:
-	$(GO) test -race -count=1 ./...
-	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 ./web ./admin
+	$(GO) test -race -count=1 -timeout 30m ./...
+	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -132,12 +132,13 @@ func (cs *CatalogService) BulkProducts(storeID uint64, ids []uint64, a BulkActio
 				return Invalid("category_id", "unknown category")
 			}
 		}
-		now := UTC(tx.Now())
+		now, watch := UTC(tx.Now()), stockWatch{}
 		for _, id := range ids {
 			p, err := tx.Product(storeID, id)
 			if err != nil {
 				return err
 			}
+			watch.before(p)
 			switch a.Kind {
 			case "activate":
 				p.IsActive = true
@@ -159,11 +160,15 @@ func (cs *CatalogService) BulkProducts(storeID uint64, ids []uint64, a BulkActio
 			if err := tx.PutProduct(p); err != nil {
 				return err
 			}
+			if err := cs.s.lowStockAfter(tx, watch, p); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
+	cs.s.Kick()
 	return len(ids), nil
 }

@@ -272,10 +272,12 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 			return err
 		}
 		p = &Product{StoreID: storeID, IsActive: true}
+		watch := stockWatch{}
 		if id != 0 {
 			if p, err = tx.Product(storeID, id); err != nil {
 				return err
 			}
+			watch.before(p)
 		}
 		p.Currency = st.Currency
 		if err := applyProductInput(tx, p, in); err != nil {
@@ -286,8 +288,14 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 			p.CreatedAt = now
 		}
 		p.UpdatedAt = now
-		return tx.PutProduct(p)
+		if err := tx.PutProduct(p); err != nil {
+			return err
+		}
+		return cs.s.lowStockAfter(tx, watch, p)
 	})
+	if err == nil {
+		cs.s.Kick()
+	}
 	return p, err
 }
 

@@ -103,7 +103,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	n := notifier{publicURL: opt.PublicURL, kick: s.Kick}
 	mailing := mailDeps{DB: sdb, notifier: n}
 	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast})
-	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL})
+	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -147,6 +147,7 @@ type (
 		broadcast func(Event)
 		// PublicURL prefixes the URLs of uploaded images.
 		PublicURL string
+		notifier  // product.low_stock when a store's edit brings stock down to the threshold
 	}
 
 	paymentDeps struct {

@@ -587,3 +587,53 @@ func TestMailTemplates(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: base}).Expect(t, 401, "unauthorized")
 	e.Do(testenv.Req{Method: "GET", Path: base, Token: e.Staff(other, "st@example.com")}).Expect(t, 404, "not_found")
 }
+
+// TestLowStockOnStoreEdits: a store's own stock edit (PATCH of the product,
+// the panel's bulk stock action) that brings a product down to its
+// threshold tells the owner once, like a checkout does; edits that leave it
+// low, or above the threshold, say nothing.
+func TestLowStockOnStoreEdits(t *testing.T) {
+	n := newNotifyEnv(t)
+	e := n.Env
+	p := e.Product(n.sid, 0, "Lamp", 1000, 10)
+	path := fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", n.sid, p.ID)
+	lowMails := func() int {
+		c := 0
+		for _, m := range e.Outbox(n.sid) {
+			if strings.Contains(m.Subject, "Low stock: Lamp") { // after the [store name] prefix
+				c++
+			}
+		}
+		return c
+	}
+	for _, step := range []struct {
+		body any
+		want int
+	}{
+		{map[string]any{"low_stock_threshold": 5}, 0}, // 10 left: not low
+		{map[string]any{"stock": 5}, 1},               // at the threshold: low
+		{map[string]any{"stock": 3}, 1},               // low already: told before
+		{map[string]any{"stock": 20}, 1},              // restocked
+	} {
+		e.Do(testenv.Req{Method: "PATCH", Path: path, Token: e.OwnerToken, Body: step.body}).Expect(t, 200, "")
+		if got := lowMails(); got != step.want {
+			t.Fatalf("after %v: %d low-stock mails, want %d", step.body, got, step.want)
+		}
+	}
+	if _, err := e.Svc.Catalog.BulkProducts(n.sid, []uint64{p.ID}, app.BulkAction{Kind: "stock", StockDelta: -16}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lowMails(); got != 2 {
+		t.Fatalf("after the bulk stock change: %d low-stock mails, want 2", got)
+	}
+	n.deliver(t)
+	events := 0
+	for _, h := range n.hooks.Received() {
+		if h.Type == app.EvProductLowStock && h.SignatureOK {
+			events++
+		}
+	}
+	if events != 2 {
+		t.Fatalf("product.low_stock webhooks: got %d, want 2", events)
+	}
+}
