@@ -98,6 +98,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerStoreRoutes(authed)
 	st := authed.Group("/stores/:store_id", h.storeScope)
 	h.registerStoreScopedRoutes(st)
+	h.registerProductCSVRoutes(st) // before the catalog's /products/:pid
 	h.registerCatalogRoutes(st)
 	h.registerImageRoutes(st)
 	h.registerCustomerRoutes(st)

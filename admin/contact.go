@@ -12,16 +12,52 @@ import (
 func (h *Handler) registerContactRoutes(r fiber.Router) {
 	r.Get("/contact-messages", h.listContactMessages)
 	r.Patch("/contact-messages/:mid", h.patchContactMessage)
+	r.Post("/contact-messages/:mid/reply", h.replyContactMessage)
 }
 
 // contactView is the staff's view of a contact message.
 type contactView struct {
 	app.ContactView
-	UpdatedAt time.Time `json:"updated_at"`
+	Replies   []contactReplyView `json:"replies"`
+	UpdatedAt time.Time          `json:"updated_at"`
+}
+
+// contactReplyView is one answer sent by email.
+type contactReplyView struct {
+	By      string    `json:"by"`
+	Message string    `json:"message"`
+	MailID  uint64    `json:"mail_id"`
+	SentAt  time.Time `json:"sent_at"`
 }
 
 func viewContact(m *app.ContactMessage) any {
-	return contactView{ContactView: m.View(), UpdatedAt: app.UTC(m.UpdatedAt)}
+	v := contactView{ContactView: m.View(), UpdatedAt: app.UTC(m.UpdatedAt), Replies: []contactReplyView{}}
+	for _, r := range m.Replies {
+		v.Replies = append(v.Replies, contactReplyView{By: r.By, Message: r.Message, MailID: r.MailID, SentAt: app.UTC(r.SentAt)})
+	}
+	return v
+}
+
+// replyContactMessage serves POST stores/{id}/contact-messages/{mid}/reply/
+// {message}: the answer is mailed to the sender through the outbox (subject
+// "Re: ..." and the original quoted) and the message is marked read, in one
+// transaction; 201 with the message and its replies.
+func (h *Handler) replyContactMessage(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, "mid", "contact message")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Message string `json:"message"`
+	}
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	m, err := h.svc.Contact.Reply(storeOf(c).ID, id, adminOf(c).Email, in.Message)
+	if err != nil {
+		return err
+	}
+	return httpkit.Created(c, viewContact(m))
 }
 
 // boolQuery reads an optional true/false query parameter.

@@ -114,6 +114,9 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
 	r.Post(st+"/config", p.store(p.saveConfig))
 	r.Post(st+"/payments", p.store(p.savePayments))
+	r.Get(st+"/settings", p.store(p.settingsIndex))
+	r.Get(st+"/settings/:section", p.store(p.settingsPage))
+	r.Post(st+"/settings/:section", p.store(p.saveSettings))
 
 	r.Get(st+"/categories", p.store(p.categoriesPage))
 	r.Post(st+"/categories", p.store(p.createCategory))
@@ -127,6 +130,9 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get(st+"/products/new", p.store(p.newProductPage))
 	r.Post(st+"/products/bulk", p.store(p.bulkProducts))
 	r.Post(st+"/products", p.store(p.createProduct))
+	r.Get(st+"/products/export", p.store(p.exportProductsPage))
+	r.Get(st+"/products/import", p.store(p.importProductsPage))
+	r.Post(st+"/products/import", p.store(p.importProducts))
 	r.Get(st+"/products/:pid", p.store(p.productPage))
 	r.Post(st+"/products/:pid", p.store(p.updateProduct))
 	r.Post(st+"/products/:pid/delete", p.store(p.deleteProduct))
@@ -134,6 +140,14 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post(st+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(st+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(st+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
+
+	r.Get(st+"/coupons", p.store(p.couponsPage))
+	r.Get(st+"/coupons/new", p.store(p.newCouponPage))
+	r.Post(st+"/coupons", p.store(p.createCoupon))
+	r.Get(st+"/coupons/:cpid", p.store(p.couponPage))
+	r.Post(st+"/coupons/:cpid", p.store(p.updateCoupon))
+	r.Post(st+"/coupons/:cpid/active", p.store(p.setCouponActive))
+	r.Post(st+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
 
 	r.Get(st+"/blog-posts", p.store(p.postsPage))
 	r.Get(st+"/blog-posts/new", p.store(p.newPostPage))
@@ -191,6 +205,7 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get(st+"/messages", p.store(p.messagesPage))
 	r.Post(st+"/messages/:mid/read", p.store(p.setMessageRead))
+	r.Post(st+"/messages/:mid/reply", p.store(p.replyMessage))
 
 	r.Get(st+"/customers", p.store(p.customersPage))
 	r.Get(st+"/customers/:cuid", p.store(p.customerPage))
@@ -205,8 +220,10 @@ func (p *panel) routes(r fiber.Router) {
 // the panel is one line here plus its route.
 var storeTabs = []tab{
 	{Key: "overview", Label: "Overview", Path: ""},
+	{Key: "settings", Label: "Settings", Path: "settings/"},
 	{Key: "categories", Label: "Categories", Path: "categories/"},
 	{Key: "products", Label: "Products", Path: "products/"},
+	{Key: "coupons", Label: "Coupons", Path: "coupons/"},
 	{Key: "deals", Label: "Flash deals", Path: "flash-deals/"},
 	{Key: "bundles", Label: "Bundles", Path: "bundles/"},
 	{Key: "blog", Label: "Blog", Path: "blog-posts/"},
@@ -549,6 +566,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 			return "/admin/static/" + name + "?v=" + f.version, nil
 		},
 		"storePath": storePath,
+		"inc":       func(i int) int { return i + 1 },
 		"lower":     strings.ToLower,
 		"hasPrefix": strings.HasPrefix,
 	}
@@ -578,7 +596,8 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 	}
 	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
 		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle", "confirm", "audit", "invoice", "packing", "password"} {
+		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings",
+		"confirm", "audit", "invoice", "packing", "password"} {
 		if pages[need] == nil {
 			return nil, fmt.Errorf("template %s.html is missing", need)
 		}

@@ -57,3 +57,26 @@ func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
 	}
 	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1(msg))
 }
+
+// replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/
+// {message}: the answer goes to the sender by email (through the outbox) and
+// the message is marked read, in one transaction.
+func (p *panel) replyMessage(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "mid", "contact message")
+	if err != nil {
+		return err
+	}
+	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, c.FormValue("message"))
+	back := storePath(v.Store, "messages/")
+	if err != nil {
+		if httpStatus := p.formError(c, v, err); httpStatus >= 500 || app.IsNotFound(err) {
+			return err
+		}
+		msg := "Message #" + strconv.FormatUint(id, 10) + ": the reply was not sent: "
+		for _, m := range v.Fields {
+			msg += m
+		}
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: msg})
+	}
+	return p.redirect(c, v, back, ok1("Reply to "+m.Email+" queued in the outbox; message #"+strconv.FormatUint(id, 10)+" marked read."))
+}

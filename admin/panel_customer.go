@@ -35,22 +35,38 @@ func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
 }
 
 type customerData struct {
-	Base    string
-	Profile app.Profile
+	Base     string
+	Profile  app.Profile
+	Detail   app.CustomerDetail
+	Products map[uint64]string // names of the reviewed products ("" when deleted)
+	Limit    int
 }
 
-// customerPage serves GET /admin/stores/{id}/customers/{cuid}/: one profile.
+// customerPage serves GET /admin/stores/{id}/customers/{cuid}/: the profile
+// with the customer's newest orders, tickets and reviews and every address.
 func (p *panel) customerPage(c *fiber.Ctx, v *view) error {
 	id, err := httpkit.PathID(c, "cuid", "customer")
 	if err != nil {
 		return err
 	}
-	cu, err := p.h.svc.Customers.Get(v.Store.ID, id)
+	d, err := p.h.svc.Customers.Detail(v.Store.ID, id)
 	if err != nil {
 		return err
 	}
-	prof := cu.Profile()
+	names := map[uint64]string{}
+	for _, r := range d.Reviews {
+		if _, seen := names[r.ProductID]; r.ProductID == 0 || seen {
+			continue
+		}
+		names[r.ProductID] = ""
+		if pr, err := p.h.svc.Catalog.Product(v.Store.ID, r.ProductID); err == nil {
+			names[r.ProductID] = pr.Name
+		} else if !app.IsNotFound(err) {
+			return err
+		}
+	}
+	prof := d.Customer.Profile()
 	v.Title, v.Tab = prof.Email, "customers"
-	v.Data = customerData{Base: storePath(v.Store, "customers/"), Profile: prof}
+	v.Data = customerData{Base: storePath(v.Store, "customers/"), Profile: prof, Detail: d, Products: names, Limit: app.CustomerDetailItems}
 	return p.render(c, fiber.StatusOK, "customer", v)
 }

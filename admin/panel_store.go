@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -188,7 +190,7 @@ func configPatch(stored []byte, edited string) ([]byte, error) {
 	}
 	var nw map[string]any
 	if err := decodeJSONNumbers([]byte(edited), &nw); err != nil || nw == nil {
-		return nil, app.Invalid("config", "must be one JSON object: "+jsonProblem(err))
+		return nil, app.Invalid("config", "must be one JSON object: "+jsonProblem(edited, err))
 	}
 	patch := map[string]any{}
 	for k := range old {
@@ -233,29 +235,68 @@ func decodeJSONNumbers(b []byte, v any) error {
 		return err
 	}
 	if d.More() {
-		return errTrailing
+		off := d.InputOffset()
+		for off < int64(len(b)) && strings.ContainsRune(" \t\r\n", rune(b[off])) {
+			off++
+		}
+		return &trailingError{offset: off}
 	}
 	return nil
 }
 
-type jsonError string
+// trailingError is text after the JSON value, at offset (bytes).
+type trailingError struct{ offset int64 }
 
-func (e jsonError) Error() string { return string(e) }
+func (e *trailingError) Error() string { return "unexpected text after the object" }
 
-const errTrailing = jsonError("unexpected text after the object")
-
-// jsonProblem describes a JSON syntax problem without echoing internals.
-func jsonProblem(err error) string {
+// jsonProblem describes a JSON problem of text with where it is (line and
+// column, from the decoder's byte offset), without echoing internals.
+func jsonProblem(text string, err error) string {
 	var se *json.SyntaxError
+	var te *trailingError
+	var what string
 	switch {
 	case err == nil:
 		return "got null"
 	case errors.As(err, &se):
-		return "syntax error near character " + strconv.FormatInt(se.Offset, 10)
-	case err == errTrailing:
-		return err.Error()
+		what = se.Error()
+	case errors.As(err, &te):
+		what = te.Error()
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		what = "the text ends before the object is closed (a missing } or \")"
+	default:
+		return "it is not an object"
 	}
-	return "it is not an object"
+	if off, ok := jsonErrorOffset(text, err); ok {
+		line, col := lineCol(text, off)
+		return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": " + what
+	}
+	return what
+}
+
+// jsonErrorOffset is the byte offset of the character a JSON error is at.
+func jsonErrorOffset(text string, err error) (int, bool) {
+	var se *json.SyntaxError
+	var te *trailingError
+	switch {
+	case errors.As(err, &se):
+		return max(int(se.Offset)-1, 0), true // the offset counts the bad character
+	case errors.As(err, &te):
+		return int(te.offset), true
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return len(text), true
+	}
+	return 0, false
+}
+
+// lineCol turns a byte offset of text into a 1-based line and column (in
+// characters).
+func lineCol(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	start := strings.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCountInString(before[start:]) + 1
 }
 
 // prettyJSON indents stored JSON for an editor.

@@ -302,6 +302,19 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 	setProductFields(p, in)
 	var v Validation
+	checkProductFields(tx, p, &v)
+	if in.Variants == nil {
+		return v.Err()
+	}
+	setVariants(p, *in.Variants, &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return allocateVariantIDs(tx, p)
+}
+
+// checkProductFields checks p's own fields (not its variants) into v.
+func checkProductFields(tx Tx, p *Product, v *Validation) {
 	v.Text("name", p.Name, true, 200)
 	v.Slug(p.Slug)
 	v.Text("description", p.Description, false, 20000)
@@ -315,22 +328,20 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 			v.Add("category_id", "unknown category")
 		}
 	}
-	if in.Variants == nil {
-		return v.Err()
-	}
-	setVariants(p, *in.Variants, &v)
-	if v.Err() == nil {
-		for i := range p.Variants {
-			if p.Variants[i].ID == 0 {
-				id, err := tx.NextID(p.StoreID, "variant")
-				if err != nil {
-					return err
-				}
-				p.Variants[i].ID = id
+}
+
+// allocateVariantIDs gives the new variants of a checked product their ids.
+func allocateVariantIDs(tx Tx, p *Product) error {
+	for i := range p.Variants {
+		if p.Variants[i].ID == 0 {
+			id, err := tx.NextID(p.StoreID, "variant")
+			if err != nil {
+				return err
 			}
+			p.Variants[i].ID = id
 		}
 	}
-	return v.Err()
+	return nil
 }
 
 // setProductFields copies the fields in names onto p (an empty slug: one
@@ -366,9 +377,6 @@ func setProductFields(p *Product, in ProductInput) {
 	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
-	}
-	if in.LowStockThreshold != nil {
-		p.LowStockThreshold = *in.LowStockThreshold
 	}
 }
 

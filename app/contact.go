@@ -20,17 +20,28 @@ const (
 
 // ContactMessage is a message sent through a store's public contact form.
 type ContactMessage struct {
-	ID        uint64            `json:"id"`
-	StoreID   uint64            `json:"store_id"`
-	Name      string            `json:"name"`
-	Email     string            `json:"email"`
-	Phone     string            `json:"phone"`
-	Subject   string            `json:"subject"`
-	Message   string            `json:"message"`
-	Metadata  map[string]string `json:"metadata"`
-	IsRead    bool              `json:"is_read"`
-	CreatedAt time.Time         `json:"created_at"`
-	UpdatedAt time.Time         `json:"updated_at"`
+	ID       uint64            `json:"id"`
+	StoreID  uint64            `json:"store_id"`
+	Name     string            `json:"name"`
+	Email    string            `json:"email"`
+	Phone    string            `json:"phone"`
+	Subject  string            `json:"subject"`
+	Message  string            `json:"message"`
+	Metadata map[string]string `json:"metadata"`
+	IsRead   bool              `json:"is_read"`
+	// Replies are the store's answers by email, oldest first.
+	Replies   []ContactReply `json:"replies,omitempty"`
+	CreatedAt time.Time      `json:"created_at"`
+	UpdatedAt time.Time      `json:"updated_at"`
+}
+
+// ContactReply is one answer to a contact message, sent by email through
+// the outbox (MailID).
+type ContactReply struct {
+	By      string    `json:"by"` // the admin's email
+	Message string    `json:"message"`
+	MailID  uint64    `json:"mail_id"`
+	SentAt  time.Time `json:"sent_at"`
 }
 
 // ContactView is a contact message on the wire (storefront-api.md).
@@ -168,4 +179,68 @@ func (cs *ContactService) SetRead(storeID, id uint64, read bool) (*ContactMessag
 		return nil, err
 	}
 	return m, nil
+}
+
+// MaxContactReply bounds an answer's length.
+const MaxContactReply = 10000
+
+// Reply answers a contact message by email: the mail (subject "Re: " and
+// the message's subject, the original quoted below the answer) is written
+// to the outbox, the answer recorded on the message and the message marked
+// read, all in one transaction. Errors: validation_failed, not_found.
+func (cs *ContactService) Reply(storeID, id uint64, by, message string) (*ContactMessage, error) {
+	message = strings.TrimSpace(message)
+	var v Validation
+	v.Text("message", message, true, MaxContactReply)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var m *ContactMessage
+	err := cs.s.DB.Update(func(tx Tx) error {
+		st, err := tx.Store(storeID)
+		if err != nil {
+			return err
+		}
+		if m, err = tx.ContactMessage(storeID, id); err != nil {
+			return err
+		}
+		mail := NewMail(st, m.Email, ReplySubject(m), ReplyBody(m, message))
+		mail.Kind = "contact_reply"
+		if err := queueMail(tx, &mail); err != nil {
+			return err
+		}
+		now := UTC(tx.Now())
+		m.Replies = append(m.Replies, ContactReply{By: by, Message: message, MailID: mail.ID, SentAt: now})
+		m.IsRead, m.UpdatedAt = true, now
+		return tx.PutContactMessage(m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	cs.s.Kick()
+	return m, nil
+}
+
+// ReplySubject is the subject of an answer: "Re: " and the message's
+// subject, so that mail programs thread every answer with the message.
+func ReplySubject(m *ContactMessage) string {
+	subj := strings.TrimSpace(m.Subject)
+	if subj == "" {
+		subj = "your message of " + UTC(m.CreatedAt).Format("2 January 2006")
+	}
+	if len(subj) >= 3 && strings.EqualFold(subj[:3], "re:") {
+		return subj
+	}
+	return "Re: " + subj
+}
+
+// ReplyBody is the answer with the original message quoted below it.
+func ReplyBody(m *ContactMessage, answer string) string {
+	var b strings.Builder
+	b.WriteString(answer)
+	b.WriteString("\n\nOn " + UTC(m.CreatedAt).Format("2 January 2006 15:04 UTC") + ", " + m.Name + " wrote:\n")
+	for _, line := range strings.Split(strings.ReplaceAll(m.Message, "\r\n", "\n"), "\n") {
+		b.WriteString("> " + line + "\n")
+	}
+	return b.String()
 }

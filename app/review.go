@@ -174,6 +174,9 @@ type ReviewTx interface {
 	PutReview(r *Review) error
 	// Reviews pages a store's reviews for moderation, newest first; status "" is all.
 	Reviews(storeID uint64, status string, p ListParams) (Page[*Review], error)
+	// CustomerReviews returns a customer's reviews (any status), newest
+	// first, at most limit.
+	CustomerReviews(storeID, customerID uint64, limit int) ([]*Review, error)
 	// ApprovedReviews pages the public views (ReviewView JSON, encoded when the
 	// review was approved) of a product's (0: the store's) approved reviews in p.Sort.
 	ApprovedReviews(storeID, productID uint64, p ListParams) (Page[json.RawMessage], error)

@@ -2,8 +2,10 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"storefront/app"
 )
@@ -120,6 +122,30 @@ func (t *Tx) Reviews(storeID uint64, status string, lp app.ListParams) (app.Page
 		return page(t.b(bReviews), tenant(storeID), lp, true, decodeJSONRecord[app.Review]("review"))
 	}
 	return page(t.b(bIdxReviewsStatus), keyOf(storeID).str0(status), lp, true, recordByIndex[app.Review](t.b(bReviews), storeID, "review"))
+}
+
+// CustomerReviews returns a customer's reviews, newest first, at most
+// limit: a walk of the store's keys in the owners index (sid|pid|cid, keys
+// only), then the reviews it names.
+func (t *Tx) CustomerReviews(storeID, customerID uint64, limit int) ([]*app.Review, error) {
+	var ids []uint64
+	prefix := tenant(storeID)
+	cur := t.b(bReviewOwners).Cursor()
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		if idFromKeyEnd(k) == customerID && len(v) == 8 {
+			ids = append(ids, idFromKeyEnd(v))
+		}
+	}
+	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Compare(b, a) })
+	out := make([]*app.Review, 0, min(len(ids), limit))
+	for _, id := range ids[:min(len(ids), limit)] {
+		r, err := t.Review(storeID, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // ApprovedReviews pages the public views of a product's (0: the store's)

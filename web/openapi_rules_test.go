@@ -20,7 +20,7 @@ import (
 // listProducts, getOrder, approveAdminReview).
 var opVerbs = []string{"list", "get", "create", "update", "delete", "add", "remove", "register", "login", "logout",
 	"refresh", "verify", "resend", "forgot", "reset", "rotate", "approve", "reject", "initiate", "submit", "request",
-	"cancel", "export", "download", "upload", "search", "send", "mark", "reorder", "restore", "revoke", "change", "replay", "retry"}
+	"cancel", "export", "import", "download", "upload", "search", "send", "mark", "reorder", "restore", "revoke", "change", "replay", "retry"}
 
 var opIDPattern = regexp.MustCompile(`^(` + strings.Join(opVerbs, "|") + `)[A-Z][A-Za-z0-9]*$`)
 

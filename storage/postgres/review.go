@@ -78,6 +78,13 @@ func (t *Tx) Reviews(storeID uint64, status string, lp app.ListParams) (app.Page
 		[]any{i64(storeID), status}, byID(true), lp)
 }
 
+// CustomerReviews returns a customer's reviews, newest first, at most limit.
+func (t *Tx) CustomerReviews(storeID, customerID uint64, limit int) ([]*app.Review, error) {
+	pg, err := docList[app.Review](t, storeID, "reviews", `FROM reviews WHERE store_id = $1 AND customer_id = $2`,
+		[]any{i64(storeID), i64(customerID)}, byID(true), app.ListParams{Sort: app.SortNewest, Limit: limit})
+	return pg.Items, err
+}
+
 // reviewKeys is the keyset of a public review sort: newest first, within a
 // rating for the rating sorts (bbolt: sid|pid|code|value|id, walked down).
 func reviewKeys(sort string) keyset {

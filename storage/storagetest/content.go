@@ -62,6 +62,19 @@ func testReviews(e *env) {
 	e.same("store reviews", public(0, app.SortNewest), ids(r[4].ID))
 	e.same("rejected not public", public(2, app.SortNewest), ids())
 	e.view(func(tx app.Tx) error {
+		// Customer 1's reviews, any status, newest first; a limit; none in store b.
+		mine, err := tx.CustomerReviews(a, 1, 10)
+		e.want(err, "")
+		got := []string{}
+		for _, x := range mine {
+			got = append(got, rid(x))
+		}
+		e.same("customer reviews", got, ids(r[5].ID, r[4].ID, r[0].ID))
+		two, _ := tx.CustomerReviews(a, 1, 2)
+		e.same("customer reviews limit", len(two), 2)
+		none, err := tx.CustomerReviews(b, 1, 10)
+		e.want(err, "")
+		e.same("customer reviews other store", len(none), 0)
 		pg, err := tx.ApprovedReviews(b, 1, app.ListParams{})
 		e.same("other store", len(pg.Items), 0)
 		e.want(err, "")

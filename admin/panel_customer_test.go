@@ -1,0 +1,61 @@
+package admin_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+func TestPanelCustomerDetail(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	sidB, _ := e.Store("Shop B")
+	mug := e.Product(sid, 0, "Mug <i>", 1250, 50)
+	plate := e.Product(sid, 0, "Plate", 900, 50)
+	cid, _ := e.Shopper(sid, "ann@example.com")
+	other, _ := e.Shopper(sid, "bob@example.com")
+	sh := app.Shopper{StoreID: sid, CustomerID: cid}
+	o1 := e.PlaceOrder(sid, cid, app.OrderDelivered, "PAID", testenv.Line{Product: mug, Qty: 2})
+	e.PlaceOrder(sid, other, app.OrderConfirmed, "PAID", testenv.Line{Product: plate, Qty: 1})
+	e.PlaceOrder(sid, 0, app.OrderConfirmed, "PAID", testenv.Line{Product: plate, Qty: 1}) // a guest
+	s := func(v string) *string { return &v }
+	yes := true
+	if _, err := e.Svc.Customers.CreateAddress(&sh, app.AddressInput{ReceiverName: s("Ann <b>Lee</b>"), Phone: s("+1 555"), AddressLine1: s("1 Main St"),
+		City: s("Springfield"), PostalCode: s("12345"), IsDefault: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := e.Svc.Tickets.Create(sh, app.TicketInput{Subject: "Where is my " + strings.Repeat("x", 180), Description: "Please help"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rating := 4.0
+	if _, err := e.Svc.Reviews.Submit(sh, app.ReviewInput{ProductID: &mug.ID, Rating: &rating, Title: "Nice mug", Content: "Holds tea"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.Reviews.Submit(sh, app.ReviewInput{Rating: &rating, Title: "Good shop", Content: "Fast"}); err != nil {
+		t.Fatal(err)
+	}
+	b := owner(t, e)
+	page := fmt.Sprintf("/admin/stores/%d/customers/%d/", sid, cid)
+	p := b.get(page).expect(t, 200, "ann@example.com",
+		fmt.Sprintf(`href="/admin/stores/%d/orders/%d/">#%d</a>`, sid, o1.ID, o1.ID), "25.00 USD", "delivered",
+		"Ann &lt;b&gt;Lee&lt;/b&gt;", "Springfield", "badge ok\">default",
+		fmt.Sprintf(`href="/admin/stores/%d/tickets/%s/">TKT-`, sid, tk.ID), "Where is my xxx",
+		"Nice mug", "Mug &lt;i&gt;", "the store", "Good shop", "badge warn\">pending")
+	if n := len(regexp.MustCompile(`/orders/[0-9]+/`).FindAllString(p.Body, -1)); n != 1 {
+		t.Fatalf("another customer's or a guest's order is on the page: %s", p.Body)
+	}
+	// A customer with nothing yet.
+	b.get(fmt.Sprintf("/admin/stores/%d/customers/%d/", sid, other)).expect(t, 200, "bob@example.com", "No saved addresses.", "No tickets.", "No reviews.")
+	// Unknown, another store's, and staff of another store: the 404 page.
+	b.get(fmt.Sprintf("/admin/stores/%d/customers/%d/", sid, 999)).expect(t, 404)
+	b.get(fmt.Sprintf("/admin/stores/%d/customers/%d/", sidB, cid)).expect(t, 404)
+	staff := newBrowser(t, e)
+	e.Svc.Admins.Create(app.NewAdmin{Email: "b@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB})
+	staff.login("b@example.com", "staff-password")
+	staff.get(page).expect(t, 404)
+}
