@@ -228,56 +228,106 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 			RefundAll(os.s.Limits, lims...)
 		}
 	}()
-	// The request is compared by a hash of its decoded form, so a retry that
-	// re-serialized the same JSON (other key order, spacing) still matches.
-	// Guests share one namespace per store, so their keys are scoped by the
-	// hash too: one guest cannot claim (and block) another guest's key.
-	var bodyHash string
-	scoped := idem.Key
-	if idem.Key != "" {
-		canon, err := json.Marshal(in)
-		if err != nil {
-			return res, err
-		}
-		h := sha256.Sum256(canon)
-		bodyHash = hex.EncodeToString(h[:])
-		if customerID == 0 {
-			scoped = idem.Key + "\x00" + bodyHash
-		}
+	c, err := newCheckoutCall(storeID, customerID, in, gw, idem)
+	if err != nil {
+		return res, err
 	}
-	sessionSecret := RandomHex(12)
 	// A remote provider's session is opened before anything is written: a
 	// provider that is down leaves nothing behind, and a retry with the same
 	// Idempotency-Key starts afresh.
-	var pre *remoteStart
 	if gw.Remote() {
-		var early CheckoutResult
-		pre, early, err = os.openRemote(storeID, customerID, in, gw, scoped, bodyHash, idem, sessionSecret)
+		pre, early, err := os.openRemote(c)
 		if err != nil || pre == nil {
 			return early, err
 		}
+		c.pre = pre
 	}
-	var derr error // a domain outcome: the batch commits nothing and reports it
-	var fresh bool // a new order was made (not an idempotent replay): it keeps its limit slots
+	res, fresh, err := os.commitCheckout(c)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	counted = fresh
+	if fresh { // a replay queued nothing
+		os.s.Kick()
+	}
+	return res, nil
+}
+
+// checkoutCall is one checkout request on its way through InitiateFrom.
+type checkoutCall struct {
+	storeID, customerID uint64
+	in                  CheckoutInput
+	gw                  Gateway
+	idem                Idempotency
+	scoped              string // the Idempotency-Key as stored ("" without one)
+	bodyHash            string // the hash of the decoded request ("" without a key)
+	secret              string // the random part of the payment session's id
+	pre                 *remoteStart
+}
+
+// newCheckoutCall hashes the request for its Idempotency-Key. The request is
+// compared by a hash of its decoded form, so a retry that re-serialized the
+// same JSON (other key order, spacing) still matches. Guests share one
+// namespace per store, so their keys are scoped by the hash too: one guest
+// cannot claim (and block) another guest's key.
+func newCheckoutCall(storeID, customerID uint64, in CheckoutInput, gw Gateway, idem Idempotency) (*checkoutCall, error) {
+	c := &checkoutCall{storeID: storeID, customerID: customerID, in: in, gw: gw, idem: idem, scoped: idem.Key}
+	if idem.Key != "" {
+		canon, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.Sum256(canon)
+		c.bodyHash = hex.EncodeToString(h[:])
+		if customerID == 0 {
+			c.scoped = idem.Key + "\x00" + c.bodyHash
+		}
+	}
+	c.secret = RandomHex(12)
+	return c, nil
+}
+
+// known returns the record of an earlier request with the call's
+// Idempotency-Key, nil when there is no key or no such request.
+func (c *checkoutCall) known(tx Tx) (*IdempotencyRecord, error) {
+	if c.idem.Key == "" {
+		return nil, nil
+	}
+	rec, err := tx.IdempotencyRecord(c.storeID, c.customerID, c.scoped)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	return rec, err
+}
+
+// replay is the answer to a retry of the request that made rec: its first
+// answer, or conflict when the key came with another body.
+func (c *checkoutCall) replay(rec *IdempotencyRecord) (CheckoutResult, error) {
+	if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(c.bodyHash)) != 1 {
+		name := c.idem.name()
+		return CheckoutResult{}, &Error{Code: EConflict, Message: "this " + name + " was used with another request body",
+			Fields: map[string]string{name: "was used with another request body"}}
+	}
+	return CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}, nil
+}
+
+// commitCheckout prices and writes the order in one group-committed
+// transaction. fresh reports a new order (not an idempotent replay): it keeps
+// its limit slots. A domain outcome commits nothing and is returned as err.
+func (os *OrderService) commitCheckout(c *checkoutCall) (res CheckoutResult, fresh bool, err error) {
+	var derr error
 	err = os.commit.run(os.s.DB, func(tx Tx) error {
 		// Batch may run this twice: rebuild every result from what tx reads.
 		res, derr, fresh = CheckoutResult{}, nil, false
-		if idem.Key != "" {
-			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
-			if err == nil {
-				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
-					derr = &Error{Code: EConflict, Message: "this " + idem.name() + " was used with another request body",
-						Fields: map[string]string{idem.name(): "was used with another request body"}}
-					return nil
-				}
-				res = CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}
-				return nil
-			}
-			if !IsNotFound(err) {
-				return err
-			}
+		rec, err := c.known(tx)
+		if err != nil {
+			return err
 		}
-		o, products, coupon, err := os.price(tx, storeID, customerID, in, gw.Test())
+		if rec != nil {
+			res, derr = c.replay(rec)
+			return nil
+		}
+		o, products, coupon, err := os.price(tx, c.storeID, c.customerID, c.in, c.gw.Test())
 		if err != nil {
 			if ErrorCode(err) != EInternal {
 				derr = err
@@ -285,85 +335,102 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 			}
 			return err
 		}
-		if pre != nil && (o.Total != pre.amount || o.Currency != pre.currency) {
+		if c.pre != nil && (o.Total != c.pre.amount || o.Currency != c.pre.currency) {
 			derr = Errorf(EPriceChanged, "prices changed while the payment was opened; review the order")
 			return nil
 		}
-		o.Test = gw.Test()
-		// Every check passed: from here on, only writes.
-		now := UTC(tx.Now())
-		for _, p := range products {
-			if err := tx.PutProductStock(p); err != nil {
-				return err
-			}
-		}
-		if coupon != nil {
-			coupon.Uses++
-			if err := tx.PutCoupon(coupon); err != nil {
-				return err
-			}
-			o.CouponID = coupon.ID
-		}
-		var seq uint64
-		if pre != nil {
-			seq = pre.seq
-		} else if seq, err = tx.NextID(storeID, "payment_session"); err != nil {
+		if res, err = os.placeOrder(tx, c, o, products, coupon); err != nil {
 			return err
-		}
-		sessionID := SessionID(storeID, seq, sessionSecret)
-		o.PaymentSessionID = sessionID
-		o.CreatedAt, o.UpdatedAt = now, now
-		if err := tx.CreateOrder(o); err != nil {
-			return err
-		}
-		sess := &PaymentSession{ID: sessionID, StoreID: storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
-			Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
-			Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now, Provider: gw.Provider(), Test: gw.Test()}
-		if pre != nil {
-			sess.ProviderRef, sess.RedirectURL = pre.Ref, pre.RedirectURL
-		} else {
-			started, err := gw.Start(context.Background(), GatewayAccount{}, PaymentStart{Session: sess, OrderID: o.ID})
-			if err != nil {
-				return err
-			}
-			sess.ProviderRef = started.Ref
-			if started.RedirectURL != "" && started.RedirectURL != sess.RedirectURL {
-				sess.RedirectURL = started.RedirectURL
-			}
-		}
-		if err := tx.PutPaymentSession(sess); err != nil {
-			return err
-		}
-		res = CheckoutResult{RedirectURL: sess.RedirectURL, OrderID: o.ID, PaymentSessionID: sessionID}
-		if err := os.s.Happened(tx, Change{Type: EvOrderCreated, StoreID: storeID, Order: o}); err != nil {
-			return err
-		}
-		for _, p := range products {
-			if err := os.s.lowStockAfterTake(tx, p, o); err != nil {
-				return err
-			}
-		}
-		if idem.Key != "" {
-			rec := &IdempotencyRecord{StoreID: storeID, CustomerID: customerID, Key: scoped, BodyHash: bodyHash,
-				OrderID: o.ID, SessionID: sessionID, RedirectURL: res.RedirectURL, CreatedAt: now}
-			if err := tx.PutIdempotencyRecord(rec); err != nil {
-				return err
-			}
 		}
 		fresh = true
 		return nil
 	})
 	if err != nil {
-		return CheckoutResult{}, err
+		return CheckoutResult{}, false, err
 	}
 	if derr != nil {
-		return CheckoutResult{}, derr
+		return CheckoutResult{}, false, derr
 	}
-	counted = fresh
-	if fresh { // a replay queued nothing
-		os.s.Kick()
+	return res, fresh, nil
+}
+
+// placeOrder writes a priced order: every check has passed, from here on
+// only writes (stock, coupon use, order, payment session, events, the
+// idempotency record).
+func (os *OrderService) placeOrder(tx Tx, c *checkoutCall, o *Order, products []*Product, coupon *Coupon) (CheckoutResult, error) {
+	o.Test = c.gw.Test()
+	now := UTC(tx.Now())
+	for _, p := range products {
+		if err := tx.PutProductStock(p); err != nil {
+			return CheckoutResult{}, err
+		}
+	}
+	if coupon != nil {
+		coupon.Uses++
+		if err := tx.PutCoupon(coupon); err != nil {
+			return CheckoutResult{}, err
+		}
+		o.CouponID = coupon.ID
+	}
+	sess, err := os.createOrderSession(tx, c, o, now)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	res := CheckoutResult{RedirectURL: sess.RedirectURL, OrderID: o.ID, PaymentSessionID: sess.ID}
+	if err := os.s.Happened(tx, Change{Type: EvOrderCreated, StoreID: c.storeID, Order: o}); err != nil {
+		return CheckoutResult{}, err
+	}
+	for _, p := range products {
+		if err := os.s.lowStockAfterTake(tx, p, o); err != nil {
+			return CheckoutResult{}, err
+		}
+	}
+	if c.idem.Key != "" {
+		rec := &IdempotencyRecord{StoreID: c.storeID, CustomerID: c.customerID, Key: c.scoped, BodyHash: c.bodyHash,
+			OrderID: o.ID, SessionID: sess.ID, RedirectURL: res.RedirectURL, CreatedAt: now}
+		if err := tx.PutIdempotencyRecord(rec); err != nil {
+			return CheckoutResult{}, err
+		}
 	}
 	return res, nil
+}
+
+// createOrderSession writes the order and its payment session: the one a
+// remote provider already opened (c.pre), or a new one the local gateway
+// starts now.
+func (os *OrderService) createOrderSession(tx Tx, c *checkoutCall, o *Order, now time.Time) (*PaymentSession, error) {
+	var seq uint64
+	var err error
+	if c.pre != nil {
+		seq = c.pre.seq
+	} else if seq, err = tx.NextID(c.storeID, "payment_session"); err != nil {
+		return nil, err
+	}
+	sessionID := SessionID(c.storeID, seq, c.secret)
+	o.PaymentSessionID = sessionID
+	o.CreatedAt, o.UpdatedAt = now, now
+	if err := tx.CreateOrder(o); err != nil {
+		return nil, err
+	}
+	sess := &PaymentSession{ID: sessionID, StoreID: c.storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
+		Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
+		Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now, Provider: c.gw.Provider(), Test: c.gw.Test()}
+	if c.pre != nil {
+		sess.ProviderRef, sess.RedirectURL = c.pre.Ref, c.pre.RedirectURL
+	} else {
+		started, err := c.gw.Start(context.Background(), GatewayAccount{}, PaymentStart{Session: sess, OrderID: o.ID})
+		if err != nil {
+			return nil, err
+		}
+		sess.ProviderRef = started.Ref
+		if started.RedirectURL != "" && started.RedirectURL != sess.RedirectURL {
+			sess.RedirectURL = started.RedirectURL
+		}
+	}
+	if err := tx.PutPaymentSession(sess); err != nil {
+		return nil, err
+	}
+	return sess, nil
 }
 
 // remoteStart is a remote provider's session opened before the order is written.
@@ -379,74 +446,74 @@ type remoteStart struct {
 // takes the session's number and opens the provider's session for it.
 // It returns nil and the early answer when there is nothing to open.
 // Errors: those of Initiate, payment_provider_unavailable.
-func (os *OrderService) openRemote(storeID, customerID uint64, in CheckoutInput, gw Gateway, scoped, bodyHash string, idem Idempotency, secret string) (*remoteStart, CheckoutResult, error) {
-	var res CheckoutResult
-	st, err := os.s.Stores.Get(storeID)
+func (os *OrderService) openRemote(c *checkoutCall) (*remoteStart, CheckoutResult, error) {
+	st, err := os.s.Stores.Get(c.storeID)
 	if err != nil {
-		return nil, res, err
+		return nil, CheckoutResult{}, err
 	}
-	acct := os.s.Payments.Account(st, in.PaymentMethod)
-	var o *Order
-	var derr error
-	err = os.s.DB.View(func(tx Tx) error {
-		if idem.Key != "" {
-			rec, err := tx.IdempotencyRecord(storeID, customerID, scoped)
-			if err == nil {
-				if subtle.ConstantTimeCompare([]byte(rec.BodyHash), []byte(bodyHash)) != 1 {
-					derr = &Error{Code: EConflict, Message: "this " + idem.name() + " was used with another request body",
-						Fields: map[string]string{idem.name(): "was used with another request body"}}
-					return nil
-				}
-				res = CheckoutResult{RedirectURL: rec.RedirectURL, OrderID: rec.OrderID, PaymentSessionID: rec.SessionID}
-				return nil
-			}
-			if !IsNotFound(err) {
-				return err
-			}
-		}
-		var err error
-		if o, _, _, err = os.price(tx, storeID, customerID, in, gw.Test()); err != nil && ErrorCode(err) != EInternal {
-			derr, err = err, nil
-		}
-		return err
-	})
-	if err != nil || derr != nil || res.OrderID != 0 {
-		if derr != nil {
-			err = derr
-		}
+	acct := os.s.Payments.Account(st, c.in.PaymentMethod)
+	o, res, err := os.priceRemote(c)
+	if err != nil || res.OrderID != 0 {
 		return nil, res, err
 	}
 	if acct.SecretKey == "" {
-		return nil, res, ProviderUnavailable("%s (%s) has no credentials for this store; set them in the admin", in.PaymentMethod, gw.Provider())
+		return nil, res, ProviderUnavailable("%s (%s) has no credentials for this store; set them in the admin", c.in.PaymentMethod, c.gw.Provider())
 	}
 	var seq uint64
 	if err := os.s.DB.Update(func(tx Tx) error {
 		var err error
-		seq, err = tx.NextID(storeID, "payment_session")
+		seq, err = tx.NextID(c.storeID, "payment_session")
 		return err
 	}); err != nil {
 		return nil, res, err
 	}
-	id := SessionID(storeID, seq, secret)
-	sess := &PaymentSession{ID: id, StoreID: storeID, Seq: seq, Method: in.PaymentMethod, Amount: o.Total,
-		Currency: o.Currency, CallbackURL: in.CallbackURL, Status: SessionOpen, Provider: gw.Provider()}
+	id := SessionID(c.storeID, seq, c.secret)
+	sess := &PaymentSession{ID: id, StoreID: c.storeID, Seq: seq, Method: c.in.PaymentMethod, Amount: o.Total,
+		Currency: o.Currency, CallbackURL: c.in.CallbackURL, Status: SessionOpen, Provider: c.gw.Provider()}
 	// The provider keeps the session open a little longer than our pending
 	// TTL (at least the 30 minutes Stripe asks for); the expiry job or the
 	// provider's expired event cancels the order, whichever comes first.
 	ttl := min(max(os.s.Opt.PendingTTL+time.Minute, 31*time.Minute), 23*time.Hour)
 	ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
 	defer cancel()
-	started, err := gw.Start(ctx, acct, PaymentStart{Session: sess, StoreName: st.Name, Email: o.Email,
-		SuccessURL: returnURL(in.CallbackURL, id, OutcomeSuccess), CancelURL: returnURL(in.CallbackURL, id, "cancel"),
+	started, err := c.gw.Start(ctx, acct, PaymentStart{Session: sess, StoreName: st.Name, Email: o.Email,
+		SuccessURL: returnURL(c.in.CallbackURL, id, OutcomeSuccess), CancelURL: returnURL(c.in.CallbackURL, id, "cancel"),
 		ExpiresAt: time.Now().Add(ttl)})
 	if err != nil {
 		if ErrorCode(err) == EInternal {
-			os.s.Log.Error("payment provider: opening a session", "store_id", storeID, "provider", gw.Provider(), "err", err)
+			os.s.Log.Error("payment provider: opening a session", "store_id", c.storeID, "provider", c.gw.Provider(), "err", err)
 			err = ProviderUnavailable("the payment provider could not be reached; try again")
 		}
 		return nil, res, err
 	}
 	return &remoteStart{Started: started, seq: seq, amount: o.Total, currency: o.Currency}, res, nil
+}
+
+// priceRemote prices a checkout in a read-only transaction: the order, or
+// the answer of a known Idempotency-Key (res.OrderID set), or the domain
+// error that refuses it.
+func (os *OrderService) priceRemote(c *checkoutCall) (*Order, CheckoutResult, error) {
+	var o *Order
+	var res CheckoutResult
+	var derr error
+	err := os.s.DB.View(func(tx Tx) error {
+		rec, err := c.known(tx)
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			res, derr = c.replay(rec)
+			return nil
+		}
+		if o, _, _, err = os.price(tx, c.storeID, c.customerID, c.in, c.gw.Test()); err != nil && ErrorCode(err) != EInternal {
+			derr, err = err, nil
+		}
+		return err
+	})
+	if derr != nil {
+		err = derr
+	}
+	return o, res, err
 }
 
 // price builds the order of a checkout from the catalog without writing:

@@ -467,15 +467,9 @@ func (cs *ContentService) SaveDeal(storeID, id uint64, in FlashDealInput) (Flash
 			}
 		}
 		setStr(&d.Title, in.Title, true)
-		if in.ProductID != nil {
-			d.ProductID = *in.ProductID
-		}
-		if in.VariantID != nil {
-			d.VariantID = *in.VariantID
-		}
-		if in.DealPrice != nil {
-			d.DealPrice = *in.DealPrice
-		}
+		setIf(&d.ProductID, in.ProductID)
+		setIf(&d.VariantID, in.VariantID)
+		setIf(&d.DealPrice, in.DealPrice)
 		var v Validation
 		parseRequiredTime(&v, "starts_at", in.StartsAt, &d.StartsAt)
 		parseRequiredTime(&v, "ends_at", in.EndsAt, &d.EndsAt)
@@ -483,26 +477,9 @@ func (cs *ContentService) SaveDeal(storeID, id uint64, in FlashDealInput) (Flash
 		if !v.Has("starts_at") && !v.Has("ends_at") {
 			v.Check(d.EndsAt.After(d.StartsAt), "ends_at", "must be after starts_at")
 		}
-		var p *Product
-		if d.ProductID == 0 {
-			v.Add("product_id", "is required")
-		} else {
-			var err error
-			p, err = tx.Product(storeID, d.ProductID)
-			if IsNotFound(err) {
-				v.Add("product_id", "unknown product")
-			} else if err != nil {
-				return err
-			}
-		}
-		if p != nil {
-			if d.VariantID != 0 && p.Variant(d.VariantID) == nil {
-				v.Add("variant_id", "is not a variant of this product")
-			} else if regular := p.UnitPrice(d.VariantID); d.DealPrice < 0 || d.DealPrice >= regular {
-				v.Add("deal_price", "must be at least 0.00 and below the regular price "+regular.String())
-			}
-		} else if d.DealPrice < 0 {
-			v.Add("deal_price", "must be at least 0.00")
+		p, err := checkDealProduct(tx, storeID, d, &v)
+		if err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -614,45 +591,18 @@ func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (Bundle
 		setStr(&b.Slug, in.Slug, true)
 		b.Slug = SlugOr(b.Slug, b.Name)
 		setStr(&b.Description, in.Description, false)
-		if in.Images != nil {
-			b.Images = *in.Images
-		}
-		if in.Items != nil {
-			b.Items = *in.Items
-		}
-		if in.Price != nil {
-			b.Price = *in.Price
-		}
-		if in.IsActive != nil {
-			b.IsActive = *in.IsActive
-		}
+		setIf(&b.Images, in.Images)
+		setIf(&b.Items, in.Items)
+		setIf(&b.Price, in.Price)
+		setIf(&b.IsActive, in.IsActive)
 		var v Validation
 		v.Text("name", b.Name, true, 200)
 		v.Slug(b.Slug)
 		v.Text("description", b.Description, false, 20000)
 		v.URLs("images", b.Images, MaxBundleImages)
 		v.Check(b.Price >= 0 && b.Price <= MaxMoney, "price", "must be between 0.00 and 1000000000.00")
-		switch {
-		case len(b.Items) == 0:
-			v.Add("items", "at least one item")
-		case len(b.Items) > MaxBundleItems:
-			v.Add("items", "at most 20 items")
-		default:
-			for i, it := range b.Items {
-				f := "items[" + itoa(i) + "]."
-				v.Check(it.Quantity >= 1 && it.Quantity <= MaxBundleQuantity, f+"quantity", "must be between 1 and 1000")
-				p, err := tx.Product(storeID, it.ProductID)
-				if IsNotFound(err) || it.ProductID == 0 {
-					v.Add(f+"product_id", "unknown product")
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				if it.VariantID != 0 && p.Variant(it.VariantID) == nil {
-					v.Add(f+"variant_id", "is not a variant of this product")
-				}
-			}
+		if err := checkBundleItems(tx, storeID, b.Items, &v); err != nil {
+			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
@@ -709,6 +659,68 @@ func (cs *ContentService) AllBundles(storeID uint64, lp ListParams) (Page[Bundle
 // DeleteBundle removes a bundle. Errors: not_found.
 func (cs *ContentService) DeleteBundle(storeID, id uint64) error {
 	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteBundle(storeID, id) })
+}
+
+// checkDealProduct checks a deal's product, variant and price against the
+// catalog into v, and returns the product (nil when unknown or unset).
+func checkDealProduct(tx Tx, storeID uint64, d *FlashDeal, v *Validation) (*Product, error) {
+	var p *Product
+	if d.ProductID == 0 {
+		v.Add("product_id", "is required")
+	} else {
+		var err error
+		p, err = tx.Product(storeID, d.ProductID)
+		if IsNotFound(err) {
+			v.Add("product_id", "unknown product")
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if p != nil {
+		if d.VariantID != 0 && p.Variant(d.VariantID) == nil {
+			v.Add("variant_id", "is not a variant of this product")
+		} else if regular := p.UnitPrice(d.VariantID); d.DealPrice < 0 || d.DealPrice >= regular {
+			v.Add("deal_price", "must be at least 0.00 and below the regular price "+regular.String())
+		}
+	} else if d.DealPrice < 0 {
+		v.Add("deal_price", "must be at least 0.00")
+	}
+	return p, nil
+}
+
+// checkBundleItems checks a bundle's items (count, quantities, products and
+// variants of the store) into v.
+func checkBundleItems(tx Tx, storeID uint64, items []BundleItem, v *Validation) error {
+	switch {
+	case len(items) == 0:
+		v.Add("items", "at least one item")
+	case len(items) > MaxBundleItems:
+		v.Add("items", "at most 20 items")
+	default:
+		for i, it := range items {
+			f := "items[" + itoa(i) + "]."
+			v.Check(it.Quantity >= 1 && it.Quantity <= MaxBundleQuantity, f+"quantity", "must be between 1 and 1000")
+			p, err := tx.Product(storeID, it.ProductID)
+			if IsNotFound(err) || it.ProductID == 0 {
+				v.Add(f+"product_id", "unknown product")
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if it.VariantID != 0 && p.Variant(it.VariantID) == nil {
+				v.Add(f+"variant_id", "is not a variant of this product")
+			}
+		}
+	}
+	return nil
+}
+
+// setIf copies *src into dst when sent (a PATCH field that is not nil).
+func setIf[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
 }
 
 // setStr copies *src into dst when sent, trimmed when trim.

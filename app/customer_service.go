@@ -526,13 +526,7 @@ func (cs *CustomerService) sendResetCode(st *Store, email string) error {
 // Errors: validation_failed (fields, or a wrong/expired code or unknown email).
 func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 	in.Email = NormalizeEmail(in.Email)
-	var v Validation
-	v.Email("email", in.Email)
-	if checkCodeFormat(in.Code) != nil {
-		v.Add("code", "must be the 6-digit code")
-	}
-	v.Password("password", in.Password, "password_confirm", in.PasswordConfirm)
-	if err := v.Err(); err != nil {
+	if err := in.validate(); err != nil {
 		return err
 	}
 	hash, err := cs.s.Pass.Hash(in.Password)
@@ -575,28 +569,8 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 			return err
 		}
 		cid = c.ID
-		sessions, err := tx.Sessions(c.StoreID, c.ID)
-		if err != nil {
-			return err
-		}
-		keys := make([][]byte, 0, len(sessions))
-		for _, s := range sessions {
-			if err := tx.DeleteSession(s.StoreID, s.Key); err != nil {
-				return err
-			}
-			keys = append(keys, s.Key)
-		}
-		// access tokens issued before now (whole seconds) by the not-before
-		// time; those of this very second by their sessions
-		rv, err := cs.revokeCustomer(tx, c.StoreID, c.ID)
-		if err != nil {
-			return err
-		}
-		if rvs, err = cs.revokeSessions(tx, c.StoreID, keys...); err != nil {
-			return err
-		}
-		rvs = append(rvs, rv)
-		return nil
+		rvs, err = cs.endSessions(tx, c)
+		return err
 	})
 	if err == nil && codeErr == nil {
 		cs.commitRevocations(rvs...)
@@ -609,6 +583,44 @@ func (cs *CustomerService) ResetPassword(st *Store, in PasswordReset) error {
 		err = codeErr
 	}
 	return err
+}
+
+// validate checks a password reset's fields (the email already normalised).
+func (in PasswordReset) validate() error {
+	var v Validation
+	v.Email("email", in.Email)
+	if checkCodeFormat(in.Code) != nil {
+		v.Add("code", "must be the 6-digit code")
+	}
+	v.Password("password", in.Password, "password_confirm", in.PasswordConfirm)
+	return v.Err()
+}
+
+// endSessions deletes every session of c and revokes its access tokens:
+// those issued before now (whole seconds) by the not-before time, those of
+// this very second by their sessions. The revocations are committed by the
+// caller once the transaction is.
+func (cs *CustomerService) endSessions(tx Tx, c *Customer) ([]*Revocation, error) {
+	sessions, err := tx.Sessions(c.StoreID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([][]byte, 0, len(sessions))
+	for _, s := range sessions {
+		if err := tx.DeleteSession(s.StoreID, s.Key); err != nil {
+			return nil, err
+		}
+		keys = append(keys, s.Key)
+	}
+	rv, err := cs.revokeCustomer(tx, c.StoreID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	rvs, err := cs.revokeSessions(tx, c.StoreID, keys...)
+	if err != nil {
+		return nil, err
+	}
+	return append(rvs, rv), nil
 }
 
 // putCode stores a fresh code of purpose for c (tries start again).

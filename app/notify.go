@@ -58,93 +58,115 @@ func (n notifier) Happened(tx Tx, c Change) error {
 	if err != nil {
 		return err
 	}
-	b := BrandOf(st, n.publicURL)
-	d := MailData{Store: b, Cancelled: c.Cancelled}
+	m := &mailing{tx: tx, st: st, d: MailData{Store: BrandOf(st, n.publicURL), Cancelled: c.Cancelled}}
 	if c.Order != nil {
 		ov := c.Order.View()
-		d.Order = &ov
-		d.Name = c.Order.ReceiverName
+		m.d.Order = &ov
+		m.d.Name = c.Order.ReceiverName
 	}
-	shopper := func(kind, to string) error {
-		if to == "" {
-			return nil
-		}
-		m, err := RenderMail(st, kind, to, d)
+	return m.send(c)
+}
+
+// mailing queues the mails of one change in its transaction.
+type mailing struct {
+	tx Tx
+	st *Store
+	d  MailData
+}
+
+// shopper queues mail kind to the shopper at to ("" sends nothing).
+func (m *mailing) shopper(kind, to string) error {
+	if to == "" {
+		return nil
+	}
+	ml, err := RenderMail(m.st, kind, to, m.d)
+	if err != nil {
+		return err
+	}
+	return QueueMail(m.tx, ml)
+}
+
+// owner queues mail kind to each of the store's notification addresses
+// when the store asked for notify.
+func (m *mailing) owner(notify, kind string) error {
+	if !m.st.Notifies(notify) {
+		return nil
+	}
+	for _, to := range m.st.NotificationEmails {
+		ml, err := RenderMail(m.st, kind, to, m.d)
 		if err != nil {
 			return err
 		}
-		return QueueMail(tx, m)
-	}
-	owner := func(notify, kind string) error {
-		if !st.Notifies(notify) {
-			return nil
-		}
-		for _, to := range st.NotificationEmails {
-			m, err := RenderMail(st, kind, to, d)
-			if err != nil {
-				return err
-			}
-			if err := QueueMail(tx, m); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	switch c.Type {
-	case EvOrderPaid:
-		if err := shopper(MailOrderConfirmation, orderEmail(tx, c.Order)); err != nil {
+		if err := QueueMail(m.tx, ml); err != nil {
 			return err
 		}
-		return owner(NotifyOrderPaid, MailOwnerOrderPaid)
+	}
+	return nil
+}
+
+// send queues the mails of c: which change mails whom is decided here.
+func (m *mailing) send(c Change) error {
+	switch c.Type {
+	case EvOrderPaid:
+		if err := m.shopper(MailOrderConfirmation, orderEmail(m.tx, c.Order)); err != nil {
+			return err
+		}
+		return m.owner(NotifyOrderPaid, MailOwnerOrderPaid)
 	case EvOrderStatusChanged:
 		if c.Order.Status == OrderDelivered {
-			return shopper(MailOrderDelivered, orderEmail(tx, c.Order))
+			return m.shopper(MailOrderDelivered, orderEmail(m.tx, c.Order))
 		}
 	case EvOrderCancelled:
 		if c.Cancelled == "request" {
 			return nil // the shopper gets the decision on the request instead
 		}
-		return shopper(MailOrderCancelled, orderEmail(tx, c.Order))
+		return m.shopper(MailOrderCancelled, orderEmail(m.tx, c.Order))
 	case EvCancellationRequested, EvRefundRequested:
-		d.Request = requestMail(c.Request)
+		m.d.Request = requestMail(c.Request)
 		kind := NotifyCancellationRequested
 		if c.Type == EvRefundRequested {
 			kind = NotifyRefundRequested
 		}
-		return owner(kind, MailOwnerRequest)
+		return m.owner(kind, MailOwnerRequest)
 	case EvCancellationDecided, EvRefundDecided:
-		d.Request = requestMail(c.Request)
-		return shopper(MailRequestDecided, orderEmail(tx, c.Order))
+		m.d.Request = requestMail(c.Request)
+		return m.shopper(MailRequestDecided, orderEmail(m.tx, c.Order))
 	case EvTicketCreated, EvTicketReplied:
-		d.Ticket = &TicketMail{Number: TicketNumber(c.Ticket.Number), Subject: c.Ticket.Subject, Message: c.Message}
-		cust, err := tx.Customer(c.StoreID, c.Ticket.CustomerID)
-		if err != nil && !IsNotFound(err) {
-			return err
-		}
-		if c.Sender == SenderStaff {
-			if cust == nil {
-				return nil // the account is gone: nobody to write to
-			}
-			d.Name, d.Ticket.From = cust.FirstName, "The store"
-			return shopper(MailTicketReply, cust.Email)
-		}
-		d.Ticket.From = "A shopper"
-		if cust != nil {
-			d.Ticket.From = oneLine(cust.FirstName + " " + cust.LastName + " <" + cust.Email + ">")
-		}
-		if c.Type == EvTicketCreated {
-			return owner(NotifyTicketCreated, MailOwnerTicket)
-		}
-		return owner(NotifyTicketReplied, MailOwnerTicket)
+		return m.ticket(c)
 	case EvContactReceived:
 		cv := c.Contact.View()
-		d.Contact = &cv
-		return owner(NotifyContactReceived, MailOwnerContact)
+		m.d.Contact = &cv
+		return m.owner(NotifyContactReceived, MailOwnerContact)
 	case EvProductLowStock:
-		d.Product = &ProductMail{ID: c.Product.ID, Name: c.Product.Name, Stock: c.Product.AvailableStock(), Threshold: c.Product.LowStockThreshold}
-		return owner(NotifyLowStock, MailOwnerLowStock)
+		m.d.Product = &ProductMail{ID: c.Product.ID, Name: c.Product.Name, Stock: c.Product.AvailableStock(), Threshold: c.Product.LowStockThreshold}
+		return m.owner(NotifyLowStock, MailOwnerLowStock)
 	}
 	return nil
+}
+
+// ticket queues a ticket message's mail: the staff's reply to the shopper,
+// the shopper's message to the store.
+func (m *mailing) ticket(c Change) error {
+	m.d.Ticket = &TicketMail{Number: TicketNumber(c.Ticket.Number), Subject: c.Ticket.Subject, Message: c.Message}
+	cust, err := m.tx.Customer(c.StoreID, c.Ticket.CustomerID)
+	if err != nil && !IsNotFound(err) {
+		return err
+	}
+	if c.Sender == SenderStaff {
+		if cust == nil {
+			return nil // the account is gone: nobody to write to
+		}
+		m.d.Name, m.d.Ticket.From = cust.FirstName, "The store"
+		return m.shopper(MailTicketReply, cust.Email)
+	}
+	m.d.Ticket.From = "A shopper"
+	if cust != nil {
+		m.d.Ticket.From = oneLine(cust.FirstName + " " + cust.LastName + " <" + cust.Email + ">")
+	}
+	if c.Type == EvTicketCreated {
+		return m.owner(NotifyTicketCreated, MailOwnerTicket)
+	}
+	return m.owner(NotifyTicketReplied, MailOwnerTicket)
 }
 
 // payload is the event's data: the object as the admin API shows it.

@@ -407,44 +407,9 @@ func (rs *RequestService) storeAction(storeID, orderID uint64, kind string, by *
 		filed bool
 	)
 	err := rs.s.DB.Update(func(tx Tx) error {
-		filed = false
-		o, err := tx.Order(storeID, orderID)
-		if err != nil {
-			return err
-		}
-		if err := storeActionable(o, kind); err != nil {
-			return err
-		}
-		if r, err = pendingRequestOf(tx, storeID, kind, o.ID); err != nil || r != nil {
-			if r != nil && r.ByStore {
-				// Another store action on this order is between filing and
-				// deciding (or waits on the payment provider): approving its
-				// request here would answer for a decision this call did not make.
-				return &Error{Code: EConflict, Message: "another " + kind + " of this order by the store is pending (request #" + itoa(int(r.ID)) + "); approve or reject it first",
-					Fields: map[string]string{"request_id": itoa(int(r.ID))}}
-			}
-			if r != nil && kind == KindRefund && in.Amount != nil && *in.Amount != r.Amount {
-				return Errorf(EConflict, "the order has a pending refund request (#%d) of %s; decide it first", r.ID, r.Amount)
-			}
-			return err
-		}
-		r = &Request{StoreID: storeID, Kind: kind, OrderID: o.ID, CustomerID: o.CustomerID, Status: RequestPending,
-			Reason: in.Reason, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now())}
-		if kind == KindRefund {
-			left := o.Refundable()
-			r.Amount = left
-			if in.Amount != nil {
-				r.Amount = *in.Amount
-			}
-			if left <= 0 {
-				return Invalid("amount", "nothing is left to refund on this order")
-			}
-			if r.Amount > left {
-				return Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
-			}
-		}
-		filed = true
-		return tx.CreateRequest(r)
+		var err error
+		r, filed, err = fileStoreRequest(tx, storeID, orderID, kind, in)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -464,4 +429,48 @@ func (rs *RequestService) storeAction(storeID, orderID uint64, kind string, by *
 		}
 	}
 	return out, err
+}
+
+// fileStoreRequest files the store's own request of kind on an order, or
+// returns the pending shopper's request it approves instead (filed false).
+func fileStoreRequest(tx Tx, storeID, orderID uint64, kind string, in StoreActionInput) (r *Request, filed bool, err error) {
+	o, err := tx.Order(storeID, orderID)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := storeActionable(o, kind); err != nil {
+		return nil, false, err
+	}
+	if r, err = pendingRequestOf(tx, storeID, kind, o.ID); err != nil || r != nil {
+		if r != nil && r.ByStore {
+			// Another store action on this order is between filing and
+			// deciding (or waits on the payment provider): approving its
+			// request here would answer for a decision this call did not make.
+			return nil, false, &Error{Code: EConflict, Message: "another " + kind + " of this order by the store is pending (request #" + itoa(int(r.ID)) + "); approve or reject it first",
+				Fields: map[string]string{"request_id": itoa(int(r.ID))}}
+		}
+		if r != nil && kind == KindRefund && in.Amount != nil && *in.Amount != r.Amount {
+			return nil, false, Errorf(EConflict, "the order has a pending refund request (#%d) of %s; decide it first", r.ID, r.Amount)
+		}
+		return r, false, err
+	}
+	r = &Request{StoreID: storeID, Kind: kind, OrderID: o.ID, CustomerID: o.CustomerID, Status: RequestPending,
+		Reason: in.Reason, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now())}
+	if kind == KindRefund {
+		left := o.Refundable()
+		r.Amount = left
+		if in.Amount != nil {
+			r.Amount = *in.Amount
+		}
+		if left <= 0 {
+			return nil, false, Invalid("amount", "nothing is left to refund on this order")
+		}
+		if r.Amount > left {
+			return nil, false, Invalid("amount", "must be at most "+left.String()+", the amount not yet refunded")
+		}
+	}
+	if err := tx.CreateRequest(r); err != nil {
+		return nil, false, err
+	}
+	return r, true, nil
 }

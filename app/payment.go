@@ -308,71 +308,16 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 			// the order shows FAILED and can be paid again. Nothing is recorded
 			// under the forged transaction id, so it cannot shadow a real one.
 			res.Message = gr.Message
-			if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
-				return nil
-			}
-			if gr.Expired {
-				// The provider closed the session unpaid: the order can no
-				// longer be paid, so it is cancelled as the expiry job would.
-				o.PaymentStatus = PaymentFailed
-				if err := CancelOrder(tx, o, now); err != nil {
-					return err
-				}
-				res.Status = o.Status
-				return ps.s.OrderCancelled(tx, o, "expired")
-			}
-			if o.PaymentStatus == PaymentFailed {
-				return nil
-			}
-			o.PaymentStatus, o.UpdatedAt = PaymentFailed, now
-			return tx.PutOrder(o)
+			return ps.settleInvalid(tx, o, gr, now, &res)
 		}
 		if a := sess.attempt(gr.TransactionID); a != nil {
 			res.Success, res.Message = a.Success, a.Message
 			return nil
 		}
 		if o.Status != OrderPending {
-			res.Message = "the order is no longer awaiting payment (" + strings.ToLower(o.Status) + ")"
-			if !gr.Paid || o.PaymentStatus == PaymentPaid {
-				return nil
-			}
-			// The gateway took money for an order cancelled meanwhile (expired,
-			// or a cancellation approved while the shopper paid): keep the
-			// attempt and mark the order PAID, so the store sees it must refund.
-			sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: false, Message: res.Message, At: now})
-			sess.UpdatedAt = now
-			sess.PaidTxID = gr.TransactionID
-			o.PaymentStatus, o.UpdatedAt = PaymentPaid, now
-			res.Message += "; the payment is recorded and the store will refund it"
-			ps.s.Log.Warn("payment received for an order no longer pending: refund due",
-				"store_id", o.StoreID, "order_id", o.ID, "status", o.Status)
-			if err := tx.PutPaymentSession(sess); err != nil {
-				return err
-			}
-			return tx.PutOrder(o)
+			return ps.settleLate(tx, sess, o, gr, now, &res)
 		}
-		sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: gr.Paid, Message: gr.Message, At: now})
-		sess.UpdatedAt = now
-		o.UpdatedAt = now
-		if gr.Paid {
-			sess.Status, sess.PaidTxID = SessionPaid, gr.TransactionID
-			o.Status, o.PaymentStatus = OrderConfirmed, PaymentPaid
-			if err := removeOrdered(tx, o); err != nil {
-				return err
-			}
-			if err := ps.s.Happened(tx, Change{Type: EvOrderPaid, StoreID: o.StoreID, Order: o}); err != nil {
-				return err
-			}
-			if err := ps.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
-				return err
-			}
-		} else {
-			o.PaymentStatus = PaymentFailed
-		}
-		if err := tx.PutPaymentSession(sess); err != nil {
-			return err
-		}
-		if err := tx.PutOrder(o); err != nil {
+		if err := ps.settleAttempt(tx, sess, o, gr, now); err != nil {
 			return err
 		}
 		res = VerifyResult{Success: gr.Paid, OrderID: o.ID, Status: o.Status, Message: gr.Message}
@@ -380,6 +325,79 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 	})
 	ps.s.Kick()
 	return res, err
+}
+
+// settleInvalid applies an invalid outcome to a pending order: an expired
+// session cancels it, anything else marks its payment FAILED.
+func (ps *PaymentService) settleInvalid(tx Tx, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
+	if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
+		return nil
+	}
+	if gr.Expired {
+		// The provider closed the session unpaid: the order can no
+		// longer be paid, so it is cancelled as the expiry job would.
+		o.PaymentStatus = PaymentFailed
+		if err := CancelOrder(tx, o, now); err != nil {
+			return err
+		}
+		res.Status = o.Status
+		return ps.s.OrderCancelled(tx, o, "expired")
+	}
+	if o.PaymentStatus == PaymentFailed {
+		return nil
+	}
+	o.PaymentStatus, o.UpdatedAt = PaymentFailed, now
+	return tx.PutOrder(o)
+}
+
+// settleLate applies an outcome to an order no longer pending: money taken
+// meanwhile is recorded (the order PAID, for the store to refund).
+func (ps *PaymentService) settleLate(tx Tx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
+	res.Message = "the order is no longer awaiting payment (" + strings.ToLower(o.Status) + ")"
+	if !gr.Paid || o.PaymentStatus == PaymentPaid {
+		return nil
+	}
+	// The gateway took money for an order cancelled meanwhile (expired,
+	// or a cancellation approved while the shopper paid): keep the
+	// attempt and mark the order PAID, so the store sees it must refund.
+	sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: false, Message: res.Message, At: now})
+	sess.UpdatedAt = now
+	sess.PaidTxID = gr.TransactionID
+	o.PaymentStatus, o.UpdatedAt = PaymentPaid, now
+	res.Message += "; the payment is recorded and the store will refund it"
+	ps.s.Log.Warn("payment received for an order no longer pending: refund due",
+		"store_id", o.StoreID, "order_id", o.ID, "status", o.Status)
+	if err := tx.PutPaymentSession(sess); err != nil {
+		return err
+	}
+	return tx.PutOrder(o)
+}
+
+// settleAttempt records a new attempt on a pending order: paid confirms
+// it (events, cart lines removed), failed marks its payment FAILED.
+func (ps *PaymentService) settleAttempt(tx Tx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time) error {
+	sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: gr.Paid, Message: gr.Message, At: now})
+	sess.UpdatedAt = now
+	o.UpdatedAt = now
+	if gr.Paid {
+		sess.Status, sess.PaidTxID = SessionPaid, gr.TransactionID
+		o.Status, o.PaymentStatus = OrderConfirmed, PaymentPaid
+		if err := removeOrdered(tx, o); err != nil {
+			return err
+		}
+		if err := ps.s.Happened(tx, Change{Type: EvOrderPaid, StoreID: o.StoreID, Order: o}); err != nil {
+			return err
+		}
+		if err := ps.s.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
+			return err
+		}
+	} else {
+		o.PaymentStatus = PaymentFailed
+	}
+	if err := tx.PutPaymentSession(sess); err != nil {
+		return err
+	}
+	return tx.PutOrder(o)
 }
 
 // Webhook handles a provider's signed event for a store (POST
@@ -395,22 +413,7 @@ func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byt
 	if err != nil {
 		return "", err
 	}
-	var (
-		gw      Gateway
-		secrets []string
-		accts   []GatewayAccount
-	)
-	for _, m := range []string{WalletA, WalletB} {
-		g, err := ps.Gateway(m)
-		if err != nil || g.Provider() != provider {
-			continue
-		}
-		gw = g
-		if a := ps.Account(st, m); a.WebhookSecret != "" {
-			secrets = append(secrets, a.WebhookSecret)
-			accts = append(accts, a)
-		}
-	}
+	gw, secrets, accts := ps.webhookGateway(st, provider)
 	if gw == nil || len(secrets) == 0 {
 		return "", Invalid("Stripe-Signature", "this store has no webhook secret for "+provider)
 	}
@@ -433,35 +436,59 @@ func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byt
 		}
 		return "order " + strconv.FormatUint(r.OrderID, 10) + " is " + r.Status, nil
 	case EventPaymentRefunded:
-		var sessionID string
-		for _, a := range accts {
-			ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
-			sessionID, err = gw.SessionOfPayment(ctx, a, ev.PaymentRef)
-			cancel()
-			if err == nil {
-				break
-			}
-		}
-		if err != nil {
-			if ErrorCode(err) == EProviderUnavailable {
-				return "", err // the provider retries the event
-			}
-			return "ignored: unknown payment", nil
-		}
-		sess, err := ps.session(storeID, sessionID)
-		if err != nil || sess.Provider != provider || sess.PaidTxID != ev.PaymentRef {
-			return "ignored: not a payment of this store", nil
-		}
-		if !strings.EqualFold(ev.Currency, sess.Currency) {
-			return "ignored: another currency", nil
-		}
-		o, err := recordRefunded(ps.s.DB, sess, ev.AmountRefunded)
-		if err != nil {
-			return "", err
-		}
-		return "order " + strconv.FormatUint(o.ID, 10) + " is " + o.PaymentStatus, nil
+		return ps.webhookRefunded(gw, accts, provider, storeID, ev)
 	}
 	return "ignored: " + ev.Type, nil
+}
+
+// webhookGateway is the gateway of provider for a store's webhook, with the
+// webhook secrets (and their accounts) of the store's methods it serves.
+func (ps *PaymentService) webhookGateway(st *Store, provider string) (gw Gateway, secrets []string, accts []GatewayAccount) {
+	for _, m := range []string{WalletA, WalletB} {
+		g, err := ps.Gateway(m)
+		if err != nil || g.Provider() != provider {
+			continue
+		}
+		gw = g
+		if a := ps.Account(st, m); a.WebhookSecret != "" {
+			secrets = append(secrets, a.WebhookSecret)
+			accts = append(accts, a)
+		}
+	}
+	return gw, secrets, accts
+}
+
+// webhookRefunded records a refund made at the provider (a refunded
+// payment event) on the order of its session.
+func (ps *PaymentService) webhookRefunded(gw Gateway, accts []GatewayAccount, provider string, storeID uint64, ev *GatewayEvent) (string, error) {
+	var sessionID string
+	var err error
+	for _, a := range accts {
+		ctx, cancel := context.WithTimeout(context.Background(), providerTimeout)
+		sessionID, err = gw.SessionOfPayment(ctx, a, ev.PaymentRef)
+		cancel()
+		if err == nil {
+			break
+		}
+	}
+	if err != nil {
+		if ErrorCode(err) == EProviderUnavailable {
+			return "", err // the provider retries the event
+		}
+		return "ignored: unknown payment", nil
+	}
+	sess, err := ps.session(storeID, sessionID)
+	if err != nil || sess.Provider != provider || sess.PaidTxID != ev.PaymentRef {
+		return "ignored: not a payment of this store", nil
+	}
+	if !strings.EqualFold(ev.Currency, sess.Currency) {
+		return "ignored: another currency", nil
+	}
+	o, err := recordRefunded(ps.s.DB, sess, ev.AmountRefunded)
+	if err != nil {
+		return "", err
+	}
+	return "order " + strconv.FormatUint(o.ID, 10) + " is " + o.PaymentStatus, nil
 }
 
 // SandboxView is what the sandbox page shows.

@@ -541,43 +541,9 @@ func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id ui
 		if err != nil {
 			return err
 		}
-		if kind == KindRefund && in.RefundMethod != RefundOriginalMethod {
-			return nil
-		}
-		if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {
-			return nil
-		}
-		sess, err := loadSession(tx, o.PaymentSessionID)
-		if IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
+		due, err := rs.providerRefundDue(tx, kind, r, o, in)
+		if err != nil || due == nil {
 			return err
-		}
-		gw, err := rs.s.Payments.Gateway(sess.Method)
-		if err != nil {
-			return err
-		}
-		if sess.Provider == "" || sess.Provider == ProviderSandbox || sess.PaidTxID == "" {
-			return nil // a test payment: nothing moved, nothing to give back at a provider
-		}
-		if gw.Provider() != sess.Provider || !gw.Remote() {
-			return ProviderUnavailable("the order was paid with %s, which no longer serves %s: refund it there by hand", sess.Provider, sess.Method)
-		}
-		amount := o.Refundable()
-		switch kind {
-		case KindCancellation:
-			if o.Status != OrderPending && o.Status != OrderConfirmed {
-				return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
-			}
-		case KindRefund:
-			if err := checkRefundable(o, r); err != nil {
-				return err
-			}
-			amount = r.Amount
-		}
-		if amount <= 0 {
-			return nil
 		}
 		now := UTC(tx.Now())
 		if r.RefundingSince != nil && now.Sub(*r.RefundingSince) < refundLease {
@@ -594,8 +560,8 @@ func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id ui
 		if err := tx.PutRequest(r); err != nil {
 			return err
 		}
-		call = &providerRefund{gw: gw, acct: rs.s.Payments.Account(st, sess.Method), sess: sess, amount: amount,
-			key: refundKey(storeID, kind, r.ID)}
+		due.acct, due.key = rs.s.Payments.Account(st, due.sess.Method), refundKey(storeID, kind, r.ID)
+		call = due
 		return nil
 	})
 	if err != nil {
@@ -606,6 +572,51 @@ func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id ui
 			ProviderUnavailable("%s has no credentials for this store; set them in the admin", call.sess.Method))
 	}
 	return call, err
+}
+
+// providerRefundDue is the refund an approval of r owes at a remote
+// provider (gateway, session and amount), nil when none: a refund paid
+// another way, an unpaid order, a test payment, nothing left to give back.
+func (rs *RequestService) providerRefundDue(tx Tx, kind string, r *Request, o *Order, in DecisionInput) (*providerRefund, error) {
+	if kind == KindRefund && in.RefundMethod != RefundOriginalMethod {
+		return nil, nil
+	}
+	if o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded {
+		return nil, nil
+	}
+	sess, err := loadSession(tx, o.PaymentSessionID)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	gw, err := rs.s.Payments.Gateway(sess.Method)
+	if err != nil {
+		return nil, err
+	}
+	if sess.Provider == "" || sess.Provider == ProviderSandbox || sess.PaidTxID == "" {
+		return nil, nil // a test payment: nothing moved, nothing to give back at a provider
+	}
+	if gw.Provider() != sess.Provider || !gw.Remote() {
+		return nil, ProviderUnavailable("the order was paid with %s, which no longer serves %s: refund it there by hand", sess.Provider, sess.Method)
+	}
+	amount := o.Refundable()
+	switch kind {
+	case KindCancellation:
+		if o.Status != OrderPending && o.Status != OrderConfirmed {
+			return nil, Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
+		}
+	case KindRefund:
+		if err := checkRefundable(o, r); err != nil {
+			return nil, err
+		}
+		amount = r.Amount
+	}
+	if amount <= 0 {
+		return nil, nil
+	}
+	return &providerRefund{gw: gw, sess: sess, amount: amount}, nil
 }
 
 // failProviderRefund records a provider's failure on the request, which
@@ -664,30 +675,7 @@ func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64
 		if call == nil && r.RefundingSince != nil && now.Sub(*r.RefundingSince) < refundLease {
 			return Errorf(EConflict, "a refund of this request is being made at the payment provider; try again in a moment")
 		}
-		if approve {
-			switch {
-			case call != nil:
-				err = recordProviderRefund(tx, o, r, call, now)
-			case kind == KindCancellation:
-				err = approveCancellationRequest(tx, o, now)
-			case kind == KindRefund:
-				err = approveRefundRequest(tx, o, r, now)
-			}
-			if err != nil {
-				return err
-			}
-			if kind == KindRefund {
-				r.RefundMethod = in.RefundMethod
-			}
-			r.Status = RequestApproved
-		} else {
-			r.Status = RequestRejected
-		}
-		r.RefundingSince, r.ProviderError = nil, ""
-		r.AdminNote = in.AdminNote
-		r.ReviewedBy = adminID
-		r.ReviewedAt = &now
-		if err := tx.PutRequest(r); err != nil {
+		if err := applyDecision(tx, kind, r, o, adminID, approve, in, call, now); err != nil {
 			return err
 		}
 		if approve && kind == KindCancellation {
@@ -710,6 +698,37 @@ func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64
 	}
 	rs.s.Kick()
 	return out, nil
+}
+
+// applyDecision applies an approval's effect to the order (a provider
+// refund already made, a cancellation, a refund) and records the decision
+// on the request.
+func applyDecision(tx Tx, kind string, r *Request, o *Order, adminID uint64, approve bool, in DecisionInput, call *providerRefund, now time.Time) error {
+	if approve {
+		var err error
+		switch {
+		case call != nil:
+			err = recordProviderRefund(tx, o, r, call, now)
+		case kind == KindCancellation:
+			err = approveCancellationRequest(tx, o, now)
+		case kind == KindRefund:
+			err = approveRefundRequest(tx, o, r, now)
+		}
+		if err != nil {
+			return err
+		}
+		if kind == KindRefund {
+			r.RefundMethod = in.RefundMethod
+		}
+		r.Status = RequestApproved
+	} else {
+		r.Status = RequestRejected
+	}
+	r.RefundingSince, r.ProviderError = nil, ""
+	r.AdminNote = in.AdminNote
+	r.ReviewedBy = adminID
+	r.ReviewedAt = &now
+	return tx.PutRequest(r)
 }
 
 func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {

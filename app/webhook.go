@@ -443,6 +443,8 @@ func (ww *WebhookWorker) RunOnce(ctx context.Context) (int, error) {
 	}
 }
 
+// attempt makes one delivery attempt: it sends the signed event and records
+// the outcome (a failure schedules the next try or fails the delivery).
 func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 	var (
 		w  *WebhookEndpoint
@@ -460,6 +462,16 @@ func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 		ww.Log.Error("webhooks: loading a delivery", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
 		return
 	}
+	res, latency, sendErr := ww.send(ctx, w, ev)
+	if err := ww.record(d, res, sendErr, latency); err != nil {
+		ww.Log.Error("webhooks: recording an attempt", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
+	}
+}
+
+// send posts ev, signed, to endpoint w (a disabled endpoint is a failed
+// attempt) and returns the answer, the call's latency in milliseconds and
+// the error of the call.
+func (ww *WebhookWorker) send(ctx context.Context, w *WebhookEndpoint, ev *WebhookEvent) (WebhookResult, int64, error) {
 	body := ev.Payload()
 	now := ww.Now()
 	ts := now.Unix()
@@ -486,9 +498,13 @@ func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 		sendErr = Errorf(EConflict, "the endpoint is disabled")
 	}
 	cancel()
-	latency := time.Since(start).Milliseconds()
+	return res, time.Since(start).Milliseconds(), sendErr
+}
+
+// record logs an attempt on delivery d (still pending) and moves it on.
+func (ww *WebhookWorker) record(d *WebhookDelivery, res WebhookResult, sendErr error, latency int64) error {
 	ok := sendErr == nil && res.StatusCode >= 200 && res.StatusCode < 300
-	err = ww.DB.Update(func(tx Tx) error {
+	return ww.DB.Update(func(tx Tx) error {
 		cur, err := tx.WebhookDelivery(d.StoreID, d.ID)
 		if err != nil || cur.Status != DeliveryPending {
 			return ignoreNotFound(err)
@@ -513,46 +529,48 @@ func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 		}
 		cur.Attempts++
 		cur.UpdatedAt = at
-		switch {
-		case ok:
-			cur.Status = DeliverySucceeded
-			if !ep.FailingSince.IsZero() {
-				ep.FailingSince = time.Time{}
-				if err := tx.PutWebhookEndpoint(ep); err != nil {
-					return err
-				}
-			}
-		case !ep.Enabled || cur.Attempts > len(WebhookSchedule):
-			cur.Status = DeliveryFailed
-			if ep.Enabled && !ep.FailingSince.IsZero() && at.Sub(ep.FailingSince) >= WebhookDisableAfter {
-				// failing through the whole schedule with no success since: disable
-				ep.Enabled, ep.DisabledReason, ep.UpdatedAt = false, "disabled automatically: every delivery failed for "+
-					at.Sub(ep.FailingSince).Round(time.Hour).String()+"; last error: "+a.Error, at
-				if err := tx.PutWebhookEndpoint(ep); err != nil {
-					return err
-				}
-				st, err := tx.Store(ep.StoreID)
-				if err != nil {
-					return err
-				}
-				if err := ww.mail(tx, st, ep); err != nil {
-					return err
-				}
-			}
-		default:
-			cur.NextAt = at.Add(WebhookSchedule[cur.Attempts-1])
-			if ep.FailingSince.IsZero() {
-				ep.FailingSince = at
-				if err := tx.PutWebhookEndpoint(ep); err != nil {
-					return err
-				}
-			}
+		if err := ww.advance(tx, cur, ep, ok, a.Error, at); err != nil {
+			return err
 		}
 		return tx.PutWebhookDelivery(cur)
 	})
-	if err != nil {
-		ww.Log.Error("webhooks: recording an attempt", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
+}
+
+// advance sets a delivery's status after an attempt: succeeded, failed (the
+// schedule is spent or the endpoint disabled; an endpoint failing for
+// WebhookDisableAfter is disabled and its store mailed) or retried later.
+// It keeps the endpoint's FailingSince.
+func (ww *WebhookWorker) advance(tx Tx, cur *WebhookDelivery, ep *WebhookEndpoint, ok bool, lastErr string, at time.Time) error {
+	switch {
+	case ok:
+		cur.Status = DeliverySucceeded
+		if !ep.FailingSince.IsZero() {
+			ep.FailingSince = time.Time{}
+			return tx.PutWebhookEndpoint(ep)
+		}
+	case !ep.Enabled || cur.Attempts > len(WebhookSchedule):
+		cur.Status = DeliveryFailed
+		if ep.Enabled && !ep.FailingSince.IsZero() && at.Sub(ep.FailingSince) >= WebhookDisableAfter {
+			// failing through the whole schedule with no success since: disable
+			ep.Enabled, ep.DisabledReason, ep.UpdatedAt = false, "disabled automatically: every delivery failed for "+
+				at.Sub(ep.FailingSince).Round(time.Hour).String()+"; last error: "+lastErr, at
+			if err := tx.PutWebhookEndpoint(ep); err != nil {
+				return err
+			}
+			st, err := tx.Store(ep.StoreID)
+			if err != nil {
+				return err
+			}
+			return ww.mail(tx, st, ep)
+		}
+	default:
+		cur.NextAt = at.Add(WebhookSchedule[cur.Attempts-1])
+		if ep.FailingSince.IsZero() {
+			ep.FailingSince = at
+			return tx.PutWebhookEndpoint(ep)
+		}
 	}
+	return nil
 }
 
 func ignoreNotFound(err error) error {
