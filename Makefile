@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test test-go bench bench-1m clean fmt docker
+.PHONY: run build test test-go bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -59,6 +59,13 @@ bench: build
 bench-1m: build
 	@command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 	$(GO) run ./bench/loadbench -bin $(BIN) -products 1000000
+
+# bench-panel: the panel at 100k orders and 100k products (issue 11; not part
+# of make test or make bench's figures): server time per page (p50, p99) of
+# the dashboard, the orders list, searches and filters, the product list, and
+# the CSV export's rows per second (docs/benchmarks.md, "Panel").
+bench-panel:
+	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -timeout 30m ./admin
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).

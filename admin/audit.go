@@ -82,6 +82,11 @@ func auditAction(method, pattern string, param func(string) string) (action, obj
 	return resource + "." + verb, strings.Join(objs, "/")
 }
 
+// localConfirmAsked marks a request that a confirm step answered with its
+// question (a POST without confirm=yes): it changed nothing, so the audit
+// log does not record it as the action.
+const localConfirmAsked = "audit.confirm-asked"
+
 // audited reports whether a write that ended with status is recorded.
 func audited(method string, status int) bool {
 	if method == fiber.MethodGet || method == fiber.MethodHead || method == fiber.MethodOptions {
@@ -95,6 +100,9 @@ func audited(method string, status int) bool {
 func (h *Handler) record(c *fiber.Ctx, u *app.AdminUser, storeID uint64, via string, status int) {
 	if u == nil || !audited(c.Method(), status) {
 		return
+	}
+	if asked, _ := c.Locals(localConfirmAsked).(bool); asked {
+		return // only the question of a confirm step: nothing was done
 	}
 	r := c.Route()
 	action, object := auditAction(c.Method(), r.Path, func(name string) string { return strings.Clone(c.Params(name)) })

@@ -84,6 +84,7 @@ func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
 			for k, val := range d.Fields {
 				q.Set(k, val)
 			}
+			c.Locals(localConfirmAsked, true)
 			to := d.Action
 			if len(q) > 0 {
 				to += "?" + q.Encode()

@@ -115,23 +115,7 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 		if len(rerrs) > 0 {
 			return errImportRefused
 		}
-		now := UTC(tx.Now())
-		for _, p := range plan {
-			if p.ID == 0 {
-				p.CreatedAt = now
-				res.Created++
-			} else {
-				res.Updated++
-			}
-			p.UpdatedAt = now
-			if err := allocateVariantIDs(tx, p); err != nil {
-				return err
-			}
-			if err := tx.PutProduct(p); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeImport(tx, plan, &res)
 	})
 	if errors.Is(err, errImportRefused) {
 		sortRowErrors(rerrs)
@@ -141,6 +125,27 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 		return ImportResult{}, nil, err
 	}
 	return res, nil, nil
+}
+
+// writeImport writes the planned products of an import, counting them in res.
+func writeImport(tx Tx, plan []*Product, res *ImportResult) error {
+	now := UTC(tx.Now())
+	for _, p := range plan {
+		if p.ID == 0 {
+			p.CreatedAt = now
+			res.Created++
+		} else {
+			res.Updated++
+		}
+		p.UpdatedAt = now
+		if err := allocateVariantIDs(tx, p); err != nil {
+			return err
+		}
+		if err := tx.PutProduct(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkImportTarget refuses a second row for the same product and a slug
@@ -335,74 +340,98 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 	if rec == nil {
 		return nil, nil, nil
 	}
-	cell := func(col string) (string, bool) {
-		i, ok := head[col]
-		if !ok {
-			return "", false
-		}
-		if i >= len(rec) {
-			return "", true
-		}
-		return rec[i], true
-	}
+	row := csvRow{head: head, rec: rec}
 	bad := map[string]string{}
-	var p *Product
-	if s, _ := cell("id"); strings.TrimSpace(s) != "" {
-		id, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-		if err != nil || id == 0 {
-			bad["id"] = "must be a product id (a whole number), or empty to create a product"
-		} else if p, err = tx.Product(st.ID, id); IsNotFound(err) {
-			bad["id"] = "no product has this id (leave it empty to create one)"
-		} else if err != nil {
-			return nil, nil, err
-		}
-	} else if s, _ := cell("slug"); strings.TrimSpace(s) != "" {
-		found, err := tx.ProductBySlug(st.ID, strings.TrimSpace(s))
-		if err != nil && !IsNotFound(err) {
-			return nil, nil, err
-		}
-		p = found
+	p, err := importTarget(tx, st.ID, row, bad)
+	if err != nil {
+		return nil, nil, err
 	}
 	creating := p == nil
 	if creating {
 		p = &Product{StoreID: st.ID, IsActive: true}
 	}
 	p.Currency = st.Currency
+	in := row.productInput(cats, creating, bad)
+	unparsed := make(map[string]bool, len(bad)) // columns that did not parse keep that message only
+	for col := range bad {
+		unparsed[col] = true
+	}
+	setProductFields(p, in)
+	var v Validation
+	checkProductFields(tx, p, &v)
+	if in.Variants != nil {
+		setVariants(p, *in.Variants, &v)
+	}
+	addColumnErrors(bad, unparsed, v.fields)
+	if len(bad) > 0 {
+		return nil, bad, nil
+	}
+	return p, nil, nil
+}
+
+// csvRow is one record of a product CSV and the file's header.
+type csvRow struct {
+	head map[string]int
+	rec  []string
+}
+
+// cell is the value of column col and whether the file has that column (a
+// short record reads as empty cells).
+func (r csvRow) cell(col string) (string, bool) {
+	i, ok := r.head[col]
+	if !ok {
+		return "", false
+	}
+	if i >= len(r.rec) {
+		return "", true
+	}
+	return r.rec[i], true
+}
+
+// importTarget finds the product a row updates: by id, else by slug; nil
+// when it creates one. A bad or unknown id goes into bad.
+func importTarget(tx Tx, storeID uint64, row csvRow, bad map[string]string) (*Product, error) {
+	if s, _ := row.cell("id"); strings.TrimSpace(s) != "" {
+		id, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil || id == 0 {
+			bad["id"] = "must be a product id (a whole number), or empty to create a product"
+			return nil, nil
+		}
+		p, err := tx.Product(storeID, id)
+		if IsNotFound(err) {
+			bad["id"] = "no product has this id (leave it empty to create one)"
+			return nil, nil
+		}
+		return p, err
+	}
+	if s, _ := row.cell("slug"); strings.TrimSpace(s) != "" {
+		found, err := tx.ProductBySlug(storeID, strings.TrimSpace(s))
+		if IsNotFound(err) {
+			return nil, nil
+		}
+		return found, err
+	}
+	return nil, nil
+}
+
+// productInput reads the row's columns into a ProductInput (a column the
+// file lacks stays nil: unchanged); cells that do not parse go into bad.
+func (r csvRow) productInput(cats *categoryLookup, creating bool, bad map[string]string) ProductInput {
 	var in ProductInput
-	if s, ok := cell("name"); ok {
+	if s, ok := r.cell("name"); ok {
 		s = unescapeCell(s)
 		in.Name = &s
 	}
-	if s, ok := cell("slug"); ok && strings.TrimSpace(s) != "" {
+	if s, ok := r.cell("slug"); ok && strings.TrimSpace(s) != "" {
 		in.Slug = &s
 	}
-	if s, ok := cell("description"); ok {
+	if s, ok := r.cell("description"); ok {
 		s = unescapeCell(s)
 		in.Description = &s
 	}
-	if s, ok := cell("price"); ok {
-		if strings.TrimSpace(s) == "" {
-			bad["price"] = "is required"
-		} else if m, err := ParseMoney(s); err != nil {
-			bad["price"] = "must be a decimal like 12.50"
-		} else {
-			in.Price = &m
-		}
-	} else if creating {
-		bad["price"] = "is required to create a product (the file has no price column)"
-	}
-	if s, ok := cell("compare_at_price"); ok {
-		var m Money
-		if strings.TrimSpace(s) != "" {
-			var err error
-			if m, err = ParseMoney(s); err != nil {
-				bad["compare_at_price"] = "must be a decimal like 15.00, or empty for none"
-			}
-		}
-		in.CompareAtPrice = &m
-	}
+	r.readPrices(&in, creating, bad)
 	for _, col := range []string{"stock", "low_stock_threshold"} {
-		s, ok := cell(col)
+		s, ok := r.cell(col)
 		if !ok {
 			continue
 		}
@@ -420,7 +449,38 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 			in.LowStockThreshold = &n
 		}
 	}
-	if s, ok := cell("status"); ok {
+	r.readRest(&in, cats, bad)
+	return in
+}
+
+// readPrices reads price (required to create) and compare_at_price.
+func (r csvRow) readPrices(in *ProductInput, creating bool, bad map[string]string) {
+	if s, ok := r.cell("price"); ok {
+		if strings.TrimSpace(s) == "" {
+			bad["price"] = "is required"
+		} else if m, err := ParseMoney(s); err != nil {
+			bad["price"] = "must be a decimal like 12.50"
+		} else {
+			in.Price = &m
+		}
+	} else if creating {
+		bad["price"] = "is required to create a product (the file has no price column)"
+	}
+	if s, ok := r.cell("compare_at_price"); ok {
+		var m Money
+		if strings.TrimSpace(s) != "" {
+			var err error
+			if m, err = ParseMoney(s); err != nil {
+				bad["compare_at_price"] = "must be a decimal like 15.00, or empty for none"
+			}
+		}
+		in.CompareAtPrice = &m
+	}
+}
+
+// readRest reads status, category, images and variants.
+func (r csvRow) readRest(in *ProductInput, cats *categoryLookup, bad map[string]string) {
+	if s, ok := r.cell("status"); ok {
 		var active bool
 		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "", "active":
@@ -431,7 +491,7 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 		}
 		in.IsActive = &active
 	}
-	if s, ok := cell("category"); ok {
+	if s, ok := r.cell("category"); ok {
 		var id uint64
 		if s = strings.TrimSpace(unescapeCell(s)); s != "" {
 			var msg string
@@ -441,11 +501,11 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 		}
 		in.CategoryID = &id
 	}
-	if s, ok := cell("images"); ok {
+	if s, ok := r.cell("images"); ok {
 		images := strings.Fields(s)
 		in.Images = &images
 	}
-	if s, ok := cell("variants"); ok {
+	if s, ok := r.cell("variants"); ok {
 		vs := []VariantInput{}
 		if strings.TrimSpace(s) != "" {
 			if err := json.Unmarshal([]byte(s), &vs); err != nil {
@@ -456,17 +516,13 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 			in.Variants = &vs
 		}
 	}
-	unparsed := make(map[string]bool, len(bad)) // columns that did not parse keep that message only
-	for col := range bad {
-		unparsed[col] = true
-	}
-	setProductFields(p, in)
-	var v Validation
-	checkProductFields(tx, p, &v)
-	if in.Variants != nil {
-		setVariants(p, *in.Variants, &v)
-	}
-	for field, msg := range v.fields {
+}
+
+// addColumnErrors adds the product checks' errors (by API field) to bad, by
+// CSV column: category_id is the category column, a variant's field the
+// variants column; a column that did not parse keeps only that message.
+func addColumnErrors(bad map[string]string, unparsed map[string]bool, fields map[string]string) {
+	for field, msg := range fields {
 		col, rest, _ := strings.Cut(field, ".")
 		if col == "category_id" {
 			col = "category"
@@ -485,10 +541,6 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 		}
 		bad[col] = msg
 	}
-	if len(bad) > 0 {
-		return nil, bad, nil
-	}
-	return p, nil, nil
 }
 
 // unescapeCell undoes the export's guard against spreadsheet formulas: a
