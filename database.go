@@ -48,13 +48,14 @@ func openDatabase(cfg *config.Config, log *slog.Logger) (*database, error) {
 	return &database{DB: db, bolt: db}, nil
 }
 
-// Ready reports whether the database takes writes: on bbolt 503 storage_full
-// while the disk is full, on PostgreSQL whether it answers.
+// Ready reports whether the database takes writes: 503 storage_full while
+// the disk is full (bbolt: the data folder's; PostgreSQL: the server
+// answered disk_full), else whether it answers.
 func (d *database) Ready() error {
 	if d.bolt != nil {
 		return d.bolt.Ready()
 	}
-	return d.pg.Ping()
+	return d.pg.Ready()
 }
 
 // Close closes the database.
@@ -73,6 +74,7 @@ func (d *database) stats(svc *app.Services) web.DBStats {
 	s := d.pg.Pool().Stat()
 	return web.DBStats{
 		CachedPages: svc.Catalog.CachedPages(),
+		StorageFull: d.pg.Full(), StorageFullErrors: d.pg.FullErrors(),
 		Pool: &web.PoolStats{
 			MaxConns: int(s.MaxConns()), TotalConns: int(s.TotalConns()), IdleConns: int(s.IdleConns()),
 			AcquiredConns: int(s.AcquiredConns()), Acquires: s.AcquireCount(), EmptyAcquires: s.EmptyAcquireCount(),

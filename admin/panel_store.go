@@ -61,6 +61,10 @@ type storeData struct {
 	Delivery []app.DeliveryOption
 	Name     string
 	Payments app.PaymentSettingsView // secrets masked
+	// OpenCallbacks: the store lists neither callback_origins nor
+	// allowed_origins, so its checkouts accept any http(s) callback_url
+	// (an open redirect); the page says so (issue 14).
+	OpenCallbacks bool
 }
 
 // storePage serves GET /admin/stores/{id}/.
@@ -87,7 +91,9 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 	if err != nil {
 		return err
 	}
-	v.Data = storeData{Dash: dash, Config: config, Delivery: st.Settings().DeliveryOptions, Name: name, Payments: pay}
+	set := st.Settings()
+	v.Data = storeData{Dash: dash, Config: config, Delivery: set.DeliveryOptions, Name: name, Payments: pay,
+		OpenCallbacks: len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0}
 	return p.render(c, status, "store", v)
 }
 

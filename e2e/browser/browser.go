@@ -164,6 +164,9 @@ type Page struct {
 	// with a status >= 400): the browser's "Failed to load resource" for
 	// them is not an error of the page.
 	allowed map[string]bool
+	// allowedPrefixes are URL prefixes whose errors a test expects (the
+	// browser's CORS errors for calls it blocks on purpose): AllowConsoleErrors.
+	allowedPrefixes []string
 }
 
 var pageSeq struct {
@@ -464,6 +467,27 @@ func (p *Page) sync() {
 	}
 }
 
+// AllowConsoleErrors tells the page that the errors the browser logs about
+// requests to URLs starting with prefix are expected (a test that makes the
+// browser block a cross-origin call logs "blocked by CORS policy" and
+// "Failed to load resource" for it).
+func (p *Page) AllowConsoleErrors(prefix string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.allowedPrefixes = append(p.allowedPrefixes, prefix)
+}
+
+// expected reports whether a console message is about a URL a test allowed
+// errors for (p.mu held).
+func (p *Page) expected(m chromedp.ConsoleMessage) bool {
+	for _, pre := range p.allowedPrefixes {
+		if strings.HasPrefix(m.URL, pre) || strings.Contains(m.Text, "'"+pre) {
+			return true
+		}
+	}
+	return false
+}
+
 // ConsoleErrors are the errors, warnings of the browser about the page (CSP
 // violations, failed loads) and uncaught exceptions logged so far.
 func (p *Page) ConsoleErrors() []string {
@@ -478,6 +502,9 @@ func (p *Page) ConsoleErrors() []string {
 				// The browser fetches /favicon.ico by itself, at a moment of its
 				// choosing: its answer is the server's business (a test of its own),
 				// not an error of the page under test.
+				continue
+			}
+			if p.expected(m) {
 				continue
 			}
 			s := m.String()

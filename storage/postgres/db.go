@@ -53,6 +53,8 @@ type DB struct {
 	Logf func(format string, args ...any)
 
 	ln listener // LISTEN/NOTIFY announcements (notify.go)
+
+	full fullState // disk_full answers (full.go)
 }
 
 var _ app.DB = (*DB)(nil)
@@ -147,7 +149,13 @@ func (db *DB) Batch(fn func(app.Tx) error) error { return db.run(true, fn) }
 // serialization or deadlock.
 const maxAttempts = 30
 
+// run runs fn in a transaction (retried on serialization failures and
+// deadlocks); a disk_full answer becomes storage_full (full.go).
 func (db *DB) run(write bool, fn func(app.Tx) error) error {
+	return db.checkFull(write, db.runTx(write, fn))
+}
+
+func (db *DB) runTx(write bool, fn func(app.Tx) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), db.Timeout)
 	defer cancel()
 	for attempt := 1; ; attempt++ {

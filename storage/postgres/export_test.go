@@ -1,6 +1,10 @@
 package postgres
 
-import "context"
+import (
+	"context"
+
+	"storefront/app"
+)
 
 // DocVersion lets the tests of the re-encoding raise the doc version.
 var DocVersion = &docVersion
@@ -15,4 +19,14 @@ func (db *DB) ExecForTest(sql string) error {
 func (db *DB) CountForTest(sql string) (n int, err error) {
 	err = db.pool.QueryRow(context.Background(), sql).Scan(&n)
 	return n, err
+}
+
+// CheckFullForTest is the disk_full mapping of every transaction's outcome.
+func (db *DB) CheckFullForTest(write bool, err error) error { return db.checkFull(write, err) }
+
+// TxExecForTest runs a statement inside a transaction of the store layer
+// (tests only): an error goes the way of any statement's.
+func TxExecForTest(tx app.Tx, sql string) error {
+	_, err := tx.(*Tx).execNow("test statement", sql)
+	return err
 }
