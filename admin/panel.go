@@ -302,7 +302,7 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if c.Method() == fiber.MethodPost && !tokenEqual(c.FormValue("csrf"), sess.csrf) {
 			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
 		}
-		if err := fn(c, v); err != nil {
+		if err = fn(c, v); err != nil {
 			err = p.fail(c, v, err)
 		}
 		p.recordPanel(c, v)

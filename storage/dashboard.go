@@ -2,9 +2,11 @@ package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+	bberrors "go.etcd.io/bbolt/errors"
 
 	"storefront/app"
 )
@@ -112,7 +114,7 @@ func buildDerived(tx *bolt.Tx) error {
 			continue
 		}
 		for _, name := range d.buckets {
-			if err := tx.DeleteBucket(name); err != nil && err != bolt.ErrBucketNotFound {
+			if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bberrors.ErrBucketNotFound) {
 				return fmt.Errorf("storage: rebuild %s: %w", d.name, err)
 			}
 			if _, err := tx.CreateBucket(name); err != nil {

@@ -629,5 +629,4 @@ func machine() string {
 	return runtime.GOOS + "/" + runtime.GOARCH
 }
 
-func numCPU() int     { return runtime.NumCPU() }
-func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
+func numCPU() int { return runtime.NumCPU() }
