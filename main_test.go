@@ -564,40 +564,17 @@ func TestBackupCommand(t *testing.T) {
 // The binary itself: SIGTERM ends a real process with exit code 0 after the
 // drain, and `storefront backup` copies its live database from another process.
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "storefront-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "storefront")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return testenv.Binary(t)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
+	testenv.RemoveBinary()
 	os.Exit(code)
 }
 

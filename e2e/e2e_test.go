@@ -11,23 +11,21 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"storefront/testenv"
 )
 
-// binary builds the storefront binary once per test run.
-func binary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "storefront")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+// binary is the storefront binary, built once per test run.
+func binary(t *testing.T) string { return testenv.Binary(t) }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.RemoveBinary()
+	os.Exit(code)
 }
 
 type server struct {

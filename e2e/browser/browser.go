@@ -16,6 +16,8 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"storefront/testenv"
 )
 
 // Widths are the viewport widths CheckNoOverflow tries: a laptop and a phone.
@@ -54,9 +56,7 @@ func Main(m *testing.M) {
 		fmt.Printf("browser: screenshots in %s\n", shared.shots)
 	}
 	shared.mu.Unlock()
-	if build.dir != "" {
-		_ = os.RemoveAll(build.dir)
-	}
+	testenv.RemoveBinary()
 	os.Exit(code)
 }
 

@@ -4,16 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"storefront/testenv"
 )
 
 // Owner account every server of the harness starts with.
@@ -22,55 +22,8 @@ const (
 	OwnerPassword = "owner-password"
 )
 
-var build struct {
-	once sync.Once
-	dir  string // removed by Main
-	bin  string
-	err  error
-}
-
-// Binary builds the storefront binary once per test run and returns its path.
-func Binary(t testing.TB) string {
-	t.Helper()
-	build.once.Do(func() {
-		root, err := moduleRoot()
-		if err != nil {
-			build.err = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "storefront-e2e-bin-")
-		if err != nil {
-			build.err = err
-			return
-		}
-		build.dir = dir
-		bin := filepath.Join(dir, "storefront")
-		cmd := exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		build.bin = bin
-	})
-	if build.err != nil {
-		t.Fatal(build.err)
-	}
-	return build.bin
-}
-
-// moduleRoot is the folder of go.mod (the binary's main package).
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("not inside the storefront module")
-	}
-	return filepath.Dir(mod), nil
-}
+// Binary is the storefront binary, built once per test run.
+func Binary(t testing.TB) string { return testenv.Binary(t) }
 
 // ServerOptions choose the data a server starts with.
 type ServerOptions struct {
