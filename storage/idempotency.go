@@ -53,24 +53,15 @@ func encodeIdempotency(r *app.IdempotencyRecord) ([]byte, error) {
 	if k, ok := strings.CutSuffix(r.Key, "\x00"+r.BodyHash); ok {
 		key, flags = k, idemGuestKey
 	}
-	redirect, at := r.RedirectURL, 0
-	if i := strings.Index(redirect, r.SessionID); r.SessionID != "" && i >= 0 {
-		redirect, at = redirect[:i]+redirect[i+len(r.SessionID):], i+1
-	}
-	b := make([]byte, 0, 64+len(key)+len(r.SessionID)+len(redirect))
+	b := make([]byte, 0, 64+len(key)+len(r.SessionID)+len(r.RedirectURL))
 	b = append(b, idemCompact, flags)
 	b = appendString(b, key)
 	b = append(b, hash...)
 	b = binary.AppendUvarint(b, r.OrderID)
 	b = appendString(b, r.SessionID)
-	b = binary.AppendUvarint(b, uint64(at))
-	b = appendString(b, redirect)
+	b = appendRedirect(b, r.RedirectURL, r.SessionID)
 	b = binary.AppendVarint(b, r.CreatedAt.UnixNano())
 	return b, nil
-}
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 var errIdemCorrupt = errors.New("storage: a corrupt idempotency record")
@@ -89,7 +80,7 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	}
 	r.StoreID, r.CustomerID = binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
 	flags := v[1]
-	d := idemReader{b: v[2:]}
+	d := compactReader{b: v[2:]}
 	key := d.str()
 	hash := d.bytes(32)
 	r.BodyHash = hex.EncodeToString(hash)
@@ -99,64 +90,13 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	}
 	r.OrderID = d.uvarint()
 	r.SessionID = d.str()
-	at := d.uvarint()
-	r.RedirectURL = d.str()
-	if at > 0 && at-1 <= uint64(len(r.RedirectURL)) {
-		r.RedirectURL = r.RedirectURL[:at-1] + r.SessionID + r.RedirectURL[at-1:]
-	} else if at > 0 {
-		d.err = true
-	}
-	n, w := binary.Varint(d.b)
-	if w <= 0 || d.err || len(d.b) != w {
+	r.RedirectURL = d.redirect(r.SessionID)
+	r.CreatedAt = time.Unix(0, d.varint()).UTC()
+	if !d.done() {
 		return nil, errIdemCorrupt
 	}
-	r.CreatedAt = time.Unix(0, n).UTC()
 	return &r, nil
 }
 
-// idemReader reads the parts of a compact record; err is set past the end.
-type idemReader struct {
-	b   []byte
-	err bool
-}
-
-func (d *idemReader) uvarint() uint64 {
-	n, w := binary.Uvarint(d.b)
-	if w <= 0 {
-		d.err = true
-		return 0
-	}
-	d.b = d.b[w:]
-	return n
-}
-
-func (d *idemReader) bytes(n int) []byte {
-	if d.err || len(d.b) < n {
-		d.err = true
-		return nil
-	}
-	out := d.b[:n]
-	d.b = d.b[n:]
-	return out
-}
-
-func (d *idemReader) str() string {
-	n := d.uvarint()
-	if d.err || n > uint64(len(d.b)) {
-		d.err = true
-		return ""
-	}
-	return string(d.bytes(int(n)))
-}
-
 // idempotencyJSON is a stored record as JSON (what Export hands on).
-func idempotencyJSON(k, v []byte) ([]byte, error) {
-	if len(v) > 0 && v[0] == '{' {
-		return v, nil
-	}
-	r, err := decodeIdempotency(k, v)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(r)
-}
+func idempotencyJSON(k, v []byte) ([]byte, error) { return storedJSON(k, v, decodeIdempotency) }

@@ -84,12 +84,7 @@ func encodeSession(ps *app.PaymentSession) ([]byte, error) {
 	for _, s := range []string{ps.Method, ps.Currency, ps.CallbackURL, ps.Status, ps.PaidTxID, ps.Provider, ref} {
 		b = appendString(b, s)
 	}
-	redirect, at := ps.RedirectURL, 0
-	if i := strings.Index(redirect, ps.ID); ps.ID != "" && i >= 0 {
-		redirect, at = redirect[:i]+redirect[i+len(ps.ID):], i+1
-	}
-	b = binary.AppendUvarint(b, uint64(at))
-	b = appendString(b, redirect)
+	b = appendRedirect(b, ps.RedirectURL, ps.ID)
 	b = appendString(b, string(attempts))
 	b = binary.AppendVarint(b, ps.CreatedAt.UnixNano())
 	b = binary.AppendVarint(b, ps.UpdatedAt.UnixNano()-ps.CreatedAt.UnixNano())
@@ -112,7 +107,7 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 	}
 	ps.StoreID, ps.Seq = binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
 	flags := v[1]
-	d := idemReader{b: v[2:]}
+	d := compactReader{b: v[2:]}
 	if flags&sessStdID != 0 {
 		ps.ID = app.SessionID(ps.StoreID, ps.Seq, hex.EncodeToString(d.bytes(12)))
 	} else {
@@ -120,38 +115,21 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 	}
 	ps.Test = flags&sessTest != 0
 	ps.OrderID = d.uvarint()
-	amount, w := binary.Varint(d.b)
-	if w <= 0 {
-		return nil, errSessCorrupt
-	}
-	d.b = d.b[w:]
-	ps.Amount = app.Money(amount)
+	ps.Amount = app.Money(d.varint())
 	for _, s := range []*string{&ps.Method, &ps.Currency, &ps.CallbackURL, &ps.Status, &ps.PaidTxID, &ps.Provider, &ps.ProviderRef} {
 		*s = d.str()
 	}
 	if flags&sessRefIsID != 0 {
 		ps.ProviderRef = ps.ID
 	}
-	at := d.uvarint()
-	ps.RedirectURL = d.str()
-	if at > 0 && at-1 <= uint64(len(ps.RedirectURL)) {
-		ps.RedirectURL = ps.RedirectURL[:at-1] + ps.ID + ps.RedirectURL[at-1:]
-	} else if at > 0 {
-		d.err = true
-	}
+	ps.RedirectURL = d.redirect(ps.ID)
 	attempts := d.str()
-	if d.err {
+	created := d.varint()
+	updated := d.varint()
+	if !d.done() {
 		return nil, errSessCorrupt
 	}
 	if err := json.Unmarshal([]byte(attempts), &ps.Attempts); err != nil {
-		return nil, errSessCorrupt
-	}
-	created, w := binary.Varint(d.b)
-	if w <= 0 {
-		return nil, errSessCorrupt
-	}
-	updated, w2 := binary.Varint(d.b[w:])
-	if w2 <= 0 || len(d.b) != w+w2 {
 		return nil, errSessCorrupt
 	}
 	ps.CreatedAt = time.Unix(0, created).UTC()
@@ -160,13 +138,4 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 }
 
 // sessionJSON is a stored session as JSON (what Export hands on).
-func sessionJSON(k, v []byte) ([]byte, error) {
-	if len(v) > 0 && v[0] == '{' {
-		return v, nil
-	}
-	ps, err := decodeSession(k, v)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(ps)
-}
+func sessionJSON(k, v []byte) ([]byte, error) { return storedJSON(k, v, decodeSession) }
