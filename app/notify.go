@@ -47,7 +47,7 @@ func (n notifier) Kick() {
 
 // Happened records c's event and queues its mails in tx.
 func (n notifier) Happened(tx Tx, c Change) error {
-	if err := recordEvent(tx, c.StoreID, c.Type, c.payload()); err != nil {
+	if err := recordEvent(tx, c.StoreID, c.Type, c.payload); err != nil {
 		return err
 	}
 	switch c.Type {

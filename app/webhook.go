@@ -351,14 +351,9 @@ func (ws *WebhookService) Redeliver(storeID, endpointID, id uint64) (*WebhookDel
 }
 
 // recordEvent stores the event and one pending delivery per enabled
-// endpoint that wants it, in tx (the transaction of the change).
-func recordEvent(tx Tx, storeID uint64, typ string, data any) error {
-	raw, err := json.Marshal(EmptySlices(data))
-	if err != nil {
-		return err
-	}
-	now := UTC(tx.Now())
-	e := &WebhookEvent{StoreID: storeID, MsgID: "msg_" + RandomHex(16), Type: typ, Data: raw, CreatedAt: now}
+// endpoint that wants it, in tx (the transaction of the change); data is
+// built only when some endpoint wants the event.
+func recordEvent(tx Tx, storeID uint64, typ string, data func() any) error {
 	eps, err := tx.WebhookEndpoints(storeID)
 	if err != nil {
 		return err
@@ -370,8 +365,14 @@ func recordEvent(tx Tx, storeID uint64, typ string, data any) error {
 		}
 	}
 	if len(wanted) == 0 {
-		return nil // no subscriber: nothing to deliver, nothing to keep
+		return nil // no subscriber: nothing to deliver, nothing to keep (nor to encode)
 	}
+	raw, err := json.Marshal(EmptySlices(data()))
+	if err != nil {
+		return err
+	}
+	now := UTC(tx.Now())
+	e := &WebhookEvent{StoreID: storeID, MsgID: "msg_" + RandomHex(16), Type: typ, Data: raw, CreatedAt: now}
 	if err := tx.AddWebhookEvent(e); err != nil {
 		return err
 	}
