@@ -263,4 +263,18 @@ func TestAdminOrderCancelRefund(t *testing.T) {
 	if res.Request.ID != filed.ID || res.Request.Status != app.RequestApproved {
 		t.Fatalf("got request %+v, want the shopper's #%d approved", res.Request, filed.ID)
 	}
+
+	// A pending refund request of the shopper: a store refund of another
+	// amount is refused (decide the shopper's first); one without an
+	// amount approves the shopper's request, for its amount.
+	o3 := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: p, Qty: 2})
+	e.Do(testenv.Req{Method: "POST", Path: rqPathRefund, Key: key, Token: tok, Body: map[string]any{"order_id": o3.ID, "reason": "broken", "amount": "5.00"}}).Expect(t, 200, "").Decode(t, &filed)
+	e.Do(testenv.Req{Method: "POST", Path: refund(o3), Token: e.OwnerToken, Body: map[string]any{"amount": "3.00"}}).Expect(t, 409, "conflict")
+	e.Do(testenv.Req{Method: "POST", Path: refund(o3), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &res)
+	if res.Request.ID != filed.ID || res.Request.Status != app.RequestApproved {
+		t.Fatalf("got request %+v, want the shopper's #%d approved", res.Request, filed.ID)
+	}
+	if o := e.Order(sid, o3.ID); o.RefundedAmount != 500 || o.PaymentStatus != app.PaymentPartiallyRefunded {
+		t.Fatalf("order after the shopper's refund: %s %s, want 5.00 PARTIALLY_REFUNDED", o.RefundedAmount, o.PaymentStatus)
+	}
 }
