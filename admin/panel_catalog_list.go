@@ -23,6 +23,7 @@ type productsData struct {
 	Categories []*app.Category
 	Q, Status  string
 	Sort       string
+	Category   uint64 // the category filter (0: all)
 	Total      int
 	Page       int
 	Pages      int
@@ -36,9 +37,10 @@ type productsData struct {
 var productStatuses = []option{{"", "All"}, {"active", "Active"}, {"inactive", "Hidden"}, {"low", "Low stock"}}
 var productSorts = []option{{"newest", "Newest"}, {"name", "Name"}, {"price", "Price"}, {"stock", "Stock"}}
 
-// productsPage serves GET /admin/stores/{id}/products/?q=&status=&sort=&page=:
-// every product, searched (name, slug, SKU), filtered and sorted, 25 a page.
-// status=low is the low-stock view (at or below each product's threshold).
+// productsPage serves GET /admin/stores/{id}/products/?q=&status=&category=&sort=&page=:
+// every product, searched (each word begins a word of the name, slug or a
+// SKU), filtered by status and category and sorted, 25 a page. status=low
+// is the low-stock view (at or below each product's threshold).
 func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	st := v.Store
 	q := app.AdminProductQuery{Q: strings.TrimSpace(c.Query("q")), Status: c.Query("status"), Sort: c.Query("sort"), Limit: panelPageSize}
@@ -49,6 +51,13 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 			return app.Invalid("page", "must be 1 or more")
 		}
 		page = n
+	}
+	if s := c.Query("category"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return app.Invalid("category", "must be a category id")
+		}
+		q.CategoryID = n
 	}
 	q.Offset = (page - 1) * panelPageSize
 	res, err := p.h.svc.Catalog.AdminProducts(st.ID, q)
@@ -62,7 +71,7 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	if q.Sort == "" {
 		q.Sort = "newest"
 	}
-	d := productsData{Q: strings.Clone(q.Q), Status: strings.Clone(q.Status), Sort: strings.Clone(q.Sort), Total: res.Total, Page: page,
+	d := productsData{Q: strings.Clone(q.Q), Status: strings.Clone(q.Status), Sort: strings.Clone(q.Sort), Category: q.CategoryID, Total: res.Total, Page: page,
 		Pages: max(1, (res.Total+panelPageSize-1)/panelPageSize), Categories: cats.Categories, Statuses: productStatuses, Sorts: productSorts}
 	link := func(n int) string {
 		vals := url.Values{}
@@ -71,6 +80,9 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 		}
 		if d.Status != "" {
 			vals.Set("status", d.Status)
+		}
+		if d.Category != 0 {
+			vals.Set("category", strconv.FormatUint(d.Category, 10))
 		}
 		if d.Sort != "newest" {
 			vals.Set("sort", d.Sort)

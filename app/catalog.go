@@ -286,4 +286,5 @@ type CatalogTx interface {
 	ProductDocs(storeID uint64, q ProductQuery) (Page[Doc], error)
 	// Products returns a page of every product (active or not) by id, newest first.
 	Products(storeID uint64, p ListParams) (Page[*Product], error)
+	AdminProductTx
 }

@@ -9,11 +9,13 @@ import (
 // AdminProductQuery selects the admin's product list: every product, active
 // or not, searched, filtered and sorted, a page at a time by offset.
 type AdminProductQuery struct {
-	Q      string // case-insensitive search in name, slug and variant SKUs
-	Status string // "" (all), "active", "inactive", "low" (available stock at or below the product's threshold)
-	Sort   string // "newest" (default), "name", "price", "stock"
-	Offset int
-	Limit  int
+	Q          string   // the search: each of its words begins a word of the name, the slug or a variant's SKU
+	Words      []string // QueryWords(Q), set by AdminProducts for the storage
+	Status     string   // "" (all), "active", "inactive", "low" (available stock at or below the product's threshold)
+	CategoryID uint64   // 0: any category
+	Sort       string   // "newest" (default), "name", "price", "stock"
+	Offset     int
+	Limit      int
 }
 
 // AdminProductPage is a page of the admin's product list and the total.
@@ -25,83 +27,84 @@ type AdminProductPage struct {
 // Product list sorts of the admin.
 var AdminProductSorts = []string{"newest", "name", "price", "stock"}
 
+// AdminProductStatuses are the admin list's status filters ("" is all).
+var AdminProductStatuses = []string{"", "active", "inactive", "low"}
+
+// AdminProductTx answers the admin's product list from indexes: the page's
+// products are the only ones decoded, and the total is counted from index
+// keys. Ties of the name and price sorts list the older product first; ties
+// of the stock sort the newer.
+type AdminProductTx interface {
+	// AdminProducts returns a page of a store's products matching q (valid,
+	// Limit > 0, Words set) and how many match.
+	AdminProducts(storeID uint64, q AdminProductQuery) (AdminProductPage, error)
+}
+
 // AdminProducts searches every product of a store. Errors: validation_failed.
 func (cs *CatalogService) AdminProducts(storeID uint64, q AdminProductQuery) (AdminProductPage, error) {
 	var v Validation
 	v.Check(q.Sort == "" || slices.Contains(AdminProductSorts, q.Sort), "sort", "must be one of newest, name, price, stock")
-	v.Check(slices.Contains([]string{"", "active", "inactive", "low"}, q.Status), "status", "must be active, inactive or low")
+	v.Check(slices.Contains(AdminProductStatuses, q.Status), "status", "must be active, inactive or low")
 	v.Check(q.Offset >= 0, "page", "must be 1 or more")
+	v.MaxLen("q", q.Q, MaxOrderSearchLen)
 	if err := v.Err(); err != nil {
 		return AdminProductPage{}, err
 	}
 	if q.Limit <= 0 {
 		q.Limit = 25
 	}
-	needle := NormalizeName(q.Q)
-	var all []*Product
-	err := cs.s.DB.View(func(tx Tx) error {
-		lp := ListParams{Sort: SortNewest, Limit: 5000}
-		for {
-			page, err := tx.Products(storeID, lp)
-			if err != nil {
-				return err
-			}
-			for _, p := range page.Items {
-				if matchAdmin(p, needle, q.Status) {
-					all = append(all, p)
-				}
-			}
-			if page.Next == nil {
-				return nil
-			}
-			lp.After = page.Next
-		}
-	})
-	if err != nil {
-		return AdminProductPage{}, err
+	if q.Sort == "" {
+		q.Sort = "newest"
 	}
-	switch q.Sort {
-	case "name":
-		slices.SortStableFunc(all, func(a, b *Product) int { return cmp.Compare(NormalizeName(a.Name), NormalizeName(b.Name)) })
-	case "price":
-		slices.SortStableFunc(all, func(a, b *Product) int { return cmp.Compare(a.Price, b.Price) })
-	case "stock":
-		slices.SortStableFunc(all, func(a, b *Product) int { return cmp.Compare(a.AvailableStock(), b.AvailableStock()) })
-	}
-	out := AdminProductPage{Total: len(all), Items: []*Product{}}
-	if q.Offset < len(all) {
-		out.Items = all[q.Offset:min(len(all), q.Offset+q.Limit)]
-	}
-	return out, nil
+	q.Words = QueryWords(q.Q)
+	return view(cs.s.DB, func(tx Tx) (AdminProductPage, error) { return tx.AdminProducts(storeID, q) })
 }
 
-func matchAdmin(p *Product, needle, status string) bool {
-	switch status {
-	case "active":
-		if !p.IsActive {
-			return false
-		}
-	case "inactive":
-		if p.IsActive {
-			return false
-		}
-	case "low":
-		if !p.LowStock() {
-			return false
-		}
-	}
-	if needle == "" {
-		return true
-	}
-	if strings.Contains(NormalizeName(p.Name), needle) || strings.Contains(p.Slug, needle) {
-		return true
-	}
+// AdminSearchWords are the words the admin's search finds p by: those of its
+// name, its slug and its variants' SKUs (folded, distinct).
+func AdminSearchWords(p *Product) []string {
+	var b strings.Builder
+	b.WriteString(p.Name)
+	b.WriteByte(' ')
+	b.WriteString(p.Slug)
 	for _, v := range p.Variants {
-		if strings.Contains(NormalizeName(v.SKU), needle) {
-			return true
-		}
+		b.WriteByte(' ')
+		b.WriteString(v.SKU)
 	}
-	return false
+	return SearchWords(b.String())
+}
+
+// Match reports whether p is on q's list (any page): the definition the
+// storage's indexes answer, and what tests compare them with.
+func (q *AdminProductQuery) Match(p *Product) bool {
+	switch {
+	case q.Status == "active" && !p.IsActive,
+		q.Status == "inactive" && p.IsActive,
+		q.Status == "low" && !p.LowStock(),
+		q.CategoryID != 0 && p.CategoryID != q.CategoryID:
+		return false
+	}
+	words := q.Words
+	if words == nil {
+		words = QueryWords(q.Q)
+	}
+	return MatchWords(strings.Join(AdminSearchWords(p), " "), words)
+}
+
+// AdminLess orders two products of q's list as its sort does (newest: the
+// higher id first; name and price: ties by the lower id; stock: ties by the
+// higher id).
+func (q *AdminProductQuery) AdminLess(a, b *Product) int {
+	byID := cmp.Compare(a.ID, b.ID)
+	switch q.Sort {
+	case "name":
+		return cmp.Or(cmp.Compare(NormalizeName(a.Name), NormalizeName(b.Name)), byID)
+	case "price":
+		return cmp.Or(cmp.Compare(a.Price, b.Price), byID)
+	case "stock":
+		return cmp.Or(cmp.Compare(a.AvailableStock(), b.AvailableStock()), -byID)
+	}
+	return -byID
 }
 
 // BulkAction is one change applied to many products at once.

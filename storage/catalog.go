@@ -157,6 +157,9 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if err := t.writeProduct(p); err != nil {
 		return err
 	}
+	if err := t.indexAdminSearch(p); err != nil {
+		return err
+	}
 	return t.indexSearch(p)
 }
 
@@ -179,10 +182,13 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err := t.putLowStock(p); err != nil {
 		return err
 	}
+	entry := encodeIndexEntry(p)
+	if err := t.putAdminEntries(p, entry); err != nil {
+		return err
+	}
 	if !p.IsActive {
 		return nil
 	}
-	entry := encodeIndexEntry(p)
 	global, inCat := productIndexKeysOf(p)
 	for _, k := range global {
 		if err := t.b(bIdxProducts).Put(k, entry); err != nil {
@@ -210,6 +216,9 @@ func (t *Tx) unindexProduct(p *app.Product) error {
 		return err
 	}
 	if err := t.unindexSearch(p); err != nil {
+		return err
+	}
+	if err := t.unindexAdmin(p); err != nil {
 		return err
 	}
 	global, cat := productIndexKeysOf(p)

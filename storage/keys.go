@@ -27,6 +27,10 @@ var (
 	bIdxProducts    = []byte("idx_products")     // sid|sort|value|id -> index entry (active products)
 	bIdxCatProducts = []byte("idx_cat_products") // sid|cid|sort|value|id -> index entry
 	bIdxSearch      = []byte("idx_search")       // sid|word0|id -> rating key (words of active products' names; search.go)
+	// The admin's product list (catalog_admin.go): inactive and low-stock
+	// products in the sorts of idx_products, and every product's search words.
+	bIdxAdminProducts = []byte("idx_admin_products") // sid|'i' or 'l'|sort|value|id -> index entry
+	bAdminSearch      = []byte("admin_search")       // sid|0|id -> words joined by spaces; sid|1|word0|id -> nil
 	// Uploaded images (media.go): renditions apart from the product records.
 	bMedia     = []byte("media")      // sid|sha256(32)|width(8) -> encoded image
 	bMediaRefs = []byte("media_refs") // sid|sha256(32) -> reference count JSON {ext, widths, count}
@@ -110,6 +114,7 @@ var (
 var allBuckets = [][]byte{
 	bMeta, bSeq, bStores, bStoreKeys, bStoreSubdomains, bAdmins, bAdminEmails,
 	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts, bIdxSearch,
+	bIdxAdminProducts, bAdminSearch,
 	bCustomers, bCustomerEmails, bSessions, bSessionsByCust, bEmailCodes, bRevocations, bAddresses, bCarts,
 	bOrders, bIdxOrdersCust, bIdxOrdersStatus, bPaymentSessions, bIdempotency, bCoupons, bCouponCodes,
 	bRequests, bIdxRequestsOrder, bIdxRequestsStatus,

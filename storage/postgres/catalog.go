@@ -131,8 +131,8 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 	if err != nil {
 		return err
 	}
-	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`+announce(6),
-		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil))
+	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7 WHERE store_id = $1 AND id = $2`+announce(6),
+		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil), p.LowStock())
 	if err != nil {
 		return err
 	}
@@ -166,14 +166,18 @@ func (t *Tx) writeProduct(p *app.Product) error {
 		return err
 	}
 	if err := t.exec(p.StoreID, "put product", `INSERT INTO products
-		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)
+		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock, low)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $14)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
-			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc, low_stock = excluded.low_stock`+announce(12),
+			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc, low_stock = excluded.low_stock,
+			low = excluded.low`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
 		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil),
-		p.CountsAsLowStock()); err != nil {
+		p.CountsAsLowStock(), p.LowStock()); err != nil {
+		return err
+	}
+	if err := t.writeAdminWords(p); err != nil {
 		return err
 	}
 	return t.writeWords(p)
@@ -225,6 +229,9 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 		return err
 	}
 	if err := t.exec(storeID, "delete product words", `DELETE FROM product_words WHERE store_id = $1 AND product_id = $2`, i64(storeID), i64(id)); err != nil {
+		return err
+	}
+	if err := t.exec(storeID, "delete admin words", `DELETE FROM product_admin_words WHERE store_id = $1 AND product_id = $2`, i64(storeID), i64(id)); err != nil {
 		return err
 	}
 	n, err := t.execN(storeID, "delete product", `DELETE FROM products WHERE store_id = $1 AND id = $2`+announce(3),

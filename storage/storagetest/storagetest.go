@@ -51,6 +51,7 @@ var cases = []struct {
 	{"ProductDocsOrder", testProductDocsOrder},
 	{"ProductDocsFilter", testProductDocsFilter},
 	{"ProductStock", testProductStock},
+	{"AdminProducts", testAdminProducts},
 	{"Media", testMedia},
 	{"Customers", testCustomers},
 	{"SessionsAndCodes", testSessionsAndCodes},
