@@ -82,6 +82,7 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 	var res ImportResult
 	err = cs.s.DB.Update(func(tx Tx) error {
 		res, rerrs = ImportResult{Rows: len(rows)}, nil // Update may run fn again
+		watch := stockWatch{}
 		st, err := tx.Store(storeID)
 		if err != nil {
 			return err
@@ -95,7 +96,7 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 		bySlug := map[string]int{} // final slug -> row
 		for i, rec := range rows {
 			row := i + 2
-			p, fields, err := planProductRow(tx, st, cats, head, rec)
+			p, fields, err := planProductRow(tx, st, cats, head, rec, watch)
 			if err != nil {
 				return err
 			}
@@ -115,7 +116,7 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 		if len(rerrs) > 0 {
 			return errImportRefused
 		}
-		return writeImport(tx, plan, &res)
+		return writeImport(tx, plan, &res, func(p *Product) error { return cs.s.lowStockAfter(tx, watch, p) })
 	})
 	if errors.Is(err, errImportRefused) {
 		sortRowErrors(rerrs)
@@ -124,11 +125,14 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 	if err != nil {
 		return ImportResult{}, nil, err
 	}
+	cs.s.Kick()
 	return res, nil, nil
 }
 
-// writeImport writes the planned products of an import, counting them in res.
-func writeImport(tx Tx, plan []*Product, res *ImportResult) error {
+// writeImport writes the planned products of an import, counting them in
+// res, and calls written after each (the low-stock alert of a product the
+// import took to its threshold, in the import's transaction).
+func writeImport(tx Tx, plan []*Product, res *ImportResult, written func(*Product) error) error {
 	now := UTC(tx.Now())
 	for _, p := range plan {
 		if p.ID == 0 {
@@ -142,6 +146,9 @@ func writeImport(tx Tx, plan []*Product, res *ImportResult) error {
 			return err
 		}
 		if err := tx.PutProduct(p); err != nil {
+			return err
+		}
+		if err := written(p); err != nil {
 			return err
 		}
 	}
@@ -335,8 +342,9 @@ func (l *categoryLookup) find(s string) (uint64, string) {
 }
 
 // planProductRow turns one row into the product it makes (not yet written),
-// or per-column problems. A blank row (rec nil) plans nothing.
-func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int, rec []string) (*Product, map[string]string, error) {
+// or per-column problems. A blank row (rec nil) plans nothing. watch notes
+// whether an existing product was low on stock before the row changes it.
+func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int, rec []string, watch stockWatch) (*Product, map[string]string, error) {
 	if rec == nil {
 		return nil, nil, nil
 	}
@@ -349,6 +357,8 @@ func planProductRow(tx Tx, st *Store, cats *categoryLookup, head map[string]int,
 	creating := p == nil
 	if creating {
 		p = &Product{StoreID: st.ID, IsActive: true}
+	} else {
+		watch.before(p)
 	}
 	p.Currency = st.Currency
 	in := row.productInput(cats, creating, bad)
