@@ -66,7 +66,7 @@ bench-1m: build
 # the dashboard, the orders list, searches and filters, the product list, and
 # the CSV export's rows per second (docs/benchmarks.md, "Panel").
 bench-panel:
-	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -timeout 30m ./admin
+	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./admin
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).

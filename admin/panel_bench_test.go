@@ -94,11 +94,17 @@ func benchLogin(tb testing.TB, e *testenv.Env) *benchClient {
 // benchProducts is how many products the panel benchmarks seed (issue 11: 100k).
 const benchProducts = 100_000
 
-// seedProducts writes n active products straight through the storage layer,
-// 5,000 per transaction; one in fifty is low on stock (threshold 5, stock 3).
-func seedProducts(tb testing.TB, e *testenv.Env, sid uint64, n int) {
+// seedProducts writes n products straight through the storage layer, 5,000
+// per transaction, in ten categories; one in fifty is low on stock
+// (threshold 5, stock 3), one in twenty hidden (inactive). It returns the
+// categories.
+func seedProducts(tb testing.TB, e *testenv.Env, sid uint64, n int) []*app.Category {
 	tb.Helper()
 	now := e.Now()
+	var cats []*app.Category
+	for i := range 10 {
+		cats = append(cats, e.Category(sid, fmt.Sprintf("Category %d", i)))
+	}
 	colours := []string{"blue", "red", "green", "black", "white"}
 	for done := 0; done < n; {
 		err := e.DB.Update(func(tx app.Tx) error {
@@ -106,7 +112,8 @@ func seedProducts(tb testing.TB, e *testenv.Env, sid uint64, n int) {
 				p := &app.Product{StoreID: sid, Name: fmt.Sprintf("Trail Runner %d %s", done, colours[done%len(colours)]),
 					Slug: fmt.Sprintf("trail-runner-%d", done), Description: "A light, cushioned running shoe for mixed terrain.",
 					Price: app.Money(5000 + done%9000), Currency: "USD", IsActive: true, Stock: int64(10 + done%50),
-					LowStockThreshold: 5, CreatedAt: now, UpdatedAt: now}
+					LowStockThreshold: 5, CategoryID: cats[done%len(cats)].ID, CreatedAt: now, UpdatedAt: now}
+				p.IsActive = done%20 != 7
 				if done%50 == 0 {
 					p.Stock = 3
 				}
@@ -120,6 +127,7 @@ func seedProducts(tb testing.TB, e *testenv.Env, sid uint64, n int) {
 			tb.Fatal(err)
 		}
 	}
+	return cats
 }
 
 // BenchmarkPanel100k measures the panel pages an owner opens most, on a store
@@ -134,7 +142,7 @@ func BenchmarkPanel100k(b *testing.B) {
 	seedOrders(b, e, sid, p, benchOrders)
 	b.Logf("seeded %d orders in %s", benchOrders, time.Since(t0).Round(time.Millisecond))
 	t0 = time.Now()
-	seedProducts(b, e, sid, benchProducts)
+	cats := seedProducts(b, e, sid, benchProducts)
 	b.Logf("seeded %d products in %s", benchProducts, time.Since(t0).Round(time.Millisecond))
 	c := benchLogin(b, e)
 	pages := []struct{ name, path string }{
@@ -148,6 +156,14 @@ func BenchmarkPanel100k(b *testing.B) {
 		{"products", fmt.Sprintf("/admin/stores/%d/products/", sid)},
 		{"products_search", fmt.Sprintf("/admin/stores/%d/products/?q=runner+4242", sid)},
 		{"products_low_stock", fmt.Sprintf("/admin/stores/%d/products/?status=low", sid)},
+		{"products_page_1000", fmt.Sprintf("/admin/stores/%d/products/?page=1000", sid)},
+		{"products_sort_name", fmt.Sprintf("/admin/stores/%d/products/?sort=name", sid)},
+		{"products_sort_price", fmt.Sprintf("/admin/stores/%d/products/?sort=price&page=2", sid)},
+		{"products_sort_stock", fmt.Sprintf("/admin/stores/%d/products/?sort=stock", sid)},
+		{"products_inactive", fmt.Sprintf("/admin/stores/%d/products/?status=inactive&sort=name", sid)},
+		{"products_category", fmt.Sprintf("/admin/stores/%d/products/?category=%d&sort=price", sid, cats[3].ID)},
+		{"products_low_category", fmt.Sprintf("/admin/stores/%d/products/?status=low&category=%d", sid, cats[0].ID)},
+		{"products_search_common", fmt.Sprintf("/admin/stores/%d/products/?q=runner&sort=name", sid)},
 	}
 	for _, pg := range pages {
 		b.Run(pg.name, func(b *testing.B) {
