@@ -59,3 +59,61 @@ func TestPanelCustomerDetail(t *testing.T) {
 	staff.login("b@example.com", "staff-password")
 	staff.get(page).expect(t, 404)
 }
+
+// TestPanelCustomerOrdersPaging: the customer page lists the customer's
+// orders 20 at a time, newest first, with links to older pages and back to
+// the newest; a cursor that does not decode, or of another customer, is a 400.
+func TestPanelCustomerOrdersPaging(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	mug := e.Product(sid, 0, "Mug", 100, 1000)
+	cid, _ := e.Shopper(sid, "ann@example.com")
+	other, _ := e.Shopper(sid, "bob@example.com")
+	e.PlaceOrder(sid, other, app.OrderConfirmed, "PAID", testenv.Line{Product: mug, Qty: 1})
+	var ids []uint64
+	for range 45 {
+		ids = append(ids, e.PlaceOrder(sid, cid, app.OrderConfirmed, "PAID", testenv.Line{Product: mug, Qty: 1}).ID)
+	}
+	b := owner(t, e)
+	page := fmt.Sprintf("/admin/stores/%d/customers/%d/", sid, cid)
+	orderRE := regexp.MustCompile(`/orders/([0-9]+)/">#`)
+	nextRE := regexp.MustCompile(`href="([^"]*\?orders=[^"]*)">Older orders`)
+	var seen []string
+	path := page
+	for i, want := range []int{20, 20, 5} {
+		p := b.get(path).expect(t, 200, "ann@example.com")
+		var got []string
+		for _, m := range orderRE.FindAllStringSubmatch(p.Body, -1) {
+			got = append(got, m[1])
+		}
+		if len(got) != want {
+			t.Fatalf("page %d: %d orders, want %d", i+1, len(got), want)
+		}
+		seen = append(seen, got...)
+		if i > 0 && !strings.Contains(p.Body, `#orders">« Newest orders`) {
+			t.Fatalf("page %d: no link back to the newest", i+1)
+		}
+		m := nextRE.FindStringSubmatch(p.Body)
+		if i < 2 && m == nil || i == 2 && m != nil {
+			t.Fatalf("page %d: next link %v", i+1, m)
+		}
+		if m != nil {
+			path = strings.ReplaceAll(m[1], "&amp;", "&")
+		}
+	}
+	var want []string
+	for i := len(ids) - 1; i >= 0; i-- {
+		want = append(want, fmt.Sprint(ids[i]))
+	}
+	if strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Fatalf("orders over the pages: got %v, want %v", seen, want)
+	}
+	if strings.Contains(b.get(page).Body, "Newest orders") {
+		t.Fatal("the first page links to itself")
+	}
+	b.get(page+"?orders=garbage").expect(t, 400)
+	// A cursor of Ann's list on Bob's page.
+	cur := nextRE.FindStringSubmatch(b.get(page).Body)[1]
+	_, q, _ := strings.Cut(strings.ReplaceAll(cur, "&amp;", "&"), "?")
+	b.get(fmt.Sprintf("/admin/stores/%d/customers/%d/?%s", sid, other, strings.TrimSuffix(q, "#orders"))).expect(t, 400)
+}

@@ -157,7 +157,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if err := t.writeProduct(p); err != nil {
 		return err
 	}
-	if err := t.indexAdminSearch(p); err != nil {
+	if err := t.indexAdmin(p); err != nil {
 		return err
 	}
 	return t.indexSearch(p)

@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"cmp"
-	"container/heap"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -23,7 +22,10 @@ import (
 //     sid|segment|sort|value|id -> index entry, for the sorts newest, price
 //     and name; a list of every product merges the active and inactive keys;
 //   - admin_search holds every product's search words (app.AdminSearchWords):
-//     sid|0|id -> the words joined by spaces, sid|1|word0|id -> nil.
+//     sid|0|id -> the words joined by spaces, sid|1|word0|id -> nil;
+//   - idx_admin_products also counts, per category (0: none), the products
+//     ('a'), the inactive ('i') and the low-stock ones ('l'):
+//     sid|'n'|cid|kind -> uint64, so a list's total is read, not counted.
 //
 // Inactive and search keys are written by PutProduct (writeProduct and
 // indexAdminSearch) and removed with the product's other keys
@@ -39,9 +41,33 @@ var (
 const (
 	segInactive byte = 'i'
 	segLow      byte = 'l'
+	segCounts   byte = 'n'
+	countAll    byte = 'a' // the kinds of counts: every product, inactive, low
 	adminText   byte = 0
 	adminWord   byte = 1
 )
+
+// countKey is the key of a count of store sid's products in category cid.
+func countKey(sid, cid uint64, kind byte) []byte {
+	return keyOf(sid).code(segCounts).id(cid).code(kind)
+}
+
+// addCount adds d to a count (a count of 0 has no key).
+func (t *Tx) addCount(sid, cid uint64, kind byte, d int64) error {
+	b := t.b(bIdxAdminProducts)
+	k := countKey(sid, cid, kind)
+	var n int64
+	if v := b.Get(k); len(v) == 8 {
+		n = int64(binary.BigEndian.Uint64(v))
+	}
+	if n += d; n == 0 {
+		return b.Delete(k)
+	}
+	if n < 0 {
+		return fmt.Errorf("storage: admin product count %x below zero", k)
+	}
+	return b.Put(k, u64(uint64(n)))
+}
 
 // adminCandidates is the most products a query word's postings may hold for
 // the search to be answered from them (each is then looked up by id); a
@@ -69,8 +95,12 @@ func (t *Tx) putAdminEntries(p *app.Product, entry []byte) error {
 			}
 		}
 	}
-	low := p.LowStock()
-	for _, k := range adminKeysOf(p, segLow) {
+	low, keys := p.LowStock(), adminKeysOf(p, segLow)
+	listed := b.Get(keys[0]) != nil // as the stored product was (the keys of PutProduct's old one are gone)
+	if !low && !listed {
+		return nil // a checkout of a product above its threshold: nothing to write
+	}
+	for _, k := range keys {
 		var err error
 		if low {
 			err = b.Put(k, entry)
@@ -80,6 +110,12 @@ func (t *Tx) putAdminEntries(p *app.Product, entry []byte) error {
 		if err != nil {
 			return fmt.Errorf("storage: put admin product index: %w", err)
 		}
+	}
+	switch {
+	case low && !listed:
+		return t.addCount(p.StoreID, p.CategoryID, segLow, 1)
+	case !low && listed:
+		return t.addCount(p.StoreID, p.CategoryID, segLow, -1)
 	}
 	return nil
 }
@@ -101,6 +137,14 @@ func (t *Tx) unindexAdmin(old *app.Product) error {
 			return err
 		}
 	}
+	if err := t.addCounts(old, -1); err != nil {
+		return err
+	}
+	if old.LowStock() {
+		if err := t.addCount(old.StoreID, old.CategoryID, segLow, -1); err != nil {
+			return err
+		}
+	}
 	s := t.b(bAdminSearch)
 	if err := s.Delete(keyOf(old.StoreID).code(adminText).id(old.ID)); err != nil {
 		return err
@@ -113,8 +157,23 @@ func (t *Tx) unindexAdmin(old *app.Product) error {
 	return nil
 }
 
-// indexAdminSearch writes p's search words.
-func (t *Tx) indexAdminSearch(p *app.Product) error {
+// addCounts adds d to p's counts of products and inactive products.
+func (t *Tx) addCounts(p *app.Product, d int64) error {
+	if err := t.addCount(p.StoreID, p.CategoryID, countAll, d); err != nil {
+		return err
+	}
+	if p.IsActive {
+		return nil
+	}
+	return t.addCount(p.StoreID, p.CategoryID, segInactive, d)
+}
+
+// indexAdmin writes p's search words and counts it (PutProduct, after
+// unindexAdmin of the stored product).
+func (t *Tx) indexAdmin(p *app.Product) error {
+	if err := t.addCounts(p, 1); err != nil {
+		return err
+	}
 	s := t.b(bAdminSearch)
 	words := app.AdminSearchWords(p)
 	if err := s.Put(keyOf(p.StoreID).code(adminText).id(p.ID), []byte(strings.Join(words, " "))); err != nil {
@@ -139,7 +198,15 @@ func eachProduct(b *bolt.Bucket, fn func(p *app.Product) error) error {
 }
 
 func verifyAdminProducts(t *Tx, want expectKeys) error {
-	return eachProduct(t.b(bProducts), func(p *app.Product) error {
+	counts := map[string]uint64{}
+	err := eachProduct(t.b(bProducts), func(p *app.Product) error {
+		counts[string(countKey(p.StoreID, p.CategoryID, countAll))]++
+		if !p.IsActive {
+			counts[string(countKey(p.StoreID, p.CategoryID, segInactive))]++
+		}
+		if p.LowStock() {
+			counts[string(countKey(p.StoreID, p.CategoryID, segLow))]++
+		}
 		entry := encodeIndexEntry(p)
 		if !p.IsActive {
 			for _, k := range adminKeysOf(p, segInactive) {
@@ -158,6 +225,10 @@ func verifyAdminProducts(t *Tx, want expectKeys) error {
 		}
 		return nil
 	})
+	for k, n := range counts {
+		want.put(bIdxAdminProducts, []byte(k), u64(n))
+	}
+	return err
 }
 
 func rebuildAdminProducts(tx *bolt.Tx) error {
@@ -166,7 +237,7 @@ func rebuildAdminProducts(tx *bolt.Tx) error {
 		if err := t.putAdminEntries(p, encodeIndexEntry(p)); err != nil {
 			return err
 		}
-		return t.indexAdminSearch(p)
+		return t.indexAdmin(p)
 	})
 }
 
@@ -247,8 +318,9 @@ func (t *Tx) adminStreams(storeID uint64, q app.AdminProductQuery, code byte) []
 }
 
 // mergeWalk visits the entries of streams in the order of their key
-// suffixes, skipping those outside their stream's category.
-func mergeWalk(streams []*adminStream, desc bool, visit func(id uint64, v []byte)) {
+// suffixes, skipping those outside their stream's category, until visit
+// returns false.
+func mergeWalk(streams []*adminStream, desc bool, visit func(id uint64, v []byte) bool) {
 	for _, s := range streams {
 		s.start(desc)
 	}
@@ -271,64 +343,102 @@ func mergeWalk(streams []*adminStream, desc bool, visit func(id uint64, v []byte
 			return
 		}
 		if best.cat == 0 || entryCategory(best.v) == best.cat {
-			visit(idFromKeyEnd(best.k), best.v)
+			if !visit(idFromKeyEnd(best.k), best.v) {
+				return
+			}
 		}
 		best.step(desc)
 	}
 }
 
+// adminTotal reads how many products are in q's status and category from
+// the counts.
+func (t *Tx) adminTotal(storeID uint64, q app.AdminProductQuery) int {
+	var n [256]int64
+	prefix := keyOf(storeID).code(segCounts)
+	if q.CategoryID != 0 {
+		prefix = prefix.id(q.CategoryID)
+	}
+	c := t.b(bIdxAdminProducts).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(v) == 8 {
+			n[k[len(k)-1]] += int64(binary.BigEndian.Uint64(v))
+		}
+	}
+	switch q.Status {
+	case "active":
+		return int(n[countAll] - n[segInactive])
+	case "inactive":
+		return int(n[segInactive])
+	case "low":
+		return int(n[segLow])
+	}
+	return int(n[countAll])
+}
+
 // AdminProducts answers the admin's product list from the indexes (see the
-// top of this file): it walks the keys of q's status and sort, counting the
-// matches and keeping the page's ids, then decodes the page's products. The
+// top of this file): it walks the keys of q's status and sort to the page
+// and decodes the page's products; the total is read from the counts. The
 // stock sort, which has no index (stock changes with every checkout), walks
-// the newest keys and keeps the page's best in a heap. A search first takes
+// every newest key and keeps the page's best in a heap. A search first takes
 // the products of its rarest word's postings when that word is rare enough,
-// and looks each one up; else it scans the stored words for the matches.
+// and looks each one up; else it scans the stored words for the matches and
+// walks the sort's keys to the end, counting them.
 func (t *Tx) AdminProducts(storeID uint64, q app.AdminProductQuery) (app.AdminProductPage, error) {
-	var match map[uint64]bool // nil: no search
+	var match []uint64 // a search's matches, ascending; nil: no search
+	total := -1        // -1: counted by the walk
 	if len(q.Words) > 0 {
 		ids, ok := t.adminPostings(storeID, q.Words)
 		if ok {
 			return t.adminPageOf(storeID, q, ids)
 		}
-		match = t.adminScanWords(storeID, q.Words)
-	}
-	var ids []uint64
-	total := 0
-	code, desc := sortNewest, true
-	switch q.Sort {
-	case "name":
-		code, desc = sortName, false
-	case "price":
-		code, desc = sortPrice, false
-	}
-	if q.Sort == "stock" {
-		best := &stockHeap{}
-		k := q.Offset + q.Limit
-		mergeWalk(t.adminStreams(storeID, q, sortNewest), true, func(id uint64, v []byte) {
-			if match != nil && !match[id] {
-				return
-			}
-			total++
-			heap.Push(best, stockItem{entryStock(v), id})
-			if best.Len() > k {
-				heap.Pop(best)
-			}
-		})
-		items := slices.SortedFunc(slices.Values(*best), stockCmp)
-		for i := q.Offset; i < len(items); i++ {
-			ids = append(ids, items[i].id)
+		if match = t.adminScanWords(storeID, q.Words); len(match) == 0 {
+			return t.adminProductsByID(storeID, nil, 0)
 		}
 	} else {
-		mergeWalk(t.adminStreams(storeID, q, code), desc, func(id uint64, v []byte) {
-			if match != nil && !match[id] {
-				return
+		total = t.adminTotal(storeID, q)
+	}
+	in := func(id uint64) bool {
+		_, found := slices.BinarySearch(match, id)
+		return match == nil || found
+	}
+	var ids []uint64
+	n := 0 // matches walked
+	if q.Sort == "stock" {
+		best := topStock{k: q.Offset + q.Limit}
+		for _, s := range t.adminStreams(storeID, q, sortNewest) {
+			for s.start(false); s.k != nil; s.step(false) {
+				if id := idFromKeyEnd(s.k); (s.cat == 0 || entryCategory(s.v) == s.cat) && in(id) {
+					n++
+					best.add(stockItem{entryStock(s.v), id})
+				}
 			}
-			if total >= q.Offset && len(ids) < q.Limit {
+		}
+		slices.SortFunc(best.h, stockCmp)
+		for i := q.Offset; i < len(best.h); i++ {
+			ids = append(ids, best.h[i].id)
+		}
+	} else {
+		code, desc := sortNewest, true
+		switch q.Sort {
+		case "name":
+			code, desc = sortName, false
+		case "price":
+			code, desc = sortPrice, false
+		}
+		mergeWalk(t.adminStreams(storeID, q, code), desc, func(id uint64, v []byte) bool {
+			if !in(id) {
+				return true
+			}
+			if n >= q.Offset && len(ids) < q.Limit {
 				ids = append(ids, id)
 			}
-			total++
+			n++
+			return total < 0 || len(ids) < q.Limit // a known total needs no walk past the page
 		})
+	}
+	if total < 0 {
+		total = n
 	}
 	return t.adminProductsByID(storeID, ids, total)
 }
@@ -356,18 +466,45 @@ func stockCmp(a, b stockItem) int {
 	return cmp.Or(cmp.Compare(a.stock, b.stock), cmp.Compare(b.id, a.id))
 }
 
-// stockHeap keeps the best k items seen, the worst on top.
-type stockHeap []stockItem
+// topStock keeps the best k items added: a heap with the worst on top.
+type topStock struct {
+	k int
+	h []stockItem
+}
 
-func (h stockHeap) Len() int           { return len(h) }
-func (h stockHeap) Less(i, j int) bool { return stockCmp(h[i], h[j]) > 0 }
-func (h stockHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *stockHeap) Push(x any)        { *h = append(*h, x.(stockItem)) }
-func (h *stockHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (t *topStock) add(x stockItem) {
+	h := t.h
+	if len(h) < t.k {
+		h = append(h, x)
+		for i := len(h) - 1; i > 0; { // up
+			p := (i - 1) / 2
+			if stockCmp(h[i], h[p]) <= 0 {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+		t.h = h
+		return
+	}
+	if len(h) == 0 || stockCmp(x, h[0]) >= 0 {
+		return // not better than the worst kept
+	}
+	h[0] = x
+	for i := 0; ; { // down
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && stockCmp(h[l], h[m]) > 0 {
+			m = l
+		}
+		if r < len(h) && stockCmp(h[r], h[m]) > 0 {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // adminPostings returns the products matching every word when some word
@@ -413,14 +550,14 @@ func (t *Tx) adminPostings(storeID uint64, words []string) ([]uint64, bool) {
 }
 
 // adminScanWords returns the products of the store matching every word,
-// from a walk of the stored words.
-func (t *Tx) adminScanWords(storeID uint64, words []string) map[uint64]bool {
-	out := map[uint64]bool{}
+// ascending, from a walk of the stored words.
+func (t *Tx) adminScanWords(storeID uint64, words []string) []uint64 {
+	var out []uint64
 	prefix := keyOf(storeID).code(adminText)
 	c := t.b(bAdminSearch).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if app.MatchWords(string(v), words) {
-			out[idFromKeyEnd(k)] = true
+			out = append(out, idFromKeyEnd(k))
 		}
 	}
 	return out
