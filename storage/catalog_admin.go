@@ -399,8 +399,11 @@ func (t *Tx) AdminProducts(storeID uint64, q app.AdminProductQuery) (app.AdminPr
 		total = t.adminTotal(storeID, q)
 	}
 	in := func(id uint64) bool {
+		if match == nil {
+			return true
+		}
 		_, found := slices.BinarySearch(match, id)
-		return match == nil || found
+		return found
 	}
 	var ids []uint64
 	n := 0 // matches walked
