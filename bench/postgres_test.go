@@ -96,7 +96,7 @@ func TestPostgresRoundTrips(t *testing.T) {
 	}{
 		{"products", get(bench.PathProducts), 2, 3, 200},
 		{"detail", get(bench.PathDetail), 2, 3, 200},
-		{"initiate", s.initiate, 9, 15, 200},
+		{"initiate", s.initiate, 3, 12, 200},
 	} {
 		h(c.req()) // warm: prepared statements, caches
 		const n = 5
