@@ -153,13 +153,56 @@ func (d Doc) appendLight(dst []byte, n int) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// AppendJSONWith is AppendJSON of every light member plus the heavy members named.
+// AppendJSONWith is AppendJSON of every light member plus the heavy members
+// named (a product's detail: one walk of the header, no field set built).
 func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
-	fs := d.lightNames()
-	for _, h := range heavy {
-		fs[h] = struct{}{}
+	if len(d) < 2 {
+		return dst, errBadDoc
 	}
-	return d.AppendJSON(dst, fs)
+	n := int(binary.BigEndian.Uint16(d))
+	hdr := 2
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return dst, errBadDoc
+		}
+		hdr += 1 + int(d[hdr]) + 9
+	}
+	if hdr > len(d) {
+		return dst, errBadDoc
+	}
+	body := d[hdr:]
+	dst = append(dst, '{')
+	first := true
+	for p, i := 2, 0; i < n; i++ {
+		l := int(d[p])
+		name := d[p+1 : p+1+l]
+		q := p + 1 + l
+		start := int(binary.BigEndian.Uint32(d[q:]))
+		end := int(binary.BigEndian.Uint32(d[q+4:]))
+		isHeavy := d[q+8] == 1
+		p = q + 9
+		if start > end || end > len(body) {
+			return dst, errBadDoc
+		}
+		if isHeavy && string(name) != "id" && !named(name, heavy) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, body[start:end]...)
+	}
+	return append(dst, '}'), nil
+}
+
+func named(name []byte, names []string) bool {
+	for _, n := range names {
+		if string(name) == n {
+			return true
+		}
+	}
+	return false
 }
 
 // Names lists the member names of d (nil for a corrupt doc).
@@ -169,16 +212,6 @@ func (d Doc) Names() []string {
 		return nil
 	}
 	return out
-}
-
-func (d Doc) lightNames() FieldSet {
-	fs := FieldSet{}
-	_ = d.each(func(name []byte, heavy bool) {
-		if !heavy {
-			fs[string(name)] = struct{}{}
-		}
-	})
-	return fs
 }
 
 // each calls fn with every member's name, checking each header entry's

@@ -62,6 +62,26 @@ func TestTrimmerMatchesAppendJSON(t *testing.T) {
 			t.Errorf("doc %d: default got %s, want %s", i, got, want)
 		}
 	}
+	// AppendJSONWith writes what AppendJSON writes for every light member
+	// plus the heavy ones named
+	for i, d := range docs {
+		for _, heavy := range [][]string{nil, {"variants"}, {"variants", "nope"}, {"price"}} {
+			fs := app.FieldSet{}
+			for _, n := range d.Names() {
+				if n != "variants" {
+					fs[n] = struct{}{}
+				}
+			}
+			for _, h := range heavy {
+				fs[h] = struct{}{}
+			}
+			want, _ := d.AppendJSON([]byte("x"), fs)
+			got, err := d.AppendJSONWith([]byte("x"), heavy...)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("doc %d with %v: got %s (%v), want %s", i, heavy, got, err, want)
+			}
+		}
+	}
 	if _, err := (&app.Trimmer{Fields: app.FieldSet{"a": {}}}).Append(nil, app.Doc{0, 3, 9}); err == nil {
 		t.Error("a malformed doc: got no error")
 	}
