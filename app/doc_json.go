@@ -205,6 +205,64 @@ func named(name []byte, names []string) bool {
 	return false
 }
 
+// light locates the parts of d that make its light form: the header
+// entries of the light members (d[2:hdr]), n of them, and the body up to the
+// end of the last one (d[body:body+end]). ok is false when d has no heavy
+// member, or is malformed, or its light members are not all first (NewDoc
+// writes them first): then d is its own light form.
+func (d Doc) light() (n, hdr, body, end int, ok bool) {
+	if len(d) < 2 {
+		return 0, 0, 0, 0, false
+	}
+	total := int(binary.BigEndian.Uint16(d))
+	p, heavy := 2, false
+	for i := 0; i < total; i++ {
+		if p >= len(d) {
+			return 0, 0, 0, 0, false
+		}
+		q := p + 1 + int(d[p])
+		if q+9 > len(d) {
+			return 0, 0, 0, 0, false
+		}
+		if d[q+8] == 1 {
+			heavy = true
+		} else {
+			if heavy { // a light member after a heavy one
+				return 0, 0, 0, 0, false
+			}
+			n, hdr = n+1, q+9
+			end = int(binary.BigEndian.Uint32(d[q+4:]))
+		}
+		p = q + 9
+	}
+	if !heavy || n == 0 || p+end > len(d) {
+		return 0, 0, 0, 0, false
+	}
+	return n, hdr, p, end, true
+}
+
+// LightLen is the length of AppendLight's output.
+func (d Doc) LightLen() int {
+	_, hdr, _, end, ok := d.light()
+	if !ok {
+		return len(d)
+	}
+	return hdr + end
+}
+
+// AppendLight appends d without its heavy members (a product's variants):
+// a smaller Doc that AppendJSON and Trimmer write alike for every field set
+// that names no heavy member. A doc it cannot shorten is appended whole.
+func (d Doc) AppendLight(dst []byte) []byte {
+	n, hdr, body, end, ok := d.light()
+	if !ok {
+		return append(dst, d...)
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(n))
+	dst = append(dst, d[2:hdr]...)
+	return append(dst, d[body:body+end]...)
+}
+
 // Names lists the member names of d (nil for a corrupt doc).
 func (d Doc) Names() []string {
 	var out []string

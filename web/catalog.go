@@ -23,7 +23,7 @@ func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery
 	if err != nil {
 		return app.ProductQuery{}, nil, err
 	}
-	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1}
+	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1, Light: !lq.Fields.Wants("variants")}
 	var v app.Validation
 	if qv := c.Query("q"); qv != "" { // an empty q needs no check (MaxLen allocates its message)
 		q.Q = app.FoldText(strings.TrimSpace(qv))
