@@ -61,17 +61,20 @@ type AdminTx interface {
 
 // AdminService manages admin accounts, their logins and tokens.
 type AdminService struct {
-	s adminDeps
+	db Scope[adminData]
+	s  adminDeps
 }
 
-func newAdminService(d adminDeps) *AdminService { return &AdminService{s: d} }
+func newAdminService(d adminDeps) *AdminService {
+	return &AdminService{db: scopeOf(d.DB, func(tx Tx) adminData { return tx }), s: d}
+}
 
 // Bootstrap makes the first owner when there is no admin yet. With password
 // empty it makes a random one and returns it (to print once); it returns ""
 // when an admin already existed or the password was given.
 func (as *AdminService) Bootstrap(email, password string) (string, error) {
 	generated := ""
-	err := as.s.DB.Update(func(tx Tx) error {
+	err := as.db.Update(func(tx adminData) error {
 		all, err := tx.Admins()
 		if err != nil || len(all) > 0 {
 			return err
@@ -112,7 +115,7 @@ func (as *AdminService) Login(email, password, ip string) (string, time.Time, *A
 // checkPassword returns the admin of email when password is theirs
 // (invalid_credentials otherwise, with the same bcrypt work for unknown emails).
 func (as *AdminService) checkPassword(email, password string) (*AdminUser, error) {
-	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.AdminByEmail(email) })
+	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.AdminByEmail(email) })
 	if IsNotFound(err) {
 		as.s.Pass.Dummy(password)
 		return nil, Errorf(EInvalidCreds, "wrong email or password")
@@ -142,7 +145,7 @@ func (as *AdminService) Authenticate(token string) (*AdminUser, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(c.Subject) })
+	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(c.Subject) })
 	if IsNotFound(err) {
 		return nil, Errorf(EUnauthorized, "this admin account no longer exists")
 	}
@@ -171,7 +174,7 @@ func (as *AdminService) Logout(token string) error {
 		return err
 	}
 	rv := &Revocation{StoreID: 0, Session: c.Session, Until: UTC(c.ExpiresAt).Add(time.Second)}
-	if err := as.s.DB.Update(func(tx Tx) error { return tx.PutRevocation(rv) }); err != nil {
+	if err := as.db.Update(func(tx adminData) error { return tx.PutRevocation(rv) }); err != nil {
 		return err
 	}
 	as.s.revoked(rv)
@@ -194,7 +197,7 @@ func (as *AdminService) ChangePassword(id uint64, oldPassword, newPassword, ip s
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	u, err := view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(id) })
+	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +217,7 @@ func (as *AdminService) ChangePassword(id uint64, oldPassword, newPassword, ip s
 	if err != nil {
 		return nil, err
 	}
-	err = as.s.DB.Update(func(tx Tx) error {
+	err = as.db.Update(func(tx adminData) error {
 		cur, err := tx.Admin(id)
 		if err != nil {
 			return err
@@ -259,7 +262,7 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 		return nil, err
 	}
 	u := &AdminUser{Email: NormalizeEmail(in.Email), PasswordHash: hash, Role: in.Role, StoreID: in.StoreID}
-	err = as.s.DB.Update(func(tx Tx) error {
+	err = as.db.Update(func(tx adminData) error {
 		if u.StoreID != 0 {
 			if _, err := tx.Store(u.StoreID); err != nil {
 				return Invalid("store_id", "unknown store")
@@ -273,17 +276,17 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 
 // Get returns one admin user (not_found).
 func (as *AdminService) Get(id uint64) (*AdminUser, error) {
-	return view(as.s.DB, func(tx Tx) (*AdminUser, error) { return tx.Admin(id) })
+	return viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
 }
 
 // List returns every admin user.
 func (as *AdminService) List() ([]*AdminUser, error) {
-	return view(as.s.DB, func(tx Tx) ([]*AdminUser, error) { return tx.Admins() })
+	return viewIn(as.db, func(tx adminData) ([]*AdminUser, error) { return tx.Admins() })
 }
 
 // Delete removes an admin user; the last owner cannot be removed (conflict).
 func (as *AdminService) Delete(id uint64) error {
-	return as.s.DB.Update(func(tx Tx) error {
+	return as.db.Update(func(tx adminData) error {
 		u, err := tx.Admin(id)
 		if err != nil {
 			return err

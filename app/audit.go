@@ -85,14 +85,16 @@ type AuditTx interface {
 }
 
 // AuditService records and lists admin writes.
-type AuditService struct{ s dbDeps }
+type AuditService struct{ db Scope[auditData] }
 
-func newAuditService(db DB) *AuditService { return &AuditService{s: dbDeps{DB: db}} }
+func newAuditService(db DB) *AuditService {
+	return &AuditService{db: scopeOf(db, func(tx Tx) auditData { return tx })}
+}
 
 // Record stores one entry (At is the transaction's time). Writers are
 // batched into shared commits.
 func (as *AuditService) Record(e AuditEntry) error {
-	return as.s.DB.Batch(func(tx Tx) error {
+	return as.db.Batch(func(tx auditData) error {
 		x := e
 		x.At = UTC(tx.Now())
 		return tx.CreateAuditEntry(&x)
@@ -104,13 +106,13 @@ func (as *AuditService) List(f AuditFilter, lp ListParams) (Page[*AuditEntry], e
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return Page[*AuditEntry]{}, Invalid("to", "must not be before from")
 	}
-	return view(as.s.DB, func(tx Tx) (Page[*AuditEntry], error) { return tx.AuditEntries(f, lp) })
+	return viewIn(as.db, func(tx auditData) (Page[*AuditEntry], error) { return tx.AuditEntries(f, lp) })
 }
 
 // Prune deletes entries older than AuditKeep; a daily job calls it.
 func (as *AuditService) Prune() (int, error) {
 	n := 0
-	err := as.s.DB.Update(func(tx Tx) error {
+	err := as.db.Update(func(tx auditData) error {
 		var err error
 		n, err = tx.DeleteAuditEntriesBefore(tx.Now().Add(-AuditKeep))
 		return err

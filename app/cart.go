@@ -78,9 +78,11 @@ type CartTx interface {
 }
 
 // CartService is the shopper's cart.
-type CartService struct{ s dbDeps }
+type CartService struct{ db Scope[cartData] }
 
-func newCartService(db DB) *CartService { return &CartService{s: dbDeps{DB: db}} }
+func newCartService(db DB) *CartService {
+	return &CartService{db: scopeOf(db, func(tx Tx) cartData { return tx })}
+}
 
 // CartInput adds a line (endpoint 7).
 type CartInput struct {
@@ -93,7 +95,7 @@ type CartInput struct {
 // sellable checks that the product and variant exist, are active and belong
 // together. Errors are validation_failed naming field+"product_id" or
 // field+"variant_id".
-func sellable(tx Tx, storeID, productID, variantID uint64, field string) (*Product, error) {
+func sellable(tx CatalogTx, storeID, productID, variantID uint64, field string) (*Product, error) {
 	p, err := loadSellable(tx, storeID, productID, field)
 	if err != nil {
 		return nil, err
@@ -102,7 +104,7 @@ func sellable(tx Tx, storeID, productID, variantID uint64, field string) (*Produ
 }
 
 // loadSellable reads an active product; anything else is a validation error.
-func loadSellable(tx Tx, storeID, productID uint64, field string) (*Product, error) {
+func loadSellable(tx CatalogTx, storeID, productID uint64, field string) (*Product, error) {
 	if productID == 0 {
 		return nil, Invalid(field+"product_id", "is required")
 	}
@@ -150,7 +152,7 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 	if err := checkQuantity("quantity", qty); err != nil {
 		return out, err
 	}
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx cartData) error {
 		p, err := sellable(tx, sh.StoreID, in.ProductID, in.VariantID, "")
 		if err != nil {
 			return err
@@ -192,7 +194,7 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 // deleted or deactivated since are left out of the view and the subtotal.
 func (cs *CartService) Cart(sh Shopper) (CartView, error) {
 	out := CartView{Items: []CartItemView{}}
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx cartData) error {
 		st, err := tx.Store(sh.StoreID)
 		if err != nil {
 			return err
@@ -234,7 +236,7 @@ func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemVi
 	if err := checkQuantity("quantity", qty); err != nil {
 		return out, err
 	}
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx cartData) error {
 		it, err := tx.CartItem(sh.StoreID, sh.CustomerID, id)
 		if err != nil {
 			return err
@@ -260,12 +262,12 @@ func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemVi
 
 // Remove deletes one line. Errors: not_found.
 func (cs *CartService) Remove(sh Shopper, id uint64) error {
-	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteCartItem(sh.StoreID, sh.CustomerID, id) })
+	return cs.db.Update(func(tx cartData) error { return tx.DeleteCartItem(sh.StoreID, sh.CustomerID, id) })
 }
 
 // removeOrdered drops the cart lines of the products and variants an order
 // bought (called in the transaction that marks it paid).
-func removeOrdered(tx Tx, o *Order) error {
+func removeOrdered(tx CartTx, o *Order) error {
 	if o.CustomerID == 0 {
 		return nil
 	}

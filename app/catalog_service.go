@@ -302,7 +302,7 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 	return p, err
 }
 
-func applyProductInput(tx Tx, p *Product, in ProductInput) error {
+func applyProductInput(tx clockedCatalogTx, p *Product, in ProductInput) error {
 	setProductFields(p, in)
 	var v Validation
 	checkProductFields(tx, p, &v)
@@ -317,7 +317,7 @@ func applyProductInput(tx Tx, p *Product, in ProductInput) error {
 }
 
 // checkProductFields checks p's own fields (not its variants) into v.
-func checkProductFields(tx Tx, p *Product, v *Validation) {
+func checkProductFields(tx CatalogTx, p *Product, v *Validation) {
 	v.Text("name", p.Name, true, 200)
 	v.Slug(p.Slug)
 	v.Text("description", p.Description, false, 20000)
@@ -334,7 +334,7 @@ func checkProductFields(tx Tx, p *Product, v *Validation) {
 }
 
 // allocateVariantIDs gives the new variants of a checked product their ids.
-func allocateVariantIDs(tx Tx, p *Product) error {
+func allocateVariantIDs(tx BaseTx, p *Product) error {
 	for i := range p.Variants {
 		if p.Variants[i].ID == 0 {
 			id, err := tx.NextID(p.StoreID, "variant")

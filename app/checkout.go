@@ -778,7 +778,7 @@ func (os *OrderService) ExpirePending() (int, error) {
 }
 
 // releaseCoupon gives back the coupon use of a cancelled order.
-func releaseCoupon(tx Tx, o *Order) error {
+func releaseCoupon(tx CouponTx, o *Order) error {
 	if o.CouponID == 0 {
 		return nil
 	}

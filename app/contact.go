@@ -125,9 +125,14 @@ type ContactTx interface {
 }
 
 // ContactService stores the contact form and lets staff read it.
-type ContactService struct{ s mailDeps }
+type ContactService struct {
+	db Scope[contactData]
+	s  mailDeps
+}
 
-func newContactService(d mailDeps) *ContactService { return &ContactService{s: d} }
+func newContactService(d mailDeps) *ContactService {
+	return &ContactService{db: scopeOf(d.DB, func(tx Tx) contactData { return tx }), s: d}
+}
 
 // Submit stores a contact message. Errors: validation_failed.
 func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessage, error) {
@@ -139,7 +144,7 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 		md = map[string]string{}
 	}
 	var m *ContactMessage
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contactData) error {
 		now := UTC(tx.Now())
 		m = &ContactMessage{StoreID: storeID, Name: in.Name, Email: in.Email, Phone: in.Phone, Subject: in.Subject,
 			Message: in.Message, Metadata: md, CreatedAt: now, UpdatedAt: now}
@@ -157,13 +162,15 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 
 // List pages a store's contact messages (see ContactTx.ContactMessages).
 func (cs *ContactService) List(storeID uint64, read *bool, unreadFirst bool, lp ListParams) (Page[*ContactMessage], error) {
-	return view(cs.s.DB, func(tx Tx) (Page[*ContactMessage], error) { return tx.ContactMessages(storeID, read, unreadFirst, lp) })
+	return viewIn(cs.db, func(tx contactData) (Page[*ContactMessage], error) {
+		return tx.ContactMessages(storeID, read, unreadFirst, lp)
+	})
 }
 
 // SetRead marks a message read or unread. Errors: not_found.
 func (cs *ContactService) SetRead(storeID, id uint64, read bool) (*ContactMessage, error) {
 	var m *ContactMessage
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contactData) error {
 		var err error
 		if m, err = tx.ContactMessage(storeID, id); err != nil {
 			return err
@@ -196,7 +203,7 @@ func (cs *ContactService) Reply(storeID, id uint64, by, message string) (*Contac
 		return nil, err
 	}
 	var m *ContactMessage
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contactData) error {
 		st, err := tx.Store(storeID)
 		if err != nil {
 			return err

@@ -225,7 +225,7 @@ type ContentTx interface {
 // price of the product or variant, or the lowest active flash deal on it. A
 // deal without a variant covers every variant of its product (never raising
 // a variant's price).
-func UnitPriceAt(tx Tx, p *Product, variantID uint64) (Money, error) {
+func UnitPriceAt(tx clockedContentTx, p *Product, variantID uint64) (Money, error) {
 	price := p.UnitPrice(variantID)
 	deals, err := tx.ProductFlashDeals(p.StoreID, p.ID)
 	if err != nil || len(deals) == 0 {
@@ -235,19 +235,21 @@ func UnitPriceAt(tx Tx, p *Product, variantID uint64) (Money, error) {
 }
 
 // ContentService serves the blog, flash deals and bundles.
-type ContentService struct{ s dbDeps }
+type ContentService struct{ db Scope[contentData] }
 
-func newContentService(db DB) *ContentService { return &ContentService{s: dbDeps{DB: db}} }
+func newContentService(db DB) *ContentService {
+	return &ContentService{db: scopeOf(db, func(tx Tx) contentData { return tx })}
+}
 
 // PublishedPosts returns a page of published posts.
 func (cs *ContentService) PublishedPosts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	return view(cs.s.DB, func(tx Tx) (Page[*BlogPost], error) { return tx.PublishedPosts(storeID, lp) })
+	return viewIn(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.PublishedPosts(storeID, lp) })
 }
 
 // PublishedPost returns a published post by slug (a draft is not_found).
 func (cs *ContentService) PublishedPost(storeID uint64, slug string) (*BlogPost, error) {
 	var p *BlogPost
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		var err error
 		p, err = tx.BlogPostBySlug(storeID, slug)
 		if err == nil && p.Status != PostPublished {
@@ -262,7 +264,7 @@ func (cs *ContentService) PublishedPost(storeID uint64, slug string) (*BlogPost,
 // sale, with their products.
 func (cs *ContentService) ActiveDeals(storeID uint64, lp ListParams) (Page[FlashDealView], error) {
 	var out Page[FlashDealView]
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		products := map[uint64]*Product{}
 		keep := func(d *FlashDeal) (bool, error) {
 			p, err := tx.Product(storeID, d.ProductID)
@@ -298,7 +300,7 @@ func (cs *ContentService) ActiveDeals(storeID uint64, lp ListParams) (Page[Flash
 // ActiveBundles returns a page of active bundles whose products are all on sale.
 func (cs *ContentService) ActiveBundles(storeID uint64, lp ListParams) (Page[BundleView], error) {
 	var out Page[BundleView]
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		views := map[uint64]BundleView{}
 		keep := func(b *Bundle) (bool, error) {
 			v, whole, err := bundleView(tx, b)
@@ -324,7 +326,7 @@ func (cs *ContentService) ActiveBundles(storeID uint64, lp ListParams) (Page[Bun
 
 // bundleView prices b's items from the catalog; whole is false when an item's
 // product or variant is gone or inactive (its name is then empty).
-func bundleView(tx Tx, b *Bundle) (BundleView, bool, error) {
+func bundleView(tx CatalogTx, b *Bundle) (BundleView, bool, error) {
 	v := BundleView{ID: b.ID, Name: b.Name, Slug: b.Slug, Description: b.Description, Images: b.Images,
 		Items: make([]BundleItemView, 0, len(b.Items)), Price: b.Price, IsActive: b.IsActive, CreatedAt: UTC(b.CreatedAt)}
 	if v.Images == nil {
@@ -376,7 +378,7 @@ type BlogPostInput struct {
 // Errors: validation_failed, not_found, conflict (slug taken).
 func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogPost, error) {
 	var p *BlogPost
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contentData) error {
 		p = &BlogPost{StoreID: storeID, Status: PostDraft}
 		if id != 0 {
 			var err error
@@ -430,17 +432,17 @@ func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogP
 
 // Post returns one post (admin).
 func (cs *ContentService) Post(storeID, id uint64) (*BlogPost, error) {
-	return view(cs.s.DB, func(tx Tx) (*BlogPost, error) { return tx.BlogPost(storeID, id) })
+	return viewIn(cs.db, func(tx contentData) (*BlogPost, error) { return tx.BlogPost(storeID, id) })
 }
 
 // Posts pages every post of a store, newest first (admin).
 func (cs *ContentService) Posts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	return view(cs.s.DB, func(tx Tx) (Page[*BlogPost], error) { return tx.BlogPosts(storeID, lp) })
+	return viewIn(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.BlogPosts(storeID, lp) })
 }
 
 // DeletePost removes a post. Errors: not_found.
 func (cs *ContentService) DeletePost(storeID, id uint64) error {
-	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteBlogPost(storeID, id) })
+	return cs.db.Update(func(tx contentData) error { return tx.DeleteBlogPost(storeID, id) })
 }
 
 // FlashDealInput creates or patches a deal; nil fields stay as they are. A
@@ -458,7 +460,7 @@ type FlashDealInput struct {
 // Errors: validation_failed, not_found.
 func (cs *ContentService) SaveDeal(storeID, id uint64, in FlashDealInput) (FlashDealView, error) {
 	var out FlashDealView
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contentData) error {
 		d := &FlashDeal{StoreID: storeID}
 		if id != 0 {
 			var err error
@@ -516,7 +518,7 @@ func parseRequiredTime(v *Validation, field string, s *string, dst *time.Time) {
 // Deal returns one deal with its product (admin).
 func (cs *ContentService) Deal(storeID, id uint64) (FlashDealView, error) {
 	var out FlashDealView
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		d, err := tx.FlashDeal(storeID, id)
 		if err != nil {
 			return err
@@ -527,7 +529,7 @@ func (cs *ContentService) Deal(storeID, id uint64) (FlashDealView, error) {
 	return out, err
 }
 
-func dealView(tx Tx, d *FlashDeal) (FlashDealView, error) {
+func dealView(tx CatalogTx, d *FlashDeal) (FlashDealView, error) {
 	p, err := tx.Product(d.StoreID, d.ProductID)
 	if IsNotFound(err) {
 		return d.view(nil), nil
@@ -541,7 +543,7 @@ func dealView(tx Tx, d *FlashDeal) (FlashDealView, error) {
 // Deals pages every deal of a store, newest first (admin).
 func (cs *ContentService) Deals(storeID uint64, lp ListParams) (Page[FlashDealView], error) {
 	var out Page[FlashDealView]
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		page, err := tx.FlashDeals(storeID, lp)
 		if err != nil {
 			return err
@@ -560,7 +562,7 @@ func (cs *ContentService) Deals(storeID uint64, lp ListParams) (Page[FlashDealVi
 
 // DeleteDeal removes a deal. Errors: not_found.
 func (cs *ContentService) DeleteDeal(storeID, id uint64) error {
-	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteFlashDeal(storeID, id) })
+	return cs.db.Update(func(tx contentData) error { return tx.DeleteFlashDeal(storeID, id) })
 }
 
 // BundleInput creates or patches a bundle; nil fields stay as they are. Items,
@@ -579,7 +581,7 @@ type BundleInput struct {
 // Errors: validation_failed, not_found, conflict (slug taken).
 func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (BundleView, error) {
 	var out BundleView
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx contentData) error {
 		b := &Bundle{StoreID: storeID, IsActive: true}
 		if id != 0 {
 			var err error
@@ -625,7 +627,7 @@ func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (Bundle
 // BundleByID returns one bundle (admin).
 func (cs *ContentService) BundleByID(storeID, id uint64) (BundleView, error) {
 	var out BundleView
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		b, err := tx.Bundle(storeID, id)
 		if err != nil {
 			return err
@@ -639,7 +641,7 @@ func (cs *ContentService) BundleByID(storeID, id uint64) (BundleView, error) {
 // AllBundles pages every bundle of a store, newest first (admin).
 func (cs *ContentService) AllBundles(storeID uint64, lp ListParams) (Page[BundleView], error) {
 	var out Page[BundleView]
-	err := cs.s.DB.View(func(tx Tx) error {
+	err := cs.db.View(func(tx contentData) error {
 		page, err := tx.Bundles(storeID, lp)
 		if err != nil {
 			return err
@@ -658,12 +660,12 @@ func (cs *ContentService) AllBundles(storeID uint64, lp ListParams) (Page[Bundle
 
 // DeleteBundle removes a bundle. Errors: not_found.
 func (cs *ContentService) DeleteBundle(storeID, id uint64) error {
-	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteBundle(storeID, id) })
+	return cs.db.Update(func(tx contentData) error { return tx.DeleteBundle(storeID, id) })
 }
 
 // checkDealProduct checks a deal's product, variant and price against the
 // catalog into v, and returns the product (nil when unknown or unset).
-func checkDealProduct(tx Tx, storeID uint64, d *FlashDeal, v *Validation) (*Product, error) {
+func checkDealProduct(tx CatalogTx, storeID uint64, d *FlashDeal, v *Validation) (*Product, error) {
 	var p *Product
 	if d.ProductID == 0 {
 		v.Add("product_id", "is required")
@@ -690,7 +692,7 @@ func checkDealProduct(tx Tx, storeID uint64, d *FlashDeal, v *Validation) (*Prod
 
 // checkBundleItems checks a bundle's items (count, quantities, products and
 // variants of the store) into v.
-func checkBundleItems(tx Tx, storeID uint64, items []BundleItem, v *Validation) error {
+func checkBundleItems(tx CatalogTx, storeID uint64, items []BundleItem, v *Validation) error {
 	switch {
 	case len(items) == 0:
 		v.Add("items", "at least one item")

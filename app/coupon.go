@@ -108,9 +108,11 @@ type CouponTx interface {
 }
 
 // CouponService manages coupons (admin side).
-type CouponService struct{ s dbDeps }
+type CouponService struct{ db Scope[couponData] }
 
-func newCouponService(db DB) *CouponService { return &CouponService{s: dbDeps{DB: db}} }
+func newCouponService(db DB) *CouponService {
+	return &CouponService{db: scopeOf(db, func(tx Tx) couponData { return tx })}
+}
 
 // CouponInput creates or patches a coupon; nil fields stay as they are. A
 // null or zero max_uses means unlimited; sending starts_at/ends_at as "" clears them.
@@ -146,7 +148,7 @@ func parseTimeField(v *Validation, field string, s *string, dst **time.Time) {
 // Errors: validation_failed, not_found, conflict (code taken).
 func (cs *CouponService) Save(storeID, id uint64, in CouponInput) (*Coupon, error) {
 	var c *Coupon
-	err := cs.s.DB.Update(func(tx Tx) error {
+	err := cs.db.Update(func(tx couponData) error {
 		c = &Coupon{StoreID: storeID, IsActive: true}
 		if id != 0 {
 			var err error
@@ -203,15 +205,15 @@ func (cs *CouponService) Save(storeID, id uint64, in CouponInput) (*Coupon, erro
 
 // List returns a store's coupons.
 func (cs *CouponService) List(storeID uint64) ([]*Coupon, error) {
-	return view(cs.s.DB, func(tx Tx) ([]*Coupon, error) { return tx.Coupons(storeID) })
+	return viewIn(cs.db, func(tx couponData) ([]*Coupon, error) { return tx.Coupons(storeID) })
 }
 
 // Get returns one coupon. Errors: not_found.
 func (cs *CouponService) Get(storeID, id uint64) (*Coupon, error) {
-	return view(cs.s.DB, func(tx Tx) (*Coupon, error) { return tx.Coupon(storeID, id) })
+	return viewIn(cs.db, func(tx couponData) (*Coupon, error) { return tx.Coupon(storeID, id) })
 }
 
 // Delete removes a coupon; orders keep the code they were placed with.
 func (cs *CouponService) Delete(storeID, id uint64) error {
-	return cs.s.DB.Update(func(tx Tx) error { return tx.DeleteCoupon(storeID, id) })
+	return cs.db.Update(func(tx couponData) error { return tx.DeleteCoupon(storeID, id) })
 }

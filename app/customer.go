@@ -119,7 +119,7 @@ type Shopper struct {
 // RequireVerified returns email_not_verified when the store has
 // email_otp_enabled and the customer has not verified the email. Placing an
 // order with a token, reviewing and opening tickets call it.
-func RequireVerified(tx Tx, storeID, customerID uint64) error {
+func RequireVerified(tx verifiedTx, storeID, customerID uint64) error {
 	st, err := tx.Store(storeID)
 	if err != nil {
 		return err

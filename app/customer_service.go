@@ -274,7 +274,7 @@ func (cs *CustomerService) spend(st *Store, token string, use func(Tx, *Session)
 
 // startSession begins a new refresh chain for c, dropping c's expired
 // sessions and, past MaxSessions, the least recently used ones.
-func (cs *CustomerService) startSession(tx Tx, c *Customer) (*TokenResult, error) {
+func (cs *CustomerService) startSession(tx sessionTx, c *Customer) (*TokenResult, error) {
 	now := UTC(tx.Now())
 	sessions, err := tx.Sessions(c.StoreID, c.ID)
 	if err != nil {
@@ -600,7 +600,7 @@ func (in PasswordReset) validate() error {
 // those issued before now (whole seconds) by the not-before time, those of
 // this very second by their sessions. The revocations are committed by the
 // caller once the transaction is.
-func (cs *CustomerService) endSessions(tx Tx, c *Customer) ([]*Revocation, error) {
+func (cs *CustomerService) endSessions(tx signOutTx, c *Customer) ([]*Revocation, error) {
 	sessions, err := tx.Sessions(c.StoreID, c.ID)
 	if err != nil {
 		return nil, err
@@ -624,7 +624,7 @@ func (cs *CustomerService) endSessions(tx Tx, c *Customer) ([]*Revocation, error
 }
 
 // putCode stores a fresh code of purpose for c (tries start again).
-func (cs *CustomerService) putCode(tx Tx, c *Customer, purpose, code string) error {
+func (cs *CustomerService) putCode(tx sessionTx, c *Customer, purpose, code string) error {
 	h, err := cs.hashCode(c.StoreID, c.ID, purpose, code)
 	if err != nil {
 		return err
@@ -636,7 +636,7 @@ func (cs *CustomerService) putCode(tx Tx, c *Customer, purpose, code string) err
 // the code; a miss counts a try and burns the code at CodeMaxTries (locked
 // reports that: the caller mails the shopper, lockedMail); an expired code is
 // deleted. The caller must commit even when it reports false.
-func (cs *CustomerService) useCode(tx Tx, c *Customer, purpose, code string) (good, locked bool, err error) {
+func (cs *CustomerService) useCode(tx sessionTx, c *Customer, purpose, code string) (good, locked bool, err error) {
 	ec, err := tx.EmailCode(c.StoreID, c.ID, purpose)
 	if IsNotFound(err) {
 		return false, false, nil
@@ -890,7 +890,7 @@ func (cs *CustomerService) UpdateAddress(sh *Shopper, id string, in AddressInput
 }
 
 // clearDefault unsets is_default on every address of all but keep.
-func clearDefault(tx Tx, all []*Address, keep string, now time.Time) error {
+func clearDefault(tx AddressTx, all []*Address, keep string, now time.Time) error {
 	for _, o := range all {
 		if o.ID != keep && o.IsDefault {
 			o.IsDefault, o.UpdatedAt = false, now

@@ -171,7 +171,7 @@ func (os *OrderService) Dashboard(storeID uint64) (*Dashboard, error) {
 	})
 }
 
-func todos(tx Tx, storeID uint64, now time.Time, ttl time.Duration) ([]Todo, error) {
+func todos(tx DashboardTx, storeID uint64, now time.Time, ttl time.Duration) ([]Todo, error) {
 	type count struct {
 		key, label string
 		fn         func() (int, error)

@@ -21,11 +21,7 @@ type DB interface {
 // Methods return *Error values for domain outcomes (not_found, conflict) and
 // wrapped infrastructure errors otherwise; never (nil, nil).
 type Tx interface {
-	// Now is the transaction's clock (frozen in tests).
-	Now() time.Time
-	// NextID allocates the next id of a per-store sequence ("product", ...).
-	NextID(storeID uint64, seq string) (uint64, error)
-
+	BaseTx
 	StoreTx
 	CatalogTx
 	MediaTx
@@ -59,6 +55,57 @@ func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
 func view[T any](db DB, get func(Tx) (T, error)) (T, error) {
 	var out T
 	err := db.View(func(tx Tx) error {
+		var err error
+		out, err = get(tx)
+		return err
+	})
+	return out, err
+}
+
+// BaseTx is what every transaction offers besides its areas: the clock and
+// the per-store sequences. The per-area interfaces (StoreTx, CouponTx, ...)
+// are the units of the storage contract; Tx is their sum.
+type BaseTx interface {
+	// Now is the transaction's clock (frozen in tests).
+	Now() time.Time
+	// NextID allocates the next id of a per-store sequence ("product", ...).
+	NextID(storeID uint64, seq string) (uint64, error)
+}
+
+// Scope is a DB seen through a narrower transaction type T: a service names
+// the storage areas it uses as one interface T (couponData, reviewData, ...),
+// holds a Scope[T], and its transactions show nothing else. The narrowing is
+// checked by the compiler where the scope is made (Tx must implement T) and
+// costs one interface conversion per transaction; backends implement Tx
+// alone. Services whose transactions cross most areas (checkout, payments,
+// requests, customers, the catalog) keep the whole Tx.
+type Scope[T any] struct {
+	db DB
+	as func(Tx) T
+}
+
+// scopeOf narrows db to T; as is `func(tx Tx) T { return tx }`.
+func scopeOf[T any](db DB, as func(Tx) T) Scope[T] { return Scope[T]{db: db, as: as} }
+
+// View runs fn in a read transaction.
+func (s Scope[T]) View(fn func(T) error) error {
+	return s.db.View(func(tx Tx) error { return fn(s.as(tx)) })
+}
+
+// Update runs fn in a write transaction (committed and fsynced on nil).
+func (s Scope[T]) Update(fn func(T) error) error {
+	return s.db.Update(func(tx Tx) error { return fn(s.as(tx)) })
+}
+
+// Batch is DB.Batch through the scope: fn may run more than once.
+func (s Scope[T]) Batch(fn func(T) error) error {
+	return s.db.Batch(func(tx Tx) error { return fn(s.as(tx)) })
+}
+
+// viewIn is view through a scope.
+func viewIn[R, T any](s Scope[T], get func(T) (R, error)) (R, error) {
+	var out R
+	err := s.View(func(tx T) error {
 		var err error
 		out, err = get(tx)
 		return err

@@ -66,9 +66,9 @@ type MailTx interface {
 
 // QueueMail writes m to the outbox inside tx, due at once: the one way a
 // service sends mail, so that a mail exists exactly when its cause commits.
-func QueueMail(tx Tx, m Mail) error { return queueMail(tx, &m) }
+func QueueMail(tx mailTx, m Mail) error { return queueMail(tx, &m) }
 
-func queueMail(tx Tx, m *Mail) error {
+func queueMail(tx mailTx, m *Mail) error {
 	if m.To == "" {
 		return nil
 	}

@@ -46,7 +46,7 @@ func (n notifier) Kick() {
 }
 
 // Happened records c's event and queues its mails in tx.
-func (n notifier) Happened(tx Tx, c Change) error {
+func (n notifier) Happened(tx notifyTx, c Change) error {
 	if err := recordEvent(tx, c.StoreID, c.Type, c.payload); err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (n notifier) Happened(tx Tx, c Change) error {
 
 // mailing queues the mails of one change in its transaction.
 type mailing struct {
-	tx Tx
+	tx notifyTx
 	st *Store
 	d  MailData
 }
@@ -199,7 +199,7 @@ func (c Change) payload() any {
 
 // orderEmail is where mail about an order goes: the order's email, else its
 // shopper's account email.
-func orderEmail(tx Tx, o *Order) string {
+func orderEmail(tx CustomerTx, o *Order) string {
 	if o == nil {
 		return ""
 	}
@@ -247,7 +247,7 @@ func (w stockWatch) before(p *Product) {
 }
 
 // after reports EvProductLowStock for p if the write made it low.
-func (n notifier) lowStockAfter(tx Tx, w stockWatch, p *Product) error {
+func (n notifier) lowStockAfter(tx notifyTx, w stockWatch, p *Product) error {
 	was, seen := w[p.ID]
 	if !seen || was || !p.LowStock() {
 		return nil
@@ -259,7 +259,7 @@ func (n notifier) lowStockAfter(tx Tx, w stockWatch, p *Product) error {
 // OrderCancelled reports a cancellation (by "request", "store" or
 // "expired") in the transaction that cancelled o (after CancelOrder):
 // order.status_changed and order.cancelled, and the shopper's mail.
-func (n notifier) OrderCancelled(tx Tx, o *Order, by string) error {
+func (n notifier) OrderCancelled(tx notifyTx, o *Order, by string) error {
 	if err := n.Happened(tx, Change{Type: EvOrderStatusChanged, StoreID: o.StoreID, Order: o}); err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func (n notifier) OrderCancelled(tx Tx, o *Order, by string) error {
 
 // lowStockAfterTake reports EvProductLowStock when the units o took from p
 // (already taken) brought it down to its threshold or below.
-func (n notifier) lowStockAfterTake(tx Tx, p *Product, o *Order) error {
+func (n notifier) lowStockAfterTake(tx notifyTx, p *Product, o *Order) error {
 	if !p.LowStock() {
 		return nil
 	}
@@ -285,7 +285,7 @@ func (n notifier) lowStockAfterTake(tx Tx, p *Product, o *Order) error {
 }
 
 // endpointDisabledMail tells the owner that an endpoint was disabled.
-func (n notifier) endpointDisabledMail(tx Tx, st *Store, w *WebhookEndpoint) error {
+func (n notifier) endpointDisabledMail(tx mailTx, st *Store, w *WebhookEndpoint) error {
 	d := MailData{Store: BrandOf(st, n.publicURL), Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
 	for _, to := range ownerAddresses(st) {
 		m, err := RenderMail(st, MailOwnerWebhookOff, to, d)

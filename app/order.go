@@ -173,7 +173,7 @@ func CanAdminMove(from, to string) bool { return adminMoves[from] == to }
 // stock and its coupon use. Every cancellation (expiry, an approved request)
 // goes through it, once, in the transaction that writes the order; payment
 // status is the caller's.
-func CancelOrder(tx Tx, o *Order, now time.Time) error {
+func CancelOrder(tx cancelTx, o *Order, now time.Time) error {
 	if err := ReleaseStock(tx, o); err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func CancelOrder(tx Tx, o *Order, now time.Time) error {
 }
 
 // ReleaseStock puts an order's reserved units back into the catalog (see CancelOrder).
-func ReleaseStock(tx Tx, o *Order) error {
+func ReleaseStock(tx stockTx, o *Order) error {
 	for _, it := range o.Items {
 		p, err := tx.Product(o.StoreID, it.ProductID)
 		if IsNotFound(err) {

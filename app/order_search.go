@@ -433,7 +433,7 @@ func (rs *RequestService) storeAction(storeID, orderID uint64, kind string, by *
 
 // fileStoreRequest files the store's own request of kind on an order, or
 // returns the pending shopper's request it approves instead (filed false).
-func fileStoreRequest(tx Tx, storeID, orderID uint64, kind string, in StoreActionInput) (r *Request, filed bool, err error) {
+func fileStoreRequest(tx storeRequestTx, storeID, orderID uint64, kind string, in StoreActionInput) (r *Request, filed bool, err error) {
 	o, err := tx.Order(storeID, orderID)
 	if err != nil {
 		return nil, false, err

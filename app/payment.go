@@ -69,7 +69,7 @@ func parseSessionID(id string) (storeID, seq uint64, ok bool) {
 
 // loadSession reads the session a wire id names; a wrong random part is
 // not_found like an unknown id.
-func loadSession(tx Tx, id string) (*PaymentSession, error) {
+func loadSession(tx PaymentTx, id string) (*PaymentSession, error) {
 	sid, n, ok := parseSessionID(id)
 	if !ok {
 		return nil, NotFound("payment session")
@@ -329,7 +329,7 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 
 // settleInvalid applies an invalid outcome to a pending order: an expired
 // session cancels it, anything else marks its payment FAILED.
-func (ps *PaymentService) settleInvalid(tx Tx, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
+func (ps *PaymentService) settleInvalid(tx settleInvalidTx, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
 	if o.Status != OrderPending || o.PaymentStatus == PaymentPaid {
 		return nil
 	}
@@ -352,7 +352,7 @@ func (ps *PaymentService) settleInvalid(tx Tx, o *Order, gr GatewayResult, now t
 
 // settleLate applies an outcome to an order no longer pending: money taken
 // meanwhile is recorded (the order PAID, for the store to refund).
-func (ps *PaymentService) settleLate(tx Tx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
+func (ps *PaymentService) settleLate(tx settleLateTx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time, res *VerifyResult) error {
 	res.Message = "the order is no longer awaiting payment (" + strings.ToLower(o.Status) + ")"
 	if !gr.Paid || o.PaymentStatus == PaymentPaid {
 		return nil
@@ -375,7 +375,7 @@ func (ps *PaymentService) settleLate(tx Tx, sess *PaymentSession, o *Order, gr G
 
 // settleAttempt records a new attempt on a pending order: paid confirms
 // it (events, cart lines removed), failed marks its payment FAILED.
-func (ps *PaymentService) settleAttempt(tx Tx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time) error {
+func (ps *PaymentService) settleAttempt(tx settleTx, sess *PaymentSession, o *Order, gr GatewayResult, now time.Time) error {
 	sess.Attempts = append(sess.Attempts, PaymentAttempt{TransactionID: gr.TransactionID, Success: gr.Paid, Message: gr.Message, At: now})
 	sess.UpdatedAt = now
 	o.UpdatedAt = now

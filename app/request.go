@@ -208,7 +208,7 @@ func validDeliveryPhone(s string) bool {
 
 // requestOrderOf loads an order of the shopper. Another shopper's order, a
 // guest order and an unknown id are all not_found.
-func requestOrderOf(tx Tx, sh Shopper, orderID uint64) (*Order, error) {
+func requestOrderOf(tx OrderTx, sh Shopper, orderID uint64) (*Order, error) {
 	if sh.CustomerID == 0 {
 		return nil, NotFound("order")
 	}
@@ -284,7 +284,7 @@ func (rs *RequestService) UpdateDelivery(sh Shopper, in DeliveryInput) (*Order, 
 }
 
 // pendingRequestOf returns the PENDING request of a kind on an order, or nil.
-func pendingRequestOf(tx Tx, storeID uint64, kind string, orderID uint64) (*Request, error) {
+func pendingRequestOf(tx RequestTx, storeID uint64, kind string, orderID uint64) (*Request, error) {
 	rs, err := tx.OrderRequests(storeID, kind, orderID)
 	if err != nil {
 		return nil, err
@@ -577,7 +577,7 @@ func (rs *RequestService) beginProviderRefund(storeID uint64, kind string, id ui
 // providerRefundDue is the refund an approval of r owes at a remote
 // provider (gateway, session and amount), nil when none: a refund paid
 // another way, an unpaid order, a test payment, nothing left to give back.
-func (rs *RequestService) providerRefundDue(tx Tx, kind string, r *Request, o *Order, in DecisionInput) (*providerRefund, error) {
+func (rs *RequestService) providerRefundDue(tx PaymentTx, kind string, r *Request, o *Order, in DecisionInput) (*providerRefund, error) {
 	if kind == KindRefund && in.RefundMethod != RefundOriginalMethod {
 		return nil, nil
 	}
@@ -703,7 +703,7 @@ func (rs *RequestService) decide(storeID uint64, kind string, id, adminID uint64
 // applyDecision applies an approval's effect to the order (a provider
 // refund already made, a cancellation, a refund) and records the decision
 // on the request.
-func applyDecision(tx Tx, kind string, r *Request, o *Order, adminID uint64, approve bool, in DecisionInput, call *providerRefund, now time.Time) error {
+func applyDecision(tx decisionTx, kind string, r *Request, o *Order, adminID uint64, approve bool, in DecisionInput, call *providerRefund, now time.Time) error {
 	if approve {
 		var err error
 		switch {
@@ -731,7 +731,7 @@ func applyDecision(tx Tx, kind string, r *Request, o *Order, adminID uint64, app
 	return tx.PutRequest(r)
 }
 
-func approveCancellationRequest(tx Tx, o *Order, now time.Time) error {
+func approveCancellationRequest(tx cancelTx, o *Order, now time.Time) error {
 	if o.Status != OrderPending && o.Status != OrderConfirmed {
 		return Errorf(EInvalidOrderState, "the order is %s now and can no longer be cancelled", o.Status)
 	}
@@ -762,7 +762,7 @@ func checkRefundable(o *Order, r *Request) error {
 // refunded amount only grows, to the most of what this refund brings
 // (RefundBase + amount) and what the provider reported meanwhile
 // (charge.refunded), so the webhook and this record agree in any order.
-func recordProviderRefund(tx Tx, o *Order, r *Request, call *providerRefund, now time.Time) error {
+func recordProviderRefund(tx cancelTx, o *Order, r *Request, call *providerRefund, now time.Time) error {
 	o.ProviderRefunds = append(o.ProviderRefunds, ProviderRefundRecord{ID: call.refundID, Amount: call.amount,
 		RequestKind: r.Kind, RequestID: r.ID, At: now})
 	r.ProviderRefundID = call.refundID
@@ -805,7 +805,7 @@ func recordRefunded(db DB, sess *PaymentSession, refunded Money) (*Order, error)
 	return o, err
 }
 
-func approveRefundRequest(tx Tx, o *Order, r *Request, now time.Time) error {
+func approveRefundRequest(tx OrderTx, o *Order, r *Request, now time.Time) error {
 	if err := checkRefundable(o, r); err != nil {
 		return err
 	}

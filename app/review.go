@@ -187,9 +187,14 @@ type ReviewTx interface {
 }
 
 // ReviewService submits, moderates and lists reviews.
-type ReviewService struct{ s mailDeps }
+type ReviewService struct {
+	db Scope[reviewData]
+	s  mailDeps
+}
 
-func newReviewService(d mailDeps) *ReviewService { return &ReviewService{s: d} }
+func newReviewService(d mailDeps) *ReviewService {
+	return &ReviewService{db: scopeOf(d.DB, func(tx Tx) reviewData { return tx }), s: d}
+}
 
 // Submit stores a shopper's review as PENDING and returns it.
 // Errors: validation_failed, email_not_verified, not_found (unknown or
@@ -200,7 +205,7 @@ func (rs *ReviewService) Submit(sh Shopper, in ReviewInput) (*Review, error) {
 		return nil, err
 	}
 	var r *Review
-	err = rs.s.DB.Update(func(tx Tx) error {
+	err = rs.db.Update(func(tx reviewData) error {
 		if err := RequireVerified(tx, sh.StoreID, sh.CustomerID); err != nil {
 			return err
 		}
@@ -244,7 +249,7 @@ func (rs *ReviewService) Submit(sh Shopper, in ReviewInput) (*Review, error) {
 
 // hasReceived reports whether the customer has a DELIVERED or COMPLETED order
 // containing the product; for a store review (productID 0), any such order.
-func hasReceived(tx Tx, storeID, customerID, productID uint64) (bool, error) {
+func hasReceived(tx OrderTx, storeID, customerID, productID uint64) (bool, error) {
 	lp := ListParams{Sort: SortNewest, Limit: MaxLimit}
 	for {
 		page, err := tx.CustomerOrders(storeID, customerID, lp)
@@ -286,7 +291,7 @@ func (rs *ReviewService) Reject(storeID, id uint64) (*Review, error) {
 
 func (rs *ReviewService) moderate(storeID, id uint64, status string) (*Review, error) {
 	var r *Review
-	err := rs.s.DB.Update(func(tx Tx) error {
+	err := rs.db.Update(func(tx reviewData) error {
 		var err error
 		if r, err = tx.Review(storeID, id); err != nil {
 			return err
@@ -351,7 +356,7 @@ func (rs *ReviewService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Review]{}, err
 		}
 	}
-	return view(rs.s.DB, func(tx Tx) (Page[*Review], error) { return tx.Reviews(storeID, status, lp) })
+	return viewIn(rs.db, func(tx reviewData) (Page[*Review], error) { return tx.Reviews(storeID, status, lp) })
 }
 
 // ProductReviews returns a page of an active product's approved reviews and
@@ -360,7 +365,7 @@ func (rs *ReviewService) ProductReviews(storeID uint64, slug string, lp ListPara
 	var p *Product
 	var page Page[json.RawMessage]
 	var sum ReviewSummary
-	err := rs.s.DB.View(func(tx Tx) error {
+	err := rs.db.View(func(tx reviewData) error {
 		var err error
 		if p, err = tx.ProductBySlug(storeID, slug); err != nil {
 			return err
@@ -381,7 +386,7 @@ func (rs *ReviewService) ProductReviews(storeID uint64, slug string, lp ListPara
 func (rs *ReviewService) StoreReviews(storeID uint64, lp ListParams) (Page[json.RawMessage], ReviewSummary, error) {
 	var page Page[json.RawMessage]
 	var sum ReviewSummary
-	err := rs.s.DB.View(func(tx Tx) error {
+	err := rs.db.View(func(tx reviewData) error {
 		var err error
 		if sum, err = tx.ReviewSummary(storeID, 0); err != nil {
 			return err
@@ -398,7 +403,7 @@ func (rs *ReviewService) RecentJSON(storeID, productID uint64, n int) ([]byte, e
 	if n <= 0 {
 		return []byte("[]"), nil
 	}
-	page, err := view(rs.s.DB, func(tx Tx) (Page[json.RawMessage], error) {
+	page, err := viewIn(rs.db, func(tx reviewData) (Page[json.RawMessage], error) {
 		return tx.ApprovedReviews(storeID, productID, ListParams{Sort: SortNewest, Limit: n})
 	})
 	if err != nil {

@@ -171,7 +171,7 @@ func (cs *CustomerService) LoadRevocations() error {
 
 // revokeSessions stores, in tx, the revocation of the access tokens of the
 // sessions with keys; the caller calls commitRevocations after the commit.
-func (cs *CustomerService) revokeSessions(tx Tx, storeID uint64, keys ...[]byte) ([]*Revocation, error) {
+func (cs *CustomerService) revokeSessions(tx revokeTx, storeID uint64, keys ...[]byte) ([]*Revocation, error) {
 	until := UTC(tx.Now()).Add(cs.s.Opt.AccessTTL + time.Second)
 	out := make([]*Revocation, 0, len(keys))
 	for _, k := range keys {
@@ -186,7 +186,7 @@ func (cs *CustomerService) revokeSessions(tx Tx, storeID uint64, keys ...[]byte)
 
 // revokeCustomer stores, in tx, the revocation of every access token of the
 // customer issued before now (whole seconds, as tokens carry them).
-func (cs *CustomerService) revokeCustomer(tx Tx, storeID, customerID uint64) (*Revocation, error) {
+func (cs *CustomerService) revokeCustomer(tx revokeTx, storeID, customerID uint64) (*Revocation, error) {
 	now := UTC(tx.Now())
 	rv := &Revocation{StoreID: storeID, CustomerID: customerID, NotBefore: now, Until: now.Add(cs.s.Opt.AccessTTL + time.Second)}
 	if err := tx.PutRevocation(rv); err != nil {
@@ -196,7 +196,7 @@ func (cs *CustomerService) revokeCustomer(tx Tx, storeID, customerID uint64) (*R
 }
 
 // pruneStored deletes expired stored revocations, at most once per access TTL.
-func (cs *CustomerService) pruneStored(tx Tx) error {
+func (cs *CustomerService) pruneStored(tx revokeTx) error {
 	now := tx.Now()
 	cs.mu.Lock()
 	due := now.Sub(cs.pruned) >= cs.s.Opt.AccessTTL

@@ -127,8 +127,6 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 // The collaborators of each service. A service reads them as s.DB, s.Log,
 // ...; the struct names what it may use.
 type (
-	dbDeps struct{ DB DB }
-
 	// mailDeps is a service whose writes have side effects (events, mail).
 	mailDeps struct {
 		DB DB

@@ -19,7 +19,8 @@ import (
 // number, bumped by every store change, keeps a reader that loaded from the
 // database before a change from caching what it read.
 type StoreService struct {
-	s storeDeps
+	db Scope[storeData]
+	s  storeDeps
 
 	cache atomic.Pointer[storeCache]
 	mu    sync.Mutex // serializes writers of cache
@@ -36,7 +37,7 @@ type storeCache struct {
 }
 
 func newStoreService(d storeDeps) *StoreService {
-	ss := &StoreService{s: d}
+	ss := &StoreService{db: scopeOf(d.DB, func(tx Tx) storeData { return tx }), s: d}
 	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}})
 	return ss
 }
@@ -89,7 +90,7 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 // Authenticate so that the hot path keeps h and st on the stack).
 func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
 	gen := int64(ss.cache.Load().gen)
-	st, err := view(ss.s.DB, func(tx Tx) (*Store, error) { return tx.StoreByKeyHash(h[:]) })
+	st, err := viewIn(ss.db, func(tx storeData) (*Store, error) { return tx.StoreByKeyHash(h[:]) })
 	if IsNotFound(err) {
 		return nil, Errorf(EInvalidAPIKey, "unknown API key")
 	}
@@ -182,7 +183,7 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 	key := NewAPIKey()
 	st := &Store{Name: in.Name, Subdomain: in.Subdomain, Currency: in.Currency, IsActive: true,
 		APIKeyHash: HashAPIKey(key), Config: DefaultConfig(in.Name)}
-	err := ss.s.DB.Update(func(tx Tx) error {
+	err := ss.db.Update(func(tx storeData) error {
 		st.CreatedAt, st.UpdatedAt = UTC(tx.Now()), UTC(tx.Now())
 		return tx.CreateStore(st)
 	})
@@ -194,18 +195,18 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 
 // Get returns a store by id (not_found).
 func (ss *StoreService) Get(id uint64) (*Store, error) {
-	return view(ss.s.DB, func(tx Tx) (*Store, error) { return tx.Store(id) })
+	return viewIn(ss.db, func(tx storeData) (*Store, error) { return tx.Store(id) })
 }
 
 // List returns every store.
 func (ss *StoreService) List() ([]*Store, error) {
-	return view(ss.s.DB, func(tx Tx) ([]*Store, error) { return tx.Stores() })
+	return viewIn(ss.db, func(tx storeData) ([]*Store, error) { return tx.Stores() })
 }
 
 // update applies fn to the stored store and drops the caches.
 func (ss *StoreService) update(id uint64, fn func(*Store) error) (*Store, error) {
 	var st *Store
-	err := ss.s.DB.Update(func(tx Tx) error {
+	err := ss.db.Update(func(tx storeData) error {
 		var err error
 		if st, err = tx.Store(id); err != nil {
 			return err

@@ -185,9 +185,14 @@ type TicketTx interface {
 const TicketsWindow = time.Hour
 
 // TicketService runs support tickets for shoppers and staff.
-type TicketService struct{ s ticketDeps }
+type TicketService struct {
+	db Scope[ticketData]
+	s  ticketDeps
+}
 
-func newTicketService(d ticketDeps) *TicketService { return &TicketService{s: d} }
+func newTicketService(d ticketDeps) *TicketService {
+	return &TicketService{db: scopeOf(d.DB, func(tx Tx) ticketData { return tx }), s: d}
+}
 
 // Create opens a ticket for the shopper and returns it.
 // Errors: validation_failed, email_not_verified, not_found (order_id not the
@@ -219,7 +224,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 		return nil, err
 	}
 	var t *Ticket
-	err := ts.s.DB.Update(func(tx Tx) error {
+	err := ts.db.Update(func(tx ticketData) error {
 		if err := RequireVerified(tx, sh.StoreID, sh.CustomerID); err != nil {
 			return err
 		}
@@ -255,10 +260,10 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 
 // Mine returns one of the shopper's tickets; another shopper's is not_found.
 func (ts *TicketService) Mine(sh Shopper, id string) (*Ticket, error) {
-	return view(ts.s.DB, func(tx Tx) (*Ticket, error) { return ownTicket(tx, sh, id) })
+	return viewIn(ts.db, func(tx ticketData) (*Ticket, error) { return ownTicket(tx, sh, id) })
 }
 
-func ownTicket(tx Tx, sh Shopper, id string) (*Ticket, error) {
+func ownTicket(tx TicketTx, sh Shopper, id string) (*Ticket, error) {
 	t, err := tx.Ticket(sh.StoreID, id)
 	if err != nil {
 		return nil, err
@@ -271,7 +276,7 @@ func ownTicket(tx Tx, sh Shopper, id string) (*Ticket, error) {
 
 // ListMine pages the shopper's tickets, newest first.
 func (ts *TicketService) ListMine(sh Shopper, lp ListParams) (Page[*Ticket], error) {
-	return view(ts.s.DB, func(tx Tx) (Page[*Ticket], error) { return tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp) })
+	return viewIn(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp) })
 }
 
 // addMessage appends a message to t, keeping updated_at and last_activity_at.
@@ -312,7 +317,7 @@ func (ts *TicketService) Reply(sh Shopper, id string, in TicketReply) (*Ticket, 
 		return nil, err
 	}
 	var t *Ticket
-	err := ts.s.DB.Update(func(tx Tx) error {
+	err := ts.db.Update(func(tx ticketData) error {
 		var err error
 		if t, err = ownTicket(tx, sh, id); err != nil {
 			return err
@@ -337,7 +342,7 @@ func (ts *TicketService) Reply(sh Shopper, id string, in TicketReply) (*Ticket, 
 
 // Get returns a ticket of the store (admin).
 func (ts *TicketService) Get(storeID uint64, id string) (*Ticket, error) {
-	return view(ts.s.DB, func(tx Tx) (*Ticket, error) { return tx.Ticket(storeID, id) })
+	return viewIn(ts.db, func(tx ticketData) (*Ticket, error) { return tx.Ticket(storeID, id) })
 }
 
 // List pages a store's tickets (admin); status "" is all.
@@ -350,7 +355,7 @@ func (ts *TicketService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Ticket]{}, err
 		}
 	}
-	return view(ts.s.DB, func(tx Tx) (Page[*Ticket], error) { return tx.Tickets(storeID, status, lp) })
+	return viewIn(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.Tickets(storeID, status, lp) })
 }
 
 // StaffReply adds a STAFF message and emails the shopper. An OPEN ticket
@@ -360,7 +365,7 @@ func (ts *TicketService) StaffReply(storeID uint64, id string, in TicketReply) (
 		return nil, err
 	}
 	var t *Ticket
-	err := ts.s.DB.Update(func(tx Tx) error {
+	err := ts.db.Update(func(tx ticketData) error {
 		var err error
 		if t, err = tx.Ticket(storeID, id); err != nil {
 			return err
@@ -398,7 +403,7 @@ func (ts *TicketService) Patch(storeID uint64, id string, in TicketPatch) (*Tick
 		return nil, err
 	}
 	var t *Ticket
-	err := ts.s.DB.Update(func(tx Tx) error {
+	err := ts.db.Update(func(tx ticketData) error {
 		var err error
 		if t, err = tx.Ticket(storeID, id); err != nil {
 			return err

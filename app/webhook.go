@@ -208,11 +208,14 @@ type WebhookInput struct {
 
 // WebhookService manages endpoints and redelivery.
 type WebhookService struct {
+	db     Scope[webhookData]
 	s      mailDeps
 	Sender WebhookSender // set by main/testenv; nil: URLs are only parsed
 }
 
-func newWebhookService(d mailDeps) *WebhookService { return &WebhookService{s: d} }
+func newWebhookService(d mailDeps) *WebhookService {
+	return &WebhookService{db: scopeOf(d.DB, func(tx Tx) webhookData { return tx }), s: d}
+}
 
 // Webhook limits.
 const MaxWebhookEndpoints = 20
@@ -266,7 +269,7 @@ func (ws *WebhookService) Create(storeID uint64, in WebhookInput) (*WebhookEndpo
 	if in.Enabled != nil && !*in.Enabled {
 		w.DisabledReason = "disabled by an admin"
 	}
-	err := ws.s.DB.Update(func(tx Tx) error {
+	err := ws.db.Update(func(tx webhookData) error {
 		if _, err := tx.Store(storeID); err != nil {
 			return err
 		}
@@ -289,7 +292,7 @@ func (ws *WebhookService) Create(storeID uint64, in WebhookInput) (*WebhookEndpo
 // Update changes an endpoint. Errors: validation_failed, not_found.
 func (ws *WebhookService) Update(storeID, id uint64, in WebhookInput) (*WebhookEndpoint, error) {
 	var w *WebhookEndpoint
-	err := ws.s.DB.Update(func(tx Tx) error {
+	err := ws.db.Update(func(tx webhookData) error {
 		var err error
 		if w, err = tx.WebhookEndpoint(storeID, id); err != nil {
 			return err
@@ -305,22 +308,22 @@ func (ws *WebhookService) Update(storeID, id uint64, in WebhookInput) (*WebhookE
 
 // Delete removes an endpoint and its deliveries. Errors: not_found.
 func (ws *WebhookService) Delete(storeID, id uint64) error {
-	return ws.s.DB.Update(func(tx Tx) error { return tx.DeleteWebhookEndpoint(storeID, id) })
+	return ws.db.Update(func(tx webhookData) error { return tx.DeleteWebhookEndpoint(storeID, id) })
 }
 
 // Get returns one endpoint. Errors: not_found.
 func (ws *WebhookService) Get(storeID, id uint64) (*WebhookEndpoint, error) {
-	return view(ws.s.DB, func(tx Tx) (*WebhookEndpoint, error) { return tx.WebhookEndpoint(storeID, id) })
+	return viewIn(ws.db, func(tx webhookData) (*WebhookEndpoint, error) { return tx.WebhookEndpoint(storeID, id) })
 }
 
 // List returns a store's endpoints.
 func (ws *WebhookService) List(storeID uint64) ([]*WebhookEndpoint, error) {
-	return view(ws.s.DB, func(tx Tx) ([]*WebhookEndpoint, error) { return tx.WebhookEndpoints(storeID) })
+	return viewIn(ws.db, func(tx webhookData) ([]*WebhookEndpoint, error) { return tx.WebhookEndpoints(storeID) })
 }
 
 // Deliveries pages an endpoint's deliveries, newest first. Errors: not_found.
 func (ws *WebhookService) Deliveries(storeID, id uint64, lp ListParams) (Page[*WebhookDelivery], error) {
-	return view(ws.s.DB, func(tx Tx) (Page[*WebhookDelivery], error) {
+	return viewIn(ws.db, func(tx webhookData) (Page[*WebhookDelivery], error) {
 		if _, err := tx.WebhookEndpoint(storeID, id); err != nil {
 			return Page[*WebhookDelivery]{}, err
 		}
@@ -332,7 +335,7 @@ func (ws *WebhookService) Deliveries(storeID, id uint64, lp ListParams) (Page[*W
 // Errors: not_found.
 func (ws *WebhookService) Redeliver(storeID, endpointID, id uint64) (*WebhookDelivery, error) {
 	var d *WebhookDelivery
-	err := ws.s.DB.Update(func(tx Tx) error {
+	err := ws.db.Update(func(tx webhookData) error {
 		var err error
 		if d, err = tx.WebhookDelivery(storeID, id); err != nil {
 			return err
@@ -353,7 +356,7 @@ func (ws *WebhookService) Redeliver(storeID, endpointID, id uint64) (*WebhookDel
 // recordEvent stores the event and one pending delivery per enabled
 // endpoint that wants it, in tx (the transaction of the change); data is
 // built only when some endpoint wants the event.
-func recordEvent(tx Tx, storeID uint64, typ string, data func() any) error {
+func recordEvent(tx eventTx, storeID uint64, typ string, data func() any) error {
 	eps, err := tx.WebhookEndpoints(storeID)
 	if err != nil {
 		return err
@@ -398,7 +401,7 @@ type WebhookWorker struct {
 	// Leads reports whether this process runs the cluster's workers (nil:
 	// always), like OutboxWorker.Leads.
 	Leads func() bool
-	mail  func(tx Tx, st *Store, w *WebhookEndpoint) error
+	mail  func(tx mailTx, st *Store, w *WebhookEndpoint) error
 	wake  chan struct{}
 }
 

@@ -40,8 +40,8 @@ func NewPostgresDatabase(url string) (string, error) {
 // OpenPostgres wires the services over the PostgreSQL database at url and,
 // when seed is set, seeds the same catalog as Open (a second Env on the same
 // database, seed false, is a second process: its own pool and caches).
-func OpenPostgres(url string, seed bool, maxConns int32) (*Env, error) {
-	db, err := postgres.Open(url, postgres.Options{MaxConns: maxConns})
+func OpenPostgres(url string, seed bool, opt postgres.Options) (*Env, error) {
+	db, err := postgres.Open(url, opt)
 	if err != nil {
 		return nil, err
 	}

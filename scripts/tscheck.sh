@@ -19,7 +19,13 @@ fi
 cd "$dir"
 if ! cmp -s package-lock.json node_modules/.storefront-lock 2>/dev/null; then
   echo "tscheck: npm ci (pinned by clients/typescript/package-lock.json)"
-  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+  # The registry sometimes stalls (EIDLETIMEOUT on a busy machine): try three times.
+  n=0
+  until npm ci --no-audit --no-fund --ignore-scripts --loglevel=error --fetch-retries=4; do
+    n=$((n + 1))
+    [ "$n" -lt 3 ] || { echo "tscheck: npm ci failed 3 times"; exit 1; }
+    echo "tscheck: npm ci failed, retrying ($n)"
+  done
   cp package-lock.json node_modules/.storefront-lock
 fi
 

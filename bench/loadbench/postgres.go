@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"storefront/bench"
+	"storefront/storage/postgres"
 )
 
 // postgresJobs seeds a new database on the PostgreSQL server of url and
@@ -14,7 +15,7 @@ func postgresJobs(ctx context.Context, bin, dir, url string) ([]*job, []row, fun
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	env, err := bench.OpenPostgres(dbURL, true, 8)
+	env, err := bench.OpenPostgres(dbURL, true, postgres.Options{MaxConns: 8})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -3,6 +3,8 @@ package postgres
 import (
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"storefront/app"
 )
 
@@ -131,15 +133,20 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 	if err != nil {
 		return err
 	}
-	n, err := t.execN(p.StoreID, "put product stock", `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2`+announce(6),
-		i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil))
-	if err != nil {
+	// Queued: the product was read in this transaction under the store's
+	// lock, so the row is there; were it not, not_found fails the transaction.
+	if err := t.lock(p.StoreID); err != nil {
 		return err
 	}
-	if n == 0 {
-		return app.NotFound("product")
-	}
-	return nil
+	return t.enqueueQ(queued{what: "put product stock",
+		sql:  `UPDATE products SET stock = $3, doc = $4, pdoc = $5 WHERE store_id = $1 AND id = $2` + announce(6),
+		args: []any{i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil)},
+		check: func(tag pgconn.CommandTag) error {
+			if tag.RowsAffected() == 0 {
+				return app.NotFound("product")
+			}
+			return nil
+		}})
 }
 
 // encodeProduct returns the public doc (with its category) and the record.

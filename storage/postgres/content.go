@@ -101,6 +101,9 @@ func (t *Tx) PutFlashDeal(d *app.FlashDeal) error {
 	if err != nil {
 		return err
 	}
+	if err := t.changedCached(d.StoreID); err != nil {
+		return err
+	}
 	return t.exec(d.StoreID, "put flash deal", `INSERT INTO flash_deals (store_id, id, product_id, ends_at, doc) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (store_id, id) DO UPDATE SET product_id = excluded.product_id, ends_at = excluded.ends_at, doc = excluded.doc`,
 		i64(d.StoreID), i64(d.ID), i64(d.ProductID), d.EndsAt, raw)
@@ -138,9 +141,10 @@ func (t *Tx) ActiveFlashDeals(storeID uint64, now time.Time, lp app.ListParams, 
 }
 
 // ProductFlashDeals lists every deal of one product by id.
+// In a write transaction they come from the process's cache (storecache.go).
 func (t *Tx) ProductFlashDeals(storeID, productID uint64) ([]*app.FlashDeal, error) {
-	out, err := all[app.FlashDeal](t, storeID, "flash deals", `SELECT doc FROM flash_deals WHERE store_id = $1 AND product_id = $2 ORDER BY id`,
-		i64(storeID), i64(productID))
+	out, err := cachedDocs[app.FlashDeal](t, cacheKey{store: storeID, kind: cacheDeals, id: productID}, "flash deals",
+		`SELECT doc FROM flash_deals WHERE store_id = $1 AND product_id = $2 ORDER BY id`, i64(storeID), i64(productID))
 	if len(out) == 0 {
 		out = nil
 	}
@@ -149,6 +153,9 @@ func (t *Tx) ProductFlashDeals(storeID, productID uint64) ([]*app.FlashDeal, err
 
 // DeleteFlashDeal removes a deal.
 func (t *Tx) DeleteFlashDeal(storeID, id uint64) error {
+	if err := t.changedCached(storeID); err != nil {
+		return err
+	}
 	n, err := t.execN(storeID, "delete flash deal", `DELETE FROM flash_deals WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
 	if err != nil {
 		return err

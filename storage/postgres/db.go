@@ -55,6 +55,8 @@ type DB struct {
 	ln listener // LISTEN/NOTIFY announcements (notify.go)
 
 	full fullState // disk_full answers (full.go)
+
+	cache recordCache // per-store records served under the lock (storecache.go)
 }
 
 var _ app.DB = (*DB)(nil)
@@ -66,6 +68,9 @@ type Options struct {
 	MaxConns int32
 	// NoMigrate opens without applying migrations (migrate status).
 	NoMigrate bool
+	// Tracer, when set, sees every statement and batch of the pool's
+	// connections (tests count the round trips of a request with it).
+	Tracer pgx.QueryTracer
 }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
@@ -78,6 +83,9 @@ func Open(url string, opt Options) (*DB, error) {
 	}
 	if opt.MaxConns > 0 {
 		cfg.MaxConns = opt.MaxConns
+	}
+	if opt.Tracer != nil {
+		cfg.ConnConfig.Tracer = opt.Tracer
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -237,8 +245,10 @@ type Tx struct {
 	now      time.Time
 	write    bool
 	db       *DB
-	locked   []uint64 // stores this write transaction holds the lock of
-	err      error    // the first infrastructure error, returned at commit
+	locked   []uint64              // stores this write transaction holds the lock of
+	err      error                 // the first infrastructure error, returned at commit
+	snaps    map[uint64]*storeSnap // counters read with each lock (storecache.go)
+	dirty    map[uint64]bool       // stores whose cached records this transaction wrote
 }
 
 // Now is the transaction's clock.
@@ -265,7 +275,7 @@ func (t *Tx) lock(storeID uint64) error {
 		return err
 	}
 	t.locked = append(t.locked, storeID)
-	return nil
+	return t.readCounters(storeID)
 }
 
 // fail records the first infrastructure error: the transaction will not
@@ -282,12 +292,16 @@ func (t *Tx) NextID(storeID uint64, seq string) (uint64, error) {
 	if err := t.lock(storeID); err != nil {
 		return 0, err
 	}
+	if n, ok, err := t.nextLocal(storeID, seq); ok || err != nil {
+		return n, err
+	}
 	var n int64
 	err := t.queryRow(`INSERT INTO counters (store_id, name, value) VALUES ($1, $2, 1)
 		ON CONFLICT (store_id, name) DO UPDATE SET value = counters.value + 1 RETURNING value`, int64(storeID), seq).Scan(&n)
 	if err != nil {
 		return 0, t.fail(fmt.Errorf("postgres: next id %s: %w", seq, err))
 	}
+	t.noteCounter(storeID, seq, n) // the counters read with the lock came before it
 	return uint64(n), nil
 }
 

@@ -153,6 +153,9 @@ var importSpecs = map[string]importSpec{
 		return t.insertDoc(p.StoreID, "blog_posts", "store_id, id, slug, published_at, doc", i64(p.StoreID), i64(p.ID), bs(p.Slug), published, mustJSON(p))
 	}, func(t *Tx, p *app.BlogPost) (any, error) { return t.BlogPost(p.StoreID, p.ID) }),
 	"flash_deals": rec("flash_deals", func(t *Tx, d *app.FlashDeal) error {
+		if err := t.changedCached(d.StoreID); err != nil {
+			return err
+		}
 		return t.insertDoc(d.StoreID, "flash_deals", "store_id, id, product_id, ends_at, doc", i64(d.StoreID), i64(d.ID), i64(d.ProductID), d.EndsAt, mustJSON(d))
 	}, func(t *Tx, d *app.FlashDeal) (any, error) { return t.FlashDeal(d.StoreID, d.ID) }),
 	"audit": rec("audit_log", func(t *Tx, e *app.AuditEntry) error { return t.putAudit(e) },
@@ -236,6 +239,7 @@ func (db *DB) Import(export func(fn func(ImportRecord) error) error) (ImportRepo
 			switch {
 			case r.Key == nil:
 				if name, ok := sequenceOf[r.Bucket]; ok {
+					defer delete(t.snaps, 0) // the counters read with the lock are behind
 					return t.exec(0, "import sequence", `INSERT INTO counters (store_id, name, value) VALUES (0, $1, $2)
 						ON CONFLICT (store_id, name) DO UPDATE SET value = GREATEST(counters.value, excluded.value)`, name, int64(binary.BigEndian.Uint64(r.Value)))
 				}
@@ -250,6 +254,7 @@ func (db *DB) Import(export func(fn func(ImportRecord) error) error) (ImportRepo
 					return fmt.Errorf("postgres: import: bad sequence %x", r.Key)
 				}
 				sid := binary.BigEndian.Uint64(r.Key)
+				defer delete(t.snaps, sid) // the counters read with the lock are behind
 				return t.exec(sid, "import sequence", `INSERT INTO counters (store_id, name, value) VALUES ($1, $2, $3)`,
 					i64(sid), string(r.Key[8:]), int64(binary.BigEndian.Uint64(r.Value)))
 			case r.Bucket == "product_docs":

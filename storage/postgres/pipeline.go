@@ -22,10 +22,14 @@ import (
 // the transaction: its error is reported by the next statement and is the
 // transaction's result (Tx.deferred), as if the write itself had returned it.
 
-// queued is a statement not sent yet.
+// queued is a statement not sent yet. check, when set, judges its command
+// tag (a write that must touch one row); rows, when set, reads what it
+// returns (the counters read with a store's lock).
 type queued struct {
 	what, sql string
 	args      []any
+	check     func(pgconn.CommandTag) error
+	rows      func(pgx.Rows) error
 }
 
 // maxQueued bounds a queue (a long import flushes on its own).
@@ -38,10 +42,15 @@ const (
 
 // enqueue queues a statement whose result nothing reads.
 func (t *Tx) enqueue(what, sql string, args ...any) error {
+	return t.enqueueQ(queued{what: what, sql: sql, args: args})
+}
+
+// enqueueQ queues a statement.
+func (t *Tx) enqueueQ(q queued) error {
 	if err := t.open(); err != nil {
 		return err
 	}
-	t.queue = append(t.queue, queued{what: what, sql: sql, args: args})
+	t.queue = append(t.queue, q)
 	if len(t.queue) >= maxQueued {
 		br, err := t.send(nil)
 		if err != nil {
@@ -89,13 +98,40 @@ func (t *Tx) send(last *queued) (pgx.BatchResults, error) {
 	t.queue = nil
 	br := t.conn.SendBatch(t.ctx, b)
 	for _, q := range sent {
-		if _, err := br.Exec(); err != nil {
+		first := t.err == nil
+		if err := t.result(br, q); err != nil {
 			_ = br.Close()
-			t.deferred = t.err == nil
-			return nil, t.mapErr(q.what, err)
+			t.deferred = first
+			return nil, t.fail(err)
 		}
 	}
 	return br, nil
+}
+
+// result reads the result of a queued statement.
+func (t *Tx) result(br pgx.BatchResults, q queued) error {
+	if q.rows != nil {
+		rows, err := br.Query()
+		if err == nil {
+			err = q.rows(rows)
+			rows.Close()
+			if rerr := rows.Err(); err == nil {
+				err = rerr
+			}
+		}
+		if err != nil {
+			return t.mapErr(q.what, err)
+		}
+		return nil
+	}
+	tag, err := br.Exec()
+	if err != nil {
+		return t.mapErr(q.what, err)
+	}
+	if q.check != nil {
+		return q.check(tag)
+	}
+	return nil
 }
 
 // execNow runs a statement whose command tag the caller needs.

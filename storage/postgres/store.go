@@ -56,6 +56,9 @@ func (t *Tx) PutStore(s *app.Store) error {
 	if hash == nil {
 		hash = []byte{}
 	}
+	if err := t.changedCached(s.ID); err != nil {
+		return err
+	}
 	return t.exec(s.ID, "put store", `INSERT INTO stores (id, subdomain, api_key_hash, doc) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (id) DO UPDATE SET subdomain = excluded.subdomain, api_key_hash = excluded.api_key_hash, doc = excluded.doc`+announce(5),
 		i64(s.ID), bs(s.Subdomain), hash, raw, t.event(app.EventStore, s.ID, nil))
@@ -80,18 +83,29 @@ type memoStore struct {
 // SharedStore is Store for read-only use on hot paths: the result may be
 // shared with other callers and must not be modified. It is always the
 // record as this transaction sees it (the memo is checked against its bytes).
+// In a write transaction it comes from the process's cache while the
+// store's cache counter is unchanged (storecache.go).
 func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
+	if err := t.lock(id); err != nil {
+		return nil, err
+	}
+	k := cacheKey{store: id, kind: cacheStore}
+	if e, ok := t.cached(k); ok {
+		return e.st.st, nil
+	}
 	raw, err := t.raw(id, "store", `SELECT doc FROM stores WHERE id = $1`, i64(id))
 	if err != nil {
 		return nil, err
 	}
-	if m, ok := t.db.stores.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
-		return m.(memoStore).st, nil
+	m, ok := t.db.stores.Load(id)
+	if !ok || !bytes.Equal(m.(memoStore).raw, raw) {
+		var st app.Store
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, t.fail(fmt.Errorf("postgres: decode store: %w", err))
+		}
+		m = memoStore{raw: raw, st: &st}
+		t.db.stores.Store(id, m)
 	}
-	var st app.Store
-	if err := json.Unmarshal(raw, &st); err != nil {
-		return nil, t.fail(fmt.Errorf("postgres: decode store: %w", err))
-	}
-	t.db.stores.Store(id, memoStore{raw: raw, st: &st})
-	return &st, nil
+	t.remember(k, cacheEntry{st: m.(memoStore)})
+	return m.(memoStore).st, nil
 }

@@ -46,6 +46,9 @@ func (t *Tx) PutWebhookEndpoint(w *app.WebhookEndpoint) error {
 	if err != nil {
 		return err
 	}
+	if err := t.changedCached(w.StoreID); err != nil {
+		return err
+	}
 	return t.exec(w.StoreID, "put webhook endpoint", `INSERT INTO webhook_endpoints (store_id, id, doc) VALUES ($1, $2, $3)
 		ON CONFLICT (store_id, id) DO UPDATE SET doc = excluded.doc`, i64(w.StoreID), i64(w.ID), raw)
 }
@@ -59,33 +62,11 @@ func (t *Tx) WebhookEndpoint(storeID, id uint64) (*app.WebhookEndpoint, error) {
 	return &w, nil
 }
 
-// WebhookEndpoints lists a store's endpoints by id.
+// WebhookEndpoints lists a store's endpoints by id (in a write
+// transaction from the process's cache, storecache.go).
 func (t *Tx) WebhookEndpoints(storeID uint64) ([]*app.WebhookEndpoint, error) {
-	if err := t.lock(storeID); err != nil {
-		return nil, err
-	}
-	rows, err := t.query(`SELECT doc::text FROM webhook_endpoints WHERE store_id = $1 ORDER BY id`, i64(storeID))
-	if err != nil {
-		return nil, t.mapErr("list webhook endpoints", err)
-	}
-	defer rows.Close()
-	out := []*app.WebhookEndpoint{}
-	dec := decodeDoc[app.WebhookEndpoint](t, "webhook endpoint")
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, t.mapErr("list webhook endpoints", err)
-		}
-		w, _, err := dec([]any{s})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, t.mapErr("list webhook endpoints", err)
-	}
-	return out, nil
+	return cachedDocs[app.WebhookEndpoint](t, cacheKey{store: storeID, kind: cacheEndpoints}, "webhook endpoints",
+		`SELECT doc FROM webhook_endpoints WHERE store_id = $1 ORDER BY id`, i64(storeID))
 }
 
 // DeleteWebhookEndpoint removes an endpoint and its deliveries.
@@ -94,6 +75,9 @@ func (t *Tx) DeleteWebhookEndpoint(storeID, id uint64) error {
 		return err
 	}
 	if err := t.exec(storeID, "delete webhook deliveries", `DELETE FROM webhook_deliveries WHERE store_id = $1 AND endpoint_id = $2`, i64(storeID), i64(id)); err != nil {
+		return err
+	}
+	if err := t.changedCached(storeID); err != nil {
 		return err
 	}
 	return t.exec(storeID, "delete webhook endpoint", `DELETE FROM webhook_endpoints WHERE store_id = $1 AND id = $2`, i64(storeID), i64(id))
