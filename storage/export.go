@@ -55,6 +55,8 @@ func (db *DB) Export(fn func(Record) error) error {
 					v, err = idempotencyJSON(k, v)
 				case bytes.Equal(name, bPaymentSessions):
 					v, err = sessionJSON(k, v)
+				case bytes.Equal(name, bOrders):
+					v = expand(v)
 				}
 				if err != nil {
 					return err

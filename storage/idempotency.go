@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,22 +21,34 @@ import (
 //
 // Compact form (idemCompact first):
 //
-//	flags byte
-//	uvarint len, the key (a guest's key without its "\x00"+body hash suffix: idemGuestKey)
-//	32 bytes: the body hash (64 lowercase hex digits in the record)
+//	flags byte (idemGuestKey, idemKeyInKey, idemStdSession)
+//	unless idemKeyInKey: uvarint len, the key (a guest's key without its
+//	  "\x00"+body hash suffix: idemGuestKey); 32 bytes: the body hash (64
+//	  lowercase hex digits in the record)
 //	uvarint order id
-//	uvarint len, the session id
+//	the session id: with idemStdSession uvarint seq and 12 bytes (app.SessionID
+//	  of the record's store, 24 lowercase hex digits), else uvarint len, the id
 //	uvarint: 0, or 1+ where the session id stands in the redirect URL
 //	uvarint len, the redirect URL without that session id
 //	varint created_at, Unix nanoseconds (UTC)
 //
-// The store and customer ids are the first 16 bytes of the bbolt key.
+// The store and customer ids are the first 16 bytes of the bbolt key. A
+// guest's bbolt key ends with the key and the body hash in hex (str0 drops
+// the "\x00" between them), so idemKeyInKey records (a guest key without a
+// NUL of its own) read both from there instead of storing them twice. The
+// flags 2 and 4 came later (issue 15: 118 -> about 60 bytes a record); records
+// without them read as before.
 // A record this form cannot hold exactly (a body hash that is not 64
 // lowercase hex digits, a time that is not UTC or out of the nanosecond
 // range) is written as JSON.
 const idemCompact = 0x01
 
-const idemGuestKey = 1 // flags: the key is key + "\x00" + the body hash
+// flags
+const (
+	idemGuestKey   = 1 // the key is key + "\x00" + the body hash
+	idemKeyInKey   = 2 // the key and the hash are read from the bbolt key (guests)
+	idemStdSession = 4 // the session id is standard: seq and 12 random bytes
+)
 
 // encodeIdempotency returns the stored bytes of r.
 func encodeIdempotency(r *app.IdempotencyRecord) ([]byte, error) {
@@ -52,16 +65,52 @@ func encodeIdempotency(r *app.IdempotencyRecord) ([]byte, error) {
 	key, flags := r.Key, byte(0)
 	if k, ok := strings.CutSuffix(r.Key, "\x00"+r.BodyHash); ok {
 		key, flags = k, idemGuestKey
+		if strings.IndexByte(key, 0) < 0 {
+			flags |= idemKeyInKey
+		}
+	}
+	seq, secret, std := stdSessionID(r.StoreID, r.SessionID)
+	if std {
+		flags |= idemStdSession
 	}
 	b := make([]byte, 0, 64+len(key)+len(r.SessionID)+len(r.RedirectURL))
 	b = append(b, idemCompact, flags)
-	b = appendString(b, key)
-	b = append(b, hash...)
+	if flags&idemKeyInKey == 0 {
+		b = appendString(b, key)
+		b = append(b, hash...)
+	}
 	b = binary.AppendUvarint(b, r.OrderID)
-	b = appendString(b, r.SessionID)
+	if std {
+		b = append(binary.AppendUvarint(b, seq), secret...)
+	} else {
+		b = appendString(b, r.SessionID)
+	}
 	b = appendRedirect(b, r.RedirectURL, r.SessionID)
 	b = binary.AppendVarint(b, r.CreatedAt.UnixNano())
 	return b, nil
+}
+
+// stdSessionID splits a session id of store sid made by app.SessionID with a
+// 24-hex-digit random part into its seq and those 12 bytes (ok: the id is
+// exactly app.SessionID of them).
+func stdSessionID(sid uint64, id string) (seq uint64, secret []byte, ok bool) {
+	rest, ok := strings.CutPrefix(id, "ps_"+strconv.FormatUint(sid, 16)+"_")
+	if !ok {
+		return 0, nil, false
+	}
+	i := strings.IndexByte(rest, '_')
+	if i < 0 {
+		return 0, nil, false
+	}
+	seq, err := strconv.ParseUint(rest[:i], 16, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	secret, err = hex.DecodeString(rest[i+1:])
+	if err != nil || len(secret) != 12 || app.SessionID(sid, seq, hex.EncodeToString(secret)) != id {
+		return 0, nil, false
+	}
+	return seq, secret, true
 }
 
 var errIdemCorrupt = errors.New("storage: a corrupt idempotency record")
@@ -81,15 +130,32 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	r.StoreID, r.CustomerID = binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
 	flags := v[1]
 	d := compactReader{b: v[2:]}
-	key := d.str()
-	hash := d.bytes(32)
-	r.BodyHash = hex.EncodeToString(hash)
-	r.Key = key
-	if flags&idemGuestKey != 0 {
-		r.Key = key + "\x00" + r.BodyHash
+	if flags&idemKeyInKey != 0 {
+		// sid|cid|key hash0: the key and the body hash in hex, then 0x00
+		if len(k) < 16+64+1 || k[len(k)-1] != 0 || flags&idemGuestKey == 0 {
+			return nil, errIdemCorrupt
+		}
+		s := string(k[16 : len(k)-1])
+		key, h := s[:len(s)-64], s[len(s)-64:]
+		if raw, err := hex.DecodeString(h); err != nil || hex.EncodeToString(raw) != h {
+			return nil, errIdemCorrupt
+		}
+		r.BodyHash, r.Key = h, key+"\x00"+h
+	} else {
+		key := d.str()
+		r.BodyHash = hex.EncodeToString(d.bytes(32))
+		r.Key = key
+		if flags&idemGuestKey != 0 {
+			r.Key = key + "\x00" + r.BodyHash
+		}
 	}
 	r.OrderID = d.uvarint()
-	r.SessionID = d.str()
+	if flags&idemStdSession != 0 {
+		seq := d.uvarint()
+		r.SessionID = app.SessionID(r.StoreID, seq, hex.EncodeToString(d.bytes(12)))
+	} else {
+		r.SessionID = d.str()
+	}
 	r.RedirectURL = d.redirect(r.SessionID)
 	r.CreatedAt = time.Unix(0, d.varint()).UTC()
 	if !d.done() {

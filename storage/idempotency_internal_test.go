@@ -24,17 +24,30 @@ func TestIdempotencyRecordForms(t *testing.T) {
 	hash := strings.Repeat("0123456789abcdef", 4)
 	at := time.Date(2026, 11, 23, 14, 5, 6, 123456789, time.UTC)
 	sess := "ps_1_2a_" + strings.Repeat("9f", 12)
+	sess3 := "ps_3_2a_" + strings.Repeat("9f", 12)
 	recs := map[string]*app.IdempotencyRecord{
 		"guest": {StoreID: 1, CustomerID: 0, Key: "order-1\x00" + hash, BodyHash: hash, OrderID: 42, SessionID: sess,
 			RedirectURL: "https://shop.example.com/pay/sandbox?session=" + sess + "&x=1", CreatedAt: at},
 		"customer": {StoreID: 1, CustomerID: 7, Key: "order-1", BodyHash: hash, OrderID: 1 << 40, SessionID: sess,
 			RedirectURL: "https://checkout.stripe.com/c/pay/cs_test_a1", CreatedAt: at.Add(time.Hour)},
-		"empty redirect":  {StoreID: 2, CustomerID: 3, Key: "k", BodyHash: hash, OrderID: 1, CreatedAt: at},
+		"empty redirect": {StoreID: 2, CustomerID: 3, Key: "k", BodyHash: hash, OrderID: 1, CreatedAt: at},
+		"guest key with a NUL": {StoreID: 3, CustomerID: 0, Key: "a\x00b\x00" + hash, BodyHash: hash, OrderID: 43, SessionID: sess3,
+			RedirectURL: "https://shop.example.com/pay/" + sess3, CreatedAt: at},
+		"another store's session": {StoreID: 2, CustomerID: 0, Key: "order-2\x00" + hash, BodyHash: hash, OrderID: 44, SessionID: sess,
+			RedirectURL: "https://shop.example.com/pay/" + sess, CreatedAt: at},
+		"other session ids": {StoreID: 3, CustomerID: 6, Key: "k", BodyHash: hash, OrderID: 45, SessionID: "ps_3_2A_" + strings.Repeat("9f", 12),
+			RedirectURL: "https://x", CreatedAt: at},
 		"upper-case hash": {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: strings.ToUpper(hash), OrderID: 1, CreatedAt: at},
 		"not UTC": {StoreID: 2, CustomerID: 5, Key: "k", BodyHash: hash, OrderID: 1, SessionID: sess, RedirectURL: sess,
 			CreatedAt: at.In(time.FixedZone("X", 3600))},
 	}
-	compact := map[string]bool{"guest": true, "customer": true, "empty redirect": true}
+	compact := map[string]bool{"guest": true, "customer": true, "empty redirect": true, "guest key with a NUL": true,
+		"another store's session": true, "other session ids": true}
+	// the flags of the shorter forms: key and hash read from the bbolt key
+	// (guests whose key has no NUL), the standard session id as seq + 12 bytes
+	flags := map[string]byte{"guest": idemGuestKey | idemKeyInKey | idemStdSession, "customer": idemStdSession,
+		"empty redirect": 0, "guest key with a NUL": idemGuestKey | idemStdSession, "another store's session": idemGuestKey | idemKeyInKey,
+		"other session ids": 0}
 	for name, r := range recs {
 		v, err := encodeIdempotency(r)
 		if err != nil {
@@ -43,6 +56,9 @@ func TestIdempotencyRecordForms(t *testing.T) {
 		js, _ := json.Marshal(r)
 		if got := v[0] == idemCompact; got != compact[name] {
 			t.Errorf("%s: compact %v, want %v", name, got, compact[name])
+		}
+		if f, ok := flags[name]; ok && v[1] != f {
+			t.Errorf("%s: flags %b, want %b", name, v[1], f)
 		}
 		if compact[name] && len(v)*2 > len(js) {
 			t.Errorf("%s: %d bytes compact, %d as JSON: not half", name, len(v), len(js))

@@ -57,7 +57,7 @@ func (t *Tx) putOrder(old, o *app.Order) error {
 	if err := t.putOrderDerived(old, o); err != nil {
 		return err
 	}
-	return putJSON(t.b(bOrders), keyOf(o.StoreID).id(o.ID), o)
+	return putShortJSON(t.b(bOrders), keyOf(o.StoreID).id(o.ID), o)
 }
 
 // CustomerOrders pages one customer's orders, newest first.

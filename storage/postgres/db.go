@@ -54,6 +54,8 @@ type DB struct {
 
 	ln listener // LISTEN/NOTIFY announcements (notify.go)
 
+	park parking // connections of finished reads (park.go)
+
 	full fullState // disk_full answers (full.go)
 
 	cache recordCache // per-store records served under the lock (storecache.go)
@@ -98,14 +100,15 @@ func Open(url string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: connect %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
 	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute}
+	db.startParking(cfg.MaxConns)
 	db.ln.origin = fmt.Sprintf("%x", randomBytes(8))
 	if !opt.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
-			pool.Close()
+			db.Close()
 			return nil, err
 		}
 		if err := db.stampDocs(); err != nil {
-			pool.Close()
+			db.Close()
 			return nil, err
 		}
 	}
@@ -118,6 +121,7 @@ func (db *DB) Close() error {
 		db.ln.stop()
 		<-db.ln.done
 	}
+	db.stopParking()
 	db.pool.Close()
 	return nil
 }
@@ -211,7 +215,7 @@ func retryable(err error) bool {
 	if errors.As(err, &pe) {
 		return pe.Code == "40001" || pe.Code == "40P01"
 	}
-	return false
+	return errors.Is(err, errParked)
 }
 
 // Secret returns the 32-byte secret stored as name, creating it on first use
