@@ -276,6 +276,8 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
+		LogWriter:        logOut, // log's writer and format, for the request lines' fast path
+		LogJSON:          cfg.Log.Format == "json",
 		Observe:          metrics.Observe,
 		ReadTimeout:      cfg.HTTP.ReadTimeout,
 		WriteTimeout:     cfg.HTTP.WriteTimeout,

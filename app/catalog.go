@@ -188,6 +188,11 @@ type ProductQuery struct {
 	MinPrice   Money // -1: none
 	MaxPrice   Money // -1: none
 	InStock    bool
+	// Light says the caller writes no heavy member of the docs (no
+	// fields=variants): a backend may then return them without (Doc.AppendLight),
+	// copying a page's docs at a third of the bytes. It never changes which
+	// products a page holds.
+	Light bool
 }
 
 // IndexEntry is what a product index holds beside the sort key: enough to

@@ -87,6 +87,9 @@ func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
 	b.WriteString(q.Q)
 	b.WriteByte('|')
 	b.WriteString(strconv.FormatInt(int64(q.MinPrice), 10) + "," + strconv.FormatInt(int64(q.MaxPrice), 10) + "," + strconv.FormatBool(q.InStock))
+	if q.Light { // a light page has no variants to give a fields=variants request
+		b.WriteString(",light")
+	}
 	return b.String()
 }
 

@@ -153,13 +153,114 @@ func (d Doc) appendLight(dst []byte, n int) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// AppendJSONWith is AppendJSON of every light member plus the heavy members named.
+// AppendJSONWith is AppendJSON of every light member plus the heavy members
+// named (a product's detail: one walk of the header, no field set built).
 func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
-	fs := d.lightNames()
-	for _, h := range heavy {
-		fs[h] = struct{}{}
+	if len(d) < 2 {
+		return dst, errBadDoc
 	}
-	return d.AppendJSON(dst, fs)
+	n := int(binary.BigEndian.Uint16(d))
+	hdr := 2
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return dst, errBadDoc
+		}
+		hdr += 1 + int(d[hdr]) + 9
+	}
+	if hdr > len(d) {
+		return dst, errBadDoc
+	}
+	body := d[hdr:]
+	dst = append(dst, '{')
+	first := true
+	for p, i := 2, 0; i < n; i++ {
+		l := int(d[p])
+		name := d[p+1 : p+1+l]
+		q := p + 1 + l
+		start := int(binary.BigEndian.Uint32(d[q:]))
+		end := int(binary.BigEndian.Uint32(d[q+4:]))
+		isHeavy := d[q+8] == 1
+		p = q + 9
+		if start > end || end > len(body) {
+			return dst, errBadDoc
+		}
+		if isHeavy && string(name) != "id" && !named(name, heavy) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, body[start:end]...)
+	}
+	return append(dst, '}'), nil
+}
+
+func named(name []byte, names []string) bool {
+	for _, n := range names {
+		if string(name) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// light locates the parts of d that make its light form: the header
+// entries of the light members (d[2:hdr]), n of them, and the body up to the
+// end of the last one (d[body:body+end]). ok is false when d has no heavy
+// member, or is malformed, or its light members are not all first (NewDoc
+// writes them first): then d is its own light form.
+func (d Doc) light() (n, hdr, body, end int, ok bool) {
+	if len(d) < 2 {
+		return 0, 0, 0, 0, false
+	}
+	total := int(binary.BigEndian.Uint16(d))
+	p, heavy := 2, false
+	for i := 0; i < total; i++ {
+		if p >= len(d) {
+			return 0, 0, 0, 0, false
+		}
+		q := p + 1 + int(d[p])
+		if q+9 > len(d) {
+			return 0, 0, 0, 0, false
+		}
+		if d[q+8] == 1 {
+			heavy = true
+		} else {
+			if heavy { // a light member after a heavy one
+				return 0, 0, 0, 0, false
+			}
+			n, hdr = n+1, q+9
+			end = int(binary.BigEndian.Uint32(d[q+4:]))
+		}
+		p = q + 9
+	}
+	if !heavy || n == 0 || p+end > len(d) {
+		return 0, 0, 0, 0, false
+	}
+	return n, hdr, p, end, true
+}
+
+// LightLen is the length of AppendLight's output.
+func (d Doc) LightLen() int {
+	_, hdr, _, end, ok := d.light()
+	if !ok {
+		return len(d)
+	}
+	return hdr + end
+}
+
+// AppendLight appends d without its heavy members (a product's variants):
+// a smaller Doc that AppendJSON and Trimmer write alike for every field set
+// that names no heavy member. A doc it cannot shorten is appended whole.
+func (d Doc) AppendLight(dst []byte) []byte {
+	n, hdr, body, end, ok := d.light()
+	if !ok {
+		return append(dst, d...)
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(n))
+	dst = append(dst, d[2:hdr]...)
+	return append(dst, d[body:body+end]...)
 }
 
 // Names lists the member names of d (nil for a corrupt doc).
@@ -169,16 +270,6 @@ func (d Doc) Names() []string {
 		return nil
 	}
 	return out
-}
-
-func (d Doc) lightNames() FieldSet {
-	fs := FieldSet{}
-	_ = d.each(func(name []byte, heavy bool) {
-		if !heavy {
-			fs[string(name)] = struct{}{}
-		}
-	})
-	return fs
 }
 
 // each calls fn with every member's name, checking each header entry's

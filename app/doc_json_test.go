@@ -55,6 +55,9 @@ func FuzzDocAppend(f *testing.F) {
 		_, _ = app.Doc(b).AppendJSON(nil, app.FieldSet{"x": {}})
 		_ = app.Doc(b).Names()
 		_, _ = app.Doc(b).AppendJSONWith(nil, "x")
+		if l := app.Doc(b).AppendLight(nil); len(l) != app.Doc(b).LightLen() {
+			t.Fatalf("AppendLight wrote %d bytes, LightLen says %d", len(l), app.Doc(b).LightLen())
+		}
 		tr := app.Trimmer{Fields: app.FieldSet{"x": {}}}
 		_, _ = tr.Append(nil, app.Doc(b))
 		_, _ = tr.Append(nil, app.Doc(b))

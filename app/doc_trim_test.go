@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"storefront/app"
@@ -60,6 +61,51 @@ func TestTrimmerMatchesAppendJSON(t *testing.T) {
 		want, _ := d.AppendJSON(nil, light)
 		if !bytes.Equal(got, want) {
 			t.Errorf("doc %d: default got %s, want %s", i, got, want)
+		}
+	}
+	// AppendJSONWith writes what AppendJSON writes for every light member
+	// plus the heavy ones named
+	for i, d := range docs {
+		for _, heavy := range [][]string{nil, {"variants"}, {"variants", "nope"}, {"price"}} {
+			fs := app.FieldSet{}
+			for _, n := range d.Names() {
+				if n != "variants" {
+					fs[n] = struct{}{}
+				}
+			}
+			for _, h := range heavy {
+				fs[h] = struct{}{}
+			}
+			want, _ := d.AppendJSON([]byte("x"), fs)
+			got, err := d.AppendJSONWith([]byte("x"), heavy...)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("doc %d with %v: got %s (%v), want %s", i, heavy, got, err, want)
+			}
+		}
+	}
+	// a doc's light form writes what the doc writes for every field set
+	// naming no heavy member, and is shorter when it had one
+	for i, d := range docs {
+		l := app.Doc(d.AppendLight([]byte("x"))[1:])
+		if len(l) != d.LightLen() {
+			t.Errorf("doc %d: AppendLight wrote %d bytes, LightLen says %d", i, len(l), d.LightLen())
+		}
+		if hasHeavy := slices.Contains(d.Names(), "variants"); hasHeavy != (len(l) < len(d)) {
+			t.Errorf("doc %d: light form %d bytes of %d", i, len(l), len(d))
+		}
+		for _, fs := range sets {
+			if fs.Wants("variants") {
+				continue
+			}
+			want, _ := d.AppendJSON(nil, fs)
+			got, err := l.AppendJSON(nil, fs)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("doc %d fields %v: light form wrote %s (%v), want %s", i, fs, got, err, want)
+			}
+			got, err = (&app.Trimmer{Fields: fs}).Append(nil, l)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("doc %d fields %v: light form trimmed to %s (%v), want %s", i, fs, got, err, want)
+			}
 		}
 	}
 	if _, err := (&app.Trimmer{Fields: app.FieldSet{"a": {}}}).Append(nil, app.Doc{0, 3, 9}); err == nil {

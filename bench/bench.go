@@ -19,8 +19,10 @@ import (
 	"github.com/valyala/fasthttp"
 	bolt "go.etcd.io/bbolt"
 
+	"storefront/admin"
 	"storefront/app"
 	"storefront/app/auth"
+	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/web"
 )
@@ -54,10 +56,14 @@ type Env struct {
 	Key        string
 	StoreID    uint64
 	CategoryID uint64
+
+	logOut *asynclog.Writer // the log's asynchronous writer, as the binary has it (nil: no log)
 }
 
 // Open opens a database in dir, wires the services and seeds the catalog.
-// log receives the request log of servers made with LogRequests (nil: discard).
+// log receives the process log, written as `storefront serve` writes it with
+// the default configuration (text, through an asynclog.Writer), including the
+// request log of servers made with LogRequests (nil: no log at all).
 func Open(dir string, log io.Writer) (*Env, error) {
 	db, err := storage.Open(filepath.Join(dir, "storefront.db"), storage.Options{})
 	if err != nil {
@@ -69,12 +75,15 @@ func Open(dir string, log io.Writer) (*Env, error) {
 		return nil, err
 	}
 	var logger *slog.Logger
+	var logOut *asynclog.Writer
 	if log != nil {
-		logger = slog.New(slog.NewJSONHandler(log, nil))
+		logOut = asynclog.New(log, asynclog.Options{})
+		logger = slog.New(slog.NewTextHandler(logOut, nil))
 	}
 	e := wire(db, secret, logger)
+	e.logOut = logOut
 	if err := e.seed(); err != nil {
-		db.Close()
+		e.Close()
 		return nil, err
 	}
 	return e, nil
@@ -86,8 +95,13 @@ func wire(db DB, secret []byte, logger *slog.Logger) *Env {
 	return &Env{DB: db, Svc: svc}
 }
 
-// Close closes the database.
-func (e *Env) Close() error { return e.DB.Close() }
+// Close closes the database and writes out the log.
+func (e *Env) Close() error {
+	if e.logOut != nil {
+		_ = e.logOut.Close()
+	}
+	return e.DB.Close()
+}
 
 // seed creates the store and its catalog through the services, like an admin would.
 func (e *Env) seed() error {
@@ -137,14 +151,32 @@ func ProductInput(i int, categoryID uint64) app.ProductInput {
 	return in
 }
 
-// Server builds our storefront server over the env (rate limit off: a load
-// run from one IP would only measure 429s).
+// Server builds our server over the env as `storefront serve` assembles it
+// (main.go): the storefront routes with the request log (when logRequests)
+// and the metrics observer, the admin API and panel, OpenAPI, the operations
+// routes and the catch-all, so that the Go benchmarks' profiles show the
+// route table and middleware users get. The per-key rate limit is off: a
+// load run from one IP would only measure 429s.
 func (e *Env) Server(logRequests bool) (*web.Server, error) {
 	cursor, err := e.DB.Secret("cursors")
 	if err != nil {
 		return nil, err
 	}
-	s := web.New(web.Config{CursorSecret: cursor, APIPerSecond: 0, LogRequests: logRequests}, e.Svc)
+	ops := web.Ops{Version: "bench", Ping: func() error { return nil }}
+	if e.logOut != nil {
+		ops.LogDropped = e.logOut.Dropped
+	}
+	metrics := web.NewMetrics(ops)
+	cfg := web.Config{CursorSecret: cursor, APIPerSecond: 0, LogRequests: logRequests, Observe: metrics.Observe}
+	if e.logOut != nil {
+		cfg.LogWriter = e.logOut
+	}
+	s := web.New(cfg, e.Svc)
+	admin.Register(s.App, e.Svc, admin.Config{CursorSecret: cursor})
+	if err := web.ServeOpenAPI(s.App); err != nil {
+		return nil, err
+	}
+	web.RegisterOps(s.App, ops, metrics)
 	s.Mount()
 	return s, nil
 }
@@ -255,12 +287,47 @@ func OpenBare(path string, items [][]byte) (*Bare, error) {
 // Close closes the baseline's database.
 func (b *Bare) Close() error { return b.db.Close() }
 
-// Baselines are both baselines, built from what our server answers.
+// Baselines are the read baselines, built from what our server answers.
 type Baselines struct {
 	Config *fiber.App
 	Docs   *Bare
-	// ConfigBody and ProductsBody are our answers, which the baselines repeat.
-	ConfigBody, ProductsBody []byte
+	// Detail answers PathDetail with a point read by slug of our detail's bytes.
+	Detail *fiber.App
+	// ConfigBody, ProductsBody and DetailBody are our answers, which the baselines repeat.
+	ConfigBody, ProductsBody, DetailBody []byte
+}
+
+var bareDetail = []byte("detail")
+
+// BareDetail is the detail baseline: a bare Fiber handler reading the bytes
+// stored under the slug in one bbolt read transaction (the same handler as
+// loadbench's -bare-serve). It stores body under DetailSlug in db.
+func BareDetail(db *bolt.DB, body []byte) (fiber.Handler, error) {
+	err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bareDetail)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(DetailSlug), body)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(c *fiber.Ctx) error {
+		var out []byte
+		err := db.View(func(tx *bolt.Tx) error {
+			out = append(out, tx.Bucket(bareDetail).Get([]byte(c.Params("slug")))...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			return fiber.ErrNotFound
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+		return c.Send(out)
+	}, nil
 }
 
 // NewBaselines asks ours for the config and the products page and builds the
@@ -281,14 +348,29 @@ func NewBaselines(ours *fiber.App, key, dir string) (*Baselines, error) {
 	if len(items) != Products {
 		return nil, fmt.Errorf("bench: products page has %d items, want %d", len(items), Products)
 	}
+	st, detail, err := Get(ours, PathDetail, key)
+	if err != nil || st != 200 {
+		return nil, fmt.Errorf("bench: GET detail: %d %v: %s", st, err, detail)
+	}
 	bare, err := OpenBare(filepath.Join(dir, "baseline.db"), items)
 	if err != nil {
 		return nil, err
 	}
-	bl := &Baselines{Config: BareConfig(cfg), Docs: bare, ConfigBody: cfg, ProductsBody: prods}
+	dh, err := BareDetail(bare.db, detail)
+	if err != nil {
+		bare.Close()
+		return nil, err
+	}
+	da := fiber.New(fiber.Config{DisableStartupMessage: true})
+	da.Get(PathProducts+"/:slug", dh)
+	bl := &Baselines{Config: BareConfig(cfg), Docs: bare, Detail: da, ConfigBody: cfg, ProductsBody: prods, DetailBody: detail}
 	if _, got, err := Get(bare.App, PathProducts, ""); err != nil || !bytes.Equal(got, prods) {
 		bare.Close()
 		return nil, fmt.Errorf("bench: the baseline's page differs from ours (%v):\n%s\n%s", err, got, prods)
+	}
+	if _, got, err := Get(da, PathDetail, ""); err != nil || !bytes.Equal(got, detail) {
+		bare.Close()
+		return nil, fmt.Errorf("bench: the baseline's detail differs from ours (%v)", err)
 	}
 	return bl, nil
 }

@@ -346,7 +346,7 @@ func sortPlan(sort string) (byte, bool) {
 
 // ProductDocs reads a page of active products from the index of q's sort,
 // filtering on the index entries, then copies the docs into one buffer (one
-// allocation per page, not per item, and no zeroing: bytes.Join). The docs are read with one cursor that
+// allocation per page, not per item: copyDocs). The docs are read with one cursor that
 // first tries the neighbour of the previous doc: under the newest sort the
 // index and the docs run in the same order, so a page is a sequential read.
 // This leans on bbolt internals: a value slice points into the mmap and stays
@@ -418,14 +418,35 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 	if err != nil {
 		return pg, err
 	}
-	arena := bytes.Join(vals, nil)
-	start := 0
-	for i := range pg.Items {
-		end := start + len(vals[i])
-		pg.Items[i] = app.Doc(arena[start:end:end])
-		start = end
-	}
+	copyDocs(pg.Items, vals, q.Light)
 	return pg, nil
+}
+
+// copyDocs copies the docs read (bbolt's bytes, valid until the transaction
+// ends) into one buffer, one allocation per page, and points items at them;
+// light keeps only each doc's light members (Doc.AppendLight), which is all
+// a page without fields=variants writes: a product's variants are most of
+// its doc, and the bytes a page allocates are what the garbage collector
+// is paid for.
+func copyDocs(items []app.Doc, vals [][]byte, light bool) {
+	n := 0
+	for _, v := range vals {
+		if light {
+			n += app.Doc(v).LightLen()
+		} else {
+			n += len(v)
+		}
+	}
+	arena := make([]byte, 0, n)
+	for i, v := range vals {
+		start := len(arena)
+		if light {
+			arena = app.Doc(v).AppendLight(arena)
+		} else {
+			arena = append(arena, v...)
+		}
+		items[i] = app.Doc(arena[start:len(arena):len(arena)])
+	}
 }
 
 // priceRangeStart is where a price sort walks from: after, or just before

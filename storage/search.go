@@ -265,12 +265,6 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ids []uint64, ra
 		vals = append(vals, d)
 	}
 	pg.Items = make([]app.Doc, len(vals))
-	arena := bytes.Join(vals, nil)
-	start := 0
-	for i := range vals {
-		end := start + len(vals[i])
-		pg.Items[i] = app.Doc(arena[start:end:end])
-		start = end
-	}
+	copyDocs(pg.Items, vals, q.Light)
 	return pg, nil
 }

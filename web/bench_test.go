@@ -10,14 +10,16 @@ import (
 )
 
 // The handler benchmarks call Fiber's fasthttp handler with an in-memory
-// RequestCtx (no network), ours beside the bare baselines of bench/.
+// RequestCtx (no network), ours beside the bare baselines of bench/. Ours is
+// wired as the binary's default configuration (bench.Env.Server: request log
+// on, metrics, every route), so that a -cpuprofile shows what users get.
 // `make bench` prints them with the load run; docs/benchmarks.md explains.
 
 type benchSetup struct {
-	env  *bench.Env
-	ours *fiber.App
-	log  *fiber.App // ours with LogRequests
-	bl   *bench.Baselines
+	env   *bench.Env
+	ours  *fiber.App // as the binary serves by default: request log on, metrics, every route
+	nolog *fiber.App // ours with http.log_requests=false
+	bl    *bench.Baselines
 }
 
 func newBenchSetup(b *testing.B) *benchSetup {
@@ -28,11 +30,11 @@ func newBenchSetup(b *testing.B) *benchSetup {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { env.Close() })
-	ours, err := env.Server(false)
+	ours, err := env.Server(true)
 	if err != nil {
 		b.Fatal(err)
 	}
-	logged, err := env.Server(true)
+	nolog, err := env.Server(false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func newBenchSetup(b *testing.B) *benchSetup {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { bl.Close() })
-	return &benchSetup{env: env, ours: ours.App, log: logged.App, bl: bl}
+	return &benchSetup{env: env, ours: ours.App, nolog: nolog.App, bl: bl}
 }
 
 type discard struct{}
@@ -78,5 +80,7 @@ func BenchmarkHandlers(b *testing.B) {
 	b.Run("products_bare", func(b *testing.B) { serve(b, s.bl.Docs.App, bench.PathProducts, "") })
 	b.Run("products_fields", func(b *testing.B) { serve(b, s.ours, bench.PathFields, key) })
 	b.Run("category_cached", func(b *testing.B) { serve(b, s.ours, bench.PathCategory(s.env.CategoryID), key) })
-	b.Run("products_logged", func(b *testing.B) { serve(b, s.log, bench.PathProducts, key) })
+	b.Run("detail", func(b *testing.B) { serve(b, s.ours, bench.PathDetail, key) })
+	b.Run("detail_bare", func(b *testing.B) { serve(b, s.bl.Detail, bench.PathDetail, "") })
+	b.Run("products_nolog", func(b *testing.B) { serve(b, s.nolog, bench.PathProducts, key) })
 }

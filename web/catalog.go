@@ -23,7 +23,7 @@ func (s *Server) parseProductQuery(c *fiber.Ctx, scope string) (app.ProductQuery
 	if err != nil {
 		return app.ProductQuery{}, nil, err
 	}
-	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1}
+	q := app.ProductQuery{ListParams: lq.ListParams, MinPrice: -1, MaxPrice: -1, Light: !lq.Fields.Wants("variants")}
 	var v app.Validation
 	if qv := c.Query("q"); qv != "" { // an empty q needs no check (MaxLen allocates its message)
 		q.Q = app.FoldText(strings.TrimSpace(qv))
@@ -135,27 +135,42 @@ func (s *Server) getProduct(c *fiber.Ctx) error {
 		return err
 	}
 	fs := httpkit.ParseFields(c)
-	var b []byte
+	// the envelope and the doc are written into a pooled buffer, then copied
+	// into the response's own (pooled) body: no allocation per response
+	bp := docBufs.Get().(*[]byte)
+	b, err := s.appendProduct(append((*bp)[:0], httpkit.OKPrefix...), c, d, fs)
+	if err == nil {
+		c.Status(fiber.StatusOK)
+		httpkit.SetJSON(c)
+		b = append(b, '}')
+		c.Response().SetBody(b)
+	}
+	if cap(b) <= 1<<20 {
+		*bp = b[:0]
+		docBufs.Put(bp)
+	}
+	return err
+}
+
+// appendProduct appends the product's detail to b: every light member and
+// its variants, or the fields asked for (with its recent reviews when named).
+func (s *Server) appendProduct(b []byte, c *fiber.Ctx, d app.Doc, fs app.FieldSet) ([]byte, error) {
+	var err error
 	if fs == nil {
-		b, err = d.AppendJSONWith(nil, "variants")
-	} else {
-		b, err = d.AppendJSON(nil, fs)
+		return d.AppendJSONWith(b, "variants")
 	}
+	if b, err = d.AppendJSON(b, fs); err != nil || !fs.Wants("reviews") {
+		return b, err
+	}
+	id, err := docID(d)
 	if err != nil {
-		return err
+		return b, err
 	}
-	if fs.Wants("reviews") {
-		id, err := docID(d)
-		if err != nil {
-			return err
-		}
-		reviews, err := s.svc.Reviews.RecentJSON(store(c).ID, id, 5)
-		if err != nil {
-			return err
-		}
-		b = appendMember(b, "reviews", reviews)
+	reviews, err := s.svc.Reviews.RecentJSON(store(c).ID, id, 5)
+	if err != nil {
+		return b, err
 	}
-	return httpkit.SendRaw(c, fiber.StatusOK, "", b)
+	return appendMember(b, "reviews", reviews), nil
 }
 
 type categoryView struct {

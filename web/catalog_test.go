@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"storefront/app"
+	"storefront/bench"
 	"storefront/testenv"
 )
 
@@ -86,4 +87,58 @@ func TestProductsFieldsAndCategory(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/?cursor=abc", Key: key}).Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/", Key: "nope"}).Expect(t, 401, "invalid_api_key")
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/config/", Key: key}).Expect(t, 200, "")
+}
+
+// TestProductListsVariantsOnlyWhenAsked: lists read their docs without the
+// variants unless fields names them (ProductQuery.Light); fields=variants
+// still gets them from every list (plain, search, a cached category page)
+// and a light page in the category cache is never served to it.
+func TestProductListsVariantsOnlyWhenAsked(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	cat := e.Category(sid, "Shoes")
+	if _, err := e.Svc.Catalog.SaveProduct(sid, 0, bench.ProductInput(1, cat.ID)); err != nil {
+		t.Fatal(err)
+	}
+	var detail map[string]json.RawMessage
+	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/trail-runner-1-pro", Key: key}).Expect(t, 200, "").Decode(t, &detail)
+	want := string(detail["variants"])
+	if len(want) < 50 {
+		t.Fatalf("the detail's variants: %s", want)
+	}
+	base := "/api/v1/business/website/products"
+	catPath := fmt.Sprintf("/api/v1/business/website/categories/%d/products", cat.ID)
+	var light []byte
+	for _, tc := range []struct {
+		path     string
+		variants bool
+	}{
+		{base, false},
+		{base + "?fields=id,variants", true},
+		{base + "?q=trail", false},
+		{base + "?q=trail&fields=name,variants", true},
+		{catPath, false}, // cached now, light
+		{catPath + "?fields=variants", true},
+		{catPath, false},
+		{catPath + "?fields=variants", true}, // cached too, with its variants
+	} {
+		r := e.Do(testenv.Req{Method: "GET", Path: tc.path, Key: key}).Expect(t, 200, "")
+		var l struct {
+			Items []map[string]json.RawMessage `json:"items"`
+		}
+		r.Decode(t, &l)
+		if len(l.Items) != 1 {
+			t.Fatalf("%s: %d items", tc.path, len(l.Items))
+		}
+		got, ok := l.Items[0]["variants"]
+		if ok != tc.variants || ok && string(got) != want {
+			t.Fatalf("%s: variants %v %s, want %v %s", tc.path, ok, got, tc.variants, want)
+		}
+		if tc.path == catPath {
+			if light != nil && string(light) != string(r.Raw) {
+				t.Fatalf("the cached category page changed:\n%s\n%s", light, r.Raw)
+			}
+			light = r.Raw
+		}
+	}
 }

@@ -82,8 +82,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}
 	if s.cfg.LogRequests {
-		s.log.Info("request", "request_id", string(rid), "method", c.Method(), "path", c.Path(),
-			"status", status, "duration_ms", float64(d.Microseconds())/1000, "store_id", storeIDOf(c), "ip", s.proxies.ClientIP(c))
+		s.logRequest(c, rid, status, d)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -33,6 +34,13 @@ type Config struct {
 	CursorSecret []byte
 	// LogRequests writes one log line per request.
 	LogRequests bool
+	// LogWriter, when set, is the writer of the logger given to the services
+	// and LogJSON its format (false: text), as main builds it: slog's own
+	// handler with default options and no attributes of its own. The request
+	// lines are then written there directly, the same bytes the logger would
+	// write, without its generic path (reqlog.go).
+	LogWriter io.Writer
+	LogJSON   bool
 	// Observe, when set, is called after every request (metrics).
 	Observe func(route, method string, status int, d time.Duration)
 	// ReadTimeout bounds the reading of one request, headers and body (0: 30s);

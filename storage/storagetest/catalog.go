@@ -437,6 +437,28 @@ func testProductDocsFilter(e *env) {
 	e.same("q", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thing"}), ids(cheap, dear))
 	e.same("q case-folded", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.NormalizeName("WIDGET")}), ids(named))
 	e.same("all filters", list(app.ProductQuery{MinPrice: 100, MaxPrice: 5000, InStock: true, Q: "thing", CategoryID: c.ID}), ids(cheap))
+	// Light may leave the docs' heavy members out, nothing a page writes without them.
+	for _, q := range []app.ProductQuery{{MinPrice: -1, MaxPrice: -1}, {MinPrice: -1, MaxPrice: -1, Q: "thing"}, {MinPrice: -1, MaxPrice: -1, CategoryID: c.ID}} {
+		var full, light app.Page[app.Doc]
+		e.view(func(tx app.Tx) (err error) {
+			if full, err = tx.ProductDocs(a, q); err != nil {
+				return err
+			}
+			q.Light = true
+			light, err = tx.ProductDocs(a, q)
+			return err
+		})
+		e.same(fmt.Sprintf("light %+v: items", q), len(light.Items), len(full.Items))
+		for i := range full.Items {
+			want, _ := full.Items[i].AppendJSON(nil, nil)
+			got, err := light.Items[i].AppendJSON(nil, app.FieldSet{"name": {}, "price": {}})
+			e.want(err, "")
+			want2, _ := full.Items[i].AppendJSON(nil, app.FieldSet{"name": {}, "price": {}})
+			e.same(fmt.Sprintf("light %+v: doc %d trimmed", q, i), string(got), string(want2))
+			got, _ = light.Items[i].AppendJSON(nil, nil)
+			e.same(fmt.Sprintf("light %+v: doc %d", q, i), string(got), string(want))
+		}
+	}
 	// search: each word begins a word of the name, without case or accents, all words
 	e.same("q prefix", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thi"}), ids(cheap, dear))
 	e.same("q accents", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.FoldText("WÍDGÉT")}), ids(named))

@@ -1,0 +1,88 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"math"
+	"testing"
+	"time"
+)
+
+// TestRequestLineMatchesSlog checks the request log's fast path against
+// slog's own handlers: whenever it writes a line, the line is byte for byte
+// what TextHandler or JSONHandler writes for the same record; and it writes
+// the ordinary lines itself (values it would have to quote go through slog).
+func TestRequestLineMatchesSlog(t *testing.T) {
+	plus2 := time.FixedZone("", 2*3600+30*60)
+	times := []time.Time{
+		time.Date(2026, 11, 23, 17, 4, 5, 0, time.UTC),
+		time.Date(2026, 11, 23, 17, 4, 5, 123456789, time.UTC),
+		time.Date(2026, 1, 2, 3, 4, 5, 999999999, plus2),
+		time.Date(2026, 1, 2, 3, 4, 5, 1000000, time.Local),
+		time.Now(), // with a monotonic reading
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	base := reqLine{rid: []byte("1a2b3c4d-2s"), method: "GET", path: "/api/v1/business/website/config",
+		status: 200, ms: 0.123, storeID: 1, ip: "127.0.0.1"}
+	var lines []reqLine
+	for _, tm := range times {
+		l := base
+		l.t = tm
+		lines = append(lines, l)
+	}
+	edit := func(f func(*reqLine)) {
+		l := base
+		l.t = times[1]
+		f(&l)
+		lines = append(lines, l)
+	}
+	for _, p := range []string{"/", "/a b", `/a"b`, "/a=b", `/a\b`, "/caf\u00e9", "/a\tb", "/a\x7fb", "/a\xffb", "", "/<x>&y?", "/%20"} {
+		edit(func(l *reqLine) { l.path = p })
+	}
+	for _, m := range []string{"POST", "OPTIONS", "", "GE T"} {
+		edit(func(l *reqLine) { l.method = m })
+	}
+	for _, ms := range []float64{0, 0.001, 1, 1.5, 1234.567, 1e6, 123456789.012, 1e21, 1e-7, math.Inf(1)} {
+		edit(func(l *reqLine) { l.ms = ms })
+	}
+	for _, ip := range []string{"::1", "2001:db8::1", "0.0.0.0", ""} {
+		edit(func(l *reqLine) { l.ip = ip })
+	}
+	edit(func(l *reqLine) { l.storeID, l.status = math.MaxUint64, 500 })
+	edit(func(l *reqLine) { l.storeID, l.status = 0, 404 })
+	edit(func(l *reqLine) { l.rid = nil })
+
+	for _, json := range []bool{false, true} {
+		fast := 0
+		for i, l := range lines {
+			var want bytes.Buffer
+			var h slog.Handler = slog.NewTextHandler(&want, nil)
+			if json {
+				h = slog.NewJSONHandler(&want, nil)
+			}
+			if err := h.Handle(context.Background(), l.record()); err != nil {
+				continue // slog cannot write it either (a year past 9999 in JSON)
+			}
+			got, ok := l.append([]byte("prefix "), json)
+			if !bytes.HasPrefix(got, []byte("prefix ")) {
+				t.Fatalf("line %d: the buffer's start was overwritten: %q", i, got)
+			}
+			if !ok {
+				expectFast := plain(l.path) && plain(l.method) && plain(l.ip) && len(l.rid) > 0 && l.t.Year() < 10000 &&
+					(!json || l.ms == 0 || l.ms >= 1e-6 && l.ms < 1e21)
+				if expectFast {
+					t.Errorf("json=%v line %d (%+v): a plain line went through slog", json, i, l)
+				}
+				continue
+			}
+			fast++
+			if got := got[len("prefix "):]; string(got) != want.String() {
+				t.Errorf("json=%v line %d:\n got %q\nwant %q", json, i, got, want.String())
+			}
+		}
+		if fast < len(lines)/2 {
+			t.Errorf("json=%v: only %d of %d lines took the fast path", json, fast, len(lines))
+		}
+	}
+}
