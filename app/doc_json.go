@@ -79,6 +79,22 @@ func NewDoc(members ...DocMember) (Doc, error) {
 
 var errBadDoc = errors.New("app: malformed doc")
 
+// headerEnd is the offset where the body of a doc with n members starts: past
+// each member's entry (name length, name, start, end, heavy flag).
+func (d Doc) headerEnd(n int) (int, error) {
+	hdr := 2
+	for i := 0; i < n; i++ {
+		if hdr >= len(d) {
+			return 0, errBadDoc
+		}
+		hdr += 1 + int(d[hdr]) + 9
+	}
+	if hdr > len(d) {
+		return 0, errBadDoc
+	}
+	return hdr, nil
+}
+
 // AppendJSON appends the Doc as a JSON object to dst. With fields nil it writes
 // every light member; otherwise only the members named in fields, plus id.
 // Heavy members are written only when fields names them.
@@ -90,17 +106,10 @@ func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
 	if fields == nil {
 		return d.appendLight(dst, n)
 	}
-	// first pass: find the header end
 	p := 2
-	hdr := p
-	for i := 0; i < n; i++ {
-		if hdr >= len(d) {
-			return dst, errBadDoc
-		}
-		hdr += 1 + int(d[hdr]) + 9
-	}
-	if hdr > len(d) {
-		return dst, errBadDoc
+	hdr, err := d.headerEnd(n)
+	if err != nil {
+		return dst, err
 	}
 	body := d[hdr:]
 	dst = append(dst, '{')
@@ -160,15 +169,9 @@ func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
 		return dst, errBadDoc
 	}
 	n := int(binary.BigEndian.Uint16(d))
-	hdr := 2
-	for i := 0; i < n; i++ {
-		if hdr >= len(d) {
-			return dst, errBadDoc
-		}
-		hdr += 1 + int(d[hdr]) + 9
-	}
-	if hdr > len(d) {
-		return dst, errBadDoc
+	hdr, err := d.headerEnd(n)
+	if err != nil {
+		return dst, err
 	}
 	body := d[hdr:]
 	dst = append(dst, '{')
