@@ -115,7 +115,7 @@ func (as *AdminService) Login(email, password, ip string) (string, time.Time, *A
 // checkPassword returns the admin of email when password is theirs
 // (invalid_credentials otherwise, with the same bcrypt work for unknown emails).
 func (as *AdminService) checkPassword(email, password string) (*AdminUser, error) {
-	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.AdminByEmail(email) })
+	u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.AdminByEmail(email) })
 	if IsNotFound(err) {
 		as.s.Pass.Dummy(password)
 		return nil, Errorf(EInvalidCreds, "wrong email or password")
@@ -145,7 +145,7 @@ func (as *AdminService) Authenticate(token string) (*AdminUser, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(c.Subject) })
+	u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(c.Subject) })
 	if IsNotFound(err) {
 		return nil, Errorf(EUnauthorized, "this admin account no longer exists")
 	}
@@ -197,7 +197,7 @@ func (as *AdminService) ChangePassword(id uint64, oldPassword, newPassword, ip s
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	u, err := viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
+	u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
 	if err != nil {
 		return nil, err
 	}
@@ -276,12 +276,12 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 
 // Get returns one admin user (not_found).
 func (as *AdminService) Get(id uint64) (*AdminUser, error) {
-	return viewIn(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
+	return view(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
 }
 
 // List returns every admin user.
 func (as *AdminService) List() ([]*AdminUser, error) {
-	return viewIn(as.db, func(tx adminData) ([]*AdminUser, error) { return tx.Admins() })
+	return view(as.db, func(tx adminData) ([]*AdminUser, error) { return tx.Admins() })
 }
 
 // Delete removes an admin user; the last owner cannot be removed (conflict).

@@ -106,7 +106,7 @@ func (as *AuditService) List(f AuditFilter, lp ListParams) (Page[*AuditEntry], e
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return Page[*AuditEntry]{}, Invalid("to", "must not be before from")
 	}
-	return viewIn(as.db, func(tx auditData) (Page[*AuditEntry], error) { return tx.AuditEntries(f, lp) })
+	return view(as.db, func(tx auditData) (Page[*AuditEntry], error) { return tx.AuditEntries(f, lp) })
 }
 
 // Prune deletes entries older than AuditKeep; a daily job calls it.

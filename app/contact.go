@@ -162,7 +162,7 @@ func (cs *ContactService) Submit(storeID uint64, in ContactInput) (*ContactMessa
 
 // List pages a store's contact messages (see ContactTx.ContactMessages).
 func (cs *ContactService) List(storeID uint64, read *bool, unreadFirst bool, lp ListParams) (Page[*ContactMessage], error) {
-	return viewIn(cs.db, func(tx contactData) (Page[*ContactMessage], error) {
+	return view(cs.db, func(tx contactData) (Page[*ContactMessage], error) {
 		return tx.ContactMessages(storeID, read, unreadFirst, lp)
 	})
 }

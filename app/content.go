@@ -243,7 +243,7 @@ func newContentService(db DB) *ContentService {
 
 // PublishedPosts returns a page of published posts.
 func (cs *ContentService) PublishedPosts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	return viewIn(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.PublishedPosts(storeID, lp) })
+	return view(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.PublishedPosts(storeID, lp) })
 }
 
 // PublishedPost returns a published post by slug (a draft is not_found).
@@ -432,12 +432,12 @@ func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogP
 
 // Post returns one post (admin).
 func (cs *ContentService) Post(storeID, id uint64) (*BlogPost, error) {
-	return viewIn(cs.db, func(tx contentData) (*BlogPost, error) { return tx.BlogPost(storeID, id) })
+	return view(cs.db, func(tx contentData) (*BlogPost, error) { return tx.BlogPost(storeID, id) })
 }
 
 // Posts pages every post of a store, newest first (admin).
 func (cs *ContentService) Posts(storeID uint64, lp ListParams) (Page[*BlogPost], error) {
-	return viewIn(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.BlogPosts(storeID, lp) })
+	return view(cs.db, func(tx contentData) (Page[*BlogPost], error) { return tx.BlogPosts(storeID, lp) })
 }
 
 // DeletePost removes a post. Errors: not_found.

@@ -205,12 +205,12 @@ func (cs *CouponService) Save(storeID, id uint64, in CouponInput) (*Coupon, erro
 
 // List returns a store's coupons.
 func (cs *CouponService) List(storeID uint64) ([]*Coupon, error) {
-	return viewIn(cs.db, func(tx couponData) ([]*Coupon, error) { return tx.Coupons(storeID) })
+	return view(cs.db, func(tx couponData) ([]*Coupon, error) { return tx.Coupons(storeID) })
 }
 
 // Get returns one coupon. Errors: not_found.
 func (cs *CouponService) Get(storeID, id uint64) (*Coupon, error) {
-	return viewIn(cs.db, func(tx couponData) (*Coupon, error) { return tx.Coupon(storeID, id) })
+	return view(cs.db, func(tx couponData) (*Coupon, error) { return tx.Coupon(storeID, id) })
 }
 
 // Delete removes a coupon; orders keep the code they were placed with.

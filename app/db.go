@@ -50,11 +50,11 @@ type Clock func() time.Time
 // UTC truncates t to the wire precision: UTC, whole seconds.
 func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
 
-// view runs get in a read transaction and returns what it read: the one
-// shape of every service read.
-func view[T any](db DB, get func(Tx) (T, error)) (T, error) {
-	var out T
-	err := db.View(func(tx Tx) error {
+// view runs get in a read transaction of db (a DB or a Scope) and returns
+// what it read: the one shape of every service read.
+func view[R, T any](db interface{ View(func(T) error) error }, get func(T) (R, error)) (R, error) {
+	var out R
+	err := db.View(func(tx T) error {
 		var err error
 		out, err = get(tx)
 		return err
@@ -100,15 +100,4 @@ func (s Scope[T]) Update(fn func(T) error) error {
 // Batch is DB.Batch through the scope: fn may run more than once.
 func (s Scope[T]) Batch(fn func(T) error) error {
 	return s.db.Batch(func(tx Tx) error { return fn(s.as(tx)) })
-}
-
-// viewIn is view through a scope.
-func viewIn[R, T any](s Scope[T], get func(T) (R, error)) (R, error) {
-	var out R
-	err := s.View(func(tx T) error {
-		var err error
-		out, err = get(tx)
-		return err
-	})
-	return out, err
 }

@@ -356,7 +356,7 @@ func (rs *ReviewService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Review]{}, err
 		}
 	}
-	return viewIn(rs.db, func(tx reviewData) (Page[*Review], error) { return tx.Reviews(storeID, status, lp) })
+	return view(rs.db, func(tx reviewData) (Page[*Review], error) { return tx.Reviews(storeID, status, lp) })
 }
 
 // ProductReviews returns a page of an active product's approved reviews and
@@ -403,7 +403,7 @@ func (rs *ReviewService) RecentJSON(storeID, productID uint64, n int) ([]byte, e
 	if n <= 0 {
 		return []byte("[]"), nil
 	}
-	page, err := viewIn(rs.db, func(tx reviewData) (Page[json.RawMessage], error) {
+	page, err := view(rs.db, func(tx reviewData) (Page[json.RawMessage], error) {
 		return tx.ApprovedReviews(storeID, productID, ListParams{Sort: SortNewest, Limit: n})
 	})
 	if err != nil {

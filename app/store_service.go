@@ -90,7 +90,7 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 // Authenticate so that the hot path keeps h and st on the stack).
 func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {
 	gen := int64(ss.cache.Load().gen)
-	st, err := viewIn(ss.db, func(tx storeData) (*Store, error) { return tx.StoreByKeyHash(h[:]) })
+	st, err := view(ss.db, func(tx storeData) (*Store, error) { return tx.StoreByKeyHash(h[:]) })
 	if IsNotFound(err) {
 		return nil, Errorf(EInvalidAPIKey, "unknown API key")
 	}
@@ -195,12 +195,12 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 
 // Get returns a store by id (not_found).
 func (ss *StoreService) Get(id uint64) (*Store, error) {
-	return viewIn(ss.db, func(tx storeData) (*Store, error) { return tx.Store(id) })
+	return view(ss.db, func(tx storeData) (*Store, error) { return tx.Store(id) })
 }
 
 // List returns every store.
 func (ss *StoreService) List() ([]*Store, error) {
-	return viewIn(ss.db, func(tx storeData) ([]*Store, error) { return tx.Stores() })
+	return view(ss.db, func(tx storeData) ([]*Store, error) { return tx.Stores() })
 }
 
 // update applies fn to the stored store and drops the caches.

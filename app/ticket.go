@@ -260,7 +260,7 @@ func (ts *TicketService) Create(sh Shopper, in TicketInput) (*Ticket, error) {
 
 // Mine returns one of the shopper's tickets; another shopper's is not_found.
 func (ts *TicketService) Mine(sh Shopper, id string) (*Ticket, error) {
-	return viewIn(ts.db, func(tx ticketData) (*Ticket, error) { return ownTicket(tx, sh, id) })
+	return view(ts.db, func(tx ticketData) (*Ticket, error) { return ownTicket(tx, sh, id) })
 }
 
 func ownTicket(tx TicketTx, sh Shopper, id string) (*Ticket, error) {
@@ -276,7 +276,7 @@ func ownTicket(tx TicketTx, sh Shopper, id string) (*Ticket, error) {
 
 // ListMine pages the shopper's tickets, newest first.
 func (ts *TicketService) ListMine(sh Shopper, lp ListParams) (Page[*Ticket], error) {
-	return viewIn(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp) })
+	return view(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.CustomerTickets(sh.StoreID, sh.CustomerID, lp) })
 }
 
 // addMessage appends a message to t, keeping updated_at and last_activity_at.
@@ -342,7 +342,7 @@ func (ts *TicketService) Reply(sh Shopper, id string, in TicketReply) (*Ticket, 
 
 // Get returns a ticket of the store (admin).
 func (ts *TicketService) Get(storeID uint64, id string) (*Ticket, error) {
-	return viewIn(ts.db, func(tx ticketData) (*Ticket, error) { return tx.Ticket(storeID, id) })
+	return view(ts.db, func(tx ticketData) (*Ticket, error) { return tx.Ticket(storeID, id) })
 }
 
 // List pages a store's tickets (admin); status "" is all.
@@ -355,7 +355,7 @@ func (ts *TicketService) List(storeID uint64, status string, lp ListParams) (Pag
 			return Page[*Ticket]{}, err
 		}
 	}
-	return viewIn(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.Tickets(storeID, status, lp) })
+	return view(ts.db, func(tx ticketData) (Page[*Ticket], error) { return tx.Tickets(storeID, status, lp) })
 }
 
 // StaffReply adds a STAFF message and emails the shopper. An OPEN ticket

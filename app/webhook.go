@@ -313,17 +313,17 @@ func (ws *WebhookService) Delete(storeID, id uint64) error {
 
 // Get returns one endpoint. Errors: not_found.
 func (ws *WebhookService) Get(storeID, id uint64) (*WebhookEndpoint, error) {
-	return viewIn(ws.db, func(tx webhookData) (*WebhookEndpoint, error) { return tx.WebhookEndpoint(storeID, id) })
+	return view(ws.db, func(tx webhookData) (*WebhookEndpoint, error) { return tx.WebhookEndpoint(storeID, id) })
 }
 
 // List returns a store's endpoints.
 func (ws *WebhookService) List(storeID uint64) ([]*WebhookEndpoint, error) {
-	return viewIn(ws.db, func(tx webhookData) ([]*WebhookEndpoint, error) { return tx.WebhookEndpoints(storeID) })
+	return view(ws.db, func(tx webhookData) ([]*WebhookEndpoint, error) { return tx.WebhookEndpoints(storeID) })
 }
 
 // Deliveries pages an endpoint's deliveries, newest first. Errors: not_found.
 func (ws *WebhookService) Deliveries(storeID, id uint64, lp ListParams) (Page[*WebhookDelivery], error) {
-	return viewIn(ws.db, func(tx webhookData) (Page[*WebhookDelivery], error) {
+	return view(ws.db, func(tx webhookData) (Page[*WebhookDelivery], error) {
 		if _, err := tx.WebhookEndpoint(storeID, id); err != nil {
 			return Page[*WebhookDelivery]{}, err
 		}
