@@ -193,6 +193,12 @@ type ProductQuery struct {
 	// copying a page's docs at a third of the bytes. It never changes which
 	// products a page holds.
 	Light bool
+	// Borrow lets a backend return docs that point into the read
+	// transaction's memory, valid only until it ends (bbolt does: a page is
+	// then not copied at all; PostgreSQL ignores it). Only
+	// CatalogService.WithProducts sets it, for a page written out inside the
+	// transaction.
+	Borrow bool
 }
 
 // IndexEntry is what a product index holds beside the sort key: enough to

@@ -31,7 +31,24 @@ func newCatalogService(d catalogDeps) *CatalogService {
 
 // Products returns a page of a store's active products.
 func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], error) {
+	q.Borrow = false // the page outlives the transaction
 	return view(cs.s.DB, func(tx Tx) (Page[Doc], error) { return tx.ProductDocs(storeID, q) })
+}
+
+// WithProducts calls fn with a page of a store's active products inside the
+// read transaction. The docs may point into the database's memory (nothing
+// copied: ProductQuery.Borrow) and are valid only until fn returns, so fn
+// writes them out and keeps nothing; it must not open a transaction of its
+// own (bbolt: a read inside a read can deadlock with a writer remapping).
+func (cs *CatalogService) WithProducts(storeID uint64, q ProductQuery, fn func(Page[Doc]) error) error {
+	q.Borrow = true
+	return cs.s.DB.View(func(tx Tx) error {
+		pg, err := tx.ProductDocs(storeID, q)
+		if err != nil {
+			return err
+		}
+		return fn(pg)
+	})
 }
 
 // CategoryProducts returns the category and a page of its products. Pages are
@@ -39,6 +56,7 @@ func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], e
 // at once when the store's catalog changes.
 func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q ProductQuery) (*Category, Page[Doc], error) {
 	q.CategoryID = categoryID
+	q.Borrow = false // a cached page must own its bytes
 	now := cs.s.Now()
 	cs.mu.Lock()
 	key := cs.cacheKey(storeID, q)

@@ -383,7 +383,7 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 	}
 	docs := t.b(bProductDocs).Cursor()
 	dk := keyOf(storeID).id(uint64(0)) // sid|id; the id is written per item
-	vals := make([][]byte, 0, limit)   // bbolt's bytes, valid until the tx ends
+	vals := make([]app.Doc, 0, limit)  // bbolt's bytes, valid until the tx ends
 	var lastID uint64
 	filtered := len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
 	lp := q.ListParams
@@ -391,15 +391,16 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 		lp.After = priceRangeStart(lp.After, q, desc)
 	}
 	tested := 0
-	pg, err := page(b, prefix, lp, desc, func(k, v []byte) (app.Doc, bool, error) {
+	// page counts the items (zero-size: no slice to grow); vals holds them
+	sp, err := page(b, prefix, lp, desc, func(k, v []byte) (struct{}, bool, error) {
 		if tested++; budget > 0 && tested > budget {
-			return nil, false, errScanBudget
+			return struct{}{}, false, errScanBudget
 		}
 		if filtered && !q.Match(decodeIndexEntry(v)) {
-			return nil, false, nil
+			return struct{}{}, false, nil
 		}
 		if len(vals) == limit { // the look-ahead item: page only needs to know it exists
-			return nil, true, nil
+			return struct{}{}, true, nil
 		}
 		id := idFromKeyEnd(k)
 		binary.BigEndian.PutUint64(dk[len(dk)-8:], id)
@@ -409,16 +410,17 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 		}
 		d := seekDoc(docs, dk, step)
 		if d == nil {
-			return nil, false, errMissingDoc(storeID, id)
+			return struct{}{}, false, errMissingDoc(storeID, id)
 		}
 		lastID = id
 		vals = append(vals, d)
-		return nil, true, nil
+		return struct{}{}, true, nil
 	})
-	if err != nil {
+	pg := app.Page[app.Doc]{Items: vals, Next: sp.Next}
+	if err != nil || q.Borrow {
 		return pg, err
 	}
-	copyDocs(pg.Items, vals, q.Light)
+	copyDocs(pg.Items, vals, q.Light) // in place: each item is read before it is replaced
 	return pg, nil
 }
 
@@ -428,7 +430,7 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 // a page without fields=variants writes: a product's variants are most of
 // its doc, and the bytes a page allocates are what the garbage collector
 // is paid for.
-func copyDocs(items []app.Doc, vals [][]byte, light bool) {
+func copyDocs[V ~[]byte](items []app.Doc, vals []V, light bool) {
 	n := 0
 	for _, v := range vals {
 		if light {

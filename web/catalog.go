@@ -69,11 +69,20 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	heavy := s.heavyProductFields(c, fs)
+	if heavy == nil {
+		// written out inside the read transaction, from the database's own
+		// bytes: a page allocates no copy of its docs
+		return s.svc.Catalog.WithProducts(store(c).ID, q, func(page app.Page[app.Doc]) error {
+			return s.sendDocs(c, "products", page, fs, nil, nil)
+		})
+	}
+	// the reviews are read in transactions of their own: the page is copied first
 	page, err := s.svc.Catalog.Products(store(c).ID, q)
 	if err != nil {
 		return err
 	}
-	return s.sendDocs(c, "products", page, fs, nil, s.heavyProductFields(c, fs))
+	return s.sendDocs(c, "products", page, fs, nil, heavy)
 }
 
 // listCategoryProducts serves GET /api/v1/business/website/categories/{id}/products/.
