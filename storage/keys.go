@@ -27,6 +27,7 @@ var (
 	bIdxProducts    = []byte("idx_products")     // sid|sort|value|id -> index entry (active products)
 	bIdxCatProducts = []byte("idx_cat_products") // sid|cid|sort|value|id -> index entry
 	bIdxSearch      = []byte("idx_search")       // sid|word0|id -> rating key (words of active products' names; search.go)
+	bSearchWords    = []byte("idx_search_words") // sid|word -> how many keys idx_search has for the word (8 bytes)
 	// The admin's product list (catalog_admin.go): inactive and low-stock
 	// products in the sorts of idx_products, and every product's search words.
 	bIdxAdminProducts = []byte("idx_admin_products") // sid|'i' or 'l'|sort|value|id -> index entry
@@ -113,7 +114,7 @@ var (
 // allBuckets are created on open.
 var allBuckets = [][]byte{
 	bMeta, bSeq, bStores, bStoreKeys, bStoreSubdomains, bAdmins, bAdminEmails,
-	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts, bIdxSearch,
+	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts, bIdxSearch, bSearchWords,
 	bIdxAdminProducts, bAdminSearch,
 	bCustomers, bCustomerEmails, bSessions, bSessionsByCust, bEmailCodes, bRevocations, bAddresses, bCarts,
 	bOrders, bIdxOrdersCust, bIdxOrdersStatus, bPaymentSessions, bIdempotency, bCoupons, bCouponCodes,

@@ -39,24 +39,40 @@ func searchKey(sid uint64, word string, id uint64) []byte {
 	return keyOf(sid).str0(word).id(id)
 }
 
-// searchKeysOf lists the search index keys of p (none when inactive).
-func searchKeysOf(p *app.Product) [][]byte {
+// The word counts (bSearchWords): sid|word -> how many keys the search index
+// holds for the word, kept with the postings in the same transaction, so a
+// search learns how many products a (prefix) word matches from one key per
+// word it expands to instead of walking the postings.
+func searchWordKey(sid uint64, word string) []byte { return keyOf(sid).last(word) }
+
+// addWordCount adds d to the count at k, deleting it at zero.
+func addWordCount(b *bolt.Bucket, k []byte, d int64) error {
+	var n int64
+	if v := b.Get(k); len(v) == 8 {
+		n = int64(binary.BigEndian.Uint64(v))
+	}
+	if n += d; n <= 0 {
+		return b.Delete(k)
+	}
+	return b.Put(k, u64(uint64(n)))
+}
+
+// searchWordsOf lists the words p is indexed under (none when inactive).
+func searchWordsOf(p *app.Product) []string {
 	if !p.IsActive {
 		return nil
 	}
-	words := app.SearchWords(p.Name)
-	out := make([][]byte, len(words))
-	for i, w := range words {
-		out[i] = searchKey(p.StoreID, w, p.ID)
-	}
-	return out
+	return app.SearchWords(p.Name)
 }
 
 func (t *Tx) indexSearch(p *app.Product) error {
-	b := t.b(bIdxSearch)
+	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
 	rk := u64(ratingKey(p))
-	for _, k := range searchKeysOf(p) {
-		if err := b.Put(k, rk); err != nil {
+	for _, w := range searchWordsOf(p) {
+		if err := b.Put(searchKey(p.StoreID, w, p.ID), rk); err != nil {
+			return err
+		}
+		if err := addWordCount(counts, searchWordKey(p.StoreID, w), 1); err != nil {
 			return err
 		}
 	}
@@ -64,9 +80,12 @@ func (t *Tx) indexSearch(p *app.Product) error {
 }
 
 func (t *Tx) unindexSearch(p *app.Product) error {
-	b := t.b(bIdxSearch)
-	for _, k := range searchKeysOf(p) {
-		if err := b.Delete(k); err != nil {
+	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
+	for _, w := range searchWordsOf(p) {
+		if err := b.Delete(searchKey(p.StoreID, w, p.ID)); err != nil {
+			return err
+		}
+		if err := addWordCount(counts, searchWordKey(p.StoreID, w), -1); err != nil {
 			return err
 		}
 	}
@@ -74,11 +93,18 @@ func (t *Tx) unindexSearch(p *app.Product) error {
 }
 
 // buildSearchIndex indexes every active product; Open runs it once on a
-// database made before the index existed (meta "search_index").
+// database made before the index existed (meta "search_index"). The word
+// counts are rebuilt with it.
 func buildSearchIndex(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
 	if meta.Get([]byte("search_index")) != nil {
 		return nil
+	}
+	if err := tx.DeleteBucket(bSearchWords); err != nil {
+		return err
+	}
+	if _, err := tx.CreateBucket(bSearchWords); err != nil {
+		return err
 	}
 	t := &Tx{tx: tx}
 	err := tx.Bucket(bProducts).ForEach(func(_, v []byte) error {
@@ -94,26 +120,93 @@ func buildSearchIndex(tx *bolt.Tx) error {
 	return meta.Put([]byte("search_index"), []byte("1"))
 }
 
-// postings returns the distinct products with a word beginning with w and
-// their rating keys, or ok false when there are more than limit.
-func (t *Tx) postings(storeID uint64, w string, limit int) (ids []uint64, ratings map[uint64]uint64, ok bool) {
-	prefix := keyOf(storeID).last(w) // no terminator: every word that begins with w
-	ratings = map[uint64]uint64{}
-	c := t.b(bIdxSearch).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		id := idFromKeyEnd(k)
-		if _, dup := ratings[id]; dup {
+var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
+
+// rebuildSearchWords counts the search index's keys per word (a database
+// whose search index predates the counts).
+func rebuildSearchWords(tx *bolt.Tx) error {
+	counts := tx.Bucket(bSearchWords)
+	var word []byte // sid|word of the run being counted
+	var n uint64
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		return counts.Put(word, u64(n))
+	}
+	c := tx.Bucket(bIdxSearch).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 17 {
 			continue
 		}
-		if len(ids) == limit {
-			return nil, nil, false
+		if w := k[:len(k)-9]; !bytes.Equal(w, word) { // sid|word without 0x00|id
+			if err := flush(); err != nil {
+				return err
+			}
+			word, n = bytes.Clone(w), 0
 		}
-		ids = append(ids, id)
+		n++
+	}
+	return flush()
+}
+
+// countPostings is how many search index keys the words beginning with w
+// have (a product with two such words counts twice: an upper bound of the
+// products w matches); it stops adding once the sum is above limit.
+func (t *Tx) countPostings(storeID uint64, w string, limit int) int {
+	prefix := searchWordKey(storeID, w)
+	c := t.b(bSearchWords).Cursor()
+	n := 0
+	for k, v := c.Seek(prefix); k != nil && n <= limit && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if len(v) == 8 {
-			ratings[id] = binary.BigEndian.Uint64(v)
+			n += int(min(binary.BigEndian.Uint64(v), 1<<31))
 		}
 	}
-	return ids, ratings, true
+	return n
+}
+
+// rarestWord returns the query word with the fewest postings and their
+// count (counted up to a little over searchCandidates).
+func (t *Tx) rarestWord(storeID uint64, words []string) (string, int) {
+	best, bestN := "", searchCandidates+1
+	for i, w := range words {
+		if n := t.countPostings(storeID, w, bestN); i == 0 || n < bestN {
+			best, bestN = w, n
+		}
+	}
+	return best, bestN
+}
+
+// posting is a product a search word matches, with its rating key.
+type posting struct{ id, rating uint64 }
+
+// postings returns the distinct products with a word beginning with w, in
+// id order, with their rating keys.
+func (t *Tx) postings(storeID uint64, w string, sizeHint int) []posting {
+	prefix := keyOf(storeID).last(w) // no terminator: every word that begins with w
+	out := make([]posting, 0, sizeHint)
+	words := 0 // distinct words seen: with more than one, a product may be listed twice
+	var word []byte
+	c := t.b(bIdxSearch).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) < 17 {
+			continue
+		}
+		if w := k[:len(k)-9]; !bytes.Equal(w, word) {
+			word = w
+			words++
+		}
+		p := posting{id: idFromKeyEnd(k)}
+		if len(v) == 8 {
+			p.rating = binary.BigEndian.Uint64(v)
+		}
+		out = append(out, p)
+	}
+	if words > 1 {
+		slices.SortFunc(out, func(a, b posting) int { return cmpID(a.id, b.id) })
+		out = slices.CompactFunc(out, func(a, b posting) bool { return a.id == b.id })
+	}
+	return out
 }
 
 // searchDocs answers a product list with q. It picks the cheaper of two
@@ -122,75 +215,45 @@ func (t *Tx) postings(storeID uint64, w string, limit int) (ids []uint64, rating
 //   - postings: when some query word matches few products, those are read
 //     from the search index, tested against the other words and the filters
 //     on their newest index entry, sorted by the sort's index key suffix and
-//     paged (searchByPostings);
+//     paged (pageOfPostings);
 //   - scan: when every word is common, walking the sort's index and testing
 //     each entry fills a page after a few entries.
 //
-// In order: the postings of at most searchProbe products (rare words, cheap);
-// else a scan of at most searchScanBudget entries (common words: it fills the
-// page); else the postings of at most searchCandidates products; else the
-// whole scan. sort=relevance is answered from postings when some word matches
-// at most searchCandidates products, else newest first (the scan), so it
-// skips the bounded scan and counts postings instead.
+// The word counts say which query word is rarest and how many products it
+// may match. In order: the postings when that is at most searchProbe
+// (rare words, cheap); else a scan of at most searchScanBudget entries
+// (common words: it fills the page); else the postings when at most
+// searchCandidates; else the whole scan. sort=relevance is answered from the
+// postings when the rarest word has at most searchCandidates, else newest
+// first (the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	if pg, ok, err := t.searchByPostings(storeID, q, min(searchProbe, searchCandidates)); ok || err != nil {
-		return pg, err
+	w, n := t.rarestWord(storeID, q.Words)
+	byPostings := func() (app.Page[app.Doc], error) {
+		return t.pageOfPostings(storeID, q, t.postings(storeID, w, n))
+	}
+	if n <= min(searchProbe, searchCandidates) {
+		return byPostings()
 	}
 	scan := q
 	if q.Sort == app.SortRelevance {
-		scan.Sort = app.SortNewest
-		for _, w := range q.Words {
-			if t.countPostings(storeID, w, searchCandidates+1) <= searchCandidates {
-				pg, _, err := t.searchByPostings(storeID, q, searchCandidates)
-				return pg, err
-			}
+		if n <= searchCandidates {
+			return byPostings()
 		}
+		scan.Sort = app.SortNewest
 		return t.scanDocs(storeID, scan, 0)
 	}
 	pg, err := t.scanDocs(storeID, scan, searchScanBudget)
 	if !errors.Is(err, errScanBudget) {
 		return pg, err
 	}
-	if pg, ok, err := t.searchByPostings(storeID, q, searchCandidates); ok || err != nil {
-		return pg, err
+	if n <= searchCandidates {
+		return byPostings()
 	}
 	return t.scanDocs(storeID, scan, 0)
 }
 
-// countPostings counts the keys of words beginning with w, up to limit
-// (a product with two such words counts twice: an upper bound).
-func (t *Tx) countPostings(storeID uint64, w string, limit int) int {
-	prefix := keyOf(storeID).last(w)
-	c := t.b(bIdxSearch).Cursor()
-	n := 0
-	for k, _ := c.Seek(prefix); k != nil && n < limit && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		n++
-	}
-	return n
-}
-
-// searchByPostings answers q from the postings of its rarest word when that
-// word matches at most limit products (ok false otherwise).
-func (t *Tx) searchByPostings(storeID uint64, q app.ProductQuery, limit int) (app.Page[app.Doc], bool, error) {
-	var ids []uint64
-	var ratings map[uint64]uint64
-	found := false
-	for _, w := range q.Words {
-		i, r, ok := t.postings(storeID, w, limit)
-		if ok && (!found || len(i) < len(ids)) {
-			ids, ratings, found = i, r, true
-			limit = len(i) // a later word is only read if it has fewer
-		}
-	}
-	if !found {
-		return app.Page[app.Doc]{}, false, nil
-	}
-	pg, err := t.pageOfPostings(storeID, q, ids, ratings)
-	return pg, true, err
-}
-
-// pageOfPostings pages the products ids that match q.
-func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ids []uint64, ratings map[uint64]uint64) (app.Page[app.Doc], error) {
+// pageOfPostings pages the products of ps that match q.
+func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (app.Page[app.Doc], error) {
 	desc := true
 	code := byte(0)
 	if q.Sort != app.SortRelevance {
@@ -201,8 +264,9 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ids []uint64, ra
 		id     uint64
 		suffix []byte
 	}
-	hits := make([]hit, 0, len(ids))
-	for _, id := range ids {
+	hits := make([]hit, 0, len(ps))
+	for _, p := range ps {
+		id := p.id
 		v := idx.Get(keyOf(storeID).code(sortNewest).id(id))
 		if v == nil { // inactive (no index entries)
 			continue
@@ -220,7 +284,7 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ids []uint64, ra
 		case code == sortName:
 			s = s.str0(e.Name).id(id)
 		case code == sortRating:
-			s = s.id(ratings[id]).id(id)
+			s = s.id(p.rating).id(id)
 		default:
 			s = s.id(id)
 		}

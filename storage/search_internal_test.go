@@ -109,3 +109,76 @@ func TestSearchPathsAgree(t *testing.T) {
 		t.Fatal("the rebuilt index finds nothing")
 	}
 }
+
+// TestSearchWordCounts: the word counts follow every product write (create,
+// rename, deactivate, delete), a prefix sums the words it expands to, and a
+// database whose search index predates the counts gets them built at open.
+func TestSearchWordCounts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { db.Close() }()
+	put := func(p *app.Product) {
+		t.Helper()
+		if err := db.Update(func(tx app.Tx) error { return tx.PutProduct(p) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(w string) (n int) {
+		t.Helper()
+		if err := db.bolt.View(func(btx *bolt.Tx) error { n = db.tx(btx).countPostings(1, w, 1<<20); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	check := func(when string, want map[string]int) {
+		t.Helper()
+		for w, n := range want {
+			if got := count(w); got != n {
+				t.Errorf("%s: count(%q) = %d, want %d", when, w, got, n)
+			}
+		}
+		if err := db.Verify(); err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+	}
+	var ps []*app.Product
+	for i, name := range []string{"Red Boot", "Red Redwood Bag", "Blue Boot", "Rain Boot", "Red Hat"} {
+		p := &app.Product{StoreID: 1, Name: name, Slug: fmt.Sprintf("p-%d", i), Currency: "USD", Price: 100, IsActive: true}
+		put(p)
+		ps = append(ps, p)
+	}
+	// "Other Red" in store 2 counts in its own store only
+	put(&app.Product{StoreID: 2, Name: "Other Red", Slug: "other", Currency: "USD", Price: 100, IsActive: true})
+	// a prefix sums its words: "red" is red (3 products) and redwood (1)
+	check("created", map[string]int{"red": 4, "re": 4, "r": 5, "boot": 3, "redwood": 1, "x": 0})
+
+	ps[0].Name = "Green Boot" // rename
+	put(ps[0])
+	ps[1].IsActive = false // deactivate
+	put(ps[1])
+	if err := db.Update(func(tx app.Tx) error { return tx.DeleteProduct(1, ps[4].ID) }); err != nil {
+		t.Fatal(err)
+	}
+	check("changed", map[string]int{"red": 0, "re": 0, "r": 1, "boot": 3, "green": 1, "redwood": 0})
+	ps[1].IsActive = true
+	put(ps[1])
+	check("reactivated", map[string]int{"red": 2, "re": 2, "boot": 3})
+
+	// a database from before the counts: drop them and their mark, reopen
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bSearchWords); err != nil {
+			return err
+		}
+		return tx.Bucket(bMeta).Delete([]byte("built:search_words_v1"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	check("rebuilt", map[string]int{"red": 2, "re": 2, "r": 3, "boot": 3, "green": 1})
+}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -82,7 +83,7 @@ func (db *DB) Verify() error {
 	})
 }
 
-var _ = registerVerifier(verifyProducts, bIdxProducts, bIdxCatProducts, bProductSlugs, bIdxSearch)
+var _ = registerVerifier(verifyProducts, bIdxProducts, bIdxCatProducts, bProductSlugs, bIdxSearch, bSearchWords)
 
 func verifyProducts(t *Tx, want expectKeys) error {
 	return t.b(bProducts).ForEach(func(_, v []byte) error {
@@ -98,8 +99,15 @@ func verifyProducts(t *Tx, want expectKeys) error {
 			return nil
 		}
 		rk := u64(ratingKey(&p))
-		for _, k := range searchKeysOf(&p) {
-			want.put(bIdxSearch, k, rk)
+		counts := want[string(bSearchWords)]
+		for _, w := range searchWordsOf(&p) {
+			want.put(bIdxSearch, searchKey(p.StoreID, w, p.ID), rk)
+			ck := string(searchWordKey(p.StoreID, w))
+			var n uint64
+			if v := counts[ck]; len(v) == 8 {
+				n = binary.BigEndian.Uint64(v)
+			}
+			counts[ck] = u64(n + 1)
 		}
 		entry := encodeIndexEntry(&p)
 		global, inCat := productIndexKeysOf(&p)
