@@ -301,7 +301,10 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
 		}
 	}
-	l := list{sel: "pdoc, " + ks.keyCols(), from: from, args: args, keys: ks}
+	l := list{sel: "pdoc, " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
+	if q.Borrow { // valid until the transaction ends (borrow.go)
+		l.doc = t.borrowDoc
+	}
 	return page(t, storeID, "products", l, q.ListParams, func(vals []any) (app.Doc, bool, error) {
 		return app.Doc(vals[0].([]byte)), true, nil
 	})

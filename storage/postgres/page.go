@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"storefront/app"
 )
 
@@ -116,6 +119,9 @@ type list struct {
 	keys   keyset
 	chunk  int // rows per round trip when decode skips items (0: limit+1)
 	seekTo []byte
+	// doc, when set, reads the first column (bytes) without pgx's copy and
+	// keeps what doc returns: a copy in memory that outlives the row.
+	doc func([]byte) []byte
 }
 
 // page reads one page: it walks from the cursor (or seekTo for the first
@@ -146,7 +152,8 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 		chunk = l.chunk
 	}
 	nk := len(l.keys.cols)
-	var keys [][]byte
+	var keyVals [][]any // each item's key values
+	rd := &rowReader{doc: l.doc}
 	for {
 		sql, args := l.sql(afterVals, chunk)
 		rows, err := t.query(sql, args...)
@@ -155,9 +162,9 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 		}
 		// Read the chunk whole first: decode may run queries of its own
 		// (keep functions), and the connection serves one at a time.
-		var chunkRows [][]any
+		chunkRows := make([][]any, 0, chunk)
 		for rows.Next() {
-			vals, err := rows.Values()
+			vals, err := rd.values(rows, chunk)
 			if err != nil {
 				rows.Close()
 				return out, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
@@ -183,11 +190,7 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 				continue
 			}
 			out.Items = append(out.Items, item)
-			var k []byte
-			for i, c := range l.keys.cols {
-				k = appendKey(k, c.kind, last[i])
-			}
-			keys = append(keys, k)
+			keyVals = append(keyVals, last)
 		}
 		if len(out.Items) > limit || n < chunk {
 			break
@@ -196,12 +199,51 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 	}
 	if len(out.Items) > limit {
 		out.Items = out.Items[:limit]
-		out.Next = &app.Cursor{Sort: lp.Sort, Key: keys[limit-1]}
+		var k []byte
+		for i, c := range l.keys.cols {
+			k = appendKey(k, c.kind, keyVals[limit-1][i])
+		}
+		out.Next = &app.Cursor{Sort: lp.Sort, Key: k}
 	}
 	if out.Items == nil {
 		out.Items = []T{}
 	}
 	return out, nil
+}
+
+// rowReader decodes rows as rows.Values does. With doc set, it reads the
+// first column without pgx's copy and keeps doc's, and the rows of a chunk
+// share one slice of values.
+type rowReader struct {
+	doc  func([]byte) []byte
+	flat []any              // values of the chunk's rows still to read
+	dest []any              // Scan's destinations
+	raw  pgtype.DriverBytes // the connection's buffer, valid until the next row
+}
+
+// values decodes the next row; chunk is how many rows the query may return.
+func (r *rowReader) values(rows pgx.Rows, chunk int) ([]any, error) {
+	if r.doc == nil {
+		return rows.Values()
+	}
+	nc := len(rows.FieldDescriptions())
+	if r.dest == nil {
+		r.dest = make([]any, nc)
+		r.dest[0] = &r.raw
+	}
+	if len(r.flat) < nc {
+		r.flat = make([]any, chunk*nc)
+	}
+	vals := r.flat[:nc:nc]
+	r.flat = r.flat[nc:]
+	for i := 1; i < nc; i++ {
+		r.dest[i] = &vals[i]
+	}
+	if err := rows.Scan(r.dest...); err != nil {
+		return nil, err
+	}
+	vals[0] = r.doc(r.raw)
+	return vals, nil
 }
 
 // sql builds the query of one round trip from after (nil: the start).
