@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // maxGroup is the most writes one commit takes (bbolt's MaxBatchSize).
@@ -29,7 +27,7 @@ type batcher struct {
 }
 
 type batchCall struct {
-	fn  func(*bolt.Tx) error
+	fn  func(*Tx) error
 	err chan error
 }
 
@@ -37,7 +35,7 @@ type batchCall struct {
 // alone in its own transaction (the group was rolled back and retried without it).
 var errTrySolo = errors.New("storage: batch function failed; run it alone")
 
-func (db *DB) batchRun(fn func(*bolt.Tx) error) error {
+func (db *DB) batchRun(fn func(*Tx) error) error {
 	c := &batchCall{fn: fn, err: make(chan error, 1)}
 	b := &db.batch
 	b.mu.Lock()
@@ -50,7 +48,7 @@ func (db *DB) batchRun(fn func(*bolt.Tx) error) error {
 	}
 	err := <-c.err
 	if err == errTrySolo {
-		err = db.bolt.Update(fn)
+		err = db.update(fn)
 	}
 	return err
 }
@@ -76,21 +74,24 @@ func (db *DB) commitLoop() {
 	}
 }
 
-// commitGroup runs the group's functions in one transaction. When one fails
-// (or panics), the transaction is rolled back, that caller is told to run
-// alone, and the others are run again together: functions must be idempotent.
+// commitGroup runs the group's functions in one transaction, on one Tx.
+// When one fails (or panics), the transaction is rolled back, that caller is
+// told to run alone, and the others are run again together: functions must
+// be idempotent.
 func (db *DB) commitGroup(group []*batchCall) {
 	for len(group) > 0 {
 		failed := -1
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
-			for i, c := range group {
-				if err := safeCall(c.fn, tx); err != nil {
+		fns := make([]func(*Tx) error, len(group))
+		for i, c := range group {
+			fns[i] = func(t *Tx) error {
+				if err := safeCall(c.fn, t); err != nil {
 					failed = i
 					return err
 				}
+				return nil
 			}
-			return nil
-		})
+		}
+		err := db.update(fns...)
 		if failed >= 0 {
 			group[failed].err <- errTrySolo
 			group = append(group[:failed:failed], group[failed+1:]...)
@@ -107,7 +108,7 @@ func (db *DB) commitGroup(group []*batchCall) {
 	}
 }
 
-func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+func safeCall(fn func(*Tx) error, tx *Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("storage: batch function panicked: %v", p)

@@ -169,6 +169,12 @@ func (t *Tx) writeProduct(p *app.Product) error {
 	if err := putJSON(t.b(bProducts), keyOf(p.StoreID).id(p.ID), p); err != nil {
 		return err
 	}
+	return t.writeDerived(p)
+}
+
+// writeDerived writes what follows from a product's record: its doc, the
+// low-stock marks and its index entries.
+func (t *Tx) writeDerived(p *app.Product) error {
 	var cat *app.Category
 	if p.CategoryID != 0 {
 		var err error

@@ -187,7 +187,7 @@ func (db *DB) View(fn func(app.Tx) error) error {
 
 // Update runs fn in a read-write transaction and commits (fsync) on nil.
 func (db *DB) Update(fn func(app.Tx) error) error {
-	err := db.bolt.Update(func(btx *bolt.Tx) error { return fn(db.tx(btx)) })
+	err := db.update(func(t *Tx) error { return fn(t) })
 	if err == nil {
 		db.batch.commits.Add(1)
 	}
@@ -198,10 +198,24 @@ func (db *DB) Update(fn func(app.Tx) error) error {
 // batcher). fn may run twice: when one function of a group fails, the others
 // are run again, and the failing one alone.
 func (db *DB) Batch(fn func(app.Tx) error) error {
-	return db.checkWrite(db.batchRun(func(btx *bolt.Tx) error { return fn(db.tx(btx)) }))
+	return db.checkWrite(db.batchRun(func(t *Tx) error { return fn(t) }))
 }
 
 func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
+
+// update runs fns in one bbolt write transaction, all on one Tx, and writes
+// what they left for the end (Tx.finish) before the commit.
+func (db *DB) update(fns ...func(*Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		t := db.tx(btx)
+		for _, fn := range fns {
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+		return t.finish()
+	})
+}
 
 // Ping checks that the database answers.
 func (db *DB) Ping() error {
@@ -289,6 +303,10 @@ type Tx struct {
 	tx     *bolt.Tx
 	now    time.Time
 	stores *sync.Map // the DB's store memo (SharedStore)
+	// restocked are the products whose stock alone changed (PutProductStock):
+	// their docs and index values are written once, by finish, however many
+	// checkouts of the transaction (a group commit) took from them.
+	restocked map[string]struct{}
 }
 
 // Now is the transaction's clock.

@@ -151,6 +151,7 @@ type docView struct {
 	Name     string `json:"name"`
 	Slug     string `json:"slug"`
 	Stock    int64  `json:"stock"`
+	Price    string `json:"price"`
 	Category *struct {
 		Name string `json:"name"`
 	} `json:"category"`
@@ -529,4 +530,72 @@ func testProductStock(e *env) {
 		q.ID = 999
 		return tx.PutProductStock(q)
 	}), app.ENotFound)
+	testProductStockInOneTx(e, a)
+}
+
+// testProductStockInOneTx: several stock writes of one product in one
+// transaction (a group commit of checkouts) leave the doc and the in_stock
+// filter as the last one; a write after them (price, delete) wins.
+func testProductStockInOneTx(e *env, a uint64) {
+	p := product(a, 0, "Lamp", 100, 3)
+	e.update(func(tx app.Tx) error { return tx.PutProduct(p) })
+	take := func(tx app.Tx) error {
+		q, err := tx.Product(a, p.ID)
+		if err != nil {
+			return err
+		}
+		if !q.TakeStock(0, 1) {
+			return fmt.Errorf("no stock left")
+		}
+		return tx.PutProductStock(q)
+	}
+	e.update(func(tx app.Tx) error {
+		for range 3 {
+			if err := take(tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	e.view(func(tx app.Tx) error {
+		d, err := tx.ProductDoc(a, p.ID)
+		e.want(err, "")
+		e.same("doc after three takes", e.doc(d).Stock, int64(0))
+		pg, err := tx.ProductDocs(a, app.ProductQuery{MinPrice: -1, MaxPrice: -1, InStock: true, Q: "lamp"})
+		e.same("sold out lamp filtered", len(pg.Items), 0)
+		return err
+	})
+	e.update(func(tx app.Tx) error { // restock, then change the price in the same transaction
+		q, err := tx.Product(a, p.ID)
+		if err != nil {
+			return err
+		}
+		q.Stock = 5
+		if err := tx.PutProductStock(q); err != nil {
+			return err
+		}
+		q.Price = 250
+		return tx.PutProduct(q)
+	})
+	e.view(func(tx app.Tx) error {
+		d, err := tx.ProductDoc(a, p.ID)
+		e.want(err, "")
+		e.same("doc after restock and price", [2]any{e.doc(d).Stock, e.doc(d).Price}, [2]any{int64(5), "2.50"})
+		pg, err := tx.ProductDocs(a, app.ProductQuery{MinPrice: 200, MaxPrice: 300, InStock: true, Q: "lamp"})
+		e.same("lamp by its new price", len(pg.Items), 1)
+		return err
+	})
+	e.update(func(tx app.Tx) error {
+		if err := take(tx); err != nil {
+			return err
+		}
+		return tx.DeleteProduct(a, p.ID)
+	})
+	e.view(func(tx app.Tx) error {
+		_, err := tx.ProductDoc(a, p.ID)
+		e.want(err, app.ENotFound)
+		pg, err := tx.ProductDocs(a, app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "lamp"})
+		e.same("deleted lamp listed", len(pg.Items), 0)
+		return err
+	})
 }

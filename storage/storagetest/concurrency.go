@@ -51,6 +51,9 @@ func testConcurrentStock(e *env) {
 		q, err := tx.Product(sid, p.ID)
 		e.want(err, "")
 		e.same("left", q.Variants[0].Stock, int64(0))
+		d, err := tx.ProductDoc(sid, p.ID)
+		e.want(err, "")
+		e.same("doc left", e.doc(d).Stock, q.AvailableStock())
 		return nil
 	})
 }
