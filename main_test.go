@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -744,5 +745,21 @@ func TestMinProcs(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "1")
 	if n, raised := minProcs(); n != 1 || raised || runtime.GOMAXPROCS(0) != 1 {
 		t.Fatalf("GOMAXPROCS=1 set: minProcs = %d, %v, want 1 kept", n, raised)
+	}
+}
+
+// gcPercent sets serve's GOGC unless the operator's GOGC is set.
+func TestGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	if v, ok := os.LookupEnv("GOGC"); ok {
+		defer os.Setenv("GOGC", v)
+	}
+	os.Unsetenv("GOGC")
+	if got := gcPercent(); got != "200" || debug.SetGCPercent(100) != serveGCPercent {
+		t.Fatalf("GOGC unset: gcPercent = %q, want %d in effect", got, serveGCPercent)
+	}
+	t.Setenv("GOGC", "50")
+	if got := gcPercent(); got != "50" || debug.SetGCPercent(100) != 100 {
+		t.Fatalf("GOGC=50 set: gcPercent = %q, want it left alone", got)
 	}
 }
