@@ -1,7 +1,9 @@
 package app
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -79,6 +81,21 @@ func (p *Product) AvailableStock() int64 {
 // product's low-stock threshold (never when the threshold is 0).
 func (p *Product) LowStock() bool {
 	return p.LowStockThreshold > 0 && p.AvailableStock() <= p.LowStockThreshold
+}
+
+// Clone returns a copy of p that shares no slice or map with it.
+// TestProductClone fails when a field it would share is added.
+func (p *Product) Clone() *Product {
+	c := *p
+	c.Images = slices.Clone(p.Images)
+	if p.Variants != nil {
+		c.Variants = make([]Variant, len(p.Variants))
+		for i, v := range p.Variants {
+			v.Attributes = maps.Clone(v.Attributes)
+			c.Variants[i] = v
+		}
+	}
+	return &c
 }
 
 // AverageRating is the mean approved rating rounded to two decimals (0 without reviews).

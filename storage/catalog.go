@@ -166,9 +166,11 @@ func (t *Tx) PutProduct(p *app.Product) error {
 // writeProduct writes the record, its doc and its index entries (whose keys
 // the caller has made sure are the only ones of p).
 func (t *Tx) writeProduct(p *app.Product) error {
-	if err := putJSON(t.b(bProducts), keyOf(p.StoreID).id(p.ID), p); err != nil {
+	k := keyOf(p.StoreID).id(p.ID)
+	if err := putJSON(t.b(bProducts), k, p); err != nil {
 		return err
 	}
+	delete(t.restocked, string(k))
 	return t.writeDerived(p)
 }
 
@@ -274,8 +276,12 @@ func decodeIndexEntry(v []byte) app.IndexEntry {
 
 // Product returns one product.
 func (t *Tx) Product(storeID, id uint64) (*app.Product, error) {
+	k := keyOf(storeID).id(id)
+	if p, ok := t.restocked[string(k)]; ok {
+		return p.Clone(), nil // as this transaction's PutProductStock wrote it
+	}
 	var p app.Product
-	if err := getJSON(t.b(bProducts), keyOf(storeID).id(id), &p, "product"); err != nil {
+	if err := getJSON(t.b(bProducts), k, &p, "product"); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -331,6 +337,7 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 	if err := t.b(bIdxProductsLow).Delete(keyOf(storeID).id(id)); err != nil {
 		return err
 	}
+	delete(t.restocked, string(keyOf(storeID).id(id)))
 	return t.b(bProducts).Delete(keyOf(storeID).id(id))
 }
 

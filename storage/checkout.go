@@ -4,11 +4,12 @@ import "storefront/app"
 
 // PutProductStock writes a product whose stock alone changed since it was
 // read in this transaction: the record now, its doc and the values of its
-// index entries when the transaction ends (finish), from the record as it is
-// then. The index keys (id, price, name, rating, category) and the slug
-// cannot have changed, so unlike PutProduct it neither deletes nor re-puts
-// them; and a group commit of many checkouts of one product (a flash sale)
-// encodes its doc once, not once per order.
+// index entries when the transaction ends (finish). The index keys (id,
+// price, name, rating, category) and the slug cannot have changed, so unlike
+// PutProduct it neither deletes nor re-puts them. A group commit of many
+// checkouts of one product (a flash sale) thus encodes its doc once, not once
+// per order, and reads the product from the copy kept here instead of
+// decoding the record again (Product).
 func (t *Tx) PutProductStock(p *app.Product) error {
 	k := keyOf(p.StoreID).id(p.ID)
 	b := t.b(bProducts)
@@ -19,27 +20,18 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 		return err
 	}
 	if t.restocked == nil {
-		t.restocked = map[string]struct{}{}
+		t.restocked = map[string]*app.Product{}
 	}
-	t.restocked[string(k)] = struct{}{}
+	t.restocked[string(k)] = p.Clone()
 	return nil
 }
 
 // finish writes what the transaction's changes left for its end: the docs and
-// index values of the products PutProductStock wrote, from their records (a
-// product deleted since has nothing left to write).
+// index values of the products PutProductStock wrote and nothing wrote since
+// (PutProduct and DeleteProduct take a product off the list).
 func (t *Tx) finish() error {
-	b := t.b(bProducts)
-	for k := range t.restocked {
-		raw := b.Get([]byte(k))
-		if raw == nil {
-			continue
-		}
-		var p app.Product
-		if err := getJSONBytes(raw, &p, "product"); err != nil {
-			return err
-		}
-		if err := t.writeDerived(&p); err != nil {
+	for _, p := range t.restocked {
+		if err := t.writeDerived(p); err != nil {
 			return err
 		}
 	}

@@ -303,10 +303,11 @@ type Tx struct {
 	tx     *bolt.Tx
 	now    time.Time
 	stores *sync.Map // the DB's store memo (SharedStore)
-	// restocked are the products whose stock alone changed (PutProductStock):
-	// their docs and index values are written once, by finish, however many
-	// checkouts of the transaction (a group commit) took from them.
-	restocked map[string]struct{}
+	// restocked are the products whose stock alone changed (PutProductStock),
+	// by record key, as written: their docs and index values are written
+	// once, by finish, however many checkouts of the transaction (a group
+	// commit) took from them.
+	restocked map[string]*app.Product
 }
 
 // Now is the transaction's clock.
