@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -36,6 +37,7 @@ type server struct {
 
 	mu   sync.Mutex
 	logs []logLine // every JSON log line
+	tail []string  // the last lines of its output, as written
 }
 
 // logLine is what the tests read of a log line.
@@ -74,6 +76,9 @@ func start(t *testing.T, bin, dataDir string, env ...string) *server {
 		defer close(s.done)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			s.mu.Lock()
+			s.tail = append(s.tail[max(0, len(s.tail)-19):], sc.Text())
+			s.mu.Unlock()
 			var line logLine
 			if json.Unmarshal(sc.Bytes(), &line) != nil {
 				continue
@@ -90,7 +95,7 @@ func start(t *testing.T, bin, dataDir string, env ...string) *server {
 	case addr := <-addrc:
 		s.base = "http://" + addr
 	case <-s.done:
-		t.Fatal("the server exited before listening")
+		t.Fatalf("the server exited before listening (%v); its last lines:\n%s", cmd.Wait(), strings.Join(s.tail, "\n"))
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not listen within 30s")
 	}
