@@ -383,13 +383,31 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 // A price range starts the price sorts at its edge.
 func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[app.Doc], error) {
 	code, desc := sortPlan(q.Sort)
-	var b *bolt.Bucket
-	var prefix []byte
+	w := docWalk{lp: q.ListParams, desc: desc, filtered: len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock}
 	if q.CategoryID != 0 {
-		b, prefix = t.b(bIdxCatProducts), keyOf(storeID).id(q.CategoryID).code(code)
+		w.b, w.prefix = t.b(bIdxCatProducts), keyOf(storeID).id(q.CategoryID).code(code)
 	} else {
-		b, prefix = t.b(bIdxProducts), keyOf(storeID).code(code)
+		w.b, w.prefix = t.b(bIdxProducts), keyOf(storeID).code(code)
 	}
+	if code == sortPrice {
+		w.lp.After = priceRangeStart(w.lp.After, q, desc)
+	}
+	return t.walkDocs(storeID, q, w, budget)
+}
+
+// docWalk is the walk of walkDocs: the keys under prefix in b, after lp's
+// cursor, each ending in a product id; filtered tests each value (an index
+// entry) against the query.
+type docWalk struct {
+	b        *bolt.Bucket
+	prefix   []byte
+	lp       app.ListParams
+	desc     bool
+	filtered bool
+}
+
+// walkDocs pages the docs of the products along w (see scanDocs).
+func (t *Tx) walkDocs(storeID uint64, q app.ProductQuery, w docWalk, budget int) (app.Page[app.Doc], error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = app.DefaultLimit
@@ -398,18 +416,13 @@ func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[
 	dk := keyOf(storeID).id(uint64(0)) // sid|id; the id is written per item
 	vals := make([]app.Doc, 0, limit)  // bbolt's bytes, valid until the tx ends
 	var lastID uint64
-	filtered := len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock
-	lp := q.ListParams
-	if code == sortPrice {
-		lp.After = priceRangeStart(lp.After, q, desc)
-	}
 	tested := 0
 	// page counts the items (zero-size: no slice to grow); vals holds them
-	sp, err := page(b, prefix, lp, desc, func(k, v []byte) (struct{}, bool, error) {
+	sp, err := page(w.b, w.prefix, w.lp, w.desc, func(k, v []byte) (struct{}, bool, error) {
 		if tested++; budget > 0 && tested > budget {
 			return struct{}{}, false, errScanBudget
 		}
-		if filtered && !q.Match(decodeIndexEntry(v)) {
+		if w.filtered && !q.Match(decodeIndexEntry(v)) {
 			return struct{}{}, false, nil
 		}
 		if len(vals) == limit { // the look-ahead item: page only needs to know it exists

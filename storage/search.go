@@ -152,29 +152,40 @@ func rebuildSearchWords(tx *bolt.Tx) error {
 
 // countPostings is how many search index keys the words beginning with w
 // have (a product with two such words counts twice: an upper bound of the
-// products w matches); it stops adding once the sum is above limit.
-func (t *Tx) countPostings(storeID uint64, w string, limit int) int {
+// products w matches); it stops adding once the sum is above limit. only is
+// the indexed word w expands to when it expands to exactly one ("" if not).
+func (t *Tx) countPostings(storeID uint64, w string, limit int) (n int, only string) {
 	prefix := searchWordKey(storeID, w)
 	c := t.b(bSearchWords).Cursor()
-	n := 0
-	for k, v := c.Seek(prefix); k != nil && n <= limit && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	words := 0
+	var first []byte
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if words++; words == 1 {
+			first = k[8:] // sid|word
+		} else if n > limit { // over, and more than one word: enough known
+			break
+		}
 		if len(v) == 8 {
 			n += int(min(binary.BigEndian.Uint64(v), 1<<31))
 		}
 	}
-	return n
+	if words == 1 {
+		only = string(first)
+	}
+	return n, only
 }
 
-// rarestWord returns the query word with the fewest postings and their
-// count (counted up to a little over searchCandidates).
-func (t *Tx) rarestWord(storeID uint64, words []string) (string, int) {
-	best, bestN := "", searchCandidates+1
-	for i, w := range words {
-		if n := t.countPostings(storeID, w, bestN); i == 0 || n < bestN {
-			best, bestN = w, n
+// rarestWord returns the query word with the fewest postings, their count
+// (counted up to a little over searchCandidates) and the one indexed word
+// it expands to, if one.
+func (t *Tx) rarestWord(storeID uint64, words []string) (w string, n int, only string) {
+	n = searchCandidates + 1
+	for i, x := range words {
+		if m, o := t.countPostings(storeID, x, n); i == 0 || m < n {
+			w, n, only = x, m, o
 		}
 	}
-	return best, bestN
+	return w, n, only
 }
 
 // posting is a product a search word matches, with its rating key.
@@ -209,47 +220,65 @@ func (t *Tx) postings(storeID uint64, w string, sizeHint int) []posting {
 	return out
 }
 
-// searchDocs answers a product list with q. It picks the cheaper of two
-// ways, without changing the answer (both page in the sort's order with the
+// searchDocs answers a product list with q. It picks the cheapest of three
+// ways, without changing the answer (all page in the sort's order with the
 // same cursor bytes):
 //   - postings: when some query word matches few products, those are read
 //     from the search index, tested against the other words and the filters
 //     on their newest index entry, sorted by the sort's index key suffix and
 //     paged (pageOfPostings);
+//   - one word's postings in id order: newest first with one query word
+//     that expands to one indexed word and no filter, every posting is a
+//     match, so its keys walked from the newest are the page (wordDocs);
 //   - scan: when every word is common, walking the sort's index and testing
 //     each entry fills a page after a few entries.
 //
 // The word counts say which query word is rarest and how many products it
 // may match. In order: the postings when that is at most searchProbe
-// (rare words, cheap); else a scan of at most searchScanBudget entries
-// (common words: it fills the page); else the postings when at most
-// searchCandidates; else the whole scan. sort=relevance is answered from the
-// postings when the rarest word has at most searchCandidates, else newest
-// first (the scan), so it skips the bounded scan.
+// (rare words, cheap); else the word's postings in id order when they
+// apply; else a scan of at most searchScanBudget entries (common words: it
+// fills the page); else the postings when at most searchCandidates; else
+// the whole scan. sort=relevance is answered from the postings when the
+// rarest word has at most searchCandidates, else newest first (the word's
+// postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	w, n := t.rarestWord(storeID, q.Words)
+	w, n, only := t.rarestWord(storeID, q.Words)
 	byPostings := func() (app.Page[app.Doc], error) {
 		return t.pageOfPostings(storeID, q, t.postings(storeID, w, n))
 	}
 	if n <= min(searchProbe, searchCandidates) {
 		return byPostings()
 	}
-	scan := q
+	scan, budget := q, searchScanBudget
 	if q.Sort == app.SortRelevance {
 		if n <= searchCandidates {
 			return byPostings()
 		}
-		scan.Sort = app.SortNewest
-		return t.scanDocs(storeID, scan, 0)
+		scan.Sort, budget = app.SortNewest, 0
 	}
-	pg, err := t.scanDocs(storeID, scan, searchScanBudget)
-	if !errors.Is(err, errScanBudget) {
+	if code, desc := sortPlan(scan.Sort); only != "" && searchWordWalk && code == sortNewest && desc &&
+		len(q.Words) == 1 && q.CategoryID == 0 && q.MinPrice < 0 && q.MaxPrice < 0 && !q.InStock {
+		return t.wordDocs(storeID, scan, only)
+	}
+	pg, err := t.scanDocs(storeID, scan, budget)
+	if budget == 0 || !errors.Is(err, errScanBudget) {
 		return pg, err
 	}
 	if n <= searchCandidates {
 		return byPostings()
 	}
 	return t.scanDocs(storeID, scan, 0)
+}
+
+// searchWordWalk enables wordDocs (tests turn it off to compare the ways).
+var searchWordWalk = true
+
+// wordDocs pages the products indexed under word, newest first, for a query
+// whose only condition is that word: its postings (sid|word 0x00|id) run in
+// id order like the newest index (sid|sort|id), and the cursor is the same
+// 8 id bytes.
+func (t *Tx) wordDocs(storeID uint64, q app.ProductQuery, word string) (app.Page[app.Doc], error) {
+	return t.walkDocs(storeID, q, docWalk{b: t.b(bIdxSearch), prefix: keyOf(storeID).str0(word), lp: q.ListParams, desc: true}, 0)
 }
 
 // pageOfPostings pages the products of ps that match q.

@@ -56,26 +56,29 @@ func TestSearchPathsAgree(t *testing.T) {
 		return nil
 	}
 	for _, sort := range []string{app.SortNewest, app.SortPriceAsc, app.SortPriceDesc, app.SortNameAsc, app.SortRatingDesc} {
-		for _, qs := range []string{"re", "red", "b", "bo r", "rain 4", "x"} {
+		for _, qs := range []string{"re", "red", "b", "bo r", "rain 4", "x", "boot", "rain", "redw"} {
 			for _, f := range []struct {
 				inStock  bool
 				min, max app.Money
-			}{{false, 150, -1}, {true, 150, -1}, {false, -1, 400}, {false, 150, 400}, {true, 0, 0}} {
+			}{{false, -1, -1}, {false, 150, -1}, {true, 150, -1}, {false, -1, 400}, {false, 150, 400}, {true, 0, 0}} {
 				inStock := f.inStock
 				q := app.ProductQuery{ListParams: app.ListParams{Sort: sort, Limit: 4}, Q: qs, Words: app.QueryWords(qs), MinPrice: f.min, MaxPrice: f.max, InStock: inStock}
-				// the four ways of searchDocs, each forced in turn
+				// the ways of searchDocs, each forced in turn (the word's
+				// postings in id order where they apply: newest, one word, no filter)
 				paths := []struct {
 					name                    string
 					probe, budget, postings int
+					wordWalk                bool
 				}{
-					{"postings at once", 2000, 4096, 2000},
-					{"bounded scan", 1, 1 << 30, 1},
-					{"scan over budget, then postings", 1, 1, 2000},
-					{"scan over budget, then the whole scan", 1, 1, 1},
+					{"postings at once", 2000, 4096, 2000, false},
+					{"bounded scan", 1, 1 << 30, 1, false},
+					{"scan over budget, then postings", 1, 1, 2000, false},
+					{"scan over budget, then the whole scan", 1, 1, 1, false},
+					{"the word's postings in id order", 1, 1, 1, true},
 				}
 				var first []string
 				for i, p := range paths {
-					searchProbe, searchScanBudget, searchCandidates = p.probe, p.budget, p.postings
+					searchProbe, searchScanBudget, searchCandidates, searchWordWalk = p.probe, p.budget, p.postings, p.wordWalk
 					got := walk(q)
 					if i == 0 {
 						first = got
@@ -83,9 +86,23 @@ func TestSearchPathsAgree(t *testing.T) {
 						t.Errorf("%s q=%q %+v: %s %q\n%s %q", sort, qs, f, paths[0].name, first, p.name, got)
 					}
 				}
-				searchProbe, searchScanBudget, searchCandidates = 64, 4096, 2000
+				searchProbe, searchScanBudget, searchCandidates, searchWordWalk = 64, 4096, 2000, true
 			}
 		}
+	}
+
+	// sort=relevance with every word too common lists newest first: the
+	// same pages by the word's postings as by the scan
+	for _, qs := range []string{"boot", "rain", "redw", "re"} {
+		q := app.ProductQuery{ListParams: app.ListParams{Sort: app.SortRelevance, Limit: 4}, Q: qs, Words: app.QueryWords(qs), MinPrice: -1, MaxPrice: -1}
+		searchProbe, searchScanBudget, searchCandidates = 1, 1, 1
+		searchWordWalk = false
+		want := walk(q)
+		searchWordWalk = true
+		if got := walk(q); !slices.Equal(got, want) {
+			t.Errorf("relevance q=%q: by the scan %q\nby the word's postings %q", qs, want, got)
+		}
+		searchProbe, searchScanBudget, searchCandidates = 64, 4096, 2000
 	}
 
 	// A database from before the index: drop it and the flag, reopen.
@@ -128,7 +145,7 @@ func TestSearchWordCounts(t *testing.T) {
 	}
 	count := func(w string) (n int) {
 		t.Helper()
-		if err := db.bolt.View(func(btx *bolt.Tx) error { n = db.tx(btx).countPostings(1, w, 1<<20); return nil }); err != nil {
+		if err := db.bolt.View(func(btx *bolt.Tx) error { n, _ = db.tx(btx).countPostings(1, w, 1<<20); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		return n
