@@ -349,15 +349,18 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (a
 		hits = hits[:limit]
 	}
 	docs := t.b(bProductDocs)
-	vals := make([][]byte, 0, len(hits))
+	dk := keyOf(storeID).id(0) // sid|id; the id is written per item
+	pg.Items = make([]app.Doc, 0, len(hits))
 	for _, h := range hits {
-		d := docs.Get(keyOf(storeID).id(h.id))
+		binary.BigEndian.PutUint64(dk[len(dk)-8:], h.id)
+		d := docs.Get(dk)
 		if d == nil {
 			return pg, errMissingDoc(storeID, h.id)
 		}
-		vals = append(vals, d)
+		pg.Items = append(pg.Items, d) // bbolt's bytes, valid until the tx ends
 	}
-	pg.Items = make([]app.Doc, len(vals))
-	copyDocs(pg.Items, vals, q.Light)
+	if !q.Borrow {
+		copyDocs(pg.Items, pg.Items, q.Light) // in place, as scanDocs does
+	}
 	return pg, nil
 }
