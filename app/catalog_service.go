@@ -170,6 +170,34 @@ func (cs *CatalogService) ProductDocBySlug(storeID uint64, slug string) (Doc, er
 	return view(cs.s.DB, func(tx Tx) (Doc, error) { return tx.ProductDocBySlug(storeID, slug) })
 }
 
+// DocBorrower is what a transaction offers when it can hand out a product's
+// doc without copying it: the bytes are valid until the transaction ends
+// (bbolt's Tx; PostgreSQL's copies anyway and need not offer it).
+type DocBorrower interface {
+	BorrowProductDocBySlug(storeID uint64, slug string) (Doc, error)
+}
+
+// WithProductBySlug calls fn with the doc of an active product inside the
+// read transaction. The doc may point into the database's memory (when the
+// transaction is a DocBorrower) and is valid only until fn returns, so fn
+// writes it out and keeps nothing; it must not open a transaction of its own
+// (bbolt: a read inside a read can deadlock with a writer remapping).
+func (cs *CatalogService) WithProductBySlug(storeID uint64, slug string, fn func(Doc) error) error {
+	return cs.s.DB.View(func(tx Tx) error {
+		var d Doc
+		var err error
+		if b, ok := tx.(DocBorrower); ok {
+			d, err = b.BorrowProductDocBySlug(storeID, slug)
+		} else {
+			d, err = tx.ProductDocBySlug(storeID, slug)
+		}
+		if err != nil {
+			return err
+		}
+		return fn(d)
+	})
+}
+
 // Categories lists a store's categories.
 func (cs *CatalogService) Categories(storeID uint64) ([]*Category, error) {
 	return view(cs.s.DB, func(tx Tx) ([]*Category, error) { return tx.Categories(storeID) })

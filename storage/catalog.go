@@ -298,11 +298,18 @@ func (t *Tx) ProductBySlug(storeID uint64, slug string) (*app.Product, error) {
 
 // ProductDoc returns the doc of an active product.
 func (t *Tx) ProductDoc(storeID, id uint64) (app.Doc, error) {
+	d, err := t.productDoc(storeID, id)
+	return app.Doc(bytes.Clone(d)), err
+}
+
+// productDoc is ProductDoc's bytes as bbolt holds them: valid until the
+// transaction ends.
+func (t *Tx) productDoc(storeID, id uint64) (app.Doc, error) {
 	d := t.b(bProductDocs).Get(keyOf(storeID).id(id))
 	if d == nil || !t.productActive(storeID, id) {
 		return nil, app.NotFound("product")
 	}
-	return bytes.Clone(d), nil
+	return d, nil
 }
 
 // productActive reads the newest-index entry, present only for active products.
@@ -312,11 +319,18 @@ func (t *Tx) productActive(storeID, id uint64) bool {
 
 // ProductDocBySlug returns the doc of an active product by slug.
 func (t *Tx) ProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
+	d, err := t.BorrowProductDocBySlug(storeID, slug)
+	return app.Doc(bytes.Clone(d)), err
+}
+
+// BorrowProductDocBySlug is ProductDocBySlug without the copy: the doc is
+// bbolt's bytes, valid until the transaction ends (app.DocBorrower).
+func (t *Tx) BorrowProductDocBySlug(storeID uint64, slug string) (app.Doc, error) {
 	v := t.b(bProductSlugs).Get(keyOf(storeID).last(slug))
 	if v == nil {
 		return nil, app.NotFound("product")
 	}
-	return t.ProductDoc(storeID, idFromKeyEnd(v))
+	return t.productDoc(storeID, idFromKeyEnd(v))
 }
 
 // DeleteProduct removes a product, its doc and index entries.

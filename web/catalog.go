@@ -139,13 +139,25 @@ func docID(d app.Doc) (uint64, error) {
 // getProduct serves GET /api/v1/business/website/products/{slug}/: the
 // product with its variants always.
 func (s *Server) getProduct(c *fiber.Ctx) error {
-	d, err := s.svc.Catalog.ProductDocBySlug(store(c).ID, c.Params("slug"))
-	if err != nil {
-		return err
-	}
 	fs := httpkit.ParseFields(c)
-	// the envelope and the doc are written into a pooled buffer, then copied
-	// into the response's own (pooled) body: no allocation per response
+	if fs.Wants("reviews") {
+		// the reviews are read in a transaction of their own: the doc is copied first
+		d, err := s.svc.Catalog.ProductDocBySlug(store(c).ID, c.Params("slug"))
+		if err != nil {
+			return err
+		}
+		return s.sendProduct(c, d, fs)
+	}
+	// written out inside the read transaction, from the database's own bytes
+	return s.svc.Catalog.WithProductBySlug(store(c).ID, c.Params("slug"), func(d app.Doc) error {
+		return s.sendProduct(c, d, fs)
+	})
+}
+
+// sendProduct writes the product's detail: the envelope and the doc are
+// written into a pooled buffer, then copied into the response's own (pooled)
+// body, so a response allocates nothing.
+func (s *Server) sendProduct(c *fiber.Ctx, d app.Doc, fs app.FieldSet) error {
 	bp := docBufs.Get().(*[]byte)
 	b, err := s.appendProduct(append((*bp)[:0], httpkit.OKPrefix...), c, d, fs)
 	if err == nil {

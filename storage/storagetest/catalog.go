@@ -234,6 +234,13 @@ func testProducts(e *env) {
 		d, err := tx.ProductDocBySlug(a, "red-boot")
 		e.want(err, "")
 		e.same("doc", e.doc(d).Name, "Red Boot")
+		if br, ok := tx.(app.DocBorrower); ok { // a backend that hands out its own bytes
+			bd, err := br.BorrowProductDocBySlug(a, "red-boot")
+			e.want(err, "")
+			e.same("borrowed doc", string(bd), string(d))
+			_, err = br.BorrowProductDocBySlug(b+100, "red-boot")
+			e.want(err, app.ENotFound)
+		}
 		_, err = tx.Product(b, p.ID+100)
 		e.want(err, app.ENotFound)
 		_, err = tx.ProductBySlug(b+100, "red-boot")
@@ -254,6 +261,10 @@ func testProducts(e *env) {
 		e.want(err, app.ENotFound)
 		_, err = tx.ProductDocBySlug(a, "boot-red")
 		e.want(err, app.ENotFound)
+		if br, ok := tx.(app.DocBorrower); ok {
+			_, err = br.BorrowProductDocBySlug(a, "boot-red")
+			e.want(err, app.ENotFound)
+		}
 		pg, err := tx.ProductDocs(a, app.ProductQuery{MinPrice: -1, MaxPrice: -1})
 		e.same("inactive not listed", len(pg.Items), 0)
 		return err
