@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -35,12 +36,12 @@ type reqLine struct {
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // logRequest writes the request's log line.
-func (s *Server) logRequest(c *fiber.Ctx, rid []byte, status int, d time.Duration) {
+func (s *Server) logRequest(c *fiber.Ctx, rid []byte, status int, d time.Duration, now time.Time) {
 	ctx := context.Background() // as Logger.Info passes
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	l := reqLine{t: time.Now(), rid: rid, method: c.Method(), path: c.Path(), status: status,
+	l := reqLine{t: now, rid: rid, method: c.Method(), path: c.Path(), status: status,
 		ms: float64(d.Microseconds()) / 1000, storeID: storeIDOf(c), ip: s.proxies.ClientIP(c)}
 	if w := s.cfg.LogWriter; w != nil {
 		bp := lineBufs.Get().(*[]byte)
@@ -146,11 +147,35 @@ func plain[T string | []byte](s T) bool {
 }
 
 // appendRFC3339Millis is slog's text time format (log/slog's function of
-// the same name): RFC 3339 with exactly three digits of milliseconds.
+// the same name): RFC 3339 with exactly three digits of milliseconds. The
+// date, time of day and zone of the current second are formatted once and
+// shared by the lines of that second (lastStamp).
 func appendRFC3339Millis(b []byte, t time.Time) []byte {
-	const prefixLen = len("2006-01-02T15:04:05.000")
-	n := len(b)
-	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
-	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b[:n+prefixLen], b[n+prefixLen+1:]...) // drop the 4th digit
+	sec, loc := t.Unix(), t.Location()
+	st := lastStamp.Load()
+	if st == nil || st.sec != sec || st.loc != loc {
+		st = newStamp(t, sec, loc)
+		lastStamp.Store(st)
+	}
+	b = append(b, st.clock...)
+	ms := t.Nanosecond() / 1e6 // slog truncates to the millisecond
+	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	return append(b, st.zone...)
+}
+
+// stamp is one second in one location as slog's text time writes it, split
+// around the milliseconds: "2006-01-02T15:04:05" and "Z" or "-07:00".
+type stamp struct {
+	sec   int64
+	loc   *time.Location
+	clock []byte
+	zone  []byte
+}
+
+var lastStamp atomic.Pointer[stamp]
+
+// newStamp formats t's second (years 0-9999: the clock is 19 bytes).
+func newStamp(t time.Time, sec int64, loc *time.Location) *stamp {
+	f := t.Truncate(time.Second).AppendFormat(nil, time.RFC3339)
+	return &stamp{sec: sec, loc: loc, clock: f[:19:19], zone: f[19:]}
 }

@@ -18,6 +18,8 @@ func TestRequestLineMatchesSlog(t *testing.T) {
 	times := []time.Time{
 		time.Date(2026, 11, 23, 17, 4, 5, 0, time.UTC),
 		time.Date(2026, 11, 23, 17, 4, 5, 123456789, time.UTC),
+		time.Date(2026, 11, 23, 17, 4, 5, 987654321, time.UTC).In(plus2), // the same second elsewhere
+		time.Date(2026, 11, 23, 17, 4, 6, 5000000, time.UTC).In(plus2),   // the next second
 		time.Date(2026, 1, 2, 3, 4, 5, 999999999, plus2),
 		time.Date(2026, 1, 2, 3, 4, 5, 1000000, time.Local),
 		time.Now(), // with a monotonic reading
