@@ -86,6 +86,34 @@ func (ss *StoreService) Authenticate(key string) (*Store, error) {
 	return st, nil
 }
 
+// KeyMemo remembers the last key a caller authenticated and its store, for
+// callers that send the same key again and again (a keep-alive connection).
+// The zero value is empty. Not safe for concurrent use: one per connection.
+type KeyMemo struct {
+	key  string
+	st   *Store
+	snap *storeCache // the snapshot the answer was true in
+}
+
+// AuthenticateMemo is Authenticate, remembering the answer in m: while no
+// store changed since (every change replaces the snapshot), the same key,
+// compared in constant time, is the same store without hashing it again
+// (SHA-256 was the largest single cost of a GET config).
+func (ss *StoreService) AuthenticateMemo(key string, m *KeyMemo) (*Store, error) {
+	snap := ss.cache.Load()
+	if m.st != nil && m.snap == snap && len(key) == len(m.key) &&
+		subtle.ConstantTimeCompare([]byte(key), []byte(m.key)) == 1 && m.st.IsActive {
+		return m.st, nil
+	}
+	st, err := ss.Authenticate(key)
+	if err != nil {
+		return nil, err
+	}
+	// snap was loaded before: a change meanwhile only makes the memo miss once
+	*m = KeyMemo{key: strings.Clone(key), st: st, snap: snap}
+	return st, nil
+}
+
 // loadKey reads the store of a key hash and caches it (apart from
 // Authenticate so that the hot path keeps h and st on the stack).
 func (ss *StoreService) loadKey(h [32]byte) (*Store, error) {

@@ -92,7 +92,14 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 // store_inactive) and applies ratelimit.api_per_second per API key and client
 // IP (one middleware: every hop of the chain costs on the hottest routes).
 func (s *Server) apiKey(c *fiber.Ctx) error {
-	st, err := s.svc.Stores.Authenticate(c.Get("X-Service-Key"))
+	key := c.Get("X-Service-Key")
+	var st *app.Store
+	var err error
+	if cc, ok := c.Context().Conn().(*countingConn); ok {
+		st, err = s.svc.Stores.AuthenticateMemo(key, &cc.keys) // the connection's last key
+	} else {
+		st, err = s.svc.Stores.Authenticate(key)
+	}
 	if err != nil {
 		return err
 	}

@@ -222,6 +222,10 @@ func (l countingListener) Accept() (net.Conn, error) {
 type countingConn struct {
 	net.Conn
 	read atomic.Int64
+	// keys is the last API key authenticated on the connection (its
+	// requests are served one at a time): a keep-alive client sends the
+	// same key each time (apiKey).
+	keys app.KeyMemo
 }
 
 func (c *countingConn) Read(b []byte) (int, error) {

@@ -1,0 +1,99 @@
+package web_test
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"testing"
+
+	"storefront/testenv"
+	"storefront/web"
+)
+
+// TestAPIKeyOnOneConnection: a connection remembers its last API key
+// (app.KeyMemo), and every store change still shows at once on it: another
+// store's key, a deactivated store, a rotated key, a wrong key of the same
+// length. The requests go over one keep-alive connection served as main
+// serves (web.Listener).
+func TestAPIKeyOnOneConnection(t *testing.T) {
+	e := testenv.New(t)
+	sidA, keyA := e.Store("Shop A")
+	_, keyB := e.Store("Shop B")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = e.App.Listener(web.Listener(ln)) }()
+	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
+	client := &http.Client{Transport: tr}
+	conns := map[string]bool{}
+	get := func(key string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+site+"/config/", nil)
+		req.Header.Set("X-Service-Key", key)
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+			GotConn: func(i httptrace.GotConnInfo) { conns[i.Conn.LocalAddr().String()] = true },
+		}))
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		var body struct {
+			Data      struct{ Subdomain string } `json:"data"`
+			ErrorCode string                     `json:"error_code"`
+		}
+		if err := json.Unmarshal(raw, &body); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if resp.StatusCode != 200 {
+			return resp.StatusCode, body.ErrorCode
+		}
+		return resp.StatusCode, body.Data.Subdomain
+	}
+	want := func(what string, gotStatus int, got string, status int, w string) {
+		t.Helper()
+		if gotStatus != status || got != w {
+			t.Fatalf("%s: got %d %s, want %d %s", what, gotStatus, got, status, w)
+		}
+	}
+	st, got := get(keyA)
+	want("A", st, got, 200, "shop-a")
+	st, got = get(keyA)
+	want("A again", st, got, 200, "shop-a")
+	st, got = get(keyB)
+	want("B after A", st, got, 200, "shop-b")
+	st, got = get(keyA)
+	want("A after B", st, got, 200, "shop-a")
+	wrong := strings.Repeat("x", len(keyA))
+	st, got = get(wrong)
+	want("a wrong key as long", st, got, 401, "invalid_api_key")
+	st, got = get(keyA)
+	want("A after the wrong key", st, got, 200, "shop-a")
+	if _, err := e.Svc.Stores.SetActive(sidA, false); err != nil {
+		t.Fatal(err)
+	}
+	st, got = get(keyA)
+	want("A deactivated", st, got, 403, "store_inactive")
+	if _, err := e.Svc.Stores.SetActive(sidA, true); err != nil {
+		t.Fatal(err)
+	}
+	st, got = get(keyA)
+	want("A again active", st, got, 200, "shop-a")
+	_, newKey, err := e.Svc.Stores.RotateKey(sidA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, got = get(keyA)
+	want("A's old key", st, got, 401, "invalid_api_key")
+	st, got = get(newKey)
+	want("A's new key", st, got, 200, "shop-a")
+	if len(conns) != 1 {
+		t.Fatalf("got %d connections, want 1", len(conns))
+	}
+}
