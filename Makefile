@@ -65,8 +65,10 @@ bench-1m: build
 # of make test or make bench's figures): server time per page (p50, p99) of
 # the dashboard, the orders list, searches and filters, the product list, and
 # the CSV export's rows per second (docs/benchmarks.md, "Panel").
+# The product list alone then runs again on a throwaway PostgreSQL.
 bench-panel:
 	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./admin
+	scripts/with-postgres.sh env STOREFRONT_TEST_BACKEND=postgres $(GO) test -run '^$$' -bench 'BenchmarkPanelProducts100k' -benchtime 200x -benchmem -timeout 30m ./admin
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).
