@@ -100,8 +100,8 @@ func TestPostgresRoundTrips(t *testing.T) {
 		maxStmts  int64
 		wantState int
 	}{
-		{"products", get(bench.PathProducts), 1, 3, 200},
-		{"detail", get(bench.PathDetail), 1, 3, 200},
+		{"products", get(bench.PathProducts), 1, 2, 200},
+		{"detail", get(bench.PathDetail), 1, 2, 200},
 		{"initiate", s.initiate, 3, 13, 200},
 	} {
 		h(c.req()) // warm: prepared statements, caches

@@ -153,8 +153,8 @@ func (db *DB) stopParking() {
 }
 
 // parkedCommit is the COMMIT a transaction sends first on a parked connection.
-func parkedCommit() queued {
-	return queued{what: "end a parked read", sql: "COMMIT", wrap: func(err error) error {
+func parkedCommit(sql string) queued {
+	return queued{what: "end a parked read", sql: sql, wrap: func(err error) error {
 		return fmt.Errorf("%w: %w", errParked, err)
 	}}
 }

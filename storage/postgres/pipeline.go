@@ -78,7 +78,15 @@ func (t *Tx) open() error {
 	}
 	t.conn = c
 	if parked { // the previous reader's COMMIT goes first (park.go)
-		t.queue = append(t.queue, parkedCommit())
+		if !t.write {
+			// A read after a read: COMMIT AND CHAIN begins the next
+			// transaction with the same characteristics (REPEATABLE READ
+			// READ ONLY; the snapshot is taken at its first query, as after
+			// BEGIN): one statement fewer per read.
+			t.queue = append(t.queue, parkedCommit("COMMIT AND CHAIN"))
+			return nil
+		}
+		t.queue = append(t.queue, parkedCommit("COMMIT"))
 	}
 	begin := beginRead
 	if t.write {
