@@ -126,6 +126,8 @@ var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
 // whose search index predates the counts).
 func rebuildSearchWords(tx *bolt.Tx) error {
 	counts := tx.Bucket(bSearchWords)
+	// the keys come in order: fill the pages (fill.go)
+	counts.FillPercent = appendFill
 	var word []byte // sid|word of the run being counted
 	var n uint64
 	flush := func() error {
