@@ -159,7 +159,14 @@ func wakeUp(ch chan struct{}) {
 	}
 }
 
-// runLoop calls fn at once, then whenever woken or every tick, until ctx ends.
+// wakeGap is the least time between two runs of a worker that a wake starts:
+// under a checkout load every order wakes both workers, and a look at the
+// outbox per order cost more CPU than the mail it never found. A burst of
+// commits is looked at once, at most this much later.
+const wakeGap = 10 * time.Millisecond
+
+// runLoop calls fn at once, then whenever woken (at most once per wakeGap)
+// or every tick, until ctx ends.
 func runLoop(ctx context.Context, wake chan struct{}, tick time.Duration, fn func()) {
 	if tick <= 0 {
 		tick = 10 * time.Second
@@ -167,11 +174,21 @@ func runLoop(ctx context.Context, wake chan struct{}, tick time.Duration, fn fun
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
+		ran := time.Now()
 		fn()
 		select {
 		case <-ctx.Done():
 			return
 		case <-wake:
+			if d := wakeGap - time.Since(ran); d > 0 {
+				gap := time.NewTimer(d)
+				select {
+				case <-ctx.Done():
+					gap.Stop()
+					return
+				case <-gap.C:
+				}
+			}
 		case <-t.C:
 		}
 	}
