@@ -175,7 +175,10 @@ func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
 	}
 	body := d[hdr:]
 	dst = append(dst, '{')
-	first := true
+	// Members written one after the other are copied as one run when the body
+	// holds them one comma apart (NewDoc's layout): a detail is then one copy
+	// of its body, not one per member.
+	runStart, runEnd := -1, -1
 	for p, i := 2, 0; i < n; i++ {
 		l := int(d[p])
 		name := d[p+1 : p+1+l]
@@ -190,11 +193,17 @@ func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
 		if isHeavy && string(name) != "id" && !named(name, heavy) {
 			continue
 		}
-		if !first {
-			dst = append(dst, ',')
+		if runStart >= 0 && start == runEnd+1 && body[runEnd] == ',' {
+			runEnd = end
+			continue
 		}
-		first = false
-		dst = append(dst, body[start:end]...)
+		if runStart >= 0 {
+			dst = append(append(dst, body[runStart:runEnd]...), ',')
+		}
+		runStart, runEnd = start, end
+	}
+	if runStart >= 0 {
+		dst = append(dst, body[runStart:runEnd]...)
 	}
 	return append(dst, '}'), nil
 }

@@ -45,6 +45,40 @@ func TestDocTrim(t *testing.T) {
 	}
 }
 
+// AppendJSONWith copies members that lie one comma apart as one run: a
+// skipped member between two written ones, and a header whose order is not
+// the body's, still write each member once, in header order.
+func TestDocAppendWithRuns(t *testing.T) {
+	d, err := app.NewDoc(
+		app.DocMember{Name: "id", Value: 7},
+		app.DocMember{Name: "variants", Value: []int{1, 2}, Heavy: true},
+		app.DocMember{Name: "extra", Value: "e", Heavy: true},
+		app.DocMember{Name: "price", Value: 5},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for heavy, want := range map[string]string{
+		"extra":    `{"id":7,"price":5,"extra":"e"}`,
+		"variants": `{"id":7,"price":5,"variants":[1,2]}`,
+		"none":     `{"id":7,"price":5}`,
+	} {
+		if got, err := d.AppendJSONWith(nil, heavy); err != nil || string(got) != want {
+			t.Errorf("with %s: got %s (%v), want %s", heavy, got, err, want)
+		}
+	}
+	if got, err := d.AppendJSONWith(nil, "variants", "extra"); err != nil || string(got) != `{"id":7,"price":5,"variants":[1,2],"extra":"e"}` {
+		t.Errorf("with both: got %s (%v)", got, err)
+	}
+	// body `"a":1,"b":2`, header b then a
+	body := `"a":1,"b":2`
+	swapped := []byte{0, 2, 1, 'b', 0, 0, 0, 6, 0, 0, 0, 11, 0, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 5, 0}
+	swapped = append(swapped, body...)
+	if got, err := app.Doc(swapped).AppendJSONWith(nil); err != nil || string(got) != `{"b":2,"a":1}` {
+		t.Errorf("swapped header: got %s (%v)", got, err)
+	}
+}
+
 func FuzzDocAppend(f *testing.F) {
 	d, _ := app.NewDoc(app.DocMember{Name: "id", Value: 1}, app.DocMember{Name: "x", Value: "y"})
 	f.Add([]byte(d))
