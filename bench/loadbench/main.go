@@ -337,7 +337,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 						commits/o.duration.Seconds(), (m1[dbCounters[1]]-m0[dbCounters[1]])/commits, (m1[dbCounters[2]]-m0[dbCounters[2]])/commits)
 				}
 			}
-			fmt.Printf("  round %d %-16s %10.0f req/s  p50 %-9s p99 %-9s cpu/req %v%s\n", r+1, j.id, res.rps, fmtDur(res.p50), fmtDur(res.p99), res.cpuPerReq.Round(time.Microsecond), extra)
+			fmt.Printf("  round %d %-16s %10.0f req/s  p50 %-9s p99 %-9s cpu/req %v%s\n", r+1, j.id, res.rps, fmtDur(res.p50), fmtDur(res.p99), res.cpuPerReq.Round(100*time.Nanosecond), extra)
 			j.runs = append(j.runs, res)
 		}
 	}
