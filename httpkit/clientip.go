@@ -32,7 +32,12 @@ func NewProxies(list []string) Proxies {
 // (Resolve). Rate limits, login lockouts and logs key on it. The string is
 // the caller's to keep.
 func (p Proxies) ClientIP(c *fiber.Ctx) string {
-	remote := c.Context().RemoteIP().String()
+	return p.ClientIPFrom(c, c.Context().RemoteIP().String())
+}
+
+// ClientIPFrom is ClientIP with the peer's address already formatted
+// (remote), for callers that keep it per connection.
+func (p Proxies) ClientIPFrom(c *fiber.Ctx, remote string) string {
 	if len(p.trusted) == 0 {
 		return remote
 	}

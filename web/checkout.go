@@ -59,7 +59,7 @@ func (s *Server) initiatePayment(c *fiber.Ctx) error {
 		customerID = sh.CustomerID
 	}
 	idem := app.Idempotency{Key: c.Get(httpkit.IdempotencyKeyHeader), Name: httpkit.IdempotencyKeyHeader}
-	res, err := s.svc.Orders.InitiateFrom(store(c).ID, customerID, s.proxies.ClientIP(c), in, idem)
+	res, err := s.svc.Orders.InitiateFrom(store(c).ID, customerID, s.clientIP(c), in, idem)
 	if err != nil {
 		return err
 	}

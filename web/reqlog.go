@@ -42,7 +42,7 @@ func (s *Server) logRequest(c *fiber.Ctx, rid []byte, status int, d time.Duratio
 		return
 	}
 	l := reqLine{t: now, rid: rid, method: c.Method(), path: c.Path(), status: status,
-		ms: float64(d.Microseconds()) / 1000, storeID: storeIDOf(c), ip: s.proxies.ClientIP(c)}
+		ms: float64(d.Microseconds()) / 1000, storeID: storeIDOf(c), ip: s.clientIP(c)}
 	if w := s.cfg.LogWriter; w != nil {
 		bp := lineBufs.Get().(*[]byte)
 		b, ok := l.append((*bp)[:0], s.cfg.LogJSON)

@@ -226,6 +226,22 @@ type countingConn struct {
 	// requests are served one at a time): a keep-alive client sends the
 	// same key each time (apiKey).
 	keys app.KeyMemo
+	// remote is the peer's address as a string, formatted once (clientIP).
+	remote string
+}
+
+// clientIP is s.proxies.ClientIP, with the peer's address formatted once
+// per connection when it is a counting one (main's): the request log wants
+// it on every request.
+func (s *Server) clientIP(c *fiber.Ctx) string {
+	cc, ok := c.Context().Conn().(*countingConn)
+	if !ok {
+		return s.proxies.ClientIP(c)
+	}
+	if cc.remote == "" {
+		cc.remote = c.Context().RemoteIP().String()
+	}
+	return s.proxies.ClientIPFrom(c, cc.remote)
 }
 
 func (c *countingConn) Read(b []byte) (int, error) {
