@@ -205,9 +205,6 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	for _, w := range cfg.Warnings {
 		log.Warn(w)
 	}
-	if n, raised := minProcs(); raised {
-		log.Debug("GOMAXPROCS raised so that a commit waiting on the disk does not stop every request", "gomaxprocs", n)
-	}
 	log.Debug("garbage collector target", "gogc", gcPercent())
 	fail := func(msg string, err error) int {
 		log.Error(msg, "err", err)
@@ -237,6 +234,13 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot open the database", err)
 	}
 	defer db.Close()
+	if db.bolt != nil {
+		govern, stopGovern := context.WithCancel(context.Background())
+		defer stopGovern()
+		if governProcs(govern, func() uint64 { return db.bolt.BatchStats().Commits }, log) {
+			log.Debug("one CPU: GOMAXPROCS follows the write load (1 while reading, 2 while committing often)")
+		}
+	}
 
 	svc, cursorSecret, err := newServices(cfg, db.DB, log)
 	if err != nil {
@@ -398,21 +402,6 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 	log.Info("stopped")
 	return code
-}
-
-// minProcs keeps at least two Ps (GOMAXPROCS) unless the GOMAXPROCS
-// environment variable sets it: on one CPU (a small VPS, a pinned process)
-// Go runs one P, and a group commit's fsync holds it until the scheduler
-// notices the blocked system call, so every other request waits on the disk
-// too. Measured over a socket on one core: checkout initiation 2,841 req/s at
-// one P, 13,155 at two (docs/benchmarks.md).
-func minProcs() (n int, raised bool) {
-	n = runtime.GOMAXPROCS(0)
-	if _, set := os.LookupEnv("GOMAXPROCS"); n >= 2 || set {
-		return n, false
-	}
-	runtime.GOMAXPROCS(2)
-	return 2, true
 }
 
 // serveGCPercent is the garbage collector's target (GOGC) of serve unless the

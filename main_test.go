@@ -728,26 +728,6 @@ func TestServeRequestLogKeptOnShutdown(t *testing.T) {
 	}
 }
 
-// minProcs raises one P to two unless GOMAXPROCS is set by the operator.
-func TestMinProcs(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	if v, ok := os.LookupEnv("GOMAXPROCS"); ok {
-		defer os.Setenv("GOMAXPROCS", v)
-	}
-	os.Unsetenv("GOMAXPROCS")
-	if n, raised := minProcs(); n != 2 || !raised || runtime.GOMAXPROCS(0) != 2 {
-		t.Fatalf("one P: minProcs = %d, %v; GOMAXPROCS now %d, want 2", n, raised, runtime.GOMAXPROCS(0))
-	}
-	if n, raised := minProcs(); n != 2 || raised {
-		t.Fatalf("two Ps: minProcs = %d, %v, want 2 unchanged", n, raised)
-	}
-	runtime.GOMAXPROCS(1)
-	t.Setenv("GOMAXPROCS", "1")
-	if n, raised := minProcs(); n != 1 || raised || runtime.GOMAXPROCS(0) != 1 {
-		t.Fatalf("GOMAXPROCS=1 set: minProcs = %d, %v, want 1 kept", n, raised)
-	}
-}
-
 // gcPercent sets serve's GOGC unless the operator's GOGC is set.
 func TestGCPercent(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
