@@ -31,9 +31,13 @@ type Limit struct {
 	Window time.Duration
 }
 
-// TakeAll takes one event from every limit. When any count is over its Max,
-// every take is given back and the error is rate_limited with the longest
-// wait: the refused attempt costs nothing and counts nowhere. On nil the
+// TakeAll takes one event from every limit, in order. At the first count
+// over its Max it stops, every take is given back and the error is
+// rate_limited with that limit's wait: the refused attempt costs nothing,
+// counts nowhere, and does not touch the limits after it. (Taking them too
+// let a burst refused by the first limit fill the second one, so that on a
+// shared limiter, where a take is a round trip, attempts the first limit
+// allowed were refused by the second: 3 of 5 in a burst of 40.) On nil the
 // takes stand; RefundAll gives them back when the attempt must not count.
 func TakeAll(l Limiter, message string, limits ...Limit) error {
 	var wait time.Duration
@@ -52,7 +56,8 @@ func TakeAll(l Limiter, message string, limits ...Limit) error {
 		}
 		taken++
 		if n > lim.Max {
-			wait = max(wait, reset)
+			wait = max(reset, time.Nanosecond)
+			break
 		}
 	}
 	if err == nil && wait == 0 {
