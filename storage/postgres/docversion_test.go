@@ -14,13 +14,7 @@ import (
 // view at open; with the same version, open leaves them alone.
 func TestDocsReencoded(t *testing.T) {
 	url := pgtest.NewDatabase(t)
-	open := func() *postgres.DB {
-		db, err := postgres.Open(url, postgres.Options{MaxConns: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return db
-	}
+	open := opener(t, url)
 	db := open()
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	err := db.Update(func(tx app.Tx) error {
@@ -114,5 +108,17 @@ func TestDocsReencoded(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// opener returns a function that opens the database at url again (a test
+// that closes and reopens it, as a new binary would).
+func opener(t *testing.T, url string) func() *postgres.DB {
+	return func() *postgres.DB {
+		db, err := postgres.Open(url, postgres.Options{MaxConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
 	}
 }

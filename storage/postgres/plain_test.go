@@ -16,13 +16,7 @@ import (
 // migration rewrites them plain, their content unchanged.
 func TestProductRowsPlain(t *testing.T) {
 	url := pgtest.NewDatabase(t)
-	open := func() *postgres.DB {
-		db, err := postgres.Open(url, postgres.Options{MaxConns: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return db
-	}
+	open := opener(t, url)
 	db := open()
 	err := db.Update(func(tx app.Tx) error {
 		st := &app.Store{Name: "s", Subdomain: "s", Currency: "USD", APIKeyHash: []byte("k")}
