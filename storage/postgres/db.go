@@ -229,10 +229,21 @@ func (db *DB) Secret(name string) ([]byte, error) {
 	if _, err := crand.Read(fresh); err != nil {
 		return nil, err
 	}
+	// When another process inserts the same secret at the same moment, this
+	// INSERT waits for its commit and then does nothing, while the SELECT
+	// still reads the snapshot taken before it: no row. The statement run
+	// again sees the other's secret. (Two binaries starting together on a new
+	// database hit it: TestClusterSendsOnce.)
 	var out []byte
-	err := db.pool.QueryRow(ctx, `WITH ins AS (
-		INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
-		SELECT value FROM ins UNION ALL SELECT value FROM meta WHERE name = $1 LIMIT 1`, "secret:"+name, fresh).Scan(&out)
+	var err error
+	for range 3 {
+		err = db.pool.QueryRow(ctx, `WITH ins AS (
+			INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
+			SELECT value FROM ins UNION ALL SELECT value FROM meta WHERE name = $1 LIMIT 1`, "secret:"+name, fresh).Scan(&out)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: make secret %s: %w", name, err)
 	}

@@ -97,6 +97,41 @@ func TestSecretShared(t *testing.T) {
 	}
 }
 
+// TestSecretRace: processes asking for a new secret at the same moment all
+// get it, the same one (two binaries starting together on a new database).
+func TestSecretRace(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	open := opener(t, url)
+	dbs := make([]*postgres.DB, 8)
+	for i := range dbs {
+		dbs[i] = open()
+		defer dbs[i].Close()
+	}
+	for round := range 20 {
+		name := fmt.Sprintf("race-%d", round)
+		got := make([][]byte, len(dbs))
+		errs := make([]error, len(dbs))
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i, db := range dbs {
+			wg.Go(func() {
+				<-start
+				got[i], errs[i] = db.Secret(name)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i := range dbs {
+			if errs[i] != nil {
+				t.Fatalf("round %d, process %d: %v", round, i, errs[i])
+			}
+			if !bytes.Equal(got[i], got[0]) {
+				t.Fatalf("round %d: process %d got another secret", round, i)
+			}
+		}
+	}
+}
+
 // TestStockAcrossProcesses: 50 buyers on two pools (two processes) take one
 // unit each of 5: exactly 5 succeed and the stock ends at 0, never below.
 func TestStockAcrossProcesses(t *testing.T) {
