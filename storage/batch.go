@@ -81,17 +81,15 @@ func (db *DB) commitLoop() {
 func (db *DB) commitGroup(group []*batchCall) {
 	for len(group) > 0 {
 		failed := -1
-		fns := make([]func(*Tx) error, len(group))
-		for i, c := range group {
-			fns[i] = func(t *Tx) error {
+		err := db.update(func(t *Tx) error {
+			for i, c := range group {
 				if err := safeCall(c.fn, t); err != nil {
 					failed = i
 					return err
 				}
-				return nil
 			}
-		}
-		err := db.update(fns...)
+			return nil
+		})
 		if failed >= 0 {
 			group[failed].err <- errTrySolo
 			group = append(group[:failed:failed], group[failed+1:]...)

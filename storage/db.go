@@ -203,15 +203,13 @@ func (db *DB) Batch(fn func(app.Tx) error) error {
 
 func (db *DB) tx(btx *bolt.Tx) *Tx { return &Tx{tx: btx, now: db.Now(), stores: &db.stores} }
 
-// update runs fns in one bbolt write transaction, all on one Tx, and writes
-// what they left for the end (Tx.finish) before the commit.
-func (db *DB) update(fns ...func(*Tx) error) error {
+// update runs fn in a bbolt write transaction and writes what it left for
+// the end (Tx.finish) before the commit.
+func (db *DB) update(fn func(*Tx) error) error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		t := db.tx(btx)
-		for _, fn := range fns {
-			if err := fn(t); err != nil {
-				return err
-			}
+		if err := fn(t); err != nil {
+			return err
 		}
 		return t.finish()
 	})

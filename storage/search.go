@@ -163,7 +163,7 @@ func (t *Tx) countPostings(storeID uint64, w string, limit int) (n int, only str
 	var first []byte
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if words++; words == 1 {
-			first = k[8:] // sid|word
+			first = k[8:] // the word (the key is sid|word)
 		} else if n > limit { // over, and more than one word: enough known
 			break
 		}
