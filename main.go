@@ -22,7 +22,6 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -402,22 +401,6 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	}
 	log.Info("stopped")
 	return code
-}
-
-// serveGCPercent is the garbage collector's target (GOGC) of serve unless the
-// GOGC environment variable sets it: the server's live heap is small (20-30
-// MB), so at Go's 100 it collected every few milliseconds under load. At 200
-// the 24-product page took 25% less CPU per request and initiation 10-15%
-// less, for about 10 MB more heap (docs/decisions.md, Performance).
-const serveGCPercent = 200
-
-// gcPercent sets serveGCPercent unless GOGC is set, and returns the target.
-func gcPercent() string {
-	if v, set := os.LookupEnv("GOGC"); set {
-		return v
-	}
-	debug.SetGCPercent(serveGCPercent)
-	return strconv.Itoa(serveGCPercent)
 }
 
 // newServices builds the services and returns the cursor secret.

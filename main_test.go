@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -725,21 +724,5 @@ func TestServeRequestLogKeptOnShutdown(t *testing.T) {
 	}
 	if !strings.Contains(logs, "stopped") {
 		t.Fatalf("the last line (stopped) is missing: %s", logs)
-	}
-}
-
-// gcPercent sets serve's GOGC unless the operator's GOGC is set.
-func TestGCPercent(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	if v, ok := os.LookupEnv("GOGC"); ok {
-		defer os.Setenv("GOGC", v)
-	}
-	os.Unsetenv("GOGC")
-	if got := gcPercent(); got != "200" || debug.SetGCPercent(100) != serveGCPercent {
-		t.Fatalf("GOGC unset: gcPercent = %q, want %d in effect", got, serveGCPercent)
-	}
-	t.Setenv("GOGC", "50")
-	if got := gcPercent(); got != "50" || debug.SetGCPercent(100) != 100 {
-		t.Fatalf("GOGC=50 set: gcPercent = %q, want it left alone", got)
 	}
 }

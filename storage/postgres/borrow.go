@@ -31,7 +31,8 @@ func (t *Tx) borrowDoc(b []byte) []byte {
 	return t.chunk[n:len(t.chunk):len(t.chunk)]
 }
 
-// ownDoc copies b into a buffer of its own.
+// ownDoc copies b into a buffer of its own, exactly as long (bytes.Clone may
+// round the capacity up; TestBorrowDoc pins that no doc has room to grow).
 func ownDoc(b []byte) []byte {
 	c := make([]byte, len(b))
 	copy(c, b)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -50,5 +51,21 @@ func TestGovernProcsOnlyOnOneP(t *testing.T) {
 	runtime.GOMAXPROCS(1)
 	if !governProcs(ctx, zero, slog.Default()) {
 		t.Fatal("one P, no GOMAXPROCS: not governed")
+	}
+}
+
+// gcPercent sets serve's GOGC unless the operator's GOGC is set.
+func TestGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	if v, ok := os.LookupEnv("GOGC"); ok {
+		defer os.Setenv("GOGC", v)
+	}
+	os.Unsetenv("GOGC")
+	if got := gcPercent(); got != "200" || debug.SetGCPercent(100) != serveGCPercent {
+		t.Fatalf("GOGC unset: gcPercent = %q, want %d in effect", got, serveGCPercent)
+	}
+	t.Setenv("GOGC", "50")
+	if got := gcPercent(); got != "50" || debug.SetGCPercent(100) != 100 {
+		t.Fatalf("GOGC=50 set: gcPercent = %q, want it left alone", got)
 	}
 }
