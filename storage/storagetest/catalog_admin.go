@@ -146,7 +146,7 @@ func (e *env) checkAdmin(sid uint64, cats ...uint64) {
 			lp.After = pg.Next
 		}
 	})
-	searches := []string{"", "red", "boot", "red bo", "sku-10", "item-3", "ITEM", "nothing", "bag red"}
+	searches := []string{"", "red", "boot", "red bo", "sku-10", "item-3", "ITEM", "nothing", "bag red", "b"} // "b": two words of "Blue Boot"
 	for _, status := range app.AdminProductStatuses {
 		for _, cat := range append([]uint64{0}, cats...) {
 			for _, sort := range app.AdminProductSorts {
