@@ -17,6 +17,11 @@ type CatalogService struct {
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
 	pages map[string]cachedPage
+	// details are the cached product details (detail_cache.go), holding
+	// detailBytes of JSON, at most detailLimit.
+	details                  map[detailKey]cachedDetail
+	detailBytes, detailLimit int
+	epoch                    uint64 // bumped by changedAll (catalogGen)
 }
 
 type cachedPage struct {
@@ -26,7 +31,8 @@ type cachedPage struct {
 }
 
 func newCatalogService(d catalogDeps) *CatalogService {
-	return &CatalogService{s: d, gen: map[uint64]uint64{}, pages: map[string]cachedPage{}}
+	return &CatalogService{s: d, gen: map[uint64]uint64{}, pages: map[string]cachedPage{},
+		details: map[detailKey]cachedDetail{}, detailLimit: detailCacheBytes}
 }
 
 // Products returns a page of a store's active products.
@@ -126,6 +132,9 @@ func (cs *CatalogService) changedAll() {
 		cs.gen[id]++
 	}
 	clear(cs.pages)
+	cs.epoch++ // a store without a generation yet keeps its zero
+	clear(cs.details)
+	cs.detailBytes = 0
 	cs.mu.Unlock()
 }
 
@@ -142,7 +151,8 @@ func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Unlock()
 }
 
-// EvictExpired drops cache entries past their TTL; a cron job calls it.
+// EvictExpired drops cache entries past their TTL (and product details of
+// an older catalog); a cron job calls it.
 // It returns how many were dropped.
 func (cs *CatalogService) EvictExpired() int {
 	now := cs.s.Now()
@@ -155,7 +165,10 @@ func (cs *CatalogService) EvictExpired() int {
 			n++
 		}
 	}
-	return n
+	// details of an older catalog generation will never be served again
+	return n + cs.dropDetails(func(k detailKey, d cachedDetail) bool {
+		return d.gen != cs.genOf(k.store) || !now.Before(d.expires)
+	})
 }
 
 // CachedPages is the number of cached category pages (for metrics and tests).

@@ -212,15 +212,40 @@ func TestCluster(t *testing.T) {
 			}
 			return items[0].Price
 		}
-		for _, s := range ss { // every process caches the page
-			if got := price(s); got != "9.50" {
-				t.Fatalf("price %s, want 9.50", got)
+		detail := "/api/v1/business/website/products/" + p.Slug + "/"
+		detailPrice := func(s *server) string {
+			var prod struct {
+				Price string `json:"price"`
+			}
+			s.call("GET", detail, st.APIKey, "", nil, 200, &prod)
+			return prod.Price
+		}
+		for _, s := range ss { // every process caches the page and the detail
+			if got, gotDetail := price(s), detailPrice(s); got != "9.50" || gotDetail != "9.50" {
+				t.Fatalf("price %s, detail %s, want 9.50", got, gotDetail)
 			}
 		}
 		ss[0].call("PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", st.ID, p.ID), "", tok, map[string]any{"price": "7.25"}, 200, nil)
+		if got := detailPrice(ss[0]); got != "7.25" { // at once on the process that wrote
+			t.Fatalf("process 0's detail price %s right after its own edit, want 7.25", got)
+		}
 		for i, s := range ss {
 			d := eventually(t, time.Second, fmt.Sprintf("process %d shows the new price", i), func() bool { return price(s) == "7.25" })
 			t.Logf("process %d: new price after %s", i, d.Round(time.Millisecond))
+			d = eventually(t, time.Second, fmt.Sprintf("process %d's detail shows the new price", i), func() bool { return detailPrice(s) == "7.25" })
+			t.Logf("process %d: new price in the detail after %s", i, d.Round(time.Millisecond))
+		}
+		// deactivated on one process: the detail is gone on every one
+		ss[1].call("PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", st.ID, p.ID), "", tok, map[string]any{"is_active": false}, 200, nil)
+		if status, _ := ss[1].do("GET", detail, st.APIKey, "", nil); status != 404 {
+			t.Fatalf("process 1's detail %d right after its own deactivation, want 404", status)
+		}
+		for i, s := range ss {
+			d := eventually(t, time.Second, fmt.Sprintf("process %d hides the deactivated product", i), func() bool {
+				status, _ := s.do("GET", detail, st.APIKey, "", nil)
+				return status == 404
+			})
+			t.Logf("process %d: detail 404 after %s", i, d.Round(time.Millisecond))
 		}
 	})
 

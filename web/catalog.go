@@ -148,13 +148,25 @@ func (s *Server) getProduct(c *fiber.Ctx) error {
 		}
 		return s.sendProduct(c, d, fs)
 	}
+	if fs == nil { // the whole detail: from the catalog's detail cache
+		return s.svc.Catalog.WithProductDetail(store(c).ID, c.Params("slug"), func(detail []byte) error {
+			c.Status(fiber.StatusOK)
+			httpkit.SetJSON(c)
+			r := c.Response()
+			r.ResetBody()
+			r.AppendBody(httpkit.OKPrefix)
+			r.AppendBody(detail)
+			r.AppendBodyString("}")
+			return nil
+		})
+	}
 	// written out inside the read transaction, from the database's own bytes
 	return s.svc.Catalog.WithProductBySlug(store(c).ID, c.Params("slug"), func(d app.Doc) error {
 		return s.sendProduct(c, d, fs)
 	})
 }
 
-// sendProduct writes the product's detail: the envelope and the doc are
+// sendProduct writes the fields asked for of a product's detail: the envelope and the doc are
 // written into a pooled buffer, then copied into the response's own (pooled)
 // body, so a response allocates nothing.
 func (s *Server) sendProduct(c *fiber.Ctx, d app.Doc, fs app.FieldSet) error {
@@ -173,13 +185,11 @@ func (s *Server) sendProduct(c *fiber.Ctx, d app.Doc, fs app.FieldSet) error {
 	return err
 }
 
-// appendProduct appends the product's detail to b: every light member and
-// its variants, or the fields asked for (with its recent reviews when named).
+// appendProduct appends the fields of the product's detail asked for (with
+// its recent reviews when named) to b; the whole detail is
+// CatalogService.WithProductDetail's.
 func (s *Server) appendProduct(b []byte, c *fiber.Ctx, d app.Doc, fs app.FieldSet) ([]byte, error) {
 	var err error
-	if fs == nil {
-		return d.AppendJSONWith(b, "variants")
-	}
 	if b, err = d.AppendJSON(b, fs); err != nil || !fs.Wants("reviews") {
 		return b, err
 	}

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"strings"
+	"time"
+)
+
+// The product detail cache: the JSON of a product's detail by (store, slug),
+// kept per process like the category pages and validated the same way, by
+// the store's catalog generation (cs.gen), which every catalog write bumps
+// here at once and in the other processes when its announcement arrives
+// (catalogDB, Services.listen). A hit reads no transaction at all.
+const (
+	// detailCacheBytes bounds the JSON held (about 7,000 details of 1 KB).
+	detailCacheBytes = 8 << 20
+	// detailMaxBytes: a larger detail is served but not kept.
+	detailMaxBytes = 64 << 10
+)
+
+type detailKey struct {
+	store uint64
+	slug  string
+}
+
+// catalogGen is a store's catalog generation with the process-wide epoch,
+// which changedAll bumps: a store that had no generation yet keeps its zero.
+type catalogGen struct{ store, epoch uint64 }
+
+// genOf is storeID's generation; cs.mu is held.
+func (cs *CatalogService) genOf(storeID uint64) catalogGen {
+	return catalogGen{cs.gen[storeID], cs.epoch}
+}
+
+type cachedDetail struct {
+	gen     catalogGen // the store's catalog generation it was read at
+	json    []byte
+	expires time.Time
+}
+
+// WithProductDetail calls fn with the JSON of an active product's detail:
+// every light member and its variants (Doc.AppendJSONWith). The bytes are
+// shared with other requests: fn writes them out and neither keeps nor
+// changes them. fn runs outside any transaction.
+func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func(detail []byte) error) error {
+	now := cs.s.Now()
+	cs.mu.Lock()
+	gen := cs.genOf(storeID)
+	hit, ok := cs.details[detailKey{storeID, slug}]
+	cs.mu.Unlock()
+	if ok && hit.gen == gen && now.Before(hit.expires) {
+		return fn(hit.json)
+	}
+	var detail []byte
+	err := cs.WithProductBySlug(storeID, slug, func(d Doc) error {
+		var err error
+		detail, err = d.AppendJSONWith(make([]byte, 0, len(d)), "variants")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(detail) <= detailMaxBytes {
+		cs.keepDetail(detailKey{storeID, strings.Clone(slug)}, cachedDetail{gen: gen, json: detail, expires: now.Add(CategoryCacheTTL)}, now)
+	}
+	return fn(detail)
+}
+
+// keepDetail caches a detail read at generation d.gen, unless the store's
+// catalog changed since (the read may have seen the old or the new state).
+// Over the bound it first drops what is stale or expired, then whatever
+// the map yields first.
+func (cs *CatalogService) keepDetail(k detailKey, d cachedDetail, now time.Time) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.genOf(k.store) != d.gen {
+		return
+	}
+	if old, ok := cs.details[k]; ok {
+		cs.detailBytes -= len(old.json)
+	}
+	cs.details[k] = d
+	cs.detailBytes += len(d.json)
+	if cs.detailBytes <= cs.detailLimit {
+		return
+	}
+	cs.dropDetails(func(k detailKey, v cachedDetail) bool {
+		return v.gen != cs.genOf(k.store) || !now.Before(v.expires)
+	})
+	cs.dropDetails(func(detailKey, cachedDetail) bool { return cs.detailBytes > cs.detailLimit })
+}
+
+// dropDetails drops the cached details for which drop says so; cs.mu is held.
+func (cs *CatalogService) dropDetails(drop func(detailKey, cachedDetail) bool) int {
+	n := 0
+	for k, v := range cs.details {
+		if drop(k, v) {
+			delete(cs.details, k)
+			cs.detailBytes -= len(v.json)
+			n++
+		}
+	}
+	return n
+}
+
+// CachedDetails is the number of cached product details (for tests).
+func (cs *CatalogService) CachedDetails() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return len(cs.details)
+}

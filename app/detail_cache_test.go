@@ -1,0 +1,154 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// detailTx serves a doc for every slug but "missing"; during runs inside
+// the read (a write committing while it reads).
+type detailTx struct {
+	Tx
+	during func()
+}
+
+func (t detailTx) ProductDocBySlug(storeID uint64, slug string) (Doc, error) {
+	if t.during != nil {
+		t.during()
+	}
+	if slug == "missing" {
+		return nil, NotFound("product")
+	}
+	return NewDoc(DocMember{Name: "slug", Value: fmt.Sprintf("%d/%s", storeID, slug)},
+		DocMember{Name: "description", Value: strings.Repeat("x", 100)},
+		DocMember{Name: "variants", Value: []int{1}, Heavy: true})
+}
+
+type detailDB struct {
+	DB
+	reads  *int
+	during func()
+}
+
+func (d detailDB) View(fn func(Tx) error) error {
+	*d.reads++
+	return fn(detailTx{during: d.during})
+}
+
+func newDetailCatalog(now *time.Time, during func()) (*CatalogService, *int) {
+	reads := new(int)
+	cs := newCatalogService(catalogDeps{DB: detailDB{reads: reads, during: during}, Now: func() time.Time { return *now }})
+	return cs, reads
+}
+
+func detailOf(t *testing.T, cs *CatalogService, storeID uint64, slug string) string {
+	t.Helper()
+	var got string
+	if err := cs.WithProductDetail(storeID, slug, func(b []byte) error { got = string(b); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A detail is read once per store and slug and generation, with the
+// variants; another store, a catalog change of its store, a lost
+// announcement (changedAll, also for a store that had no generation yet) or
+// the TTL read it again; an unknown slug is not kept.
+func TestDetailCacheValidation(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	cs, reads := newDetailCatalog(&now, nil)
+	want := `{"slug":"1/a","description":"` + strings.Repeat("x", 100) + `","variants":[1]}`
+	for i := 0; i < 3; i++ {
+		if got := detailOf(t, cs, 1, "a"); got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	if *reads != 1 {
+		t.Fatalf("%d reads, want 1", *reads)
+	}
+	step := func(what string, change func(), storeID uint64) {
+		t.Helper()
+		before := *reads
+		change()
+		detailOf(t, cs, storeID, "a")
+		detailOf(t, cs, storeID, "a")
+		if *reads != before+1 {
+			t.Fatalf("%s: %d reads, want 1", what, *reads-before)
+		}
+	}
+	step("another store", func() {}, 2)
+	step("a change of store 1", func() { cs.changedLocal(1) }, 1)
+	detailOf(t, cs, 2, "a")
+	if *reads != 3 {
+		t.Fatalf("store 2 read again after store 1's change")
+	}
+	step("changedAll, store 2 without a generation", cs.changedAll, 2)
+	step("the TTL", func() { now = now.Add(CategoryCacheTTL) }, 1)
+	if err := cs.WithProductDetail(1, "missing", func([]byte) error { return nil }); !IsNotFound(err) {
+		t.Fatalf("missing: %v", err)
+	}
+	if n := cs.CachedDetails(); n != 2 {
+		t.Fatalf("%d cached, want 2 (1/a, 2/a)", n)
+	}
+}
+
+// A catalog write that lands while the detail is read, or a lost
+// announcement (changedAll, for a store that had no generation yet): the
+// detail is served (it is what the read saw) but not kept.
+func TestDetailCacheWriteDuringRead(t *testing.T) {
+	for name, change := range map[string]func(*CatalogService){
+		"changedLocal": func(cs *CatalogService) { cs.changedLocal(1) },
+		"changedAll":   func(cs *CatalogService) { cs.changedAll() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			now := time.Unix(1_700_000_000, 0)
+			var cs *CatalogService
+			write := true
+			cs, reads := newDetailCatalog(&now, func() {
+				if write {
+					change(cs)
+				}
+			})
+			detailOf(t, cs, 1, "a")
+			if n := cs.CachedDetails(); n != 0 {
+				t.Fatalf("%d cached, want none: the catalog changed during the read", n)
+			}
+			write = false
+			detailOf(t, cs, 1, "a")
+			detailOf(t, cs, 1, "a")
+			if *reads != 2 {
+				t.Fatalf("%d reads, want 2", *reads)
+			}
+		})
+	}
+}
+
+// The cache holds at most detailLimit bytes; stale details go first, and
+// EvictExpired drops them and expired ones.
+func TestDetailCacheBound(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	cs, _ := newDetailCatalog(&now, nil)
+	one := len(detailOf(t, cs, 1, "s0"))
+	cs.detailLimit = 10 * one
+	for i := 1; i < 30; i++ {
+		detailOf(t, cs, 1, fmt.Sprintf("s%d", i))
+		if cs.detailBytes > cs.detailLimit || cs.CachedDetails() > 10 {
+			t.Fatalf("%d bytes in %d details, limit %d", cs.detailBytes, cs.CachedDetails(), cs.detailLimit)
+		}
+	}
+	kept := cs.CachedDetails()
+	if kept < 9 {
+		t.Fatalf("%d details kept, want the 9 or 10 that fit", kept)
+	}
+	cs.changedLocal(1)
+	if n := cs.EvictExpired(); n != kept {
+		t.Fatalf("evicted %d, want the %d stale details", n, kept)
+	}
+	detailOf(t, cs, 2, "x")
+	now = now.Add(CategoryCacheTTL)
+	if n := cs.EvictExpired(); n != 1 || cs.detailBytes != 0 {
+		t.Fatalf("evicted %d, want 1 expired; %d bytes left", n, cs.detailBytes)
+	}
+}
