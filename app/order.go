@@ -209,6 +209,9 @@ type OrderTx interface {
 	// CreateOrder assigns o.ID and stores o.
 	CreateOrder(o *Order) error
 	Order(storeID, id uint64) (*Order, error)
+	// OrdersByID returns the store's orders of ids in ids' order, leaving
+	// out the ids that name none.
+	OrdersByID(storeID uint64, ids []uint64) ([]*Order, error)
 	PutOrder(o *Order) error
 	// CustomerOrders pages one customer's orders, newest first.
 	CustomerOrders(storeID, customerID uint64, p ListParams) (Page[*Order], error)

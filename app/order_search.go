@@ -200,22 +200,11 @@ func (os *OrderService) ExportOrders(storeID uint64, q OrderQuery, fn func(*Orde
 		return err
 	}
 	for start := 0; start < len(res.Rows); start += exportBatch {
-		rows := res.Rows[start:min(start+exportBatch, len(res.Rows))]
-		batch := make([]*Order, 0, len(rows))
-		err := os.s.DB.View(func(tx Tx) error {
-			batch = batch[:0]
-			for _, r := range rows {
-				o, err := tx.Order(storeID, r.ID)
-				if IsNotFound(err) {
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				batch = append(batch, o)
-			}
-			return nil
-		})
+		ids := make([]uint64, 0, exportBatch)
+		for _, r := range res.Rows[start:min(start+exportBatch, len(res.Rows))] {
+			ids = append(ids, r.ID)
+		}
+		batch, err := view(os.s.DB, func(tx Tx) ([]*Order, error) { return tx.OrdersByID(storeID, ids) })
 		if err != nil {
 			return err
 		}

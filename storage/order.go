@@ -25,6 +25,22 @@ func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
 	return &o, nil
 }
 
+// OrdersByID returns the orders of ids that exist, in ids' order.
+func (t *Tx) OrdersByID(storeID uint64, ids []uint64) ([]*app.Order, error) {
+	out := make([]*app.Order, 0, len(ids))
+	for _, id := range ids {
+		o, err := t.Order(storeID, id)
+		if app.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
 // PutOrder updates o and its status index.
 func (t *Tx) PutOrder(o *app.Order) error {
 	old, err := t.Order(o.StoreID, o.ID)

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -70,9 +69,8 @@ func backfillAdminWords(ctx context.Context, tx pgx.Tx) error {
 }
 
 // AdminProducts counts the products matching q and reads the page's records
-// in q's sort (see app.AdminProductTx for the order of ties). The page's ids
-// are chosen first, from a sort index alone, and only their 25 docs are read:
-// a deep page skips index entries, not rows. Without a search or the
+// in q's sort (see app.AdminProductTx for the order of ties), choosing the
+// page's ids from the sort's index first (pageByIDs). Without a search or the
 // low-stock filter the total is the sum of kept counts (product_counts); a
 // one-word search without filters counts the matching words' products.
 func (t *Tx) AdminProducts(storeID uint64, q app.AdminProductQuery) (app.AdminProductPage, error) {
@@ -127,8 +125,7 @@ func (t *Tx) AdminProducts(storeID uint64, q app.AdminProductQuery) (app.AdminPr
 	case "stock":
 		order = " ORDER BY stock, id DESC"
 	}
-	page := fmt.Sprintf("SELECT id%s%s LIMIT %d OFFSET %d", from, order, q.Limit, q.Offset)
-	items, err := all[app.Product](t, storeID, "products", "SELECT doc FROM products WHERE store_id = $1 AND id IN ("+page+")"+order, args...)
+	items, err := all[app.Product](t, storeID, "products", pageByIDs("doc", "products", from, order, q.Limit, q.Offset), args...)
 	if err != nil {
 		return out, err
 	}

@@ -26,6 +26,30 @@ func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
 	return &o, nil
 }
 
+// OrdersByID returns the orders of ids that exist, in ids' order, read in
+// one statement (an export reads 500 at a time).
+func (t *Tx) OrdersByID(storeID uint64, ids []uint64) ([]*app.Order, error) {
+	want := make([]int64, len(ids))
+	for i, id := range ids {
+		want[i] = i64(id)
+	}
+	found, err := all[app.Order](t, storeID, "orders", `SELECT doc FROM orders WHERE store_id = $1 AND id = ANY($2)`, i64(storeID), want)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[uint64]*app.Order, len(found))
+	for _, o := range found {
+		byID[o.ID] = o
+	}
+	out := make([]*app.Order, 0, len(found))
+	for _, id := range ids {
+		if o := byID[id]; o != nil {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
 // PutOrder updates o.
 func (t *Tx) PutOrder(o *app.Order) error {
 	if _, err := t.Order(o.StoreID, o.ID); err != nil {

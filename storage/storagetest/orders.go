@@ -53,6 +53,18 @@ func testOrders(e *env) {
 			got2 = append(got2, oid(x))
 		}
 		e.same("pending before, oldest first", got2, ids(o[0].ID, o[1].ID))
+		// By id: in the order asked, leaving out an id of no order; store b
+		// has one order, so o[3]'s id names none of b's.
+		batch, err := tx.OrdersByID(a, []uint64{o[3].ID, 999, o[0].ID, o[4].ID})
+		e.want(err, "")
+		var got3 []string
+		for _, x := range batch {
+			got3 = append(got3, oid(x))
+		}
+		e.same("by id", got3, ids(o[3].ID, o[0].ID, o[4].ID))
+		none, err := tx.OrdersByID(b, []uint64{o[3].ID})
+		e.want(err, "")
+		e.same("by id, another store", len(none), 0)
 		return nil
 	})
 	// A status change moves the order between the status lists.
