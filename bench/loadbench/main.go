@@ -270,7 +270,8 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "initiate", srv: ours, path: bench.PathInitiate, script: initScript},
 		{id: "initiate_bare", srv: bare, path: pathBareBatch, script: bareScript},
 	}
-	jobs = append(jobs, &job{id: "products_checkout", srv: ours, path: bench.PathProducts, bg: jobs[len(jobs)-2]})
+	jobs = append(jobs, &job{id: "products_checkout", srv: ours, path: bench.PathProducts, bg: jobs[len(jobs)-2]},
+		&job{id: "detail_checkout", srv: ours, path: bench.PathDetail, bg: jobs[len(jobs)-2]})
 	// PostgreSQL beside bbolt when a server is given (make bench starts one):
 	// the same binary with storage.driver postgres, one process and two.
 	var pgRows []row
@@ -297,6 +298,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products?q=run&sort=relevance (prefix)", ours: "search_prefix", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET product detail", ours: "detail", base: "detail_bare", target: 0.75, note: "base: bare Fiber+bbolt point read of the same bytes"},
 		{endpoint: "GET products during a checkout load", ours: "products_checkout", base: "products", note: "base: ours, no other load (64 connections initiating orders meanwhile)"},
+		{endpoint: "GET product detail during a checkout load", ours: "detail_checkout", base: "detail", note: "base: ours, no other load (every order changes the catalog: the detail cache misses)"},
 		{endpoint: "POST payment/initiate (guest, 1 line)", ours: "initiate", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: bare Fiber, one bbolt.Batch write of the order+session size, fsync on"},
 	}
 	rows = append(rows, pgRows...)
