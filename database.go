@@ -73,7 +73,8 @@ func (d *database) stats(svc *app.Services) web.DBStats {
 	}
 	s := d.pg.Pool().Stat()
 	return web.DBStats{
-		CachedPages: svc.Catalog.CachedPages(),
+		CachedPages:   svc.Catalog.CachedPages(),
+		CachedDetails: svc.Catalog.CachedDetails(), CachedDetailBytes: svc.Catalog.CachedDetailBytes(),
 		StorageFull: d.pg.Full(), StorageFullErrors: d.pg.FullErrors(),
 		Pool: &web.PoolStats{
 			MaxConns: int(s.MaxConns()), TotalConns: int(s.TotalConns()), IdleConns: int(s.IdleConns()),

@@ -570,7 +570,8 @@ func dbStats(db *storage.DB, svc *app.Services) web.DBStats {
 		ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, PendingPages: s.PendingPageN,
 		FreeAllocBytes: s.FreeAlloc, FreelistBytes: s.FreelistInuse,
 		PageWrites: s.TxStats.GetWrite(), PageAllocBytes: s.TxStats.GetPageAlloc(), WriteTime: s.TxStats.GetWriteTime(),
-		CachedPages: svc.Catalog.CachedPages(),
+		CachedPages:   svc.Catalog.CachedPages(),
+		CachedDetails: svc.Catalog.CachedDetails(), CachedDetailBytes: svc.Catalog.CachedDetailBytes(),
 		StorageFull: db.Full(), StorageFullErrors: db.FullErrors(),
 	}
 	bs := db.BatchStats()

@@ -102,9 +102,16 @@ func (cs *CatalogService) dropDetails(drop func(detailKey, cachedDetail) bool) i
 	return n
 }
 
-// CachedDetails is the number of cached product details (for tests).
+// CachedDetails is the number of cached product details (for metrics and tests).
 func (cs *CatalogService) CachedDetails() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	return len(cs.details)
+}
+
+// CachedDetailBytes is the JSON the cached product details hold (for metrics).
+func (cs *CatalogService) CachedDetailBytes() int {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.detailBytes
 }

@@ -32,9 +32,12 @@ type DBStats struct {
 	PageAllocBytes int64 // bytes allocated by write transactions
 	WriteTime      time.Duration
 	FileSizeBytes  int64
-	CachedPages    int    // category pages in the memory cache
-	Commits        uint64 // write transactions committed (Update, and Batch groups)
-	BatchedWrites  uint64 // Batch calls carried by those commits
+	CachedPages    int // category pages in the memory cache
+	// CachedDetails product details in the memory cache, holding
+	// CachedDetailBytes of JSON (at most 8 MB).
+	CachedDetails, CachedDetailBytes int
+	Commits                          uint64 // write transactions committed (Update, and Batch groups)
+	BatchedWrites                    uint64 // Batch calls carried by those commits
 	// StorageFull is true while writes fail for want of disk space;
 	// StorageFullErrors counts the writes that failed so.
 	StorageFull       bool
@@ -215,6 +218,8 @@ var (
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
 	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descDetails    = prometheus.NewDesc("storefront_product_detail_cache_entries", "Product details in the memory cache.", nil, nil)
+	descDetailSize = prometheus.NewDesc("storefront_product_detail_cache_bytes", "JSON held by the product detail cache (bounded at 8 MB).", nil, nil)
 	descCommits    = prometheus.NewDesc("storefront_db_commits_total", "Write transactions committed (each one fsynced).", nil, nil)
 	descBatched    = prometheus.NewDesc("storefront_db_batched_writes_total", "Grouped writes (checkout) carried by those commits.", nil, nil)
 	descFull       = prometheus.NewDesc("storefront_storage_full", "1 while writes fail because the disk is full.", nil, nil)
@@ -232,7 +237,7 @@ var (
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
-		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descCommits, descBatched, descFull, descFullErrors,
+		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descDetails, descDetailSize, descCommits, descBatched, descFull, descFullErrors,
 		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
@@ -245,6 +250,8 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
 	gauge(descCatPages, float64(s.CachedPages))
+	gauge(descDetails, float64(s.CachedDetails))
+	gauge(descDetailSize, float64(s.CachedDetailBytes))
 	if p := s.Pool; p != nil { // PostgreSQL: the pool, no file figures
 		gauge(descPoolMax, float64(p.MaxConns))
 		gauge(descPoolTotal, float64(p.TotalConns))

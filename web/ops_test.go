@@ -42,7 +42,8 @@ func newOpsEnv(t *testing.T) *opsEnv {
 		Stats: func() web.DBStats {
 			s := oe.Bolt.Bolt().Stats()
 			info, _ := os.Stat(oe.Bolt.Bolt().Path())
-			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: oe.Svc.Catalog.CachedPages()}
+			return web.DBStats{ReadTx: s.TxN, OpenReadTx: s.OpenTxN, FreePages: s.FreePageN, FileSizeBytes: info.Size(), CachedPages: oe.Svc.Catalog.CachedPages(),
+				CachedDetails: oe.Svc.Catalog.CachedDetails(), CachedDetailBytes: oe.Svc.Catalog.CachedDetailBytes()}
 		},
 	}
 	m := web.NewMetrics(ops)
@@ -119,7 +120,8 @@ func TestMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = st
+	e.Product(st.ID, 0, "Red Shoe", 1250, 3)
+	detail := e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/red-shoe/", Key: key}).Expect(t, 200, "")
 	for i := 0; i < 3; i++ {
 		e.Do(testenv.Req{Method: "GET", Path: "/healthz"}).Expect(t, 200, "")
 	}
@@ -152,6 +154,13 @@ func TestMetrics(t *testing.T) {
 	}
 	if v := metricValue(t, body, "storefront_bbolt_read_tx_total"); v < 1 {
 		t.Errorf("read tx %v, want >= 1", v)
+	}
+	if v := metricValue(t, body, "storefront_product_detail_cache_entries"); v != 1 {
+		t.Errorf("cached details %v, want 1", v)
+	}
+	// the envelope around the detail's JSON is not kept
+	if v, max := metricValue(t, body, "storefront_product_detail_cache_bytes"), float64(len(detail.Raw)); v <= max/2 || v >= max {
+		t.Errorf("detail cache bytes %v, want the detail's JSON (less than its %v-byte response)", v, max)
 	}
 	for _, series := range []string{"storefront_bbolt_free_pages", "storefront_bbolt_open_read_tx", "storefront_category_cache_pages", `storefront_build_info{version="test-1"}`, "go_goroutines"} {
 		metricValue(t, body, series)
