@@ -88,6 +88,7 @@ type server struct {
 	url  string
 	key  string
 	proc *proc
+	db   *dbServer // the PostgreSQL server it uses (nil: none), for its CPU time
 }
 
 // job is one endpoint measured on one server.
@@ -324,18 +325,23 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 			if j.srv == ours {
 				m0 = metrics(ours.url, dbCounters...)
 			}
-			cpu0 := j.srv.proc.cpuTime()
+			cpu0, db0 := j.cpuTime()
 			res, err := runWrk(ctx, o, j, o.duration)
 			if err != nil {
 				return 0, err
 			}
-			res.cpuPerReq = (j.srv.proc.cpuTime() - cpu0) / time.Duration(max(1, res.requests))
+			cpu1, db1 := j.cpuTime()
+			res.cpuPerReq = (cpu1 - cpu0) / time.Duration(max(1, res.requests))
 			extra := ""
+			if j.srv.db != nil {
+				res.dbCPUPerReq = (db1 - db0) / time.Duration(max(1, res.requests))
+				extra = fmt.Sprintf("  postgres cpu/req %v", res.dbCPUPerReq.Round(100*time.Nanosecond))
+			}
 			if m0 != nil {
 				m1 := metrics(ours.url, dbCounters...)
 				commits := m1[dbCounters[0]] - m0[dbCounters[0]]
 				if commits > 0 {
-					extra = fmt.Sprintf("  commits/s %.0f, writes/commit %.1f, pages/commit %.1f",
+					extra += fmt.Sprintf("  commits/s %.0f, writes/commit %.1f, pages/commit %.1f",
 						commits/o.duration.Seconds(), (m1[dbCounters[1]]-m0[dbCounters[1]])/commits, (m1[dbCounters[2]]-m0[dbCounters[2]])/commits)
 				}
 			}
@@ -446,7 +452,23 @@ type wrkResult struct {
 	rps       float64
 	requests  int
 	p50, p99  time.Duration
-	cpuPerReq time.Duration // server CPU time per request
+	cpuPerReq time.Duration // server CPU time per request (both processes of a two-process job)
+	// dbCPUPerReq is the PostgreSQL server's CPU time per request (the
+	// postmaster and every backend), for the jobs on PostgreSQL.
+	dbCPUPerReq time.Duration
+}
+
+// cpuTime is the CPU time used so far by the job's server processes and by
+// the PostgreSQL server they use (0 without one).
+func (j *job) cpuTime() (procs, db time.Duration) {
+	procs = j.srv.proc.cpuTime()
+	if j.srv2 != nil {
+		procs += j.srv2.proc.cpuTime()
+	}
+	if j.srv.db != nil {
+		db = j.srv.db.cpuTime()
+	}
+	return procs, db
 }
 
 // dbCounters are the binary's metrics read around each run of ours.

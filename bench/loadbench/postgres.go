@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/jackc/pgx/v5"
+
 	"storefront/bench"
 	"storefront/storage/postgres"
 )
@@ -25,6 +27,10 @@ func postgresJobs(ctx context.Context, bin, dir, url string) ([]*job, []row, fun
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	db, err := localServer(ctx, dbURL)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	var procs []*proc
 	stop := func() {
 		for _, p := range procs {
@@ -40,7 +46,7 @@ func postgresJobs(ctx context.Context, bin, dir, url string) ([]*job, []row, fun
 			return nil, nil, nil, err
 		}
 		procs = append(procs, p)
-		srv[i] = &server{name: "ours-pg", url: p.url, key: key, proc: p}
+		srv[i] = &server{name: "ours-pg", url: p.url, key: key, proc: p, db: db}
 	}
 	script, err := postScript(dir, "initiate-pg", ck.Body, ck.Key, true)
 	if err != nil {
@@ -62,4 +68,19 @@ func postgresJobs(ctx context.Context, bin, dir, url string) ([]*job, []row, fun
 		{endpoint: "POST initiate (64 clients), PostgreSQL x2", ours: "initiate_pg2", base: "initiate", note: "base: ours on bbolt; two processes on one database"},
 	}
 	return jobs, rows, stop, nil
+}
+
+// localServer finds the PostgreSQL server of url on this machine (nil when
+// it runs elsewhere), so that each run reports its CPU time per request too.
+func localServer(ctx context.Context, url string) (*dbServer, error) {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	var pid int
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		return nil, err
+	}
+	return findDBServer(pid), nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -211,25 +212,7 @@ func get(url, key string) ([]byte, error) {
 }
 
 // cpuTime is the user+system CPU time the process has used.
-func (p *proc) cpuTime() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	var ut, st int64
-	fmt.Sscan(f[11], &ut)
-	fmt.Sscan(f[12], &st)
-	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
-}
+func (p *proc) cpuTime() time.Duration { return statCPU(p.cmd.Process.Pid, false) }
 
 // metrics scrapes the named counters of the binary's /metrics.
 func metrics(url string, names ...string) map[string]float64 {
@@ -248,4 +231,85 @@ func metrics(url string, names ...string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// dbServer is the PostgreSQL server of the run, found by its postmaster's
+// process id (the parent of a backend), for its CPU time.
+type dbServer struct{ postmaster int }
+
+// findDBServer returns the server of the backend backendPID when it runs
+// on this machine (nil otherwise: a remote server's CPU is not ours to read).
+func findDBServer(backendPID int) *dbServer {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", backendPID))
+	if err != nil || !strings.Contains(string(b), "(postgres)") {
+		return nil
+	}
+	f := statFields(b)
+	if len(f) < 2 {
+		return nil
+	}
+	var ppid int
+	if _, err := fmt.Sscan(f[1], &ppid); err != nil || ppid <= 1 {
+		return nil
+	}
+	return &dbServer{postmaster: ppid}
+}
+
+// cpuTime is the CPU time of the whole server: the postmaster with the
+// backends it reaped (cutime, cstime) and every backend still running.
+func (s *dbServer) cpuTime() time.Duration {
+	total := statCPU(s.postmaster, true)
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return total
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		if f := statFields(b); len(f) > 1 && f[1] == strconv.Itoa(s.postmaster) {
+			total += statCPU(pid, false)
+		}
+	}
+	return total
+}
+
+// statFields are the fields of /proc/PID/stat after the command name (the
+// state first, the parent's id second).
+func statFields(b []byte) []string {
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(s[i+1:])
+}
+
+// statCPU is a process's user+system time, with that of its reaped
+// children when children is set.
+func statCPU(pid int, children bool) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	f := statFields(b)
+	if len(f) < 15 {
+		return 0
+	}
+	n := 2
+	if children {
+		n = 4
+	}
+	var ticks int64
+	for _, v := range f[11 : 11+n] {
+		var t int64
+		fmt.Sscan(v, &t)
+		ticks += t
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 }
