@@ -57,7 +57,8 @@ func (t *Tx) reencodeCategory(c *app.Category) error {
 		if err != nil {
 			return fmt.Errorf("postgres: encode product doc: %w", err)
 		}
-		if err := t.exec(c.StoreID, "put product doc", `UPDATE products SET pdoc = $3 WHERE store_id = $1 AND id = $2`, i64(p.StoreID), i64(p.ID), []byte(doc)); err != nil {
+		if err := t.exec(c.StoreID, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
+			i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc)); err != nil {
 			return err
 		}
 	}
@@ -139,8 +140,8 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 		return err
 	}
 	return t.enqueueQ(queued{what: "put product stock",
-		sql:  `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7 WHERE store_id = $1 AND id = $2` + announce(6),
-		args: []any{i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil), p.LowStock()},
+		sql:  `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7, ldoc = $8 WHERE store_id = $1 AND id = $2` + announce(6),
+		args: []any{i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil), p.LowStock(), lightDoc(doc)},
 		check: func(tag pgconn.CommandTag) error {
 			if tag.RowsAffected() == 0 {
 				return app.NotFound("product")
@@ -148,6 +149,10 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 			return nil
 		}})
 }
+
+// lightDoc is the doc a light page reads (products.ldoc, migration 0011):
+// doc without its heavy members.
+func lightDoc(doc []byte) []byte { return app.Doc(doc).AppendLight(nil) }
 
 // encodeProduct returns the public doc (with its category) and the record.
 func (t *Tx) encodeProduct(p *app.Product) ([]byte, []byte, error) {
@@ -173,15 +178,15 @@ func (t *Tx) writeProduct(p *app.Product) error {
 		return err
 	}
 	if err := t.exec(p.StoreID, "put product", `INSERT INTO products
-		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock, low)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $14)
+		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock, low, ldoc)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $14, $15)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
 			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc, low_stock = excluded.low_stock,
-			low = excluded.low`+announce(12),
+			low = excluded.low, ldoc = excluded.ldoc`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
 		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil),
-		p.CountsAsLowStock(), p.LowStock()); err != nil {
+		p.CountsAsLowStock(), p.LowStock(), lightDoc(doc)); err != nil {
 		return err
 	}
 	if err := t.writeAdminWords(p); err != nil {
@@ -301,7 +306,11 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
 		}
 	}
-	l := list{sel: "pdoc, " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
+	sel := "pdoc, "
+	if q.Light { // the doc without its heavy members (migration 0011; NULL: not written yet)
+		sel = "coalesce(ldoc, pdoc), "
+	}
+	l := list{sel: sel + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
 	if q.Borrow { // valid until the transaction ends (borrow.go)
 		l.doc = t.borrowDoc
 	}

@@ -43,7 +43,7 @@ func (db *DB) stampDocs() error {
 	})
 }
 
-// reencodeDocs writes every product's pdoc and every approved review's view
+// reencodeDocs writes every product's pdoc (and ldoc) and every approved review's view
 // again from their records.
 func (t *Tx) reencodeDocs() error {
 	ps, err := all[app.Product](t, noLock, "products", `SELECT doc FROM products ORDER BY store_id, id`)
@@ -66,8 +66,8 @@ func (t *Tx) reencodeDocs() error {
 		if err != nil {
 			return fmt.Errorf("postgres: encode product doc: %w", err)
 		}
-		if err := t.exec(noLock, "put product doc", `UPDATE products SET pdoc = $3 WHERE store_id = $1 AND id = $2`,
-			i64(p.StoreID), i64(p.ID), []byte(doc)); err != nil {
+		if err := t.exec(noLock, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
+			i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc)); err != nil {
 			return err
 		}
 	}

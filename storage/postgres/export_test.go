@@ -45,3 +45,33 @@ func ParkedPID(db *DB) (uint32, bool) {
 		return 0, false
 	}
 }
+
+// LightDocsForTest checks every product's ldoc against its pdoc: stale
+// counts those that differ from pdoc's light form, missing the NULL ones.
+func (db *DB) LightDocsForTest() (stale, missing int, err error) {
+	rows, err := db.pool.Query(context.Background(), `SELECT pdoc, ldoc FROM products`)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pdoc, ldoc []byte
+		if err := rows.Scan(&pdoc, &ldoc); err != nil {
+			return 0, 0, err
+		}
+		switch {
+		case ldoc == nil:
+			missing++
+		case string(ldoc) != string(lightDoc(pdoc)):
+			stale++
+		}
+	}
+	return stale, missing, rows.Err()
+}
+
+// SetLightBatch lowers the batch of migration 0011's backfill for a test.
+func SetLightBatch(t interface{ Cleanup(func()) }, n int) {
+	old := lightBatch
+	lightBatch = n
+	t.Cleanup(func() { lightBatch = old })
+}

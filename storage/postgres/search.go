@@ -12,8 +12,9 @@ import (
 
 // goSteps run after a migration's SQL, in its transaction.
 var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
-	4: backfillProductWords,
-	8: backfillAdminWords,
+	4:  backfillProductWords,
+	8:  backfillAdminWords,
+	11: backfillLightDocs,
 }
 
 // backfillProductWords indexes the words of every active product.
