@@ -157,7 +157,7 @@ type Storage struct {
 // Postgres is the PostgreSQL connection.
 type Postgres struct {
 	URL      string // storage.postgres.url: postgres://user:pass@host:5432/db?sslmode=... (or key=value)
-	MaxConns int    // storage.postgres.max_conns: pool size per process (0: pgx's default)
+	MaxConns int    // storage.postgres.max_conns: pool size per process (0: postgres.DefaultMaxConns, max(8, 2 x CPUs))
 }
 
 // Storage drivers.

@@ -464,3 +464,31 @@ func TestPipelinedWriteFails(t *testing.T) {
 		t.Fatalf("%d connections still acquired", n)
 	}
 }
+
+// TestPoolSize: the pool has DefaultMaxConns connections unless the options
+// or the URL's pool_max_conns set another size.
+func TestPoolSize(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	for _, c := range []struct {
+		url  string
+		opt  int32
+		want int32
+	}{
+		{url, 0, postgres.DefaultMaxConns()},
+		{url, 3, 3},
+		{url + " pool_max_conns=5", 0, 5},
+	} {
+		db, err := postgres.Open(c.url, postgres.Options{MaxConns: c.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := db.Pool().Config().MaxConns
+		db.Close()
+		if got != c.want {
+			t.Errorf("%q, MaxConns %d: a pool of %d, want %d", c.url, c.opt, got, c.want)
+		}
+	}
+	if n := postgres.DefaultMaxConns(); n < 8 {
+		t.Errorf("DefaultMaxConns %d, want at least 8", n)
+	}
+}
