@@ -40,8 +40,11 @@ type parking struct {
 	conns  chan struct{}   // tokens: one per connection a transaction holds or parked
 	parked chan parkedConn // connections inside a finished read transaction
 	wake   chan struct{}   // tells the janitor something was parked
-	stop   chan struct{}
-	done   chan struct{}
+	// idle is set while the janitor waits for a wake: only then does a park
+	// send one (under load the janitor wakes once per parkTTL, not per read).
+	idle atomic.Bool
+	stop chan struct{}
+	done chan struct{}
 }
 
 // errParked marks the failure of a parked transaction's COMMIT: nothing of
@@ -91,32 +94,48 @@ func (db *DB) release(c *pgxpool.Conn) {
 // parkConn parks a connection inside a finished read transaction.
 func (db *DB) parkConn(c *pgxpool.Conn) {
 	db.park.parked <- parkedConn{c: c, at: time.Now()} // never full: one slot per token
-	select {
-	case db.park.wake <- struct{}{}:
-	default:
+	if db.park.idle.Load() && db.park.idle.CompareAndSwap(true, false) {
+		select {
+		case db.park.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-// janitor commits and releases the connections parked for parkTTL.
+// janitor commits and releases the connections parked for parkTTL. Once
+// woken it looks every parkTTL until nothing is parked, then waits for a
+// wake again: a park sends one only while it waits (idle), so under load it
+// wakes once per parkTTL, not once per read.
 func (db *DB) janitor() {
 	p := &db.park
 	defer close(p.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for {
-		select {
-		case <-p.stop:
-			db.unpark(0)
-			return
-		case <-p.wake:
-		}
-		for len(p.parked) > 0 {
+		// idle first, then look: a connection parked before idle was set
+		// is seen by the look, one parked after it sends a wake.
+		p.idle.Store(true)
+		if len(p.parked) == 0 {
 			select {
 			case <-p.stop:
 				db.unpark(0)
 				return
-			case <-time.After(time.Duration(parkTTL.Load())):
+			case <-p.wake:
 			}
-			db.unpark(time.Duration(parkTTL.Load()))
 		}
+		p.idle.Store(false)
+		select {
+		case <-p.wake: // a wake sent just before idle was cleared
+		default:
+		}
+		timer.Reset(time.Duration(parkTTL.Load()))
+		select {
+		case <-p.stop:
+			db.unpark(0)
+			return
+		case <-timer.C:
+		}
+		db.unpark(time.Duration(parkTTL.Load()))
 	}
 }
 
