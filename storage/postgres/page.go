@@ -152,7 +152,9 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 		chunk = l.chunk
 	}
 	nk := len(l.keys.cols)
-	var keyVals [][]any // each item's key values
+	// sized for a page (limit+1 items) at once, not grown by appends
+	out.Items = make([]T, 0, limit+1)
+	keyVals := make([][]any, 0, limit+1) // each item's key values
 	rd := &rowReader{doc: l.doc}
 	for {
 		sql, args := l.sql(afterVals, chunk)
