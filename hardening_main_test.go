@@ -103,6 +103,31 @@ func TestServeRequestTimeout(t *testing.T) {
 			t.Fatalf("an idle keep-alive connection got %q, want nothing", rest)
 		}
 	})
+	t.Run("SlowSecondRequest", func(t *testing.T) {
+		// a keep-alive connection's next request is held to the read
+		// timeout too (the connection arms deadlines lazily: web/server.go)
+		conn, err := net.Dial("tcp", s.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("got %v %v", resp, err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n") // headers never end
+		rest, err := io.ReadAll(br)
+		if err != nil {
+			t.Fatalf("the server neither answered nor closed within 10s: %v (got %q)", err, rest)
+		}
+		if got := string(rest); !strings.HasPrefix(got, "HTTP/1.1 408") || !strings.Contains(got, `"error_code":"request_timeout"`) {
+			t.Fatalf("got %q, want 408 request_timeout", got)
+		}
+	})
 	if strings.Contains(s.stderr.String(), "level=ERROR") {
 		t.Fatalf("ERROR logged:\n%s", s.stderr)
 	}
