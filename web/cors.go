@@ -18,12 +18,19 @@ const (
 	corsMaxAge        = "600"
 )
 
+// The Vary values are set whole, as c.Vary would merge them into an empty
+// header (no handler before cors sets Vary), without its merge per request.
+var (
+	headerVary    = []byte(fiber.HeaderVary)
+	varyActual    = []byte(fiber.HeaderOrigin)
+	varyPreflight = []byte(fiber.HeaderOrigin + ", " + fiber.HeaderAccessControlRequestMethod + ", " + fiber.HeaderAccessControlRequestHeaders)
+)
+
 // cors answers preflights and marks actual responses; it runs before apiKey.
 func (s *Server) cors(c *fiber.Ctx) error {
-	c.Vary(fiber.HeaderOrigin)
 	origin := c.Get(fiber.HeaderOrigin)
 	if c.Method() == fiber.MethodOptions {
-		c.Vary(fiber.HeaderAccessControlRequestMethod, fiber.HeaderAccessControlRequestHeaders)
+		c.Response().Header.SetCanonical(headerVary, varyPreflight)
 		if origin != "" && s.svc.Stores.OriginAllowedAnywhere(origin) {
 			h := &c.Response().Header
 			h.Set(fiber.HeaderAccessControlAllowOrigin, origin)
@@ -33,6 +40,7 @@ func (s *Server) cors(c *fiber.Ctx) error {
 		}
 		return c.SendStatus(fiber.StatusNoContent)
 	}
+	c.Response().Header.SetCanonical(headerVary, varyActual)
 	if origin == "" {
 		return c.Next()
 	}
