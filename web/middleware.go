@@ -69,8 +69,14 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 	if start.IsZero() {
 		start = time.Now()
 	}
-	var buf [32]byte
-	rid := strconv.AppendUint(append(append(buf[:0], ridPrefix...), '-'), ridCounter.Add(1), 36)
+	// the id is made in the connection's buffer (its requests are served one
+	// at a time), or in a new one without a counting connection
+	cc, _ := c.Context().Conn().(*countingConn)
+	var rid []byte
+	if cc != nil {
+		rid = cc.rid[:0]
+	}
+	rid = strconv.AppendUint(append(append(rid, ridPrefix...), '-'), ridCounter.Add(1), 36)
 	c.Response().Header.SetCanonical(headerRequestIDBytes, rid)
 	c.Response().Header.SetCanonical(headerNosniffBytes, nosniffBytes)
 	if s.draining.Load() {
@@ -89,7 +95,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}
 	if s.cfg.LogRequests {
-		s.logRequest(c, rid, status, d, end)
+		s.logRequest(c, cc, rid, status, d, end)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"log/slog"
-	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -28,29 +27,39 @@ type reqLine struct {
 	method  string
 	path    string
 	status  int
-	ms      float64
+	us      int64 // the duration in whole microseconds, written in milliseconds
 	storeID uint64
 	ip      string
 }
 
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// logRequest writes the request's log line.
-func (s *Server) logRequest(c *fiber.Ctx, rid []byte, status int, d time.Duration, now time.Time) {
+// logRequest writes the request's log line. cc, when not nil, is the
+// request's connection, whose line buffer is used (its requests are served
+// one at a time) instead of one from the pool.
+func (s *Server) logRequest(c *fiber.Ctx, cc *countingConn, rid []byte, status int, d time.Duration, now time.Time) {
 	ctx := context.Background() // as Logger.Info passes
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	l := reqLine{t: now, rid: rid, method: c.Method(), path: c.Path(), status: status,
-		ms: float64(d.Microseconds()) / 1000, storeID: storeIDOf(c), ip: s.clientIP(c)}
+		us: d.Microseconds(), storeID: storeIDOf(c), ip: s.clientIPOn(c, cc)}
 	if w := s.cfg.LogWriter; w != nil {
-		bp := lineBufs.Get().(*[]byte)
+		var bp *[]byte
+		if cc != nil {
+			bp = &cc.line
+		} else {
+			bp = lineBufs.Get().(*[]byte)
+		}
 		b, ok := l.append((*bp)[:0], s.cfg.LogJSON)
 		if ok {
 			_, _ = w.Write(b)
 		}
-		if cap(b) <= 4<<10 {
-			*bp = b[:0]
+		if cap(b) > 4<<10 {
+			b = nil // an odd long line's buffer is not kept
+		}
+		*bp = b[:0]
+		if cc == nil && b != nil {
 			lineBufs.Put(bp)
 		}
 		if ok {
@@ -70,7 +79,7 @@ func (l *reqLine) record() slog.Record {
 		slog.String("method", l.method),
 		slog.String("path", l.path),
 		slog.Int("status", l.status),
-		slog.Float64("duration_ms", l.ms),
+		slog.Float64("duration_ms", float64(l.us)/1000),
 		slog.Uint64("store_id", l.storeID),
 		slog.String("ip", l.ip),
 	)
@@ -81,17 +90,15 @@ func (l *reqLine) record() slog.Record {
 // writes it with default options. It reports false, and the line must go
 // through slog, when a value is not plain: a string that is empty or holds a
 // byte outside printable ASCII, a space, a quote, '=' or a backslash (slog
-// would quote or escape it), a time outside the years 0-9999, or a duration
-// that JSON would write with an exponent.
+// would quote or escape it), or a time outside the years 0-9999. The
+// request id is not checked: requestLog makes it of hex digits, '-' and
+// base-36 digits.
 func (l *reqLine) append(b []byte, json bool) ([]byte, bool) {
-	if !plain(l.rid) || !plain(l.method) || !plain(l.path) || !plain(l.ip) {
+	if len(l.rid) == 0 || !plain(l.method) || !plain(l.path) || !plain(l.ip) {
 		return b, false
 	}
 	t := l.t.Round(0) // as slog: no monotonic reading
 	if y := t.Year(); y < 0 || y >= 10000 {
-		return b, false
-	}
-	if json && l.ms != 0 && (math.Abs(l.ms) < 1e-6 || math.Abs(l.ms) >= 1e21 || math.IsNaN(l.ms)) {
 		return b, false
 	}
 	if json {
@@ -104,9 +111,9 @@ func (l *reqLine) append(b []byte, json bool) ([]byte, bool) {
 		b = append(b, `","path":"`...)
 		b = append(b, l.path...)
 		b = append(b, `","status":`...)
-		b = strconv.AppendInt(b, int64(l.status), 10)
+		b = appendStatus(b, l.status)
 		b = append(b, `,"duration_ms":`...)
-		b = strconv.AppendFloat(b, l.ms, 'f', -1, 64)
+		b = appendMillis(b, l.us, 'f')
 		b = append(b, `,"store_id":`...)
 		b = strconv.AppendUint(b, l.storeID, 10)
 		b = append(b, `,"ip":"`...)
@@ -122,9 +129,9 @@ func (l *reqLine) append(b []byte, json bool) ([]byte, bool) {
 	b = append(b, " path="...)
 	b = append(b, l.path...)
 	b = append(b, " status="...)
-	b = strconv.AppendInt(b, int64(l.status), 10)
+	b = appendStatus(b, l.status)
 	b = append(b, " duration_ms="...)
-	b = strconv.AppendFloat(b, l.ms, 'g', -1, 64)
+	b = appendMillis(b, l.us, 'g')
 	b = append(b, " store_id="...)
 	b = strconv.AppendUint(b, l.storeID, 10)
 	b = append(b, " ip="...)
@@ -132,18 +139,61 @@ func (l *reqLine) append(b []byte, json bool) ([]byte, bool) {
 	return append(b, '\n'), true
 }
 
+// plainByte holds the bytes both slog handlers write as they are in a
+// value: printable ASCII but space, '"', '=' and '\'.
+var plainByte = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '=' && c != '\\'
+	}
+	return t
+}()
+
 // plain reports whether s is written as it is by both slog handlers: not
-// empty, printable ASCII without space, '"', '=' or '\'.
+// empty, and every byte a plainByte.
 func plain[T string | []byte](s T) bool {
 	if len(s) == 0 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '=' || c == '\\' {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// appendStatus appends an HTTP status as strconv.AppendInt does, three
+// digits by hand.
+func appendStatus(b []byte, st int) []byte {
+	if st < 100 || st > 999 {
+		return strconv.AppendInt(b, int64(st), 10)
+	}
+	return append(b, byte('0'+st/100), byte('0'+st/10%10), byte('0'+st%10))
+}
+
+// appendMillis appends us microseconds in milliseconds as
+// strconv.AppendFloat(b, float64(us)/1000, format, -1, 64) does. Below
+// 1,000 seconds both formats write the decimal digits of us/1000 without
+// trailing zeros (a decimal of at most 15 significant digits is the shortest
+// that reads back as its nearest float64), which is done by hand here; 'g'
+// turns to an exponent from 1e6 ms on, which is left to strconv.
+func appendMillis(b []byte, us int64, format byte) []byte {
+	if us < 0 || us >= 1e9 {
+		return strconv.AppendFloat(b, float64(us)/1000, format, -1, 64)
+	}
+	b = strconv.AppendInt(b, us/1000, 10)
+	frac := us % 1000
+	if frac == 0 {
+		return b
+	}
+	b = append(b, '.', byte('0'+frac/100))
+	if frac %= 100; frac != 0 {
+		b = append(b, byte('0'+frac/10))
+		if frac %= 10; frac != 0 {
+			b = append(b, byte('0'+frac))
+		}
+	}
+	return b
 }
 
 // appendRFC3339Millis is slog's text time format (log/slog's function of

@@ -1,7 +1,10 @@
 package web_test
 
 import (
+	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -38,5 +41,49 @@ func TestRequestLogLines(t *testing.T) {
 	}
 	if n := strings.Count(fast.String(), "\n"); n != 1 {
 		t.Fatalf("the fast path wrote %d lines, want 1: %q", n, fast.String())
+	}
+}
+
+// TestRequestLogOnOneConnection: requests served one after another on one
+// keep-alive connection (as main serves, web.Listener), which lends the log
+// its buffers, each write their own line with their own request id, the
+// one the response carries.
+func TestRequestLogOnOneConnection(t *testing.T) {
+	var fast, slow testenv.SyncBuffer
+	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&slow, nil))})
+	srv := web.New(web.Config{LogRequests: true, LogWriter: &fast}, e.Svc)
+	srv.Mount()
+	_, key := e.Store("Shop A")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.App.Listener(web.Listener(ln)) }()
+	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	t.Cleanup(func() { tr.CloseIdleConnections(); _ = srv.App.Shutdown() })
+	client := &http.Client{Transport: tr}
+	var ids []string
+	for _, path := range []string{"/api/v1/business/website/config", "/api/v1/business/website/no-such-route-with-a-longer-path", "/api/v1/business/website/config"} {
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+path, nil)
+		req.Header.Set("X-Service-Key", key)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		ids = append(ids, resp.Header.Get("X-Request-Id"))
+	}
+	lines := strings.Split(strings.TrimSuffix(fast.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3: %q", len(lines), fast.String())
+	}
+	for i, want := range []string{"path=/api/v1/business/website/config status=200", "path=/api/v1/business/website/no-such-route-with-a-longer-path status=404", "path=/api/v1/business/website/config status=200"} {
+		if !strings.Contains(lines[i], " request_id="+ids[i]+" method=GET "+want+" ") || ids[i] == "" {
+			t.Fatalf("line %d: %q, want request_id=%s and %s", i, lines[i], ids[i], want)
+		}
+	}
+	if ids[0] == ids[2] {
+		t.Fatalf("two requests logged one id %s", ids[0])
 	}
 }

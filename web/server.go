@@ -232,14 +232,24 @@ type countingConn struct {
 	remote string
 	// rd and wd are the read and write deadlines (see SetReadDeadline).
 	rd, wd deadline
+	// rid and line are the request log's buffers for the request id and the
+	// line (requestLog, logRequest), reused by the connection's requests.
+	rid  [32]byte
+	line []byte
 }
 
 // clientIP is s.proxies.ClientIP, with the peer's address formatted once
 // per connection when it is a counting one (main's): the request log wants
 // it on every request.
 func (s *Server) clientIP(c *fiber.Ctx) string {
-	cc, ok := c.Context().Conn().(*countingConn)
-	if !ok {
+	cc, _ := c.Context().Conn().(*countingConn)
+	return s.clientIPOn(c, cc)
+}
+
+// clientIPOn is clientIP when the request's counting connection is known
+// (nil: it has none).
+func (s *Server) clientIPOn(c *fiber.Ctx, cc *countingConn) string {
+	if cc == nil {
 		return s.proxies.ClientIP(c)
 	}
 	if cc.remote == "" {
