@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"storefront/httpkit"
@@ -78,7 +79,11 @@ type Metrics struct {
 	latency  *prometheus.HistogramVec
 
 	mu    sync.RWMutex
-	cache map[obsKey]obsVal // the series of each (route, method, status) seen
+	cache map[obsKey]*obsVal // the series of each (route, method, status) seen
+	// hot holds the series last observed in each of its slots (obsSlot), so
+	// that a request usually finds its series by one slot and a comparison
+	// of strings, without hashing them for the map (most of Observe's cost).
+	hot [64]atomic.Pointer[obsVal]
 }
 
 type obsKey struct {
@@ -86,7 +91,9 @@ type obsKey struct {
 	status        int
 }
 
+// obsVal is a series' key (its own copies of the strings) and its metrics.
 type obsVal struct {
+	obsKey
 	count   prometheus.Counter
 	latency prometheus.Observer
 }
@@ -94,7 +101,7 @@ type obsVal struct {
 // NewMetrics builds the registry. Pass m.Observe as Config.Observe and mount
 // the handler with RegisterOps.
 func NewMetrics(o Ops) *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry(), cache: map[obsKey]obsVal{}}
+	m := &Metrics{reg: prometheus.NewRegistry(), cache: map[obsKey]*obsVal{}}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "storefront_http_requests_total",
 		Help: "HTTP requests by route pattern, method and status.",
@@ -131,22 +138,43 @@ func (m *Metrics) Observe(route, method string, status int, d time.Duration) {
 	if route == "" {
 		route = "/"
 	}
+	slot := &m.hot[obsSlot(route, method, status)&(len(m.hot)-1)]
+	v := slot.Load()
+	if v == nil || v.status != status || v.route != route || v.method != method {
+		v = m.series(route, method, status)
+		slot.Store(v)
+	}
+	v.count.Inc()
+	v.latency.Observe(d.Seconds())
+}
+
+// obsSlot mixes what is cheap to read of a series' key: the route's length
+// and two of its bytes, the method's length and the status.
+func obsSlot(route, method string, status int) int {
+	return len(route)*31 + int(route[len(route)-1])*7 + int(route[len(route)/2])*3 + len(method)*17 + status
+}
+
+// series returns the series of a key, made on first sight.
+func (m *Metrics) series(route, method string, status int) *obsVal {
 	k := obsKey{route, method, status}
 	m.mu.RLock()
 	v, ok := m.cache[k]
 	m.mu.RUnlock()
-	if !ok {
-		k = obsKey{strings.Clone(route), strings.Clone(method), status}
-		v = obsVal{
-			count:   m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
-			latency: m.latency.WithLabelValues(k.route, k.method),
-		}
-		m.mu.Lock()
-		m.cache[k] = v
-		m.mu.Unlock()
+	if ok {
+		return v
 	}
-	v.count.Inc()
-	v.latency.Observe(d.Seconds())
+	k = obsKey{strings.Clone(route), strings.Clone(method), status}
+	v = &obsVal{obsKey: k,
+		count:   m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
+		latency: m.latency.WithLabelValues(k.route, k.method),
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.cache[k]; ok {
+		return old // made meanwhile by another request
+	}
+	m.cache[k] = v
+	return v
 }
 
 // Handler serves the registry in the Prometheus text format.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -233,6 +234,42 @@ func TestMetricsCopyLabels(t *testing.T) {
 	}
 	if strings.Contains(string(b), "PUT") {
 		t.Fatalf("a label changed with the reused buffer:\n%s", b)
+	}
+}
+
+// TestMetricsManySeries: series that share a slot of Observe's cache (the
+// first two routes mix to the same one) and more series than it has slots,
+// observed interleaved, each count exactly their own requests.
+func TestMetricsManySeries(t *testing.T) {
+	m := web.NewMetrics(web.Ops{Version: "x"})
+	routes := []string{"/a/xx/z", "/b/xx/z"}
+	for i := range 60 {
+		routes = append(routes, "/r/"+strings.Repeat("x", i%7)+strconv.Itoa(i))
+	}
+	want := map[string]int{}
+	for round := 1; round <= 4; round++ {
+		for i, r := range routes {
+			for _, method := range []string{"GET", "POST"} {
+				for _, st := range []int{200, 404} {
+					if i%4 < round { // series seen 1 to 4 times, in turns
+						m.Observe(r, method, st, time.Millisecond)
+						want[fmt.Sprintf(`storefront_http_requests_total{method=%q,route=%q,status="%d"}`, method, r, st)]++
+					}
+				}
+			}
+		}
+	}
+	app := fiber.New()
+	app.Get("/metrics", m.Handler())
+	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	for series, n := range want {
+		if v := metricValue(t, string(b), series); v != float64(n) {
+			t.Fatalf("%s = %v, want %d", series, v, n)
+		}
 	}
 }
 
