@@ -94,9 +94,12 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 
 func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
 	var b strings.Builder
+	g := cs.genOf(storeID)
 	b.WriteString(strconv.FormatUint(storeID, 10))
 	b.WriteByte('|')
-	b.WriteString(strconv.FormatUint(cs.gen[storeID], 10))
+	b.WriteString(strconv.FormatUint(g.store, 10))
+	b.WriteByte('.')
+	b.WriteString(strconv.FormatUint(g.epoch, 10))
 	b.WriteByte('|')
 	b.WriteString(strconv.FormatUint(q.CategoryID, 10))
 	b.WriteByte('|')

@@ -26,6 +26,16 @@ func (t detailTx) ProductDocBySlug(storeID uint64, slug string) (Doc, error) {
 		DocMember{Name: "variants", Value: []int{1}, Heavy: true})
 }
 
+// A category page is what a category shows: a one-doc page.
+func (t detailTx) Category(storeID, id uint64) (*Category, error) {
+	return &Category{ID: id, StoreID: storeID, Name: "c"}, nil
+}
+
+func (t detailTx) ProductDocs(storeID uint64, q ProductQuery) (Page[Doc], error) {
+	d, err := t.ProductDocBySlug(storeID, "page")
+	return Page[Doc]{Items: []Doc{d}}, err
+}
+
 type detailDB struct {
 	DB
 	reads  *int
@@ -118,6 +128,43 @@ func TestDetailCacheWriteDuringRead(t *testing.T) {
 			write = false
 			detailOf(t, cs, 1, "a")
 			detailOf(t, cs, 1, "a")
+			if *reads != 2 {
+				t.Fatalf("%d reads, want 2", *reads)
+			}
+		})
+	}
+}
+
+// The category pages follow the same rule as the details: a page read while
+// the catalog changed, by a write here or a lost announcement (changedAll,
+// for a store that had no generation yet), is served but not kept.
+func TestCategoryPageWriteDuringRead(t *testing.T) {
+	for name, change := range map[string]func(*CatalogService){
+		"changedLocal": func(cs *CatalogService) { cs.changedLocal(1) },
+		"changedAll":   func(cs *CatalogService) { cs.changedAll() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			now := time.Unix(1_700_000_000, 0)
+			var cs *CatalogService
+			write := true
+			cs, reads := newDetailCatalog(&now, func() {
+				if write {
+					change(cs)
+				}
+			})
+			page := func() {
+				t.Helper()
+				if _, _, err := cs.CategoryProducts(1, 7, ProductQuery{ListParams: ListParams{Limit: 24}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			page()
+			if n := cs.CachedPages(); n != 0 {
+				t.Fatalf("%d pages cached, want none: the catalog changed during the read", n)
+			}
+			write = false
+			page()
+			page()
 			if *reads != 2 {
 				t.Fatalf("%d reads, want 2", *reads)
 			}
