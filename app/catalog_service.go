@@ -10,18 +10,20 @@ import (
 // CategoryCacheTTL is how long a category page is served from memory.
 const CategoryCacheTTL = 5 * time.Minute
 
+// pageCacheBytes bounds the category pages kept (about 700 pages of 24 full
+// products), whatever the filters and searches asked for.
+const pageCacheBytes = 16 << 20
+
 // CatalogService serves the catalog to shoppers and manages it for admins.
 type CatalogService struct {
 	s catalogDeps
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
-	pages map[string]cachedPage
-	// details are the cached product details (detail_cache.go), holding
-	// detailBytes of JSON, at most detailLimit.
-	details                  map[detailKey]cachedDetail
-	detailBytes, detailLimit int
-	epoch                    uint64 // bumped by changedAll (catalogGen)
+	pages sizedCache[string, cachedPage]
+	// details are the cached product details (detail_cache.go).
+	details sizedCache[detailKey, cachedDetail]
+	epoch   uint64 // bumped by changedAll (catalogGen)
 }
 
 type cachedPage struct {
@@ -30,9 +32,23 @@ type cachedPage struct {
 	expires time.Time
 }
 
+// pageSize is about the memory a cached page holds: its docs, its key and
+// the category's name.
+func pageSize(key string, p cachedPage) int {
+	n := len(key) + 256
+	if p.cat != nil {
+		n += len(p.cat.Name) + len(p.cat.Description)
+	}
+	for _, d := range p.page.Items {
+		n += len(d)
+	}
+	return n
+}
+
 func newCatalogService(d catalogDeps) *CatalogService {
-	return &CatalogService{s: d, gen: map[uint64]uint64{}, pages: map[string]cachedPage{},
-		details: map[detailKey]cachedDetail{}, detailLimit: detailCacheBytes}
+	return &CatalogService{s: d, gen: map[uint64]uint64{},
+		pages:   newSizedCache(pageCacheBytes, pageSize),
+		details: newSizedCache(detailCacheBytes, func(_ detailKey, d cachedDetail) int { return len(d.json) })}
 }
 
 // Products returns a page of a store's active products.
@@ -66,7 +82,7 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	now := cs.s.Now()
 	cs.mu.Lock()
 	key := cs.cacheKey(storeID, q)
-	hit, ok := cs.pages[key]
+	hit, ok := cs.pages.m[key]
 	cs.mu.Unlock()
 	if ok && now.Before(hit.expires) {
 		return hit.cat, hit.page, nil
@@ -86,7 +102,9 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	}
 	cs.mu.Lock()
 	if cs.cacheKey(storeID, q) == key { // no write since the read began
-		cs.pages[key] = cachedPage{cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}
+		cs.pages.put(key, cachedPage{cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, func(_ string, p cachedPage) bool {
+			return !now.Before(p.expires)
+		})
 	}
 	cs.mu.Unlock()
 	return cat, page, nil
@@ -134,10 +152,9 @@ func (cs *CatalogService) changedAll() {
 	for id := range cs.gen {
 		cs.gen[id]++
 	}
-	clear(cs.pages)
+	cs.pages.clear()
 	cs.epoch++ // a store without a generation yet keeps its zero
-	clear(cs.details)
-	cs.detailBytes = 0
+	cs.details.clear()
 	cs.mu.Unlock()
 }
 
@@ -146,11 +163,7 @@ func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
 	prefix := strconv.FormatUint(storeID, 10) + "|"
-	for k := range cs.pages {
-		if strings.HasPrefix(k, prefix) {
-			delete(cs.pages, k)
-		}
-	}
+	cs.pages.drop(func(k string, _ cachedPage) bool { return strings.HasPrefix(k, prefix) })
 	cs.mu.Unlock()
 }
 
@@ -161,24 +174,15 @@ func (cs *CatalogService) EvictExpired() int {
 	now := cs.s.Now()
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	n := 0
-	for k, p := range cs.pages {
-		if !now.Before(p.expires) {
-			delete(cs.pages, k)
-			n++
-		}
-	}
-	// details of an older catalog generation will never be served again
-	return n + cs.dropDetails(func(k detailKey, d cachedDetail) bool {
-		return d.gen != cs.genOf(k.store) || !now.Before(d.expires)
-	})
+	n := cs.pages.drop(func(_ string, p cachedPage) bool { return !now.Before(p.expires) })
+	return n + cs.details.drop(cs.staleDetail(now))
 }
 
 // CachedPages is the number of cached category pages (for metrics and tests).
 func (cs *CatalogService) CachedPages() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return len(cs.pages)
+	return len(cs.pages.m)
 }
 
 // ProductDocBySlug returns the public doc of an active product.

@@ -45,7 +45,7 @@ func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func
 	now := cs.s.Now()
 	cs.mu.Lock()
 	gen := cs.genOf(storeID)
-	hit, ok := cs.details[detailKey{storeID, slug}]
+	hit, ok := cs.details.m[detailKey{storeID, slug}]
 	cs.mu.Unlock()
 	if ok && hit.gen == gen && now.Before(hit.expires) {
 		return fn(hit.json)
@@ -67,51 +67,31 @@ func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func
 
 // keepDetail caches a detail read at generation d.gen, unless the store's
 // catalog changed since (the read may have seen the old or the new state).
-// Over the bound it first drops what is stale or expired, then whatever
-// the map yields first.
 func (cs *CatalogService) keepDetail(k detailKey, d cachedDetail, now time.Time) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cs.genOf(k.store) != d.gen {
 		return
 	}
-	if old, ok := cs.details[k]; ok {
-		cs.detailBytes -= len(old.json)
-	}
-	cs.details[k] = d
-	cs.detailBytes += len(d.json)
-	if cs.detailBytes <= cs.detailLimit {
-		return
-	}
-	cs.dropDetails(func(k detailKey, v cachedDetail) bool {
-		return v.gen != cs.genOf(k.store) || !now.Before(v.expires)
-	})
-	cs.dropDetails(func(detailKey, cachedDetail) bool { return cs.detailBytes > cs.detailLimit })
+	cs.details.put(k, d, cs.staleDetail(now))
 }
 
-// dropDetails drops the cached details for which drop says so; cs.mu is held.
-func (cs *CatalogService) dropDetails(drop func(detailKey, cachedDetail) bool) int {
-	n := 0
-	for k, v := range cs.details {
-		if drop(k, v) {
-			delete(cs.details, k)
-			cs.detailBytes -= len(v.json)
-			n++
-		}
-	}
-	return n
+// staleDetail says which details will not be served again: those of an
+// older catalog generation and the expired; cs.mu is held when it is called.
+func (cs *CatalogService) staleDetail(now time.Time) func(detailKey, cachedDetail) bool {
+	return func(k detailKey, d cachedDetail) bool { return d.gen != cs.genOf(k.store) || !now.Before(d.expires) }
 }
 
 // CachedDetails is the number of cached product details (for metrics and tests).
 func (cs *CatalogService) CachedDetails() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return len(cs.details)
+	return len(cs.details.m)
 }
 
 // CachedDetailBytes is the JSON the cached product details hold (for metrics).
 func (cs *CatalogService) CachedDetailBytes() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return cs.detailBytes
+	return cs.details.bytes
 }

@@ -172,17 +172,17 @@ func TestCategoryPageWriteDuringRead(t *testing.T) {
 	}
 }
 
-// The cache holds at most detailLimit bytes; stale details go first, and
+// The cache holds at most its limit of bytes; stale details go first, and
 // EvictExpired drops them and expired ones.
 func TestDetailCacheBound(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	cs, _ := newDetailCatalog(&now, nil)
 	one := len(detailOf(t, cs, 1, "s0"))
-	cs.detailLimit = 10 * one
+	cs.details.limit = 10 * one
 	for i := 1; i < 30; i++ {
 		detailOf(t, cs, 1, fmt.Sprintf("s%d", i))
-		if cs.detailBytes > cs.detailLimit || cs.CachedDetails() > 10 {
-			t.Fatalf("%d bytes in %d details, limit %d", cs.detailBytes, cs.CachedDetails(), cs.detailLimit)
+		if cs.details.bytes > cs.details.limit || cs.CachedDetails() > 10 {
+			t.Fatalf("%d bytes in %d details, limit %d", cs.details.bytes, cs.CachedDetails(), cs.details.limit)
 		}
 	}
 	kept := cs.CachedDetails()
@@ -195,7 +195,40 @@ func TestDetailCacheBound(t *testing.T) {
 	}
 	detailOf(t, cs, 2, "x")
 	now = now.Add(CategoryCacheTTL)
-	if n := cs.EvictExpired(); n != 1 || cs.detailBytes != 0 {
-		t.Fatalf("evicted %d, want 1 expired; %d bytes left", n, cs.detailBytes)
+	if n := cs.EvictExpired(); n != 1 || cs.details.bytes != 0 {
+		t.Fatalf("evicted %d, want 1 expired; %d bytes left", n, cs.details.bytes)
+	}
+}
+
+// The category pages are bounded like the details: a client asking for
+// ever new searches or price ranges cannot fill the memory; expired pages
+// go first.
+func TestCategoryPageCacheBound(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	cs, _ := newDetailCatalog(&now, nil)
+	page := func(q string) {
+		t.Helper()
+		if _, _, err := cs.CategoryProducts(1, 7, ProductQuery{ListParams: ListParams{Limit: 24}, Q: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page("first")
+	one := cs.pages.bytes
+	cs.pages.limit = 10*one + one/2
+	for i := range 100 {
+		page(fmt.Sprint("q", i))
+		if cs.pages.bytes > cs.pages.limit || cs.CachedPages() > 10 {
+			t.Fatalf("%d bytes in %d pages, limit %d", cs.pages.bytes, cs.CachedPages(), cs.pages.limit)
+		}
+	}
+	if n := cs.CachedPages(); n < 9 {
+		t.Fatalf("%d pages kept, want the 9 or 10 that fit", n)
+	}
+	// Expired pages make room before live ones are dropped.
+	now = now.Add(CategoryCacheTTL)
+	page("fresh-1")
+	page("fresh-2")
+	if n := cs.CachedPages(); n != 2 {
+		t.Fatalf("%d pages kept, want the 2 fresh ones (the expired dropped first)", n)
 	}
 }
