@@ -97,3 +97,52 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 		t.Fatalf("got %d connections, want 1", len(conns))
 	}
 }
+
+// TestConfigOnOneConnection: GET config on a counting connection (which
+// keeps its reply while the store's configuration is the same) answers the
+// bytes the in-memory path answers, and a change of the configuration at
+// once on the same connection.
+func TestConfigOnOneConnection(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = e.App.Listener(web.Listener(ln)) }()
+	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
+	client := &http.Client{Transport: tr}
+	get := func() string {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+site+"/config/", nil)
+		req.Header.Set("X-Service-Key", key)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" {
+			t.Fatalf("got %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+		}
+		return string(raw)
+	}
+	inMemory := func() string {
+		t.Helper()
+		return string(e.Do(testenv.Req{Method: "GET", Path: site + "/config/", Key: key}).Expect(t, 200, "").Raw)
+	}
+	if got, want := get(), inMemory(); got != want {
+		t.Fatalf("on a connection: %s\nin memory: %s", got, want)
+	}
+	if got, want := get(), inMemory(); got != want { // the kept reply
+		t.Fatalf("again on the connection: %s\nin memory: %s", got, want)
+	}
+	if _, err := e.Svc.Stores.PatchConfig(sid, []byte(`{"theme":"#123456"}`)); err != nil {
+		t.Fatal(err)
+	}
+	got := get()
+	if !strings.Contains(got, "#123456") || got != inMemory() {
+		t.Fatalf("after the change: %s\nin memory: %s", got, inMemory())
+	}
+}

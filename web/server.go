@@ -236,6 +236,23 @@ type countingConn struct {
 	// line (requestLog, logRequest), reused by the connection's requests.
 	rid  [32]byte
 	line []byte
+	// config is the data of the last GET config answered on the connection
+	// and configBody its reply (configReply).
+	config, configBody []byte
+}
+
+// configReply returns GET config's reply around data (the success envelope,
+// as httpkit.SendRaw writes it), made again only when data is not the slice
+// of the last call: StoreService.ConfigJSON hands out one slice per store
+// until the store changes. The reply is never written to after it is made,
+// so a response may send it without a copy.
+func (c *countingConn) configReply(data []byte) []byte {
+	if len(data) == 0 || len(data) != len(c.config) || &data[0] != &c.config[0] {
+		body := make([]byte, 0, len(httpkit.OKPrefix)+len(data)+1)
+		c.configBody = append(append(append(body, httpkit.OKPrefix...), data...), '}')
+		c.config = data
+	}
+	return c.configBody
 }
 
 // clientIP is s.proxies.ClientIP, with the peer's address formatted once
