@@ -37,6 +37,23 @@ func newRIDPrefix() string {
 // also where requestID reads it back (no per-request Locals value to box).
 const headerRequestID = "X-Request-Id" // canonical form: set with SetCanonical
 
+// appendBase36 appends n as strconv.AppendUint(b, n, 36) does, dividing by
+// a constant (strconv's base is a variable: a division instruction a digit).
+func appendBase36(b []byte, n uint64) []byte {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var buf [13]byte // 36^13 > 2^64
+	i := len(buf)
+	for n >= 36 {
+		q := n / 36
+		i--
+		buf[i] = digits[n-q*36]
+		n = q
+	}
+	i--
+	buf[i] = digits[n]
+	return append(b, buf[i:]...)
+}
+
 // requestID returns the id of the current request.
 func requestID(c *fiber.Ctx) string {
 	return string(c.Response().Header.Peek(headerRequestID))
@@ -76,7 +93,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 	if cc != nil {
 		rid = cc.rid[:0]
 	}
-	rid = strconv.AppendUint(append(append(rid, ridPrefix...), '-'), ridCounter.Add(1), 36)
+	rid = appendBase36(append(append(rid, ridPrefix...), '-'), ridCounter.Add(1))
 	c.Response().Header.SetCanonical(headerRequestIDBytes, rid)
 	c.Response().Header.SetCanonical(headerNosniffBytes, nosniffBytes)
 	if s.draining.Load() {
