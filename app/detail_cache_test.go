@@ -104,71 +104,49 @@ func TestDetailCacheValidation(t *testing.T) {
 	}
 }
 
-// A catalog write that lands while the detail is read, or a lost
-// announcement (changedAll, for a store that had no generation yet): the
-// detail is served (it is what the read saw) but not kept.
-func TestDetailCacheWriteDuringRead(t *testing.T) {
-	for name, change := range map[string]func(*CatalogService){
-		"changedLocal": func(cs *CatalogService) { cs.changedLocal(1) },
-		"changedAll":   func(cs *CatalogService) { cs.changedAll() },
-	} {
-		t.Run(name, func(t *testing.T) {
-			now := time.Unix(1_700_000_000, 0)
-			var cs *CatalogService
-			write := true
-			cs, reads := newDetailCatalog(&now, func() {
-				if write {
-					change(cs)
-				}
-			})
-			detailOf(t, cs, 1, "a")
-			if n := cs.CachedDetails(); n != 0 {
-				t.Fatalf("%d cached, want none: the catalog changed during the read", n)
+// A catalog write that lands while a detail or a category page is read, or
+// a lost announcement (changedAll, for a store that had no generation yet):
+// what the read saw is served but not kept.
+func TestCacheWriteDuringRead(t *testing.T) {
+	reads := map[string]struct {
+		read   func(*testing.T, *CatalogService)
+		cached func(*CatalogService) int
+	}{
+		"detail": {func(t *testing.T, cs *CatalogService) { detailOf(t, cs, 1, "a") }, (*CatalogService).CachedDetails},
+		"category page": {func(t *testing.T, cs *CatalogService) {
+			t.Helper()
+			if _, _, err := cs.CategoryProducts(1, 7, ProductQuery{ListParams: ListParams{Limit: 24}}); err != nil {
+				t.Fatal(err)
 			}
-			write = false
-			detailOf(t, cs, 1, "a")
-			detailOf(t, cs, 1, "a")
-			if *reads != 2 {
-				t.Fatalf("%d reads, want 2", *reads)
-			}
-		})
+		}, (*CatalogService).CachedPages},
 	}
-}
-
-// The category pages follow the same rule as the details: a page read while
-// the catalog changed, by a write here or a lost announcement (changedAll,
-// for a store that had no generation yet), is served but not kept.
-func TestCategoryPageWriteDuringRead(t *testing.T) {
-	for name, change := range map[string]func(*CatalogService){
+	changes := map[string]func(*CatalogService){
 		"changedLocal": func(cs *CatalogService) { cs.changedLocal(1) },
 		"changedAll":   func(cs *CatalogService) { cs.changedAll() },
-	} {
-		t.Run(name, func(t *testing.T) {
-			now := time.Unix(1_700_000_000, 0)
-			var cs *CatalogService
-			write := true
-			cs, reads := newDetailCatalog(&now, func() {
-				if write {
-					change(cs)
+	}
+	for what, r := range reads {
+		for name, change := range changes {
+			t.Run(what+"/"+name, func(t *testing.T) {
+				now := time.Unix(1_700_000_000, 0)
+				var cs *CatalogService
+				write := true
+				cs, views := newDetailCatalog(&now, func() {
+					if write {
+						change(cs)
+					}
+				})
+				r.read(t, cs)
+				if n := r.cached(cs); n != 0 {
+					t.Fatalf("%d cached, want none: the catalog changed during the read", n)
+				}
+				write = false
+				r.read(t, cs)
+				r.read(t, cs)
+				if *views != 2 {
+					t.Fatalf("%d reads, want 2", *views)
 				}
 			})
-			page := func() {
-				t.Helper()
-				if _, _, err := cs.CategoryProducts(1, 7, ProductQuery{ListParams: ListParams{Limit: 24}}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			page()
-			if n := cs.CachedPages(); n != 0 {
-				t.Fatalf("%d pages cached, want none: the catalog changed during the read", n)
-			}
-			write = false
-			page()
-			page()
-			if *reads != 2 {
-				t.Fatalf("%d reads, want 2", *reads)
-			}
-		})
+		}
 	}
 }
 
