@@ -13,6 +13,20 @@ import (
 	"storefront/web"
 )
 
+// oneConnection serves e's app as main does (web.Listener) and returns a
+// client that keeps one keep-alive connection to it, and its base URL.
+func oneConnection(t *testing.T, e *testenv.Env) (*http.Client, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = e.App.Listener(web.Listener(ln)) }()
+	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
+	return &http.Client{Transport: tr}, "http://" + ln.Addr().String()
+}
+
 // TestAPIKeyOnOneConnection: a connection remembers its last API key
 // (app.KeyMemo), and every store change still shows at once on it: another
 // store's key, a deactivated store, a rotated key, a wrong key of the same
@@ -22,18 +36,11 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 	e := testenv.New(t)
 	sidA, keyA := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = e.App.Listener(web.Listener(ln)) }()
-	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
-	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
-	client := &http.Client{Transport: tr}
+	client, base := oneConnection(t, e)
 	conns := map[string]bool{}
 	get := func(key string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+site+"/config/", nil)
+		req, _ := http.NewRequest("GET", base+site+"/config/", nil)
 		req.Header.Set("X-Service-Key", key)
 		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
 			GotConn: func(i httptrace.GotConnInfo) { conns[i.Conn.LocalAddr().String()] = true },
@@ -105,17 +112,10 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 func TestConfigOnOneConnection(t *testing.T) {
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = e.App.Listener(web.Listener(ln)) }()
-	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
-	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
-	client := &http.Client{Transport: tr}
+	client, base := oneConnection(t, e)
 	get := func() string {
 		t.Helper()
-		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+site+"/config/", nil)
+		req, _ := http.NewRequest("GET", base+site+"/config/", nil)
 		req.Header.Set("X-Service-Key", key)
 		resp, err := client.Do(req)
 		if err != nil {
