@@ -9,6 +9,9 @@ import (
 // PathInitiate is payment initiation (guest checkout).
 const PathInitiate = "/api/v1/business/website/payment/initiate/"
 
+// PathVerify is payment verification (the sandbox's return, sent back).
+const PathVerify = "/api/v1/business/website/payment/verify/"
+
 // DetailSlug is the slug of the product whose detail page is measured.
 const DetailSlug = "trail-runner-1-pro"
 
@@ -22,6 +25,7 @@ type Checkout struct {
 	StoreID   uint64
 	ProductID uint64
 	Body      []byte
+	Amount    app.Money // what an order of Body costs (its payment session's amount)
 	// RecordSize is the bytes of one order record plus its payment session
 	// as stored; the bare handler writes values of this size.
 	RecordSize int
@@ -66,6 +70,7 @@ func (e *Env) SeedCheckout() (*Checkout, error) {
 		ob, _ := json.Marshal(o)
 		pb, _ := json.Marshal(ps)
 		c.RecordSize = len(ob) + len(pb)
+		c.Amount = ps.Amount
 		return nil
 	})
 	return c, err

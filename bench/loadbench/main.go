@@ -208,7 +208,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	}
 
 	t0 = time.Now()
-	sf, err := startBinary(ctx, bin, dir, true)
+	sf, err := startBinary(ctx, bin, dir, true, "STOREFRONT_PAYMENTS__WALLET_A__SECRET="+sandboxSecret)
 	if err != nil {
 		return 0, err
 	}
@@ -270,6 +270,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "detail_bare", srv: bare, path: bench.PathDetail},
 		{id: "initiate", srv: ours, path: bench.PathInitiate, script: initScript},
 		{id: "initiate_bare", srv: bare, path: pathBareBatch, script: bareScript},
+		{id: "verify", srv: ours, path: bench.PathVerify}, // script: verifyScript, below
 	}
 	jobs = append(jobs, &job{id: "products_checkout", srv: ours, path: bench.PathProducts, bg: jobs[len(jobs)-2]},
 		&job{id: "detail_checkout", srv: ours, path: bench.PathDetail, bg: jobs[len(jobs)-2]})
@@ -301,6 +302,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products during a checkout load", ours: "products_checkout", base: "products", note: "base: ours, no other load (64 connections initiating orders meanwhile)"},
 		{endpoint: "GET product detail during a checkout load", ours: "detail_checkout", base: "detail", note: "base: ours, no other load (every order changes the catalog: the detail cache misses)"},
 		{endpoint: "POST payment/initiate (guest, 1 line)", ours: "initiate", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: bare Fiber, one bbolt.Batch write of the order+session size, fsync on"},
+		{endpoint: "POST payment/verify (sandbox, paid)", ours: "verify", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: the same bare Batch handler; each request verifies another session, paid by the sandbox's signed return"},
 	}
 	rows = append(rows, pgRows...)
 
@@ -311,6 +313,18 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		}
 		jobs = slices.DeleteFunc(jobs, func(j *job) bool { return !keep[j.id] })
 		rows = slices.DeleteFunc(rows, func(r row) bool { return !keep[r.ours] || !keep[r.base] })
+	}
+	// The verify load's sessions: enough for the warm-up and every round at
+	// 25k verifications a second (more are counted as reused below).
+	verifyN := int(25000 * (1 + float64(o.rounds)*o.duration.Seconds()))
+	for _, j := range jobs {
+		if j.id == "verify" {
+			t0 := time.Now()
+			if j.script, err = verifyScript(ctx, dir, ours, ck, verifyN); err != nil {
+				return 0, err
+			}
+			fmt.Printf("placed %d checkouts for the verify load in %v\n", verifyN, time.Since(t0).Round(time.Millisecond))
+		}
 	}
 	// warm up every server (page cache, pools, the category cache)
 	for _, j := range jobs {
@@ -415,6 +429,11 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 			}
 		}
 	}
+	if j := byID["verify"]; j != nil && len(j.runs) > 0 {
+		if n := verifyReused(dir, verifyN); n > 0 {
+			fmt.Printf("verify: %d verifications went to sessions already verified (more than the %d placed): its figure is too high\n", n, verifyN)
+		}
+	}
 	if j := byID["initiate_pg"]; j != nil && len(j.runs) > 0 {
 		got := j.median().rps
 		verdict := "ok"
@@ -425,7 +444,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		fmt.Printf("checkout on PostgreSQL at 64 clients: %.0f orders/s (target >= 1,000): %s\n", got, verdict)
 	}
 	fmt.Println("memory of the binary after the rounds: " + memory)
-	fmt.Println("bytes on disk per order (every initiation above, with an Idempotency-Key):")
+	fmt.Println("bytes on disk per order (every initiation above, with an Idempotency-Key, and the verified ones paid):")
 	fmt.Println("  " + perOrder)
 	if missed > 0 {
 		fmt.Printf("%d target(s) missed\n", missed)
