@@ -20,13 +20,20 @@ type CatalogService struct {
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
-	pages sizedCache[string, cachedPage]
+	pages sizedCache[pageKey, cachedPage]
 	// details are the cached product details (detail_cache.go).
 	details sizedCache[detailKey, cachedDetail]
 	epoch   uint64 // bumped by changedAll (catalogGen)
 }
 
+// pageKey is a category page's: its store and pageQuery.
+type pageKey struct {
+	store uint64
+	query string
+}
+
 type cachedPage struct {
+	gen     catalogGen // the store's catalog generation it was read at
 	cat     *Category
 	page    Page[Doc]
 	expires time.Time
@@ -34,8 +41,8 @@ type cachedPage struct {
 
 // pageSize is about the memory a cached page holds: its docs, its key and
 // the category's name.
-func pageSize(key string, p cachedPage) int {
-	n := len(key) + 256
+func pageSize(k pageKey, p cachedPage) int {
+	n := len(k.query) + 256
 	if p.cat != nil {
 		n += len(p.cat.Name) + len(p.cat.Description)
 	}
@@ -80,11 +87,12 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	q.CategoryID = categoryID
 	q.Borrow = false // a cached page must own its bytes
 	now := cs.s.Now()
+	key := pageKey{storeID, pageQuery(q)}
 	cs.mu.Lock()
-	key := cs.cacheKey(storeID, q)
+	gen := cs.genOf(storeID)
 	hit, ok := cs.pages.m[key]
 	cs.mu.Unlock()
-	if ok && now.Before(hit.expires) {
+	if ok && hit.gen == gen && now.Before(hit.expires) {
 		return hit.cat, hit.page, nil
 	}
 	var cat *Category
@@ -101,24 +109,16 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 		return nil, page, err
 	}
 	cs.mu.Lock()
-	if cs.cacheKey(storeID, q) == key { // no write since the read began
-		cs.pages.put(key, cachedPage{cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, func(_ string, p cachedPage) bool {
-			return !now.Before(p.expires)
-		})
+	if cs.genOf(storeID) == gen { // no write since the read began
+		cs.pages.put(key, cachedPage{gen: gen, cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, cs.stalePage(now))
 	}
 	cs.mu.Unlock()
 	return cat, page, nil
 }
 
-func (cs *CatalogService) cacheKey(storeID uint64, q ProductQuery) string {
+// pageQuery is what a category page's key holds of its query.
+func pageQuery(q ProductQuery) string {
 	var b strings.Builder
-	g := cs.genOf(storeID)
-	b.WriteString(strconv.FormatUint(storeID, 10))
-	b.WriteByte('|')
-	b.WriteString(strconv.FormatUint(g.store, 10))
-	b.WriteByte('.')
-	b.WriteString(strconv.FormatUint(g.epoch, 10))
-	b.WriteByte('|')
 	b.WriteString(strconv.FormatUint(q.CategoryID, 10))
 	b.WriteByte('|')
 	b.WriteString(q.Sort)
@@ -146,24 +146,23 @@ func (cs *CatalogService) dropPages(storeID uint64) {
 	cs.s.broadcast(Event{Kind: EventCatalog, StoreID: storeID})
 }
 
-// changedAll drops every cached page (announcements may have been missed).
+// changedAll drops every cached page and detail (announcements may have been
+// missed).
 func (cs *CatalogService) changedAll() {
 	cs.mu.Lock()
-	for id := range cs.gen {
-		cs.gen[id]++
-	}
+	cs.epoch++ // every store's generation (genOf) changes with it
 	cs.pages.clear()
-	cs.epoch++ // a store without a generation yet keeps its zero
 	cs.details.clear()
 	cs.mu.Unlock()
 }
 
-// changedLocal drops the cached pages of a store in this process.
+// changedLocal moves a store's catalog generation on in this process: its
+// cached pages and details are not served again. The pages are dropped at
+// once; the details when the eviction job or the bound comes by.
 func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
-	prefix := strconv.FormatUint(storeID, 10) + "|"
-	cs.pages.drop(func(k string, _ cachedPage) bool { return strings.HasPrefix(k, prefix) })
+	cs.pages.drop(func(k pageKey, _ cachedPage) bool { return k.store == storeID })
 	cs.mu.Unlock()
 }
 
@@ -174,8 +173,7 @@ func (cs *CatalogService) EvictExpired() int {
 	now := cs.s.Now()
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	n := cs.pages.drop(func(_ string, p cachedPage) bool { return !now.Before(p.expires) })
-	return n + cs.details.drop(cs.staleDetail(now))
+	return cs.pages.drop(cs.stalePage(now)) + cs.details.drop(cs.staleDetail(now))
 }
 
 // CachedPages is the number of cached category pages (for metrics and tests).

@@ -76,10 +76,20 @@ func (cs *CatalogService) keepDetail(k detailKey, d cachedDetail, now time.Time)
 	cs.details.put(k, d, cs.staleDetail(now))
 }
 
-// staleDetail says which details will not be served again: those of an
-// older catalog generation and the expired; cs.mu is held when it is called.
+// stale reports whether an entry of store read at gen and expiring at
+// expires will not be served again: the store's catalog changed since, or
+// it expired; cs.mu is held. The category pages and the details follow it.
+func (cs *CatalogService) stale(store uint64, gen catalogGen, expires, now time.Time) bool {
+	return gen != cs.genOf(store) || !now.Before(expires)
+}
+
+// staleDetail and stalePage are stale for each cache's entries, at now.
 func (cs *CatalogService) staleDetail(now time.Time) func(detailKey, cachedDetail) bool {
-	return func(k detailKey, d cachedDetail) bool { return d.gen != cs.genOf(k.store) || !now.Before(d.expires) }
+	return func(k detailKey, d cachedDetail) bool { return cs.stale(k.store, d.gen, d.expires, now) }
+}
+
+func (cs *CatalogService) stalePage(now time.Time) func(pageKey, cachedPage) bool {
+	return func(k pageKey, p cachedPage) bool { return cs.stale(k.store, p.gen, p.expires, now) }
 }
 
 // CachedDetails is the number of cached product details (for metrics and tests).
