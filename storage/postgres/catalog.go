@@ -53,16 +53,22 @@ func (t *Tx) reencodeCategory(c *app.Category) error {
 		return err
 	}
 	for _, p := range ps {
-		doc, err := p.Doc(c)
-		if err != nil {
-			return fmt.Errorf("postgres: encode product doc: %w", err)
-		}
-		if err := t.exec(c.StoreID, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
-			i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc)); err != nil {
+		if err := t.putProductDoc(c.StoreID, p, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// putProductDoc writes p's public doc and its light doc again, with cat as
+// its category, under lockID's lock (noLock: the migrations' re-encoding).
+func (t *Tx) putProductDoc(lockID uint64, p *app.Product, cat *app.Category) error {
+	doc, err := p.Doc(cat)
+	if err != nil {
+		return fmt.Errorf("postgres: encode product doc: %w", err)
+	}
+	return t.exec(lockID, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
+		i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc))
 }
 
 func slugConflict() error {

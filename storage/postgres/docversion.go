@@ -62,12 +62,7 @@ func (t *Tx) reencodeDocs() error {
 				cats[ck] = cat
 			}
 		}
-		doc, err := p.Doc(cat)
-		if err != nil {
-			return fmt.Errorf("postgres: encode product doc: %w", err)
-		}
-		if err := t.exec(noLock, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
-			i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc)); err != nil {
+		if err := t.putProductDoc(noLock, p, cat); err != nil {
 			return err
 		}
 	}
