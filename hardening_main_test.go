@@ -84,12 +84,15 @@ func TestServeRequestTimeout(t *testing.T) {
 			t.Fatalf("a connection with no request got %q, want nothing", got)
 		}
 	})
-	t.Run("IdleKeepAlive", func(t *testing.T) {
-		conn, err := net.Dial("tcp", s.addr)
+	// keepAliveAfterOne opens a connection and reads one answered request
+	// on it, leaving it open (keep-alive) with a 10 s read deadline.
+	keepAliveAfterOne := func(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
+		t.Helper()
+		conn, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
+		t.Cleanup(func() { conn.Close() })
 		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
 		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 		br := bufio.NewReader(conn)
@@ -98,6 +101,10 @@ func TestServeRequestTimeout(t *testing.T) {
 			t.Fatalf("got %v %v", resp, err)
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
+		return conn, br
+	}
+	t.Run("IdleKeepAlive", func(t *testing.T) {
+		_, br := keepAliveAfterOne(t, s.addr)
 		rest, _ := io.ReadAll(br) // idle: closed after the idle timeout without a word
 		if len(rest) != 0 {
 			t.Fatalf("an idle keep-alive connection got %q, want nothing", rest)
@@ -106,19 +113,7 @@ func TestServeRequestTimeout(t *testing.T) {
 	t.Run("SlowSecondRequest", func(t *testing.T) {
 		// a keep-alive connection's next request is held to the read
 		// timeout too (the connection arms deadlines lazily: web/server.go)
-		conn, err := net.Dial("tcp", s.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		br := bufio.NewReader(conn)
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("got %v %v", resp, err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
+		conn, br := keepAliveAfterOne(t, s.addr)
 		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n") // headers never end
 		rest, err := io.ReadAll(br)
 		if err != nil {

@@ -101,6 +101,19 @@ func TestReadyz(t *testing.T) {
 	})
 }
 
+// scrape is m's /metrics page.
+func scrape(t *testing.T, m *web.Metrics) string {
+	t.Helper()
+	app := fiber.New()
+	app.Get("/metrics", m.Handler())
+	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
 func metricValue(t *testing.T, body, series string) float64 {
 	t.Helper()
 	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`)
@@ -222,17 +235,11 @@ func TestMetricsCopyLabels(t *testing.T) {
 	copy(buf, "PUT/changed/rout")
 	m.Observe("/shared/route", "GET", 200, time.Millisecond)
 
-	app := fiber.New()
-	app.Get("/metrics", m.Handler())
-	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if v := metricValue(t, string(b), `storefront_http_requests_total{method="GET",route="/shared/route",status="200"}`); v != 2 {
+	b := scrape(t, m)
+	if v := metricValue(t, b, `storefront_http_requests_total{method="GET",route="/shared/route",status="200"}`); v != 2 {
 		t.Fatalf("got %v, want 2 requests on one series:\n%s", v, b)
 	}
-	if strings.Contains(string(b), "PUT") {
+	if strings.Contains(b, "PUT") {
 		t.Fatalf("a label changed with the reused buffer:\n%s", b)
 	}
 }
@@ -259,15 +266,9 @@ func TestMetricsManySeries(t *testing.T) {
 			}
 		}
 	}
-	app := fiber.New()
-	app.Get("/metrics", m.Handler())
-	resp, err := app.Test(httptest.NewRequest("GET", "/metrics", nil), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
+	b := scrape(t, m)
 	for series, n := range want {
-		if v := metricValue(t, string(b), series); v != float64(n) {
+		if v := metricValue(t, b, series); v != float64(n) {
 			t.Fatalf("%s = %v, want %d", series, v, n)
 		}
 	}

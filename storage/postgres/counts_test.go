@@ -82,15 +82,11 @@ func TestProductCountsKept(t *testing.T) {
 	check("changed by SQL")
 
 	// A database from before 0010: no counts; opening it counts the products.
-	for _, sql := range []string{
+	execAll(t, db,
 		`DROP TABLE product_counts`,
 		`DROP FUNCTION product_counts_apply CASCADE`,
 		`DELETE FROM schema_migrations WHERE version = 10`,
-	} {
-		if err := db.ExecForTest(sql); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	db.Close()
 	db = open()
 	defer db.Close()

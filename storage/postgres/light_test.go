@@ -110,18 +110,14 @@ func TestLightDocs(t *testing.T) {
 
 	// A database from before 0011, with more products than a batch (the
 	// copies inactive: the page stays the same).
-	for _, sql := range []string{
+	execAll(t, db,
 		`INSERT INTO products SELECT store_id, id + 10 * g, slug || g::text::bytea, category_id, false, price, stock, name_key,
 			rating_key, doc, pdoc, low_stock, low FROM products, generate_series(1, 450) AS g`,
 		`DROP TRIGGER products_ldoc_follows_pdoc ON products`,
 		`DROP FUNCTION products_clear_ldoc`,
 		`ALTER TABLE products DROP COLUMN ldoc`,
 		`DELETE FROM schema_migrations WHERE version = 11`,
-	} {
-		if err := db.ExecForTest(sql); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	db.Close()
 	postgres.SetLightBatch(t, 100)
 	db = open()

@@ -63,15 +63,11 @@ func TestProductRowsPlain(t *testing.T) {
 		return n
 	}
 	before := sum(db)
-	for _, sql := range []string{
+	execAll(t, db,
 		`ALTER TABLE products RESET (toast_tuple_target)`,
 		`UPDATE products SET doc = doc::text::json, pdoc = pdoc || ''::bytea`,
 		`DELETE FROM schema_migrations WHERE version = 9`,
-	} {
-		if err := db.ExecForTest(sql); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	if n := count(db, compressed); n != 3 {
 		t.Fatalf("%d rows compressed before 0009, want 3", n)
 	}

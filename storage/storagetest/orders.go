@@ -65,6 +65,9 @@ func testOrders(e *env) {
 		none, err := tx.OrdersByID(b, []uint64{o[3].ID})
 		e.want(err, "")
 		e.same("by id, another store", len(none), 0)
+		none, err = tx.OrdersByID(a, nil)
+		e.want(err, "")
+		e.same("by id, no ids", len(none), 0)
 		return nil
 	})
 	// A status change moves the order between the status lists.
