@@ -45,9 +45,7 @@ type PaymentTx interface {
 	// DeleteIdempotencyRecordsBefore deletes a store's records made before t
 	// and returns how many.
 	DeleteIdempotencyRecordsBefore(storeID uint64, t time.Time) (int, error)
-	// SharedStore is Store for read-only use: the result may be shared
-	// between transactions and must not be modified.
-	SharedStore(id uint64) (*Store, error)
+	SharedStoreTx
 	// PutProductStock writes a product whose stock alone changed since it was
 	// read in this transaction (its doc and index entry values follow; slug and
 	// index keys are left as they are).

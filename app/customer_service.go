@@ -125,11 +125,7 @@ func (cs *CustomerService) Register(st *Store, in Registration) (*TokenResult, e
 		if err := cs.putCode(tx, c, CodeVerify, code); err != nil {
 			return err
 		}
-		m, err := cs.codeMail(st, MailVerifyCode, c.Email, code)
-		if err != nil {
-			return err
-		}
-		if err := QueueMail(tx, m); err != nil {
+		if err := QueueKind(tx, st.ID, MailVerifyCode, c.Email, MailData{Code: code}); err != nil {
 			return err
 		}
 		res, err = cs.startSession(tx, c)
@@ -437,11 +433,7 @@ func (cs *CustomerService) ResendCode(st *Store, sh *Shopper) error {
 		if err := cs.putCode(tx, c, CodeVerify, code); err != nil {
 			return err
 		}
-		m, err := cs.codeMail(st, MailVerifyCode, c.Email, code)
-		if err != nil {
-			return err
-		}
-		return QueueMail(tx, m)
+		return QueueKind(tx, st.ID, MailVerifyCode, c.Email, MailData{Code: code})
 	})
 	if err != nil {
 		return err
@@ -506,11 +498,7 @@ func (cs *CustomerService) sendResetCode(st *Store, email string) error {
 		if err := cs.putCode(tx, c, CodeReset, code); err != nil {
 			return err
 		}
-		m, err := cs.codeMail(st, MailPasswordReset, c.Email, code)
-		if err != nil {
-			return err
-		}
-		return QueueMail(tx, m)
+		return QueueKind(tx, st.ID, MailPasswordReset, c.Email, MailData{Code: code})
 	})
 	if err != nil {
 		return err
@@ -719,10 +707,6 @@ func checkCodeFormat(code string) error {
 		}
 	}
 	return nil
-}
-
-func (cs *CustomerService) codeMail(st *Store, kind, to, code string) (Mail, error) {
-	return RenderMail(st, kind, to, MailData{Store: BrandOf(st, cs.s.Opt.PublicURL), Code: code})
 }
 
 // lockedMail tells the shopper that their code of purpose was burnt by

@@ -10,14 +10,20 @@ import (
 
 // Mail is one email of a store, kept in the outbox: written in the
 // transaction of the change that caused it, then sent by the OutboxWorker.
+// A mail of a kind is queued as its Data (QueueKind) and rendered when it is
+// read or sent (Rendered): rendering costs more than the rest of a payment's
+// write, and the write transaction is where a shop's checkouts queue.
 type Mail struct {
-	ID        uint64    `json:"id"`
-	StoreID   uint64    `json:"store_id"`
-	Kind      string    `json:"kind,omitempty"` // template name (order_confirmation, ...)
-	To        string    `json:"to"`
-	Subject   string    `json:"subject"`
-	Text      string    `json:"text"`
-	HTML      string    `json:"html"`
+	ID      uint64 `json:"id"`
+	StoreID uint64 `json:"store_id"`
+	Kind    string `json:"kind,omitempty"` // template name (order_confirmation, ...)
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	Text    string `json:"text"`
+	HTML    string `json:"html"`
+	// Data is what a mail of Kind is rendered from while it is not rendered
+	// yet (Subject, Text and HTML empty); nil once rendered.
+	Data      *MailData `json:"data,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	// Delivery state. A record written before these fields existed reads as
 	// queued.
@@ -67,6 +73,50 @@ type MailTx interface {
 // QueueMail writes m to the outbox inside tx, due at once: the one way a
 // service sends mail, so that a mail exists exactly when its cause commits.
 func QueueMail(tx mailTx, m Mail) error { return queueMail(tx, &m) }
+
+// QueueKind queues a mail of kind to to, kept as d until it is sent or read
+// (d's Store is ignored: the brand is the store's when it is rendered). d is
+// encoded in tx, so it may be changed after QueueKind returns.
+func QueueKind(tx mailTx, storeID uint64, kind, to string, d MailData) error {
+	return queueMail(tx, &Mail{StoreID: storeID, Kind: kind, To: oneLine(to), Data: &d})
+}
+
+// Rendered returns m with its subject and bodies: a mail queued as data is
+// rendered with st as it is now (its brand and its override of the kind).
+// A mail that cannot be rendered (an unknown kind) comes back with the error,
+// its subject saying why.
+func (m *Mail) Rendered(st *Store, publicURL string) (*Mail, error) {
+	if m.Data == nil {
+		return m, nil
+	}
+	d := *m.Data
+	d.Store = BrandOf(st, publicURL)
+	out := *m
+	out.Data = nil
+	r, err := RenderMail(st, m.Kind, m.To, d)
+	if err != nil {
+		out.Subject = "(not rendered: " + err.Error() + ")"
+		return &out, err
+	}
+	out.Subject, out.Text, out.HTML = r.Subject, r.Text, r.HTML
+	return &out, nil
+}
+
+// renderMails renders the mails of ms that are still data, in place, with
+// their stores as tx has them; render errors are in the subjects.
+func renderMails(tx SharedStoreTx, publicURL string, ms []*Mail) error {
+	for i, m := range ms {
+		if m.Data == nil {
+			continue
+		}
+		st, err := tx.SharedStore(m.StoreID)
+		if err != nil {
+			return err
+		}
+		ms[i], _ = m.Rendered(st, publicURL)
+	}
+	return nil
+}
 
 func queueMail(tx mailTx, m *Mail) error {
 	if m.To == "" {
@@ -123,7 +173,13 @@ func oneLine(s string) string {
 
 // Outbox pages a store's outbox, newest first (admin).
 func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
-	return view(s.DB, func(tx Tx) (Page[*Mail], error) { return tx.Outbox(storeID, lp) })
+	return view(s.DB, func(tx Tx) (Page[*Mail], error) {
+		pg, err := tx.Outbox(storeID, lp)
+		if err != nil {
+			return pg, err
+		}
+		return pg, renderMails(tx, s.Opt.PublicURL, pg.Items)
+	})
 }
 
 // MailView is a mail as the admin API shows it.

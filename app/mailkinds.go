@@ -43,20 +43,22 @@ type Brand struct {
 	Name, LogoURL, Color, URL string
 }
 
-// MailData is what templates see.
+// MailData is what templates see. A mail is queued with its MailData (not
+// its Store, which is the store's brand when it is rendered), so the JSON
+// form must give back what the templates read: TestMailDataRoundTrip.
 type MailData struct {
-	Store    Brand
-	Name     string // greeting name ("" for a guest)
-	Code     string // verify_code, password_reset
-	Order    *OrderView
-	Request  *RequestMail
-	Ticket   *TicketMail
-	Contact  *ContactView
-	Product  *ProductMail
-	Endpoint *EndpointMail
+	Store    Brand         `json:"-"`
+	Name     string        `json:"name,omitempty"` // greeting name ("" for a guest)
+	Code     string        `json:"code,omitempty"` // verify_code, password_reset
+	Order    *OrderView    `json:"order,omitempty"`
+	Request  *RequestMail  `json:"request,omitempty"`
+	Ticket   *TicketMail   `json:"ticket,omitempty"`
+	Contact  *ContactView  `json:"contact,omitempty"`
+	Product  *ProductMail  `json:"product,omitempty"`
+	Endpoint *EndpointMail `json:"endpoint,omitempty"`
 	// Cancelled says who cancelled (order_cancelled): "request" (the
 	// shopper asked), "store", or "expired" (unpaid in time).
-	Cancelled string
+	Cancelled string `json:"cancelled,omitempty"`
 }
 
 // RequestMail is a cancellation or refund request in a mail.

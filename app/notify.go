@@ -31,12 +31,11 @@ type Change struct {
 // event and the mails, in the change's transaction) and Kick (after the
 // commit, to wake the workers).
 type notifier struct {
-	publicURL string // links in mail
-	kick      func()
+	kick func()
 }
 
 // notifier returns the notifier of s.
-func (s *Services) notifier() notifier { return notifier{publicURL: s.Opt.PublicURL, kick: s.Kick} }
+func (s *Services) notifier() notifier { return notifier{kick: s.Kick} }
 
 // Kick wakes the outbox and webhook workers after a commit that queued work.
 func (n notifier) Kick() {
@@ -54,11 +53,11 @@ func (n notifier) Happened(tx notifyTx, c Change) error {
 	case EvOrderCreated, EvReviewCreated, EvReviewModerated:
 		return nil // no mail: spare the store read on the checkout path
 	}
-	st, err := tx.Store(c.StoreID)
+	st, err := tx.SharedStore(c.StoreID)
 	if err != nil {
 		return err
 	}
-	m := &mailing{tx: tx, st: st, d: MailData{Store: BrandOf(st, n.publicURL), Cancelled: c.Cancelled}}
+	m := &mailing{tx: tx, st: st, d: MailData{Cancelled: c.Cancelled}}
 	if c.Order != nil {
 		ov := c.Order.View()
 		m.d.Order = &ov
@@ -67,10 +66,11 @@ func (n notifier) Happened(tx notifyTx, c Change) error {
 	return m.send(c)
 }
 
-// mailing queues the mails of one change in its transaction.
+// mailing queues the mails of one change in its transaction, as data
+// (QueueKind): they are rendered when sent or read.
 type mailing struct {
 	tx notifyTx
-	st *Store
+	st *Store // shared: read only
 	d  MailData
 }
 
@@ -79,11 +79,7 @@ func (m *mailing) shopper(kind, to string) error {
 	if to == "" {
 		return nil
 	}
-	ml, err := RenderMail(m.st, kind, to, m.d)
-	if err != nil {
-		return err
-	}
-	return QueueMail(m.tx, ml)
+	return QueueKind(m.tx, m.st.ID, kind, to, m.d)
 }
 
 // owner queues mail kind to each of the store's notification addresses
@@ -93,11 +89,7 @@ func (m *mailing) owner(notify, kind string) error {
 		return nil
 	}
 	for _, to := range m.st.NotificationEmails {
-		ml, err := RenderMail(m.st, kind, to, m.d)
-		if err != nil {
-			return err
-		}
-		if err := QueueMail(m.tx, ml); err != nil {
+		if err := QueueKind(m.tx, m.st.ID, kind, to, m.d); err != nil {
 			return err
 		}
 	}
@@ -286,13 +278,9 @@ func (n notifier) lowStockAfterTake(tx notifyTx, p *Product, o *Order) error {
 
 // endpointDisabledMail tells the owner that an endpoint was disabled.
 func (n notifier) endpointDisabledMail(tx mailTx, st *Store, w *WebhookEndpoint) error {
-	d := MailData{Store: BrandOf(st, n.publicURL), Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
+	d := MailData{Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
 	for _, to := range ownerAddresses(st) {
-		m, err := RenderMail(st, MailOwnerWebhookOff, to, d)
-		if err != nil {
-			return err
-		}
-		if err := QueueMail(tx, m); err != nil {
+		if err := QueueKind(tx, st.ID, MailOwnerWebhookOff, to, d); err != nil {
 			return err
 		}
 	}

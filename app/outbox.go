@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/textproto"
 	"time"
@@ -43,12 +44,14 @@ type OutboxWorker struct {
 	// always; on PostgreSQL one process leads at a time, so one worker
 	// sends each mail).
 	Leads func() bool
-	wake  chan struct{}
+	// PublicURL is the link of a store's brand without a store.url.
+	PublicURL string
+	wake      chan struct{}
 }
 
 // NewOutboxWorker returns the worker of s's outbox over s.Mailer.
 func NewOutboxWorker(s *Services) *OutboxWorker {
-	return &OutboxWorker{DB: s.DB, Transport: s.Mailer, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1)}
+	return &OutboxWorker{DB: s.DB, Transport: s.Mailer, Now: s.Now, Log: s.Log, PublicURL: s.Opt.PublicURL, wake: make(chan struct{}, 1)}
 }
 
 // Wake asks a running worker to look at the outbox now.
@@ -79,7 +82,8 @@ func (w *OutboxWorker) RunOnce() (int, error) {
 			return total, err
 		}
 		for _, m := range due {
-			w.attempt(m)
+			r, err := w.render(m)
+			w.attempt(m, r, err)
 		}
 		total += len(due)
 		if len(due) < outboxBatch {
@@ -88,12 +92,46 @@ func (w *OutboxWorker) RunOnce() (int, error) {
 	}
 }
 
-func (w *OutboxWorker) attempt(m *Mail) {
+// render renders m for sending with its store as it is now. A mail that
+// cannot be rendered fails for good; a store that cannot be read is retried.
+func (w *OutboxWorker) render(m *Mail) (*Mail, error) {
+	if m.Data == nil {
+		return m, nil
+	}
+	var renderErr error
+	r, err := view(w.DB, func(tx Tx) (*Mail, error) {
+		st, err := tx.SharedStore(m.StoreID)
+		if err != nil {
+			return m, err
+		}
+		r, err := m.Rendered(st, w.PublicURL)
+		if err != nil {
+			renderErr = permanent{fmt.Errorf("rendering the mail: %w", err)}
+		}
+		return r, nil
+	})
+	if renderErr != nil {
+		return r, renderErr
+	}
+	return r, err
+}
+
+// permanent is an error that retrying cannot help (permanentMailError).
+type permanent struct{ error }
+
+func (permanent) Permanent() bool { return true }
+
+// attempt sends m (rendered as r, unless rendering failed with renderErr)
+// and records the outcome; a sent mail keeps what was sent.
+func (w *OutboxWorker) attempt(m, r *Mail, renderErr error) {
 	maxAge := w.MaxAge
 	if maxAge == 0 {
 		maxAge = DefaultMailMaxAge
 	}
-	sendErr := w.Transport.Send(*m)
+	sendErr := renderErr
+	if sendErr == nil {
+		sendErr = w.Transport.Send(*r)
+	}
 	err := w.DB.Update(func(tx Tx) error {
 		cur, err := tx.Mail(m.StoreID, m.ID)
 		if err != nil || cur.State() != MailQueued {
@@ -104,6 +142,7 @@ func (w *OutboxWorker) attempt(m *Mail) {
 		switch {
 		case sendErr == nil:
 			cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
+			cur.Subject, cur.Text, cur.HTML, cur.Data = r.Subject, r.Text, r.HTML, nil
 		case permanentMailError(sendErr):
 			cur.Status, cur.LastError = MailFailed, sendErr.Error()
 		case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:

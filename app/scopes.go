@@ -63,6 +63,7 @@ type (
 	notifyTx interface {
 		BaseTx
 		StoreTx
+		SharedStoreTx
 		CustomerTx
 		MailTx
 		WebhookTx

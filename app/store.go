@@ -36,6 +36,13 @@ type Store struct {
 	UpdatedAt     time.Time               `json:"updated_at"`
 }
 
+// SharedStoreTx reads stores on hot paths (checkout, notifications).
+type SharedStoreTx interface {
+	// SharedStore is Store for read-only use: the result may be shared
+	// between transactions and must not be modified.
+	SharedStore(id uint64) (*Store, error)
+}
+
 // StoreTx is the storage of stores.
 type StoreTx interface {
 	// CreateStore assigns s.ID and stores s; a taken subdomain is conflict.

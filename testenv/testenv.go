@@ -513,20 +513,16 @@ func (e *Env) Stock(storeID, productID uint64) int64 {
 	return n
 }
 
-// Outbox reads a store's newest mail (at most 100), once the queued password
-// resets are done.
+// Outbox reads a store's newest mail (at most 100) as the admin sees it
+// (rendered), once the queued password resets are done.
 func (e *Env) Outbox(storeID uint64) []*app.Mail {
 	e.T.Helper()
 	e.Svc.Customers.WaitForgotten()
-	var out []*app.Mail
-	if err := e.DB.View(func(tx app.Tx) error {
-		pg, err := tx.Outbox(storeID, app.ListParams{Limit: 100})
-		out = pg.Items
-		return err
-	}); err != nil {
+	pg, err := e.Svc.Outbox(storeID, app.ListParams{Limit: 100})
+	if err != nil {
 		e.T.Fatal(err)
 	}
-	return out
+	return pg.Items
 }
 
 // Staff creates a staff admin of storeID and returns an admin token of it.

@@ -637,3 +637,63 @@ func TestLowStockOnStoreEdits(t *testing.T) {
 		t.Fatalf("product.low_stock webhooks: got %d, want 2", events)
 	}
 }
+
+// TestOutboxRendersWhenSent: a mail of a kind is kept as its data until it
+// is read (rendered with the store as it is then) or sent (rendered, and
+// what was sent is what the outbox shows from then on); a mail that cannot
+// be rendered fails without reaching SMTP.
+func TestOutboxRendersWhenSent(t *testing.T) {
+	n := newNotifyEnv(t)
+	e := n.Env
+	admin := fmt.Sprintf("/api/v1/admin/stores/%d/", n.sid)
+	rename := func(name string) {
+		e.Do(testenv.Req{Method: "PATCH", Path: admin + "config/", Token: e.OwnerToken, Body: map[string]any{"store": map[string]string{"name": name}}}).Expect(t, 200, "")
+	}
+	stored := func() *app.Mail {
+		var m *app.Mail
+		if err := e.DB.View(func(tx app.Tx) error {
+			pg, err := tx.Outbox(n.sid, app.ListParams{Limit: 1})
+			if err == nil && len(pg.Items) == 1 {
+				m = pg.Items[0]
+			}
+			return err
+		}); err != nil || m == nil {
+			t.Fatalf("outbox: %v %v", m, err)
+		}
+		return m
+	}
+	register(t, e, n.key, "rita@example.com")
+	if m := stored(); m.Data == nil || m.Data.Code == "" || m.Text != "" || m.Subject != "" {
+		t.Fatalf("queued as %+v, want the data unrendered", m)
+	}
+	rename("Brand One")
+	if m := e.Outbox(n.sid)[0]; !strings.Contains(m.Text, "Brand One") || !codeRE.MatchString(m.Text) || m.Data != nil {
+		t.Fatalf("read as %+v, want rendered with the brand of now", m)
+	}
+	rename("Brand Two")
+	n.deliver(t)
+	msgs := n.smtp.Messages()
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Data, "Brand Two") {
+		t.Fatalf("sent %+v, want one mail with the brand at sending", msgs)
+	}
+	if m := stored(); m.State() != app.MailSent || m.Data != nil || !strings.Contains(m.Text, "Brand Two") {
+		t.Fatalf("kept %+v after sending, want what was sent", m)
+	}
+	rename("Brand Three")
+	if m := e.Outbox(n.sid)[0]; !strings.Contains(m.Text, "Brand Two") {
+		t.Fatalf("read %q after a rename, want the text sent", m.Text)
+	}
+
+	if err := e.DB.Update(func(tx app.Tx) error {
+		return app.QueueKind(tx, n.sid, "no_such_kind", "x@example.com", app.MailData{})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	n.deliver(t)
+	if m := e.Outbox(n.sid)[0]; m.State() != app.MailFailed || !strings.Contains(m.LastError, "rendering") || !strings.Contains(m.Subject, "not rendered") {
+		t.Fatalf("got %s %q %q, want failed at rendering", m.State(), m.LastError, m.Subject)
+	}
+	if got := len(n.smtp.Messages()); got != 1 {
+		t.Fatalf("SMTP got %d messages, want the one sent before", got)
+	}
+}
