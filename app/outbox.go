@@ -171,7 +171,8 @@ func permanentMailError(err error) bool {
 	return errors.As(err, &p) && p.Permanent()
 }
 
-// RetryMail queues a failed mail again, due now (admin). Errors: not_found.
+// RetryMail queues a failed mail again, due now (admin), and returns it as
+// the outbox shows it. Errors: not_found.
 func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	var m *Mail
 	err := s.DB.Update(func(tx Tx) error {
@@ -183,7 +184,13 @@ func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 			return Errorf(EConflict, "this mail was sent already")
 		}
 		m.Status, m.NextAt, m.QueuedAt, m.Attempts = MailQueued, UTC(tx.Now()), UTC(tx.Now()), 0
-		return tx.PutMail(m)
+		if err := tx.PutMail(m); err != nil {
+			return err
+		}
+		shown := []*Mail{m}
+		err = renderMails(tx, s.Opt.PublicURL, shown)
+		m = shown[0]
+		return err
 	})
 	if err == nil {
 		s.Kick()
