@@ -41,3 +41,16 @@ func TestMailDataRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRenderOrderConfirmation is what the outbox worker pays per order
+// confirmation when it sends one (and the outbox view per mail shown).
+func BenchmarkRenderOrderConfirmation(b *testing.B) {
+	st := &app.Store{ID: 4, Name: "Bench", Config: json.RawMessage(`{"theme_color":"#123456","store":{"url":"https://b.example"}}`)}
+	d := app.SampleMailData(app.MailOrderConfirmation, app.Brand{})
+	m := &app.Mail{StoreID: st.ID, Kind: app.MailOrderConfirmation, To: "a@example.com", Data: &d}
+	for b.Loop() {
+		if _, err := m.Rendered(st, "https://public.example"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
