@@ -90,20 +90,15 @@ func statsKey(sid uint64, day time.Time, currency string) []byte {
 	return keyOf(sid).id(uint64(app.StatsDay(day).Unix() / 86400)).str0(currency)
 }
 
-// putOrderDerived updates the row and the day stats of an order write (old
-// nil for a new order), in the write's transaction.
-func (t *Tx) putOrderDerived(old, o *app.Order) error {
+// putOrderDerived updates the row and the day stats of an order write over
+// the stored order was describes (nil for a new order), in its transaction.
+func (t *Tx) putOrderDerived(was *orderWas, o *app.Order) error {
 	if err := t.b(bOrderRows).Put(keyOf(o.StoreID).id(o.ID), encodeRow(o)); err != nil {
 		return fmt.Errorf("storage: put order row: %w", err)
 	}
-	var oldKey []byte
-	if old != nil {
-		oldKey = statsKey(old.StoreID, old.CreatedAt, old.Currency)
-		n, g, r := app.OrderStatsOf(old)
-		if n != 0 || g != 0 || r != 0 {
-			if err := t.addStats(oldKey, -n, -int64(g), -int64(r)); err != nil {
-				return err
-			}
+	if was != nil && (was.n != 0 || was.gross != 0 || was.refunded != 0) {
+		if err := t.addStats(was.stats, -was.n, -was.gross, -was.refunded); err != nil {
+			return err
 		}
 	}
 	n, g, r := app.OrderStatsOf(o)
@@ -270,12 +265,12 @@ func (t *Tx) CountPendingOrdersBefore(storeID uint64, before time.Time) (int, er
 func verifyOrderDerived(t *Tx, want expectKeys) error {
 	stats := map[string][3]int64{}
 	err := t.b(bOrders).ForEach(func(_, v []byte) error {
-		var o app.Order
-		if err := getJSONBytes(v, &o, "order"); err != nil {
+		o, err := decodeOrder(v)
+		if err != nil {
 			return err
 		}
-		want.put(bOrderRows, keyOf(o.StoreID).id(o.ID), encodeRow(&o))
-		n, g, r := app.OrderStatsOf(&o)
+		want.put(bOrderRows, keyOf(o.StoreID).id(o.ID), encodeRow(o))
+		n, g, r := app.OrderStatsOf(o)
 		if n != 0 || g != 0 || r != 0 {
 			k := string(statsKey(o.StoreID, o.CreatedAt, o.Currency))
 			s := stats[k]
@@ -294,10 +289,10 @@ func verifyOrderDerived(t *Tx, want expectKeys) error {
 func rebuildOrderDerived(tx *bolt.Tx) error {
 	t := &Tx{tx: tx}
 	return tx.Bucket(bOrders).ForEach(func(_, v []byte) error {
-		var o app.Order
-		if err := getJSONBytes(v, &o, "order"); err != nil {
+		o, err := decodeOrder(v)
+		if err != nil {
 			return err
 		}
-		return t.putOrderDerived(nil, &o)
+		return t.putOrderDerived(nil, o)
 	})
 }

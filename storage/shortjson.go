@@ -1,12 +1,5 @@
 package storage
 
-import (
-	"encoding/json"
-	"fmt"
-
-	bolt "go.etcd.io/bbolt"
-)
-
 // Orders are the largest record a checkout writes, and more than half of an
 // order's JSON is its field names (350 of 643 bytes for a one-line order).
 // They are stored in a short-key form: the byte shortJSON, then the JSON
@@ -97,16 +90,4 @@ func expand(v []byte) []byte {
 		out = append(out, c)
 	}
 	return out
-}
-
-// putShortJSON encodes v at k in the short-key form.
-func putShortJSON(b *bolt.Bucket, k []byte, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("storage: encode: %w", err)
-	}
-	if err := b.Put(k, shorten(raw)); err != nil {
-		return fmt.Errorf("storage: put: %w", err)
-	}
-	return nil
 }

@@ -125,12 +125,12 @@ var _ = registerVerifier(verifyOrders, bIdxOrdersStatus, bIdxOrdersCust)
 
 func verifyOrders(t *Tx, want expectKeys) error {
 	return t.b(bOrders).ForEach(func(_, v []byte) error {
-		var o app.Order
-		if err := getJSONBytes(v, &o, "order"); err != nil {
+		o, err := decodeOrder(v)
+		if err != nil {
 			return err
 		}
-		want.put(bIdxOrdersStatus, orderStatusKey(&o), nil)
-		want.put(bIdxOrdersCust, orderCustomerKey(&o), nil)
+		want.put(bIdxOrdersStatus, orderStatusKey(o), nil)
+		want.put(bIdxOrdersCust, orderCustomerKey(o), nil)
 		return nil
 	})
 }
