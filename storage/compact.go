@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// The compact binary records (idempotency records, payment sessions) are
-// built from a few parts: uvarint and varint numbers, length-prefixed
+// The compact binary records (idempotency records, payment sessions, orders)
+// are built from a few parts: uvarint and varint numbers, length-prefixed
 // strings, fixed-size bytes, and a redirect URL stored without the session
 // id it contains. A record whose first byte is '{' is the older JSON form.
 

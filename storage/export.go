@@ -24,7 +24,7 @@ func derivedBuckets() map[string]bool {
 }
 
 // Record is one stored record of an export: its bucket, key and value as
-// bbolt holds them (idempotency records and payment sessions as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
+// bbolt holds them (idempotency records, payment sessions and orders as JSON, whichever form is stored). A record with a nil Key carries the bucket's sequence
 // (8 bytes big-endian) in Value.
 type Record struct {
 	Bucket     string
@@ -56,7 +56,7 @@ func (db *DB) Export(fn func(Record) error) error {
 				case bytes.Equal(name, bPaymentSessions):
 					v, err = sessionJSON(k, v)
 				case bytes.Equal(name, bOrders):
-					v = expand(v)
+					v, err = orderJSON(v)
 				}
 				if err != nil {
 					return err

@@ -2,9 +2,10 @@ package storage
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"storefront/app"
 )
@@ -34,24 +35,6 @@ func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
 		t.seeOrder(k, bytes.Clone(v), o)
 	}
 	return o, nil
-}
-
-// encodeOrder is the stored form of o.
-func encodeOrder(o *app.Order) ([]byte, error) {
-	raw, err := json.Marshal(o)
-	if err != nil {
-		return nil, fmt.Errorf("storage: encode order: %w", err)
-	}
-	return shorten(raw), nil
-}
-
-// decodeOrder reads a stored order (either form).
-func decodeOrder(v []byte) (*app.Order, error) {
-	var o app.Order
-	if err := getJSONBytes(v, &o, "order"); err != nil {
-		return nil, err
-	}
-	return &o, nil
 }
 
 // OrdersByID returns the orders of ids that exist, in ids' order.
@@ -172,15 +155,15 @@ func (t *Tx) putOrder(was *orderWas, o *app.Order) error {
 
 // CustomerOrders pages one customer's orders, newest first.
 func (t *Tx) CustomerOrders(storeID, customerID uint64, lp app.ListParams) (app.Page[*app.Order], error) {
-	return page(t.b(bIdxOrdersCust), keyOf(storeID).id(customerID), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
+	return page(t.b(bIdxOrdersCust), keyOf(storeID).id(customerID), lp, true, orderByIndex(t.b(bOrders), storeID))
 }
 
 // Orders pages a store's orders newest first, all or of one status.
 func (t *Tx) Orders(storeID uint64, status string, lp app.ListParams) (app.Page[*app.Order], error) {
 	if status == "" {
-		return page(t.b(bOrders), tenant(storeID), lp, true, decodeJSONRecord[app.Order]("order"))
+		return page(t.b(bOrders), tenant(storeID), lp, true, orderRecord)
 	}
-	return page(t.b(bIdxOrdersStatus), keyOf(storeID).str0(status), lp, true, recordByIndex[app.Order](t.b(bOrders), storeID, "order"))
+	return page(t.b(bIdxOrdersStatus), keyOf(storeID).str0(status), lp, true, orderByIndex(t.b(bOrders), storeID))
 }
 
 // PendingOrdersBefore lists a store's PENDING orders created before before.
@@ -198,4 +181,21 @@ func (t *Tx) PendingOrdersBefore(storeID uint64, before time.Time) ([]*app.Order
 		return true, nil
 	})
 	return out, err
+}
+
+// orderRecord is the page decoder of the orders bucket.
+func orderRecord(_, v []byte) (*app.Order, bool, error) {
+	o, err := decodeOrder(v)
+	return o, err == nil, err
+}
+
+// orderByIndex is the page decoder of an order index (keys ending in the id).
+func orderByIndex(orders *bolt.Bucket, sid uint64) func(k, v []byte) (*app.Order, bool, error) {
+	return func(k, _ []byte) (*app.Order, bool, error) {
+		v := orders.Get(keyOf(sid).id(idFromKeyEnd(k)))
+		if v == nil {
+			return nil, false, app.NotFound("order")
+		}
+		return orderRecord(k, v)
+	}
 }

@@ -93,3 +93,37 @@ func BenchmarkOrderCodec(b *testing.B) {
 	})
 	b.ReportMetric(float64(len(raw)), "bytes")
 }
+
+// BenchmarkSessionCodec: decoding and encoding a payment session as a
+// verification does (read with no attempt, written with one).
+func BenchmarkSessionCodec(b *testing.B) {
+	at := time.Date(2026, 11, 25, 10, 0, 0, 123456789, time.UTC)
+	id := app.SessionID(1, 42, "9f9f9f9f9f9f9f9f9f9f9f9f")
+	ps := &app.PaymentSession{ID: id, StoreID: 1, Seq: 42, OrderID: 42, Method: app.WalletA, Amount: 5911, Currency: "USD",
+		CallbackURL: "https://shop.example.com/return", Status: app.SessionOpen, Provider: "sandbox", Test: true, ProviderRef: id,
+		RedirectURL: "http://127.0.0.1:8080/sandbox/pay/" + id + "/", Attempts: []app.PaymentAttempt{}, CreatedAt: at, UpdatedAt: at}
+	k := keyOf(1).id(42)
+	raw, err := encodeSession(ps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	paid := *ps
+	paid.Attempts = []app.PaymentAttempt{{TransactionID: "sbx_9f9f9f9f9f9f9f9f", Success: true, Message: "payment received", At: at}}
+	paid.Status, paid.PaidTxID = app.SessionPaid, "sbx_9f9f9f9f9f9f9f9f"
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := decodeSession(k, raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := encodeSession(&paid); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -2,13 +2,14 @@ package storage
 
 // Orders are the largest record a checkout writes, and more than half of an
 // order's JSON is its field names (350 of 643 bytes for a one-line order).
-// They are stored in a short-key form: the byte shortJSON, then the JSON
-// with each `"name":` of shortNames replaced by one byte, 0x01 for the first
-// name, 0x02 for the second and so on. encoding/json never writes a byte
-// below 0x20 (it escapes them in strings, and writes no white space), so
-// those bytes are free, and the JSON comes back byte for byte. Records
-// written before are plain JSON ('{' first) and read as they are; Export
-// hands orders on as plain JSON.
+// They were stored in a short-key form, which is now what an order the
+// compact form (order_codec.go) cannot hold is written in: the byte
+// shortJSON, then the JSON with each `"name":` of shortNames replaced by one
+// byte, 0x01 for the first name, 0x02 for the second and so on.
+// encoding/json never writes a byte below 0x20 (it escapes them in strings,
+// and writes no white space), so those bytes are free, and the JSON comes
+// back byte for byte. Records written before are plain JSON ('{' first) and
+// read as they are; Export hands orders on as plain JSON.
 const shortJSON = 0x02
 
 // shortNames are the field names with a one-byte code: an order's, then its

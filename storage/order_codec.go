@@ -1,0 +1,277 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"storefront/app"
+)
+
+// Orders are stored in a compact binary form: a verification reads and
+// writes one, and encoding/json was the largest cost of it left in storage.
+// Orders stored before are JSON, plain ('{' first) or in the short-key form
+// (shortJSON first, shortjson.go), and are read as they are; an order the
+// form cannot hold exactly (a time not in UTC or out of Unix nanoseconds'
+// range) is written in the short-key form. Export hands orders on as JSON.
+//
+// Compact form (orderCompact first):
+//
+//	flags byte (orderTest)
+//	uvarint id, store_id, customer_id
+//	strings (uvarint len, bytes): status, payment_status, payment_method,
+//	  payment_session_id, receiver_name, phone, address, email
+//	items: uvarint 0 (null) or 1+count, then per line uvarint product_id,
+//	  variant_id, string name, varint unit_price, quantity, line_total
+//	varint subtotal, discount, delivery_fee, total
+//	strings currency, coupon_code; uvarint coupon_id; varint refunded_amount
+//	strings callback_url, tracking_number, carrier
+//	notes: uvarint 0 (null) or 1+count, then per note time at, uvarint
+//	  admin_id, strings author, text
+//	provider_refunds: uvarint 0 (null) or 1+count, then per refund string id,
+//	  varint amount, string request_kind, uvarint request_id, time at
+//	times created_at, updated_at
+//
+// A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
+// zigzag-encoded (as binary.AppendVarint), read back in UTC. Every field of
+// app.Order has its place: a field added to it must be added here (the
+// round-trip test fills every field by reflection and fails otherwise).
+const orderCompact = 0x03
+
+const orderTest = 1 << 0
+
+// encodeOrder is the stored form of o: compact, or short-key JSON.
+func encodeOrder(o *app.Order) ([]byte, error) {
+	if b, ok := appendOrder(make([]byte, 0, orderSize(o)), o); ok {
+		return b, nil
+	}
+	raw, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("storage: encode order: %w", err)
+	}
+	return shorten(raw), nil
+}
+
+// orderSize is about the compact size of o (a capacity, not a bound).
+func orderSize(o *app.Order) int {
+	n := 96 + len(o.Status) + len(o.PaymentStatus) + len(o.PaymentMethod) + len(o.PaymentSessionID) + len(o.ReceiverName) +
+		len(o.Phone) + len(o.Address) + len(o.Email) + len(o.Currency) + len(o.CouponCode) + len(o.CallbackURL) +
+		len(o.TrackingNumber) + len(o.Carrier)
+	for _, it := range o.Items {
+		n += 32 + len(it.Name)
+	}
+	for _, nt := range o.Notes {
+		n += 24 + len(nt.Author) + len(nt.Text)
+	}
+	for _, r := range o.ProviderRefunds {
+		n += 32 + len(r.ID) + len(r.RequestKind)
+	}
+	return n
+}
+
+// appendOrder appends the compact form of o; false when o does not fit it.
+func appendOrder(b []byte, o *app.Order) ([]byte, bool) {
+	flags := byte(0)
+	if o.Test {
+		flags |= orderTest
+	}
+	b = append(b, orderCompact, flags)
+	b = binary.AppendUvarint(b, o.ID)
+	b = binary.AppendUvarint(b, o.StoreID)
+	b = binary.AppendUvarint(b, o.CustomerID)
+	for _, s := range []string{o.Status, o.PaymentStatus, o.PaymentMethod, o.PaymentSessionID, o.ReceiverName, o.Phone, o.Address, o.Email} {
+		b = appendString(b, s)
+	}
+	b = appendCount(b, o.Items == nil, len(o.Items))
+	for _, it := range o.Items {
+		b = binary.AppendUvarint(b, it.ProductID)
+		b = binary.AppendUvarint(b, it.VariantID)
+		b = appendString(b, it.Name)
+		b = binary.AppendVarint(b, int64(it.UnitPrice))
+		b = binary.AppendVarint(b, it.Quantity)
+		b = binary.AppendVarint(b, int64(it.LineTotal))
+	}
+	for _, m := range []app.Money{o.Subtotal, o.Discount, o.DeliveryFee, o.Total} {
+		b = binary.AppendVarint(b, int64(m))
+	}
+	b = appendString(b, o.Currency)
+	b = appendString(b, o.CouponCode)
+	b = binary.AppendUvarint(b, o.CouponID)
+	b = binary.AppendVarint(b, int64(o.RefundedAmount))
+	b = appendString(b, o.CallbackURL)
+	b = appendString(b, o.TrackingNumber)
+	b = appendString(b, o.Carrier)
+	ok := true
+	b = appendCount(b, o.Notes == nil, len(o.Notes))
+	for _, nt := range o.Notes {
+		b, ok = appendTime(b, nt.At, ok)
+		b = binary.AppendUvarint(b, nt.AdminID)
+		b = appendString(b, nt.Author)
+		b = appendString(b, nt.Text)
+	}
+	b = appendCount(b, o.ProviderRefunds == nil, len(o.ProviderRefunds))
+	for _, r := range o.ProviderRefunds {
+		b = appendString(b, r.ID)
+		b = binary.AppendVarint(b, int64(r.Amount))
+		b = appendString(b, r.RequestKind)
+		b = binary.AppendUvarint(b, r.RequestID)
+		b, ok = appendTime(b, r.At, ok)
+	}
+	b, ok = appendTime(b, o.CreatedAt, ok)
+	b, ok = appendTime(b, o.UpdatedAt, ok)
+	return b, ok
+}
+
+// appendCount writes a slice's length: 0 for nil, else 1+n.
+func appendCount(b []byte, isNil bool, n int) []byte {
+	if isNil {
+		return append(b, 0)
+	}
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+// appendTime writes t (see the form above); ok turns false, for good, when
+// t cannot be read back equal.
+func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
+	if t == (time.Time{}) {
+		return append(b, 0), ok
+	}
+	ns := t.UnixNano()
+	if !utcNanos(t) || ns == math.MinInt64 {
+		return b, false
+	}
+	return binary.AppendUvarint(b, uint64(ns<<1^ns>>63)+1), ok
+}
+
+var errOrderCorrupt = errors.New("storage: a corrupt order record")
+
+// decodeOrder reads a stored order in any of its forms.
+func decodeOrder(v []byte) (*app.Order, error) {
+	if len(v) == 0 || v[0] != orderCompact {
+		var o app.Order
+		if err := getJSONBytes(v, &o, "order"); err != nil {
+			return nil, err
+		}
+		return &o, nil
+	}
+	if len(v) < 2 {
+		return nil, errOrderCorrupt
+	}
+	// One string holds the record; the order's strings are slices of it.
+	d := stringReader{s: string(v[2:])}
+	o := &app.Order{Test: v[1]&orderTest != 0}
+	o.ID, o.StoreID, o.CustomerID = d.uvarint(), d.uvarint(), d.uvarint()
+	for _, s := range []*string{&o.Status, &o.PaymentStatus, &o.PaymentMethod, &o.PaymentSessionID, &o.ReceiverName, &o.Phone, &o.Address, &o.Email} {
+		*s = d.str()
+	}
+	if n, ok := d.count(6); ok {
+		o.Items = make([]app.OrderItem, n)
+		for i := range o.Items {
+			it := &o.Items[i]
+			it.ProductID, it.VariantID, it.Name = d.uvarint(), d.uvarint(), d.str()
+			it.UnitPrice, it.Quantity, it.LineTotal = app.Money(d.varint()), d.varint(), app.Money(d.varint())
+		}
+	}
+	o.Subtotal, o.Discount, o.DeliveryFee, o.Total = app.Money(d.varint()), app.Money(d.varint()), app.Money(d.varint()), app.Money(d.varint())
+	o.Currency, o.CouponCode, o.CouponID, o.RefundedAmount = d.str(), d.str(), d.uvarint(), app.Money(d.varint())
+	o.CallbackURL, o.TrackingNumber, o.Carrier = d.str(), d.str(), d.str()
+	if n, ok := d.count(4); ok {
+		o.Notes = make([]app.OrderNote, n)
+		for i := range o.Notes {
+			nt := &o.Notes[i]
+			nt.At, nt.AdminID, nt.Author, nt.Text = d.time(), d.uvarint(), d.str(), d.str()
+		}
+	}
+	if n, ok := d.count(5); ok {
+		o.ProviderRefunds = make([]app.ProviderRefundRecord, n)
+		for i := range o.ProviderRefunds {
+			r := &o.ProviderRefunds[i]
+			r.ID, r.Amount, r.RequestKind, r.RequestID, r.At = d.str(), app.Money(d.varint()), d.str(), d.uvarint(), d.time()
+		}
+	}
+	o.CreatedAt, o.UpdatedAt = d.time(), d.time()
+	if d.err || d.s != "" {
+		return nil, errOrderCorrupt
+	}
+	return o, nil
+}
+
+// stringReader reads the parts of a compact record held in one string
+// (its strings are slices of it: one allocation for all of them); err is
+// set once a part runs past the end or does not parse.
+type stringReader struct {
+	s   string
+	err bool
+}
+
+func (d *stringReader) uvarint() uint64 {
+	var x uint64
+	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		if i == binary.MaxVarintLen64-1 && c > 1 {
+			break // overflows 64 bits
+		}
+		x |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			d.s = d.s[i+1:]
+			return x
+		}
+	}
+	d.err, d.s = true, ""
+	return 0
+}
+
+func (d *stringReader) varint() int64 {
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+func (d *stringReader) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.s)) {
+		d.err, d.s = true, ""
+		return ""
+	}
+	out := d.s[:n]
+	d.s = d.s[n:]
+	return out
+}
+
+// count reads a slice's length (appendCount): false for nil. Each element
+// takes at least least bytes, so a corrupt count cannot ask for more memory
+// than the record could hold.
+func (d *stringReader) count(least int) (int, bool) {
+	n := d.uvarint()
+	if n == 0 {
+		return 0, false
+	}
+	if n-1 > uint64(len(d.s)/least) {
+		d.err, d.s = true, ""
+		return 0, false
+	}
+	return int(n - 1), true
+}
+
+func (d *stringReader) time() time.Time {
+	u := d.uvarint()
+	if u == 0 {
+		return time.Time{}
+	}
+	u--
+	return time.Unix(0, int64(u>>1)^-int64(u&1)).UTC()
+}
+
+// orderJSON is a stored order as JSON (what Export hands on).
+func orderJSON(v []byte) ([]byte, error) {
+	if len(v) == 0 || v[0] != orderCompact {
+		return expand(v), nil
+	}
+	o, err := decodeOrder(v)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(o)
+}
