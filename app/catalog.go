@@ -210,6 +210,12 @@ type ProductQuery struct {
 	// copying a page's docs at a third of the bytes. It never changes which
 	// products a page holds.
 	Light bool
+	// Whole says the caller writes each doc whole, with no field set
+	// (AppendJSON(dst, nil): every light member; implies Light): a backend
+	// may then return plain docs (Doc.Plain), the JSON objects it writes,
+	// without the binary header a field set needs. PostgreSQL ships a page
+	// about a third lighter so. It never changes which products a page holds.
+	Whole bool
 	// Borrow lets a backend return docs that point into the read
 	// transaction's memory, valid only until it ends (bbolt: a page is then
 	// not copied at all; PostgreSQL: copied into pooled memory the

@@ -135,6 +135,9 @@ func pageQuery(q ProductQuery) string {
 	if q.Light { // a light page has no variants to give a fields=variants request
 		b.WriteString(",light")
 	}
+	if q.Whole { // plain docs cannot be trimmed to a field set
+		b.WriteString(",whole")
+	}
 	return b.String()
 }
 

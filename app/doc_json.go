@@ -62,6 +62,9 @@ func NewDoc(members ...DocMember) (Doc, error) {
 			spans = append(spans, span{m.Name, start, len(body), m.Heavy})
 		}
 	}
+	if len(spans) > maxDocMembers {
+		return nil, errors.New("app: too many members for a doc")
+	}
 	out := binary.BigEndian.AppendUint16(nil, uint16(len(spans)))
 	for _, s := range spans {
 		out = append(out, byte(len(s.name)))
@@ -78,6 +81,20 @@ func NewDoc(members ...DocMember) (Doc, error) {
 }
 
 var errBadDoc = errors.New("app: malformed doc")
+
+// errPlainDoc is the error of a plain doc asked for anything but its whole self.
+var errPlainDoc = errors.New("app: a plain doc has no members to choose from")
+
+// maxDocMembers bounds NewDoc: a count of 0x7B00 or more would begin with
+// '{', the first byte of a plain doc.
+const maxDocMembers = 0x7B00 - 1
+
+// Plain reports whether d is a plain doc: the JSON object itself ("{...}")
+// rather than the binary form, as a backend may return a page's items for
+// ProductQuery.Whole. AppendJSON with no field set copies it; whatever needs
+// its members (a field set, AppendJSONWith, Names) fails with a clear error.
+// No binary form begins with '{' (NewDoc refuses that many members).
+func (d Doc) Plain() bool { return len(d) > 0 && d[0] == '{' }
 
 // headerEnd is the offset where the body of a doc with n members starts: past
 // each member's entry (name length, name, start, end, heavy flag).
@@ -99,6 +116,12 @@ func (d Doc) headerEnd(n int) (int, error) {
 // every light member; otherwise only the members named in fields, plus id.
 // Heavy members are written only when fields names them.
 func (d Doc) AppendJSON(dst []byte, fields FieldSet) ([]byte, error) {
+	if d.Plain() {
+		if fields != nil {
+			return dst, errPlainDoc
+		}
+		return append(dst, d...), nil
+	}
 	if len(d) < 2 {
 		return dst, errBadDoc
 	}
@@ -165,6 +188,9 @@ func (d Doc) appendLight(dst []byte, n int) ([]byte, error) {
 // AppendJSONWith is AppendJSON of every light member plus the heavy members
 // named (a product's detail: one walk of the header, no field set built).
 func (d Doc) AppendJSONWith(dst []byte, heavy ...string) ([]byte, error) {
+	if d.Plain() {
+		return dst, errPlainDoc
+	}
 	if len(d) < 2 {
 		return dst, errBadDoc
 	}
@@ -223,7 +249,7 @@ func named(name []byte, names []string) bool {
 // member, or is malformed, or its light members are not all first (NewDoc
 // writes them first): then d is its own light form.
 func (d Doc) light() (n, hdr, body, end int, ok bool) {
-	if len(d) < 2 {
+	if len(d) < 2 || d.Plain() {
 		return 0, 0, 0, 0, false
 	}
 	total := int(binary.BigEndian.Uint16(d))
@@ -287,6 +313,9 @@ func (d Doc) Names() []string {
 // each calls fn with every member's name, checking each header entry's
 // bounds first; a corrupt doc is errBadDoc, never a panic.
 func (d Doc) each(fn func(name []byte, heavy bool)) error {
+	if d.Plain() {
+		return errPlainDoc
+	}
 	if len(d) < 2 {
 		return errBadDoc
 	}
@@ -338,7 +367,7 @@ type Trimmer struct {
 
 // Append appends d as AppendJSON(dst, t.Fields) would.
 func (t *Trimmer) Append(dst []byte, d Doc) ([]byte, error) {
-	if t.Fields == nil || len(d) < 2 {
+	if t.Fields == nil || len(d) < 2 || d.Plain() {
 		return d.AppendJSON(dst, t.Fields)
 	}
 	n := int(binary.BigEndian.Uint16(d))

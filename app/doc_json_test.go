@@ -97,3 +97,57 @@ func FuzzDocAppend(f *testing.F) {
 		_, _ = tr.Append(nil, app.Doc(b))
 	})
 }
+
+// TestPlainDoc: a plain doc (the JSON object itself, as PostgreSQL returns a
+// page's items for ProductQuery.Whole) is written whole with no field set;
+// whatever needs its members fails with an error, never a panic or a
+// misread; and no doc NewDoc makes is plain.
+func TestPlainDoc(t *testing.T) {
+	d, err := app.NewDoc(app.DocMember{Name: "id", Value: 7}, app.DocMember{Name: "name", Value: "N"},
+		app.DocMember{Name: "variants", Value: []int{1}, Heavy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := d.AppendJSON(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Plain() || app.Doc(d.AppendLight(nil)).Plain() {
+		t.Fatal("NewDoc made a plain doc")
+	}
+	plain := app.Doc(want)
+	if !plain.Plain() {
+		t.Fatalf("%s is not plain", want)
+	}
+	if got, err := plain.AppendJSON([]byte("x"), nil); err != nil || string(got) != "x"+string(want) {
+		t.Fatalf("AppendJSON = %s, %v; want x%s", got, err, want)
+	}
+	tr := app.Trimmer{}
+	if got, err := tr.Append(nil, plain); err != nil || string(got) != string(want) {
+		t.Fatalf("Trimmer.Append = %s, %v; want %s", got, err, want)
+	}
+	fs := app.FieldSet{"id": {}, "name": {}}
+	if _, err := plain.AppendJSON(nil, fs); err == nil {
+		t.Error("AppendJSON with a field set: no error")
+	}
+	tr = app.Trimmer{Fields: fs}
+	if _, err := tr.Append(nil, plain); err == nil {
+		t.Error("Trimmer.Append with a field set: no error")
+	}
+	if _, err := plain.AppendJSONWith(nil, "variants"); err == nil {
+		t.Error("AppendJSONWith: no error")
+	}
+	if plain.Names() != nil {
+		t.Errorf("Names = %v, want nil", plain.Names())
+	}
+	if got := plain.AppendLight(nil); string(got) != string(want) || plain.LightLen() != len(want) {
+		t.Errorf("AppendLight = %s (LightLen %d), want the doc itself", got, plain.LightLen())
+	}
+	many := make([]app.DocMember, 0x7B00)
+	for i := range many {
+		many[i] = app.DocMember{Name: "m", Value: 1}
+	}
+	if _, err := app.NewDoc(many...); err == nil {
+		t.Error("NewDoc of 0x7B00 members: no error (its count would begin with '{')")
+	}
+}

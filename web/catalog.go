@@ -72,7 +72,9 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 	heavy := s.heavyProductFields(c, fs)
 	if heavy == nil {
 		// written out inside the read transaction, from the database's own
-		// bytes: a page allocates no copy of its docs
+		// bytes: a page allocates no copy of its docs; with no fields= each
+		// doc goes out whole (PostgreSQL then ships the JSON objects alone)
+		q.Whole = fs == nil
 		return s.svc.Catalog.WithProducts(store(c).ID, q, func(page app.Page[app.Doc]) error {
 			return s.sendDocs(c, "products", page, fs, nil, nil)
 		})

@@ -67,8 +67,8 @@ func (t *Tx) putProductDoc(lockID uint64, p *app.Product, cat *app.Category) err
 	if err != nil {
 		return fmt.Errorf("postgres: encode product doc: %w", err)
 	}
-	return t.exec(lockID, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4 WHERE store_id = $1 AND id = $2`,
-		i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc))
+	return t.exec(lockID, "put product doc", `UPDATE products SET pdoc = $3, ldoc = $4, ljson = $5 WHERE store_id = $1 AND id = $2`,
+		i64(p.StoreID), i64(p.ID), []byte(doc), lightDoc(doc), lightJSON(doc))
 }
 
 func slugConflict() error {
@@ -146,8 +146,9 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 		return err
 	}
 	return t.enqueueQ(queued{what: "put product stock",
-		sql:  `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7, ldoc = $8 WHERE store_id = $1 AND id = $2` + announce(6),
-		args: []any{i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil), p.LowStock(), lightDoc(doc)},
+		sql: `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7, ldoc = $8, ljson = $9 WHERE store_id = $1 AND id = $2` + announce(6),
+		args: []any{i64(p.StoreID), i64(p.ID), p.AvailableStock(), raw, doc, t.event(app.EventCatalog, p.StoreID, nil), p.LowStock(),
+			lightDoc(doc), lightJSON(doc)},
 		check: func(tag pgconn.CommandTag) error {
 			if tag.RowsAffected() == 0 {
 				return app.NotFound("product")
@@ -159,6 +160,17 @@ func (t *Tx) PutProductStock(p *app.Product) error {
 // lightDoc is the doc a light page reads (products.ldoc, migration 0011):
 // doc without its heavy members.
 func lightDoc(doc []byte) []byte { return app.Doc(doc).AppendLight(nil) }
+
+// lightJSON is what a page with no field set reads (products.ljson, migration
+// 0012): the JSON object of doc's light members, a plain doc (app.Doc.Plain),
+// written out as it is. nil (NULL: the page reads ldoc) for a malformed doc.
+func lightJSON(doc []byte) []byte {
+	b, err := app.Doc(doc).AppendJSON(nil, nil)
+	if err != nil {
+		return nil
+	}
+	return b
+}
 
 // encodeProduct returns the public doc (with its category) and the record.
 func (t *Tx) encodeProduct(p *app.Product) ([]byte, []byte, error) {
@@ -184,15 +196,15 @@ func (t *Tx) writeProduct(p *app.Product) error {
 		return err
 	}
 	if err := t.exec(p.StoreID, "put product", `INSERT INTO products
-		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock, low, ldoc)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $14, $15)
+		(store_id, id, slug, category_id, active, price, stock, name_key, rating_key, doc, pdoc, low_stock, low, ldoc, ljson)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $14, $15, $16)
 		ON CONFLICT (store_id, id) DO UPDATE SET slug = excluded.slug, category_id = excluded.category_id,
 			active = excluded.active, price = excluded.price, stock = excluded.stock, name_key = excluded.name_key,
 			rating_key = excluded.rating_key, doc = excluded.doc, pdoc = excluded.pdoc, low_stock = excluded.low_stock,
-			low = excluded.low, ldoc = excluded.ldoc`+announce(12),
+			low = excluded.low, ldoc = excluded.ldoc, ljson = excluded.ljson`+announce(12),
 		i64(p.StoreID), i64(p.ID), bs(p.Slug), i64(p.CategoryID), p.IsActive, int64(p.Price), p.AvailableStock(),
 		app.NormalizeName(p.Name), int64(ratingKey(p)), raw, []byte(doc), t.event(app.EventCatalog, p.StoreID, nil),
-		p.CountsAsLowStock(), p.LowStock(), lightDoc(doc)); err != nil {
+		p.CountsAsLowStock(), p.LowStock(), lightDoc(doc), lightJSON(doc)); err != nil {
 		return err
 	}
 	if err := t.writeAdminWords(p); err != nil {
@@ -313,7 +325,10 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		}
 	}
 	sel := "pdoc, "
-	if q.Light { // the doc without its heavy members (migration 0011; NULL: not written yet)
+	switch {
+	case q.Whole: // the JSON object of the light members, a plain doc (migration 0012)
+		sel = "coalesce(ljson, ldoc, pdoc), "
+	case q.Light: // the doc without its heavy members (migration 0011; NULL: not written yet)
 		sel = "coalesce(ldoc, pdoc), "
 	}
 	l := list{sel: sel + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}

@@ -46,30 +46,31 @@ func ParkedPID(db *DB) (uint32, bool) {
 	}
 }
 
-// LightDocsForTest checks every product's ldoc against its pdoc: stale
-// counts those that differ from pdoc's light form, missing the NULL ones.
+// LightDocsForTest checks every product's ldoc and ljson against its pdoc:
+// stale counts the rows where one differs from what pdoc gives, missing the
+// others where one is NULL.
 func (db *DB) LightDocsForTest() (stale, missing int, err error) {
-	rows, err := db.pool.Query(context.Background(), `SELECT pdoc, ldoc FROM products`)
+	rows, err := db.pool.Query(context.Background(), `SELECT pdoc, ldoc, ljson FROM products`)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var pdoc, ldoc []byte
-		if err := rows.Scan(&pdoc, &ldoc); err != nil {
+		var pdoc, ldoc, ljson []byte
+		if err := rows.Scan(&pdoc, &ldoc, &ljson); err != nil {
 			return 0, 0, err
 		}
 		switch {
-		case ldoc == nil:
-			missing++
-		case string(ldoc) != string(lightDoc(pdoc)):
+		case ldoc != nil && string(ldoc) != string(lightDoc(pdoc)), ljson != nil && string(ljson) != string(lightJSON(pdoc)):
 			stale++
+		case ldoc == nil || ljson == nil:
+			missing++
 		}
 	}
 	return stale, missing, rows.Err()
 }
 
-// SetLightBatch lowers the batch of migration 0011's backfill for a test.
+// SetLightBatch lowers the batch of migrations 0011's and 0012's backfills for a test.
 func SetLightBatch(t interface{ Cleanup(func()) }, n int) {
 	old := lightBatch
 	lightBatch = n

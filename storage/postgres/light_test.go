@@ -12,11 +12,13 @@ import (
 )
 
 // TestLightDocs: every write of a product's doc writes its light doc
-// (migration 0011) with it, including the stock update of a checkout and a
-// category's rename; a database from before 0011 gets the light docs of
-// all its products from the migration (in batches); and a write of pdoc
-// alone (a binary from before 0011, still running in a rolling upgrade)
-// clears the light doc, so a light page shows the product as written then.
+// (migration 0011) and its light JSON (0012) with it, including the stock
+// update of a checkout and a category's rename; a database from before 0011
+// gets both for all its products from the migrations (in batches); and a
+// write of pdoc alone (a binary from before 0011, still running in a rolling
+// upgrade) clears both, one of pdoc and ldoc (a binary from before 0012) the
+// JSON, so a page shows the product as written then. A page with no field
+// set (ProductQuery.Whole) writes the same JSON as a light one.
 func TestLightDocs(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	open := opener(t, url)
@@ -64,22 +66,30 @@ func TestLightDocs(t *testing.T) {
 			return err
 		}
 		p.Variants[0].Stock--
-		if err := tx.PutProductStock(p); err != nil {
-			return err
-		}
+		return tx.PutProductStock(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(db, "after a stock update", 0)
+	err = db.Update(func(tx app.Tx) error {
 		cat.Name = "Renamed"
 		return tx.PutCategory(cat)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(db, "after a stock update and a category's rename", 0)
-	page := func(db *postgres.DB) string {
+	check(db, "after a category's rename", 0)
+	read := func(db *postgres.DB, whole bool) (string, int) {
 		t.Helper()
 		var out []string
+		plain := 0
 		err := db.View(func(tx app.Tx) error {
-			pg, err := tx.ProductDocs(sid, app.ProductQuery{MinPrice: -1, MaxPrice: -1, Light: true})
+			pg, err := tx.ProductDocs(sid, app.ProductQuery{MinPrice: -1, MaxPrice: -1, Light: true, Whole: whole})
 			for _, d := range pg.Items {
+				if d.Plain() {
+					plain++
+				}
 				b, err := d.AppendJSON(nil, nil)
 				if err != nil {
 					return err
@@ -91,9 +101,23 @@ func TestLightDocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return strings.Join(out, "\n")
+		return strings.Join(out, "\n"), plain
 	}
-	if got := page(db); !strings.Contains(got, `"stock":4`) || !strings.Contains(got, `"name":"Renamed"`) || strings.Contains(got, "variants") {
+	// page reads the light page, checks that the whole page (wantPlain of its
+	// docs plain) writes the same and returns it.
+	page := func(db *postgres.DB, wantPlain int) string {
+		t.Helper()
+		light, plain := read(db, false)
+		if plain != 0 {
+			t.Fatalf("%d plain docs in a light page", plain)
+		}
+		whole, plain := read(db, true)
+		if whole != light || plain != wantPlain {
+			t.Fatalf("whole page (%d plain docs, want %d):\n%s\nlight page:\n%s", plain, wantPlain, whole, light)
+		}
+		return light
+	}
+	if got := page(db, 3); !strings.Contains(got, `"stock":4`) || !strings.Contains(got, `"name":"Renamed"`) || strings.Contains(got, "variants") {
 		t.Fatalf("light page:\n%s", got)
 	}
 
@@ -103,10 +127,19 @@ func TestLightDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(db, "after a write of pdoc alone", 1)
-	if got := page(db); strings.Count(got, `"name":"P2"`) != 2 || strings.Contains(got, `"name":"P1"`) {
+	if got := page(db, 2); strings.Count(got, `"name":"P2"`) != 2 || strings.Contains(got, `"name":"P1"`) {
 		t.Fatalf("light page after a write of pdoc alone:\n%s", got)
 	}
-	want := page(db)
+	// A binary from before 0012 writes pdoc and ldoc: the JSON is cleared.
+	if err := db.ExecForTest(`UPDATE products SET pdoc = (SELECT pdoc FROM products WHERE id = 1),
+		ldoc = (SELECT ldoc FROM products WHERE id = 1) WHERE id = 3`); err != nil {
+		t.Fatal(err)
+	}
+	check(db, "after a write of pdoc and ldoc", 2)
+	if got := page(db, 1); strings.Count(got, `"name":"P0"`) != 2 || strings.Count(got, `"name":"P2"`) != 1 {
+		t.Fatalf("light page after a write of pdoc and ldoc:\n%s", got)
+	}
+	want := page(db, 1)
 
 	// A database from before 0011, with more products than a batch (the
 	// copies inactive: the page stays the same).
@@ -116,17 +149,20 @@ func TestLightDocs(t *testing.T) {
 		`DROP TRIGGER products_ldoc_follows_pdoc ON products`,
 		`DROP FUNCTION products_clear_ldoc`,
 		`ALTER TABLE products DROP COLUMN ldoc`,
-		`DELETE FROM schema_migrations WHERE version = 11`,
+		`DROP TRIGGER products_ljson_follows_pdoc ON products`,
+		`DROP FUNCTION products_clear_ljson`,
+		`ALTER TABLE products DROP COLUMN ljson`,
+		`DELETE FROM schema_migrations WHERE version IN (11, 12)`,
 	)
 	db.Close()
 	postgres.SetLightBatch(t, 100)
 	db = open()
 	defer db.Close()
-	check(db, "after migration 0011", 0)
+	check(db, "after migrations 0011 and 0012", 0)
 	if n, err := db.CountForTest(`SELECT count(*) FROM products`); err != nil || n != 3+3*450 {
 		t.Fatalf("%d products (%v), want %d", n, err, 3+3*450)
 	}
-	if got := page(db); got != want {
+	if got := page(db, 3); got != want {
 		t.Fatalf("light page after migration 0011:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -15,6 +15,7 @@ var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
 	4:  backfillProductWords,
 	8:  backfillAdminWords,
 	11: backfillLightDocs,
+	12: backfillLightJSON,
 }
 
 // backfillProductWords indexes the words of every active product.
