@@ -326,8 +326,6 @@ type Tx struct {
 	// once, by finish, however many checkouts of the transaction (a group
 	// commit) took from them.
 	restocked map[string]*app.Product
-	// orders are the orders read or written here, by record key (seeOrder).
-	orders map[string]seenOrder
 }
 
 // Now is the transaction's clock.

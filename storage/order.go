@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 
@@ -22,19 +21,11 @@ func (t *Tx) CreateOrder(o *app.Order) error {
 
 // Order returns one order.
 func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
-	k := keyOf(storeID).id(id)
-	v := t.b(bOrders).Get(k)
+	v := t.b(bOrders).Get(keyOf(storeID).id(id))
 	if v == nil {
 		return nil, app.NotFound("order")
 	}
-	o, err := decodeOrder(v)
-	if err != nil {
-		return nil, err
-	}
-	if t.tx.Writable() {
-		t.seeOrder(k, bytes.Clone(v), o)
-	}
-	return o, nil
+	return decodeOrder(v)
 }
 
 // OrdersByID returns the orders of ids that exist, in ids' order.
@@ -55,20 +46,11 @@ func (t *Tx) OrdersByID(storeID uint64, ids []uint64) ([]*app.Order, error) {
 
 // PutOrder updates o and its indexes.
 func (t *Tx) PutOrder(o *app.Order) error {
-	k := keyOf(o.StoreID).id(o.ID)
-	v := t.b(bOrders).Get(k)
-	if v == nil {
-		return app.NotFound("order")
-	}
-	if m, ok := t.orders[string(k)]; ok && bytes.Equal(m.raw, v) {
-		return t.putOrder(&m.was, o)
-	}
-	old, err := decodeOrder(v)
+	old, err := t.Order(o.StoreID, o.ID)
 	if err != nil {
 		return err
 	}
-	was := orderWasOf(old)
-	return t.putOrder(&was, o)
+	return t.putOrder(old, o)
 }
 
 func orderStatusKey(o *app.Order) []byte { return keyOf(o.StoreID).str0(o.Status).id(o.ID) }
@@ -76,80 +58,42 @@ func orderCustomerKey(o *app.Order) []byte {
 	return keyOf(o.StoreID).id(o.CustomerID).id(o.ID)
 }
 
-// orderWas is what writing over a stored order must undo: its index keys
-// and what it added to its day's stats.
-type orderWas struct {
-	status, customer, stats []byte
-	n, gross, refunded      int64
-}
-
-func orderWasOf(o *app.Order) orderWas {
-	n, g, r := app.OrderStatsOf(o)
-	return orderWas{status: orderStatusKey(o), customer: orderCustomerKey(o), stats: statsKey(o.StoreID, o.CreatedAt, o.Currency),
-		n: n, gross: int64(g), refunded: int64(r)}
-}
-
-// seenOrder is an order this transaction read or wrote: its stored bytes
-// and what a write over them must undo. PutOrder uses it when the stored
-// bytes are still these (so it is exact whatever wrote in between), instead
-// of decoding the order a second time: a verification reads the order, then
-// writes it.
-type seenOrder struct {
-	raw []byte
-	was orderWas
-}
-
-// maxSeenOrders bounds the memo of a transaction (a group commit carries
-// at most maxGroup writes; a job walking every order does not need it).
-const maxSeenOrders = 2 * maxGroup
-
-// seeOrder remembers o as stored at k in raw; raw must not change.
-func (t *Tx) seeOrder(k, raw []byte, o *app.Order) {
-	if t.orders == nil {
-		t.orders = map[string]seenOrder{}
-	}
-	if _, ok := t.orders[string(k)]; !ok && len(t.orders) >= maxSeenOrders {
-		return
-	}
-	t.orders[string(k)] = seenOrder{raw: raw, was: orderWasOf(o)}
-}
-
-// putOrder writes o over the stored order was describes (nil: a new order)
-// with its indexes and derived data.
-func (t *Tx) putOrder(was *orderWas, o *app.Order) error {
-	status, customer := orderStatusKey(o), orderCustomerKey(o)
-	if was != nil && !bytes.Equal(was.status, status) {
-		if err := t.b(bIdxOrdersStatus).Delete(was.status); err != nil {
+// putOrder writes o over old (nil: a new order) with its indexes and
+// derived data. Index keys that do not change (the customer's when an
+// order is paid) are left as they are.
+func (t *Tx) putOrder(old, o *app.Order) error {
+	same := old != nil && old.StoreID == o.StoreID && old.ID == o.ID
+	sameStatus, sameCustomer := same && old.Status == o.Status, same && old.CustomerID == o.CustomerID
+	if old != nil && !sameStatus {
+		if err := t.b(bIdxOrdersStatus).Delete(orderStatusKey(old)); err != nil {
 			return err
 		}
 	}
-	if was != nil && !bytes.Equal(was.customer, customer) {
-		if err := t.b(bIdxOrdersCust).Delete(was.customer); err != nil {
+	if old != nil && !sameCustomer {
+		if err := t.b(bIdxOrdersCust).Delete(orderCustomerKey(old)); err != nil {
 			return err
 		}
 	}
-	if was == nil || !bytes.Equal(was.status, status) {
-		if err := t.b(bIdxOrdersStatus).Put(status, nil); err != nil {
+	if !sameStatus {
+		if err := t.b(bIdxOrdersStatus).Put(orderStatusKey(o), nil); err != nil {
 			return err
 		}
 	}
-	if was == nil || !bytes.Equal(was.customer, customer) {
-		if err := t.b(bIdxOrdersCust).Put(customer, nil); err != nil {
+	if !sameCustomer {
+		if err := t.b(bIdxOrdersCust).Put(orderCustomerKey(o), nil); err != nil {
 			return err
 		}
 	}
-	if err := t.putOrderDerived(was, o); err != nil {
+	if err := t.putOrderDerived(old, o); err != nil {
 		return err
 	}
-	k := keyOf(o.StoreID).id(o.ID)
 	v, err := encodeOrder(o)
 	if err != nil {
 		return err
 	}
-	if err := t.b(bOrders).Put(k, v); err != nil {
+	if err := t.b(bOrders).Put(keyOf(o.StoreID).id(o.ID), v); err != nil {
 		return fmt.Errorf("storage: put order: %w", err)
 	}
-	t.seeOrder(k, v, o)
 	return nil
 }
 

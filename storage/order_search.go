@@ -90,14 +90,14 @@ func statsKey(sid uint64, day time.Time, currency string) []byte {
 	return keyOf(sid).id(uint64(app.StatsDay(day).Unix() / 86400)).str0(currency)
 }
 
-// putOrderDerived updates the row and the day stats of an order write over
-// the stored order was describes (nil for a new order), in its transaction.
-func (t *Tx) putOrderDerived(was *orderWas, o *app.Order) error {
+// putOrderDerived updates the row and the day stats of an order write (old
+// nil for a new order), in the write's transaction.
+func (t *Tx) putOrderDerived(old, o *app.Order) error {
 	if err := t.b(bOrderRows).Put(keyOf(o.StoreID).id(o.ID), encodeRow(o)); err != nil {
 		return fmt.Errorf("storage: put order row: %w", err)
 	}
-	if was != nil && (was.n != 0 || was.gross != 0 || was.refunded != 0) {
-		if err := t.addStats(was.stats, -was.n, -was.gross, -was.refunded); err != nil {
+	if n, g, r := app.OrderStatsOf(old); n != 0 || g != 0 || r != 0 {
+		if err := t.addStats(statsKey(old.StoreID, old.CreatedAt, old.Currency), -n, -int64(g), -int64(r)); err != nil {
 			return err
 		}
 	}
