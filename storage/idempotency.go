@@ -129,7 +129,7 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	}
 	r.StoreID, r.CustomerID = binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
 	flags := v[1]
-	d := compactReader{b: v[2:]}
+	d := compactReader{s: string(v[2:])}
 	if flags&idemKeyInKey != 0 {
 		// sid|cid|key hash0: the key and the body hash in hex, then 0x00
 		if len(k) < 16+64+1 || k[len(k)-1] != 0 || flags&idemGuestKey == 0 {
@@ -143,7 +143,7 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 		r.BodyHash, r.Key = h, key+"\x00"+h
 	} else {
 		key := d.str()
-		r.BodyHash = hex.EncodeToString(d.bytes(32))
+		r.BodyHash = hex.EncodeToString([]byte(d.bytes(32)))
 		r.Key = key
 		if flags&idemGuestKey != 0 {
 			r.Key = key + "\x00" + r.BodyHash
@@ -152,7 +152,7 @@ func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	r.OrderID = d.uvarint()
 	if flags&idemStdSession != 0 {
 		seq := d.uvarint()
-		r.SessionID = app.SessionID(r.StoreID, seq, hex.EncodeToString(d.bytes(12)))
+		r.SessionID = app.SessionID(r.StoreID, seq, hex.EncodeToString([]byte(d.bytes(12))))
 	} else {
 		r.SessionID = d.str()
 	}

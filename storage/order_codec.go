@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"time"
 
 	"storefront/app"
 )
@@ -45,8 +43,8 @@ const orderTest = 1 << 0
 
 // encodeOrder is the stored form of o: compact, or short-key JSON.
 func encodeOrder(o *app.Order) ([]byte, error) {
-	if b, ok := appendOrder(make([]byte, 0, orderSize(o)), o); ok {
-		return b, nil
+	if orderFits(o) {
+		return appendOrder(make([]byte, 0, orderSize(o)), o), nil
 	}
 	raw, err := json.Marshal(o)
 	if err != nil {
@@ -72,8 +70,23 @@ func orderSize(o *app.Order) int {
 	return n
 }
 
-// appendOrder appends the compact form of o; false when o does not fit it.
-func appendOrder(b []byte, o *app.Order) ([]byte, bool) {
+// orderFits reports whether the compact form holds o exactly: its times.
+func orderFits(o *app.Order) bool {
+	for _, nt := range o.Notes {
+		if !timeFits(nt.At) {
+			return false
+		}
+	}
+	for _, r := range o.ProviderRefunds {
+		if !timeFits(r.At) {
+			return false
+		}
+	}
+	return timeFits(o.CreatedAt) && timeFits(o.UpdatedAt)
+}
+
+// appendOrder appends the compact form of o (orderFits).
+func appendOrder(b []byte, o *app.Order) []byte {
 	flags := byte(0)
 	if o.Test {
 		flags |= orderTest
@@ -104,10 +117,9 @@ func appendOrder(b []byte, o *app.Order) ([]byte, bool) {
 	b = appendString(b, o.CallbackURL)
 	b = appendString(b, o.TrackingNumber)
 	b = appendString(b, o.Carrier)
-	ok := true
 	b = appendCount(b, o.Notes == nil, len(o.Notes))
 	for _, nt := range o.Notes {
-		b, ok = appendTime(b, nt.At, ok)
+		b = appendTime(b, nt.At)
 		b = binary.AppendUvarint(b, nt.AdminID)
 		b = appendString(b, nt.Author)
 		b = appendString(b, nt.Text)
@@ -118,32 +130,10 @@ func appendOrder(b []byte, o *app.Order) ([]byte, bool) {
 		b = binary.AppendVarint(b, int64(r.Amount))
 		b = appendString(b, r.RequestKind)
 		b = binary.AppendUvarint(b, r.RequestID)
-		b, ok = appendTime(b, r.At, ok)
+		b = appendTime(b, r.At)
 	}
-	b, ok = appendTime(b, o.CreatedAt, ok)
-	b, ok = appendTime(b, o.UpdatedAt, ok)
-	return b, ok
-}
-
-// appendCount writes a slice's length: 0 for nil, else 1+n.
-func appendCount(b []byte, isNil bool, n int) []byte {
-	if isNil {
-		return append(b, 0)
-	}
-	return binary.AppendUvarint(b, uint64(n)+1)
-}
-
-// appendTime writes t (see the form above); ok turns false, for good, when
-// t cannot be read back equal.
-func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
-	if t == (time.Time{}) {
-		return append(b, 0), ok
-	}
-	ns := t.UnixNano()
-	if !utcNanos(t) || ns == math.MinInt64 {
-		return b, false
-	}
-	return binary.AppendUvarint(b, uint64(ns<<1^ns>>63)+1), ok
+	b = appendTime(b, o.CreatedAt)
+	return appendTime(b, o.UpdatedAt)
 }
 
 var errOrderCorrupt = errors.New("storage: a corrupt order record")
@@ -160,8 +150,7 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	if len(v) < 2 {
 		return nil, errOrderCorrupt
 	}
-	// One string holds the record; the order's strings are slices of it.
-	d := stringReader{s: string(v[2:])}
+	d := compactReader{s: string(v[2:])}
 	o := &app.Order{Test: v[1]&orderTest != 0}
 	o.ID, o.StoreID, o.CustomerID = d.uvarint(), d.uvarint(), d.uvarint()
 	for _, s := range []*string{&o.Status, &o.PaymentStatus, &o.PaymentMethod, &o.PaymentSessionID, &o.ReceiverName, &o.Phone, &o.Address, &o.Email} {
@@ -193,75 +182,10 @@ func decodeOrder(v []byte) (*app.Order, error) {
 		}
 	}
 	o.CreatedAt, o.UpdatedAt = d.time(), d.time()
-	if d.err || d.s != "" {
+	if !d.done() {
 		return nil, errOrderCorrupt
 	}
 	return o, nil
-}
-
-// stringReader reads the parts of a compact record held in one string
-// (its strings are slices of it: one allocation for all of them); err is
-// set once a part runs past the end or does not parse.
-type stringReader struct {
-	s   string
-	err bool
-}
-
-func (d *stringReader) uvarint() uint64 {
-	var x uint64
-	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
-		c := d.s[i]
-		if i == binary.MaxVarintLen64-1 && c > 1 {
-			break // overflows 64 bits
-		}
-		x |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			d.s = d.s[i+1:]
-			return x
-		}
-	}
-	d.err, d.s = true, ""
-	return 0
-}
-
-func (d *stringReader) varint() int64 {
-	u := d.uvarint()
-	return int64(u>>1) ^ -int64(u&1)
-}
-
-func (d *stringReader) str() string {
-	n := d.uvarint()
-	if n > uint64(len(d.s)) {
-		d.err, d.s = true, ""
-		return ""
-	}
-	out := d.s[:n]
-	d.s = d.s[n:]
-	return out
-}
-
-// count reads a slice's length (appendCount): false for nil. Each element
-// takes at least least bytes, so a corrupt count cannot ask for more memory
-// than the record could hold.
-func (d *stringReader) count(least int) (int, bool) {
-	n := d.uvarint()
-	if n == 0 {
-		return 0, false
-	}
-	if n-1 > uint64(len(d.s)/least) {
-		d.err, d.s = true, ""
-		return 0, false
-	}
-	return int(n - 1), true
-}
-
-func (d *stringReader) time() time.Time {
-	u := d.uvarint()
-	if u == 0 {
-		return time.Time{}
-	}
-	u--
-	return time.Unix(0, int64(u>>1)^-int64(u&1)).UTC()
 }
 
 // orderJSON is a stored order as JSON (what Export hands on).

@@ -25,7 +25,10 @@ import (
 //	strings (uvarint len, bytes): method, currency, callback_url, status,
 //	  paid_transaction_id, provider, provider_ref (empty with sessRefIsID)
 //	uvarint: 0, or 1+ where the id stands in the redirect URL; string: the URL without it
-//	string: the attempts as JSON (null and [] kept apart)
+//	the attempts: with sessAttempts, uvarint 0 (null) or 1+count, then per
+//	  attempt string transaction_id, byte success (0 or 1), string message,
+//	  time at (appendTime); without it (sessions written before it, or an
+//	  attempt time appendTime cannot hold), a string: the attempts as JSON
 //	varint created_at (Unix ns), varint updated_at - created_at
 //
 // The store id and seq are the bbolt key. A session the form cannot hold
@@ -33,9 +36,10 @@ import (
 const sessCompact = 0x01
 
 const (
-	sessTest    = 1 << 0
-	sessStdID   = 1 << 1
-	sessRefIsID = 1 << 2
+	sessTest     = 1 << 0
+	sessStdID    = 1 << 1
+	sessRefIsID  = 1 << 2
+	sessAttempts = 1 << 3
 )
 
 // utcNanos reports whether t survives Unix nanoseconds in UTC exactly.
@@ -51,13 +55,16 @@ func encodeSession(ps *app.PaymentSession) ([]byte, error) {
 		}
 		return b, nil
 	}
-	attempts, err := json.Marshal(ps.Attempts)
-	if err != nil {
-		return nil, fmt.Errorf("storage: encode payment session: %w", err)
-	}
 	flags := byte(0)
 	if ps.Test {
 		flags |= sessTest
+	}
+	var attempts []byte // as JSON, when an attempt's time does not fit
+	var err error
+	if attemptsFit(ps.Attempts) {
+		flags |= sessAttempts
+	} else if attempts, err = json.Marshal(ps.Attempts); err != nil {
+		return nil, fmt.Errorf("storage: encode payment session: %w", err)
 	}
 	std := app.SessionID(ps.StoreID, ps.Seq, "")
 	random, isStd := strings.CutPrefix(ps.ID, std)
@@ -85,10 +92,60 @@ func encodeSession(ps *app.PaymentSession) ([]byte, error) {
 		b = appendString(b, s)
 	}
 	b = appendRedirect(b, ps.RedirectURL, ps.ID)
-	b = appendString(b, string(attempts))
+	if flags&sessAttempts != 0 {
+		b = appendAttempts(b, ps.Attempts)
+	} else {
+		b = appendString(b, string(attempts))
+	}
 	b = binary.AppendVarint(b, ps.CreatedAt.UnixNano())
 	b = binary.AppendVarint(b, ps.UpdatedAt.UnixNano()-ps.CreatedAt.UnixNano())
 	return b, nil
+}
+
+func attemptsFit(as []app.PaymentAttempt) bool {
+	for _, a := range as {
+		if !timeFits(a.At) {
+			return false
+		}
+	}
+	return true
+}
+
+func appendAttempts(b []byte, as []app.PaymentAttempt) []byte {
+	b = appendCount(b, as == nil, len(as))
+	for _, a := range as {
+		b = appendString(b, a.TransactionID)
+		if a.Success {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		b = appendString(b, a.Message)
+		b = appendTime(b, a.At)
+	}
+	return b
+}
+
+// attempts reads what appendAttempts wrote.
+func (d *compactReader) attempts() []app.PaymentAttempt {
+	n, ok := d.count(4)
+	if !ok {
+		return nil
+	}
+	as := make([]app.PaymentAttempt, n)
+	for i := range as {
+		a := &as[i]
+		a.TransactionID = d.str()
+		switch d.bytes(1) {
+		case "\x01":
+			a.Success = true
+		case "\x00":
+		default:
+			d.fail()
+		}
+		a.Message, a.At = d.str(), d.time()
+	}
+	return as
 }
 
 var errSessCorrupt = errors.New("storage: a corrupt payment session")
@@ -107,9 +164,9 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 	}
 	ps.StoreID, ps.Seq = binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(k[8:])
 	flags := v[1]
-	d := compactReader{b: v[2:]}
+	d := compactReader{s: string(v[2:])}
 	if flags&sessStdID != 0 {
-		ps.ID = app.SessionID(ps.StoreID, ps.Seq, hex.EncodeToString(d.bytes(12)))
+		ps.ID = app.SessionID(ps.StoreID, ps.Seq, hex.EncodeToString([]byte(d.bytes(12))))
 	} else {
 		ps.ID = d.str()
 	}
@@ -123,14 +180,21 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 		ps.ProviderRef = ps.ID
 	}
 	ps.RedirectURL = d.redirect(ps.ID)
-	attempts := d.str()
+	var attempts string
+	if flags&sessAttempts != 0 {
+		ps.Attempts = d.attempts()
+	} else {
+		attempts = d.str()
+	}
 	created := d.varint()
 	updated := d.varint()
 	if !d.done() {
 		return nil, errSessCorrupt
 	}
-	if err := json.Unmarshal([]byte(attempts), &ps.Attempts); err != nil {
-		return nil, errSessCorrupt
+	if flags&sessAttempts == 0 {
+		if err := json.Unmarshal([]byte(attempts), &ps.Attempts); err != nil {
+			return nil, errSessCorrupt
+		}
 	}
 	ps.CreatedAt = time.Unix(0, created).UTC()
 	ps.UpdatedAt = time.Unix(0, created+updated).UTC()

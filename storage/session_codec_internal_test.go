@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
@@ -69,6 +71,41 @@ func TestPaymentSessionForms(t *testing.T) {
 					t.Errorf("%s: %d of %d bytes decoded", name, i, len(b))
 				}
 			}
+		}
+	}
+
+	// The attempts in the compact form; a session written before it (its
+	// attempts as JSON, bytes of the previous encoder) reads as it did, and
+	// so does one whose attempt time the form cannot hold.
+	if b, _ := encodeSession(full); b[1]&sessAttempts == 0 || bytes.Contains(b, []byte(`"transaction_id"`)) {
+		t.Errorf("full: attempts not in the compact form: %q", b)
+	}
+	before, _ := hex.DecodeString("0107a01435ecfd02201f1538c74d2ac4130857414c4c45545f41035553441b68747470733a2f2f73686f702e6578616d706c652f72657475726e0450414944057362785f310773616e64626f78002323687474703a2f2f3132372e302e302e313a383038302f73616e64626f782f7061792f2fd4015b7b227472616e73616374696f6e5f6964223a227362785f30222c2273756363657373223a66616c73652c226d657373616765223a226465636c696e6564222c226174223a22323032362d31312d32335431343a30353a30362e3132333435363738395a227d2c7b227472616e73616374696f6e5f6964223a227362785f31222c2273756363657373223a747275652c226d657373616765223a227061796d656e74207265636569766564222c226174223a22323032362d31312d32335431343a30363a30362e3132333435363738395a227d5daa84f0909de8d8ea3180e0ba84bf03")
+	paid := *sandbox
+	paid.Status, paid.PaidTxID, paid.UpdatedAt = app.SessionPaid, "sbx_1", at.Add(time.Minute)
+	paid.Attempts = []app.PaymentAttempt{{TransactionID: "sbx_0", Message: "declined", At: at},
+		{TransactionID: "sbx_1", Success: true, Message: "payment received", At: at.Add(time.Minute)}}
+	if got, err := decodeSession(keyOf(3).id(0x2a), before); err != nil || !reflect.DeepEqual(got, &paid) {
+		t.Errorf("a session written before: got %+v, %v\nwant %+v", got, err, &paid)
+	}
+	if b, _ := encodeSession(&paid); len(b) >= len(before) {
+		t.Errorf("paid: %d bytes, %d before", len(b), len(before))
+	}
+	zoned := paid
+	zoned.Attempts = []app.PaymentAttempt{{TransactionID: "sbx_1", Success: true, At: at.In(time.FixedZone("X", 3600))}}
+	b, _ := encodeSession(&zoned)
+	got, err := decodeSession(keyOf(3).id(0x2a), b)
+	gotJS, _ := json.Marshal(got)
+	wantJS, _ := json.Marshal(&zoned)
+	if b[0] != sessCompact || b[1]&sessAttempts != 0 || err != nil || !bytes.Equal(gotJS, wantJS) {
+		t.Errorf("an attempt not in UTC: %q read as %s, %v", b, gotJS, err)
+	}
+	for _, bad := range []byte{2, 0xff} { // success is a 0 or a 1
+		b, _ := encodeSession(full)
+		i := bytes.Index(b, []byte("\x04tx_0")) + 5
+		b[i] = bad
+		if _, err := decodeSession(keyOf(3).id(0x2a), b); err == nil {
+			t.Errorf("success byte %d read without an error", bad)
 		}
 	}
 
