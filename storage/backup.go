@@ -77,12 +77,11 @@ func (b *BackupDir) Create() (BackupResult, error) {
 		return BackupResult{}, fmt.Errorf("storage: make backup folder: %w", err)
 	}
 	b.CleanTemp() // a backup killed mid-way left its temporary file
-	if info, err := os.Stat(b.DB.bolt.Path()); err == nil {
-		// bbolt's copy is as large as the file: refuse before filling the disk
-		need := info.Size() + backupHeadroom
-		if free := freeBytes(b.Dir); free >= 0 && free < need {
-			return BackupResult{}, ErrStorageFull(fmt.Sprintf("not enough free space for a backup: %d bytes needed, %d free", need, free))
-		}
+	// bbolt's copy is as large as the data, which the file may exceed by up
+	// to its growth step: refuse before filling the disk
+	need := b.DB.dataSize() + backupHeadroom
+	if free := freeBytes(b.Dir); free >= 0 && free < need {
+		return BackupResult{}, ErrStorageFull(fmt.Sprintf("not enough free space for a backup: %d bytes needed, %d free", need, free))
 	}
 	t := now().UTC().Truncate(time.Second)
 	name := backupPrefix + t.Format(backupStamp) + backupSuffix

@@ -288,6 +288,17 @@ func (db *DB) WriteBackup(w io.Writer) (int64, error) {
 	return n, err
 }
 
+// dataSize is the size of the data a backup copies (bbolt's Tx.Size: up to
+// the highest page in use); the file is larger by what bbolt allocated ahead.
+func (db *DB) dataSize() int64 {
+	var n int64
+	_ = db.bolt.View(func(tx *bolt.Tx) error {
+		n = tx.Size()
+		return nil
+	})
+	return n
+}
+
 // BackupToFile writes a consistent copy to path (via a temporary file and a
 // rename, fsynced), and returns its size.
 func (db *DB) BackupToFile(path string) (int64, error) {
