@@ -27,6 +27,15 @@ func TestMoneyJSON(t *testing.T) {
 	if string(b) != `"1250.05"` {
 		t.Fatalf("got %s, want \"1250.05\"", b)
 	}
+	x := app.Money(1200)
+	b, _ = json.Marshal(struct {
+		A app.Money
+		B *app.Money
+		C []app.Money
+	}{-5, &x, []app.Money{0, 99}})
+	if string(b) != `{"A":"-0.05","B":"12.00","C":["0.00","0.99"]}` {
+		t.Fatalf("got %s", b)
+	}
 	if s := app.Money(-5).String(); s != "-0.05" {
 		t.Fatalf("got %s, want -0.05", s)
 	}
