@@ -21,11 +21,19 @@ import (
 	"storefront/app"
 )
 
-// SchemaVersion is the version of the layout this code reads and writes.
-const SchemaVersion = 1
+// SchemaVersion is the version of the layout this code reads and writes. It
+// rises with every change an older binary cannot read, even one that needs no
+// rewrite: that binary then refuses the file instead of failing on records it
+// does not know, and the upgrade leaves a copy to roll back to.
+//
+//	2: orders and payment-session attempts in compact binary forms
+const SchemaVersion = 2
 
 // migrations[i] upgrades a database from version i+1 to i+2.
-var migrations = []func(*bolt.Tx) error{}
+var migrations = []func(*bolt.Tx) error{
+	// 1 -> 2: nothing to rewrite, records written before are read as they are.
+	func(*bolt.Tx) error { return nil },
+}
 
 // currentSchema is SchemaVersion; tests of the migration path raise it.
 var currentSchema = SchemaVersion

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"storefront/app"
 )
 
 // TestBackupBeforeMigration: opening a database of an older schema copies it
@@ -45,12 +49,12 @@ func TestBackupBeforeMigration(t *testing.T) {
 		return nil
 	})
 	db.Close()
-	if marker != "after" || version != "2" {
-		t.Fatalf("migrated database: marker %q schema %q, want after 2", marker, version)
+	if want := fmt.Sprint(SchemaVersion + 1); marker != "after" || version != want {
+		t.Fatalf("migrated database: marker %q schema %q, want after %s", marker, version, want)
 	}
-	files, _ := filepath.Glob(filepath.Join(backups, "storefront-schema1-*.db"))
+	files, _ := filepath.Glob(filepath.Join(backups, fmt.Sprintf("storefront-schema%d-*.db", SchemaVersion)))
 	if len(files) != 1 {
-		t.Fatalf("got backups %v, want one storefront-schema1-*.db", files)
+		t.Fatalf("got backups %v, want one storefront-schema%d-*.db", files, SchemaVersion)
 	}
 	if !strings.Contains(logged.String(), "backup before schema migration") || !strings.Contains(logged.String(), files[0]) {
 		t.Fatalf("log %q does not name the backup", logged.String())
@@ -64,8 +68,8 @@ func TestBackupBeforeMigration(t *testing.T) {
 		return nil
 	})
 	copyDB.Close()
-	if marker != "before" || version != "1" {
-		t.Fatalf("backup: marker %q schema %q, want before 1", marker, version)
+	if want := fmt.Sprint(SchemaVersion); marker != "before" || version != want {
+		t.Fatalf("backup: marker %q schema %q, want before %s", marker, version, want)
 	}
 
 	// Opening the now current database copies nothing more.
@@ -76,5 +80,57 @@ func TestBackupBeforeMigration(t *testing.T) {
 	db.Close()
 	if entries, _ := os.ReadDir(backups); len(entries) != 1 {
 		t.Fatalf("got %d files in the backup folder, want 1", len(entries))
+	}
+}
+
+// TestSchemaTwo: a schema-1 file (what binaries before the compact order form
+// wrote) opens, keeps its orders readable and leaves a schema-1 copy; a
+// schema-1 binary refuses the file afterwards instead of failing on the
+// compact records it cannot read.
+func TestSchemaTwo(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "storefront.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &app.Order{StoreID: 1, ID: 7, Status: app.OrderPending, Currency: "USD", Total: 1250}
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		raw, err := json.Marshal(old) // an order as schema-1 binaries wrote it
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bOrders).Put(keyOf(1).id(7), raw); err != nil {
+			return err
+		}
+		return tx.Bucket(bMeta).Put([]byte("schema_version"), []byte("1"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	backups := filepath.Join(dir, "bk")
+	if db, err = Open(path, Options{BackupDir: backups}); err != nil {
+		t.Fatal(err)
+	}
+	var got *app.Order
+	err = db.View(func(tx app.Tx) error {
+		var err error
+		got, err = tx.Order(1, 7)
+		return err
+	})
+	db.Close()
+	if err != nil || got.Total != 1250 || got.Status != app.OrderPending {
+		t.Fatalf("order after the upgrade: %+v, %v", got, err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(backups, "storefront-schema1-*.db")); len(files) != 1 {
+		t.Fatalf("got backups %v, want one storefront-schema1-*.db", files)
+	}
+
+	oldSchema, oldMigrations := currentSchema, migrations
+	t.Cleanup(func() { currentSchema, migrations = oldSchema, oldMigrations })
+	currentSchema, migrations = 1, nil // a binary of schema 1
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "schema version 2, newer than this binary's 1") {
+		t.Fatalf("a schema-1 binary opened the file: %v", err)
 	}
 }
