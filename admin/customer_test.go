@@ -121,4 +121,8 @@ func TestAdminOutbox(t *testing.T) {
 	staffB := e.Staff(sidB, "staff@example.com")
 	e.Do(testenv.Req{Method: "GET", Path: path, Token: staffB}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "GET", Path: path}).Expect(t, 401, "unauthorized")
+	// A's mail cannot be retried through B, by B's staff or under B's id
+	idA := uint64(items[0]["id"].(float64))
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("%s%d/retry/", path, idA), Token: staffB}).Expect(t, 404, "not_found")
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("/api/v1/admin/stores/%d/outbox/%d/retry/", sidB, idA), Token: staffB}).Expect(t, 404, "not_found")
 }

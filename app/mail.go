@@ -70,13 +70,11 @@ type MailTx interface {
 	DueMail(now time.Time, limit int) ([]*Mail, error)
 }
 
-// QueueMail writes m to the outbox inside tx, due at once: the one way a
-// service sends mail, so that a mail exists exactly when its cause commits.
-func QueueMail(tx mailTx, m Mail) error { return queueMail(tx, &m) }
-
-// QueueKind queues a mail of kind to to, kept as d until it is sent or read
-// (d's Store is ignored: the brand is the store's when it is rendered). d is
-// encoded in tx, so it may be changed after QueueKind returns.
+// QueueKind queues a mail of kind to to inside tx, kept as d until it is
+// sent or read (d's Store is ignored: the brand is the store's when it is
+// rendered): the way a service sends mail, so that a mail exists exactly when
+// its cause commits. d is encoded in tx, so it may be changed after QueueKind
+// returns. Free-text mail (NewMail) goes through queueMail as it is.
 func QueueKind(tx mailTx, storeID uint64, kind, to string, d MailData) error {
 	return queueMail(tx, &Mail{StoreID: storeID, Kind: kind, To: oneLine(to), Data: &d})
 }
@@ -103,19 +101,26 @@ func (m *Mail) Rendered(st *Store, publicURL string) (*Mail, error) {
 }
 
 // renderMails renders the mails of ms that are still data, in place, with
-// their stores as tx has them; render errors are in the subjects.
-func renderMails(tx SharedStoreTx, publicURL string, ms []*Mail) error {
+// their stores as tx has them. The mails that could not be rendered are
+// returned by index (their subjects say why); err is a store that could not
+// be read.
+func renderMails(tx SharedStoreTx, publicURL string, ms []*Mail) (unrendered map[int]error, err error) {
 	for i, m := range ms {
 		if m.Data == nil {
 			continue
 		}
 		st, err := tx.SharedStore(m.StoreID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ms[i], _ = m.Rendered(st, publicURL)
+		if ms[i], err = m.Rendered(st, publicURL); err != nil {
+			if unrendered == nil {
+				unrendered = map[int]error{}
+			}
+			unrendered[i] = err
+		}
 	}
-	return nil
+	return unrendered, nil
 }
 
 func queueMail(tx mailTx, m *Mail) error {
@@ -178,7 +183,8 @@ func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
 		if err != nil {
 			return pg, err
 		}
-		return pg, renderMails(tx, s.Opt.PublicURL, pg.Items)
+		_, err = renderMails(tx, s.Opt.PublicURL, pg.Items)
+		return pg, err
 	})
 }
 
@@ -214,9 +220,9 @@ func (m *Mail) View() MailView {
 }
 
 // SendMail queues m in a transaction of its own, logging (never returning) a
-// failure. Prefer QueueMail inside the transaction of the change.
+// failure. Prefer queueing inside the transaction of the change.
 func (s *Services) SendMail(m Mail) {
-	if err := s.DB.Update(func(tx Tx) error { return QueueMail(tx, m) }); err != nil {
+	if err := s.DB.Update(func(tx Tx) error { return queueMail(tx, &m) }); err != nil {
 		s.Log.Error("queue mail", "store_id", m.StoreID, "subject", m.Subject, "err", err)
 		return
 	}

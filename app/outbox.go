@@ -77,13 +77,25 @@ func (w *OutboxWorker) RunOnce() (int, error) {
 	}
 	total := 0
 	for {
-		due, err := view(w.DB, func(tx Tx) ([]*Mail, error) { return tx.DueMail(w.Now(), outboxBatch) })
+		var due []*Mail
+		var unrendered map[int]error
+		err := w.DB.View(func(tx Tx) error {
+			var err error
+			if due, err = tx.DueMail(w.Now(), outboxBatch); err != nil {
+				return err
+			}
+			unrendered, err = renderMails(tx, w.PublicURL, due)
+			return err
+		})
 		if err != nil {
 			return total, err
 		}
-		for _, m := range due {
-			r, err := w.render(m)
-			w.attempt(m, r, err)
+		for i, m := range due {
+			var renderErr error
+			if e := unrendered[i]; e != nil {
+				renderErr = PermanentError(fmt.Errorf("rendering the mail: %w", e))
+			}
+			w.attempt(m, renderErr)
 		}
 		total += len(due)
 		if len(due) < outboxBatch {
@@ -92,45 +104,26 @@ func (w *OutboxWorker) RunOnce() (int, error) {
 	}
 }
 
-// render renders m for sending with its store as it is now. A mail that
-// cannot be rendered fails for good; a store that cannot be read is retried.
-func (w *OutboxWorker) render(m *Mail) (*Mail, error) {
-	if m.Data == nil {
-		return m, nil
-	}
-	var renderErr error
-	r, err := view(w.DB, func(tx Tx) (*Mail, error) {
-		st, err := tx.SharedStore(m.StoreID)
-		if err != nil {
-			return m, err
-		}
-		r, err := m.Rendered(st, w.PublicURL)
-		if err != nil {
-			renderErr = permanent{fmt.Errorf("rendering the mail: %w", err)}
-		}
-		return r, nil
-	})
-	if renderErr != nil {
-		return r, renderErr
-	}
-	return r, err
-}
+// PermanentError marks err as one that retrying cannot fix: the outbox
+// fails the mail at once (a transport's malformed recipient, a mail that
+// cannot be rendered).
+func PermanentError(err error) error { return permanent{err} }
 
-// permanent is an error that retrying cannot help (permanentMailError).
 type permanent struct{ error }
 
 func (permanent) Permanent() bool { return true }
+func (p permanent) Unwrap() error { return p.error }
 
-// attempt sends m (rendered as r, unless rendering failed with renderErr)
-// and records the outcome; a sent mail keeps what was sent.
-func (w *OutboxWorker) attempt(m, r *Mail, renderErr error) {
+// attempt sends m, rendered (unless rendering failed with renderErr), and
+// records the outcome; a sent mail keeps what was sent.
+func (w *OutboxWorker) attempt(m *Mail, renderErr error) {
 	maxAge := w.MaxAge
 	if maxAge == 0 {
 		maxAge = DefaultMailMaxAge
 	}
 	sendErr := renderErr
 	if sendErr == nil {
-		sendErr = w.Transport.Send(*r)
+		sendErr = w.Transport.Send(*m)
 	}
 	err := w.DB.Update(func(tx Tx) error {
 		cur, err := tx.Mail(m.StoreID, m.ID)
@@ -142,7 +135,7 @@ func (w *OutboxWorker) attempt(m, r *Mail, renderErr error) {
 		switch {
 		case sendErr == nil:
 			cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
-			cur.Subject, cur.Text, cur.HTML, cur.Data = r.Subject, r.Text, r.HTML, nil
+			cur.Subject, cur.Text, cur.HTML, cur.Data = m.Subject, m.Text, m.HTML, nil
 		case permanentMailError(sendErr):
 			cur.Status, cur.LastError = MailFailed, sendErr.Error()
 		case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
@@ -184,18 +177,24 @@ func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 			return Errorf(EConflict, "this mail was sent already")
 		}
 		m.Status, m.NextAt, m.QueuedAt, m.Attempts = MailQueued, UTC(tx.Now()), UTC(tx.Now()), 0
-		if err := tx.PutMail(m); err != nil {
-			return err
-		}
-		shown := []*Mail{m}
-		err = renderMails(tx, s.Opt.PublicURL, shown)
-		m = shown[0]
-		return err
+		return tx.PutMail(m)
 	})
-	if err == nil {
-		s.Kick()
+	if err != nil {
+		return m, err
 	}
-	return m, err
+	s.Kick()
+	// Shown rendered, as the outbox lists it: outside the write, and for
+	// display only (the retry stands if the store cannot be read now).
+	if m.Data != nil {
+		_ = s.DB.View(func(tx Tx) error {
+			st, err := tx.SharedStore(storeID)
+			if err == nil {
+				m, _ = m.Rendered(st, s.Opt.PublicURL)
+			}
+			return err
+		})
+	}
+	return m, nil
 }
 
 func wakeUp(ch chan struct{}) {

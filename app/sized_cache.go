@@ -16,7 +16,9 @@ func newSizedCache[K comparable, V any](limit int, size func(K, V) int) sizedCac
 }
 
 // put keeps v under k. Over the bound it drops first what stale says will
-// not be served again, then whatever the map yields first.
+// not be served again, then whatever the map yields first (never k), down to
+// 7/8 of the bound, so that a full cache is scanned once per eighth of it
+// refilled rather than on every put.
 func (c *sizedCache[K, V]) put(k K, v V, stale func(K, V) bool) {
 	if old, ok := c.m[k]; ok {
 		c.bytes -= c.size(k, old)
@@ -27,7 +29,16 @@ func (c *sizedCache[K, V]) put(k K, v V, stale func(K, V) bool) {
 		return
 	}
 	c.drop(stale)
-	c.drop(func(K, V) bool { return c.bytes > c.limit })
+	low := c.limit - c.limit/8
+	for k2, v2 := range c.m {
+		if c.bytes <= low {
+			break
+		}
+		if k2 != k {
+			delete(c.m, k2)
+			c.bytes -= c.size(k2, v2)
+		}
+	}
 }
 
 // drop deletes the entries for which fn says so and returns how many.

@@ -372,7 +372,7 @@ func getJSON(b *bolt.Bucket, k []byte, v any, what string) error {
 	if raw == nil {
 		return app.NotFound(what)
 	}
-	if err := json.Unmarshal(expand(raw), v); err != nil {
+	if err := json.Unmarshal(raw, v); err != nil {
 		return fmt.Errorf("storage: decode %s: %w", what, err)
 	}
 	return nil
@@ -390,9 +390,9 @@ func putJSON(b *bolt.Bucket, k []byte, v any) error {
 	return nil
 }
 
-// getJSONBytes decodes a JSON record, plain or in the short-key form (shortjson.go).
+// getJSONBytes decodes a JSON record.
 func getJSONBytes(raw []byte, v any, what string) error {
-	if err := json.Unmarshal(expand(raw), v); err != nil {
+	if err := json.Unmarshal(raw, v); err != nil {
 		return fmt.Errorf("storage: decode %s: %w", what, err)
 	}
 	return nil

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"storefront/app"
 )
 
@@ -62,8 +60,7 @@ func orderCustomerKey(o *app.Order) []byte {
 // derived data. Index keys that do not change (the customer's when an
 // order is paid) are left as they are.
 func (t *Tx) putOrder(old, o *app.Order) error {
-	same := old != nil && old.StoreID == o.StoreID && old.ID == o.ID
-	sameStatus, sameCustomer := same && old.Status == o.Status, same && old.CustomerID == o.CustomerID
+	sameStatus, sameCustomer := old != nil && old.Status == o.Status, old != nil && old.CustomerID == o.CustomerID
 	if old != nil && !sameStatus {
 		if err := t.b(bIdxOrdersStatus).Delete(orderStatusKey(old)); err != nil {
 			return err
@@ -99,7 +96,7 @@ func (t *Tx) putOrder(old, o *app.Order) error {
 
 // CustomerOrders pages one customer's orders, newest first.
 func (t *Tx) CustomerOrders(storeID, customerID uint64, lp app.ListParams) (app.Page[*app.Order], error) {
-	return page(t.b(bIdxOrdersCust), keyOf(storeID).id(customerID), lp, true, orderByIndex(t.b(bOrders), storeID))
+	return page(t.b(bIdxOrdersCust), keyOf(storeID).id(customerID), lp, true, t.orderByIndex(storeID))
 }
 
 // Orders pages a store's orders newest first, all or of one status.
@@ -107,7 +104,7 @@ func (t *Tx) Orders(storeID uint64, status string, lp app.ListParams) (app.Page[
 	if status == "" {
 		return page(t.b(bOrders), tenant(storeID), lp, true, orderRecord)
 	}
-	return page(t.b(bIdxOrdersStatus), keyOf(storeID).str0(status), lp, true, orderByIndex(t.b(bOrders), storeID))
+	return page(t.b(bIdxOrdersStatus), keyOf(storeID).str0(status), lp, true, t.orderByIndex(storeID))
 }
 
 // PendingOrdersBefore lists a store's PENDING orders created before before.
@@ -134,12 +131,9 @@ func orderRecord(_, v []byte) (*app.Order, bool, error) {
 }
 
 // orderByIndex is the page decoder of an order index (keys ending in the id).
-func orderByIndex(orders *bolt.Bucket, sid uint64) func(k, v []byte) (*app.Order, bool, error) {
+func (t *Tx) orderByIndex(sid uint64) func(k, v []byte) (*app.Order, bool, error) {
 	return func(k, _ []byte) (*app.Order, bool, error) {
-		v := orders.Get(keyOf(sid).id(idFromKeyEnd(k)))
-		if v == nil {
-			return nil, false, app.NotFound("order")
-		}
-		return orderRecord(k, v)
+		o, err := t.Order(sid, idFromKeyEnd(k))
+		return o, err == nil, err
 	}
 }

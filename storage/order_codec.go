@@ -142,7 +142,7 @@ var errOrderCorrupt = errors.New("storage: a corrupt order record")
 func decodeOrder(v []byte) (*app.Order, error) {
 	if len(v) == 0 || v[0] != orderCompact {
 		var o app.Order
-		if err := getJSONBytes(v, &o, "order"); err != nil {
+		if err := getJSONBytes(expand(v), &o, "order"); err != nil {
 			return nil, err
 		}
 		return &o, nil

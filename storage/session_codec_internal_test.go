@@ -22,13 +22,10 @@ func TestPaymentSessionForms(t *testing.T) {
 	full := &app.PaymentSession{ID: id, StoreID: 3, Seq: 0x2a, OrderID: 99, Method: "WALLET_A", Amount: 1250, Currency: "USD",
 		CallbackURL: "https://shop.example/return", Status: app.SessionOpen, PaidTxID: "tx_1", Provider: "stripe", Test: true,
 		ProviderRef: "cs_test_1", RedirectURL: "https://pay.example/" + id + "/",
-		Attempts:  []app.PaymentAttempt{{TransactionID: "tx_0", Success: false, Message: "declined", At: at.Add(time.Minute)}},
+		Attempts:  []app.PaymentAttempt{{TransactionID: "tx_0", Success: true, Message: "paid", At: at.Add(time.Minute)}},
 		CreatedAt: at, UpdatedAt: at.Add(2 * time.Minute)}
-	v := reflect.ValueOf(*full)
-	for i := 0; i < v.NumField(); i++ {
-		if v.Field(i).IsZero() {
-			t.Fatalf("the sample leaves %s zero: set it, and store it in encodeSession", v.Type().Field(i).Name)
-		}
+	if zero := zeroFields(reflect.ValueOf(*full), ""); len(zero) > 0 {
+		t.Fatalf("the sample leaves %v zero: set them, and store them in encodeSession", zero)
 	}
 	sandbox := &app.PaymentSession{ID: id, StoreID: 3, Seq: 0x2a, OrderID: 42, Method: "WALLET_A", Amount: 1250, Currency: "USD",
 		CallbackURL: "https://shop.example/return", Status: app.SessionOpen, Provider: "sandbox", Test: true, ProviderRef: id,

@@ -66,7 +66,7 @@ func TestShortJSONOrders(t *testing.T) {
 		if err := tx.(*Tx).b(bOrders).Put(keyOf(1).id(6), raw); err != nil {
 			return err
 		}
-		if err := tx.(*Tx).putOrder(nil, &old); err != nil { // its indexes (and a short copy, replaced below)
+		if err := tx.(*Tx).putOrder(nil, &old); err != nil { // its indexes (and a compact copy, replaced below)
 			return err
 		}
 		if err := tx.(*Tx).b(bOrders).Put(keyOf(1).id(6), raw); err != nil {

@@ -152,14 +152,7 @@ func (s *Server) getProduct(c *fiber.Ctx) error {
 	}
 	if fs == nil { // the whole detail: from the catalog's detail cache
 		return s.svc.Catalog.WithProductDetail(store(c).ID, c.Params("slug"), func(detail []byte) error {
-			c.Status(fiber.StatusOK)
-			httpkit.SetJSON(c)
-			r := c.Response()
-			r.ResetBody()
-			r.AppendBody(httpkit.OKPrefix)
-			r.AppendBody(detail)
-			r.AppendBodyString("}")
-			return nil
+			return httpkit.SendRaw(c, fiber.StatusOK, "", detail)
 		})
 	}
 	// written out inside the read transaction, from the database's own bytes

@@ -90,13 +90,6 @@ func newSMTP(cfg Config) (*SMTP, error) {
 	return &SMTP{cfg: cfg, from: a.Address}, nil
 }
 
-// permanent marks an error that a retry cannot fix (the outbox fails the
-// mail at once). SMTP 5xx replies are permanent too (*textproto.Error).
-type permanent struct{ error }
-
-func (permanent) Permanent() bool { return true }
-func (p permanent) Unwrap() error { return p.error }
-
 type failing struct{ err error }
 
 func (f failing) Send(app.Mail) error { return f.err }
@@ -105,7 +98,7 @@ func (f failing) Send(app.Mail) error { return f.err }
 func (s *SMTP) Send(m app.Mail) error {
 	to, err := mail.ParseAddress(m.To)
 	if err != nil {
-		return permanent{fmt.Errorf("mail: bad recipient: %w", err)}
+		return app.PermanentError(fmt.Errorf("mail: bad recipient: %w", err))
 	}
 	msg, err := s.compose(m, to.Address)
 	if err != nil {

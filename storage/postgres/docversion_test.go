@@ -111,8 +111,6 @@ func TestDocsReencoded(t *testing.T) {
 	}
 }
 
-// opener returns a function that opens the database at url again (a test
-// that closes and reopens it, as a new binary would).
 // execAll runs the statements on db in turn (a test making a database look
 // as it did before a migration).
 func execAll(t *testing.T, db *postgres.DB, sqls ...string) {
@@ -124,6 +122,8 @@ func execAll(t *testing.T, db *postgres.DB, sqls ...string) {
 	}
 }
 
+// opener returns a function that opens the database at url again (a test
+// that closes and reopens it, as a new binary would).
 func opener(t *testing.T, url string) func() *postgres.DB {
 	return func() *postgres.DB {
 		db, err := postgres.Open(url, postgres.Options{MaxConns: 4})
