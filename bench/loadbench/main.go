@@ -320,7 +320,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	for _, j := range jobs {
 		if j.id == "verify" {
 			t0 := time.Now()
-			if j.script, err = verifyScript(ctx, dir, ours, ck, verifyN); err != nil {
+			if j.script, err = verifyScript(ctx, dir, ours, ck, verifyN, o.threads); err != nil {
 				return 0, err
 			}
 			fmt.Printf("placed %d checkouts for the verify load in %v\n", verifyN, time.Since(t0).Round(time.Millisecond))

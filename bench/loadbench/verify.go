@@ -22,11 +22,14 @@ import (
 const sandboxSecret = "bench-sandbox-secret-a"
 
 // verifyScript places n guest checkouts on srv (64 at a time), signs each
-// session's successful sandbox return and writes a wrk script that verifies
-// them in turn, each once: the position is carried in a file from one wrk
-// run to the next (the warm-up and every round), so no session is verified
-// twice unless the runs ask for more than n (verifyReused says).
-func verifyScript(ctx context.Context, dir string, srv *server, ck *bench.Checkout, n int) (string, error) {
+// session's successful sandbox return and writes a wrk script for threads
+// wrk threads that verifies them in turn, each once: thread k of the run
+// takes the sessions start+k, start+k+threads, ... (each thread has its own
+// Lua state, so they must not share a sequence), and the position after the
+// thread that went furthest is carried in a file from one wrk run to the
+// next (the warm-up and every round), so no session is verified twice unless
+// the runs ask for more than n (verifyReused says).
+func verifyScript(ctx context.Context, dir string, srv *server, ck *bench.Checkout, n, threads int) (string, error) {
 	bodies := make([][]byte, n)
 	g := &app.SandboxGateway{Code: app.WalletA, Secret: []byte(sandboxSecret)}
 	var next atomic.Int64
@@ -64,27 +67,33 @@ func verifyScript(ctx context.Context, dir string, srv *server, ck *bench.Checko
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["X-Service-Key"] = %s
 bodies = {}
-start, n = 0, 0
+start, n, id = 0, 0, 0
+local stride = %d
 local offsets = %s
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
+function setup(thread)
+  if #threads >= stride then error("the verify script was written for " .. stride .. " wrk threads") end
+  thread:set("id", #threads)
+  table.insert(threads, thread)
+end
 function init(args)
   for line in io.lines(%s) do bodies[#bodies + 1] = line end
   local f = io.open(offsets, "r")
   if f then start = tonumber(f:read("*l")) or 0; f:close() end
 end
 function request()
-  local i = (start + n) %% #bodies + 1
+  local i = (start + n * stride + id) %% #bodies + 1
   n = n + 1
   return wrk.format(nil, nil, nil, bodies[i])
 end
 function done(summary, latency, requests)
-  local t = threads[1]
+  local most = 0
+  for _, t in ipairs(threads) do most = math.max(most, t:get("n")) end
   local f = io.open(offsets, "w")
-  f:write(tostring(t:get("start") + t:get("n")))
+  f:write(tostring(threads[1]:get("start") + most * stride))
   f:close()
 end
-`, luaString([]byte(ck.Key)), luaString([]byte(filepath.Join(dir, "verify.offset"))), luaString([]byte(data)))
+`, luaString([]byte(ck.Key)), threads, luaString([]byte(filepath.Join(dir, "verify.offset"))), luaString([]byte(data)))
 	path := filepath.Join(dir, "verify.lua")
 	return path, os.WriteFile(path, []byte(script), 0o600)
 }
