@@ -18,7 +18,6 @@ import (
 //   - order_stats: sid|day|currency0 -> paid orders, gross and refunded
 //     (three int64) of orders placed that UTC day (app.OrderStatsOf).
 var (
-	_ = registerVerifier(verifyOrderDerived, bOrderRows, bOrderStats)
 	_ = registerDerived("order_rows_stats_v1", rebuildOrderDerived, bOrderRows, bOrderStats)
 )
 
@@ -262,26 +261,24 @@ func (t *Tx) CountPendingOrdersBefore(storeID uint64, before time.Time) (int, er
 	return n, err
 }
 
-func verifyOrderDerived(t *Tx, want expectKeys) error {
-	stats := map[string][3]int64{}
-	err := t.b(bOrders).ForEach(func(_, v []byte) error {
-		o, err := decodeOrder(v)
-		if err != nil {
-			return err
-		}
-		want.put(bOrderRows, keyOf(o.StoreID).id(o.ID), encodeRow(o))
-		n, g, r := app.OrderStatsOf(o)
-		if n != 0 || g != 0 || r != 0 {
-			k := string(statsKey(o.StoreID, o.CreatedAt, o.Currency))
-			s := stats[k]
-			stats[k] = [3]int64{s[0] + n, s[1] + int64(g), s[2] + int64(r)}
-		}
-		return nil
-	})
-	for k, s := range stats {
+// wantOrderDerived collects the rows and stats that the orders imply:
+// verifyOrders feeds it each order of its walk and then puts the stats.
+type wantOrderDerived map[string][3]int64
+
+func (d wantOrderDerived) add(want expectKeys, o *app.Order) {
+	want.put(bOrderRows, keyOf(o.StoreID).id(o.ID), encodeRow(o))
+	n, g, r := app.OrderStatsOf(o)
+	if n != 0 || g != 0 || r != 0 {
+		k := string(statsKey(o.StoreID, o.CreatedAt, o.Currency))
+		s := d[k]
+		d[k] = [3]int64{s[0] + n, s[1] + int64(g), s[2] + int64(r)}
+	}
+}
+
+func (d wantOrderDerived) putStats(want expectKeys) {
+	for k, s := range d {
 		want.put(bOrderStats, []byte(k), encodeStats(s))
 	}
-	return err
 }
 
 // rebuildOrderDerived rewrites the rows and stats from the orders (a

@@ -121,16 +121,25 @@ func verifyProducts(t *Tx, want expectKeys) error {
 	})
 }
 
-var _ = registerVerifier(verifyOrders, bIdxOrdersStatus, bIdxOrdersCust)
+var _ = registerVerifier(verifyOrders, bIdxOrdersStatus, bIdxOrdersCust, bOrderRows, bOrderStats)
 
+// verifyOrders decodes each order once for its index keys and its derived
+// row and stats (order_search.go).
 func verifyOrders(t *Tx, want expectKeys) error {
-	return t.b(bOrders).ForEach(func(_, v []byte) error {
+	derived := wantOrderDerived{}
+	err := t.b(bOrders).ForEach(func(_, v []byte) error {
 		o, err := decodeOrder(v)
 		if err != nil {
 			return err
 		}
 		want.put(bIdxOrdersStatus, orderStatusKey(o), nil)
 		want.put(bIdxOrdersCust, orderCustomerKey(o), nil)
+		derived.add(want, o)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	derived.putStats(want)
+	return nil
 }
