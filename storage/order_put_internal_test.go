@@ -3,8 +3,11 @@ package storage
 import (
 	"bytes"
 	"errors"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -241,4 +244,103 @@ func TestPutOrderExact(t *testing.T) {
 			t.Errorf("got %+v, want %+v", got, &want)
 		}
 	})
+}
+
+// TestOrderStatsExactOverUpdates: the day stats equal the stats recomputed
+// from the orders after every write of a long random sequence of order
+// updates (status and payment changes, partial and full refunds, a total
+// changed, an order moved to another day or currency), one or several
+// updates of one or two orders per transaction.
+func TestOrderStatsExactOverUpdates(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "o.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	orders := map[uint64]app.Order{} // as written
+	err = db.update(func(tx *Tx) error {
+		for i := 0; i < 6; i++ {
+			o := benchOrder(1, 0)
+			o.CreatedAt = o.CreatedAt.AddDate(0, 0, i%3).Add(time.Duration(i) * 5 * time.Hour)
+			if err := tx.CreateOrder(o); err != nil {
+				return err
+			}
+			orders[o.ID] = *o
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint64, 0, len(orders))
+	for id := range orders {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	statuses := []string{app.OrderPending, app.OrderConfirmed, app.OrderDelivered, app.OrderCancelled}
+	changes := []func(o *app.Order){
+		func(o *app.Order) { o.Status = statuses[rng.IntN(len(statuses))] },
+		func(o *app.Order) { o.PaymentStatus, o.RefundedAmount = app.PaymentPaid, 0 },
+		func(o *app.Order) { o.PaymentStatus, o.RefundedAmount = app.PaymentUnpaid, 0 },
+		func(o *app.Order) { o.PaymentStatus, o.RefundedAmount = app.PaymentFailed, 0 },
+		func(o *app.Order) {
+			o.PaymentStatus, o.RefundedAmount = app.PaymentPartiallyRefunded, app.Money(1+rng.IntN(int(o.Total)-1))
+		},
+		func(o *app.Order) { o.PaymentStatus, o.RefundedAmount = app.PaymentRefunded, o.Total },
+		func(o *app.Order) {
+			o.Total = app.Money(1000 + rng.IntN(9000))
+			o.RefundedAmount = min(o.RefundedAmount, o.Total)
+		},
+		func(o *app.Order) { o.CreatedAt = o.CreatedAt.Add(time.Duration(rng.IntN(49)-24) * time.Hour) },
+		func(o *app.Order) { o.Currency = []string{"USD", "EUR"}[rng.IntN(2)] },
+		func(o *app.Order) { o.Address = "2 Side St" },
+	}
+	from, to := benchOrder(1, 0).CreatedAt.AddDate(0, 0, -400), benchOrder(1, 0).CreatedAt.AddDate(0, 0, 400)
+	for step := 0; step < 400; step++ {
+		err := db.update(func(tx *Tx) error {
+			for range 1 + rng.IntN(3) {
+				o, err := tx.Order(1, ids[rng.IntN(len(ids))])
+				if err != nil {
+					return err
+				}
+				for range 1 + rng.IntN(2) {
+					changes[rng.IntN(len(changes))](o)
+				}
+				if err := tx.PutOrder(o); err != nil {
+					return err
+				}
+				orders[o.ID] = *o
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][3]int64{}
+		for _, o := range orders {
+			if n, g, r := app.OrderStatsOf(&o); n != 0 || g != 0 || r != 0 {
+				k := app.StatsDay(o.CreatedAt).Format(time.DateOnly) + " " + o.Currency
+				s := want[k]
+				want[k] = [3]int64{s[0] + n, s[1] + int64(g), s[2] + int64(r)}
+			}
+		}
+		got := map[string][3]int64{}
+		err = db.View(func(atx app.Tx) error {
+			days, err := atx.(*Tx).OrderDayStats(1, from, to)
+			for _, d := range days {
+				got[d.Day.Format(time.DateOnly)+" "+d.Currency] = [3]int64{d.Orders, int64(d.Gross), int64(d.Refunded)}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("step %d: got %v, want %v", step, got, want)
+		}
+	}
+	if err := db.Verify(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -90,17 +90,26 @@ func statsKey(sid uint64, day time.Time, currency string) []byte {
 }
 
 // putOrderDerived updates the row and the day stats of an order write (old
-// nil for a new order), in the write's transaction.
+// nil for a new order), in the write's transaction. When the order stays on
+// its day and currency (every write but a re-dated one) its stats entry gets
+// the difference, and nothing when what the stats count did not change (a
+// status change, an address edit): undoing and redoing the same entry was a
+// read and a write of it on every order write.
 func (t *Tx) putOrderDerived(old, o *app.Order) error {
 	if err := t.b(bOrderRows).Put(keyOf(o.StoreID).id(o.ID), encodeRow(o)); err != nil {
 		return fmt.Errorf("storage: put order row: %w", err)
 	}
-	if n, g, r := app.OrderStatsOf(old); n != 0 || g != 0 || r != 0 {
-		if err := t.addStats(statsKey(old.StoreID, old.CreatedAt, old.Currency), -n, -int64(g), -int64(r)); err != nil {
+	on, og, or := app.OrderStatsOf(old)
+	n, g, r := app.OrderStatsOf(o)
+	if old != nil && old.StoreID == o.StoreID && old.Currency == o.Currency &&
+		app.StatsDay(old.CreatedAt).Equal(app.StatsDay(o.CreatedAt)) {
+		on, og, or, n, g, r = 0, 0, 0, n-on, g-og, r-or
+	}
+	if on != 0 || og != 0 || or != 0 {
+		if err := t.addStats(statsKey(old.StoreID, old.CreatedAt, old.Currency), -on, -int64(og), -int64(or)); err != nil {
 			return err
 		}
 	}
-	n, g, r := app.OrderStatsOf(o)
 	if n == 0 && g == 0 && r == 0 {
 		return nil
 	}
