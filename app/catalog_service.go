@@ -81,8 +81,8 @@ func (cs *CatalogService) WithProducts(storeID uint64, q ProductQuery, fn func(P
 }
 
 // CategoryProducts returns the category and a page of its products. Pages are
-// cached per (category, sort, page, filters) for CategoryCacheTTL, and dropped
-// at once when the store's catalog changes.
+// cached per (category, sort, page, filters) for CategoryCacheTTL, and not
+// served again once the store's catalog changes (its generation moved on).
 func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q ProductQuery) (*Category, Page[Doc], error) {
 	q.CategoryID = categoryID
 	q.Borrow = false // a cached page must own its bytes
@@ -141,8 +141,8 @@ func pageQuery(q ProductQuery) string {
 	return b.String()
 }
 
-// dropPages drops the cached pages of a store, here and in the other
-// processes sharing the database. catalogDB calls it after every transaction
+// dropPages retires the cached pages and details of a store, here and in
+// the other processes sharing the database. catalogDB calls it after every transaction
 // that wrote the store's catalog (stock changes included).
 func (cs *CatalogService) dropPages(storeID uint64) {
 	cs.changedLocal(storeID)
@@ -160,12 +160,13 @@ func (cs *CatalogService) changedAll() {
 }
 
 // changedLocal moves a store's catalog generation on in this process: its
-// cached pages and details are not served again. The pages are dropped at
-// once; the details when the eviction job or the bound comes by.
+// cached pages and details are not served again (their generation is
+// checked on every hit), and go when the eviction job or the bound comes by
+// (stalePage, staleDetail). Nothing is scanned here: the write path (every
+// checkout's stock) holds the lock for one map increment.
 func (cs *CatalogService) changedLocal(storeID uint64) {
 	cs.mu.Lock()
 	cs.gen[storeID]++
-	cs.pages.drop(func(k pageKey, _ cachedPage) bool { return k.store == storeID })
 	cs.mu.Unlock()
 }
 

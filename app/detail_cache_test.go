@@ -210,3 +210,56 @@ func TestCategoryPageCacheBound(t *testing.T) {
 		t.Fatalf("%d pages kept, want the 2 fresh ones (the expired dropped first)", n)
 	}
 }
+
+// A catalog change retires its store's category pages by generation alone:
+// they are not served again (the next read goes to the database), the other
+// stores' pages still are, and the stale ones are reclaimed by the eviction
+// job or, before any live page, by the bound.
+func TestCategoryPagesRetiredByGeneration(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	cs, reads := newDetailCatalog(&now, nil)
+	page := func(store uint64, q string) {
+		t.Helper()
+		if _, _, err := cs.CategoryProducts(store, 7, ProductQuery{ListParams: ListParams{Limit: 24}, Q: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill := func() {
+		t.Helper()
+		for _, q := range []string{"a", "b", "c"} {
+			page(1, q)
+			page(2, q)
+		}
+	}
+	fill()
+	fill()
+	if *reads != 6 || cs.CachedPages() != 6 {
+		t.Fatalf("%d reads, %d pages; want 6 and 6", *reads, cs.CachedPages())
+	}
+	cs.changedLocal(1)
+	if n := cs.CachedPages(); n != 6 {
+		t.Fatalf("%d pages right after the change, want the 6 (nothing scanned on a write)", n)
+	}
+	page(2, "a")
+	page(1, "a")
+	page(1, "a")
+	if *reads != 7 {
+		t.Fatalf("%d reads, want 7: store 1's page read again once, store 2's served", *reads)
+	}
+	if n := cs.EvictExpired(); n != 2 || cs.CachedPages() != 4 {
+		t.Fatalf("evicted %d, %d left: want store 1's 2 stale pages gone, 4 left", n, cs.CachedPages())
+	}
+	// Over the bound the stale pages go before any live one: 4 pages cached,
+	// room for not quite 5 (the bound then drops down to 7/8 of it, 4.4).
+	cs.changedLocal(1)
+	cs.pages.limit = cs.pages.bytes*5/4 - 1
+	page(2, "d")
+	if n := cs.CachedPages(); n != 4 {
+		t.Fatalf("%d pages, want store 2's 4", n)
+	}
+	for _, q := range []string{"a", "b", "c", "d"} {
+		if _, ok := cs.pages.m[pageKey{2, pageQuery(ProductQuery{CategoryID: 7, ListParams: ListParams{Limit: 24}, Q: q})}]; !ok {
+			t.Fatalf("store 2's page %q was dropped", q)
+		}
+	}
+}

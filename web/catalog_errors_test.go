@@ -180,7 +180,7 @@ func TestCategoryPageCache(t *testing.T) {
 	if n := e.Svc.Catalog.CachedPages(); n != 1 {
 		t.Fatalf("got %d cached pages, want 1", n)
 	}
-	// a catalog write drops the store's pages: the new product shows at once
+	// a catalog write retires the store's pages: the new product shows at once
 	e.Product(sid, cat.ID, "Blue Shoe", 1000, 1)
 	var l productList
 	e.Do(testenv.Req{Method: "GET", Path: path, Key: key}).Expect(t, 200, "").Decode(t, &l)
