@@ -20,9 +20,9 @@ type CatalogService struct {
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
-	pages sizedCache[pageKey, cachedPage]
+	pages SizedCache[pageKey, cachedPage]
 	// details are the cached product details (detail_cache.go).
-	details sizedCache[detailKey, cachedDetail]
+	details SizedCache[detailKey, cachedDetail]
 	epoch   uint64 // bumped by changedAll (catalogGen)
 }
 
@@ -54,8 +54,8 @@ func pageSize(k pageKey, p cachedPage) int {
 
 func newCatalogService(d catalogDeps) *CatalogService {
 	return &CatalogService{s: d, gen: map[uint64]uint64{},
-		pages:   newSizedCache(pageCacheBytes, pageSize),
-		details: newSizedCache(detailCacheBytes, func(_ detailKey, d cachedDetail) int { return len(d.json) })}
+		pages:   NewSizedCache(pageCacheBytes, pageSize),
+		details: NewSizedCache(detailCacheBytes, func(_ detailKey, d cachedDetail) int { return len(d.json) })}
 }
 
 // Products returns a page of a store's active products.
@@ -90,7 +90,7 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	key := pageKey{storeID, pageQuery(q)}
 	cs.mu.Lock()
 	gen := cs.genOf(storeID)
-	hit, ok := cs.pages.m[key]
+	hit, ok := cs.pages.Get(key)
 	cs.mu.Unlock()
 	if ok && hit.gen == gen && now.Before(hit.expires) {
 		return hit.cat, hit.page, nil
@@ -110,7 +110,7 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	}
 	cs.mu.Lock()
 	if cs.genOf(storeID) == gen { // no write since the read began
-		cs.pages.put(key, cachedPage{gen: gen, cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, cs.stalePage(now))
+		cs.pages.Put(key, cachedPage{gen: gen, cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, cs.stalePage(now))
 	}
 	cs.mu.Unlock()
 	return cat, page, nil
@@ -154,8 +154,8 @@ func (cs *CatalogService) dropPages(storeID uint64) {
 func (cs *CatalogService) changedAll() {
 	cs.mu.Lock()
 	cs.epoch++ // every store's generation (genOf) changes with it
-	cs.pages.clear()
-	cs.details.clear()
+	cs.pages.Clear()
+	cs.details.Clear()
 	cs.mu.Unlock()
 }
 
@@ -177,14 +177,14 @@ func (cs *CatalogService) EvictExpired() int {
 	now := cs.s.Now()
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return cs.pages.drop(cs.stalePage(now)) + cs.details.drop(cs.staleDetail(now))
+	return cs.pages.Drop(cs.stalePage(now)) + cs.details.Drop(cs.staleDetail(now))
 }
 
 // CachedPages is the number of cached category pages (for metrics and tests).
 func (cs *CatalogService) CachedPages() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return len(cs.pages.m)
+	return cs.pages.Len()
 }
 
 // ProductDocBySlug returns the public doc of an active product.

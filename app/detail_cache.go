@@ -45,7 +45,7 @@ func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func
 	now := cs.s.Now()
 	cs.mu.Lock()
 	gen := cs.genOf(storeID)
-	hit, ok := cs.details.m[detailKey{storeID, slug}]
+	hit, ok := cs.details.Get(detailKey{storeID, slug})
 	cs.mu.Unlock()
 	if ok && hit.gen == gen && now.Before(hit.expires) {
 		return fn(hit.json)
@@ -73,7 +73,7 @@ func (cs *CatalogService) keepDetail(k detailKey, d cachedDetail, now time.Time)
 	if cs.genOf(k.store) != d.gen {
 		return
 	}
-	cs.details.put(k, d, cs.staleDetail(now))
+	cs.details.Put(k, d, cs.staleDetail(now))
 }
 
 // stale reports whether an entry of store read at gen and expiring at
@@ -96,12 +96,12 @@ func (cs *CatalogService) stalePage(now time.Time) func(pageKey, cachedPage) boo
 func (cs *CatalogService) CachedDetails() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return len(cs.details.m)
+	return cs.details.Len()
 }
 
 // CachedDetailBytes is the JSON the cached product details hold (for metrics).
 func (cs *CatalogService) CachedDetailBytes() int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	return cs.details.bytes
+	return cs.details.Bytes()
 }
