@@ -324,14 +324,17 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
 		}
 	}
-	sel := "pdoc, "
+	form := formFull
 	switch {
 	case q.Whole: // the JSON object of the light members, a plain doc (migration 0012)
-		sel = "coalesce(ljson, ldoc, pdoc), "
+		form = formWhole
 	case q.Light: // the doc without its heavy members (migration 0011; NULL: not written yet)
-		sel = "coalesce(ldoc, pdoc), "
+		form = formLight
 	}
-	l := list{sel: sel + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
+	l := list{sel: docExpr[form] + ", " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
+	if pg, ok, err := t.docsByVersion(storeID, form, l, q.ListParams); ok { // doccache.go
+		return pg, err
+	}
 	if q.Borrow { // valid until the transaction ends (borrow.go)
 		l.doc = t.borrowDoc
 	}

@@ -60,6 +60,8 @@ type DB struct {
 	full fullState // disk_full answers (full.go)
 
 	cache recordCache // per-store records served under the lock (storecache.go)
+
+	docs *docCache // product docs by row version (doccache.go)
 }
 
 var _ app.DB = (*DB)(nil)
@@ -104,6 +106,7 @@ func Open(url string, opt Options) (*DB, error) {
 	if opt.Tracer != nil {
 		cfg.ConnConfig.Tracer = opt.Tracer
 	}
+	cfg.AfterConnect = noteIncarnation
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -114,7 +117,7 @@ func Open(url string, opt Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connect %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
-	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute}
+	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute, docs: newDocCache()}
 	db.startParking(cfg.MaxConns)
 	db.ln.origin = fmt.Sprintf("%x", randomBytes(8))
 	if !opt.NoMigrate {

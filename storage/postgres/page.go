@@ -132,20 +132,9 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 	if err := t.lock(storeID); err != nil {
 		return out, err
 	}
-	limit := lp.Limit
-	if limit <= 0 {
-		limit = app.DefaultLimit
-	}
-	after := l.seekTo
-	if lp.After != nil {
-		after = lp.After.Key
-	}
-	var afterVals []any
-	if after != nil {
-		var err error
-		if afterVals, err = l.keys.decodeKey(after); err != nil {
-			return out, err
-		}
+	limit, afterVals, err := l.start(lp)
+	if err != nil {
+		return out, err
 	}
 	chunk := limit + 1
 	if l.chunk > chunk {
@@ -201,16 +190,38 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 	}
 	if len(out.Items) > limit {
 		out.Items = out.Items[:limit]
-		var k []byte
-		for i, c := range l.keys.cols {
-			k = appendKey(k, c.kind, keyVals[limit-1][i])
-		}
-		out.Next = &app.Cursor{Sort: lp.Sort, Key: k}
+		out.Next = l.keys.cursor(lp.Sort, keyVals[limit-1])
 	}
 	if out.Items == nil {
 		out.Items = []T{}
 	}
 	return out, nil
+}
+
+// start is where a page begins: its limit and the key values it follows
+// (nil: the start).
+func (l list) start(lp app.ListParams) (limit int, after []any, err error) {
+	limit = lp.Limit
+	if limit <= 0 {
+		limit = app.DefaultLimit
+	}
+	key := l.seekTo
+	if lp.After != nil {
+		key = lp.After.Key
+	}
+	if key != nil {
+		after, err = l.keys.decodeKey(key)
+	}
+	return limit, after, err
+}
+
+// cursor is the cursor of the page that ends with the row of key values vals.
+func (ks keyset) cursor(sort string, vals []any) *app.Cursor {
+	var k []byte
+	for i, c := range ks.cols {
+		k = appendKey(k, c.kind, vals[i])
+	}
+	return &app.Cursor{Sort: sort, Key: k}
 }
 
 // rowReader decodes rows as rows.Values does. With doc set, it reads the
