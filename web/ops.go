@@ -52,6 +52,11 @@ type PoolStats struct {
 	MaxConns, TotalConns, IdleConns, AcquiredConns int
 	Acquires, EmptyAcquires, CanceledAcquires      int64
 	AcquireWait                                    time.Duration
+	// DocEntries and DocBytes are the product docs cached by row version for
+	// catalog pages; DocHits and DocMisses count the docs of pages served
+	// from them and read again.
+	DocEntries, DocBytes int
+	DocHits, DocMisses   int64
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -261,12 +266,17 @@ var (
 	descPoolEmpty    = prometheus.NewDesc("storefront_pg_pool_empty_acquires_total", "PostgreSQL pool: acquires that had to wait for a connection.", nil, nil)
 	descPoolCanceled = prometheus.NewDesc("storefront_pg_pool_canceled_acquires_total", "PostgreSQL pool: acquires canceled while waiting.", nil, nil)
 	descPoolWait     = prometheus.NewDesc("storefront_pg_pool_acquire_seconds_total", "PostgreSQL pool: time spent acquiring connections.", nil, nil)
+	descDocEntries   = prometheus.NewDesc("storefront_pg_doc_cache_entries", "Product docs kept by row version for catalog pages.", nil, nil)
+	descDocBytes     = prometheus.NewDesc("storefront_pg_doc_cache_bytes", "Bytes of those docs (bounded at 16 MB).", nil, nil)
+	descDocHits      = prometheus.NewDesc("storefront_pg_doc_cache_hits_total", "Docs of catalog pages served from memory at their row version.", nil, nil)
+	descDocMisses    = prometheus.NewDesc("storefront_pg_doc_cache_misses_total", "Docs of catalog pages read again (new or changed rows).", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
 		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descDetails, descDetailSize, descCommits, descBatched, descFull, descFullErrors,
-		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
+		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait,
+		descDocEntries, descDocBytes, descDocHits, descDocMisses} {
 		ch <- d
 	}
 }
@@ -289,6 +299,10 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descPoolEmpty, float64(p.EmptyAcquires))
 		counter(descPoolCanceled, float64(p.CanceledAcquires))
 		counter(descPoolWait, p.AcquireWait.Seconds())
+		gauge(descDocEntries, float64(p.DocEntries))
+		gauge(descDocBytes, float64(p.DocBytes))
+		counter(descDocHits, float64(p.DocHits))
+		counter(descDocMisses, float64(p.DocMisses))
 		return
 	}
 	counter(descReadTx, float64(s.ReadTx))

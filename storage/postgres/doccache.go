@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -85,6 +86,22 @@ type docCache struct {
 	docs app.SizedCache[docKey, cachedDoc]
 	seen app.SizedCache[uint64, struct{}] // maphash of a page query
 	seed maphash.Seed
+
+	hits, misses atomic.Int64 // docs served from memory, docs read again
+}
+
+// DocCacheStats are the figures of the product docs cached by row version.
+type DocCacheStats struct {
+	Entries, Bytes int
+	Hits, Misses   int64 // docs of pages served from memory, and read again
+}
+
+// DocCacheStats reports the product docs cached by row version (/metrics).
+func (db *DB) DocCacheStats() DocCacheStats {
+	c := db.docs
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return DocCacheStats{Entries: c.docs.Len(), Bytes: c.docs.Bytes(), Hits: c.hits.Load(), Misses: c.misses.Load()}
 }
 
 func newDocCache() *docCache {
@@ -201,6 +218,8 @@ func (t *Tx) docsByVersion(storeID uint64, form docForm, l list, lp app.ListPara
 		}
 	}
 	c.mu.RUnlock()
+	c.hits.Add(int64(len(vers) - len(miss)))
+	c.misses.Add(int64(len(miss)))
 	if len(miss) == 0 {
 		return out, true, nil
 	}
