@@ -107,6 +107,9 @@ func Open(url string, opt Options) (*DB, error) {
 		cfg.ConnConfig.Tracer = opt.Tracer
 	}
 	cfg.AfterConnect = noteIncarnation
+	if err := identifyWriter(cfg.ConnConfig); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

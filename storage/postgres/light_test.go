@@ -1,6 +1,8 @@
 package postgres_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,12 +15,14 @@ import (
 
 // TestLightDocs: every write of a product's doc writes its light doc
 // (migration 0011) and its light JSON (0012) with it, including the stock
-// update of a checkout and a category's rename; a database from before 0011
-// gets both for all its products from the migrations (in batches); and a
-// write of pdoc alone (a binary from before 0011, still running in a rolling
-// upgrade) clears both, one of pdoc and ldoc (a binary from before 0012) the
-// JSON, so a page shows the product as written then. A page with no field
-// set (ProductQuery.Whole) writes the same JSON as a light one.
+// update of a checkout and a category's rename, and one that leaves them as
+// they were (a variant's SKU) keeps them; a database from before 0011 gets
+// both for all its products from the migrations (in batches); and
+// a write of pdoc alone (a binary from before 0011, still running in a
+// rolling upgrade: its statement, on a connection of its own) clears both,
+// one of pdoc and ldoc (a binary from before 0012) the JSON, so a page shows
+// the product as written then. A page with no field set
+// (ProductQuery.Whole) writes the same JSON as a light one.
 func TestLightDocs(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	open := opener(t, url)
@@ -80,6 +84,25 @@ func TestLightDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(db, "after a category's rename", 0)
+	// A variant's SKU edited: pdoc changes, the light forms do not (no
+	// variants in them), and the triggers for earlier binaries' writes leave
+	// them alone (migration 0013).
+	err = db.Update(func(tx app.Tx) error {
+		p, err := tx.Product(sid, 2)
+		if err != nil {
+			return err
+		}
+		p.Variants[1].SKU = "s44-new"
+		return tx.PutProduct(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(db, "after a variant's SKU edit", 0)
+	if n, err := db.CountForTest(`SELECT count(*) FROM products WHERE id = 2 AND position('s44-new'::bytea in pdoc) > 0
+		AND ldoc IS NOT NULL AND ljson IS NOT NULL`); err != nil || n != 1 {
+		t.Fatalf("after a variant's SKU edit: %d rows with the new SKU and both light forms (%v), want 1", n, err)
+	}
 	read := func(db *postgres.DB, whole bool) (string, int) {
 		t.Helper()
 		var out []string
@@ -121,28 +144,57 @@ func TestLightDocs(t *testing.T) {
 		t.Fatalf("light page:\n%s", got)
 	}
 
-	// A binary from before 0011 writes a product's pdoc alone: its light doc
-	// is cleared, and the page shows what that binary wrote.
-	if err := db.ExecForTest(`UPDATE products SET pdoc = (SELECT pdoc FROM products WHERE id = 3) WHERE id = 2`); err != nil {
-		t.Fatal(err)
+	// Binaries from before 0011 and 0012 update a product's stock with their
+	// statements (PutProductStock's), on a connection of their own.
+	old := earlierConn(t, url)
+	earlierStock := func(id uint64, stock int64, sql string, light bool) {
+		t.Helper()
+		var p *app.Product
+		err := db.View(func(tx app.Tx) error {
+			var err error
+			p, err = tx.Product(sid, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Variants[0].Stock = stock
+		doc, err := p.Doc(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []any{int64(sid), int64(id), p.AvailableStock(), raw, []byte(doc), "earlier|catalog|1|", p.LowStock()}
+		if light {
+			args = append(args, doc.AppendLight(nil))
+		}
+		if _, err := old.Exec(context.Background(), sql, args...); err != nil {
+			t.Fatal(err)
+		}
 	}
+	// Before 0011: pdoc alone. Its light doc and JSON are cleared, and the
+	// page shows what that binary wrote.
+	earlierStock(2, 0, `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7 WHERE store_id = $1 AND id = $2
+		RETURNING pg_notify('storefront_events', $6::text)`, false)
 	check(db, "after a write of pdoc alone", 1)
-	if got := page(db, 2); strings.Count(got, `"name":"P2"`) != 2 || strings.Contains(got, `"name":"P1"`) {
+	if got := page(db, 2); strings.Count(got, `"stock":2`) != 1 || strings.Count(got, `"stock":5`) != 1 {
 		t.Fatalf("light page after a write of pdoc alone:\n%s", got)
 	}
-	// A binary from before 0012 writes pdoc and ldoc: the JSON is cleared.
-	if err := db.ExecForTest(`UPDATE products SET pdoc = (SELECT pdoc FROM products WHERE id = 1),
-		ldoc = (SELECT ldoc FROM products WHERE id = 1) WHERE id = 3`); err != nil {
-		t.Fatal(err)
-	}
+	// Before 0012: pdoc and ldoc. The JSON is cleared.
+	earlierStock(3, 1, `UPDATE products SET stock = $3, doc = $4, pdoc = $5, low = $7, ldoc = $8 WHERE store_id = $1 AND id = $2
+		RETURNING pg_notify('storefront_events', $6::text)`, true)
 	check(db, "after a write of pdoc and ldoc", 2)
-	if got := page(db, 1); strings.Count(got, `"name":"P0"`) != 2 || strings.Count(got, `"name":"P2"`) != 1 {
+	if got := page(db, 1); strings.Count(got, `"stock":2`) != 1 || strings.Count(got, `"stock":3`) != 1 {
 		t.Fatalf("light page after a write of pdoc and ldoc:\n%s", got)
 	}
 	want := page(db, 1)
 
 	// A database from before 0011, with more products than a batch (the
 	// copies inactive: the page stays the same).
+	execAll(t, db, undo0013...)
 	execAll(t, db,
 		`INSERT INTO products SELECT store_id, id + 10 * g, slug || g::text::bytea, category_id, false, price, stock, name_key,
 			rating_key, doc, pdoc, low_stock, low FROM products, generate_series(1, 450) AS g`,

@@ -7,12 +7,23 @@ import (
 	"storefront/app"
 )
 
-// mailDue is a mail's due column: its next attempt while queued, else NULL.
+// mailDue is a mail's send_at column, which this binary's workers read: its
+// next attempt while queued, else NULL.
 func mailDue(m *app.Mail) any {
 	if m.State() != app.MailQueued {
 		return nil
 	}
 	return m.NextAt
+}
+
+// mailDueEarlier is its due column, which the workers of binaries from before
+// migration 0013 read: the same for rendered mail, NULL for mail queued as
+// data (such a worker would send it blank; it waits for one of ours).
+func mailDueEarlier(m *app.Mail) any {
+	if m.Data != nil {
+		return nil
+	}
+	return mailDue(m)
 }
 
 // AddOutbox stores m with a new id.
@@ -34,15 +45,15 @@ func (t *Tx) Mail(storeID, id uint64) (*app.Mail, error) {
 	return &m, nil
 }
 
-// PutMail writes m and its due time (only queued mail is due).
+// PutMail writes m and its due times (only queued mail is due; migration 0013).
 func (t *Tx) PutMail(m *app.Mail) error {
 	raw, err := encode(m)
 	if err != nil {
 		return err
 	}
-	return t.exec(m.StoreID, "put mail", `INSERT INTO outbox (store_id, id, due, doc) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (store_id, id) DO UPDATE SET due = excluded.due, doc = excluded.doc`,
-		i64(m.StoreID), i64(m.ID), mailDue(m), raw)
+	return t.exec(m.StoreID, "put mail", `INSERT INTO outbox (store_id, id, send_at, due, doc) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (store_id, id) DO UPDATE SET send_at = excluded.send_at, due = excluded.due, doc = excluded.doc`,
+		i64(m.StoreID), i64(m.ID), mailDue(m), mailDueEarlier(m), raw)
 }
 
 // dueBefore is the bound of the due queries: the due times are compared by
@@ -51,9 +62,10 @@ func (t *Tx) PutMail(m *app.Mail) error {
 func dueBefore(now time.Time) time.Time { return now.Truncate(time.Second).Add(time.Second) }
 
 // DueMail returns up to limit queued mails of every store due at or before
-// now, soonest first.
+// now, soonest first: by send_at, which holds the mail of both forms and of
+// every binary (migration 0013).
 func (t *Tx) DueMail(now time.Time, limit int) ([]*app.Mail, error) {
-	return dueDocs[app.Mail](t, "mail", `SELECT doc::text FROM outbox WHERE due IS NOT NULL AND due < $1 ORDER BY date_trunc('second', due), store_id, id LIMIT $2`, now, limit)
+	return dueDocs[app.Mail](t, "mail", `SELECT doc::text FROM outbox WHERE send_at IS NOT NULL AND send_at < $1 ORDER BY date_trunc('second', send_at), store_id, id LIMIT $2`, now, limit)
 }
 
 // Outbox pages a store's mail, newest first.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 //go:embed migrations/*.sql
@@ -52,6 +54,26 @@ func migrations() ([]Migration, error) {
 		}
 	}
 	return out, nil
+}
+
+// writerSchema names the setting that tells the database which migrations a
+// connection's binary knows (migration 0013): the triggers that make up for
+// an earlier binary's writes in a rolling upgrade skip the writes of a binary
+// that knows their migration.
+const writerSchema = "storefront.schema"
+
+// identifyWriter makes every connection of cfg send writerSchema, the newest
+// migration of this binary, as a startup parameter (no round trip).
+func identifyWriter(cfg *pgx.ConnConfig) error {
+	all, err := migrations()
+	if err != nil {
+		return err
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams[writerSchema] = strconv.Itoa(all[len(all)-1].Version)
+	return nil
 }
 
 const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
