@@ -43,42 +43,61 @@ func (db *DB) stampDocs() error {
 	})
 }
 
-// reencodeDocs writes every product's pdoc (and ldoc) and every approved review's view
-// again from their records.
+// reencodeDocs writes every product's pdoc (with ldoc and ljson) and every
+// approved review's view again from their records, in batches of lightBatch
+// in key order (memory bounded, whatever the catalog's size).
 func (t *Tx) reencodeDocs() error {
-	ps, err := all[app.Product](t, noLock, "products", `SELECT doc FROM products ORDER BY store_id, id`)
+	cats := map[[2]uint64]*app.Category{}
+	err := keysetBatches(t, "products", `SELECT doc FROM products WHERE (store_id, id) > ($1, $2) ORDER BY store_id, id LIMIT $3`,
+		func(p *app.Product) (uint64, uint64) { return p.StoreID, p.ID },
+		func(p *app.Product) error {
+			var cat *app.Category
+			if p.CategoryID != 0 {
+				ck := [2]uint64{p.StoreID, p.CategoryID}
+				if cat = cats[ck]; cat == nil {
+					var err error
+					if cat, err = t.Category(p.StoreID, p.CategoryID); err != nil {
+						return fmt.Errorf("postgres: re-encode product %d: %w", p.ID, err)
+					}
+					cats[ck] = cat
+				}
+			}
+			return t.putProductDoc(noLock, p, cat)
+		})
 	if err != nil {
 		return err
 	}
-	cats := map[[2]uint64]*app.Category{}
-	for _, p := range ps {
-		var cat *app.Category
-		if p.CategoryID != 0 {
-			ck := [2]uint64{p.StoreID, p.CategoryID}
-			if cat = cats[ck]; cat == nil {
-				if cat, err = t.Category(p.StoreID, p.CategoryID); err != nil {
-					return fmt.Errorf("postgres: re-encode product %d: %w", p.ID, err)
-				}
-				cats[ck] = cat
+	return keysetBatches(t, "reviews", `SELECT doc FROM reviews WHERE view IS NOT NULL AND (store_id, id) > ($1, $2) ORDER BY store_id, id LIMIT $3`,
+		func(r *app.Review) (uint64, uint64) { return r.StoreID, r.ID },
+		func(r *app.Review) error {
+			view, err := json.Marshal(r.View())
+			if err != nil {
+				return fmt.Errorf("postgres: encode review view: %w", err)
+			}
+			return t.exec(noLock, "put review view", `UPDATE reviews SET view = $3 WHERE store_id = $1 AND id = $2`,
+				i64(r.StoreID), i64(r.ID), view)
+		})
+}
+
+// keysetBatches calls fn with every record sql selects, lightBatch at a time
+// (memory bounded): sql pages by ($1, $2), the key (store id, id) of the
+// batch's last record, with $3 as its LIMIT.
+func keysetBatches[T any](t *Tx, what, sql string, key func(*T) (uint64, uint64), fn func(*T) error) error {
+	var sid, id int64 = -1, -1
+	for {
+		xs, err := all[T](t, noLock, what, sql, sid, id, lightBatch)
+		if err != nil {
+			return err
+		}
+		for _, x := range xs {
+			if err := fn(x); err != nil {
+				return err
 			}
 		}
-		if err := t.putProductDoc(noLock, p, cat); err != nil {
-			return err
+		if len(xs) < lightBatch {
+			return nil
 		}
+		s, i := key(xs[len(xs)-1])
+		sid, id = i64(s), i64(i)
 	}
-	rs, err := all[app.Review](t, noLock, "reviews", `SELECT doc FROM reviews WHERE view IS NOT NULL ORDER BY store_id, id`)
-	if err != nil {
-		return err
-	}
-	for _, r := range rs {
-		view, err := json.Marshal(r.View())
-		if err != nil {
-			return fmt.Errorf("postgres: encode review view: %w", err)
-		}
-		if err := t.exec(noLock, "put review view", `UPDATE reviews SET view = $3 WHERE store_id = $1 AND id = $2`,
-			i64(r.StoreID), i64(r.ID), view); err != nil {
-			return err
-		}
-	}
-	return nil
 }

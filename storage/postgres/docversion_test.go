@@ -11,7 +11,8 @@ import (
 
 // TestDocsReencoded: as the bbolt backend's, a binary whose doc encoding
 // version differs from the database's rebuilds every stored pdoc and review
-// view at open; with the same version, open leaves them alone.
+// view at open (in keyset batches); with the same version, open leaves them
+// alone.
 func TestDocsReencoded(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	open := opener(t, url)
@@ -78,6 +79,7 @@ func TestDocsReencoded(t *testing.T) {
 	old := *postgres.DocVersion
 	t.Cleanup(func() { *postgres.DocVersion = old })
 	*postgres.DocVersion = old + 1
+	postgres.SetLightBatch(t, 2) // 3 products and 2 views: pages of 2, as many as there are
 	db = open()
 	defer db.Close()
 	if n := staleCount(db); n != 0 {

@@ -70,7 +70,8 @@ func (db *DB) LightDocsForTest() (stale, missing int, err error) {
 	return stale, missing, rows.Err()
 }
 
-// SetLightBatch lowers the batch of migrations 0011's and 0012's backfills for a test.
+// SetLightBatch lowers the batch of the light docs' backfill (migration
+// 0012) and of the docs' re-encoding for a test.
 func SetLightBatch(t interface{ Cleanup(func()) }, n int) {
 	old := lightBatch
 	lightBatch = n

@@ -17,7 +17,7 @@ import (
 // (migration 0011) and its light JSON (0012) with it, including the stock
 // update of a checkout and a category's rename, and one that leaves them as
 // they were (a variant's SKU) keeps them; a database from before 0011 gets
-// both for all its products from the migrations (in batches); and
+// both for all its products from the migrations (one pass, in batches); and
 // a write of pdoc alone (a binary from before 0011, still running in a
 // rolling upgrade: its statement, on a connection of its own) clears both,
 // one of pdoc and ldoc (a binary from before 0012) the JSON, so a page shows

@@ -14,8 +14,7 @@ import (
 var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
 	4:  backfillProductWords,
 	8:  backfillAdminWords,
-	11: backfillLightDocs,
-	12: backfillLightJSON,
+	12: backfillLightDocs, // 0011's too
 }
 
 // backfillProductWords indexes the words of every active product.

@@ -10,9 +10,9 @@
 -- Every statement of this binary that writes pdoc writes ljson with it. A
 -- NULL ljson reads as ldoc, then pdoc (coalesce; a page may mix the forms,
 -- each doc says which it is). The Go step fills it for the existing rows in
--- batches. A binary from before 0012 still running beside the upgraded ones
--- writes pdoc (and ldoc) without ljson: the trigger then clears ljson, so a
--- page never shows a product's old JSON.
+-- batches, and 0011's ldoc with it. A binary from before 0012 still running
+-- beside the upgraded ones writes pdoc (and ldoc) without ljson: the trigger
+-- then clears ljson, so a page never shows a product's old JSON.
 ALTER TABLE products ADD COLUMN ljson bytea;
 
 CREATE FUNCTION products_clear_ljson() RETURNS trigger LANGUAGE plpgsql AS $$
