@@ -106,8 +106,7 @@ func Open(url string, opt Options) (*DB, error) {
 	if opt.Tracer != nil {
 		cfg.ConnConfig.Tracer = opt.Tracer
 	}
-	cfg.AfterConnect = noteIncarnation
-	if err := identifyWriter(cfg.ConnConfig); err != nil {
+	if cfg.AfterConnect, err = onConnect(); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

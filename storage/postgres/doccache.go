@@ -1,15 +1,12 @@
 package postgres
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"storefront/app"
 )
@@ -112,19 +109,9 @@ func newDocCache() *docCache {
 	}
 }
 
-// incKey is the connection's CustomData key of its server's incarnation.
+// incKey is the connection's CustomData key of its server's incarnation
+// (read by onConnect).
 const incKey = "storefront.incarnation"
-
-// noteIncarnation is the pool's AfterConnect: it reads the server's
-// incarnation onto the connection.
-func noteIncarnation(ctx context.Context, c *pgx.Conn) error {
-	var start time.Time
-	if err := c.QueryRow(ctx, `SELECT pg_postmaster_start_time()`).Scan(&start); err != nil {
-		return fmt.Errorf("postgres: server start time: %w", err)
-	}
-	c.PgConn().CustomData()[incKey] = start.UnixMicro()
-	return nil
-}
 
 // incarnation is the server incarnation of the transaction's connection (0:
 // not known, nothing is cached).

@@ -62,18 +62,25 @@ func migrations() ([]Migration, error) {
 // that knows their migration.
 const writerSchema = "storefront.schema"
 
-// identifyWriter makes every connection of cfg send writerSchema, the newest
-// migration of this binary, as a startup parameter (no round trip).
-func identifyWriter(cfg *pgx.ConnConfig) error {
+// onConnect is the pool's AfterConnect. In one round trip per connection it
+// sets writerSchema to the newest migration of this binary, and reads the
+// server's incarnation (doccache.go). A session setting rather than a
+// startup parameter: PgBouncer refuses a connection whose startup packet
+// holds a parameter it does not know, and keeps a SET for the session.
+func onConnect() (func(context.Context, *pgx.Conn) error, error) {
 	all, err := migrations()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if cfg.RuntimeParams == nil {
-		cfg.RuntimeParams = map[string]string{}
-	}
-	cfg.RuntimeParams[writerSchema] = strconv.Itoa(all[len(all)-1].Version)
-	return nil
+	schema := strconv.Itoa(all[len(all)-1].Version)
+	return func(ctx context.Context, c *pgx.Conn) error {
+		var start time.Time
+		if err := c.QueryRow(ctx, `SELECT pg_postmaster_start_time(), set_config($1, $2, false)`, writerSchema, schema).Scan(&start, nil); err != nil {
+			return fmt.Errorf("postgres: set up a connection: %w", err)
+		}
+		c.PgConn().CustomData()[incKey] = start.UnixMicro()
+		return nil
+	}, nil
 }
 
 const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,10 +1,10 @@
 -- 0013: a rolling upgrade corrupts nothing (issue 13). While it runs, a
 -- binary from before this migration keeps serving beside the upgraded ones.
 --
--- Writers. Every connection of a binary that knows this migration sends
--- storefront.schema, the newest migration it knows (13 here, more later), as
--- a startup parameter (db.go); an earlier binary, a psql session or anything
--- else reads as 0. The triggers below say WHEN (<that> < 13), first, so this
+-- Writers. Every connection of a binary that knows this migration sets
+-- storefront.schema for its session when it connects, the newest migration
+-- it knows (13 here, more later; migrate.go, onConnect); an earlier binary, a
+-- psql session or anything else reads as 0. The triggers below say WHEN (<that> < 13), first, so this
 -- binary's own writes do not run them (the test is a built-in function's
 -- lookup, evaluated per row). Whatever the setting says, what they do is
 -- right for any writer: a pooler that drops the setting costs speed, never a
