@@ -29,6 +29,24 @@ func oneConnection(t *testing.T, e *testenv.Env) (*http.Client, string) {
 	return &http.Client{Transport: tr}, "http://" + ln.Addr().String()
 }
 
+// getConfig sends GET config with key over client and notes in conns the
+// connection it went on; it returns the status and the body.
+func getConfig(t *testing.T, client *http.Client, base, key string, conns map[string]bool) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+site+"/config/", nil)
+	req.Header.Set("X-Service-Key", key)
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotConn: func(i httptrace.GotConnInfo) { conns[i.Conn.LocalAddr().String()] = true },
+	}))
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw
+}
+
 // TestAPIKeyOnOneConnection: a connection remembers its last API key
 // (app.KeyMemo), and every store change still shows at once on it: another
 // store's key, a deactivated store, a rotated key, a wrong key of the same
@@ -42,17 +60,7 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 	conns := map[string]bool{}
 	get := func(key string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", base+site+"/config/", nil)
-		req.Header.Set("X-Service-Key", key)
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-			GotConn: func(i httptrace.GotConnInfo) { conns[i.Conn.LocalAddr().String()] = true },
-		}))
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
+		status, raw := getConfig(t, client, base, key, conns)
 		var body struct {
 			Data      struct{ Subdomain string } `json:"data"`
 			ErrorCode string                     `json:"error_code"`
@@ -60,10 +68,10 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 		if err := json.Unmarshal(raw, &body); err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
-		if resp.StatusCode != 200 {
-			return resp.StatusCode, body.ErrorCode
+		if status != 200 {
+			return status, body.ErrorCode
 		}
-		return resp.StatusCode, body.Data.Subdomain
+		return status, body.Data.Subdomain
 	}
 	want := func(what string, gotStatus int, got string, status int, w string) {
 		t.Helper()
@@ -162,19 +170,9 @@ func TestConfigAlternatingOnOneConnection(t *testing.T) {
 	conns := map[string]bool{}
 	get := func(key string) string {
 		t.Helper()
-		req, _ := http.NewRequest("GET", base+site+"/config/", nil)
-		req.Header.Set("X-Service-Key", key)
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-			GotConn: func(i httptrace.GotConnInfo) { conns[i.Conn.LocalAddr().String()] = true },
-		}))
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("got %d: %s", resp.StatusCode, raw)
+		status, raw := getConfig(t, client, base, key, conns)
+		if status != 200 {
+			t.Fatalf("got %d: %s", status, raw)
 		}
 		return string(raw)
 	}
