@@ -418,3 +418,47 @@ func TestOutboxMigration0013(t *testing.T) {
 		t.Fatalf("sent after 0013: %+v", sent)
 	}
 }
+
+// TestOutboxDataFormRetry: a binary of the data form from before 0013
+// queues again (the admin's retry) a mail queued as data that failed: its
+// PutMail is an INSERT ... ON CONFLICT DO UPDATE that sets due and doc, and
+// the trigger's INSERT branch has already moved due to send_at in the row
+// the UPDATE takes excluded.due from. The mail is still sent, once, rendered.
+func TestOutboxDataFormRetry(t *testing.T) {
+	f, db := newOutboxFixture(t)
+	defer func() { db.Close() }()
+	old := earlierConn(t, f.url)
+	id := f.queueData(t, db, "retried@example.com")
+	var m *app.Mail
+	err := db.Update(func(tx app.Tx) error {
+		var err error
+		if m, err = tx.Mail(f.sid, id); err != nil {
+			return err
+		}
+		m.Status, m.LastError, m.Attempts = app.MailFailed, "550 no such user", 1
+		return tx.PutMail(m)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.dueIDs(t, db); len(got) != 0 {
+		t.Fatalf("due mail after the failure: %v, want none", got)
+	}
+
+	f.now = f.now.Add(time.Hour)
+	m.Status, m.LastError, m.NextAt, m.QueuedAt, m.Attempts = app.MailQueued, "", f.now, f.now, 0
+	earlierPutDoc(t, old, f.sid, id, true, f.now, m)
+	if got := earlierIDs(earlierDue(t, old, f.now, 50)); len(got) != 0 {
+		t.Fatalf("the earlier worker's due mail after its retry: %v, want none", got)
+	}
+	if got, want := f.dueIDs(t, db), []uint64{id}; !slices.Equal(got, want) {
+		t.Fatalf("due mail after the earlier binary's retry: %v, want %v", got, want)
+	}
+	sent := sends{}
+	if _, err := f.worker(db, sent).RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sent[id]); n != 1 || !strings.Contains(sent[id][0].Text, "246810") {
+		t.Fatalf("the retried mail sent %d times (%+v), want once with its code", n, sent[id])
+	}
+}

@@ -29,14 +29,18 @@ CREATE INDEX outbox_send_at ON outbox (send_at, store_id, id) WHERE send_at IS N
 -- from due, so an upgraded worker sends what it queued and never again what
 -- it marked sent or failed. A mail queued as data keeps due NULL whoever
 -- writes it, and send_at while it is queued (from due when a binary of the
--- data form from before 0013 wrote it). An earlier binary that queues such a
+-- data form from before 0013 wrote it; from the doc's next attempt when due
+-- is gone: that binary's PutMail is an upsert, whose UPDATE takes due from
+-- excluded, where this trigger's INSERT run has already cleared it, as when
+-- its admin queues a failed mail again). An earlier binary that queues such a
 -- mail again (the admin's retry) has read it without its data and written it
 -- back blank: the data is put back from the row it replaces, so the mail is
 -- still rendered when sent.
 CREATE FUNCTION outbox_send_at_follows_due() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	IF json_typeof(NEW.doc->'data') = 'object' THEN
-		NEW.send_at := CASE WHEN coalesce(NEW.doc->>'status', 'queued') = 'queued' THEN coalesce(NEW.due, NEW.send_at) END;
+		NEW.send_at := CASE WHEN coalesce(NEW.doc->>'status', 'queued') = 'queued'
+			THEN coalesce(NEW.due, (NEW.doc->>'next_attempt_at')::timestamptz, NEW.send_at, '0001-01-01T00:00:00Z') END;
 		NEW.due := NULL;
 	ELSIF TG_OP = 'UPDATE' AND json_typeof(OLD.doc->'data') = 'object' AND coalesce(NEW.doc->>'status', 'queued') = 'queued' THEN
 		NEW.doc := (NEW.doc::jsonb || jsonb_build_object('data', OLD.doc::jsonb->'data'))::json;
