@@ -30,12 +30,17 @@ import (
 //     with the same xmin, but only the last is ever visible to another;
 //   - an xmin is 32 bits and wraps around after 2^32 transactions: an entry
 //     lives at most docMaxAge, far shorter than the fastest wrap;
-//   - a server that lost acknowledged transactions (a crash with
-//     synchronous_commit off, a failover to an asynchronous replica) may
-//     hand their xids out again: each connection carries the incarnation of
-//     its server (pg_postmaster_start_time, read when it connects; a
-//     promoted replica or a restarted server has a new one), and an entry
-//     serves only reads of the incarnation that put it;
+//   - a server that lost acknowledged transactions (a failover to an
+//     asynchronous replica, a restart after a crash with synchronous_commit
+//     off) may hand their xids out again: each connection carries the
+//     incarnation of its server (pg_postmaster_start_time, read when it
+//     connects; a promoted replica or a restarted server has a new one), and
+//     an entry serves only reads of the incarnation that put it. Not
+//     covered: a crash the postmaster survives (one backend killed, then
+//     restart_after_crash reinitializes) keeps the start time, and with
+//     synchronous_commit off it loses the commits still in the WAL buffers
+//     and hands their xids out again, so a doc of a lost commit could be
+//     served for up to docMaxAge. Hence synchronous_commit = on (README);
 //   - freezing keeps a row's xmin (PostgreSQL 9.4 and later): a frozen row is
 //     the same row version.
 //
