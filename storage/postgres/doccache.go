@@ -29,7 +29,11 @@ import (
 //     rows alone: a transaction writing one row twice leaves two versions
 //     with the same xmin, but only the last is ever visible to another;
 //   - an xmin is 32 bits and wraps around after 2^32 transactions: an entry
-//     lives at most docMaxAge, far shorter than the fastest wrap;
+//     lives at most docMaxAge, far shorter than the fastest wrap. Not quite
+//     exact: a row last written almost 2^32 transactions ago (frozen, its
+//     raw xmin kept) could be cached, then written again within docMaxAge by
+//     precisely the transaction whose xid wraps onto its old xmin; one xid in
+//     2^32 would have to write that very product, which we accept;
 //   - a server that lost acknowledged transactions (a failover to an
 //     asynchronous replica, a restart after a crash with synchronous_commit
 //     off) may hand their xids out again: each connection carries the
