@@ -39,12 +39,14 @@ import (
 //     off) may hand their xids out again: each connection carries the
 //     incarnation of its server (pg_postmaster_start_time, read when it
 //     connects; a promoted replica or a restarted server has a new one), and
-//     an entry serves only reads of the incarnation that put it. Not
-//     covered: a crash the postmaster survives (one backend killed, then
+//     an entry serves only reads of the incarnation that put it. The start
+//     time misses a crash the postmaster survives (one backend killed, then
 //     restart_after_crash reinitializes) keeps the start time, and with
 //     synchronous_commit off it loses the commits still in the WAL buffers
-//     and hands their xids out again, so a doc of a lost commit could be
-//     served for up to docMaxAge. Hence synchronous_commit = on (README);
+//     and hands their xids out again. Such a crash ends every backend, the
+//     announcements' listener's too (notify.go): the cache is cleared when
+//     it loses its connection, before the server takes connections again.
+//     synchronous_commit = on (README) closes it whatever the timing;
 //   - freezing keeps a row's xmin (PostgreSQL 9.4 and later): a frozen row is
 //     the same row version.
 //
@@ -130,6 +132,14 @@ func (t *Tx) incarnation() int64 {
 	}
 	inc, _ := t.conn.Conn().PgConn().CustomData()[incKey].(int64)
 	return inc
+}
+
+// clear drops every doc: the listener's connection was lost, and the server
+// may have lost commits whose xids it hands out again.
+func (c *docCache) clear() {
+	c.mu.Lock()
+	c.docs.Clear()
+	c.mu.Unlock()
 }
 
 // seenBefore reports whether the page query was run before, and remembers it.

@@ -331,3 +331,46 @@ func TestDocsByVersionConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsByVersionListenerLost: when the announcements' connection is lost
+// (a crash the server's postmaster survives ends every backend, keeping its
+// start time, the incarnation), the cached docs are dropped.
+func TestDocsByVersionListenerLost(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	st := &statements{}
+	db, err := postgres.Open(url, postgres.Options{MaxConns: 2, Tracer: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	lost := make(chan struct{}, 1)
+	db.OnBroadcast(func(ev app.Event) {
+		if ev.Lost {
+			lost <- struct{}{}
+		}
+	})
+	sid := docStore(t, db, 5)
+	q := app.ProductQuery{ListParams: app.ListParams{Limit: 24}, MinPrice: -1, MaxPrice: -1, Light: true, Whole: true}
+	for range 3 {
+		readPage(t, db, false, sid, q)
+	}
+	sameTrips(t, "warm", st.take(), "docs", "versions", "fill", "versions")
+	if n := db.DocCacheStats().Entries; n != 5 {
+		t.Fatalf("%d docs cached, want 5", n)
+	}
+	if err := db.ExecForTest(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN %'`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-lost:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listener did not report its lost connection")
+	}
+	if n := db.DocCacheStats().Entries; n != 0 {
+		t.Fatalf("%d docs cached after the listener's connection was lost, want 0", n)
+	}
+	st.take()
+	readPage(t, db, false, sid, q)
+	sameTrips(t, "after the loss", st.take(), "versions", "fill")
+}
