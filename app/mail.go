@@ -105,13 +105,15 @@ func (m *Mail) Rendered(st *Store, publicURL string) (*Mail, error) {
 // returned by index (their subjects say why); err is a store that could not
 // be read.
 func renderMails(tx SharedStoreTx, publicURL string, ms []*Mail) (unrendered map[int]error, err error) {
+	var st *Store // the store of the mail before, most often the same
 	for i, m := range ms {
 		if m.Data == nil {
 			continue
 		}
-		st, err := tx.SharedStore(m.StoreID)
-		if err != nil {
-			return nil, err
+		if st == nil || st.ID != m.StoreID {
+			if st, err = tx.SharedStore(m.StoreID); err != nil {
+				return nil, err
+			}
 		}
 		if ms[i], err = m.Rendered(st, publicURL); err != nil {
 			if unrendered == nil {

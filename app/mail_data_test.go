@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"storefront/app"
 )
@@ -39,6 +40,63 @@ func TestMailDataRoundTrip(t *testing.T) {
 		if got.Subject != want.Subject || got.Text != want.Text || got.HTML != want.HTML || got.Data != nil || got.Subject == "" {
 			t.Fatalf("%s: rendered %q / %q, want %q / %q", kind, got.Subject, got.Text, want.Subject, want.Text)
 		}
+	}
+}
+
+// TestMailDataKeepsEveryField: a MailData with every field set (nested ones
+// too, the brand aside: it is never stored) comes back from the outbox
+// record's JSON whole, so a field the templates read cannot be lost on the
+// way (the samples leave some zero).
+func TestMailDataKeepsEveryField(t *testing.T) {
+	var d app.MailData
+	fillAll(reflect.ValueOf(&d).Elem())
+	d.Store = app.Brand{}
+	raw, err := json.Marshal(app.Mail{Kind: app.MailOrderConfirmation, Data: &d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back app.Mail
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*back.Data, d) {
+		t.Fatalf("data came back as %+v\nwant %+v", *back.Data, d)
+	}
+}
+
+// fillAll sets every settable field of v to a non-zero value.
+func fillAll(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeOf(time.Time{}) {
+			v.Set(reflect.ValueOf(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillAll(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillAll(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fillAll(v.Index(0))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fillAll(k)
+		fillAll(e)
+		v.SetMapIndex(k, e)
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(7)
 	}
 }
 

@@ -277,7 +277,7 @@ func (n notifier) lowStockAfterTake(tx notifyTx, p *Product, o *Order) error {
 }
 
 // endpointDisabledMail tells the owner that an endpoint was disabled.
-func (n notifier) endpointDisabledMail(tx mailTx, st *Store, w *WebhookEndpoint) error {
+func endpointDisabledMail(tx mailTx, st *Store, w *WebhookEndpoint) error {
 	d := MailData{Endpoint: &EndpointMail{URL: w.URL, Reason: w.DisabledReason}}
 	for _, to := range ownerAddresses(st) {
 		if err := QueueKind(tx, st.ID, MailOwnerWebhookOff, to, d); err != nil {

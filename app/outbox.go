@@ -165,7 +165,7 @@ func permanentMailError(err error) bool {
 }
 
 // RetryMail queues a failed mail again, due now (admin), and returns it as
-// the outbox shows it. Errors: not_found.
+// the outbox shows it. Errors: not_found, conflict (sent already).
 func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	var m *Mail
 	err := s.DB.Update(func(tx Tx) error {
@@ -185,16 +185,9 @@ func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	s.Kick()
 	// Shown rendered, as the outbox lists it: outside the write, and for
 	// display only (the retry stands if the store cannot be read now).
-	if m.Data != nil {
-		_ = s.DB.View(func(tx Tx) error {
-			st, err := tx.SharedStore(storeID)
-			if err == nil {
-				m, _ = m.Rendered(st, s.Opt.PublicURL)
-			}
-			return err
-		})
-	}
-	return m, nil
+	ms := []*Mail{m}
+	_ = s.DB.View(func(tx Tx) error { _, err := renderMails(tx, s.Opt.PublicURL, ms); return err })
+	return ms[0], nil
 }
 
 func wakeUp(ch chan struct{}) {

@@ -100,7 +100,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// Each service is given what it uses, nothing more.
 	sdb := s.DB // catalogDB: its writes drop cached catalog pages
 	// n turns changes into their webhook events and mails (notify.go).
-	n := notifier{kick: s.Kick}
+	n := s.notifier()
 	mailing := mailDeps{DB: sdb, notifier: n}
 	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n})

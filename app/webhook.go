@@ -408,7 +408,7 @@ type WebhookWorker struct {
 // NewWebhookWorker returns the worker of s's deliveries through sender.
 func NewWebhookWorker(s *Services, sender WebhookSender) *WebhookWorker {
 	return &WebhookWorker{DB: s.DB, Sender: sender, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1),
-		mail: s.notifier().endpointDisabledMail}
+		mail: endpointDisabledMail}
 }
 
 // Wake asks a running worker to look now.

@@ -57,10 +57,12 @@ func (d *compactReader) uvarint() uint64 {
 }
 
 // varint reads a zigzag-encoded number (binary.AppendVarint).
-func (d *compactReader) varint() int64 {
-	u := d.uvarint()
-	return int64(u>>1) ^ -int64(u&1)
-}
+func (d *compactReader) varint() int64 { return unzigzag(d.uvarint()) }
+
+// zigzag and unzigzag map signed numbers to unsigned ones and back, small
+// magnitudes to small numbers (binary.AppendVarint's encoding).
+func zigzag(n int64) uint64   { return uint64(n<<1 ^ n>>63) }
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 func (d *compactReader) bytes(n int) string {
 	if len(d.s) < n {
@@ -116,8 +118,7 @@ func (d *compactReader) time() time.Time {
 	if u == 0 {
 		return time.Time{}
 	}
-	u--
-	return time.Unix(0, int64(u>>1)^-int64(u&1)).UTC()
+	return time.Unix(0, unzigzag(u-1)).UTC()
 }
 
 // done reports whether every part read well and nothing is left over.
@@ -143,8 +144,7 @@ func appendTime(b []byte, t time.Time) []byte {
 	if t == (time.Time{}) {
 		return append(b, 0)
 	}
-	ns := t.UnixNano()
-	return binary.AppendUvarint(b, uint64(ns<<1^ns>>63)+1)
+	return binary.AppendUvarint(b, zigzag(t.UnixNano())+1)
 }
 
 // storedJSON is a stored record as JSON: the older JSON form as it is, a

@@ -56,7 +56,7 @@ func (db *DB) Export(fn func(Record) error) error {
 				case bytes.Equal(name, bPaymentSessions):
 					v, err = sessionJSON(k, v)
 				case bytes.Equal(name, bOrders):
-					v, err = orderJSON(v)
+					v, err = orderJSON(k, v)
 				}
 				if err != nil {
 					return err

@@ -19,11 +19,12 @@ func (t *Tx) CreateOrder(o *app.Order) error {
 
 // Order returns one order.
 func (t *Tx) Order(storeID, id uint64) (*app.Order, error) {
-	v := t.b(bOrders).Get(keyOf(storeID).id(id))
+	k := keyOf(storeID).id(id)
+	v := t.b(bOrders).Get(k)
 	if v == nil {
 		return nil, app.NotFound("order")
 	}
-	return decodeOrder(v)
+	return storedOrder(k, v)
 }
 
 // OrdersByID returns the orders of ids that exist, in ids' order.
@@ -125,8 +126,8 @@ func (t *Tx) PendingOrdersBefore(storeID uint64, before time.Time) ([]*app.Order
 }
 
 // orderRecord is the page decoder of the orders bucket.
-func orderRecord(_, v []byte) (*app.Order, bool, error) {
-	o, err := decodeOrder(v)
+func orderRecord(k, v []byte) (*app.Order, bool, error) {
+	o, err := storedOrder(k, v)
 	return o, err == nil, err
 }
 

@@ -188,14 +188,20 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	return o, nil
 }
 
-// orderJSON is a stored order as JSON (what Export hands on).
-func orderJSON(v []byte) ([]byte, error) {
-	if len(v) == 0 || v[0] != orderCompact {
-		return expand(v), nil
-	}
+// storedOrder decodes the order stored under k, naming the record when it
+// cannot (errOrderCorrupt).
+func storedOrder(k, v []byte) (*app.Order, error) {
 	o, err := decodeOrder(v)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w under key %x", err, k)
 	}
-	return json.Marshal(o)
+	return o, nil
+}
+
+// orderJSON is a stored order as JSON (what Export hands on).
+func orderJSON(k, v []byte) ([]byte, error) {
+	if len(v) > 0 && v[0] == shortJSON {
+		return expand(v), nil // as stored: amounts of any length stay exact
+	}
+	return storedJSON(k, v, storedOrder)
 }

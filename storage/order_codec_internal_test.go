@@ -3,12 +3,16 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"storefront/app"
 )
@@ -96,7 +100,7 @@ func TestOrderCodec(t *testing.T) {
 			t.Errorf("%s: read back as\n%+v\nwant\n%+v", name, got, o)
 		}
 		js, _ := json.Marshal(o)
-		if exp, err := orderJSON(b); err != nil || !bytes.Equal(exp, js) {
+		if exp, err := orderJSON(nil, b); err != nil || !bytes.Equal(exp, js) {
 			t.Errorf("%s: exported %s, %v; want %s", name, exp, err, js)
 		}
 		short := shorten(js)
@@ -110,7 +114,7 @@ func TestOrderCodec(t *testing.T) {
 			if got, err := decodeOrder(old); err != nil || !reflect.DeepEqual(got, &want) {
 				t.Errorf("%s: %q read as %+v, %v", name, old[:1], got, err)
 			}
-			if exp, err := orderJSON(old); err != nil || !bytes.Equal(exp, js) {
+			if exp, err := orderJSON(nil, old); err != nil || !bytes.Equal(exp, js) {
 				t.Errorf("%s: exported %s, %v; want %s", name, exp, err, js)
 			}
 		}
@@ -263,4 +267,27 @@ func FuzzOrderCodec(f *testing.F) {
 			t.Fatalf("read back as\n%+v\nwant\n%+v", got, o)
 		}
 	})
+}
+
+// TestCorruptOrderRecord: a damaged order record is refused wherever it is
+// read (Tx.Order, Verify, the export), naming its key.
+func TestCorruptOrderRecord(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "t.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := keyOf(1).id(5)
+	if err := db.bolt.Update(func(tx *bolt.Tx) error { return tx.Bucket(bOrders).Put(k, []byte{orderCompact, 0, 1}) }); err != nil {
+		t.Fatal(err)
+	}
+	wantCorrupt := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, errOrderCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("%x", k)) {
+			t.Fatalf("%s: %v, want errOrderCorrupt naming key %x", what, err, k)
+		}
+	}
+	wantCorrupt("Tx.Order", db.View(func(tx app.Tx) error { _, err := tx.Order(1, 5); return err }))
+	wantCorrupt("Verify", db.Verify())
+	wantCorrupt("Export", db.Export(func(Record) error { return nil }))
 }

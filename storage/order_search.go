@@ -99,21 +99,27 @@ func (t *Tx) putOrderDerived(old, o *app.Order) error {
 	if err := t.b(bOrderRows).Put(keyOf(o.StoreID).id(o.ID), encodeRow(o)); err != nil {
 		return fmt.Errorf("storage: put order row: %w", err)
 	}
-	on, og, or := app.OrderStatsOf(old)
 	n, g, r := app.OrderStatsOf(o)
-	if old != nil && old.StoreID == o.StoreID && old.Currency == o.Currency &&
-		app.StatsDay(old.CreatedAt).Equal(app.StatsDay(o.CreatedAt)) {
-		on, og, or, n, g, r = 0, 0, 0, n-on, g-og, r-or
-	}
-	if on != 0 || og != 0 || or != 0 {
-		if err := t.addStats(statsKey(old.StoreID, old.CreatedAt, old.Currency), -on, -int64(og), -int64(or)); err != nil {
-			return err
+	var key []byte // o's stats entry
+	if old != nil {
+		on, og, or := app.OrderStatsOf(old)
+		oldKey := statsKey(old.StoreID, old.CreatedAt, old.Currency)
+		key = statsKey(o.StoreID, o.CreatedAt, o.Currency)
+		if bytes.Equal(oldKey, key) { // the same entry: the difference
+			n, g, r = n-on, g-og, r-or
+		} else if on != 0 || og != 0 || or != 0 {
+			if err := t.addStats(oldKey, -on, -int64(og), -int64(or)); err != nil {
+				return err
+			}
 		}
 	}
 	if n == 0 && g == 0 && r == 0 {
 		return nil
 	}
-	return t.addStats(statsKey(o.StoreID, o.CreatedAt, o.Currency), n, int64(g), int64(r))
+	if key == nil {
+		key = statsKey(o.StoreID, o.CreatedAt, o.Currency)
+	}
+	return t.addStats(key, n, int64(g), int64(r))
 }
 
 func (t *Tx) addStats(k []byte, n, gross, refunded int64) error {
@@ -294,8 +300,8 @@ func (d wantOrderDerived) putStats(want expectKeys) {
 // database made before they existed).
 func rebuildOrderDerived(tx *bolt.Tx) error {
 	t := &Tx{tx: tx}
-	return tx.Bucket(bOrders).ForEach(func(_, v []byte) error {
-		o, err := decodeOrder(v)
+	return tx.Bucket(bOrders).ForEach(func(k, v []byte) error {
+		o, err := storedOrder(k, v)
 		if err != nil {
 			return err
 		}

@@ -127,8 +127,8 @@ var _ = registerVerifier(verifyOrders, bIdxOrdersStatus, bIdxOrdersCust, bOrderR
 // row and stats (order_search.go).
 func verifyOrders(t *Tx, want expectKeys) error {
 	derived := wantOrderDerived{}
-	err := t.b(bOrders).ForEach(func(_, v []byte) error {
-		o, err := decodeOrder(v)
+	err := t.b(bOrders).ForEach(func(k, v []byte) error {
+		o, err := storedOrder(k, v)
 		if err != nil {
 			return err
 		}

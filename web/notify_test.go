@@ -706,4 +706,18 @@ func TestOutboxRendersWhenSent(t *testing.T) {
 	if got := len(n.smtp.Messages()); got != 1 {
 		t.Fatalf("SMTP got %d messages, want the one sent before", got)
 	}
+
+	// its retry answers it unrendered, and the next run fails it again
+	var again app.MailView
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("%soutbox/%d/retry/", admin, e.Outbox(n.sid)[0].ID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &again)
+	if again.Status != app.MailQueued || !strings.Contains(again.Subject, "not rendered") {
+		t.Fatalf("retry of an unrenderable mail answered %+v, want it queued and not rendered", again)
+	}
+	n.deliver(t)
+	if m := e.Outbox(n.sid)[0]; m.State() != app.MailFailed || !strings.Contains(m.LastError, "rendering") {
+		t.Fatalf("after its retry: %s %q, want failed at rendering again", m.State(), m.LastError)
+	}
+	if got := len(n.smtp.Messages()); got != 1 {
+		t.Fatalf("SMTP got %d messages after the retry, want still the one", got)
+	}
 }

@@ -267,7 +267,7 @@ var (
 	descPoolCanceled = prometheus.NewDesc("storefront_pg_pool_canceled_acquires_total", "PostgreSQL pool: acquires canceled while waiting.", nil, nil)
 	descPoolWait     = prometheus.NewDesc("storefront_pg_pool_acquire_seconds_total", "PostgreSQL pool: time spent acquiring connections.", nil, nil)
 	descDocEntries   = prometheus.NewDesc("storefront_pg_doc_cache_entries", "Product docs kept by row version for catalog pages.", nil, nil)
-	descDocBytes     = prometheus.NewDesc("storefront_pg_doc_cache_bytes", "Bytes of those docs (bounded at 16 MB).", nil, nil)
+	descDocBytes     = prometheus.NewDesc("storefront_pg_doc_cache_bytes", "Bytes of those docs as the cache counts them (bounded at 16 MB).", nil, nil)
 	descDocHits      = prometheus.NewDesc("storefront_pg_doc_cache_hits_total", "Docs of catalog pages served from memory at their row version.", nil, nil)
 	descDocMisses    = prometheus.NewDesc("storefront_pg_doc_cache_misses_total", "Docs of catalog pages read again (new or changed rows).", nil, nil)
 )

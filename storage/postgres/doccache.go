@@ -142,6 +142,10 @@ func (c *docCache) clear() {
 	c.mu.Unlock()
 }
 
+// fresh reports whether a doc read at born (unix seconds) may still serve at
+// now: it lives docMaxAge (the xmin wrap-around above).
+func fresh(born int64, now time.Time) bool { return born > now.Add(-docMaxAge).Unix() }
+
 // seenBefore reports whether the page query was run before, and remembers it.
 func (c *docCache) seenBefore(h uint64) bool {
 	c.mu.RLock()
@@ -202,7 +206,7 @@ func (c *docCache) queryHash(storeID uint64, form docForm, l list, lp app.ListPa
 // before (ok false: run it the usual way). t reads only.
 func (t *Tx) docsByVersion(storeID uint64, form docForm, l list, lp app.ListParams) (out app.Page[app.Doc], ok bool, err error) {
 	c := t.db.docs
-	if c == nil || t.write || !c.seenBefore(c.queryHash(storeID, form, l, lp)) {
+	if t.write || !c.seenBefore(c.queryHash(storeID, form, l, lp)) {
 		return out, false, nil
 	}
 	vers, next, err := t.versions(l, lp)
@@ -213,11 +217,10 @@ func (t *Tx) docsByVersion(storeID uint64, form docForm, l list, lp app.ListPara
 	out.Next = next
 	out.Items = make([]app.Doc, len(vers))
 	var miss []int64
-	oldest := t.now.Add(-docMaxAge).Unix()
 	c.mu.RLock()
 	for i, r := range vers {
-		d, ok := c.docs.Get(docKey{storeID, r.id, form})
-		if ok && d.xmin == r.xmin && d.inc == inc && inc != 0 && d.born > oldest {
+		d, hit := c.docs.Get(docKey{storeID, r.id, form})
+		if hit && d.xmin == r.xmin && d.inc == inc && inc != 0 && fresh(d.born, t.now) {
 			out.Items[i] = d.doc
 		} else {
 			miss = append(miss, int64(r.id))
@@ -259,8 +262,12 @@ func (t *Tx) versions(l list, lp app.ListParams) ([]rowVer, *app.Cursor, error) 
 			if err != nil {
 				return nil, nil, t.fail(fmt.Errorf("postgres: list products: %w", err))
 			}
-			id, _ = vals[0].(int64)
-			xmin, _ = vals[1].(uint32)
+			var ok1, ok2 bool
+			id, ok1 = vals[0].(int64)
+			xmin, ok2 = vals[1].(uint32)
+			if !ok1 || !ok2 {
+				return nil, nil, t.fail(fmt.Errorf("postgres: list products: id %T, xmin %T", vals[0], vals[1]))
+			}
 			last = vals[2:]
 		} else if err := rows.Scan(dest...); err != nil {
 			return nil, nil, t.fail(fmt.Errorf("postgres: list products: %w", err))
@@ -313,7 +320,7 @@ func (t *Tx) fillDocs(storeID uint64, form docForm, inc int64, vers []rowVer, it
 		}
 		items[i] = d.doc
 		if inc != 0 {
-			c.docs.Put(docKey{storeID, v.id, form}, d, func(_ docKey, e cachedDoc) bool { return e.born <= born-int64(docMaxAge/time.Second) })
+			c.docs.Put(docKey{storeID, v.id, form}, d, func(_ docKey, e cachedDoc) bool { return !fresh(e.born, t.now) })
 		}
 	}
 	return nil

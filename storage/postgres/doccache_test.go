@@ -223,6 +223,18 @@ func TestDocsByVersion(t *testing.T) {
 			samePage(t, fmt.Sprint(what, ", read ", i+1), readPage(t, db, false, sid, x), want)
 		}
 	}
+
+	// A bad cursor is refused the same on the second run, by the version query.
+	bad := q
+	bad.After = &app.Cursor{Key: []byte{1, 2, 3}}
+	st.take()
+	for i := range 2 {
+		err := db.View(func(tx app.Tx) error { _, err := tx.ProductDocs(sid, bad); return err })
+		if app.ErrorCode(err) != app.EValidation {
+			t.Fatalf("bad cursor, read %d: %v, want %s", i+1, err, app.EValidation)
+		}
+	}
+	sameTrips(t, "bad cursor", st.take()) // refused before any statement
 }
 
 // TestDocsByVersionLifetime: a cached doc is not served past docMaxAge (the
