@@ -40,6 +40,7 @@ import (
 	"storefront/asynclog"
 	"storefront/storage"
 	"storefront/storage/postgres"
+	"storefront/shop"
 	"storefront/web"
 )
 
@@ -249,6 +250,11 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		return fail("cannot create the owner account", err)
 	}
 	warnOpenCallbacks(svc, log)
+	if cfg.Demo {
+		if err := seedDemo(cfg, svc, e.stdout, log); err != nil {
+			return fail("cannot seed the demo store", err)
+		}
+	}
 	var backups *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
 	backup := func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
 	listBackupFiles := func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
@@ -300,18 +306,21 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
 	}
+	storeShop, err := newShop(cfg, svc, db.DB, cursorSecret)
+	if err != nil {
+		return fail("cannot load the shop", err)
+	}
 	if mln != nil {
 		web.RegisterOps(srv.App, ops, nil) // /metrics only on the separate listener
 	} else {
 		web.RegisterOps(srv.App, ops, metrics)
 	}
+	if storeShop != nil {
+		storeShop.Register(srv.App)
+		srv.App.Use(storeShop.NotFound)
+	}
 	srv.Mount()
 
-	if cfg.Demo {
-		if err := seedDemo(cfg, svc, e.stdout, log); err != nil {
-			return fail("cannot seed the demo store", err)
-		}
-	}
 
 	var sock *http.Server
 	if db.bolt != nil {
@@ -512,6 +521,9 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 		log.Info("demo: the database already has stores and no demo store; nothing seeded")
 		return nil
 	}
+	if cfg.Shop.DefaultStore == 0 {
+		cfg.Shop.DefaultStore = res.StoreID // http://127.0.0.1:8080/ is the demo's shop
+	}
 	base := cfg.HTTP.PublicURL
 	email := app.NormalizeEmail(cfg.Admin.Email)
 	password := "(the one set in admin.password)"
@@ -525,6 +537,9 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 	line := strings.Repeat("=", 78)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", line)
+	if cfg.Shop.Enabled {
+		fmt.Fprintf(&b, " Shop: %s/\n\n", base)
+	}
 	if res.Created {
 		catID := uint64(1)
 		if cats, err := svc.Catalog.Categories(res.StoreID); err == nil && len(cats) > 0 {
@@ -561,6 +576,25 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 	fmt.Fprintf(&b, "%s\n\n", line)
 	_, err = io.WriteString(out, b.String())
 	return err
+}
+
+// newShop builds the shop window (nil when shop.enabled is false).
+func newShop(cfg *config.Config, svc *app.Services, db app.DB, cursorSecret []byte) (*shop.Shop, error) {
+	if !cfg.Shop.Enabled {
+		return nil, nil
+	}
+	secret, err := db.Secret("shop")
+	if err != nil {
+		return nil, err
+	}
+	return shop.New(shop.Config{
+		Host:           app.ShopHost{Domain: cfg.Shop.Domain, DefaultStore: cfg.Shop.DefaultStore},
+		ThemeDir:       cfg.Shop.ThemeDir,
+		Secret:         secret,
+		CursorSecret:   cursorSecret,
+		SecureCookies:  strings.HasPrefix(cfg.HTTP.PublicURL, "https://"),
+		TrustedProxies: cfg.HTTP.TrustedProxies,
+	}, svc)
 }
 
 // dbStats reads the figures /metrics reports.

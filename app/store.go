@@ -25,6 +25,9 @@ type Store struct {
 	// AllowedOrigins are the exact browser origins (scheme://host[:port])
 	// allowed to call the storefront API of this store (CORS).
 	AllowedOrigins []string `json:"allowed_origins,omitempty"`
+	// Domains are the custom host names the store's shop answers on
+	// (lower case, no port; unique across stores).
+	Domains []string `json:"domains,omitempty"`
 	// NotificationEmails receive the owner notifications of this store.
 	NotificationEmails []string `json:"notification_emails,omitempty"`
 	// NotificationsOff lists the notification kinds turned off.

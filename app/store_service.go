@@ -28,6 +28,9 @@ type StoreService struct {
 	// origins is the set of origins any active store allows (nil: to be
 	// rebuilt); every store change drops it.
 	origins atomic.Pointer[map[string]bool]
+	// hosts maps a shop host name (subdomain label or custom domain) to
+	// its store (nil: to be rebuilt); every store change drops it.
+	hosts atomic.Pointer[hostIndex]
 }
 
 // storeCache is one immutable snapshot of the caches.
@@ -176,6 +179,7 @@ func (ss *StoreService) forgetAll() {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
 		ss.origins.Store(nil)
+		ss.hosts.Store(nil)
 		clear(c.config)
 		clear(c.byKey)
 	})
@@ -186,6 +190,7 @@ func (ss *StoreService) forgetLocal(id uint64) {
 	ss.change(-1, func(c *storeCache) {
 		c.gen++
 		ss.origins.Store(nil)
+		ss.hosts.Store(nil)
 		delete(c.config, id)
 		for k, st := range c.byKey {
 			if st.ID == id {

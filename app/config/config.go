@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,6 +40,7 @@ type Config struct {
 	Payments  Payments
 	Storage   Storage
 	Backups   Backups
+	Shop      Shop
 
 	// Warnings are problems that do not stop the start (an unknown
 	// STOREFRONT_ environment variable); main logs them.
@@ -60,6 +62,14 @@ type HTTP struct {
 	// PublicURLDerived is true when http.public_url was not set and was made
 	// from http.addr; main replaces it with the bound address.
 	PublicURLDerived bool
+}
+
+// Shop is the shop window every store gets (package shop).
+type Shop struct {
+	Enabled      bool   // shop.enabled: serve the shop pages on / (false: headless, API only)
+	Domain       string // shop.domain: parent domain of the stores' subdomains ("shops.example.com")
+	DefaultStore uint64 // shop.default_store: the store a host that names none gets (0: none; the demo's store in the demo)
+	ThemeDir     string // shop.theme_dir: templates that replace the embedded ones, file by file
 }
 
 // Admin is the first owner account, made on the first start.
@@ -237,6 +247,10 @@ var Defaults = map[string]any{
 	"backups.schedule":                        "0 3 * * *",
 	"backups.keep":                            7,
 	"backups.dir":                             "",
+	"shop.enabled":                            true,
+	"shop.domain":                             "",
+	"shop.default_store":                      0,
+	"shop.theme_dir":                          "",
 }
 
 // Keys returns every configuration key, sorted.
@@ -378,6 +392,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			Postgres:   Postgres{URL: strings.TrimSpace(r.str("storage.postgres.url")), MaxConns: r.integer("storage.postgres.max_conns")},
 		},
 		Backups: Backups{Schedule: r.str("backups.schedule"), Keep: r.integer("backups.keep"), Dir: r.str("backups.dir")},
+		Shop: Shop{Enabled: r.boolean("shop.enabled"), Domain: strings.ToLower(strings.Trim(strings.TrimSpace(r.str("shop.domain")), ".")),
+			DefaultStore: r.uint("shop.default_store"), ThemeDir: r.str("shop.theme_dir")},
 	}
 	if err := errors.Join(r.errs...); err != nil {
 		return nil, err
@@ -415,6 +431,14 @@ func (c *Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Shop.ThemeDir != "" {
+		if fi, err := os.Stat(c.Shop.ThemeDir); err != nil || !fi.IsDir() {
+			bad("shop.theme_dir", "must be a directory, got %q", c.Shop.ThemeDir)
+		}
+	}
+	if c.Shop.Domain != "" && (strings.ContainsAny(c.Shop.Domain, ":/ ") || !strings.Contains(c.Shop.Domain, ".")) {
+		bad("shop.domain", "must be a domain name such as shops.example.com, got %q", c.Shop.Domain)
 	}
 	if _, port, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		bad("http.addr", "must be host:port, got %q", c.HTTP.Addr)
@@ -639,6 +663,16 @@ func (r *reader) integer(key string) int {
 	}
 	r.fail(key, "must be an integer, got %v", r.k.Get(key))
 	return 0
+}
+
+// uint is a non-negative integer key.
+func (r *reader) uint(key string) uint64 {
+	n := r.integer(key)
+	if n < 0 {
+		r.fail(key, "must not be negative, got %d", n)
+		return 0
+	}
+	return uint64(n)
 }
 
 func (r *reader) duration(key string) time.Duration {

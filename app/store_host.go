@@ -1,0 +1,88 @@
+package app
+
+import (
+	"net"
+	"strings"
+)
+
+// hostIndex is one immutable snapshot of which store a shop host names.
+type hostIndex struct {
+	subdomains map[string]*Store // store.Subdomain -> store
+	domains    map[string]*Store // custom domain -> store
+}
+
+// ShopHost is how the shop chooses a store from the Host header.
+type ShopHost struct {
+	// Domain is the parent domain of the stores' subdomains
+	// ("shops.example.com": store "acme" is "acme.shops.example.com").
+	Domain string
+	// DefaultStore answers a host that names no store (0: none).
+	DefaultStore uint64
+}
+
+// ByHost returns the store whose shop host is host (a Host header, port
+// allowed): {subdomain}.{h.Domain}, one of a store's custom domains, or else
+// h.DefaultStore. A host under h.Domain that names no store, an inactive
+// store, or no match without a default store is not_found: never another
+// store's shop.
+func (ss *StoreService) ByHost(h ShopHost, host string) (*Store, error) {
+	idx, err := ss.hostIndex()
+	if err != nil {
+		return nil, err
+	}
+	name := hostName(host)
+	st := idx.domains[name]
+	if st == nil && h.Domain != "" {
+		if label, ok := strings.CutSuffix(name, "."+h.Domain); ok {
+			if st = idx.subdomains[label]; st == nil {
+				return nil, Errorf(ENotFound, "no shop at %s", name)
+			}
+		}
+	}
+	if st == nil && h.DefaultStore != 0 {
+		for _, s := range idx.subdomains {
+			if s.ID == h.DefaultStore {
+				st = s
+				break
+			}
+		}
+	}
+	if st == nil || !st.IsActive {
+		return nil, Errorf(ENotFound, "no shop at %s", name)
+	}
+	return st, nil
+}
+
+// hostName is host lower-cased, without its port and trailing dot.
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+}
+
+// hostIndex returns the current snapshot, building it from the stores when
+// a change dropped it.
+func (ss *StoreService) hostIndex() (*hostIndex, error) {
+	if idx := ss.hosts.Load(); idx != nil {
+		return idx, nil
+	}
+	gen := ss.cache.Load().gen
+	stores, err := ss.List()
+	if err != nil {
+		return nil, err
+	}
+	idx := &hostIndex{subdomains: make(map[string]*Store, len(stores)), domains: map[string]*Store{}}
+	for _, st := range stores {
+		idx.subdomains[st.Subdomain] = st
+		for _, d := range st.Domains {
+			idx.domains[d] = st
+		}
+	}
+	ss.mu.Lock()
+	if ss.cache.Load().gen == gen {
+		ss.hosts.Store(idx)
+	}
+	ss.mu.Unlock()
+	return idx, nil
+}

@@ -1,0 +1,150 @@
+package shop_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/shop"
+	"storefront/testenv"
+)
+
+// shopDomain is the shop.domain of the test servers: store "acme" is
+// acme.shops.test.
+const shopDomain = "shops.test"
+
+// newEnv is a served test server with the shop mounted as main mounts it.
+// cfg's Host.Domain defaults to shopDomain.
+func newEnv(t *testing.T, cfg shop.Config) *testenv.Env {
+	t.Helper()
+	if cfg.Host.Domain == "" {
+		cfg.Host.Domain = shopDomain
+	}
+	if cfg.Secret == nil {
+		cfg.Secret = []byte("shop-test-secret")
+	}
+	var sh *shop.Shop
+	e := testenv.NewWith(t, testenv.Options{Routes: func(e *testenv.Env) {
+		var err error
+		if sh, err = shop.New(cfg, e.Svc); err != nil {
+			t.Fatal(err)
+		}
+		sh.Register(e.App)
+		e.App.Use(sh.NotFound)
+	}})
+	return e.Serve()
+}
+
+// browser is a shopper's browser: a cookie jar, a Host, no redirects
+// followed (tests look at each answer).
+type browser struct {
+	t    *testing.T
+	e    *testenv.Env
+	host string
+	c    *http.Client
+}
+
+func newBrowser(t *testing.T, e *testenv.Env, host string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, e: e, host: host, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// page is one answer.
+type page struct {
+	Status   int
+	Header   http.Header
+	Body     string
+	Location string
+}
+
+func (b *browser) do(method, path string, form url.Values) *page {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.e.Base+path, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	req.Host = b.host
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	// the jar keys cookies by the URL's host (127.0.0.1), so it is shared
+	// by every Host of one server: a browser is one shopper at one host.
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return &page{Status: resp.StatusCode, Header: resp.Header, Body: string(raw), Location: resp.Header.Get("Location")}
+}
+
+// get fetches path.
+func (b *browser) get(path string) *page { b.t.Helper(); return b.do(http.MethodGet, path, nil) }
+
+// post submits form to path with the CSRF token of the last page of the
+// browser's cookie (from a GET of from first).
+func (b *browser) post(from, path string, form url.Values) *page {
+	b.t.Helper()
+	p := b.get(from)
+	if form == nil {
+		form = url.Values{}
+	}
+	if form.Get("csrf") == "" {
+		form.Set("csrf", csrfOf(b.t, p.Body))
+	}
+	return b.do(http.MethodPost, path, form)
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+// csrfOf is the CSRF token of the first form of body.
+func csrfOf(t *testing.T, body string) string {
+	t.Helper()
+	m := csrfRE.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no csrf field in the page:\n%s", body)
+	}
+	return m[1]
+}
+
+// expect fails the test unless p has status and body contains every want.
+func (p *page) expect(t *testing.T, status int, want ...string) *page {
+	t.Helper()
+	if p.Status != status {
+		t.Fatalf("status %d, want %d; body:\n%s", p.Status, status, p.Body)
+	}
+	for _, w := range want {
+		if !strings.Contains(p.Body, w) {
+			t.Fatalf("page lacks %q:\n%s", w, p.Body)
+		}
+	}
+	return p
+}
+
+// lacks fails the test when p's body contains any of bad.
+func (p *page) lacks(t *testing.T, bad ...string) *page {
+	t.Helper()
+	for _, w := range bad {
+		if strings.Contains(p.Body, w) {
+			t.Fatalf("page has %q:\n%s", w, p.Body)
+		}
+	}
+	return p
+}
+
+// hostOf is the shop host of a store made by testenv (its subdomain is
+// the slug of its name).
+func hostOf(name string) string { return app.Slugify(name) + "." + shopDomain }
+
+var cssURL = regexp.MustCompile(`/assets/shop\.[0-9a-f]{8}\.css`)

@@ -1,0 +1,142 @@
+package shop
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// pageTemplate is one page: the layout, the partials and the page's file.
+type pageTemplate struct{ t *template.Template }
+
+// pageMeta is what the layout writes in <head> for a page.
+type pageMeta struct {
+	Title       string // the page's own title; the layout adds the store's name
+	Description string
+	Canonical   string // path of the page's canonical URL ("" : none)
+	Image       string // OpenGraph image URL
+	OGType      string // "website" when empty
+	NoIndex     bool   // cart, checkout, account, errors
+	// JSONLD are structured-data objects, written as application/ld+json.
+	JSONLD []any
+}
+
+// view is the data every template gets.
+type view struct {
+	Meta pageMeta
+	Rq   *request
+	Data any
+}
+
+// loadTemplates parses every page with the layout and the partials. A file
+// of the same name in themeDir replaces the embedded one.
+func (s *Shop) loadTemplates(themeDir string) (map[string]*pageTemplate, error) {
+	files, err := fs.Glob(embedded, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	read := func(name string) (string, error) {
+		if themeDir != "" {
+			b, err := os.ReadFile(filepath.Join(themeDir, name))
+			if err == nil {
+				return string(b), nil
+			}
+			if !os.IsNotExist(err) {
+				return "", err
+			}
+		}
+		b, err := embedded.ReadFile("templates/" + name)
+		return string(b), err
+	}
+	var shared []string // layout and partials, parsed into every page
+	for _, f := range files {
+		if n := path.Base(f); n == "layout.html" || strings.HasPrefix(n, "_") {
+			shared = append(shared, n)
+		}
+	}
+	pages := map[string]*pageTemplate{}
+	for _, f := range files {
+		n := path.Base(f)
+		if n == "layout.html" || strings.HasPrefix(n, "_") {
+			continue
+		}
+		t := template.New("page:" + n).Funcs(s.funcs())
+		for _, part := range append(shared, n) {
+			text, err := read(part)
+			if err != nil {
+				return nil, fmt.Errorf("shop template %s: %w", part, err)
+			}
+			if _, err := t.New(part).Parse(text); err != nil {
+				return nil, fmt.Errorf("shop template %s: %w", part, err)
+			}
+		}
+		if t.Lookup("layout") == nil || t.Lookup("main") == nil {
+			return nil, fmt.Errorf("shop template %s: needs the layout and a main block", n)
+		}
+		pages[strings.TrimSuffix(n, ".html")] = &pageTemplate{t: t}
+	}
+	return pages, nil
+}
+
+// funcs are the template functions.
+func (s *Shop) funcs() template.FuncMap {
+	return template.FuncMap{
+		"t":     msg,
+		"tf":    msgf,
+		"asset": s.assets.url,
+		"money": formatMoney,
+		"url":   safeURL,
+		"jsonld": func(v any) (template.JS, error) {
+			b, err := json.Marshal(v) // json escapes <, > and & (no </script> inside)
+			return template.JS(b), err
+		},
+		"date": formatDate,
+		"card": func(p productCard, currency string) cardView { return cardView{p, currency} },
+	}
+}
+
+// render writes page name with data as an HTML answer, gzipped when the
+// client takes it.
+func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta pageMeta, data any) error {
+	p := s.pages[name]
+	if p == nil {
+		return fmt.Errorf("shop: no page template %q", name)
+	}
+	buf := s.bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer s.bufs.Put(buf)
+	if err := p.t.ExecuteTemplate(buf, "layout", view{Meta: meta, Rq: rq, Data: data}); err != nil {
+		return fmt.Errorf("shop: page %s: %w", name, err)
+	}
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	if meta.NoIndex || rq.Customer != nil {
+		c.Set(fiber.HeaderCacheControl, "private, no-store")
+	} else {
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+	}
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	if buf.Len() > 1400 && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		zw.Write(buf.Bytes())
+		zw.Close()
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		return c.Send(gz.Bytes())
+	}
+	return c.Send(buf.Bytes())
+}
+
+// redirect answers a POST with 303 See Other to path (POST-redirect-GET).
+func redirect(c *fiber.Ctx, path string) error {
+	return c.Redirect(path, fiber.StatusSeeOther)
+}

@@ -1,0 +1,190 @@
+package shop
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// Config is what the shop needs besides the services.
+type Config struct {
+	// Host chooses the store from the Host header (shop.domain,
+	// shop.default_store).
+	Host app.ShopHost
+	// ThemeDir, when set, holds templates that replace the embedded ones
+	// file by file (shop.theme_dir).
+	ThemeDir string
+	// Secret signs the shop's cookies (the guest cart, the session).
+	Secret []byte
+	// CursorSecret signs list cursors (the API's, so a cursor means the same).
+	CursorSecret []byte
+	// SecureCookies marks cookies Secure (the public URL is https).
+	SecureCookies bool
+	// TrustedProxies are the proxies whose X-Forwarded-* is believed.
+	TrustedProxies []string
+}
+
+// services are the parts of the domain the shop calls: the storefront
+// API's, nothing else.
+type services struct {
+	Now       app.Clock
+	Tokens    app.Tokens
+	Limits    app.Limiter
+	Stores    *app.StoreService
+	Catalog   *app.CatalogService
+	Customers *app.CustomerService
+	Carts     *app.CartService
+	Orders    *app.OrderService
+	Payments  *app.PaymentService
+	Requests  *app.RequestService
+	Reviews   *app.ReviewService
+	Tickets   *app.TicketService
+	Contact   *app.ContactService
+	Content   *app.ContentService
+}
+
+// Shop serves the shop pages of every store.
+type Shop struct {
+	cfg     Config
+	svc     services
+	log     *slog.Logger
+	pages   map[string]*pageTemplate
+	assets  assetSet
+	cursors app.CursorCodec
+	proxies httpkit.Proxies
+	bufs    sync.Pool
+}
+
+// New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
+func New(cfg Config, svc *app.Services) (*Shop, error) {
+	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+		proxies: httpkit.NewProxies(cfg.TrustedProxies),
+		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
+			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
+			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
+			Contact: svc.Contact, Content: svc.Content}}
+	s.bufs.New = func() any { return new(bytes.Buffer) }
+	var err error
+	if s.assets, err = loadAssets(); err != nil {
+		return nil, err
+	}
+	if s.pages, err = s.loadTemplates(cfg.ThemeDir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Register adds the shop's routes to a: the shop takes / and the paths
+// below that the API, panel and operations do not use. Call it after them
+// and before the catch-all (NotFound).
+func (s *Shop) Register(a *fiber.App) {
+	a.Get("/assets/:file", s.serveAsset)
+	a.Get("/", s.page(s.home))
+	// Each page family registers its own routes.
+	s.registerCatalogRoutes(a)
+	s.registerCartRoutes(a)
+	s.registerAccountRoutes(a)
+	s.registerContentRoutes(a)
+}
+
+// NotFound is the catch-all for a GET or HEAD outside the API and the
+// panel: the 404 page in the shop's look (a plain one where no shop
+// answers). Anything else falls through to the next handler.
+func (s *Shop) NotFound(c *fiber.Ctx) error {
+	if !isShopPath(c) {
+		return c.Next()
+	}
+	return s.page(func(c *fiber.Ctx, rq *request) error {
+		return app.Errorf(app.ENotFound, "no such page")
+	})(c)
+}
+
+// isShopPath reports whether c may be a shop page: a GET or HEAD outside
+// the API, the panel and the documents the server serves.
+func isShopPath(c *fiber.Ctx) bool {
+	m := c.Method()
+	if m != fiber.MethodGet && m != fiber.MethodHead {
+		return false
+	}
+	p := c.Path()
+	for _, pre := range []string{"/api/", "/admin", "/media/", "/sandbox/", "/docs", "/openapi", "/healthz", "/readyz", "/metrics"} {
+		if len(p) >= len(pre) && p[:len(pre)] == pre {
+			return false
+		}
+	}
+	return true
+}
+
+// request is what a page handler knows about its request.
+type request struct {
+	Store *app.Store
+	Look  look   // the store's look, from its config
+	CSRF  string // the token forms carry
+	// Customer is the signed-in shopper (nil: a guest).
+	Customer *app.Customer
+	// Token is the signed-in shopper's access token ("" for a guest).
+	Token string
+}
+
+// pageFunc is a page handler: it renders or redirects.
+type pageFunc func(c *fiber.Ctx, rq *request) error
+
+// page wraps fn: it resolves the store from the Host header, sets the
+// security headers, checks the CSRF token of a POST and renders fn's error
+// as a page.
+func (s *Shop) page(fn pageFunc) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		setPageHeaders(c)
+		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
+		if err != nil {
+			return s.plainNotFound(c, err)
+		}
+		rq := &request{Store: st, Look: lookOf(st)}
+		rq.CSRF = s.csrfToken(c)
+		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
+			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
+		}
+		s.loadSession(c, rq)
+		if err := fn(c, rq); err != nil {
+			return s.renderError(c, rq, err)
+		}
+		return nil
+	}
+}
+
+// renderError renders err as the error page with its status: not_found is
+// the 404 page, every other app error its status and message; an error that
+// is not an app error is logged and shown as a plain failure.
+func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
+	var ae *app.Error
+	if !errors.As(err, &ae) {
+		s.log.Error("shop page failed", "path", c.Path(), "err", err)
+		ae = &app.Error{Code: app.EInternal, Message: msg("error.internal")}
+	}
+	status := httpkit.StatusOf(ae.Code)
+	if ae.Code == app.ENotFound {
+		return s.render(c, rq, status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
+	}
+	return s.render(c, rq, status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, ae)
+}
+
+// plainNotFound answers a host that names no active store: a plain page
+// that says so, never another store's shop.
+func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
+	if app.ErrorCode(err) != app.ENotFound {
+		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
+		c.Status(fiber.StatusServiceUnavailable)
+	} else {
+		c.Status(fiber.StatusNotFound)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.SendString(plainNotFoundHTML)
+}
+
+const plainNotFoundHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is no shop at this address.</p></main></body></html>`
