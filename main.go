@@ -38,9 +38,9 @@ import (
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
 	"storefront/asynclog"
+	"storefront/shop"
 	"storefront/storage"
 	"storefront/storage/postgres"
-	"storefront/shop"
 	"storefront/web"
 )
 
@@ -320,7 +320,6 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		srv.App.Use(storeShop.NotFound)
 	}
 	srv.Mount()
-
 
 	var sock *http.Server
 	if db.bolt != nil {
