@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test test-go bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test test-go test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -27,6 +27,27 @@ test:
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-go
 	GO=$(GO) sh scripts/tscheck.sh
+	@$(MAKE) --no-print-directory test-dist
+
+# dist: the release archives in dist/: a static binary per platform (TARGETS)
+# with the version stamped, packed with README.md, LICENSE and
+# config.example.yaml (tar.gz; zip for Windows), and SHA256SUMS over them
+# (`cd dist && sha256sum -c SHA256SUMS`). DIST=DIR writes elsewhere.
+TARGETS ?= linux/amd64,linux/arm64,darwin/arm64,windows/amd64
+DIST    ?= dist
+dist:
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(GO) run ./scripts/dist -version '$(VERSION)' -ldflags '$(LDFLAGS)' -out $(DIST) -targets '$(TARGETS)'
+
+# test-dist: make test builds the linux/amd64 archive into a temporary folder,
+# checks SHA256SUMS with sha256sum -c, and runs the packed binary's version.
+test-dist:
+	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	  $(MAKE) --no-print-directory dist TARGETS=linux/amd64 DIST=$$d >/dev/null && \
+	  (cd $$d && sha256sum -c SHA256SUMS) && \
+	  tar -xzf $$d/storefront-*-linux-amd64.tar.gz -C $$d && \
+	  for f in README.md LICENSE config.example.yaml; do test -f $$d/storefront-*-linux-amd64/$$f || { echo "test-dist: $$f missing"; exit 1; }; done && \
+	  $$d/storefront-*-linux-amd64/storefront version | grep -q '^storefront v' && echo "test-dist: linux/amd64 archive and SHA256SUMS check out"
 
 # test-go: the Go tests; make test runs it with a throwaway PostgreSQL
 # (STOREFRONT_TEST_POSTGRES_URL): every package, with the PostgreSQL variants,
@@ -78,4 +99,4 @@ docker:
 	  -t storefront:$(subst +,-,$(VERSION)) -t storefront:latest .
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

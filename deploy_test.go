@@ -91,3 +91,72 @@ func TestSystemdUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemdInstallSteps follows the unit's documented install steps in a
+// temporary root (paths under /etc, /usr/local/bin and /etc/systemd moved
+// into it) and then reads the config as the service user would, with
+// setpriv: the steps must leave a config the service can read. It needs
+// root, useradd and setpriv (CI has them); elsewhere it is skipped.
+func TestSystemdInstallSteps(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: the install steps are not followed")
+	}
+	for _, tool := range []string{"setpriv", "useradd", "install"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	raw, err := os.ReadFile("deploy/storefront.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.MkdirTemp("", "storefront-deploy-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	if err := os.Chmod(root, 0o755); err != nil { // the service user walks into it
+		t.Fatal(err)
+	}
+	for _, d := range []string{"etc/systemd/system", "usr/local/bin", "bin"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(root, "bin", "storefront")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	moved := strings.NewReplacer(" /etc/", " "+root+"/etc/", " /usr/local/bin/", " "+root+"/usr/local/bin/", " bin/storefront", " "+bin)
+	steps := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		cmd, ok := strings.CutPrefix(line, "#   ")
+		if !ok || strings.HasPrefix(cmd, "systemctl") {
+			continue
+		}
+		if strings.HasPrefix(cmd, "useradd") {
+			if exec.Command("id", "storefront").Run() == nil {
+				continue // made by an earlier run
+			}
+		} else {
+			cmd = moved.Replace(cmd)
+		}
+		if out, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
+			t.Fatalf("install step %q: %v\n%s", cmd, err, out)
+		}
+		steps++
+	}
+	if steps < 5 {
+		t.Fatalf("found %d install steps in the unit's comment", steps)
+	}
+	// The service reads its config as user and group storefront.
+	out, _ := exec.Command("setpriv", "--reuid=storefront", "--regid=storefront", "--init-groups",
+		filepath.Join(root, "usr/local/bin/storefront"), "healthcheck", "--config", filepath.Join(root, "etc/storefront/storefront.yaml")).CombinedOutput()
+	if strings.Contains(string(out), "storefront: config:") || !strings.Contains(string(out), "healthz") {
+		t.Fatalf("the service user cannot load the installed config:\n%s", out)
+	}
+	// ... and cannot read the secrets file, which systemd reads as root.
+	if err := exec.Command("setpriv", "--reuid=storefront", "--regid=storefront", "--init-groups", "cat", filepath.Join(root, "etc/storefront/storefront.env")).Run(); err == nil {
+		t.Fatal("the service user can read the env file of secrets")
+	}
+}
