@@ -445,6 +445,10 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 	if pg, ok := db.(*postgres.DB); ok {
 		limiter = pg.Limiter(nil) // the login limits count across every process
 	}
+	unpaid, demoStore := cfg.RateLimit.UnpaidOrders, ""
+	if cfg.Demo {
+		unpaid, demoStore = demoUnpaidOrders(unpaid), demo.Subdomain
+	}
 	svc := app.NewServices(db, auth.NewJWT(tokenSecret, nil), auth.NewBcrypt(cfg.Auth.BcryptCost), mailer, nil, log, app.Options{
 		Limiter:             limiter,
 		PublicURL:           cfg.HTTP.PublicURL,
@@ -453,8 +457,10 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		AdminTTL:            cfg.Auth.AdminTTL,
 		PendingTTL:          cfg.Orders.PendingTTL,
 		LoginFailures:       cfg.RateLimit.LoginFailures,
-		UnpaidOrdersPerHour: cfg.RateLimit.UnpaidOrders,
+		UnpaidOrdersPerHour: unpaid,
 		TicketsPerHour:      cfg.RateLimit.TicketsPerHour,
+		GuestCartsPerHour:   cfg.RateLimit.GuestCarts,
+		DemoSubdomain:       demoStore,
 		BcryptCost:          cfg.Auth.BcryptCost,
 		GatewaySecrets:      gateways,
 	})
@@ -509,6 +515,16 @@ func bootstrapAdmin(cfg *config.Config, svc *app.Services, log *slog.Logger, std
 	return nil
 }
 
+// demoUnpaidOrders is ratelimit.unpaid_orders_per_hour in demo mode: a
+// developer trying checkouts from one address should not meet it, so it is
+// at least 500 (0 stays off).
+func demoUnpaidOrders(n int) int {
+	if n <= 0 {
+		return n
+	}
+	return max(n, 500)
+}
+
 // seedDemo creates the demo store on an empty database and prints how to
 // use it; on later starts it prints how to get a new key.
 func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Logger) error {
@@ -555,7 +571,8 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/config/\n", res.APIKey, base)
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' '%s/api/v1/business/website/products/?limit=3&fields=id,name,price'\n", res.APIKey, base)
 		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/categories/%d/products/\n\n", res.APIKey, base, catID)
-		fmt.Fprintf(&b, " API reference: %s/docs/ (document: %s/openapi.json)\n", base, base)
+		fmt.Fprintf(&b, " API reference: %s/docs/ (document: %s/openapi.json)\n\n", base, base)
+		demoRelaxed(&b, cfg)
 	} else {
 		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" (store %d) exists from an earlier run.\n\n", res.StoreID)
 		fmt.Fprintf(&b, " Its API key was shown on the first run only: keys are stored hashed and\n")
@@ -570,7 +587,8 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 		fmt.Fprintf(&b, "     | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n")
 		fmt.Fprintf(&b, "   curl -s -X POST -H \"Authorization: Bearer $TOKEN\" %s/api/v1/admin/stores/%d/rotate-key/\n\n", base, res.StoreID)
 		fmt.Fprintf(&b, " Admin: %s / %s\n", email, password)
-		fmt.Fprintf(&b, " To start over, stop the server and delete %s.\n", cfg.DBPath())
+		fmt.Fprintf(&b, " To start over, stop the server and delete %s.\n\n", cfg.DBPath())
+		demoRelaxed(&b, cfg)
 	}
 	fmt.Fprintf(&b, "%s\n\n", line)
 	_, err = io.WriteString(out, b.String())
@@ -594,6 +612,17 @@ func newShop(cfg *config.Config, svc *app.Services, db app.DB, cursorSecret []by
 		SecureCookies:  strings.HasPrefix(cfg.HTTP.PublicURL, "https://"),
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 	}, svc)
+}
+
+// demoRelaxed says what demo mode allows that a real store does not.
+func demoRelaxed(b *strings.Builder, cfg *config.Config) {
+	fmt.Fprintf(b, " Demo mode relaxes (never use it on a public server):\n")
+	fmt.Fprintf(b, "   - this store allows http://localhost and http://127.0.0.1 on any port as\n")
+	fmt.Fprintf(b, "     browser origins (CORS) and checkout callback_url (a Vite dev server works)\n")
+	if n := demoUnpaidOrders(cfg.RateLimit.UnpaidOrders); n > 0 {
+		fmt.Fprintf(b, "   - checkouts: %d unpaid orders per hour per address and email\n", n)
+		fmt.Fprintf(b, "     (ratelimit.unpaid_orders_per_hour, %d outside demo mode)\n", cfg.RateLimit.UnpaidOrders)
+	}
 }
 
 // dbStats reads the figures /metrics reports.
@@ -693,6 +722,23 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 				level = slog.LevelInfo
 			}
 			log.Log(context.Background(), level, "job done", "job", "orders.expire", "cancelled", n)
+		}),
+		// Guest carts idle for 30 days go (app.GuestCartIdle).
+		add("carts.sweep", "@hourly", func() {
+			if !leads() {
+				log.Debug("job skipped: another process leads", "job", "carts.sweep")
+				return
+			}
+			n, err := svc.Carts.SweepGuests()
+			if err != nil {
+				log.Error("job failed", "job", "carts.sweep", "err", err)
+				return
+			}
+			level := slog.LevelDebug
+			if n > 0 {
+				level = slog.LevelInfo
+			}
+			log.Log(context.Background(), level, "job done", "job", "carts.sweep", "deleted", n)
 		}),
 		// The audit log keeps 90 days (app.AuditKeep).
 		add("audit.prune", "@daily", func() {

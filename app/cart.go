@@ -64,24 +64,30 @@ func (it *CartItem) view(p *Product, price Money) CartItemView {
 	return v
 }
 
-// CartTx is the storage of cart lines. Lines are keyed by store, customer and
-// id, so another shopper's line id is simply not found.
+// CartTx is the storage of cart lines and guest carts. Lines are keyed by
+// store, owner and id, so another shopper's line id is simply not found. The
+// owner is a customer id, or a guest cart's GuestCart.Owner.
 type CartTx interface {
-	// CartItems lists a shopper's lines, oldest first.
+	// CartItems lists an owner's lines, oldest first.
 	CartItems(storeID, customerID uint64) ([]*CartItem, error)
-	// CartItem returns one line of the shopper (not_found otherwise).
+	// CartItem returns one line of the owner (not_found otherwise).
 	CartItem(storeID, customerID, id uint64) (*CartItem, error)
 	// PutCartItem creates (ID 0, a new per-store id) or updates a line.
 	PutCartItem(it *CartItem) error
 	// DeleteCartItem removes a line (not_found when absent).
 	DeleteCartItem(storeID, customerID, id uint64) error
+	GuestCartTx
 }
 
-// CartService is the shopper's cart.
-type CartService struct{ db Scope[cartData] }
+// CartService is the shopper's cart and the guest cart.
+type CartService struct {
+	db    Scope[cartData]
+	opt   Options
+	limit Limiter
+}
 
-func newCartService(db DB) *CartService {
-	return &CartService{db: scopeOf(db, func(tx Tx) cartData { return tx })}
+func newCartService(db DB, opt Options, limits Limiter) *CartService {
+	return &CartService{db: scopeOf(db, func(tx Tx) cartData { return tx }), opt: opt, limit: limits}
 }
 
 // CartInput adds a line (endpoint 7).
@@ -134,10 +140,10 @@ func checkQuantity(field string, q int64) error {
 	return nil
 }
 
-// Add puts a product (or variant) into the cart; the same product/variant
-// again increments the quantity of its line.
-// Errors: validation_failed.
-func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
+// Add puts a product (or variant) into the owner's cart; the same
+// product/variant again increments the quantity of its line.
+// Errors: validation_failed, not_found (an unknown or expired guest cart).
+func (cs *CartService) Add(o CartOwner, in CartInput) (CartItemView, error) {
 	var out CartItemView
 	qty := int64(1)
 	if in.Quantity != nil {
@@ -153,11 +159,15 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 		return out, err
 	}
 	err := cs.db.Update(func(tx cartData) error {
-		p, err := sellable(tx, sh.StoreID, in.ProductID, in.VariantID, "")
+		owner, err := cs.owner(tx, o)
 		if err != nil {
 			return err
 		}
-		items, err := tx.CartItems(sh.StoreID, sh.CustomerID)
+		p, err := sellable(tx, o.StoreID, in.ProductID, in.VariantID, "")
+		if err != nil {
+			return err
+		}
+		items, err := tx.CartItems(o.StoreID, owner)
 		if err != nil {
 			return err
 		}
@@ -172,7 +182,7 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 			if len(items) >= MaxCartLines {
 				return Invalid("product_id", "the cart holds at most 100 lines")
 			}
-			line = &CartItem{StoreID: sh.StoreID, CustomerID: sh.CustomerID, ProductID: in.ProductID,
+			line = &CartItem{StoreID: o.StoreID, CustomerID: owner, ProductID: in.ProductID,
 				VariantID: in.VariantID, AddedVia: in.AddedVia, CreatedAt: now}
 		}
 		if line.Quantity+qty > MaxLineQuantity {
@@ -190,58 +200,83 @@ func (cs *CartService) Add(sh Shopper, in CartInput) (CartItemView, error) {
 	return out, err
 }
 
-// Cart returns the shopper's cart at current prices. Lines whose product was
+// Cart returns the owner's cart at current prices. Lines whose product was
 // deleted or deactivated since are left out of the view and the subtotal.
-func (cs *CartService) Cart(sh Shopper) (CartView, error) {
-	out := CartView{Items: []CartItemView{}}
+// Errors: not_found (an unknown or expired guest cart).
+func (cs *CartService) Cart(o CartOwner) (CartView, error) {
+	var out CartView
+	touch := false
 	err := cs.db.View(func(tx cartData) error {
-		st, err := tx.Store(sh.StoreID)
+		owner, g, err := resolve(tx, o)
 		if err != nil {
 			return err
 		}
-		out.Currency = st.Currency
-		items, err := tx.CartItems(sh.StoreID, sh.CustomerID)
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			p, err := tx.Product(sh.StoreID, it.ProductID)
-			if IsNotFound(err) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if !p.IsActive || checkVariant(p, it.VariantID, "") != nil {
-				continue // no longer sellable as it is: checkout would refuse it
-			}
-			price, err := UnitPriceAt(tx, p, it.VariantID)
-			if err != nil {
-				return err
-			}
-			v := it.view(p, price)
-			out.Items = append(out.Items, v)
-			out.ItemCount += v.Quantity
-			out.Subtotal += v.LineTotal
-		}
-		return nil
+		touch = touchDue(tx, g)
+		out, err = cartView(tx, o.StoreID, owner)
+		return err
 	})
+	if err == nil && touch {
+		err = cs.db.Update(func(tx cartData) error { _, err := cs.owner(tx, o); return err })
+	}
 	return out, err
 }
 
+// cartView reads the lines of owner at current prices (Cart).
+func cartView(tx cartData, storeID, owner uint64) (CartView, error) {
+	out := CartView{Items: []CartItemView{}}
+	st, err := tx.Store(storeID)
+	if err != nil {
+		return out, err
+	}
+	out.Currency = st.Currency
+	items, err := tx.CartItems(storeID, owner)
+	if err != nil {
+		return out, err
+	}
+	for _, it := range items {
+		p, err := tx.Product(storeID, it.ProductID)
+		if IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if !p.IsActive || checkVariant(p, it.VariantID, "") != nil {
+			continue // no longer sellable as it is: checkout would refuse it
+		}
+		price, err := UnitPriceAt(tx, p, it.VariantID)
+		if err != nil {
+			return out, err
+		}
+		v := it.view(p, price)
+		out.Items = append(out.Items, v)
+		out.ItemCount += v.Quantity
+		out.Subtotal += v.LineTotal
+	}
+	return out, nil
+}
+
 // SetQuantity changes the quantity of one line (PATCH).
-// Errors: validation_failed, not_found.
-func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemView, error) {
+// Errors: validation_failed, not_found (the line, or an unknown or expired
+// guest cart).
+func (cs *CartService) SetQuantity(o CartOwner, id uint64, qty int64) (CartItemView, error) {
 	var out CartItemView
 	if err := checkQuantity("quantity", qty); err != nil {
 		return out, err
 	}
 	err := cs.db.Update(func(tx cartData) error {
-		it, err := tx.CartItem(sh.StoreID, sh.CustomerID, id)
+		owner, err := cs.owner(tx, o)
 		if err != nil {
 			return err
 		}
-		p, err := tx.Product(sh.StoreID, it.ProductID)
+		it, err := tx.CartItem(o.StoreID, owner, id)
+		if err != nil {
+			return err
+		}
+		p, err := tx.Product(o.StoreID, it.ProductID)
+		if IsNotFound(err) {
+			return NotFound("cart item")
+		}
 		if err != nil {
 			return err
 		}
@@ -254,34 +289,41 @@ func (cs *CartService) SetQuantity(sh Shopper, id uint64, qty int64) (CartItemVi
 		out = it.view(p, price)
 		return err
 	})
-	if IsNotFound(err) {
-		err = NotFound("cart item")
-	}
 	return out, err
 }
 
-// Remove deletes one line. Errors: not_found.
-func (cs *CartService) Remove(sh Shopper, id uint64) error {
-	return cs.db.Update(func(tx cartData) error { return tx.DeleteCartItem(sh.StoreID, sh.CustomerID, id) })
+// Remove deletes one line. Errors: not_found (the line, or an unknown or
+// expired guest cart).
+func (cs *CartService) Remove(o CartOwner, id uint64) error {
+	return cs.db.Update(func(tx cartData) error {
+		owner, err := cs.owner(tx, o)
+		if err != nil {
+			return err
+		}
+		return tx.DeleteCartItem(o.StoreID, owner, id)
+	})
 }
 
 // removeOrdered drops the cart lines of the products and variants an order
-// bought (called in the transaction that marks it paid).
+// bought from the shopper's cart and from the guest cart it was placed from
+// (called in the transaction that marks it paid).
 func removeOrdered(tx CartTx, o *Order) error {
-	if o.CustomerID == 0 {
-		return nil
-	}
-	items, err := tx.CartItems(o.StoreID, o.CustomerID)
-	if err != nil {
-		return err
-	}
-	for _, it := range items {
-		for _, ol := range o.Items {
-			if ol.ProductID == it.ProductID && ol.VariantID == it.VariantID {
-				if err := tx.DeleteCartItem(o.StoreID, o.CustomerID, it.ID); err != nil {
-					return err
+	for _, owner := range []uint64{o.CustomerID, guestOwner(o.GuestCartID)} {
+		if owner == 0 {
+			continue
+		}
+		items, err := tx.CartItems(o.StoreID, owner)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			for _, ol := range o.Items {
+				if ol.ProductID == it.ProductID && ol.VariantID == it.VariantID {
+					if err := tx.DeleteCartItem(o.StoreID, owner, it.ID); err != nil {
+						return err
+					}
+					break
 				}
-				break
 			}
 		}
 	}

@@ -75,6 +75,9 @@ type CheckoutInput struct {
 	Items         []CheckoutItem `json:"items"`
 	PaymentMethod string         `json:"payment_method"`
 	CallbackURL   string         `json:"callback_url"`
+	// CartToken, instead of Items, checks out a guest cart: its lines at
+	// the server's prices; the cart empties when the order is paid.
+	CartToken string `json:"cart_token,omitempty"`
 }
 
 // CheckoutResult is the data of payment initiation.
@@ -206,6 +209,10 @@ func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string
 // work); a refused checkout or an idempotent replay gives them back.
 func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
 	var res CheckoutResult
+	guestCartID, err := os.cartLines(storeID, &in)
+	if err != nil {
+		return res, err
+	}
 	if err := in.validate(customerID == 0); err != nil {
 		return res, err
 	}
@@ -230,6 +237,7 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	if err != nil {
 		return res, err
 	}
+	c.guestCartID = guestCartID
 	// A remote provider's session is opened before anything is written: a
 	// provider that is down leaves nothing behind, and a retry with the same
 	// Idempotency-Key starts afresh.
@@ -251,6 +259,24 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	return res, nil
 }
 
+// cartLines fills in.Items from the guest cart of in.CartToken, when sent,
+// and returns the cart's id (0 without one).
+// Errors: validation_failed (items too, or an empty cart), not_found.
+func (os *OrderService) cartLines(storeID uint64, in *CheckoutInput) (uint64, error) {
+	if in.CartToken == "" {
+		return 0, nil
+	}
+	if len(in.Items) > 0 {
+		return 0, Invalid("items", "send items or cart_token, not both")
+	}
+	var id uint64
+	err := os.s.DB.View(func(tx Tx) (err error) {
+		in.Items, id, err = guestCheckoutItems(tx, storeID, in.CartToken)
+		return err
+	})
+	return id, err
+}
+
 // checkoutCall is one checkout request on its way through InitiateFrom.
 type checkoutCall struct {
 	storeID, customerID uint64
@@ -261,6 +287,7 @@ type checkoutCall struct {
 	bodyHash            string // the hash of the decoded request ("" without a key)
 	secret              string // the random part of the payment session's id
 	pre                 *remoteStart
+	guestCartID         uint64 // the guest cart checked out (cart_token), or 0
 }
 
 // newCheckoutCall hashes the request for its Idempotency-Key. The request is
@@ -356,7 +383,7 @@ func (os *OrderService) commitCheckout(c *checkoutCall) (res CheckoutResult, fre
 // only writes (stock, coupon use, order, payment session, events, the
 // idempotency record).
 func (os *OrderService) placeOrder(tx Tx, c *checkoutCall, o *Order, products []*Product, coupon *Coupon) (CheckoutResult, error) {
-	o.Test = c.gw.Test()
+	o.Test, o.GuestCartID = c.gw.Test(), c.guestCartID
 	now := UTC(tx.Now())
 	for _, p := range products {
 		if err := tx.PutProductStock(p); err != nil {
@@ -528,8 +555,9 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
 	}
-	if !set.CallbackAllowed(in.CallbackURL) {
-		return nil, nil, nil, Invalid("callback_url", "its origin is not among the store's callback_origins")
+	if !set.CallbackAllowed(in.CallbackURL) && !demoLocal(os.s.Opt.DemoSubdomain, st, in.CallbackURL) {
+		return nil, nil, nil, Invalid("callback_url", "its origin "+NormalizeOrigin(in.CallbackURL)+
+			" is not allowed: add it to the store's callback_origins (a configuration key) or allowed_origins (a store setting)")
 	}
 	if test && set.PaymentsLive {
 		return nil, nil, nil, &Error{Code: ETestPaymentsRefused,

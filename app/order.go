@@ -43,6 +43,9 @@ type Order struct {
 	CouponID         uint64      `json:"coupon_id,omitempty"` // its use is given back when the order expires
 	RefundedAmount   Money       `json:"refunded_amount"`
 	CallbackURL      string      `json:"callback_url"`
+	// GuestCartID is the guest cart the order was placed from (cart_token):
+	// its lines go when the order is paid, as a shopper's cart lines do.
+	GuestCartID uint64 `json:"guest_cart_id,omitempty"`
 	// Test: placed through the test sandbox; no money moved.
 	Test           bool        `json:"test,omitempty"`
 	TrackingNumber string      `json:"tracking_number,omitempty"`

@@ -17,6 +17,12 @@ type Options struct {
 	// UnpaidOrdersPerHour limits orders placed per client IP and per guest
 	// email or shopper within an hour (0: off).
 	UnpaidOrdersPerHour int
+	// GuestCartsPerHour limits the guest carts one client IP makes in a
+	// store within an hour (0: off).
+	GuestCartsPerHour int
+	// DemoSubdomain, in demo mode, is the demo store's subdomain: that store
+	// also allows local origins (LocalOrigin) for CORS and callbacks.
+	DemoSubdomain string
 	// TicketsPerHour limits tickets a shopper opens within an hour (0: off).
 	TicketsPerHour int
 	// Limiter counts login attempts and other limits (nil: an in-memory one).
@@ -102,13 +108,13 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// n turns changes into their webhook events and mails (notify.go).
 	n := s.notifier()
 	mailing := mailDeps{DB: sdb, notifier: n}
-	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast})
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
-	s.Carts = newCartService(sdb)
+	s.Carts = newCartService(sdb, opt, s.Limits)
 	checkoutCommit := &groupCommit{} // initiation and verification group together
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n}, checkoutCommit)
 	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n}, checkoutCommit)
@@ -137,6 +143,7 @@ type (
 		DB        DB
 		Log       *slog.Logger
 		broadcast func(Event) // tells the other processes sharing the database
+		demo      string      // Options.DemoSubdomain
 	}
 
 	catalogDeps struct {

@@ -47,8 +47,9 @@ var (
 	bRevocations = []byte("token_revocations") // sid|'s'|session0 or sid|'c'|cid -> revocation
 	// Addresses and cart lines are keyed under their customer, so another
 	// customer's (or store's) id is simply a missing key.
-	bAddresses = []byte("addresses") // sid|cid|uuid0 -> address
-	bCarts     = []byte("carts")     // sid|cid|id -> cart item
+	bAddresses  = []byte("addresses")   // sid|cid|uuid0 -> address
+	bCarts      = []byte("carts")       // sid|cid|id -> cart item (cid: a customer, or app.GuestCart.Owner)
+	bGuestCarts = []byte("guest_carts") // sid|sha256(token) -> guest cart
 
 	// Orders, payments (sessions appended in sequence, like orders), coupons.
 	bOrders          = []byte("orders")              // sid|id -> order
@@ -116,7 +117,7 @@ var allBuckets = [][]byte{
 	bMeta, bSeq, bStores, bStoreKeys, bStoreSubdomains, bAdmins, bAdminEmails,
 	bCategories, bCategorySlugs, bProducts, bProductDocs, bProductSlugs, bIdxProducts, bIdxCatProducts, bIdxSearch, bSearchWords,
 	bIdxAdminProducts, bAdminSearch,
-	bCustomers, bCustomerEmails, bSessions, bSessionsByCust, bEmailCodes, bRevocations, bAddresses, bCarts,
+	bCustomers, bCustomerEmails, bSessions, bSessionsByCust, bEmailCodes, bRevocations, bAddresses, bCarts, bGuestCarts,
 	bOrders, bIdxOrdersCust, bIdxOrdersStatus, bPaymentSessions, bIdempotency, bCoupons, bCouponCodes,
 	bRequests, bIdxRequestsOrder, bIdxRequestsStatus,
 	bReviews, bReviewOwners, bIdxReviewsStatus, bIdxReviewsPublic, bReviewSummaries,

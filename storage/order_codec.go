@@ -18,7 +18,7 @@ import (
 //
 // Compact form (orderCompact first):
 //
-//	flags byte (orderTest)
+//	flags byte (orderTest, orderGuestCart)
 //	uvarint id, store_id, customer_id
 //	strings (uvarint len, bytes): status, payment_status, payment_method,
 //	  payment_session_id, receiver_name, phone, address, email
@@ -32,6 +32,7 @@ import (
 //	provider_refunds: uvarint 0 (null) or 1+count, then per refund string id,
 //	  varint amount, string request_kind, uvarint request_id, time at
 //	times created_at, updated_at
+//	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC. Every field of
@@ -39,7 +40,10 @@ import (
 // round-trip test fills every field by reflection and fails otherwise).
 const orderCompact = 0x03
 
-const orderTest = 1 << 0
+const (
+	orderTest      = 1 << 0
+	orderGuestCart = 1 << 1
+)
 
 // encodeOrder is the stored form of o: compact, or short-key JSON.
 func encodeOrder(o *app.Order) ([]byte, error) {
@@ -91,6 +95,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if o.Test {
 		flags |= orderTest
 	}
+	if o.GuestCartID != 0 {
+		flags |= orderGuestCart
+	}
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
 	b = binary.AppendUvarint(b, o.StoreID)
@@ -133,7 +140,11 @@ func appendOrder(b []byte, o *app.Order) []byte {
 		b = appendTime(b, r.At)
 	}
 	b = appendTime(b, o.CreatedAt)
-	return appendTime(b, o.UpdatedAt)
+	b = appendTime(b, o.UpdatedAt)
+	if o.GuestCartID != 0 {
+		b = binary.AppendUvarint(b, o.GuestCartID)
+	}
+	return b
 }
 
 var errOrderCorrupt = errors.New("storage: a corrupt order record")
@@ -182,6 +193,9 @@ func decodeOrder(v []byte) (*app.Order, error) {
 		}
 	}
 	o.CreatedAt, o.UpdatedAt = d.time(), d.time()
+	if v[1]&orderGuestCart != 0 {
+		o.GuestCartID = d.uvarint()
+	}
 	if !d.done() {
 		return nil, errOrderCorrupt
 	}

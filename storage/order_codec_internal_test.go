@@ -29,7 +29,7 @@ func codecOrders() map[string]*app.Order {
 		Items: []app.OrderItem{{ProductID: 1, VariantID: 2, Name: `Trail "Runner" – EU 42`, UnitPrice: 1250, Quantity: 2, LineTotal: 2500},
 			{ProductID: 1 << 40, VariantID: math.MaxUint64, Name: "Mug ☕", UnitPrice: 1_000_000_00, Quantity: 1 << 40, LineTotal: -5}},
 		Subtotal: 2500, Discount: 100, DeliveryFee: 300, Total: 2700, Currency: "USD", CouponCode: "SAVE10", CouponID: 9,
-		RefundedAmount: 500, CallbackURL: "https://shop.example/return?a=1&b=2", Test: true, TrackingNumber: "1Z999AA10123456784",
+		RefundedAmount: 500, CallbackURL: "https://shop.example/return?a=1&b=2", Test: true, GuestCartID: 4, TrackingNumber: "1Z999AA10123456784",
 		Carrier: "UPS",
 		Notes: []app.OrderNote{{At: at.Add(time.Hour), AdminID: 1, Author: "ann", Text: "{\"id\":1} called the shopper"},
 			{At: at.Add(2 * time.Hour), AdminID: 2, Author: "Zoë", Text: "ok"}},

@@ -83,7 +83,7 @@ func (a *accounts) register(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return noStore(c, res)
+	return a.mergeCart(c, res)
 }
 
 // login serves POST /api/v1/customer/auth/login/.
@@ -104,6 +104,17 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	}
 	res, err := a.s.svc.Customers.Login(store(c), in.Email, in.Password)
 	if err != nil {
+		return err
+	}
+	return a.mergeCart(c, res)
+}
+
+// mergeCart merges the guest cart of X-Cart-Token, when sent, into the cart
+// of the shopper who just logged in or registered, then answers res. An
+// unknown or expired token merges nothing (app.CartService.Merge).
+func (a *accounts) mergeCart(c *fiber.Ctx, res *app.TokenResult) error {
+	sh := app.Shopper{StoreID: store(c).ID, CustomerID: res.Customer.ID}
+	if err := a.s.svc.Carts.Merge(sh, c.Get(httpkit.CartTokenHeader)); err != nil {
 		return err
 	}
 	return noStore(c, res)

@@ -13,7 +13,7 @@ import (
 // any store does, so that the browser can read the 401).
 const (
 	corsAllowMethods  = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-	corsAllowHeaders  = "X-Service-Key, Authorization, Content-Type, Idempotency-Key"
+	corsAllowHeaders  = "X-Service-Key, Authorization, Content-Type, Idempotency-Key, X-Cart-Token"
 	corsExposeHeaders = "X-Request-ID, Retry-After"
 	corsMaxAge        = "600"
 )
@@ -47,7 +47,7 @@ func (s *Server) cors(c *fiber.Ctx) error {
 	err := c.Next()
 	allowed := false
 	if st := store(c); st != nil {
-		allowed = st.AllowsOrigin(origin)
+		allowed = s.svc.Stores.AllowsOrigin(st, origin)
 	} else {
 		allowed = s.svc.Stores.OriginAllowedAnywhere(origin)
 	}

@@ -105,6 +105,7 @@ type RateLimit struct {
 	APIPerSecond     int // ratelimit.api_per_second (0: off)
 	UnpaidOrders     int // ratelimit.unpaid_orders_per_hour: orders placed per client IP and per email/shopper (0: off)
 	TicketsPerHour   int // ratelimit.tickets_per_hour: tickets opened per shopper (0: off)
+	GuestCarts       int // ratelimit.guest_carts_per_hour: guest carts made per store and client IP (0: off)
 	CodesPerDay      int // ratelimit.codes_per_day: email codes mailed per store and email in a day (0: off)
 }
 
@@ -218,6 +219,7 @@ var Defaults = map[string]any{
 	"ratelimit.api_per_second":                100,
 	"ratelimit.unpaid_orders_per_hour":        10,
 	"ratelimit.tickets_per_hour":              10,
+	"ratelimit.guest_carts_per_hour":          30,
 	"ratelimit.codes_per_day":                 10,
 	"log.format":                              "text",
 	"log.level":                               "info",
@@ -370,6 +372,7 @@ func read(k *koanf.Koanf) (*Config, error) {
 			APIPerSecond:     r.integer("ratelimit.api_per_second"),
 			UnpaidOrders:     r.integer("ratelimit.unpaid_orders_per_hour"),
 			TicketsPerHour:   r.integer("ratelimit.tickets_per_hour"),
+			GuestCarts:       r.integer("ratelimit.guest_carts_per_hour"),
 			CodesPerDay:      r.integer("ratelimit.codes_per_day"),
 		},
 		Log: Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
@@ -516,6 +519,7 @@ func (c *Config) Validate() error {
 		{"ratelimit.api_per_second", c.RateLimit.APIPerSecond, 0},
 		{"ratelimit.unpaid_orders_per_hour", c.RateLimit.UnpaidOrders, 0},
 		{"ratelimit.tickets_per_hour", c.RateLimit.TicketsPerHour, 0},
+		{"ratelimit.guest_carts_per_hour", c.RateLimit.GuestCarts, 0},
 		{"ratelimit.codes_per_day", c.RateLimit.CodesPerDay, 0},
 		{"backups.keep", c.Backups.Keep, 1},
 	} {

@@ -98,6 +98,8 @@ var importSpecs = map[string]importSpec{
 		func(t *Tx, a *app.Address) (any, error) { return t.Address(a.StoreID, a.CustomerID, a.ID) }),
 	"carts": rec("cart_items", func(t *Tx, it *app.CartItem) error { return t.PutCartItem(it) },
 		func(t *Tx, it *app.CartItem) (any, error) { return t.CartItem(it.StoreID, it.CustomerID, it.ID) }),
+	"guest_carts": rec("guest_carts", func(t *Tx, g *app.GuestCart) error { return t.PutGuestCart(g) },
+		func(t *Tx, g *app.GuestCart) (any, error) { return t.GuestCart(g.StoreID, g.Key) }),
 	"orders": rec("orders", func(t *Tx, o *app.Order) error { return t.putOrder(o) },
 		func(t *Tx, o *app.Order) (any, error) { return t.Order(o.StoreID, o.ID) }),
 	"payment_sessions": rec("payment_sessions", func(t *Tx, ps *app.PaymentSession) error { return t.PutPaymentSession(ps) },
