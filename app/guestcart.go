@@ -288,7 +288,8 @@ func (cs *CartService) sweepStore(storeID uint64) (int, error) {
 	n := 0
 	err := cs.db.Update(func(tx cartData) error {
 		n = 0 // Batch may run this twice
-		list, err := tx.GuestCartsUsedBefore(storeID, tx.Now().Add(-GuestCartIdle), sweepBatch)
+		// used at or before now-GuestCartIdle: what guestCart finds expired
+		list, err := tx.GuestCartsUsedBefore(storeID, tx.Now().Add(-GuestCartIdle+time.Nanosecond), sweepBatch)
 		if err != nil {
 			return err
 		}

@@ -282,6 +282,67 @@ func testCart(e *env) {
 	e.same("after delete", len(list(a, c1)), 2)
 }
 
+func testGuestCarts(e *env) {
+	a, b := e.store("a"), e.store("b")
+	key := func(n byte) []byte { return bytes.Repeat([]byte{n}, 32) }
+	var carts []*app.GuestCart
+	e.update(func(tx app.Tx) error {
+		for i := range 3 {
+			at := t0.Add(time.Duration(2-i) * time.Hour) // the last made is the oldest used
+			g := &app.GuestCart{StoreID: a, Key: key(byte(i + 1)), CreatedAt: at, UsedAt: at}
+			if err := tx.PutGuestCart(g); err != nil {
+				return err
+			}
+			carts = append(carts, g)
+		}
+		return nil
+	})
+	if carts[0].ID == 0 || carts[0].ID == carts[1].ID {
+		e.t.Fatalf("ids: got %d and %d, want distinct, not 0", carts[0].ID, carts[1].ID)
+	}
+	// A guest cart's lines are cart lines under its owner id.
+	line := &app.CartItem{StoreID: a, CustomerID: carts[0].Owner(), ProductID: 7, Quantity: 2, CreatedAt: t0, UpdatedAt: t0}
+	e.update(func(tx app.Tx) error { return tx.PutCartItem(line) })
+	e.view(func(tx app.Tx) error {
+		g, err := tx.GuestCart(a, key(1))
+		e.want(err, "")
+		e.same("read", g.ID, carts[0].ID)
+		e.same("used at", g.UsedAt.Equal(carts[0].UsedAt), true)
+		_, err = tx.GuestCart(b, key(1)) // another store's token
+		e.want(err, app.ENotFound)
+		_, err = tx.GuestCart(a, key(9))
+		e.want(err, app.ENotFound)
+		items, err := tx.CartItems(a, carts[0].Owner())
+		e.same("guest lines", len(items), 1)
+		return err
+	})
+	carts[2].UsedAt = t0.Add(3 * time.Hour)
+	e.update(func(tx app.Tx) error { return tx.PutGuestCart(carts[2]) })
+	idle := func(before time.Time, limit int) []uint64 {
+		var out []uint64
+		e.view(func(tx app.Tx) error {
+			list, err := tx.GuestCartsUsedBefore(a, before, limit)
+			for _, g := range list {
+				out = append(out, g.ID)
+			}
+			return err
+		})
+		return out
+	}
+	e.same("idle, oldest use first", idle(t0.Add(4*time.Hour), 10), []uint64{carts[1].ID, carts[0].ID, carts[2].ID})
+	e.same("idle before", idle(t0.Add(2*time.Hour), 10), []uint64{carts[1].ID})
+	e.same("idle limit", idle(t0.Add(4*time.Hour), 2), []uint64{carts[1].ID, carts[0].ID})
+	e.view(func(tx app.Tx) error {
+		list, err := tx.GuestCartsUsedBefore(b, t0.Add(4*time.Hour), 10)
+		e.same("other store's idle", len(list), 0)
+		return err
+	})
+	e.same("delete another store's", e.code(func(tx app.Tx) error { return tx.DeleteGuestCart(b, key(1)) }), app.ENotFound)
+	e.same("delete", e.code(func(tx app.Tx) error { return tx.DeleteGuestCart(a, key(1)) }), "")
+	e.same("delete twice", e.code(func(tx app.Tx) error { return tx.DeleteGuestCart(a, key(1)) }), app.ENotFound)
+	e.same("after delete", idle(t0.Add(4*time.Hour), 10), []uint64{carts[1].ID, carts[2].ID})
+}
+
 func testAdmins(e *env) {
 	sid := e.store("a")
 	owner := &app.AdminUser{Email: "owner@example.com", PasswordHash: []byte("x"), Role: "owner", CreatedAt: t0}

@@ -58,6 +58,7 @@ var cases = []struct {
 	{"Revocations", testRevocations},
 	{"Addresses", testAddresses},
 	{"Cart", testCart},
+	{"GuestCarts", testGuestCarts},
 	{"Orders", testOrders},
 	{"Payments", testPayments},
 	{"Coupons", testCoupons},
