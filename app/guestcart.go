@@ -288,8 +288,9 @@ func (cs *CartService) sweepStore(storeID uint64) (int, error) {
 	n := 0
 	err := cs.db.Update(func(tx cartData) error {
 		n = 0 // Batch may run this twice
-		// used at or before now-GuestCartIdle: what guestCart finds expired
-		list, err := tx.GuestCartsUsedBefore(storeID, tx.Now().Add(-GuestCartIdle+time.Nanosecond), sweepBatch)
+		// Used at or before now-GuestCartIdle: what guestCart finds expired
+		// (uses are whole seconds, UTC; PostgreSQL keeps microseconds).
+		list, err := tx.GuestCartsUsedBefore(storeID, UTC(tx.Now()).Add(-GuestCartIdle+time.Second), sweepBatch)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -330,4 +331,88 @@ func TestGuestCartCheckout(t *testing.T) {
 	if got := stock(t, e, sid, p.ID); got != 8 {
 		t.Fatalf("stock: got %d, want 8", got)
 	}
+}
+
+// statuses sends req(i) for i in [0, n) at once and counts the statuses.
+func statuses(e *testenv.Env, n int, req func(i int) testenv.Req) map[int]int {
+	var mu sync.Mutex
+	got := map[int]int{}
+	testenv.Burst(n, func(i int) {
+		r := e.Do(req(i))
+		mu.Lock()
+		got[r.Status]++
+		mu.Unlock()
+	})
+	return got
+}
+
+// TestGuestCartConcurrent: parallel adds to one guest cart keep its line
+// and quantity limits, and parallel logins with one cart token merge it
+// once, never past the stock.
+func TestGuestCartConcurrent(t *testing.T) {
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	p := e.Product(sid, 0, "Mug", 1250, 5)
+	q := e.Product(sid, 0, "Plate", 800, 2)
+	t.Run("AddsKeepTheLineLimit", func(t *testing.T) {
+		cart := newGuestCart(t, e, key)
+		n := app.MaxCartLines + 20
+		ids := make([]uint64, n)
+		for i := range ids {
+			ids[i] = e.Product(sid, 0, fmt.Sprintf("Line %d", i), 100, 1).ID
+		}
+		got := statuses(e, n, func(i int) testenv.Req {
+			return guestReq("POST", "/cart/items/", key, cart, map[string]any{"product_id": ids[i]})
+		})
+		if got[200] != app.MaxCartLines || got[400] != 20 {
+			t.Fatalf("statuses: got %v, want 100 x 200 and 20 x 400", got)
+		}
+		if c := guestCart(t, e, key, cart); len(c.Items) != app.MaxCartLines {
+			t.Fatalf("lines: got %d, want %d", len(c.Items), app.MaxCartLines)
+		}
+	})
+	t.Run("AddsKeepTheQuantityLimit", func(t *testing.T) {
+		cart := newGuestCart(t, e, key)
+		got := statuses(e, 10, func(int) testenv.Req {
+			return guestReq("POST", "/cart/items/", key, cart, map[string]any{"product_id": p.ID, "quantity": 300})
+		})
+		c := guestCart(t, e, key, cart)
+		if got[200] != 3 || got[400] != 7 || len(c.Items) != 1 || c.Items[0].Quantity != 900 {
+			t.Fatalf("statuses %v, cart %+v: want 3 adds of 300 in one line", got, c.Items)
+		}
+	})
+	t.Run("MergeOnce", func(t *testing.T) {
+		_, tok := e.Shopper(sid, "merge@example.com")
+		e.Do(testenv.Req{Method: "POST", Path: api + "/cart/items/", Key: key, Token: tok, Body: map[string]any{"product_id": p.ID}}).Expect(t, 200, "")
+		cart := newGuestCart(t, e, key)
+		guestAdd(t, e, key, cart, map[string]any{"product_id": p.ID, "quantity": 3})
+		guestAdd(t, e, key, cart, map[string]any{"product_id": q.ID, "quantity": 2})
+		other := newGuestCart(t, e, key)
+		guestAdd(t, e, key, other, map[string]any{"product_id": q.ID, "quantity": 2})
+		// 5 at once: the login limit counts attempts per email (5) before it
+		// gives the successful ones back.
+		got := statuses(e, 5, func(i int) testenv.Req {
+			c := cart
+			if i == 4 {
+				c = other
+			}
+			return testenv.Req{Method: "POST", Path: "/api/v1/customer/auth/login/", Key: key, Header: map[string]string{"X-Cart-Token": c},
+				Body: map[string]any{"email": "merge@example.com", "password": "password123"}}
+		})
+		if got[200] != 5 {
+			t.Fatalf("logins: got %v, want 5 x 200", got)
+		}
+		var c cartData
+		e.Do(testenv.Req{Method: "GET", Path: api + "/cart/", Key: key, Token: tok}).Expect(t, 200, "").Decode(t, &c)
+		qty := map[uint64]int64{}
+		for _, it := range c.Items {
+			qty[it.ProductID] = it.Quantity
+		}
+		// Mug: 1 + 3 merged once (twice would reach the stock, 5); plate: up to its stock, 2.
+		if len(c.Items) != 2 || qty[p.ID] != 4 || qty[q.ID] != 2 {
+			t.Fatalf("merged cart: got %v, want mug 4, plate 2", qty)
+		}
+		e.Do(guestReq("GET", "/cart/", key, cart, nil)).Expect(t, 404, "not_found")
+		e.Do(guestReq("GET", "/cart/", key, other, nil)).Expect(t, 404, "not_found")
+	})
 }
