@@ -277,7 +277,8 @@ func TestServeDemo(t *testing.T) {
 	}
 	key := m[1]
 	for _, want := range []string{"Demo Shop", "admin@example.com", "storefront-demo", base + "/api/v1/business/website/config/", "/categories/1/products/",
-		"shopper@example.com", "shopper-demo", base + "/docs/"} {
+		"shopper@example.com", "shopper-demo", base + "/docs/", "http://localhost and http://127.0.0.1",
+		"500 unpaid orders per hour", "ratelimit.unpaid_orders_per_hour, 10 outside demo mode"} {
 		if !strings.Contains(s.stdout.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, s.stdout)
 		}
@@ -350,6 +351,11 @@ func TestServeDemo(t *testing.T) {
 	if keyRE.MatchString(out) || !strings.Contains(out, "exists from an earlier run") || !strings.Contains(out, "/api/v1/admin/stores/1/rotate-key/") {
 		t.Fatalf("second start printed:\n%s", out)
 	}
+	if !strings.Contains(out, "500 unpaid orders per hour") {
+		t.Errorf("second start's banner does not say what demo mode relaxes:\n%s", out)
+	}
+	// On the second process: the first one's API rate limit was spent above.
+	t.Run("DemoRelaxed", func(t *testing.T) { demoRelaxedChecks(t, "http://"+s2.addr, key) })
 	if code := s2.stop(t); code != 0 {
 		t.Fatalf("second exit code %d", code)
 	}
@@ -724,5 +730,38 @@ func TestServeRequestLogKeptOnShutdown(t *testing.T) {
 	}
 	if !strings.Contains(logs, "stopped") {
 		t.Fatalf("the last line (stopped) is missing: %s", logs)
+	}
+}
+
+// demoRelaxedChecks: the demo store allows a local dev server's origin for
+// CORS and callback_url, and one address places more than the 10 unpaid
+// orders an hour allowed outside demo mode (issue 29.4).
+func demoRelaxedChecks(t *testing.T, base, key string) {
+	h := map[string]string{"X-Service-Key": key, "Origin": "http://localhost:5173"}
+	resp, env := do(t, "GET", base+"/api/v1/business/website/products/?limit=40&fields=id,variants", nil, h)
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
+		t.Fatalf("CORS from a local dev server: got %d, Allow-Origin %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+	var list struct {
+		Items []struct {
+			ID       uint64 `json:"id"`
+			Variants []any  `json:"variants"`
+		} `json:"items"`
+	}
+	json.Unmarshal(env.Data, &list)
+	var pid uint64
+	for _, p := range list.Items {
+		if len(p.Variants) == 0 {
+			pid = p.ID
+			break
+		}
+	}
+	body := map[string]any{"receiver_name": "Ada", "phone": "+15550100", "address": "1 Main St", "email": "ada@example.com",
+		"items": []map[string]any{{"product_id": pid, "quantity": 1}}, "payment_method": "WALLET_A",
+		"callback_url": "http://localhost:5173/checkout/done"}
+	for i := range 12 {
+		if resp, env := do(t, "POST", base+"/api/v1/business/website/payment/initiate/", body, h); resp.StatusCode != 200 {
+			t.Fatalf("checkout %d: got %d %s %s", i+1, resp.StatusCode, env.ErrorCode, env.Data)
+		}
 	}
 }

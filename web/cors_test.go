@@ -30,7 +30,7 @@ func TestCORS(t *testing.T) {
 			if h.Get("Access-Control-Allow-Origin") != "https://shop-a.example" {
 				t.Fatalf("got Allow-Origin %q", h.Get("Access-Control-Allow-Origin"))
 			}
-			for _, want := range []string{"X-Service-Key", "Authorization", "Content-Type", "Idempotency-Key"} {
+			for _, want := range []string{"X-Service-Key", "Authorization", "Content-Type", "Idempotency-Key", "X-Cart-Token"} {
 				if !contains(h.Get("Access-Control-Allow-Headers"), want) {
 					t.Fatalf("got Allow-Headers %q, want %s", h.Get("Access-Control-Allow-Headers"), want)
 				}
