@@ -122,6 +122,10 @@ func TestGuestCart(t *testing.T) {
 	if c := guestCart(t, e, key, tok); len(c.Items) != 1 || c.ItemCount != 5 {
 		t.Fatalf("after the refused requests: got %+v, want the cart unchanged", c)
 	}
+	// variant_id null is the product itself (one nullable convention).
+	if it := guestAdd(t, e, key, other, map[string]any{"product_id": p.ID, "variant_id": nil}); it.VariantID != nil || it.Quantity != 1 {
+		t.Fatalf("variant_id null: got %+v", it)
+	}
 }
 
 // TestGuestCartLineLimit: a guest cart holds at most 100 lines, as a
@@ -331,6 +335,10 @@ func TestGuestCartCheckout(t *testing.T) {
 	if got := stock(t, e, sid, p.ID); got != 8 {
 		t.Fatalf("stock: got %d, want 8", got)
 	}
+	// Items as before, variant_id null being the product itself.
+	withItems := order(1, q)
+	withItems["items"] = []map[string]any{{"product_id": q.ID, "variant_id": nil, "quantity": 1}}
+	initiate(t, e, key, "", withItems)
 }
 
 // statuses sends req(i) for i in [0, n) at once and counts the statuses.
