@@ -707,39 +707,9 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			}
 			log.Log(context.Background(), level, "job done", "job", "cache.evict", "evicted", n)
 		}),
-		add("orders.expire", cfg.Orders.ExpireSchedule, func() {
-			if !leads() {
-				log.Debug("job skipped: another process leads", "job", "orders.expire")
-				return
-			}
-			n, err := svc.Orders.ExpirePending()
-			if err != nil {
-				log.Error("job failed", "job", "orders.expire", "err", err)
-				return
-			}
-			level := slog.LevelDebug
-			if n > 0 {
-				level = slog.LevelInfo
-			}
-			log.Log(context.Background(), level, "job done", "job", "orders.expire", "cancelled", n)
-		}),
+		add("orders.expire", cfg.Orders.ExpireSchedule, clusterJob(log, leads, "orders.expire", "cancelled", svc.Orders.ExpirePending)),
 		// Guest carts idle for 30 days go (app.GuestCartIdle).
-		add("carts.sweep", "@hourly", func() {
-			if !leads() {
-				log.Debug("job skipped: another process leads", "job", "carts.sweep")
-				return
-			}
-			n, err := svc.Carts.SweepGuests()
-			if err != nil {
-				log.Error("job failed", "job", "carts.sweep", "err", err)
-				return
-			}
-			level := slog.LevelDebug
-			if n > 0 {
-				level = slog.LevelInfo
-			}
-			log.Log(context.Background(), level, "job done", "job", "carts.sweep", "deleted", n)
-		}),
+		add("carts.sweep", "@hourly", clusterJob(log, leads, "carts.sweep", "deleted", svc.Carts.SweepGuests)),
 		// The audit log keeps 90 days (app.AuditKeep).
 		add("audit.prune", "@daily", func() {
 			n, err := svc.Audit.Prune()
@@ -767,6 +737,27 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 	}
 	c.Start()
 	return c, nil
+}
+
+// clusterJob is a job of the whole cluster: it runs only while leads
+// reports true, and logs how many records run handled (debug when none).
+func clusterJob(log *slog.Logger, leads func() bool, name, counted string, run func() (int, error)) func() {
+	return func() {
+		if !leads() {
+			log.Debug("job skipped: another process leads", "job", name)
+			return
+		}
+		n, err := run()
+		if err != nil {
+			log.Error("job failed", "job", name, "err", err)
+			return
+		}
+		level := slog.LevelDebug
+		if n > 0 {
+			level = slog.LevelInfo
+		}
+		log.Log(context.Background(), level, "job done", "job", name, counted, n)
+	}
 }
 
 // cronLogger sends cron's own messages to slog (routine ones at debug).
