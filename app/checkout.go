@@ -24,7 +24,7 @@ type IdempotencyRecord struct {
 	StoreID     uint64    `json:"store_id"`
 	CustomerID  uint64    `json:"customer_id"`
 	Key         string    `json:"key"`
-	BodyHash    string    `json:"body_hash"`
+	BodyHash    string    `json:"body_hash"` // SHA-256 of the request in lowercase hex (bbolt keeps the 32 bytes)
 	OrderID     uint64    `json:"order_id"`
 	SessionID   string    `json:"session_id"`
 	RedirectURL string    `json:"redirect_url"`

@@ -3,15 +3,19 @@ package storage
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"time"
 )
 
-// The compact binary records (idempotency records, payment sessions, orders)
-// are built from a few parts: uvarint and varint numbers, length-prefixed
-// strings, fixed-size bytes, and a redirect URL stored without the session
-// id it contains. A record whose first byte is '{' is the older JSON form.
+// Orders, payment sessions and idempotency records are stored in one form
+// each, a compact binary one (schema 3; migrate3.go rewrote the forms
+// before it). Plain JSON was measured against them (docs/benchmarks.md,
+// issue 30): it doubles the bytes on disk per order and the CPU of a
+// verification. The forms are built from a few parts: uvarint and varint
+// numbers, length-prefixed strings, fixed-size bytes, times, and a redirect
+// URL stored without the session id it contains.
 
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
@@ -132,27 +136,37 @@ func appendCount(b []byte, isNil bool, n int) []byte {
 	return binary.AppendUvarint(b, uint64(n)+1)
 }
 
-// timeFits reports whether appendTime can hold t exactly: the zero time, or
-// a time in UTC within Unix nanoseconds.
-func timeFits(t time.Time) bool {
-	return t == (time.Time{}) || utcNanos(t) && t.UnixNano() != math.MinInt64
+// errTimeRange: a time the forms cannot hold (before 1678 or after 2262).
+var errTimeRange = errors.New("storage: a time outside Unix nanoseconds (years 1678-2262) cannot be stored")
+
+// unixNanos reports whether t is an instant Unix nanoseconds hold exactly.
+func unixNanos(t time.Time) bool {
+	n := t.UnixNano()
+	return n != math.MinInt64 && time.Unix(0, n).Equal(t)
 }
 
-// appendTime writes t (timeFits): uvarint 0 for the zero time, else 1 + its
+// timesFit is nil when appendTime can hold every one of ts: the zero time,
+// or an instant within Unix nanoseconds (read back in UTC).
+func timesFit(ts ...time.Time) error {
+	for _, t := range ts {
+		if !t.IsZero() && !unixNanos(t) {
+			return errTimeRange
+		}
+	}
+	return nil
+}
+
+// appendTime writes t (timesFit): uvarint 0 for the zero time, else 1 + its
 // Unix nanoseconds zigzag-encoded; read back in UTC.
 func appendTime(b []byte, t time.Time) []byte {
-	if t == (time.Time{}) {
+	if t.IsZero() {
 		return append(b, 0)
 	}
 	return binary.AppendUvarint(b, zigzag(t.UnixNano())+1)
 }
 
-// storedJSON is a stored record as JSON: the older JSON form as it is, a
-// compact one decoded and marshalled.
+// storedJSON is a stored record decoded and marshalled (Export hands JSON on).
 func storedJSON[T any](k, v []byte, decode func(k, v []byte) (*T, error)) ([]byte, error) {
-	if len(v) > 0 && v[0] == '{' {
-		return v, nil
-	}
 	r, err := decode(k, v)
 	if err != nil {
 		return nil, err

@@ -27,12 +27,14 @@ import (
 // does not know, and the upgrade leaves a copy to roll back to.
 //
 //	2: orders and payment-session attempts in compact binary forms
-const SchemaVersion = 2
+//	3: one form per record: orders, sessions, idempotency records compact
+const SchemaVersion = 3
 
 // migrations[i] upgrades a database from version i+1 to i+2.
 var migrations = []func(*bolt.Tx) error{
-	// 1 -> 2: nothing to rewrite, records written before are read as they are.
+	// 1 -> 2: nothing to rewrite (3 rewrites what 1 wrote).
 	func(*bolt.Tx) error { return nil },
+	migrateOneForm, // migrate3.go
 }
 
 // currentSchema is SchemaVersion; tests of the migration path raise it.

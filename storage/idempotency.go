@@ -3,7 +3,6 @@ package storage
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,11 +14,8 @@ import (
 
 // Idempotency records are the largest thing a checkout writes after the
 // order (one per initiation with an Idempotency-Key, kept seven days), and
-// their keys are random, so their pages are half full. They are stored in a
-// compact binary form; records written as JSON before it are read as they
-// are (the first byte tells: '{' is JSON), so no migration is needed.
-//
-// Compact form (idemCompact first):
+// their keys are random, so their pages are half full. They are stored in
+// one compact binary form:
 //
 //	flags byte (idemGuestKey, idemKeyInKey, idemStdSession)
 //	unless idemKeyInKey: uvarint len, the key (a guest's key without its
@@ -35,12 +31,9 @@ import (
 // The store and customer ids are the first 16 bytes of the bbolt key. A
 // guest's bbolt key ends with the key and the body hash in hex (str0 drops
 // the "\x00" between them), so idemKeyInKey records (a guest key without a
-// NUL of its own) read both from there instead of storing them twice. The
-// flags 2 and 4 came later (issue 15: 118 -> about 60 bytes a record); records
-// without them read as before.
-// A record this form cannot hold exactly (a body hash that is not 64
-// lowercase hex digits, a time that is not UTC or out of the nanosecond
-// range) is written as JSON.
+// NUL of its own) read both from there instead of storing them twice.
+// A record the form cannot hold (a body hash that is not 64 lowercase hex
+// digits, a creation time zero or outside Unix nanoseconds) is refused.
 const idemCompact = 0x01
 
 // flags
@@ -50,17 +43,13 @@ const (
 	idemStdSession = 4 // the session id is standard: seq and 12 random bytes
 )
 
+var errIdemForm = errors.New("storage: an idempotency record needs a SHA-256 body hash in lowercase hex and a creation time")
+
 // encodeIdempotency returns the stored bytes of r.
 func encodeIdempotency(r *app.IdempotencyRecord) ([]byte, error) {
 	hash, err := hex.DecodeString(r.BodyHash)
-	compact := err == nil && len(hash) == 32 && hex.EncodeToString(hash) == r.BodyHash &&
-		r.CreatedAt.Location() == time.UTC && r.CreatedAt.Equal(time.Unix(0, r.CreatedAt.UnixNano()))
-	if !compact {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return nil, fmt.Errorf("storage: encode idempotency key: %w", err)
-		}
-		return b, nil
+	if err != nil || len(hash) != 32 || hex.EncodeToString(hash) != r.BodyHash || r.CreatedAt.IsZero() || !unixNanos(r.CreatedAt) {
+		return nil, fmt.Errorf("storage: encode idempotency key: %w", errIdemForm)
 	}
 	key, flags := r.Key, byte(0)
 	if k, ok := strings.CutSuffix(r.Key, "\x00"+r.BodyHash); ok {
@@ -115,15 +104,9 @@ func stdSessionID(sid uint64, id string) (seq uint64, secret []byte, ok bool) {
 
 var errIdemCorrupt = errors.New("storage: a corrupt idempotency record")
 
-// decodeIdempotency reads a stored record at bbolt key k (either form).
+// decodeIdempotency reads a stored record at bbolt key k.
 func decodeIdempotency(k, v []byte) (*app.IdempotencyRecord, error) {
 	var r app.IdempotencyRecord
-	if len(v) > 0 && v[0] == '{' {
-		if err := getJSONBytes(v, &r, "idempotency key"); err != nil {
-			return nil, err
-		}
-		return &r, nil
-	}
 	if len(k) < 16 || len(v) < 2 || v[0] != idemCompact {
 		return nil, errIdemCorrupt
 	}

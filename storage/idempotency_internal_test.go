@@ -2,8 +2,11 @@ package storage
 
 import (
 	"encoding/json"
+	"errors"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +15,8 @@ import (
 )
 
 // TestIdempotencyRecordForms: records round-trip through the compact form
-// exactly, records it cannot hold exactly stay JSON, records stored as JSON
-// before the compact form are read, pruned and exported like new ones, and a
+// exactly (a time not in UTC reads back as the same instant in UTC), records
+// it cannot hold are refused, records are pruned and exported as JSON, and a
 // damaged record is an error, never a panic.
 func TestIdempotencyRecordForms(t *testing.T) {
 	db, err := Open(filepath.Join(t.TempDir(), "i.db"), Options{})
@@ -37,12 +40,9 @@ func TestIdempotencyRecordForms(t *testing.T) {
 			RedirectURL: "https://shop.example.com/pay/" + sess, CreatedAt: at},
 		"other session ids": {StoreID: 3, CustomerID: 6, Key: "k", BodyHash: hash, OrderID: 45, SessionID: "ps_3_2A_" + strings.Repeat("9f", 12),
 			RedirectURL: "https://x", CreatedAt: at},
-		"upper-case hash": {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: strings.ToUpper(hash), OrderID: 1, CreatedAt: at},
 		"not UTC": {StoreID: 2, CustomerID: 5, Key: "k", BodyHash: hash, OrderID: 1, SessionID: sess, RedirectURL: sess,
 			CreatedAt: at.In(time.FixedZone("X", 3600))},
 	}
-	compact := map[string]bool{"guest": true, "customer": true, "empty redirect": true, "guest key with a NUL": true,
-		"another store's session": true, "other session ids": true}
 	// the flags of the shorter forms: key and hash read from the bbolt key
 	// (guests whose key has no NUL), the standard session id as seq + 12 bytes
 	flags := map[string]byte{"guest": idemGuestKey | idemKeyInKey | idemStdSession, "customer": idemStdSession,
@@ -54,13 +54,13 @@ func TestIdempotencyRecordForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		js, _ := json.Marshal(r)
-		if got := v[0] == idemCompact; got != compact[name] {
-			t.Errorf("%s: compact %v, want %v", name, got, compact[name])
+		if v[0] != idemCompact {
+			t.Errorf("%s: not compact: %q", name, v)
 		}
 		if f, ok := flags[name]; ok && v[1] != f {
 			t.Errorf("%s: flags %b, want %b", name, v[1], f)
 		}
-		if compact[name] && len(v)*2 > len(js) {
+		if len(v)*2 > len(js) {
 			t.Errorf("%s: %d bytes compact, %d as JSON: not half", name, len(v), len(js))
 		}
 		k := idempotencyKey(r.StoreID, r.CustomerID, r.Key)
@@ -76,23 +76,25 @@ func TestIdempotencyRecordForms(t *testing.T) {
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%s: got %+v\nwant %+v", name, *got, want)
 		}
-		if compact[name] {
-			for i := range v { // every truncation is an error
-				if _, err := decodeIdempotency(k, v[:i]); err == nil {
-					t.Errorf("%s: %d of %d bytes decoded", name, i, len(v))
-				}
+		for i := range v { // every truncation is an error
+			if _, err := decodeIdempotency(k, v[:i]); err == nil {
+				t.Errorf("%s: %d of %d bytes decoded", name, i, len(v))
 			}
 		}
 	}
+	for name, r := range map[string]*app.IdempotencyRecord{
+		"upper-case hash": {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: strings.ToUpper(hash), OrderID: 1, CreatedAt: at},
+		"no time":         {StoreID: 2, CustomerID: 4, Key: "k", BodyHash: hash, OrderID: 1},
+	} {
+		if _, err := encodeIdempotency(r); !errors.Is(err, errIdemForm) {
+			t.Errorf("%s: %v, want errIdemForm", name, err)
+		}
+	}
 
-	// An old JSON record beside new ones: read, exported and pruned alike.
+	// Through the database: read, exported and pruned.
 	old := &app.IdempotencyRecord{StoreID: 1, CustomerID: 9, Key: "old", BodyHash: hash, OrderID: 5, SessionID: sess, RedirectURL: "u", CreatedAt: at.Add(-48 * time.Hour)}
 	err = db.Update(func(tx app.Tx) error {
-		raw, _ := json.Marshal(old)
-		if err := tx.(*Tx).b(bIdempotency).Put(idempotencyKey(old.StoreID, old.CustomerID, old.Key), raw); err != nil {
-			return err
-		}
-		for _, r := range recs {
+		for _, r := range append([]*app.IdempotencyRecord{old}, slices.Collect(maps.Values(recs))...) {
 			if err := tx.PutIdempotencyRecord(r); err != nil {
 				return err
 			}

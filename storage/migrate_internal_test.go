@@ -86,7 +86,7 @@ func TestBackupBeforeMigration(t *testing.T) {
 // TestSchemaTwo: a schema-1 file (what binaries before the compact order form
 // wrote) opens, keeps its orders readable and leaves a schema-1 copy; a
 // schema-1 binary refuses the file afterwards instead of failing on the
-// compact records it cannot read.
+// compact records it cannot read (TestSchemaThree: every older form).
 func TestSchemaTwo(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "storefront.db")
@@ -130,7 +130,7 @@ func TestSchemaTwo(t *testing.T) {
 	oldSchema, oldMigrations := currentSchema, migrations
 	t.Cleanup(func() { currentSchema, migrations = oldSchema, oldMigrations })
 	currentSchema, migrations = 1, nil // a binary of schema 1
-	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "schema version 2, newer than this binary's 1") {
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema version %d, newer than this binary's 1", SchemaVersion)) {
 		t.Fatalf("a schema-1 binary opened the file: %v", err)
 	}
 }

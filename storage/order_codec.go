@@ -2,21 +2,17 @@ package storage
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"storefront/app"
 )
 
-// Orders are stored in a compact binary form: a verification reads and
-// writes one, and encoding/json was the largest cost of it left in storage.
-// Orders stored before are JSON, plain ('{' first) or in the short-key form
-// (shortJSON first, shortjson.go), and are read as they are; an order the
-// form cannot hold exactly (a time not in UTC or out of Unix nanoseconds'
-// range) is written in the short-key form. Export hands orders on as JSON.
+// Orders are stored in one form, a compact binary one (compact.go): a
+// verification reads and writes one, and encoding/json was the largest cost
+// of it left in storage. Export hands orders on as JSON.
 //
-// Compact form (orderCompact first):
+// The form (orderCompact first):
 //
 //	flags byte (orderTest, orderGuestCart)
 //	uvarint id, store_id, customer_id
@@ -35,9 +31,10 @@ import (
 //	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
-// zigzag-encoded (as binary.AppendVarint), read back in UTC. Every field of
-// app.Order has its place: a field added to it must be added here (the
-// round-trip test fills every field by reflection and fails otherwise).
+// zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
+// time outside them is refused (errTimeRange). Every field of app.Order has
+// its place: a field added to it must be added here (the round-trip test
+// fills every field by reflection and fails otherwise).
 const orderCompact = 0x03
 
 const (
@@ -45,16 +42,12 @@ const (
 	orderGuestCart = 1 << 1
 )
 
-// encodeOrder is the stored form of o: compact, or short-key JSON.
+// encodeOrder is the stored form of o.
 func encodeOrder(o *app.Order) ([]byte, error) {
-	if orderFits(o) {
-		return appendOrder(make([]byte, 0, orderSize(o)), o), nil
+	if err := orderFits(o); err != nil {
+		return nil, fmt.Errorf("storage: encode order %d: %w", o.ID, err)
 	}
-	raw, err := json.Marshal(o)
-	if err != nil {
-		return nil, fmt.Errorf("storage: encode order: %w", err)
-	}
-	return shorten(raw), nil
+	return appendOrder(make([]byte, 0, orderSize(o)), o), nil
 }
 
 // orderSize is about the compact size of o (a capacity, not a bound).
@@ -74,19 +67,19 @@ func orderSize(o *app.Order) int {
 	return n
 }
 
-// orderFits reports whether the compact form holds o exactly: its times.
-func orderFits(o *app.Order) bool {
+// orderFits is nil when the form holds o's times.
+func orderFits(o *app.Order) error {
 	for _, nt := range o.Notes {
-		if !timeFits(nt.At) {
-			return false
+		if err := timesFit(nt.At); err != nil {
+			return err
 		}
 	}
 	for _, r := range o.ProviderRefunds {
-		if !timeFits(r.At) {
-			return false
+		if err := timesFit(r.At); err != nil {
+			return err
 		}
 	}
-	return timeFits(o.CreatedAt) && timeFits(o.UpdatedAt)
+	return timesFit(o.CreatedAt, o.UpdatedAt)
 }
 
 // appendOrder appends the compact form of o (orderFits).
@@ -149,16 +142,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 
 var errOrderCorrupt = errors.New("storage: a corrupt order record")
 
-// decodeOrder reads a stored order in any of its forms.
+// decodeOrder reads a stored order.
 func decodeOrder(v []byte) (*app.Order, error) {
-	if len(v) == 0 || v[0] != orderCompact {
-		var o app.Order
-		if err := getJSONBytes(expand(v), &o, "order"); err != nil {
-			return nil, err
-		}
-		return &o, nil
-	}
-	if len(v) < 2 {
+	if len(v) < 2 || v[0] != orderCompact {
 		return nil, errOrderCorrupt
 	}
 	d := compactReader{s: string(v[2:])}
@@ -213,9 +199,4 @@ func storedOrder(k, v []byte) (*app.Order, error) {
 }
 
 // orderJSON is a stored order as JSON (what Export hands on).
-func orderJSON(k, v []byte) ([]byte, error) {
-	if len(v) > 0 && v[0] == shortJSON {
-		return expand(v), nil // as stored: amounts of any length stay exact
-	}
-	return storedJSON(k, v, storedOrder)
-}
+func orderJSON(k, v []byte) ([]byte, error) { return storedJSON(k, v, storedOrder) }

@@ -3,7 +3,6 @@ package storage
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,27 +11,26 @@ import (
 	"storefront/app"
 )
 
-// Payment sessions (one per order) are stored in a compact binary form like
-// idempotency records (idempotency.go); sessions written as JSON before it
-// are read as they are ('{' first), so no migration is needed.
+// Payment sessions (one per order) are stored in one compact binary form,
+// like idempotency records (idempotency.go).
 //
-// Compact form (sessCompact first):
+// The form (sessCompact first):
 //
-//	flags byte (sessTest, sessStdID, sessRefIsID)
+//	flags byte (sessTest, sessStdID, sessRefIsID; sessAttempts always set:
+//	  sessions without it held their attempts as JSON, migrate3.go)
 //	the id: 12 bytes, the random part of a standard id (sessStdID: app.SessionID
 //	  of the key's store and seq with 24 lowercase hex digits), else uvarint len, id
 //	uvarint order id, varint amount
 //	strings (uvarint len, bytes): method, currency, callback_url, status,
 //	  paid_transaction_id, provider, provider_ref (empty with sessRefIsID)
 //	uvarint: 0, or 1+ where the id stands in the redirect URL; string: the URL without it
-//	the attempts: with sessAttempts, uvarint 0 (null) or 1+count, then per
-//	  attempt string transaction_id, byte success (0 or 1), string message,
-//	  time at (appendTime); without it (sessions written before it, or an
-//	  attempt time appendTime cannot hold), a string: the attempts as JSON
+//	the attempts: uvarint 0 (null) or 1+count, then per attempt string
+//	  transaction_id, byte success (0 or 1), string message, time at (appendTime)
 //	varint created_at (Unix ns), varint updated_at - created_at
 //
-// The store id and seq are the bbolt key. A session the form cannot hold
-// exactly (a time that is not UTC) is written as JSON.
+// The store id and seq are the bbolt key. A session with a time the form
+// cannot hold (a zero created or updated time, or one outside Unix
+// nanoseconds) is refused.
 const sessCompact = 0x01
 
 const (
@@ -42,29 +40,22 @@ const (
 	sessAttempts = 1 << 3
 )
 
-// utcNanos reports whether t survives Unix nanoseconds in UTC exactly.
-func utcNanos(t time.Time) bool {
-	return t.Location() == time.UTC && t.Equal(time.Unix(0, t.UnixNano()))
-}
-
 func encodeSession(ps *app.PaymentSession) ([]byte, error) {
-	if !utcNanos(ps.CreatedAt) || !utcNanos(ps.UpdatedAt) {
-		b, err := json.Marshal(ps)
-		if err != nil {
-			return nil, fmt.Errorf("storage: encode payment session: %w", err)
+	err := timesFit(ps.CreatedAt, ps.UpdatedAt)
+	for _, a := range ps.Attempts {
+		if err == nil {
+			err = timesFit(a.At)
 		}
-		return b, nil
 	}
-	flags := byte(0)
+	if err == nil && (ps.CreatedAt.IsZero() || ps.UpdatedAt.IsZero()) {
+		err = errTimeRange
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: encode payment session %s: %w", ps.ID, err)
+	}
+	flags := byte(sessAttempts)
 	if ps.Test {
 		flags |= sessTest
-	}
-	var attempts []byte // as JSON, when an attempt's time does not fit
-	var err error
-	if attemptsFit(ps.Attempts) {
-		flags |= sessAttempts
-	} else if attempts, err = json.Marshal(ps.Attempts); err != nil {
-		return nil, fmt.Errorf("storage: encode payment session: %w", err)
 	}
 	std := app.SessionID(ps.StoreID, ps.Seq, "")
 	random, isStd := strings.CutPrefix(ps.ID, std)
@@ -92,23 +83,10 @@ func encodeSession(ps *app.PaymentSession) ([]byte, error) {
 		b = appendString(b, s)
 	}
 	b = appendRedirect(b, ps.RedirectURL, ps.ID)
-	if flags&sessAttempts != 0 {
-		b = appendAttempts(b, ps.Attempts)
-	} else {
-		b = appendString(b, string(attempts))
-	}
+	b = appendAttempts(b, ps.Attempts)
 	b = binary.AppendVarint(b, ps.CreatedAt.UnixNano())
 	b = binary.AppendVarint(b, ps.UpdatedAt.UnixNano()-ps.CreatedAt.UnixNano())
 	return b, nil
-}
-
-func attemptsFit(as []app.PaymentAttempt) bool {
-	for _, a := range as {
-		if !timeFits(a.At) {
-			return false
-		}
-	}
-	return true
 }
 
 func appendAttempts(b []byte, as []app.PaymentAttempt) []byte {
@@ -150,15 +128,18 @@ func (d *compactReader) attempts() []app.PaymentAttempt {
 
 var errSessCorrupt = errors.New("storage: a corrupt payment session")
 
-// decodeSession reads a stored session at bbolt key k (sid|seq; either form).
+// decodeSession reads a stored session at bbolt key k (sid|seq).
 func decodeSession(k, v []byte) (*app.PaymentSession, error) {
-	var ps app.PaymentSession
-	if len(v) > 0 && v[0] == '{' {
-		if err := getJSONBytes(v, &ps, "payment session"); err != nil {
-			return nil, err
-		}
-		return &ps, nil
+	if len(v) < 2 || v[1]&sessAttempts == 0 {
+		return nil, errSessCorrupt
 	}
+	return readSession(k, v, (*compactReader).attempts)
+}
+
+// readSession reads the fields of a session, its attempts with attempts
+// (the migration of the older form reads them as JSON).
+func readSession(k, v []byte, attempts func(*compactReader) []app.PaymentAttempt) (*app.PaymentSession, error) {
+	var ps app.PaymentSession
 	if len(k) != 16 || len(v) < 2 || v[0] != sessCompact {
 		return nil, errSessCorrupt
 	}
@@ -180,21 +161,11 @@ func decodeSession(k, v []byte) (*app.PaymentSession, error) {
 		ps.ProviderRef = ps.ID
 	}
 	ps.RedirectURL = d.redirect(ps.ID)
-	var attempts string
-	if flags&sessAttempts != 0 {
-		ps.Attempts = d.attempts()
-	} else {
-		attempts = d.str()
-	}
+	ps.Attempts = attempts(&d)
 	created := d.varint()
 	updated := d.varint()
 	if !d.done() {
 		return nil, errSessCorrupt
-	}
-	if flags&sessAttempts == 0 {
-		if err := json.Unmarshal([]byte(attempts), &ps.Attempts); err != nil {
-			return nil, errSessCorrupt
-		}
 	}
 	ps.CreatedAt = time.Unix(0, created).UTC()
 	ps.UpdatedAt = time.Unix(0, created+updated).UTC()

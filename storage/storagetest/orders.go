@@ -82,6 +82,10 @@ func testOrders(e *env) {
 	}), app.ENotFound)
 }
 
+// bodyHash is a request body's hash as the checkout stores it: SHA-256 in
+// lowercase hex (here of nothing real).
+func bodyHash(n int) string { return fmt.Sprintf("%064x", n) }
+
 func testPayments(e *env) {
 	a, b := e.store("a"), e.store("b")
 	ps := &app.PaymentSession{ID: "sess-1", StoreID: a, Seq: 1, OrderID: 3, Method: app.WalletA, Amount: 500, Currency: "USD",
@@ -102,10 +106,10 @@ func testPayments(e *env) {
 	// Idempotency records: by store, customer (0: guest) and key.
 	e.update(func(tx app.Tx) error {
 		for i, r := range []*app.IdempotencyRecord{
-			{StoreID: a, CustomerID: 1, Key: "k", BodyHash: "h1", OrderID: 1, CreatedAt: t0},
-			{StoreID: a, CustomerID: 2, Key: "k", BodyHash: "h2", OrderID: 2, CreatedAt: t0.Add(time.Hour)},
-			{StoreID: a, CustomerID: 0, Key: "k", BodyHash: "h3", OrderID: 3, CreatedAt: t0.Add(2 * time.Hour)},
-			{StoreID: b, CustomerID: 1, Key: "k", BodyHash: "h4", OrderID: 4, CreatedAt: t0},
+			{StoreID: a, CustomerID: 1, Key: "k", BodyHash: bodyHash(1), OrderID: 1, CreatedAt: t0},
+			{StoreID: a, CustomerID: 2, Key: "k", BodyHash: bodyHash(2), OrderID: 2, CreatedAt: t0.Add(time.Hour)},
+			{StoreID: a, CustomerID: 0, Key: "k", BodyHash: bodyHash(3), OrderID: 3, CreatedAt: t0.Add(2 * time.Hour)},
+			{StoreID: b, CustomerID: 1, Key: "k", BodyHash: bodyHash(4), OrderID: 4, CreatedAt: t0},
 		} {
 			if err := tx.PutIdempotencyRecord(r); err != nil {
 				return fmt.Errorf("record %d: %w", i, err)
@@ -116,10 +120,10 @@ func testPayments(e *env) {
 	e.view(func(tx app.Tx) error {
 		r, err := tx.IdempotencyRecord(a, 2, "k")
 		e.want(err, "")
-		e.same("by customer", r.BodyHash, "h2")
+		e.same("by customer", r.BodyHash, bodyHash(2))
 		r, err = tx.IdempotencyRecord(a, 0, "k")
 		e.want(err, "")
-		e.same("guest", r.BodyHash, "h3")
+		e.same("guest", r.BodyHash, bodyHash(3))
 		_, err = tx.IdempotencyRecord(a, 1, "other")
 		e.want(err, app.ENotFound)
 		_, err = tx.IdempotencyRecord(a, 3, "k")
