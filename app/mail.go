@@ -3,6 +3,7 @@ package app
 import (
 	"embed"
 	htmltemplate "html/template"
+	"strconv"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -33,6 +34,17 @@ type Mail struct {
 	LastError string    `json:"last_error,omitempty"`
 	SentAt    time.Time `json:"sent_at,omitzero"`
 	QueuedAt  time.Time `json:"queued_at,omitzero"` // retries stop MaxAge after it
+}
+
+// MessageID is the mail's Message-ID header at domain (the sender's): made
+// from the store and outbox ids, the same at every attempt, so that a
+// receiver drops the copy that a crash between a send and its record
+// repeats. Empty for a mail not stored in an outbox.
+func (m *Mail) MessageID(domain string) string {
+	if m.ID == 0 {
+		return ""
+	}
+	return "<storefront." + strconv.FormatUint(m.StoreID, 10) + "." + strconv.FormatUint(m.ID, 10) + "@" + domain + ">"
 }
 
 // Mail statuses.
@@ -68,6 +80,15 @@ type MailTx interface {
 	// DueMail returns up to limit queued mails of every store due at or
 	// before now, soonest first.
 	DueMail(now time.Time, limit int) ([]*Mail, error)
+	// ClaimDueMail leases to l up to limit queued mails of every store due
+	// at or before now whose lease is free at now (none, or lapsed), soonest
+	// first, and returns them. Concurrent claims never return the same mail.
+	ClaimDueMail(now time.Time, l Lease, limit int) ([]*Mail, error)
+	// EndMailLease ends claimant's lease on a mail, in the transaction that
+	// records its attempt (or gives it back unsent): conflict when the lease
+	// is not claimant's (another worker claimed it after it lapsed),
+	// not_found when the mail is gone.
+	EndMailLease(storeID, id uint64, claimant string) error
 }
 
 // QueueKind queues a mail of kind to to inside tx, kept as d until it is

@@ -31,9 +31,11 @@ func MailBackoff(n int) time.Duration {
 
 // OutboxWorker sends the queued mail of the outbox through a transport,
 // retrying temporary failures with exponential backoff. Everything it knows
-// is in the database, so a restart or an SMTP outage loses nothing. Run one
-// per database: a mail whose SMTP send succeeded but whose "sent" mark was
-// lost (kill -9 between the two) is sent again, at least once.
+// is in the database, so a restart or an SMTP outage loses nothing. Each
+// mail is leased before it is sent, so workers of several processes never
+// send the same mail; a mail whose SMTP send succeeded but whose "sent" mark
+// was lost (kill -9 between the two) is sent again, at least once, with the
+// same Message-ID.
 type OutboxWorker struct {
 	DB        DB
 	Transport Mailer // nil: nothing is sent, mail stays queued
@@ -46,7 +48,11 @@ type OutboxWorker struct {
 	Leads func() bool
 	// PublicURL is the link of a store's brand without a store.url.
 	PublicURL string
-	wake      chan struct{}
+	// Lease is how long a claim on a batch holds (0: DefaultLease); a send
+	// starts only while half of it is left.
+	Lease time.Duration
+	id    string // the claimant of this worker's leases
+	wake  chan struct{}
 }
 
 // NewOutboxWorker returns the worker of s's outbox over s.Mailer.
@@ -70,37 +76,103 @@ func (w *OutboxWorker) Run(ctx context.Context, tick time.Duration) {
 }
 
 // RunOnce makes one attempt at every mail due now and returns how many it
-// attempted. Tests call it directly with a frozen clock.
+// attempted. Tests call it directly with a frozen clock. Each batch is
+// leased before anything is sent (ClaimDueMail): a mail another worker
+// holds is not due here, and a batch stops at the first attempt that cannot
+// be recorded or when this process stops leading.
 func (w *OutboxWorker) RunOnce() (int, error) {
 	if w.Transport == nil {
 		return 0, nil
 	}
 	total := 0
 	for {
-		var due []*Mail
-		var unrendered map[int]error
-		err := w.DB.View(func(tx Tx) error {
-			var err error
-			if due, err = tx.DueMail(w.Now(), outboxBatch); err != nil {
-				return err
-			}
-			unrendered, err = renderMails(tx, w.PublicURL, due)
-			return err
-		})
+		h := newLease(w.claimant(), w.Now, w.Lease, w.Leads)
+		due, unrendered, err := w.claim(h.lease)
 		if err != nil {
 			return total, err
 		}
-		for i, m := range due {
-			var renderErr error
-			if e := unrendered[i]; e != nil {
-				renderErr = PermanentError(fmt.Errorf("rendering the mail: %w", e))
+		n, err := w.sendBatch(h, due, unrendered)
+		total += n
+		if err != nil || n < len(due) || len(due) < outboxBatch {
+			return total, err
+		}
+	}
+}
+
+// claimant is this worker's id in the leases it takes.
+func (w *OutboxWorker) claimant() string {
+	if w.id == "" {
+		w.id = "outbox-" + RandomHex(8)
+	}
+	return w.id
+}
+
+// claim leases a batch of due mail to l and renders it (outside the write:
+// rendering is the costly part). A batch that cannot be rendered for want
+// of its store is given back.
+func (w *OutboxWorker) claim(l Lease) ([]*Mail, map[int]error, error) {
+	var due []*Mail
+	err := w.DB.Update(func(tx Tx) error {
+		var err error
+		due, err = tx.ClaimDueMail(w.Now(), l, outboxBatch)
+		return err
+	})
+	if err != nil || len(due) == 0 {
+		return nil, nil, err
+	}
+	var unrendered map[int]error
+	err = w.DB.View(func(tx Tx) error {
+		var err error
+		unrendered, err = renderMails(tx, w.PublicURL, due)
+		return err
+	})
+	if err != nil {
+		w.giveBack(due, l.Claimant)
+		return nil, nil, err
+	}
+	return due, unrendered, nil
+}
+
+// sendBatch sends the leased mails one at a time while the lease and the
+// lead allow and stops at the first attempt it cannot record (the database
+// is gone, or another worker took the lease over): at most that one mail is
+// sent twice. The mails it did not start are given back. It returns how many
+// it attempted.
+func (w *OutboxWorker) sendBatch(h leaseHolder, due []*Mail, unrendered map[int]error) (int, error) {
+	for i, m := range due {
+		if !h.mayStart() {
+			w.giveBack(due[i:], h.lease.Claimant)
+			return i, nil
+		}
+		var renderErr error
+		if e := unrendered[i]; e != nil {
+			renderErr = PermanentError(fmt.Errorf("rendering the mail: %w", e))
+		}
+		if err := w.attempt(m, renderErr, h.lease.Claimant); err != nil {
+			w.giveBack(due[i+1:], h.lease.Claimant)
+			return i + 1, fmt.Errorf("outbox: recording mail %d of store %d (batch stopped): %w", m.ID, m.StoreID, err)
+		}
+	}
+	return len(due), nil
+}
+
+// giveBack ends the leases of mails that were claimed but not sent, so
+// that they are due again at once (best effort: a lease not given back
+// lapses).
+func (w *OutboxWorker) giveBack(ms []*Mail, claimant string) {
+	if len(ms) == 0 {
+		return
+	}
+	err := w.DB.Update(func(tx Tx) error {
+		for _, m := range ms {
+			if err := tx.EndMailLease(m.StoreID, m.ID, claimant); err != nil && !IsNotFound(err) && ErrorCode(err) != EConflict {
+				return err
 			}
-			w.attempt(m, renderErr)
 		}
-		total += len(due)
-		if len(due) < outboxBatch {
-			return total, nil
-		}
+		return nil
+	})
+	if err != nil {
+		w.Log.Warn("outbox: giving back unsent mail (its lease will lapse)", "err", err)
 	}
 }
 
@@ -115,41 +187,50 @@ func (permanent) Permanent() bool { return true }
 func (p permanent) Unwrap() error { return p.error }
 
 // attempt sends m, rendered (unless rendering failed with renderErr), and
-// records the outcome; a sent mail keeps what was sent.
-func (w *OutboxWorker) attempt(m *Mail, renderErr error) {
-	maxAge := w.MaxAge
-	if maxAge == 0 {
-		maxAge = DefaultMailMaxAge
-	}
+// records the outcome under claimant's lease; a sent mail keeps what was
+// sent. The error is the recording's: the lease was lost, or the database.
+func (w *OutboxWorker) attempt(m *Mail, renderErr error, claimant string) error {
 	sendErr := renderErr
 	if sendErr == nil {
 		sendErr = w.Transport.Send(*m)
 	}
+	if sendErr != nil {
+		w.Log.Warn("outbox: send failed", "store_id", m.StoreID, "mail_id", m.ID, "err", sendErr)
+	}
 	err := w.DB.Update(func(tx Tx) error {
+		if err := tx.EndMailLease(m.StoreID, m.ID, claimant); err != nil {
+			return err
+		}
 		cur, err := tx.Mail(m.StoreID, m.ID)
 		if err != nil || cur.State() != MailQueued {
 			return err
 		}
-		now := UTC(tx.Now())
-		cur.Attempts++
-		switch {
-		case sendErr == nil:
-			cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
-			cur.Subject, cur.Text, cur.HTML, cur.Data = m.Subject, m.Text, m.HTML, nil
-		case permanentMailError(sendErr):
-			cur.Status, cur.LastError = MailFailed, sendErr.Error()
-		case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
-			cur.Status, cur.LastError = MailFailed, "gave up after "+itoa(cur.Attempts)+" attempts: "+sendErr.Error()
-		default:
-			cur.LastError, cur.NextAt = sendErr.Error(), now.Add(MailBackoff(cur.Attempts))
-		}
+		w.settle(cur, m, sendErr, UTC(tx.Now()))
 		return tx.PutMail(cur)
 	})
-	if err != nil {
-		w.Log.Error("outbox: recording an attempt", "store_id", m.StoreID, "mail_id", m.ID, "err", err)
+	if IsNotFound(err) {
+		return nil // the mail is gone (its store was deleted)
 	}
-	if sendErr != nil {
-		w.Log.Warn("outbox: send failed", "store_id", m.StoreID, "mail_id", m.ID, "err", sendErr)
+	return err
+}
+
+// settle moves cur on after an attempt to send m that ended with sendErr.
+func (w *OutboxWorker) settle(cur, m *Mail, sendErr error, now time.Time) {
+	maxAge := w.MaxAge
+	if maxAge == 0 {
+		maxAge = DefaultMailMaxAge
+	}
+	cur.Attempts++
+	switch {
+	case sendErr == nil:
+		cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
+		cur.Subject, cur.Text, cur.HTML, cur.Data = m.Subject, m.Text, m.HTML, nil
+	case permanentMailError(sendErr):
+		cur.Status, cur.LastError = MailFailed, sendErr.Error()
+	case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
+		cur.Status, cur.LastError = MailFailed, "gave up after "+itoa(cur.Attempts)+" attempts: "+sendErr.Error()
+	default:
+		cur.LastError, cur.NextAt = sendErr.Error(), now.Add(MailBackoff(cur.Attempts))
 	}
 }
 

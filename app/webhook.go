@@ -151,6 +151,16 @@ type WebhookTx interface {
 	// DueWebhookDeliveries returns up to limit pending deliveries of every
 	// store due at or before now, soonest first.
 	DueWebhookDeliveries(now time.Time, limit int) ([]*WebhookDelivery, error)
+	// ClaimDueWebhookDeliveries leases to l up to limit pending deliveries
+	// of every store due at or before now whose lease is free at now,
+	// soonest first (as ClaimDueMail).
+	ClaimDueWebhookDeliveries(now time.Time, l Lease, limit int) ([]*WebhookDelivery, error)
+	// EndDeliveryLease ends claimant's lease on a delivery (as EndMailLease).
+	EndDeliveryLease(storeID, id uint64, claimant string) error
+	// PullWebhookRetries makes every pending delivery of an endpoint that is
+	// due after now due at now (its retries, after a success), and returns
+	// how many it moved.
+	PullWebhookRetries(storeID, endpointID uint64, now time.Time) (int, error)
 }
 
 // NewWebhookSecret returns a fresh signing secret in the Standard Webhooks
@@ -401,14 +411,20 @@ type WebhookWorker struct {
 	// Leads reports whether this process runs the cluster's workers (nil:
 	// always), like OutboxWorker.Leads.
 	Leads func() bool
-	mail  func(tx mailTx, st *Store, w *WebhookEndpoint) error
-	wake  chan struct{}
+	// Lease is how long a claim on a batch holds (0: DefaultLease).
+	Lease time.Duration
+	// Concurrency bounds the deliveries in flight (0: 16), PerEndpoint
+	// those to one endpoint (0: 4).
+	Concurrency, PerEndpoint int
+	id                       string // the claimant of this worker's leases
+	mail                     func(tx mailTx, st *Store, w *WebhookEndpoint) error
+	wake                     chan struct{}
 }
 
 // NewWebhookWorker returns the worker of s's deliveries through sender.
 func NewWebhookWorker(s *Services, sender WebhookSender) *WebhookWorker {
 	return &WebhookWorker{DB: s.DB, Sender: sender, Now: s.Now, Log: s.Log, wake: make(chan struct{}, 1),
-		mail: endpointDisabledMail}
+		mail: endpointDisabledMail, id: "webhooks-" + RandomHex(8)}
 }
 
 // Wake asks a running worker to look now.
@@ -427,29 +443,35 @@ func (ww *WebhookWorker) Run(ctx context.Context, tick time.Duration) {
 }
 
 // RunOnce attempts every delivery due now and returns how many it attempted.
+// Each batch is leased before anything is sent (ClaimDueWebhookDeliveries)
+// and delivered with bounded concurrency (deliverBatch).
 func (ww *WebhookWorker) RunOnce(ctx context.Context) (int, error) {
 	total := 0
-	for {
-		due, err := view(ww.DB, func(tx Tx) ([]*WebhookDelivery, error) { return tx.DueWebhookDeliveries(ww.Now(), outboxBatch) })
+	for ctx.Err() == nil {
+		h := newLease(ww.claimant(), ww.Now, ww.Lease, ww.Leads)
+		var due []*WebhookDelivery
+		err := ww.DB.Update(func(tx Tx) error {
+			var err error
+			due, err = tx.ClaimDueWebhookDeliveries(ww.Now(), h.lease, webhookBatch)
+			return err
+		})
 		if err != nil {
 			return total, err
 		}
-		for _, d := range due {
-			if ctx.Err() != nil {
-				return total, nil
-			}
-			ww.attempt(ctx, d)
-		}
-		total += len(due)
-		if len(due) < outboxBatch {
-			return total, nil
+		n, err := ww.deliverBatch(ctx, h, due)
+		total += n
+		if err != nil || n < len(due) || len(due) < webhookBatch {
+			return total, err
 		}
 	}
+	return total, nil
 }
 
-// attempt makes one delivery attempt: it sends the signed event and records
-// the outcome (a failure schedules the next try or fails the delivery).
-func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
+// attempt makes one delivery attempt under claimant's lease: it sends the
+// signed event and records the outcome (a failure schedules the next try or
+// fails the delivery). The error is the recording's (the lease was lost, or
+// the database): the batch stops.
+func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery, claimant string) error {
 	var (
 		w  *WebhookEndpoint
 		ev *WebhookEvent
@@ -462,14 +484,14 @@ func (ww *WebhookWorker) attempt(ctx context.Context, d *WebhookDelivery) {
 		ev, err = tx.WebhookEvent(d.StoreID, d.EventID)
 		return err
 	})
+	if IsNotFound(err) {
+		return nil // the endpoint was deleted with its deliveries
+	}
 	if err != nil {
-		ww.Log.Error("webhooks: loading a delivery", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
-		return
+		return err
 	}
 	res, latency, sendErr := ww.send(ctx, w, ev)
-	if err := ww.record(d, res, sendErr, latency); err != nil {
-		ww.Log.Error("webhooks: recording an attempt", "store_id", d.StoreID, "delivery_id", d.ID, "err", err)
-	}
+	return ww.record(d, claimant, res, sendErr, latency)
 }
 
 // send posts ev, signed, to endpoint w (a disabled endpoint is a failed
@@ -506,9 +528,14 @@ func (ww *WebhookWorker) send(ctx context.Context, w *WebhookEndpoint, ev *Webho
 }
 
 // record logs an attempt on delivery d (still pending) and moves it on.
-func (ww *WebhookWorker) record(d *WebhookDelivery, res WebhookResult, sendErr error, latency int64) error {
+func (ww *WebhookWorker) record(d *WebhookDelivery, claimant string, res WebhookResult, sendErr error, latency int64) error {
 	ok := sendErr == nil && res.StatusCode >= 200 && res.StatusCode < 300
-	return ww.DB.Update(func(tx Tx) error {
+	pulled := 0
+	err := ww.DB.Update(func(tx Tx) error {
+		pulled = 0
+		if err := tx.EndDeliveryLease(d.StoreID, d.ID, claimant); err != nil {
+			return ignoreNotFound(err)
+		}
 		cur, err := tx.WebhookDelivery(d.StoreID, d.ID)
 		if err != nil || cur.Status != DeliveryPending {
 			return ignoreNotFound(err)
@@ -533,11 +560,21 @@ func (ww *WebhookWorker) record(d *WebhookDelivery, res WebhookResult, sendErr e
 		}
 		cur.Attempts++
 		cur.UpdatedAt = at
+		if ok && !ep.FailingSince.IsZero() {
+			// the endpoint is back: its queued retries are due now
+			if pulled, err = tx.PullWebhookRetries(d.StoreID, d.EndpointID, at); err != nil {
+				return err
+			}
+		}
 		if err := ww.advance(tx, cur, ep, ok, a.Error, at); err != nil {
 			return err
 		}
 		return tx.PutWebhookDelivery(cur)
 	})
+	if err == nil && pulled > 0 {
+		ww.Wake()
+	}
+	return err
 }
 
 // advance sets a delivery's status after an attempt: succeeded, failed (the

@@ -125,6 +125,9 @@ func (db *DB) init(tx *bolt.Tx) error {
 			return fmt.Errorf("storage: create bucket %s: %w", name, err)
 		}
 	}
+	if err := resetLeases(tx); err != nil {
+		return err
+	}
 	meta := tx.Bucket(bMeta)
 	v, err := storedSchema(tx)
 	if err != nil {

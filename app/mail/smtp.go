@@ -177,7 +177,11 @@ func (s *SMTP) compose(m app.Mail, to string) ([]byte, error) {
 	hdr("To", to)
 	hdr("Subject", mime.QEncoding.Encode("utf-8", headerValue(m.Subject)))
 	hdr("Date", time.Now().UTC().Format(time.RFC1123Z))
-	hdr("Message-ID", "<"+randomHex(16)+"@"+domainOf(s.from)+">")
+	id := m.MessageID(domainOf(s.from)) // stable: receivers dedupe a repeated send
+	if id == "" {
+		id = "<" + randomHex(16) + "@" + domainOf(s.from) + ">"
+	}
+	hdr("Message-ID", id)
 	hdr("MIME-Version", "1.0")
 	hdr("Auto-Submitted", "auto-generated")
 	if m.HTML == "" {

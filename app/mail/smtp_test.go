@@ -281,3 +281,34 @@ func boundaryOf(t *testing.T, ct string) string {
 	}
 	return params["boundary"]
 }
+
+// TestSMTPMessageID: a stored mail's Message-ID comes from its store and
+// outbox ids at the sender's domain, the same at every send; a mail never
+// stored gets a random one.
+func TestSMTPMessageID(t *testing.T) {
+	send := func(m app.Mail) string {
+		srv, _ := newFakeServer(t, false)
+		cfg := Config{Host: "127.0.0.1", Port: srv.port(), From: "Shop <noreply@shop.example>", TLS: TLSNone, Timeout: 5 * time.Second}
+		if err := NewSMTP(cfg).Send(m); err != nil {
+			t.Fatalf("send: %v", err)
+		}
+		<-srv.done
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		msg, err := mail.ReadMessage(strings.NewReader(srv.data))
+		if err != nil {
+			t.Fatalf("read message: %v", err)
+		}
+		return msg.Header.Get("Message-ID")
+	}
+	m := testMail()
+	m.StoreID, m.ID = 7, 42
+	first, again := send(m), send(m)
+	if want := "<storefront.7.42@shop.example>"; first != want || again != want {
+		t.Errorf("got %q then %q, want %q both times", first, again, want)
+	}
+	m.ID = 0
+	if a, b := send(m), send(m); a == b || !strings.HasSuffix(a, "@shop.example>") {
+		t.Errorf("unstored mail: got %q and %q, want two random ids at shop.example", a, b)
+	}
+}

@@ -74,9 +74,10 @@ func (t *Tx) Outbox(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], err
 }
 
 // dueDocs reads the documents a worker's due query returns (every store: no
-// store lock, the worker updates each record in its own transaction).
-func dueDocs[T any](t *Tx, what, sql string, now time.Time, limit int) ([]*T, error) {
-	rows, err := t.query(sql, dueBefore(now), limit)
+// store lock, the worker updates each record in its own transaction); the
+// query's $1 and $2 are the due bound and the limit, more follow.
+func dueDocs[T any](t *Tx, what, sql string, now time.Time, limit int, more ...any) ([]*T, error) {
+	rows, err := t.query(sql, append([]any{dueBefore(now), limit}, more...)...)
 	if err != nil {
 		return nil, t.fail(fmt.Errorf("postgres: due %s: %w", what, err))
 	}
