@@ -413,8 +413,8 @@ type WebhookWorker struct {
 	Leads func() bool
 	// Lease is how long a claim on a batch holds (0: DefaultLease).
 	Lease time.Duration
-	// Concurrency bounds the deliveries in flight (0: 16), PerEndpoint
-	// those to one endpoint (0: 4).
+	// Concurrency bounds the deliveries in flight (0: 32), PerEndpoint
+	// those to one endpoint (0: 8).
 	Concurrency, PerEndpoint int
 	id                       string // the claimant of this worker's leases
 	mail                     func(tx mailTx, st *Store, w *WebhookEndpoint) error

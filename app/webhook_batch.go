@@ -37,7 +37,7 @@ type deliveryRun struct {
 // gone; the deliveries it did not start are given back. It returns how many
 // it attempted.
 func (ww *WebhookWorker) deliverBatch(ctx context.Context, h leaseHolder, due []*WebhookDelivery) (int, error) {
-	r := &deliveryRun{ww: ww, ctx: ctx, h: h, slots: make(chan struct{}, positive(ww.Concurrency, 16)),
+	r := &deliveryRun{ww: ww, ctx: ctx, h: h, slots: make(chan struct{}, positive(ww.Concurrency, 32)),
 		started: make([]atomic.Bool, len(due))}
 	var wg sync.WaitGroup
 	for _, idx := range byEndpoint(due) {
@@ -46,7 +46,7 @@ func (ww *WebhookWorker) deliverBatch(ctx context.Context, h leaseHolder, due []
 			q <- i
 		}
 		close(q)
-		for range min(positive(ww.PerEndpoint, 4), len(idx)) {
+		for range min(positive(ww.PerEndpoint, 8), len(idx)) {
 			wg.Go(func() {
 				for i := range q {
 					r.deliver(due, i)
