@@ -198,7 +198,7 @@ func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string
 	}
 	lims := []Limit{{Key: "orders|" + sid + "|" + who, Max: n, Window: OrdersWindow}}
 	if ip != "" {
-		lims = append(lims, Limit{Key: "orders-ip|" + sid + "|" + ip, Max: n, Window: OrdersWindow})
+		lims = append(lims, Limit{Key: "orders-ip|" + sid + "|" + AddrKey(ip), Max: n, Window: OrdersWindow})
 	}
 	return lims
 }

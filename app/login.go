@@ -63,6 +63,7 @@ func (s *Services) takeAdminLogin(email, ip string) (*loginAttempt, error) {
 	if ip == "" {
 		return nil, nil
 	}
+	ip = AddrKey(ip) // an IPv6 client counts per /64
 	l := s.Limits
 	a := &loginAttempt{l: l, slots: []Limit{
 		{Key: "admin-login|pair|" + email + "|" + ip, Max: s.Opt.LoginFailures, Window: LoginWindow},

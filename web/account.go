@@ -40,7 +40,7 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 	if a.s.cfg.AuthPerMinute <= 0 {
 		return c.Next()
 	}
-	lim := app.Limit{Key: "auth-ip|" + a.s.clientIP(c), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
+	lim := app.Limit{Key: "auth-ip|" + app.AddrKey(a.s.clientIP(c)), Max: a.s.cfg.AuthPerMinute, Window: time.Minute}
 	if err := app.TakeAll(a.s.svc.Limits, "too many requests; retry later", lim); err != nil {
 		return err
 	}

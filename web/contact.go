@@ -19,7 +19,7 @@ func (s *Server) registerContactRoutes(r fiber.Router) {
 // shared by every process on PostgreSQL).
 func (s *Server) submitContact(c *fiber.Ctx) error {
 	if s.cfg.ContactPerMinute > 0 {
-		lim := app.Limit{Key: "contact|" + s.clientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
+		lim := app.Limit{Key: "contact|" + app.AddrKey(s.clientIP(c)), Max: s.cfg.ContactPerMinute, Window: time.Minute}
 		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
 			return err
 		}

@@ -134,7 +134,7 @@ func (s *Server) apiKey(c *fiber.Ctx) error {
 	}
 	c.Locals(keyStore, st)
 	if s.apiRate != nil {
-		if ok, wait := s.apiRate.Allow(strconv.FormatUint(st.ID, 10) + "|" + s.clientIP(c)); !ok {
+		if ok, wait := s.apiRate.Allow(strconv.FormatUint(st.ID, 10) + "|" + app.AddrKey(s.clientIP(c))); !ok {
 			return rateLimited(wait)
 		}
 	}
