@@ -111,8 +111,11 @@ func (w *OutboxWorker) claimant() string {
 // rendering is the costly part). A batch that cannot be rendered for want
 // of its store is given back.
 func (w *OutboxWorker) claim(l Lease) ([]*Mail, map[int]error, error) {
-	var due []*Mail
-	err := w.DB.Update(func(tx Tx) error {
+	due, err := view(w.DB, func(tx Tx) ([]*Mail, error) { return tx.DueMail(w.Now(), 1) })
+	if err != nil || len(due) == 0 {
+		return nil, nil, err // nothing due: no write (a wake per order must stay cheap)
+	}
+	err = w.DB.Update(func(tx Tx) error {
 		var err error
 		due, err = tx.ClaimDueMail(w.Now(), l, outboxBatch)
 		return err

@@ -448,13 +448,8 @@ func (ww *WebhookWorker) Run(ctx context.Context, tick time.Duration) {
 func (ww *WebhookWorker) RunOnce(ctx context.Context) (int, error) {
 	total := 0
 	for ctx.Err() == nil {
-		h := newLease(ww.claimant(), ww.Now, ww.Lease, ww.Leads)
-		var due []*WebhookDelivery
-		err := ww.DB.Update(func(tx Tx) error {
-			var err error
-			due, err = tx.ClaimDueWebhookDeliveries(ww.Now(), h.lease, webhookBatch)
-			return err
-		})
+		h := newLease(ww.claimant(), ww.Now, ww.leaseSpan(), ww.Leads)
+		due, err := ww.claim(h.lease)
 		if err != nil {
 			return total, err
 		}
@@ -508,11 +503,7 @@ func (ww *WebhookWorker) send(ctx context.Context, w *WebhookEndpoint, ev *Webho
 		"webhook-timestamp": strconv.FormatInt(ts, 10),
 		"webhook-signature": SignWebhook(w.Secret, ev.MsgID, ts, body),
 	}}
-	timeout := ww.Timeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
-	rctx, cancel := context.WithTimeout(ctx, timeout)
+	rctx, cancel := context.WithTimeout(ctx, ww.timeout())
 	start := time.Now()
 	var (
 		res     WebhookResult

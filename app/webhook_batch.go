@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // webhookBatch is how many deliveries a worker leases at a time.
@@ -15,6 +16,38 @@ func (ww *WebhookWorker) claimant() string {
 		ww.id = "webhooks-" + RandomHex(8)
 	}
 	return ww.id
+}
+
+// timeout is the bound of one request.
+func (ww *WebhookWorker) timeout() time.Duration {
+	if ww.Timeout <= 0 {
+		return 10 * time.Second
+	}
+	return ww.Timeout
+}
+
+// leaseSpan is the worker's lease: Lease, else DefaultLease or, with a long
+// request timeout, three of them (a send may take half the lease).
+func (ww *WebhookWorker) leaseSpan() time.Duration {
+	if ww.Lease > 0 {
+		return ww.Lease
+	}
+	return max(DefaultLease, 3*ww.timeout())
+}
+
+// claim leases a batch of due deliveries to l; when nothing is due it
+// writes nothing (a wake per order must stay cheap).
+func (ww *WebhookWorker) claim(l Lease) ([]*WebhookDelivery, error) {
+	due, err := view(ww.DB, func(tx Tx) ([]*WebhookDelivery, error) { return tx.DueWebhookDeliveries(ww.Now(), 1) })
+	if err != nil || len(due) == 0 {
+		return nil, err
+	}
+	err = ww.DB.Update(func(tx Tx) error {
+		var err error
+		due, err = tx.ClaimDueWebhookDeliveries(ww.Now(), l, webhookBatch)
+		return err
+	})
+	return due, err
 }
 
 // deliveryRun is one leased batch being delivered.
