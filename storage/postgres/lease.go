@@ -11,7 +11,7 @@ import (
 	"storefront/app"
 )
 
-// The outbox workers' leases (app.Lease, migration 0014). A claim is one
+// The outbox workers' leases (app.Lease, migration 0015). A claim is one
 // UPDATE of the due rows whose lease is free, picked with FOR UPDATE SKIP
 // LOCKED: a row another transaction is claiming or recording is skipped, not
 // waited for, and two claims never return the same row. Ending a lease is an

@@ -1,4 +1,4 @@
--- 0014: one sender per cluster (issue 27). A worker leases the mails and
+-- 0015: one sender per cluster (issue 27). A worker leases the mails and
 -- webhook deliveries it is about to send: claimant is the worker, lease_until
 -- when the claim lapses. The claim is an UPDATE of rows picked with FOR
 -- UPDATE SKIP LOCKED among those due whose lease is free, so two workers
