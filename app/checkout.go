@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -144,6 +145,7 @@ type OrderService struct {
 	s        orderDeps
 	commit   *groupCommit // shared with PaymentService
 	settings sync.Map     // store id -> storeSettings
+	shop     atomic.Pointer[ShopHost]
 }
 
 type storeSettings struct {
@@ -555,7 +557,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
 	}
-	if !set.CallbackAllowed(in.CallbackURL) && !demoLocal(os.s.Opt.DemoSubdomain, st, in.CallbackURL) {
+	if !set.CallbackAllowed(in.CallbackURL) && !demoLocal(os.s.Opt.DemoSubdomain, st, in.CallbackURL) && !os.shopCallback(st, in.CallbackURL) {
 		return nil, nil, nil, Invalid("callback_url", "its origin "+NormalizeOrigin(in.CallbackURL)+
 			" is not allowed: add it to the store's callback_origins (a configuration key) or allowed_origins (a store setting)")
 	}

@@ -7,6 +7,3 @@ var accountMessages = map[string]string{}
 
 // registerAccountRoutes adds the account pages.
 func (s *Shop) registerAccountRoutes(a *fiber.App) {}
-
-// loadSession fills rq.Customer and rq.Token from the session cookie.
-func (s *Shop) loadSession(c *fiber.Ctx, rq *request) {}

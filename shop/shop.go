@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -47,6 +48,8 @@ type services struct {
 	Tickets   *app.TicketService
 	Contact   *app.ContactService
 	Content   *app.ContentService
+	// RefreshTTL is how long a shopper's session lasts (the session cookie's age).
+	RefreshTTL time.Duration
 }
 
 // Shop serves the shop pages of every store.
@@ -59,6 +62,8 @@ type Shop struct {
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
+	// refreshes are the recent session refreshes (session.go).
+	refreshes refreshes
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
@@ -68,7 +73,9 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
 			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
 			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
-			Contact: svc.Contact, Content: svc.Content}}
+			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
+	// checkout may return a shopper to the store's own shop host
+	svc.Orders.SetShopHost(cfg.Host)
 	s.bufs.New = func() any { return new(bytes.Buffer) }
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

@@ -1,0 +1,300 @@
+package shop
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// checkoutForm is the checkout page's form. Field names are the API's
+// (payment/initiate), so the app's field errors land next to them.
+type checkoutForm struct {
+	Email, ReceiverName, Phone, Address string
+	Delivery                            string // a delivery option's id
+	PaymentMethod                       string
+	// Key is the idempotency key the page was rendered with: a second
+	// submit of the same page places no second order.
+	Key string
+}
+
+// checkoutFields are the form's fields and their longest accepted value.
+var checkoutFields = []struct {
+	name string
+	max  int
+}{{"email", 254}, {"receiver_name", 200}, {"phone", 40}, {"address", 500}, {"delivery", 100},
+	{"payment_method", 40}, {"idempotency_key", 64}}
+
+// decodeCheckoutForm reads the checkout form. Values are trimmed; one over
+// its length is a validation error naming it. An idempotency_key that is
+// not 32 hex digits is replaced by a new one.
+func decodeCheckoutForm(body []byte) (checkoutForm, error) {
+	var f checkoutForm
+	if len(body) > maxCartForm {
+		return f, app.Invalid("body", "is too large")
+	}
+	q, err := url.ParseQuery(string(body))
+	if err != nil {
+		return f, app.Invalid("body", "is not a form")
+	}
+	var v app.Validation
+	vals := make(map[string]string, len(checkoutFields))
+	for _, fd := range checkoutFields {
+		s := strings.TrimSpace(q.Get(fd.name))
+		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > fd.max {
+			v.Add(fd.name, "is too long or not text")
+			s = ""
+		}
+		vals[fd.name] = s
+	}
+	f = checkoutForm{Email: vals["email"], ReceiverName: vals["receiver_name"], Phone: vals["phone"],
+		Address: vals["address"], Delivery: vals["delivery"], PaymentMethod: vals["payment_method"], Key: vals["idempotency_key"]}
+	if len(f.Key) != 32 || !isHex(f.Key) {
+		f.Key = app.RandomHex(16)
+	}
+	return f, v.Err()
+}
+
+// checkoutData is what the checkout page shows.
+type checkoutData struct {
+	Form   checkoutForm
+	Errors map[string]string // field -> the server's message
+	Error  string            // about the whole form
+	Quote  app.CartQuote
+	Coupon string
+	// Methods are the payment methods the store offers.
+	Methods []payMethod
+}
+
+type payMethod struct{ Code, Name string }
+
+// methodsOf are the payment methods a store offers, in its order.
+func methodsOf(st *app.Store) []payMethod {
+	var out []payMethod
+	for _, m := range st.Settings().PaymentMethods {
+		if c := m["code"]; c == app.WalletA || c == app.WalletB {
+			name := m["name"]
+			if name == "" {
+				name = c
+			}
+			out = append(out, payMethod{Code: c, Name: name})
+		}
+	}
+	return out
+}
+
+// checkoutPage serves GET /checkout/: the contact and delivery form
+// (prefilled for a signed-in shopper), the delivery option, the payment
+// method and the server's totals. An empty cart goes back to the cart.
+func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request) error {
+	items, err := s.cartOf(c, rq).lines()
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return redirect(c, "/cart/")
+	}
+	f := checkoutForm{Delivery: c.Query("delivery"), Key: app.RandomHex(16)}
+	if ms := methodsOf(rq.Store); len(ms) > 0 {
+		f.PaymentMethod = ms[0].Code
+	}
+	if rq.Customer != nil {
+		if err := s.prefill(rq, &f); err != nil {
+			return err
+		}
+	}
+	return s.showCheckout(c, rq, fiber.StatusOK, items, checkoutData{Form: f})
+}
+
+// prefill fills the form from the shopper's profile and default address
+// (else the first saved one).
+func (s *Shop) prefill(rq *request, f *checkoutForm) error {
+	cu := rq.Customer
+	f.Email, f.Phone = cu.Email, cu.Phone
+	f.ReceiverName = strings.TrimSpace(cu.FirstName + " " + cu.LastName)
+	sh := rq.shopper()
+	addrs, err := s.svc.Customers.Addresses(&sh)
+	if err != nil || len(addrs) == 0 {
+		return err
+	}
+	a := addrs[0]
+	for _, x := range addrs {
+		if x.IsDefault {
+			a = x
+			break
+		}
+	}
+	if a.ReceiverName != "" {
+		f.ReceiverName = a.ReceiverName
+	}
+	if a.Phone != "" {
+		f.Phone = a.Phone
+	}
+	var parts []string
+	for _, p := range []string{a.AddressLine1, a.AddressLine2, a.Area, a.City, a.PostalCode} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	f.Address = strings.Join(parts, ", ")
+	return nil
+}
+
+// showCheckout renders the checkout page with d (totals filled in here).
+func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.CheckoutItem, d checkoutData) error {
+	d.Coupon = s.readCart(c, rq).Coupon
+	var couponErr string
+	var err error
+	d.Quote, d.Form.Delivery, couponErr, err = s.quote(rq, items, d.Coupon, d.Form.Delivery)
+	if err != nil {
+		return err
+	}
+	if couponErr != "" {
+		d.Coupon = ""
+		if d.Error == "" {
+			d.Error = msg("checkout.coupon.dropped") + " " + couponErr
+		}
+	}
+	d.Methods = methodsOf(rq.Store)
+	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), NoIndex: true}, d)
+}
+
+// checkoutPlace serves POST /checkout/: it places the order through the
+// service the API's payment/initiate calls (with the page's idempotency
+// key: a double submit places one order) and sends the shopper to the
+// gateway (303). A refused order gets the page back with the server's
+// messages next to the fields and the values kept.
+func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
+	items, err := s.cartOf(c, rq).lines()
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return redirect(c, "/cart/")
+	}
+	f, err := decodeCheckoutForm(c.Body())
+	if err != nil {
+		return s.checkoutFail(c, rq, items, f, err)
+	}
+	cc := s.readCart(c, rq)
+	in := app.CheckoutInput{ReceiverName: f.ReceiverName, Phone: f.Phone, Address: f.Address, Email: f.Email,
+		Currency: rq.Store.Currency, CouponCode: cc.Coupon, Items: items, PaymentMethod: f.PaymentMethod,
+		CallbackURL: c.Protocol() + "://" + c.Hostname() + "/checkout/return/"}
+	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
+		in.DeliveryFee = &opt.Fee
+	}
+	var customerID uint64
+	if rq.Customer != nil {
+		customerID = rq.Customer.ID
+	}
+	res, err := s.svc.Orders.InitiateFrom(rq.Store.ID, customerID, s.proxies.ClientIP(c), in,
+		app.Idempotency{Key: f.Key, Name: "idempotency_key"})
+	if err != nil {
+		return s.checkoutFail(c, rq, items, f, err)
+	}
+	cc.Order = res.OrderID
+	if err := s.writeCart(c, rq, cc); err != nil {
+		s.log.Warn("shop: keeping the order in the cart cookie", "store_id", rq.Store.ID, "err", err)
+	}
+	return c.Redirect(res.RedirectURL, fiber.StatusSeeOther)
+}
+
+// checkoutFail renders the checkout page again with err's messages: field
+// errors next to their fields, the rest above the form.
+func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
+	d := checkoutData{Form: f, Errors: map[string]string{}}
+	m, status, ierr := formError(err, isCheckoutField)
+	if ierr != nil {
+		return ierr
+	}
+	if e, ok := err.(*app.Error); ok {
+		for k, v := range e.Fields {
+			if isCheckoutField(k) {
+				d.Errors[k] = v
+			}
+		}
+	}
+	d.Error = m
+	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation {
+		d.Error = strings.TrimSpace(msg("form.errors") + " " + strings.TrimPrefix(m, app.ErrorMessage(err)))
+	}
+	return s.showCheckout(c, rq, status, items, d)
+}
+
+// isCheckoutField reports whether the checkout form shows f's message next
+// to a field of its own.
+func isCheckoutField(f string) bool {
+	for _, fd := range checkoutFields {
+		if fd.name == f && f != "idempotency_key" {
+			return true
+		}
+	}
+	return false
+}
+
+// maxReturnParams bounds the query parameters a gateway return carries.
+const maxReturnParams = 20
+
+// returnParams are the gateway's query parameters (at most
+// maxReturnParams, each at most 500 bytes; the rest are dropped).
+func returnParams(c *fiber.Ctx) map[string]string {
+	out := map[string]string{}
+	c.Request().URI().QueryArgs().VisitAll(func(k, v []byte) {
+		if len(out) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
+			out[string(k)] = string(v)
+		}
+	})
+	return out
+}
+
+// returnData is what the payment return page shows.
+type returnData struct {
+	Paid    bool
+	OrderID uint64
+	// Order is the order's detail, shown to the browser that placed it
+	// (the cart cookie names it) or to its signed-in shopper; nil otherwise.
+	Order   *app.Order
+	Message string // the gateway's, on failure
+	// Retry is where the shopper pays again ("" when it cannot).
+	Retry string
+}
+
+// checkoutReturn serves GET /checkout/return/ (the callback_url of the
+// shop's checkouts): it verifies the payment through the service the API's
+// payment/verify calls and shows the confirmation (order number, lines,
+// totals, what happens next), or the failure with a way to try again. A
+// paid order empties the guest's cookie cart (the API cart's lines are
+// removed by the payment itself).
+func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
+	params := returnParams(c)
+	res, err := s.svc.Payments.Verify(rq.Store.ID, params["payment_session_id"], params)
+	if err != nil {
+		return err
+	}
+	d := returnData{Paid: res.Success, OrderID: res.OrderID, Message: res.Message}
+	cc := s.readCart(c, rq)
+	mine := cc.Order == res.OrderID || rq.Customer != nil
+	if mine {
+		o, err := s.svc.Orders.Order(rq.Store.ID, res.OrderID)
+		if err != nil {
+			return err
+		}
+		if cc.Order == o.ID || o.CustomerID == rq.Customer.ID {
+			d.Order = o
+		}
+	}
+	if !d.Paid {
+		if u, err := s.svc.Payments.RetryURL(rq.Store.ID, params["payment_session_id"]); err == nil {
+			d.Retry = u
+		}
+		return s.render(c, rq, fiber.StatusOK, "payment_failed", pageMeta{Title: msg("return.failed.title"), NoIndex: true}, d)
+	}
+	if cc.Order == res.OrderID && (len(cc.Items) > 0 || cc.Coupon != "") {
+		cc.Items, cc.Coupon = nil, ""
+		_ = s.writeCart(c, rq, cc) // an emptier cart always fits
+	}
+	return s.render(c, rq, fiber.StatusOK, "order_confirmation", pageMeta{Title: msg("return.paid.title"), NoIndex: true}, d)
+}
