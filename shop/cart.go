@@ -362,7 +362,7 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 		}
 	}
 	if bad != "" {
-		return s.showCart(c, rq, fiber.StatusUnprocessableEntity, cartData{CouponInput: typed, CouponError: bad})
+		return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: typed, CouponError: bad})
 	}
 	cc.Coupon = code
 	if err := s.writeCart(c, rq, cc); err != nil {

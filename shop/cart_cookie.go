@@ -197,4 +197,3 @@ func (k *cookieStore) remove(productID, variantID uint64) error {
 	cc.Items = kept
 	return k.s.writeCart(k.c, k.rq, cc)
 }
-

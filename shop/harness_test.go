@@ -48,6 +48,8 @@ type browser struct {
 	e    *testenv.Env
 	host string
 	c    *http.Client
+	// lastReturn is the payment return URL the gateway last sent it to.
+	lastReturn string
 }
 
 func newBrowser(t *testing.T, e *testenv.Env, host string) *browser {
@@ -78,8 +80,8 @@ func (b *browser) do(method, path string, form url.Values) *page {
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	// the jar keys cookies by the URL's host (127.0.0.1), so it is shared
-	// by every Host of one server: a browser is one shopper at one host.
+	// the client keys the jar's cookies by the Host header (as a browser
+	// keys them by the site's name): each shop host has its own cookies.
 	resp, err := b.c.Do(req)
 	if err != nil {
 		b.t.Fatalf("%s %s: %v", method, path, err)
@@ -148,3 +150,49 @@ func (p *page) lacks(t *testing.T, bad ...string) *page {
 func hostOf(name string) string { return app.Slugify(name) + "." + shopDomain }
 
 var cssURL = regexp.MustCompile(`/assets/shop\.[0-9a-f]{8}\.css`)
+
+// at runs fn with the browser at the host of rawURL (an absolute URL the
+// shop redirected to: the sandbox gateway, the payment return) and returns
+// the URL's path and query: the requests still go to the test server, as
+// a browser whose DNS names it for every host.
+func (b *browser) at(rawURL string, fn func(pathQuery string) *page) *page {
+	b.t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		b.t.Fatalf("not an absolute URL: %q", rawURL)
+	}
+	old := b.host
+	b.host = u.Host
+	defer func() { b.host = old }()
+	return fn(u.RequestURI())
+}
+
+// visit GETs an absolute URL.
+func (b *browser) visit(rawURL string) *page {
+	b.t.Helper()
+	return b.at(rawURL, func(pq string) *page { return b.get(pq) })
+}
+
+// submit POSTs form to an absolute URL (no CSRF token added).
+func (b *browser) submit(rawURL string, form url.Values) *page {
+	b.t.Helper()
+	return b.at(rawURL, func(pq string) *page { return b.do(http.MethodPost, pq, form) })
+}
+
+// cookie is the value of the browser's cookie name at its host ("" when
+// it has none).
+func (b *browser) cookie(name string) string {
+	u, _ := url.Parse("http://" + b.host + "/")
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// setCookie puts a cookie in the browser's jar for its host.
+func (b *browser) setCookie(name, value string) {
+	u, _ := url.Parse("http://" + b.host + "/")
+	b.c.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
+}
