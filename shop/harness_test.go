@@ -36,6 +36,7 @@ func newEnv(t *testing.T, cfg shop.Config) *testenv.Env {
 			t.Fatal(err)
 		}
 		sh.Register(e.App)
+		shop.MountTestRoutes(sh, e.App)
 		e.App.Use(sh.NotFound)
 	}})
 	return e.Serve()
