@@ -280,3 +280,59 @@ func orderIDOf(t *testing.T, body string) uint64 {
 	fmt.Sscan(m[1], &id)
 	return id
 }
+
+// TestCheckoutCallbackOrigins: a store whose callback_origins name only its
+// headless front-end still takes its own shop's checkout; no other origin
+// is added to its allow list.
+func TestCheckoutCallbackOrigins(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	s := newCartStore(t, e, "Acme")
+	if _, err := e.Svc.Stores.PatchConfig(s.id, []byte(`{"callback_origins": ["https://headless.example"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, e, s.host)
+	add(b, s.hammer.ID, 0, 1)
+	p := b.do("POST", "/checkout/", checkoutForm(b.get("/checkout/").Body, app.WalletA)).expect(t, 303)
+	pay(t, b, p.Location, app.OutcomeSuccess).expect(t, 200, "Thank you for your order")
+
+	in := func(cb string) app.CheckoutInput {
+		return app.CheckoutInput{ReceiverName: "A", Phone: "1", Address: "x", Email: "a@example.com", PaymentMethod: app.WalletA,
+			CallbackURL: cb, Items: []app.CheckoutItem{{ProductID: s.hammer.ID, Quantity: 1}}}
+	}
+	for cb, ok := range map[string]bool{
+		"https://headless.example/done":       true,
+		"http://acme.shops.test/anything":     true,  // the store's own shop host
+		"https://acme.shops.test:8443/x":      true,  // any scheme and port of it
+		"http://bravo.shops.test/x":           false, // another store's shop host
+		"http://acme.shops.test.evil.com/x":   false,
+		"http://shop.test/checkout/return/":   false, // the public origin: only the default store's
+		"https://elsewhere.example/callback/": false,
+	} {
+		_, err := e.Svc.Orders.Initiate(s.id, 0, in(cb), app.Idempotency{})
+		if (err == nil) != ok {
+			t.Errorf("callback %s: err %v, want accepted %v", cb, err, ok)
+		}
+	}
+}
+
+// TestCheckoutCallbackDefaultStore: the shop's default store (served on
+// the server's public URL, as the demo is) may return there.
+func TestCheckoutCallbackDefaultStore(t *testing.T) {
+	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
+	s := newCartStore(t, e, "Acme")
+	other := newCartStore(t, e, "Bravo")
+	for _, st := range []cartStore{s, other} {
+		if _, err := e.Svc.Stores.PatchConfig(st.id, []byte(`{"callback_origins": ["https://headless.example"]}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBrowser(t, e, "shop.test")
+	add(b, s.hammer.ID, 0, 1)
+	p := b.do("POST", "/checkout/", checkoutForm(b.get("/checkout/").Body, app.WalletA)).expect(t, 303)
+	pay(t, b, p.Location, app.OutcomeSuccess).expect(t, 200, "Thank you for your order")
+	in := app.CheckoutInput{ReceiverName: "A", Phone: "1", Address: "x", Email: "a@example.com", PaymentMethod: app.WalletA,
+		CallbackURL: "http://shop.test/checkout/return/", Items: []app.CheckoutItem{{ProductID: other.hammer.ID, Quantity: 1}}}
+	if _, err := e.Svc.Orders.Initiate(other.id, 0, in, app.Idempotency{}); app.ErrorCode(err) != app.EValidation {
+		t.Fatalf("another store returning to the public origin: %v", err)
+	}
+}
