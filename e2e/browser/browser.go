@@ -167,6 +167,8 @@ type Page struct {
 	// allowedPrefixes are URL prefixes whose errors a test expects (the
 	// browser's CORS errors for calls it blocks on purpose): AllowConsoleErrors.
 	allowedPrefixes []string
+	// scriptsOff: the page's JavaScript is disabled (SetScripts).
+	scriptsOff bool
 }
 
 var pageSeq struct {
