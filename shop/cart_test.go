@@ -27,7 +27,7 @@ func newCartStore(t *testing.T, e *testenv.Env, name string) cartStore {
 	cs := cartStore{id: id, host: hostOf(name), hammer: e.Product(id, cat.ID, name+" Hammer", 1250, 5)}
 	shirt, price := name+" Shirt", app.Money(2000)
 	p, err := e.Svc.Catalog.SaveProduct(id, 0, app.ProductInput{Name: &shirt, Price: &price, CategoryID: &cat.ID,
-		Variants: &[]app.VariantInput{{Name: "Small", Stock: 3}, {Name: "Medium", Stock: 2, Price: ptr(app.Money(2100))}}})
+		Variants: &[]app.VariantInput{{Name: "Small", Stock: 3}, {Name: "Medium", Stock: 2, Price: ptrTo(app.Money(2100))}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func newCartStore(t *testing.T, e *testenv.Env, name string) cartStore {
 	return cs
 }
 
-func ptr[T any](v T) *T { return &v }
+func ptrTo[T any](v T) *T { return &v }
 
 // add posts the product page's form to /cart/add.
 func add(b *browser, productID, variantID uint64, qty int) *page {
@@ -58,7 +58,7 @@ func TestGuestCart(t *testing.T) {
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	code, typ, val := "SAVE10", app.CouponPercent, app.Money(1000) // 10.00 percent
-	if _, err := e.Svc.Coupons.Save(s.id, 0, app.CouponInput{Code: &code, Type: &typ, Value: &val, IsActive: ptr(true)}); err != nil {
+	if _, err := e.Svc.Coupons.Save(s.id, 0, app.CouponInput{Code: &code, Type: &typ, Value: &val, IsActive: ptrTo(true)}); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, e, s.host)

@@ -77,8 +77,8 @@ func TestSignedInCheckout(t *testing.T) {
 	s := newCartStore(t, e, "Acme")
 	cid, _ := e.Shopper(s.id, "ann@example.com")
 	sh := app.Shopper{StoreID: s.id, CustomerID: cid}
-	if _, err := e.Svc.Customers.CreateAddress(&sh, app.AddressInput{ReceiverName: ptr("Ann Home"), Phone: ptr("+1 555 0199"),
-		AddressLine1: ptr("9 Elm Road"), City: ptr("Springfield"), PostalCode: ptr("12345"), IsDefault: ptr(true)}); err != nil {
+	if _, err := e.Svc.Customers.CreateAddress(&sh, app.AddressInput{ReceiverName: ptrTo("Ann Home"), Phone: ptrTo("+1 555 0199"),
+		AddressLine1: ptrTo("9 Elm Road"), City: ptrTo("Springfield"), PostalCode: ptrTo("12345"), IsDefault: ptrTo(true)}); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, e, s.host)
