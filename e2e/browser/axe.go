@@ -89,8 +89,9 @@ func fetchAxe(dir string) error {
 // axeRunJS runs axe-core on the document (WCAG 2.1 A and AA rules) and
 // returns its violations of critical or serious impact.
 const axeRunJS = `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
-  .then(r => JSON.stringify(r.violations.filter(v => v.impact === "critical" || v.impact === "serious")
-    .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)}))))`
+  .then(r => JSON.stringify({passes: r.passes.length, minor: r.violations.filter(v => v.impact !== "critical" && v.impact !== "serious").map(v => v.id),
+    violations: r.violations.filter(v => v.impact === "critical" || v.impact === "serious")
+    .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5)}))}))`
 
 // CheckAxe runs axe-core on the current page and fails the test on any
 // critical or serious violation, naming each. Without axe-core (no npm, no
@@ -115,14 +116,19 @@ func (p *Page) CheckAxe() {
 	if err != nil {
 		p.T.Fatalf("axe-core on %s: %v", p.URL(), err)
 	}
-	var violations []struct {
-		ID, Impact, Help string
-		Nodes            []string
+	var res struct {
+		Passes     int
+		Minor      []string
+		Violations []struct {
+			ID, Impact, Help string
+			Nodes            []string
+		}
 	}
-	if err := json.Unmarshal([]byte(out), &violations); err != nil {
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		p.T.Fatalf("axe-core result: %v", err)
 	}
-	for _, v := range violations {
+	p.T.Logf("axe-core on %s: %d rules passed, %d serious or critical violations, minor ones: %v", p.URL(), res.Passes, len(res.Violations), res.Minor)
+	for _, v := range res.Violations {
 		p.T.Errorf("axe-core on %s: %s (%s): %s at %s", p.URL(), v.ID, v.Impact, v.Help, strings.Join(v.Nodes, ", "))
 	}
 }
