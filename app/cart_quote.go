@@ -6,29 +6,32 @@ import "strings"
 // PriceOrder), without writing anything or taking stock: what a cart page
 // shows before the order is placed.
 type CartQuote struct {
-	Items []QuoteLine
+	Items []QuoteLine `json:"items"`
 	// Dropped counts the lines left out: product deleted or inactive since,
 	// or a variant no longer sellable as it was chosen.
-	Dropped                                int
-	ItemCount                              int64
-	Subtotal, Discount, DeliveryFee, Total Money
-	Currency                               string
+	Dropped     int    `json:"dropped"`
+	ItemCount   int64  `json:"item_count"`
+	Subtotal    Money  `json:"subtotal"`
+	Discount    Money  `json:"discount"`
+	DeliveryFee Money  `json:"delivery_fee"`
+	Total       Money  `json:"total"`
+	Currency    string `json:"currency"`
 	// Delivery are the store's delivery options, the first the default.
-	Delivery []DeliveryOption
+	Delivery []DeliveryOption `json:"delivery_options"`
 }
 
 // QuoteLine is one priced line with the stock left of its product or variant.
 type QuoteLine struct {
 	OrderItem
-	Stock int64
+	Stock int64 `json:"stock"`
 }
 
 // QuoteInput is a cart to price: its lines, the coupon applied ("" for
 // none) and the delivery fee chosen (nil: the store's first option).
 type QuoteInput struct {
-	Items       []CheckoutItem
-	CouponCode  string
-	DeliveryFee *Money
+	Items       []CheckoutItem `json:"items"`
+	CouponCode  string         `json:"coupon_code"`
+	DeliveryFee *Money         `json:"delivery_fee"`
 }
 
 // Quote prices a cart of a store (a guest's cookie cart or a shopper's API
@@ -38,19 +41,22 @@ type QuoteInput struct {
 // unknown, expired, under its minimum...; delivery_fee not offered is
 // price_changed), as checkout would answer them.
 func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) {
-	var q CartQuote
+	q := CartQuote{Items: []QuoteLine{}, Delivery: []DeliveryOption{}}
 	if len(in.Items) > MaxOrderLines {
-		in.Items = in.Items[:MaxOrderLines]
+		return q, Invalid("items", "must have at most 100 lines")
 	}
 	in.CouponCode = NormalizeCouponCode(in.CouponCode)
 	err := os.s.DB.View(func(tx Tx) error {
-		q = CartQuote{}
+		q = CartQuote{Items: []QuoteLine{}, Delivery: []DeliveryOption{}}
 		st, err := tx.SharedStore(storeID)
 		if err != nil {
 			return err
 		}
 		set := os.settingsOf(st)
-		q.Currency, q.Delivery = st.Currency, set.DeliveryOptions
+		q.Currency = st.Currency
+		if set.DeliveryOptions != nil {
+			q.Delivery = set.DeliveryOptions
+		}
 		lines, err := quoteLines(tx, storeID, in.Items, &q)
 		if err != nil || len(lines) == 0 {
 			return err

@@ -22,6 +22,7 @@ var sandboxPage = template.Must(template.New("pay").Parse(sandboxHTML))
 func (s *Server) registerCheckoutRoutes(r fiber.Router) {
 	r.Post("/payment/initiate", s.optionalShopper, s.initiatePayment)
 	r.Post("/payment/verify", s.verifyPayment)
+	r.Post("/payment/quote", s.quotePayment)
 	r.Get("/orders", s.shopper, s.listOrders)
 	r.Get("/orders/:order_id", s.shopper, s.getOrder)
 	// The sandbox gateway's pages are for the shopper's browser: no API key.
@@ -64,6 +65,21 @@ func (s *Server) initiatePayment(c *fiber.Ctx) error {
 		return err
 	}
 	return httpkit.OK(c, res)
+}
+
+// quotePayment serves POST /api/v1/business/website/payment/quote/: lines
+// priced as payment/initiate prices them, with the coupon and delivery fee,
+// without placing an order (the shop's cart and checkout pages show it).
+func (s *Server) quotePayment(c *fiber.Ctx) error {
+	var in app.QuoteInput
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	q, err := s.svc.Orders.Quote(store(c).ID, in)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, q)
 }
 
 type verifyInput struct {
