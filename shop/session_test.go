@@ -33,7 +33,7 @@ func TestSignInMergesCart(t *testing.T) {
 	cid, _ := e.Shopper(s.id, "ann@example.com")
 	sh := app.Shopper{StoreID: s.id, CustomerID: cid}
 	four := int64(4)
-	if _, err := e.Svc.Carts.Add(sh, app.CartInput{ProductID: s.hammer.ID, Quantity: &four}); err != nil {
+	if _, err := e.Svc.Carts.Add(app.ShopperCart(sh), app.CartInput{ProductID: s.hammer.ID, Quantity: &four}); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, e, s.host)
@@ -49,7 +49,7 @@ func TestSignInMergesCart(t *testing.T) {
 	}
 	b.get("/test/who").expect(t, 200, "customer ann@example.com")
 	// quantities add, capped at the stock left (5); the cookie keeps no lines
-	v, err := e.Svc.Carts.Cart(sh)
+	v, err := e.Svc.Carts.Cart(app.ShopperCart(sh))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +62,12 @@ func TestSignInMergesCart(t *testing.T) {
 	}
 	// the signed-in cart is the API cart: a line changed here shows there
 	b.post("/cart/", "/cart/update", line(s.shirt.ID, s.small, 2)).expect(t, 303)
-	if v, _ := e.Svc.Carts.Cart(sh); v.Items[1].Quantity != 2 {
+	if v, _ := e.Svc.Carts.Cart(app.ShopperCart(sh)); v.Items[1].Quantity != 2 {
 		t.Fatalf("API cart %+v", v.Items)
 	}
 	b.post("/cart/", "/cart/remove", line(s.shirt.ID, s.small, 0)).expect(t, 303)
 	add(b, s.shirt.ID, s.medium, 1).expect(t, 303)
-	if v, _ := e.Svc.Carts.Cart(sh); len(v.Items) != 2 || v.Items[1].Name != "Acme Shirt - Medium" {
+	if v, _ := e.Svc.Carts.Cart(app.ShopperCart(sh)); len(v.Items) != 2 || v.Items[1].Name != "Acme Shirt - Medium" {
 		t.Fatalf("API cart %+v", v.Items)
 	}
 }
@@ -90,7 +90,7 @@ func TestSignedInCheckout(t *testing.T) {
 	p := b.do("POST", "/checkout/", f).expect(t, 303)
 	pay(t, b, p.Location, app.OutcomeSuccess).expect(t, 200, "Thank you for your order", "Acme Hammer × 1", "Ann Lee")
 	// paid: the API cart lost the ordered line
-	if v, _ := e.Svc.Carts.Cart(sh); len(v.Items) != 0 {
+	if v, _ := e.Svc.Carts.Cart(app.ShopperCart(sh)); len(v.Items) != 0 {
 		t.Fatalf("API cart after payment %+v", v.Items)
 	}
 	page, _ := e.Svc.Orders.CustomerOrders(sh, app.ListParams{Limit: 5})
