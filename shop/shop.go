@@ -54,6 +54,9 @@ type services struct {
 
 // Shop serves the shop pages of every store.
 type Shop struct {
+	// refreshes are the recent session refreshes (session.go).
+	refreshes refreshes
+
 	cfg     Config
 	svc     services
 	log     *slog.Logger
@@ -62,8 +65,6 @@ type Shop struct {
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
-	// refreshes are the recent session refreshes (session.go).
-	refreshes refreshes
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
