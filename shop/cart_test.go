@@ -108,7 +108,7 @@ func TestGuestCheckout(t *testing.T) {
 	add(b, s.hammer.ID, 0, 2)
 	add(b, s.shirt.ID, s.small, 1)
 
-	co := b.get("/checkout/").expect(t, 200, "Checkout", `name="idempotency_key"`, "Wallet A", "$45.00", `<meta name="robots" content="noindex">`)
+	co := b.get("/checkout/").expect(t, 200, "Checkout", `name="idempotency_key"`, "Wallet A", "$45.00", "Test mode", `<meta name="robots" content="noindex">`)
 	// missing fields: the messages next to them, the values kept
 	p := b.do("POST", "/checkout/", url.Values{"csrf": {csrfOf(t, co.Body)}, "email": {"not-an-email"}, "receiver_name": {"Ann <b>Lee</b>"},
 		"payment_method": {app.WalletA}, "idempotency_key": {keyOf(t, co.Body)}})

@@ -67,6 +67,8 @@ type checkoutData struct {
 	Coupon string
 	// Methods are the payment methods the store offers.
 	Methods []payMethod
+	// Test: the store takes test payments (the sandbox): no money moves.
+	Test bool
 }
 
 type payMethod struct{ Code, Name string }
@@ -159,6 +161,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		}
 	}
 	d.Methods = methodsOf(rq.Store)
+	d.Test = s.svc.Payments.TakesTestPayments(rq.Store)
 	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), NoIndex: true}, d)
 }
 

@@ -20,6 +20,8 @@ func shopFixture(t *testing.T) (*browser.Server, product) {
 	if st.ID != 1 {
 		t.Fatalf("store id %d, want 1 (the default store)", st.ID)
 	}
+	// the sandbox takes the payment: the store is in test mode
+	srv.API(t, "PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/config/", st.ID), srv.OwnerToken(t), map[string]any{"payments_live": false}, 200, nil)
 	var p product
 	srv.API(t, "POST", fmt.Sprintf("/api/v1/admin/stores/%d/products/", st.ID), srv.OwnerToken(t), map[string]any{
 		"name": "Trail Jacket", "price": "49.00", "stock": 0, "description": "A light jacket for wet days.",
