@@ -252,7 +252,7 @@ func formError(err error, shown func(field string) bool) (string, int, error) {
 		}
 		sort.Strings(keys)
 		for _, f := range keys {
-			if shown == nil || !shown(f) {
+			if f != "idempotency_key" && (shown == nil || !shown(f)) {
 				m += " " + fieldLabel(f) + " " + e.Fields[f] + "."
 			}
 		}
@@ -415,7 +415,7 @@ var cartMessages = map[string]string{
 	"cart.err.test_payments_refused": "This shop takes real payments only: the test payment method cannot be used. " +
 		"Choose another payment method.",
 	"cart.err.price_changed":                "Prices changed since you opened this page. Check the totals and place the order again.",
-	"cart.err.conflict":                     "This order form was already sent with other details. Reload the checkout page to start again.",
+	"cart.err.conflict":                     "This order form was already sent with other details. Check the details and place the order again.",
 	"cart.err.email_not_verified":           "Verify your email address before placing an order.",
 	"cart.err.payment_provider_unavailable": "The payment service could not be reached. Please try again in a moment.",
 	"cart.err.not_found":                    "That item is not in your cart.",

@@ -147,6 +147,9 @@ func (s *Shop) prefill(rq *request, f *checkoutForm) error {
 
 // showCheckout renders the checkout page with d (totals filled in here).
 func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.CheckoutItem, d checkoutData) error {
+	if d.Form.Key == "" {
+		d.Form.Key = app.RandomHex(16)
+	}
 	d.Coupon = s.readCart(c, rq).Coupon
 	var couponErr string
 	var err error
@@ -221,6 +224,9 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 		}
 	}
 	d.Error = m
+	if app.ErrorCode(err) == app.EConflict {
+		d.Form.Key = "" // the key went with other details: the next submit is a new order
+	}
 	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation {
 		d.Error = strings.TrimSpace(msg("form.errors") + " " + strings.TrimPrefix(m, app.ErrorMessage(err)))
 	}

@@ -88,6 +88,15 @@ func TestSignedInCheckout(t *testing.T) {
 		"9 Elm Road, Springfield, 12345")
 	f := checkoutForm(co.Body, app.WalletA)
 	p := b.do("POST", "/checkout/", f).expect(t, 303)
+	// the same page sent again with other details: no second order, and a
+	// fresh key for the next submit
+	f2 := checkoutForm(co.Body, app.WalletA)
+	f2.Set("address", "2 Other Street")
+	b.do("POST", "/checkout/", f2).expect(t, 409, "already sent with other details", `value="Ann Lee"`).
+		lacks(t, "idempotency_key was used", `value="`+f.Get("idempotency_key")+`"`)
+	if b.do("POST", "/checkout/", f).Location != p.Location {
+		t.Fatal("the first form sent again is not its first order")
+	}
 	pay(t, b, p.Location, app.OutcomeSuccess).expect(t, 200, "Thank you for your order", "Acme Hammer × 1", "Ann Lee")
 	// paid: the API cart lost the ordered line
 	if v, _ := e.Svc.Carts.Cart(app.ShopperCart(sh)); len(v.Items) != 0 {
