@@ -605,12 +605,13 @@ func newShop(cfg *config.Config, svc *app.Services, db app.DB, cursorSecret []by
 		return nil, err
 	}
 	return shop.New(shop.Config{
-		Host:           app.ShopHost{Domain: cfg.Shop.Domain, DefaultStore: cfg.Shop.DefaultStore},
-		ThemeDir:       cfg.Shop.ThemeDir,
-		Secret:         secret,
-		CursorSecret:   cursorSecret,
-		SecureCookies:  strings.HasPrefix(cfg.HTTP.PublicURL, "https://"),
-		TrustedProxies: cfg.HTTP.TrustedProxies,
+		Host:             app.ShopHost{Domain: cfg.Shop.Domain, DefaultStore: cfg.Shop.DefaultStore},
+		ThemeDir:         cfg.Shop.ThemeDir,
+		Secret:           secret,
+		CursorSecret:     cursorSecret,
+		SecureCookies:    strings.HasPrefix(cfg.HTTP.PublicURL, "https://"),
+		TrustedProxies:   cfg.HTTP.TrustedProxies,
+		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
 	}, svc)
 }
 

@@ -60,6 +60,7 @@ type storeView struct {
 	APIKey    string `json:"api_key,omitempty"`
 	// Settings beyond the public configuration (PATCH stores/{id}/).
 	AllowedOrigins     []string        `json:"allowed_origins"`
+	Domains            []string        `json:"domains"`
 	NotificationEmails []string        `json:"notification_emails"`
 	Notifications      map[string]bool `json:"notifications"`
 }
@@ -69,7 +70,7 @@ func viewStore(st *app.Store) any { return viewStoreKey(st, "") }
 func viewStoreKey(st *app.Store, key string) storeView {
 	return storeView{ID: st.ID, Name: st.Name, Subdomain: st.Subdomain, Currency: st.Currency,
 		IsActive: st.IsActive, CreatedAt: app.UTC(st.CreatedAt).Format("2006-01-02T15:04:05Z"), APIKey: key,
-		AllowedOrigins: nonNil(st.AllowedOrigins), NotificationEmails: nonNil(st.NotificationEmails), Notifications: st.Notifications()}
+		AllowedOrigins: nonNil(st.AllowedOrigins), Domains: nonNil(st.Domains), NotificationEmails: nonNil(st.NotificationEmails), Notifications: st.Notifications()}
 }
 
 func nonNil(s []string) []string {
@@ -112,7 +113,7 @@ func (h *Handler) createStore(c *fiber.Ctx) error {
 func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(storeOf(c))) }
 
 // patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name,
-// allowed_origins, notification_emails, notifications}.
+// allowed_origins, domains, notification_emails, notifications}.
 func (h *Handler) patchStore(c *fiber.Ctx) error {
 	var in struct {
 		IsActive *bool   `json:"is_active"`
@@ -129,7 +130,7 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 		}
 	}
 	var err error
-	if in.AllowedOrigins != nil || in.NotificationEmails != nil || in.Notifications != nil {
+	if in.AllowedOrigins != nil || in.Domains != nil || in.NotificationEmails != nil || in.Notifications != nil {
 		if st, err = h.svc.Stores.SetSettings(st.ID, in.StoreSettingsInput); err != nil {
 			return err
 		}

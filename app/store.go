@@ -221,6 +221,7 @@ var configShape = map[string]string{
 	"payment_methods": "strmaps", "announcement_bar": "strmaps", "delivery_options": "array",
 	"payments_live":    "bool",
 	"callback_origins": "origins",
+	"home":             "strmap", "pages": "strmap",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks

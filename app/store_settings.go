@@ -26,6 +26,7 @@ var NotificationKinds = []string{NotifyOrderPaid, NotifyCancellationRequested, N
 const (
 	MaxAllowedOrigins     = 20
 	MaxNotificationEmails = 10
+	MaxDomains            = 10
 )
 
 // Notifies reports whether the store wants owner mail of kind.
@@ -109,6 +110,7 @@ func ExactOrigin(s string) (string, bool) {
 // kind to on (true) or off (false); kinds not named stay as they are.
 type StoreSettingsInput struct {
 	AllowedOrigins     *[]string       `json:"allowed_origins"`
+	Domains            *[]string       `json:"domains"`
 	NotificationEmails *[]string       `json:"notification_emails"`
 	Notifications      map[string]bool `json:"notifications"`
 }
@@ -130,6 +132,9 @@ func (in StoreSettingsInput) apply(st *Store) error {
 			}
 		}
 		st.AllowedOrigins = list
+	}
+	if in.Domains != nil {
+		st.Domains = validDomains(&v, *in.Domains)
 	}
 	if in.NotificationEmails != nil {
 		list := []string{}
@@ -158,10 +163,80 @@ func (in StoreSettingsInput) apply(st *Store) error {
 	return v.Err()
 }
 
-// SetSettings changes a store's allowed origins and notification settings.
-// Errors: validation_failed, not_found.
+// validDomains checks a store's custom shop domains and returns them
+// normalised (lower case, no trailing dot, no duplicates).
+func validDomains(v *Validation, in []string) []string {
+	list := []string{}
+	v.Check(len(in) <= MaxDomains, "domains", "at most "+itoa(MaxDomains)+" domains")
+	for i, d := range in {
+		d = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
+		if !IsHostName(d) {
+			v.Add("domains["+itoa(i)+"]", "must be a host name such as shop.example.com (no scheme, port or path)")
+			continue
+		}
+		if !slices.Contains(list, d) {
+			list = append(list, d)
+		}
+	}
+	return list
+}
+
+// IsHostName reports whether s is a lower-case DNS host name with at least
+// two labels: letters, digits and inner dashes, labels of 1-63, 253 in all.
+func IsHostName(s string) bool {
+	if len(s) > 253 || !strings.Contains(s, ".") {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if !subdomainRE.MatchString(label) {
+			return false
+		}
+	}
+	return true
+}
+
+// SetSettings changes a store's allowed origins, shop domains and
+// notification settings. Errors: validation_failed, not_found, conflict (a
+// domain another store uses).
 func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, error) {
-	return ss.update(id, in.apply)
+	var st *Store
+	err := ss.db.Update(func(tx storeData) error {
+		var err error
+		if st, err = tx.Store(id); err != nil {
+			return err
+		}
+		if err := in.apply(st); err != nil {
+			return err
+		}
+		if in.Domains != nil {
+			if err := domainsFree(tx, st); err != nil {
+				return err
+			}
+		}
+		st.UpdatedAt = UTC(tx.Now())
+		return tx.PutStore(st)
+	})
+	ss.forget(id)
+	return st, err
+}
+
+// domainsFree fails with conflict when another store lists one of st's
+// domains. The check and the write
+// share one transaction.
+func domainsFree(tx storeData, st *Store) error {
+	others, err := tx.Stores()
+	if err != nil {
+		return err
+	}
+	for i, d := range st.Domains {
+		for _, o := range others {
+			if o.ID != st.ID && slices.Contains(o.Domains, d) {
+				return &Error{Code: EConflict, Message: "the domain " + d + " is used by another store",
+					Fields: map[string]string{"domains[" + itoa(i) + "]": "already used by another store"}}
+			}
+		}
+	}
+	return nil
 }
 
 // OriginAllowedAnywhere reports whether any active store lists origin. It

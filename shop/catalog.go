@@ -2,17 +2,91 @@ package shop
 
 import (
 	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // catalogMessages are the strings of the product lists and the product page.
-var catalogMessages = map[string]string{}
+var catalogMessages = map[string]string{
+	"list.all.title":        "All products",
+	"list.all.description":  "Every product of %s.",
+	"list.search.title":     "Search",
+	"list.search.results":   "Results for “%s”",
+	"list.search.prompt":    "Type what you are looking for in the search box.",
+	"list.search.desc":      "Search the products of %s.",
+	"list.category.desc":    "%s at %s.",
+	"list.filters":          "Filter and sort",
+	"list.sort":             "Sort by",
+	"list.sort.newest":      "Newest",
+	"list.sort.price_asc":   "Price, low to high",
+	"list.sort.price_desc":  "Price, high to low",
+	"list.sort.name_asc":    "Name, A to Z",
+	"list.sort.rating_desc": "Best rated",
+	"list.sort.relevance":   "Best match",
+	"list.min":              "Min price",
+	"list.max":              "Max price",
+	"list.instock":          "In stock only",
+	"list.apply":            "Apply",
+	"list.clear":            "Clear filters",
+	"list.empty":            "No products match.",
+	"list.count":            "%d products on this page",
+	"list.count.one":        "1 product on this page",
+	"list.next":             "Next page",
+	"list.first":            "First page",
+	"list.paging":           "Pages",
+	"list.err.price":        "Enter an amount such as 12.50.",
+	"list.err.sort":         "Choose a sort from the list.",
+	"list.err.relevance":    "Best match needs a search.",
+	"list.err.q":            "A search has at most 100 characters.",
+	"list.err.instock":      "Tick the box or leave it empty.",
+	"list.err.cursor":       "This page link is out of date. Start again from the first page.",
+	"crumbs.home":           "Home",
+	"crumbs.products":       "Products",
+	"product.images":        "Images",
+	"product.image":         "Image %d of %s",
+	"product.variant":       "Option",
+	"product.quantity":      "Quantity",
+	"product.add":           "Add to cart",
+	"product.stock.low":     "Only %d left",
+	"product.description":   "Description",
+	"product.reviews":       "Reviews",
+	"product.reviews.none":  "No reviews yet.",
+	"product.reviews.avg":   "%.1f out of 5 from %d reviews",
+	"product.reviews.one":   "%.1f out of 5 from 1 review",
+	"product.reviews.more":  "More reviews",
+	"product.reviews.first": "Newest reviews",
+	"product.review.stars":  "Rated %d out of 5",
+	"product.review.by":     "%s, %s",
+	"product.review.buyer":  "Verified purchase",
+	"review.title":          "Write a review",
+	"review.rating":         "Rating",
+	"review.rating.n":       "%d stars",
+	"review.rating.1":       "1 star",
+	"review.headline":       "Title (optional)",
+	"review.content":        "Your review (optional)",
+	"review.submit":         "Send review",
+	"review.sent":           "Thank you. Your review will appear once it is approved.",
+	"review.signin":         "Sign in to review this product.",
+	"review.err.rating":     "Choose a rating from 1 to 5.",
+	"review.err.dup":        "You have already reviewed this product.",
+	"review.err.verify":     "Verify your email address before you review.",
+}
 
 // registerCatalogRoutes adds the product lists, search and product pages.
-func (s *Shop) registerCatalogRoutes(a *fiber.App) {}
+func (s *Shop) registerCatalogRoutes(a *fiber.App) {
+	a.Get("/products/", s.page(s.allProducts))
+	a.Get("/search/", s.page(s.search))
+	a.Get("/categories/:id/", s.page(s.categoryRedirect))
+	a.Get("/categories/:id/:slug/", s.page(s.category))
+	a.Get("/products/:slug/", s.page(s.product))
+	a.Post("/products/:slug/reviews", s.page(s.submitReview))
+}
 
 // productCard is a product as a grid shows it.
 type productCard struct {
@@ -30,6 +104,8 @@ type productCard struct {
 type cardView struct {
 	productCard
 	Currency string
+	// Eager marks a card of the first row: its image loads at once.
+	Eager bool
 }
 
 // Was is the compare-at price when it is above the price (0: none).
@@ -48,6 +124,15 @@ func (p productCard) Image() string {
 	return safeURL(p.Images[0])
 }
 
+// SrcSet is the srcset of the card's first image ("" when it has no
+// renditions).
+func (p productCard) SrcSet() string {
+	if len(p.Images) == 0 {
+		return ""
+	}
+	return srcset(p.Images[0])
+}
+
 // productCards decodes a page of product docs into cards.
 func productCards(docs []app.Doc) ([]productCard, error) {
 	cards := make([]productCard, len(docs))
@@ -63,3 +148,304 @@ func productCards(docs []app.Doc) ([]productCard, error) {
 	}
 	return cards, nil
 }
+
+// srcset lists the renditions of an uploaded image (app.MediaWidths) as a
+// srcset; "" for an image from elsewhere.
+func srcset(u string) string {
+	u = safeURL(u)
+	ref, ok := app.ParseMediaURL(u)
+	if !ok {
+		return ""
+	}
+	prefix := u[:strings.Index(u, "/media/")]
+	var b strings.Builder
+	for i, w := range app.MediaWidths {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prefix + app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext) + " " + strconv.Itoa(w) + "w")
+	}
+	return b.String()
+}
+
+// listForm is the filter form of a product grid, as typed.
+type listForm struct {
+	Q, Sort, Min, Max, Cursor string
+	InStock                   bool
+}
+
+// decodeListForm reads a grid's query (q, sort, min_price, max_price,
+// in_stock, cursor) into the product query it asks for, with the API's
+// rules; errs maps a field to its message. defSort is the sort when none is
+// asked. The cursor is checked by the caller (it needs the store).
+func decodeListForm(get func(string) string, defSort string) (f listForm, q app.ProductQuery, errs map[string]string) {
+	bad := func(field, key string) {
+		if errs == nil {
+			errs = map[string]string{}
+		}
+		errs[field] = msg(key)
+	}
+	f = listForm{Q: strings.TrimSpace(get("q")), Sort: get("sort"), Min: strings.TrimSpace(get("min_price")),
+		Max: strings.TrimSpace(get("max_price")), Cursor: get("cursor")}
+	q = app.ProductQuery{ListParams: app.ListParams{Sort: defSort, Limit: app.ProductsDefaultLimit},
+		MinPrice: -1, MaxPrice: -1, Light: true, Whole: true}
+	if f.Q != "" {
+		q.Q = app.FoldText(f.Q)
+		if len([]rune(q.Q)) > 100 {
+			bad("q", "list.err.q")
+		} else if q.Words = app.QueryWords(q.Q); len(q.Words) == 0 {
+			q.Q = ""
+		}
+	}
+	if q.Q == "" && q.Sort == app.SortRelevance {
+		q.Sort = app.SortNewest
+	}
+	if f.Sort != "" {
+		switch {
+		case !contains(app.ProductSorts, f.Sort):
+			bad("sort", "list.err.sort")
+		case f.Sort == app.SortRelevance && q.Q == "":
+			bad("sort", "list.err.relevance")
+		default:
+			q.Sort = f.Sort
+		}
+	}
+	f.Sort = q.Sort
+	price := func(field, v string) app.Money {
+		if v == "" {
+			return -1
+		}
+		m, err := app.ParseMoney(v)
+		if err != nil || m < 0 {
+			bad(field, "list.err.price")
+			return -1
+		}
+		return m
+	}
+	q.MinPrice, q.MaxPrice = price("min_price", f.Min), price("max_price", f.Max)
+	switch strings.ToLower(get("in_stock")) {
+	case "", "false", "0":
+	case "true", "1", "on":
+		f.InStock, q.InStock = true, true
+	default:
+		bad("in_stock", "list.err.instock")
+	}
+	return f, q, errs
+}
+
+// Query is the form's query string without the cursor (for paging links).
+func (f listForm) Query() url.Values {
+	v := url.Values{}
+	set := func(k, x string) {
+		if x != "" {
+			v.Set(k, x)
+		}
+	}
+	set("q", f.Q)
+	set("sort", f.Sort)
+	set("min_price", f.Min)
+	set("max_price", f.Max)
+	if f.InStock {
+		v.Set("in_stock", "1")
+	}
+	return v
+}
+
+// Filtered reports whether any filter is set.
+func (f listForm) Filtered() bool { return f.Min != "" || f.Max != "" || f.InStock }
+
+// sortOption is one choice of the sort select.
+type sortOption struct {
+	Value, Label string
+	Selected     bool
+}
+
+// gridData is what a product grid page shows.
+type gridData struct {
+	Heading   string
+	Intro     string
+	Path      string // the form's action
+	Form      listForm
+	Sorts     []sortOption
+	Errors    map[string]string
+	Cards     []productCard
+	Next      string // the next page's URL ("" : none)
+	First     string // the first page's URL when this is a later one
+	Searching bool   // the search page (q shown in the form)
+	Prompt    bool   // a search page with nothing to search
+	Crumbs    []crumb
+}
+
+// Count is the page's result count line.
+func (g gridData) Count() string {
+	if len(g.Cards) == 1 {
+		return msg("list.count.one")
+	}
+	return msgf("list.count", len(g.Cards))
+}
+
+// grid serves a product grid: scope names the list for cursors (the API's:
+// "products" or "category:{id}"), path is the page's own path.
+func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, meta pageMeta, categoryID uint64) error {
+	fetch := func(q app.ProductQuery) (app.Page[app.Doc], error) { return s.svc.Catalog.Products(rq.Store.ID, q) }
+	if categoryID != 0 { // the category pages are cached by the catalog
+		fetch = func(q app.ProductQuery) (app.Page[app.Doc], error) {
+			_, page, err := s.svc.Catalog.CategoryProducts(rq.Store.ID, categoryID, q)
+			return page, err
+		}
+	}
+	defSort := app.SortNewest
+	if g.Searching && c.Query("q") != "" {
+		defSort = app.SortRelevance
+	}
+	f, q, errs := decodeListForm(func(k string) string { return c.Query(k) }, defSort)
+	if errs == nil && f.Cursor != "" {
+		cur, err := s.cursors.Decode(scope, rq.Store.ID, q.Sort, f.Cursor)
+		if err != nil {
+			errs = map[string]string{"cursor": msg("list.err.cursor")}
+		}
+		q.After = cur
+	}
+	g.Path, g.Form, g.Errors = path, f, errs
+	g.Sorts = sortOptions(f.Sort, q.Q != "")
+	meta.Canonical = path
+	if f.Cursor != "" || f.Filtered() || f.Sort != defSort || errs != nil {
+		meta.NoIndex = true // one canonical page per list; its variants stay out of the index
+	}
+	if g.Searching && q.Q != "" {
+		meta.Canonical = path + "?q=" + url.QueryEscape(f.Q)
+	}
+	if errs != nil {
+		return s.render(c, rq, fiber.StatusBadRequest, "products", meta, g)
+	}
+	if g.Searching && q.Q == "" {
+		g.Prompt = true
+		return s.render(c, rq, fiber.StatusOK, "products", meta, g)
+	}
+	page, err := fetch(q)
+	if err != nil {
+		return err
+	}
+	if g.Cards, err = productCards(page.Items); err != nil {
+		return err
+	}
+	link := f.Query()
+	if f.Cursor != "" {
+		g.First = pathQuery(path, link)
+	}
+	if page.Next != nil {
+		link.Set("cursor", s.cursors.Encode(scope, rq.Store.ID, page.Next))
+		g.Next = pathQuery(path, link)
+	}
+	return s.render(c, rq, fiber.StatusOK, "products", meta, g)
+}
+
+func pathQuery(path string, v url.Values) string {
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+func sortOptions(selected string, searching bool) []sortOption {
+	var out []sortOption
+	for _, s := range app.ProductSorts {
+		if s == app.SortRelevance && !searching {
+			continue
+		}
+		out = append(out, sortOption{Value: s, Label: msg("list.sort." + s), Selected: s == selected})
+	}
+	return out
+}
+
+// allProducts serves GET /products/.
+func (s *Shop) allProducts(c *fiber.Ctx, rq *request) error {
+	g := gridData{Heading: msg("list.all.title"), Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("list.all.title"), ""}}}
+	meta := pageMeta{Title: msg("list.all.title"), Description: msgf("list.all.description", rq.Look.Name)}
+	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, "/products/")}
+	return s.grid(c, rq, "products", "/products/", g, meta, 0)
+}
+
+// search serves GET /search/?q=.
+func (s *Shop) search(c *fiber.Ctx, rq *request) error {
+	g := gridData{Heading: msg("list.search.title"), Searching: true}
+	if q := strings.TrimSpace(c.Query("q")); q != "" {
+		g.Heading = msgf("list.search.results", q)
+	}
+	meta := pageMeta{Title: g.Heading, Description: msgf("list.search.desc", rq.Look.Name)}
+	return s.grid(c, rq, "products", "/search/", g, meta, 0)
+}
+
+// categoryOf reads the category of the path's :id (not_found for a bad id).
+func (s *Shop) categoryOf(c *fiber.Ctx, rq *request) (*app.Category, error) {
+	id, err := strconv.ParseUint(c.Params("id"), 10, 64)
+	if err != nil || id == 0 {
+		return nil, app.NotFound("category")
+	}
+	return s.svc.Catalog.Category(rq.Store.ID, id)
+}
+
+// categoryPath is a category's canonical path.
+func categoryPath(cat *app.Category) string {
+	return "/categories/" + strconv.FormatUint(cat.ID, 10) + "/" + url.PathEscape(cat.Slug) + "/"
+}
+
+// permanent answers 301 to path with the request's query string.
+func permanent(c *fiber.Ctx, path string) error {
+	if qs := c.Request().URI().QueryString(); len(qs) > 0 {
+		path += "?" + string(qs)
+	}
+	return c.Redirect(path, fiber.StatusMovedPermanently)
+}
+
+// categoryRedirect serves GET /categories/{id}/: 301 to the canonical path.
+func (s *Shop) categoryRedirect(c *fiber.Ctx, rq *request) error {
+	cat, err := s.categoryOf(c, rq)
+	if err != nil {
+		return err
+	}
+	return permanent(c, categoryPath(cat))
+}
+
+// category serves GET /categories/{id}/{slug}/ (a wrong slug: 301 to the right one).
+func (s *Shop) category(c *fiber.Ctx, rq *request) error {
+	cat, err := s.categoryOf(c, rq)
+	if err != nil {
+		return err
+	}
+	if slug, _ := url.PathUnescape(c.Params("slug")); slug != cat.Slug {
+		return permanent(c, categoryPath(cat))
+	}
+	path := categoryPath(cat)
+	g := gridData{Heading: cat.Name, Intro: cat.Description,
+		Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("crumbs.products"), "/products/"}, {cat.Name, ""}}}
+	desc := cat.Description
+	if desc == "" {
+		desc = msgf("list.category.desc", cat.Name, rq.Look.Name)
+	}
+	meta := pageMeta{Title: cat.Name, Description: desc, Image: safeURL(cat.Image)}
+	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, path)}
+	return s.grid(c, rq, "category:"+strconv.FormatUint(cat.ID, 10), path, g, meta, cat.ID)
+}
+
+// crumb is one step of the breadcrumbs (URL "" : the current page).
+type crumb struct{ Label, URL string }
+
+// breadcrumbLD is the BreadcrumbList of crumbs; the last is at self.
+func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
+	items := make([]any, len(crumbs))
+	for i, cr := range crumbs {
+		u := cr.URL
+		if u == "" {
+			u = self
+		}
+		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, u)}
+	}
+	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
+}
+
+// reviewsScope is the cursor scope of a product's reviews (the API's).
+func reviewsScope(slug string) string { return "reviews:" + slug }
+
+// httpStatus is the status of an app error code.
+func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }

@@ -1,10 +1,194 @@
 package shop
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
 
 // contentMessages are the strings of the blog, contact and content pages.
-var contentMessages = map[string]string{}
+var contentMessages = map[string]string{
+	"blog.title":        "Blog",
+	"blog.description":  "News and stories from %s.",
+	"blog.empty":        "No posts yet.",
+	"blog.more":         "Older posts",
+	"blog.first":        "Newest posts",
+	"blog.read":         "Read “%s”",
+	"blog.by":           "By %s",
+	"blog.tags":         "Tags",
+	"contact.title":     "Contact us",
+	"contact.desc":      "Write to %s.",
+	"contact.intro":     "Questions about an order or a product? Write to us and we will answer by email.",
+	"contact.name":      "Your name",
+	"contact.email":     "Email",
+	"contact.phone":     "Phone (optional)",
+	"contact.subject":   "Subject (optional)",
+	"contact.message":   "Message",
+	"contact.send":      "Send message",
+	"contact.sent":      "Thank you. Your message has been sent; we will answer by email.",
+	"contact.required":  "(required)",
+	"contact.err.many":  "Too many messages from your address. Please wait a minute and try again.",
+	"contact.err.name":  "Enter your name (at most %d characters).",
+	"contact.err.email": "Enter an email address such as name@example.com.",
+	"contact.err.msg":   "Enter a message (at most %d characters).",
+	"contact.err.long":  "At most %d characters.",
+	"page.about":        "About us",
+	"page.shipping":     "Shipping and returns",
+	"page.terms":        "Terms and conditions",
+	"page.privacy":      "Privacy policy",
+}
 
 // registerContentRoutes adds the blog, the contact form, the content
 // pages, the sitemap and robots.txt.
-func (s *Shop) registerContentRoutes(a *fiber.App) {}
+func (s *Shop) registerContentRoutes(a *fiber.App) {
+	a.Get("/blog/", s.page(s.blog))
+	a.Get("/blog/:slug/", s.page(s.post))
+	a.Get("/contact/", s.page(s.contactPage))
+	a.Post("/contact/", s.page(s.contactSubmit))
+	for _, k := range contentPages {
+		a.Get("/"+k+"/", s.page(s.contentPage(k)))
+	}
+	a.Get("/robots.txt", s.plain(s.robots))
+	a.Get("/sitemap.xml", s.plain(s.sitemap))
+	a.Get("/sitemap-:n.xml", s.plain(s.sitemapPart))
+}
+
+// blogData is what the blog index shows.
+type blogData struct {
+	Posts       []*app.BlogPost
+	Next, First string
+}
+
+// blog serves GET /blog/: published posts, newest first, cursor paged (the
+// API's blog-posts cursor).
+func (s *Shop) blog(c *fiber.Ctx, rq *request) error {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: 10}
+	cv := c.Query("cursor")
+	if cv != "" {
+		cur, err := s.cursors.Decode("blog-posts", rq.Store.ID, lp.Sort, cv)
+		if err != nil {
+			return app.NotFound("blog page")
+		}
+		lp.After = cur
+	}
+	page, err := s.svc.Content.PublishedPosts(rq.Store.ID, lp)
+	if err != nil {
+		return err
+	}
+	d := blogData{Posts: page.Items}
+	if page.Next != nil {
+		d.Next = "/blog/?cursor=" + url.QueryEscape(s.cursors.Encode("blog-posts", rq.Store.ID, page.Next))
+	}
+	if cv != "" {
+		d.First = "/blog/"
+	}
+	meta := pageMeta{Title: msg("blog.title"), Description: msgf("blog.description", rq.Look.Name), Canonical: "/blog/", NoIndex: cv != ""}
+	return s.render(c, rq, fiber.StatusOK, "blog", meta, d)
+}
+
+// postData is one post.
+type postData struct {
+	Post       *app.BlogPost
+	Paragraphs []string
+	Crumbs     []crumb
+}
+
+// post serves GET /blog/{slug}/.
+func (s *Shop) post(c *fiber.Ctx, rq *request) error {
+	slug, _ := url.PathUnescape(c.Params("slug"))
+	p, err := s.svc.Content.PublishedPost(rq.Store.ID, slug)
+	if err != nil {
+		return err
+	}
+	path := "/blog/" + url.PathEscape(p.Slug) + "/"
+	d := postData{Post: p, Paragraphs: paragraphs(p.Content),
+		Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("blog.title"), "/blog/"}, {p.Title, ""}}}
+	desc := p.Excerpt
+	if desc == "" && len(d.Paragraphs) > 0 {
+		desc = d.Paragraphs[0]
+	}
+	if r := []rune(desc); len(r) > 160 {
+		desc = string(r[:157]) + "…"
+	}
+	base := s.baseURL(c)
+	meta := pageMeta{Title: p.Title, Description: desc, Canonical: path, OGType: "article", Image: safeURL(p.CoverImage)}
+	art := map[string]any{"@context": "https://schema.org", "@type": "BlogPosting", "headline": p.Title, "url": base + path}
+	if p.PublishedAt != nil {
+		art["datePublished"] = p.PublishedAt.UTC().Format(time.RFC3339)
+	}
+	if p.Author != "" {
+		art["author"] = map[string]any{"@type": "Person", "name": p.Author}
+	}
+	if meta.Image != "" {
+		art["image"] = absURL(base, meta.Image)
+	}
+	meta.JSONLD = []any{art, breadcrumbLD(base, d.Crumbs, path)}
+	return s.render(c, rq, fiber.StatusOK, "post", meta, d)
+}
+
+// contentData is one content page.
+type contentData struct {
+	Title      string
+	Paragraphs []string
+}
+
+// contentPage serves GET /{key}/ (about, shipping, terms, privacy) when the
+// store's config has pages.{key}; 404 otherwise.
+func (s *Shop) contentPage(key string) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		body := rq.Look.Pages[key]
+		if body == "" {
+			return app.NotFound("page")
+		}
+		d := contentData{Title: msg("page." + key), Paragraphs: paragraphs(body)}
+		desc := d.Paragraphs[0]
+		if r := []rune(desc); len(r) > 160 {
+			desc = string(r[:157]) + "…"
+		}
+		meta := pageMeta{Title: d.Title, Description: desc, Canonical: "/" + key + "/"}
+		return s.render(c, rq, fiber.StatusOK, "content", meta, d)
+	}
+}
+
+// contentLinks are the content pages a store has, for the footer.
+func contentLinks(l look) []navLink {
+	var out []navLink
+	for _, k := range contentPages {
+		if l.Pages[k] != "" {
+			out = append(out, navLink{Label: msg("page." + k), URL: "/" + k + "/"})
+		}
+	}
+	return out
+}
+
+// plain wraps a text handler (robots.txt, the sitemap): the store by host,
+// and a plain 404 where there is no shop.
+func (s *Shop) plain(fn func(c *fiber.Ctx, st *app.Store) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
+		if err != nil {
+			return s.plainNotFound(c, err)
+		}
+		c.Set("X-Content-Type-Options", "nosniff")
+		return fn(c, st)
+	}
+}
+
+// robots serves GET /robots.txt: everything but the cart, checkout and
+// account pages, and where the sitemap is.
+func (s *Shop) robots(c *fiber.Ctx, st *app.Store) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
+	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /account/\nDisallow: /search/\n\n")
+	b.WriteString("Sitemap: " + s.baseURL(c) + "/sitemap.xml\n")
+	return c.SendString(b.String())
+}
+
+// trimText bounds a form value (bytes) before the service checks it: a
+// value longer than max keeps max+1 runes so its message still shows.
+func trimText(v string, max int) string { return clip(strings.TrimSpace(v), max+1) }

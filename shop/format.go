@@ -48,3 +48,8 @@ func formatMoney(m app.Money, currency string) string {
 func formatDate(t time.Time) string {
 	return t.UTC().Format("2 Jan 2006")
 }
+
+// formatDateTime writes t as "27 Nov 2026, 18:00 UTC".
+func formatDateTime(t time.Time) string {
+	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+}

@@ -6,28 +6,106 @@ import (
 	"storefront/app"
 )
 
-// homeData is what the home page shows.
+// homeData is what the home page shows, section by section (look.Sections).
 type homeData struct {
 	Categories []*app.Category
-	Products   []productCard
+	Products   []productCard // home.featured, or the newest products
+	Featured   bool          // Products are the featured ones
+	Deals      []app.FlashDealView
+	Bundles    []app.BundleView
+	Posts      []*app.BlogPost
 }
 
-// home serves GET /: the store's name and look, its categories and its
-// newest products.
+// home serves GET /: the store's name and look, its hero and banners,
+// featured (or newest) products, running flash deals, bundles, the newest
+// posts and the categories, in the order of home.sections.
 func (s *Shop) home(c *fiber.Ctx, rq *request) error {
-	cats, err := s.svc.Catalog.Categories(rq.Store.ID)
-	if err != nil {
+	id := rq.Store.ID
+	var d homeData
+	var err error
+	if d.Categories, err = s.svc.Catalog.Categories(id); err != nil {
 		return err
 	}
-	page, err := s.svc.Catalog.Products(rq.Store.ID, app.ProductQuery{
+	if d.Products, d.Featured, err = s.homeProducts(id, rq.Look.Featured); err != nil {
+		return err
+	}
+	if rq.Look.HasSection("deals") {
+		deals, err := s.svc.Content.ActiveDeals(id, app.ListParams{Sort: app.SortNewest, Limit: 4})
+		if err != nil {
+			return err
+		}
+		d.Deals = deals.Items
+	}
+	if rq.Look.HasSection("bundles") {
+		bundles, err := s.svc.Content.ActiveBundles(id, app.ListParams{Sort: app.SortNewest, Limit: 4})
+		if err != nil {
+			return err
+		}
+		d.Bundles = bundles.Items
+	}
+	if rq.Look.HasSection("posts") {
+		posts, err := s.svc.Content.PublishedPosts(id, app.ListParams{Sort: app.SortNewest, Limit: 3})
+		if err != nil {
+			return err
+		}
+		d.Posts = posts.Items
+	}
+	title := rq.Look.SEOTitle
+	if title == "" || title == rq.Look.Name {
+		title = msg("home.title")
+	}
+	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: rq.Look.Logo}
+	if meta.Image == "" {
+		meta.Image = rq.Look.Hero.Image
+	}
+	meta.JSONLD = []any{s.organizationLD(s.baseURL(c), rq.Look)}
+	return s.render(c, rq, fiber.StatusOK, "home", meta, d)
+}
+
+// homeProducts are the products of home.featured (by slug, in order; a
+// slug that names no active product is skipped), or else the 8 newest.
+func (s *Shop) homeProducts(storeID uint64, featured []string) ([]productCard, bool, error) {
+	if len(featured) > 0 {
+		var docs []app.Doc
+		for _, slug := range featured {
+			d, err := s.svc.Catalog.ProductDocBySlug(storeID, slug)
+			if app.ErrorCode(err) == app.ENotFound {
+				continue
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			docs = append(docs, d)
+		}
+		if len(docs) > 0 {
+			cards, err := productCards(docs)
+			return cards, true, err
+		}
+	}
+	page, err := s.svc.Catalog.Products(storeID, app.ProductQuery{
 		ListParams: app.ListParams{Sort: app.SortNewest, Limit: 8}, MinPrice: -1, MaxPrice: -1, Whole: true, Light: true})
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	cards, err := productCards(page.Items)
-	if err != nil {
-		return err
+	return cards, false, err
+}
+
+// organizationLD is the store as a schema.org Organization, with the site
+// search as a WebSite SearchAction.
+func (s *Shop) organizationLD(base string, l look) map[string]any {
+	org := map[string]any{"@type": "Organization", "name": l.Name, "url": base + "/"}
+	if l.Logo != "" {
+		org["logo"] = absURL(base, l.Logo)
 	}
-	meta := pageMeta{Title: msg("home.title"), Description: rq.Look.Description, Canonical: "/"}
-	return s.render(c, rq, fiber.StatusOK, "home", meta, homeData{Categories: cats, Products: cards})
+	if l.Email != "" {
+		org["email"] = l.Email
+	}
+	if l.Phone != "" {
+		org["telephone"] = l.Phone
+	}
+	site := map[string]any{"@type": "WebSite", "name": l.Name, "url": base + "/",
+		"potentialAction": map[string]any{"@type": "SearchAction", "target": base + "/search/?q={search_term_string}",
+			"query-input": "required name=search_term_string"}}
+	return map[string]any{"@context": "https://schema.org", "@graph": []any{org, site}}
 }

@@ -28,13 +28,21 @@ type pageMeta struct {
 	NoIndex     bool   // cart, checkout, account, errors
 	// JSONLD are structured-data objects, written as application/ld+json.
 	JSONLD []any
+	// OG are more OpenGraph properties (product:price:amount ...).
+	OG []metaTag
 }
+
+// metaTag is one <meta property content>.
+type metaTag struct{ Property, Content string }
 
 // view is the data every template gets.
 type view struct {
 	Meta pageMeta
 	Rq   *request
 	Data any
+	// Base is the request's scheme and host ("https://shop.example"):
+	// canonical and OpenGraph URLs are absolute.
+	Base string
 }
 
 // loadTemplates parses every page with the layout and the partials. A file
@@ -100,7 +108,17 @@ func (s *Shop) funcs() template.FuncMap {
 			return template.JS(b), err
 		},
 		"date": formatDate,
-		"card": func(p productCard, currency string) cardView { return cardView{p, currency} },
+		"datetime": formatDateTime,
+		"pages": contentLinks,
+		"stars": func(n int) string {
+			n = min(max(n, 0), 5)
+			return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
+		},
+		"card": func(p productCard, currency string) cardView { return cardView{productCard: p, Currency: currency} },
+		// cardAt is card for the i-th card of a grid: the first row loads eagerly
+		"cardAt": func(p productCard, currency string, i int) cardView {
+			return cardView{productCard: p, Currency: currency, Eager: i < 4}
+		},
 	}
 }
 
@@ -114,7 +132,9 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 	buf := s.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer s.bufs.Put(buf)
-	if err := p.t.ExecuteTemplate(buf, "layout", view{Meta: meta, Rq: rq, Data: data}); err != nil {
+	base := s.baseURL(c)
+	meta.Canonical, meta.Image = absURL(base, meta.Canonical), absURL(base, meta.Image)
+	if err := p.t.ExecuteTemplate(buf, "layout", view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
 		return fmt.Errorf("shop: page %s: %w", name, err)
 	}
 	c.Status(status)
@@ -134,6 +154,24 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 		return c.Send(gz.Bytes())
 	}
 	return c.Send(buf.Bytes())
+}
+
+// baseURL is the scheme and host the request came to: the store was
+// chosen by this host, so its pages' absolute URLs name it.
+func (s *Shop) baseURL(c *fiber.Ctx) string {
+	scheme := c.Protocol()
+	if s.cfg.SecureCookies {
+		scheme = "https"
+	}
+	return scheme + "://" + c.Hostname()
+}
+
+// absURL makes a path on this site absolute; other URLs are kept.
+func absURL(base, u string) string {
+	if strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") {
+		return base + u
+	}
+	return u
 }
 
 // redirect answers a POST with 303 See Other to path (POST-redirect-GET).

@@ -29,6 +29,9 @@ type Config struct {
 	SecureCookies bool
 	// TrustedProxies are the proxies whose X-Forwarded-* is believed.
 	TrustedProxies []string
+	// ContactPerMinute bounds contact form posts per client IP (the API's
+	// ratelimit.contact_per_minute; 0: none).
+	ContactPerMinute int
 }
 
 // services are the parts of the domain the shop calls: the storefront
@@ -65,6 +68,7 @@ type Shop struct {
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
+	looks   lookCache
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
@@ -153,7 +157,7 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
-		rq := &request{Store: st, Look: lookOf(st)}
+		rq := &request{Store: st, Look: s.lookOf(st)}
 		rq.CSRF = s.csrfToken(c)
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
 			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))

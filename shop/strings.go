@@ -41,14 +41,19 @@ var layoutMessages = map[string]string{
 	"layout.breadcrumbs": "Breadcrumbs",
 
 	// home
-	"home.title":      "Home",
-	"home.categories": "Shop by category",
-	"home.new":        "New arrivals",
-	"home.deals":      "Flash deals",
-	"home.deal.ends":  "Ends %s",
-	"home.bundles":    "Bundles",
-	"home.posts":      "From the blog",
-	"home.viewall":    "View all products",
+	"home.title":        "Home",
+	"home.categories":   "Shop by category",
+	"home.new":          "New arrivals",
+	"home.deals":        "Flash deals",
+	"home.deal.ends":    "Ends %s",
+	"home.bundles":      "Bundles",
+	"home.posts":        "From the blog",
+	"home.viewall":      "View all products",
+	"home.featured":     "Featured",
+	"home.deal.save":    "Deal price",
+	"home.bundle.items": "%d items",
+	"home.banners":      "Promotions",
+	"layout.pages":      "About the shop",
 
 	// errors
 	"notfound.title":   "Page not found",

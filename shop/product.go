@@ -1,0 +1,282 @@
+package shop
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// The product page: gallery, variants, add to cart, reviews.
+
+// productData is what the product page shows.
+type productData struct {
+	P          *app.Product
+	Path       string
+	Category   *app.Category
+	Paragraphs []string
+	Gallery    []galleryImage
+	Variants   []variantOption
+	Stock      int64
+	Was        app.Money // compare-at price above the price (0: none)
+	Summary    app.SummaryView
+	Reviews    []app.ReviewView
+	NextReview string // the next page of reviews ("" : none)
+	FirstPage  string // the first page of reviews when on a later one
+	Crumbs     []crumb
+	Review     reviewForm
+	Sent       bool // a review was just sent
+}
+
+// galleryImage is one image of the gallery.
+type galleryImage struct {
+	Src, SrcSet, Alt string
+	Eager            bool
+}
+
+// variantOption is one choice of the variant select.
+type variantOption struct {
+	ID      uint64
+	Label   string
+	InStock bool
+}
+
+// reviewForm is the review form as typed, with its messages.
+type reviewForm struct {
+	Rating, Title, Content string
+	Errors                 map[string]string
+	Message                string // a message for the whole form
+}
+
+// Stars are the rating choices, 5 down to 1.
+func (reviewForm) Stars() []int { return []int{5, 4, 3, 2, 1} }
+
+// InStock reports whether any unit can be bought.
+func (d productData) InStock() bool { return d.Stock > 0 }
+
+// LowStock reports a stock small enough to say so (1..5).
+func (d productData) LowStock() bool { return d.Stock > 0 && d.Stock <= 5 }
+
+// productPath is a product's canonical path.
+func productPath(slug string) string { return "/products/" + url.PathEscape(slug) + "/" }
+
+// loadProduct reads the product page's data: the product, its category
+// and a page of its approved reviews (from ?reviews=, the API's cursor).
+func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: 10}
+	curArg := c.Query("reviews")
+	if curArg != "" {
+		cur, err := s.cursors.Decode(reviewsScope(slug), rq.Store.ID, lp.Sort, curArg)
+		if err != nil {
+			return nil, app.NotFound("reviews page") // a stale link: not a page of this site
+		}
+		lp.After = cur
+	}
+	p, page, sum, err := s.svc.Reviews.ProductReviews(rq.Store.ID, slug, lp)
+	if err != nil {
+		return nil, err
+	}
+	d := &productData{P: p, Path: productPath(p.Slug), Stock: p.AvailableStock(), Summary: sum.View()}
+	if p.CompareAtPrice > p.Price {
+		d.Was = p.CompareAtPrice
+	}
+	if p.CategoryID != 0 {
+		if cat, err := s.svc.Catalog.Category(rq.Store.ID, p.CategoryID); err == nil {
+			d.Category = cat
+		} else if app.ErrorCode(err) != app.ENotFound {
+			return nil, err
+		}
+	}
+	d.Crumbs = []crumb{{msg("crumbs.home"), "/"}, {msg("crumbs.products"), "/products/"}}
+	if d.Category != nil {
+		d.Crumbs = append(d.Crumbs, crumb{d.Category.Name, categoryPath(d.Category)})
+	}
+	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
+	d.Paragraphs = paragraphs(p.Description)
+	for i, u := range p.Images {
+		if u = safeURL(u); u != "" {
+			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0,
+				Alt: msgf("product.image", i+1, p.Name)})
+		}
+	}
+	for _, v := range p.Variants {
+		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, rq.Look.Currency, p.Price), InStock: v.Stock > 0})
+	}
+	for _, raw := range page.Items {
+		var r app.ReviewView
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, err
+		}
+		d.Reviews = append(d.Reviews, r)
+	}
+	if page.Next != nil {
+		d.NextReview = d.Path + "?reviews=" + url.QueryEscape(s.cursors.Encode(reviewsScope(slug), rq.Store.ID, page.Next)) + "#reviews"
+	}
+	if curArg != "" {
+		d.FirstPage = d.Path + "#reviews"
+	}
+	return d, nil
+}
+
+// variantLabel is a variant's choice: its name, and its price when it
+// differs from the product's.
+func variantLabel(v app.Variant, currency string, base app.Money) string {
+	l := v.Name
+	if v.Price != base && v.Price > 0 {
+		l += " – " + formatMoney(v.Price, currency)
+	}
+	if v.Stock <= 0 {
+		l += " (" + msg("product.outstock") + ")"
+	}
+	return l
+}
+
+// paragraphs splits text at blank lines.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// product serves GET /products/{slug}/.
+func (s *Shop) product(c *fiber.Ctx, rq *request) error {
+	slug, _ := url.PathUnescape(c.Params("slug"))
+	d, err := s.loadProduct(c, rq, slug)
+	if err != nil {
+		return err
+	}
+	d.Sent = c.Query("review") == "sent"
+	return s.renderProduct(c, rq, fiber.StatusOK, d)
+}
+
+// renderProduct writes the product page with its head: canonical URL,
+// OpenGraph product tags and the Product and BreadcrumbList JSON-LD.
+func (s *Shop) renderProduct(c *fiber.Ctx, rq *request, status int, d *productData) error {
+	p := d.P
+	desc := p.Description
+	if len([]rune(desc)) > 160 {
+		desc = string([]rune(desc)[:157]) + "…"
+	}
+	if desc == "" {
+		desc = p.Name + " – " + formatMoney(p.Price, rq.Look.Currency)
+	}
+	meta := pageMeta{Title: p.Name, Description: strings.Join(strings.Fields(desc), " "), Canonical: d.Path, OGType: "product",
+		NoIndex: c.Query("reviews") != ""}
+	if len(d.Gallery) > 0 {
+		meta.Image = d.Gallery[0].Src
+	}
+	meta.OG = []metaTag{{"product:price:amount", p.Price.String()}, {"product:price:currency", rq.Look.Currency}}
+	base := s.baseURL(c)
+	meta.JSONLD = []any{s.productLD(base, rq, d), breadcrumbLD(base, d.Crumbs, d.Path)}
+	return s.render(c, rq, status, "product", meta, d)
+}
+
+// productLD is the Product JSON-LD: its Offer, and its AggregateRating when
+// it has approved reviews.
+func (s *Shop) productLD(base string, rq *request, d *productData) map[string]any {
+	p := d.P
+	avail := "https://schema.org/OutOfStock"
+	if d.InStock() {
+		avail = "https://schema.org/InStock"
+	}
+	ld := map[string]any{"@context": "https://schema.org", "@type": "Product", "name": p.Name,
+		"url": base + d.Path, "sku": strconv.FormatUint(p.ID, 10),
+		"offers": map[string]any{"@type": "Offer", "price": p.Price.String(), "priceCurrency": rq.Look.Currency,
+			"availability": avail, "url": base + d.Path}}
+	if p.Description != "" {
+		ld["description"] = p.Description
+	}
+	var imgs []string
+	for _, g := range d.Gallery {
+		imgs = append(imgs, absURL(base, g.Src))
+	}
+	if len(imgs) > 0 {
+		ld["image"] = imgs
+	}
+	if d.Category != nil {
+		ld["category"] = d.Category.Name
+	}
+	if d.Summary.TotalReviews > 0 {
+		ld["aggregateRating"] = map[string]any{"@type": "AggregateRating", "ratingValue": d.Summary.AverageRating,
+			"reviewCount": d.Summary.TotalReviews, "bestRating": 5, "worstRating": 1}
+	}
+	return ld
+}
+
+// submitReview serves POST /products/{slug}/reviews: the signed-in
+// shopper's review (ReviewService.Submit, as the API's POST reviews/); a
+// refused one shows the page again with the messages and the values.
+func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
+	slug, _ := url.PathUnescape(c.Params("slug"))
+	if rq.Customer == nil {
+		return redirect(c, "/account/login/?next="+url.QueryEscape(productPath(slug)))
+	}
+	form := decodeReviewForm(func(k string) string { return c.FormValue(k) })
+	d, err := s.loadProduct(c, rq, slug)
+	if err != nil {
+		return err
+	}
+	in := app.ReviewInput{ProductID: &d.P.ID, Title: form.Title, Content: form.Content}
+	if r, err := strconv.Atoi(form.Rating); err == nil {
+		f := float64(r)
+		in.Rating = &f
+	}
+	_, err = s.svc.Reviews.Submit(app.Shopper{StoreID: rq.Store.ID, CustomerID: rq.Customer.ID}, in)
+	if err == nil {
+		return redirect(c, d.Path+"?review=sent#reviews")
+	}
+	var ae *app.Error
+	if !asAppError(err, &ae) || ae.Code == app.ENotFound {
+		return err
+	}
+	form.Errors = map[string]string{}
+	switch ae.Code {
+	case app.EValidation:
+		for f, m := range ae.Fields {
+			form.Errors[f] = m
+		}
+		if _, ok := ae.Fields["rating"]; ok {
+			form.Errors["rating"] = msg("review.err.rating")
+		}
+	case app.EConflict:
+		form.Message = msg("review.err.dup")
+	case app.EEmailNotVerified:
+		form.Message = msg("review.err.verify")
+	default:
+		return err
+	}
+	d.Review = form
+	return s.renderProduct(c, rq, httpStatus(err), d)
+}
+
+// decodeReviewForm reads the review form's fields, bounded (the service
+// checks them with the API's rules).
+func decodeReviewForm(get func(string) string) reviewForm {
+	return reviewForm{Rating: clip(get("rating"), 2), Title: clip(get("title"), app.MaxReviewTitle+1),
+		Content: clip(get("content"), app.MaxReviewContent+1)}
+}
+
+// clip bounds a form value to n runes (a value longer than a field's
+// limit keeps one rune more, so the limit's message still shows).
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+// asAppError is errors.As for an *app.Error.
+func asAppError(err error, target **app.Error) bool { return errors.As(err, target) }
