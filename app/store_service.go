@@ -232,6 +232,7 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	ss.forget(st.ID) // the shop hosts' index must learn the new subdomain
 	return st, key, nil
 }
 

@@ -1,6 +1,7 @@
 package shop_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -151,3 +152,66 @@ func (p *page) lacks(t *testing.T, bad ...string) *page {
 func hostOf(name string) string { return app.Slugify(name) + "." + shopDomain }
 
 var cssURL = regexp.MustCompile(`/assets/shop\.[0-9a-f]{8}\.css`)
+
+// patchConfig merges patch (JSON) into a store's config.
+func patchConfig(t *testing.T, e *testenv.Env, storeID uint64, patch string) {
+	t.Helper()
+	if _, err := e.Svc.Stores.PatchConfig(storeID, []byte(patch)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editProduct patches a product made by e.Product.
+func editProduct(t *testing.T, e *testenv.Env, storeID, id uint64, in app.ProductInput) *app.Product {
+	t.Helper()
+	p, err := e.Svc.Catalog.SaveProduct(storeID, id, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// post publishes a blog post.
+func post(t *testing.T, e *testenv.Env, storeID uint64, title, content string) *app.BlogPost {
+	t.Helper()
+	st := "PUBLISHED"
+	p, err := e.Svc.Content.SavePost(storeID, 0, app.BlogPostInput{Title: &title, Content: &content, Status: &st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ldRE finds the JSON-LD blocks of a page.
+var ldRE = regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`)
+
+// jsonLD decodes every JSON-LD block of body (failing on invalid JSON).
+func jsonLD(t *testing.T, body string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, m := range ldRE.FindAllStringSubmatch(body, -1) {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(m[1]), &v); err != nil {
+			t.Fatalf("invalid JSON-LD %q: %v", m[1], err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// ldOfType is the first JSON-LD object of type typ (nil: none).
+func ldOfType(lds []map[string]any, typ string) map[string]any {
+	for _, ld := range lds {
+		if ld["@type"] == typ {
+			return ld
+		}
+		if g, ok := ld["@graph"].([]any); ok {
+			for _, x := range g {
+				if m, ok := x.(map[string]any); ok && m["@type"] == typ {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}

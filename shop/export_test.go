@@ -1,0 +1,34 @@
+package shop
+
+// What the external tests (package shop_test) reach inside the package.
+
+// SafeURL is safeURL.
+var SafeURL = safeURL
+
+// DecodeListForm is decodeListForm, answering the error fields only.
+func DecodeListForm(get func(string) string, defSort string) (sort string, errs map[string]string) {
+	f, _, errs := decodeListForm(get, defSort)
+	return f.Sort, errs
+}
+
+// DecodeContactForm is decodeContactForm's values.
+func DecodeContactForm(get func(string) string) []string {
+	f := decodeContactForm(get)
+	return []string{f.Name, f.Email, f.Phone, f.Subject, f.Message}
+}
+
+// DecodeReviewForm is decodeReviewForm's values.
+func DecodeReviewForm(get func(string) string) []string {
+	f := decodeReviewForm(get)
+	return []string{f.Rating, f.Title, f.Content}
+}
+
+// SetSitemapMax sets how many URLs a sitemap file holds until the test ends.
+func SetSitemapMax(n int) (restore func()) {
+	old := sitemapMax
+	sitemapMax = n
+	return func() { sitemapMax = old }
+}
+
+// InkOn is inkOn.
+var InkOn = inkOn
