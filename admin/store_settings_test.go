@@ -90,3 +90,32 @@ func TestProductLowStockThreshold(t *testing.T) {
 		t.Fatalf("got %s", r.Raw)
 	}
 }
+
+func TestStoreDomainsSetting(t *testing.T) {
+	e := testenv.New(t)
+	a, _ := e.Store("Shop A")
+	b, _ := e.Store("Shop B")
+	pathA, pathB := fmt.Sprintf("%s/stores/%d/", api, a), fmt.Sprintf("%s/stores/%d/", api, b)
+	var got struct {
+		Domains []string `json:"domains"`
+	}
+	e.Do(testenv.Req{Method: "GET", Path: pathA, Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &got)
+	if got.Domains == nil || len(got.Domains) != 0 {
+		t.Fatalf("got %v, want []", got.Domains)
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: pathA, Token: e.OwnerToken, Body: `{"domains":["Shop.A.Example."]}`}).
+		Expect(t, 200, "").Decode(t, &got)
+	if fmt.Sprint(got.Domains) != "[shop.a.example]" {
+		t.Fatalf("got %v", got.Domains)
+	}
+	r := e.Do(testenv.Req{Method: "PATCH", Path: pathB, Token: e.OwnerToken, Body: `{"domains":["shop.a.example"]}`}).Expect(t, 409, "conflict")
+	if r.Body.Errors["domains[0]"] == "" {
+		t.Fatalf("got %s, want errors.domains[0]", r.Raw)
+	}
+	r = e.Do(testenv.Req{Method: "PATCH", Path: pathB, Token: e.OwnerToken, Body: `{"domains":["shop.b.example:8080"]}`}).Expect(t, 400, "validation_failed")
+	if r.Body.Errors["domains[0]"] == "" {
+		t.Fatalf("got %s", r.Raw)
+	}
+	tok := e.Staff(b, "staff-b@example.com")
+	e.Do(testenv.Req{Method: "PATCH", Path: pathA, Token: tok, Body: `{"domains":[]}`}).Expect(t, 404, "not_found")
+}
