@@ -302,6 +302,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup:         backup,
 		Backups:        listBackupFiles,
+		ShopURL:        shopURL(cfg),
 	})
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
@@ -593,6 +594,18 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 	fmt.Fprintf(&b, "%s\n\n", line)
 	_, err = io.WriteString(out, b.String())
 	return err
+}
+
+// shopURL is the panel's "View shop" address of a store (nil: no shop).
+// It reads cfg when called: the demo sets shop.default_store after wiring.
+func shopURL(cfg *config.Config) func(*app.Store) string {
+	if !cfg.Shop.Enabled {
+		return nil
+	}
+	return func(st *app.Store) string {
+		h := app.ShopHost{Domain: cfg.Shop.Domain, DefaultStore: cfg.Shop.DefaultStore}
+		return h.URL(st, cfg.HTTP.PublicURL)
+	}
 }
 
 // newShop builds the shop window (nil when shop.enabled is false).

@@ -20,6 +20,9 @@ type Config struct {
 	Backup func() (string, int64, error)
 	// Backups lists the backup files, newest first.
 	Backups func() ([]BackupFile, error)
+	// ShopURL is the address of a store's shop window, for the panel's
+	// "View shop" link (nil or "": no link, as with shop.enabled false).
+	ShopURL func(st *app.Store) string
 }
 
 // BackupFile is one file in the backups folder.

@@ -256,6 +256,8 @@ type view struct {
 	Error  string
 	Fields map[string]string
 	Data   any
+	// ShopURL is the store's shop window ("" : none), for "View shop".
+	ShopURL string
 
 	sid string // session id, to set a flash
 }
@@ -323,6 +325,9 @@ func (p *panel) store(fn pageFunc) fiber.Handler {
 			return err
 		}
 		v.Store, v.Tabs = st, storeTabs
+		if p.h.cfg.ShopURL != nil {
+			v.ShopURL = p.h.cfg.ShopURL(st)
+		}
 		return fn(c, v)
 	})
 }

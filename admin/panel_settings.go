@@ -23,6 +23,7 @@ var settingsSections = []tab{
 	{Key: "identity", Label: "Identity"},
 	{Key: "theme", Label: "Theme"},
 	{Key: "navigation", Label: "Navigation"},
+	{Key: "shop", Label: "Shop window"},
 	{Key: "delivery", Label: "Delivery"},
 	{Key: "payment-methods", Label: "Payment methods"},
 	{Key: "origins", Label: "CORS origins"},
@@ -51,6 +52,34 @@ var themeFields = []struct{ Key, Label string }{
 	{"product_grid_layout", "Product grid layout"}, {"product_detail_layout", "Product detail layout"},
 }
 
+// shopFields are the shop window form's fields (config key paths): its
+// home page, footer and content pages. Long ones are text areas.
+var shopFields = []struct {
+	Key, Label, Hint string
+	Long             bool
+}{
+	{"hero.title", "Banner title", "the home page's heading (the shop name when empty)", false},
+	{"hero.subtitle", "Banner text", "", false},
+	{"hero.image", "Banner image URL", "an http(s) URL or a path", false},
+	{"hero.cta_label", "Banner button label", "", false},
+	{"hero.cta_url", "Banner button link", "a path like /categories/1/shoes/ or an http(s) URL", false},
+	{"home.featured", "Featured products", "product slugs separated by commas (the newest products when empty)", false},
+	{"home.sections", "Home page sections", "in order, separated by commas: hero, banners, featured, deals, categories, bundles, posts", false},
+	{"footer.text", "Footer text", "", false},
+	{"pages.about", "About us page", "blank lines separate paragraphs; empty: no page", true},
+	{"pages.shipping", "Shipping and returns page", "", true},
+	{"pages.terms", "Terms and conditions page", "", true},
+	{"pages.privacy", "Privacy policy page", "", true},
+}
+
+// maxShopField bounds a shop window field (a content page may be long).
+func maxShopField(long bool) int {
+	if long {
+		return 20000
+	}
+	return 2000
+}
+
 // settingsRow is one row of a row form (navigation, delivery options).
 type settingsRow struct {
 	Cells  map[string]string
@@ -75,6 +104,8 @@ type settingsData struct {
 	Rows     []settingsRow // navigation, delivery
 	Methods  []methodRow
 	Allowed  string // one origin per line
+	Domains  string // the shop's custom domains, one per line
+	Shop     any
 	Callback string
 	Config   string // the advanced editor's text
 	// ErrLine and ErrCol point at a JSON syntax error in Config (1-based; 0: none).
@@ -107,11 +138,12 @@ func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
 	}
 	d := settingsFromConfig(v.Store.Config, section)
 	d.Allowed = strings.Join(v.Store.AllowedOrigins, "\n")
+	d.Domains = strings.Join(v.Store.Domains, "\n")
 	return p.showSettings(c, v, fiber.StatusOK, d)
 }
 
 func (p *panel) showSettings(c *fiber.Ctx, v *view, status int, d settingsData) error {
-	d.Sections, d.Identity, d.Theme = settingsSections, identityFields, themeFields
+	d.Sections, d.Identity, d.Theme, d.Shop = settingsSections, identityFields, themeFields, shopFields
 	for _, t := range settingsSections {
 		if t.Key == d.Section {
 			v.Title = "Settings: " + t.Label
@@ -146,6 +178,13 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 		list := lines(d.Allowed)
 		if !slices.Equal(list, v.Store.AllowedOrigins) {
 			_, err = p.h.svc.Stores.SetSettings(v.Store.ID, app.StoreSettingsInput{AllowedOrigins: &list})
+			changed = true
+		}
+	}
+	if err == nil && section == "shop" {
+		list := lines(d.Domains)
+		if !slices.Equal(list, v.Store.Domains) {
+			_, err = p.h.svc.Stores.SetSettings(v.Store.ID, app.StoreSettingsInput{Domains: &list})
 			changed = true
 		}
 	}
@@ -244,6 +283,10 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		d.Values["store.logo_size"] = lookupString(cfg, "store.logo_size")
 		if b, _ := cfg["email_otp_enabled"].(bool); b {
 			d.Values["email_otp_enabled"] = "on"
+		}
+	case "shop":
+		for _, f := range shopFields {
+			d.Values[f.Key] = lookupString(cfg, f.Key)
 		}
 	case "theme":
 		for _, f := range themeFields {
@@ -362,6 +405,9 @@ func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, [
 		d.Values["theme_color"] = color
 		v.Check(themeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
 		patch["theme_color"] = strings.ToLower(color)
+	case "shop":
+		d.Domains = strings.Clone(c.FormValue("domains"))
+		readShopForm(c, &d, &v, patch)
 	case "navigation", "delivery":
 		cols := rowColumns[section]
 		n, _ := strconv.Atoi(c.FormValue("rows"))
@@ -504,4 +550,24 @@ func jsonErrorPosition(text string, err error) (int, int) {
 		return 0, 0
 	}
 	return lineCol(text, off)
+}
+
+// readShopForm reads the shop window form's config fields into the patch
+// (hero, home, footer and pages are merged key by key).
+func readShopForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	for _, f := range shopFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= maxShopField(f.Long), f.Key, "must be at most "+strconv.Itoa(maxShopField(f.Long))+" characters")
+		if (f.Key == "hero.image" || f.Key == "hero.cta_url") && val != "" {
+			v.Check(app.ValidHTTPURL(val) || (strings.HasPrefix(val, "/") && !strings.HasPrefix(val, "//")), f.Key, "must be an http(s) URL or a path")
+		}
+		top, sub, _ := strings.Cut(f.Key, ".")
+		m, _ := patch[top].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			patch[top] = m
+		}
+		m[sub] = val
+	}
 }

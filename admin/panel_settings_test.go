@@ -157,3 +157,32 @@ func TestPanelSettings(t *testing.T) {
 		b.do("POST", base+"theme/", url.Values{"theme_color": {"#000000"}}).expect(t, 403)
 	})
 }
+
+func TestPanelShopWindowSettings(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	sidB, _ := e.Store("Shop B")
+	if _, err := e.Svc.Stores.SetSettings(sidB, app.StoreSettingsInput{Domains: &[]string{"b.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	b := owner(t, e)
+	page := fmt.Sprintf("/admin/stores/%d/settings/shop/", sid)
+	b.get(page).expect(t, 200, `name="hero.title"`, `name="pages.about"`, `<label for="domains">`)
+	form := url.Values{"domains": {"Shop.A.Example\nb.example"}, "hero.title": {"Hello <there>"}, "hero.cta_url": {"/products/"},
+		"pages.about": {"We sell things."}}
+	b.submit(page, page, form).expect(t, 409, "domains[1]", `Hello &lt;there&gt;`)
+	form.Set("domains", "Shop.A.Example")
+	form.Set("hero.cta_url", "javascript:alert(1)")
+	b.submit(page, page, form).expect(t, 400, "must be an http(s) URL or a path")
+	form.Set("hero.cta_url", "/products/")
+	b.submit(page, page, form).redirectsTo(t, page)
+	cfg := storeConfig(t, e, sid)
+	if cfg["hero"].(map[string]any)["title"] != "Hello <there>" || cfg["pages"].(map[string]any)["about"] != "We sell things." ||
+		cfg["hero"].(map[string]any)["cta_url"] != "/products/" {
+		t.Fatalf("config: %v", cfg)
+	}
+	if st, _ := e.Svc.Stores.Get(sid); fmt.Sprint(st.Domains) != "[shop.a.example]" {
+		t.Fatalf("domains %v", st.Domains)
+	}
+	b.get(page).expect(t, 200, "Settings saved.", "shop.a.example")
+}

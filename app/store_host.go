@@ -86,3 +86,30 @@ func (ss *StoreService) hostIndex() (*hostIndex, error) {
 	ss.mu.Unlock()
 	return idx, nil
 }
+
+// URL is the address of st's shop window for a server whose public URL is
+// publicURL (scheme://host[:port]): its first custom domain, else its
+// subdomain of h.Domain (with publicURL's port), else publicURL itself when
+// st is the default store; "" when no host names it or it is inactive.
+func (h ShopHost) URL(st *Store, publicURL string) string {
+	if !st.IsActive {
+		return ""
+	}
+	scheme, rest, ok := strings.Cut(strings.TrimSuffix(publicURL, "/"), "://")
+	if !ok {
+		scheme, rest = "http", publicURL
+	}
+	port := ""
+	if _, p, err := net.SplitHostPort(rest); err == nil {
+		port = ":" + p
+	}
+	switch {
+	case len(st.Domains) > 0:
+		return scheme + "://" + st.Domains[0] + "/"
+	case h.Domain != "":
+		return scheme + "://" + st.Subdomain + "." + h.Domain + port + "/"
+	case h.DefaultStore == st.ID:
+		return scheme + "://" + rest + "/"
+	}
+	return ""
+}

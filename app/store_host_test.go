@@ -126,3 +126,31 @@ func asError(err error, target **app.Error) bool {
 	}
 	return ok
 }
+
+func TestShopHostURL(t *testing.T) {
+	st := &app.Store{ID: 7, Subdomain: "acme", IsActive: true}
+	for _, tc := range []struct {
+		name, public, want string
+		h                  app.ShopHost
+		domains            []string
+	}{
+		{"Subdomain", "https://api.example.com", "https://acme.shops.example.com/", app.ShopHost{Domain: "shops.example.com"}, nil},
+		{"SubdomainPort", "http://127.0.0.1:8080", "http://acme.shops.test:8080/", app.ShopHost{Domain: "shops.test"}, nil},
+		{"CustomDomain", "https://api.example.com", "https://shop.acme.example/", app.ShopHost{Domain: "shops.example.com"}, []string{"shop.acme.example"}},
+		{"DefaultStore", "http://127.0.0.1:8080/", "http://127.0.0.1:8080/", app.ShopHost{DefaultStore: 7}, nil},
+		{"None", "http://127.0.0.1:8080", "", app.ShopHost{DefaultStore: 1}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := *st
+			s.Domains = tc.domains
+			if got := tc.h.URL(&s, tc.public); got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	off := *st
+	off.IsActive = false
+	if got := (app.ShopHost{Domain: "shops.test"}).URL(&off, "http://x"); got != "" {
+		t.Fatalf("inactive: %q", got)
+	}
+}
