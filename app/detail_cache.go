@@ -105,3 +105,16 @@ func (cs *CatalogService) CachedDetailBytes() int {
 	defer cs.mu.Unlock()
 	return cs.details.Bytes()
 }
+
+// CatalogVersion names one state of a store's catalog: it changes with
+// every write of the catalog (in this process at once, from another when
+// its announcement arrives). Caches of what is built from a store's
+// catalog (the shop's pages) key on it.
+type CatalogVersion catalogGen
+
+// Version is storeID's current catalog version.
+func (cs *CatalogService) Version(storeID uint64) CatalogVersion {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return CatalogVersion(cs.genOf(storeID))
+}

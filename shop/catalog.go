@@ -80,11 +80,11 @@ var catalogMessages = map[string]string{
 
 // registerCatalogRoutes adds the product lists, search and product pages.
 func (s *Shop) registerCatalogRoutes(a *fiber.App) {
-	a.Get("/products/", s.page(s.allProducts))
-	a.Get("/search/", s.page(s.search))
+	a.Get("/products/", s.cachedPage(s.allProducts))
+	a.Get("/search/", s.cachedPage(s.search))
 	a.Get("/categories/:id/", s.page(s.categoryRedirect))
-	a.Get("/categories/:id/:slug/", s.page(s.category))
-	a.Get("/products/:slug/", s.page(s.product))
+	a.Get("/categories/:id/:slug/", s.cachedPage(s.category))
+	a.Get("/products/:slug/", s.cachedPage(s.product))
 	a.Post("/products/:slug/reviews", s.page(s.submitReview))
 }
 

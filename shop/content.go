@@ -45,12 +45,12 @@ var contentMessages = map[string]string{
 // registerContentRoutes adds the blog, the contact form, the content
 // pages, the sitemap and robots.txt.
 func (s *Shop) registerContentRoutes(a *fiber.App) {
-	a.Get("/blog/", s.page(s.blog))
-	a.Get("/blog/:slug/", s.page(s.post))
-	a.Get("/contact/", s.page(s.contactPage))
+	a.Get("/blog/", s.cachedPage(s.blog))
+	a.Get("/blog/:slug/", s.cachedPage(s.post))
+	a.Get("/contact/", s.cachedPage(s.contactPage))
 	a.Post("/contact/", s.page(s.contactSubmit))
 	for _, k := range contentPages {
-		a.Get("/"+k+"/", s.page(s.contentPage(k)))
+		a.Get("/"+k+"/", s.cachedPage(s.contentPage(k)))
 	}
 	a.Get("/robots.txt", s.plain(s.robots))
 	a.Get("/sitemap.xml", s.plain(s.sitemap))

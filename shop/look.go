@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"storefront/app"
 )
@@ -60,20 +59,20 @@ var colourRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 type lookCache struct{ m sync.Map } // store id -> *cachedLook
 
 type cachedLook struct {
-	updated time.Time
-	size    int
-	look    look
+	store *app.Store // the version it was read from
+	look  look
 }
 
-// lookOf returns st's look, parsed once per version of the store.
+// lookOf returns st's look, parsed once per version of the store: ByHost
+// hands out one *app.Store per version (a change builds new ones).
 func (s *Shop) lookOf(st *app.Store) look {
 	if v, ok := s.looks.m.Load(st.ID); ok {
-		if cl := v.(*cachedLook); cl.updated.Equal(st.UpdatedAt) && cl.size == len(st.Config) {
+		if cl := v.(*cachedLook); cl.store == st {
 			return cl.look
 		}
 	}
 	l := lookOf(st)
-	s.looks.m.Store(st.ID, &cachedLook{updated: st.UpdatedAt, size: len(st.Config), look: l})
+	s.looks.m.Store(st.ID, &cachedLook{store: st, look: l})
 	return l
 }
 

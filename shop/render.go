@@ -123,7 +123,8 @@ func (s *Shop) funcs() template.FuncMap {
 }
 
 // render writes page name with data as an HTML answer, gzipped when the
-// client takes it.
+// client takes it. For a page the page cache is filling (rq.capture), it
+// hands the bytes to the cache instead, which sends them.
 func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta pageMeta, data any) error {
 	p := s.pages[name]
 	if p == nil {
@@ -137,23 +138,49 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 	if err := p.t.ExecuteTemplate(buf, "layout", view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
 		return fmt.Errorf("shop: page %s: %w", name, err)
 	}
+	private := meta.NoIndex || rq.Customer != nil
+	if rq.capture != nil {
+		*rq.capture = cachedPage{status: status, private: private, body: bytes.Clone(buf.Bytes())}
+		return nil
+	}
+	sendPage(c, status, private, buf.Bytes(), nil, false)
+	return nil
+}
+
+// sendPage writes an HTML answer: body, or gz, its gzip, when the client
+// takes gzip (gz nil: compressed here when worth it). body is copied unless
+// keep says it stays unchanged for as long as the response needs it.
+func sendPage(c *fiber.Ctx, status int, private bool, body, gz []byte, keep bool) {
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	if meta.NoIndex || rq.Customer != nil {
+	if private {
 		c.Set(fiber.HeaderCacheControl, "private, no-store")
 	} else {
 		c.Set(fiber.HeaderCacheControl, "no-cache")
 	}
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-	if buf.Len() > 1400 && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-		zw.Write(buf.Bytes())
-		zw.Close()
+	if len(body) > 1400 && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		if gz == nil {
+			gz = gzipBytes(body)
+		}
 		c.Set(fiber.HeaderContentEncoding, "gzip")
-		return c.Send(gz.Bytes())
+		c.Response().SetBodyRaw(gz) // gz is the answer's own or a cached page's
+		return
 	}
-	return c.Send(buf.Bytes())
+	if keep {
+		c.Response().SetBodyRaw(body)
+		return
+	}
+	c.Response().SetBody(body) // a copy: body may be a pooled buffer
+}
+
+// gzipBytes compresses b (fast level: pages are made per request).
+func gzipBytes(b []byte) []byte {
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	zw.Write(b)
+	zw.Close()
+	return gz.Bytes()
 }
 
 // baseURL is the scheme and host the request came to: the store was

@@ -69,6 +69,7 @@ type Shop struct {
 	proxies httpkit.Proxies
 	bufs    sync.Pool
 	looks   lookCache
+	cache   pageCache
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
@@ -97,7 +98,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 // and before the catch-all (NotFound).
 func (s *Shop) Register(a *fiber.App) {
 	a.Get("/assets/:file", s.serveAsset)
-	a.Get("/", s.page(s.home))
+	a.Get("/", s.cachedPage(s.home))
 	// Each page family registers its own routes.
 	s.registerCatalogRoutes(a)
 	s.registerCartRoutes(a)
@@ -142,6 +143,9 @@ type request struct {
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
 	Token string
+	// capture, when set, receives the rendered page instead of the
+	// response (the page cache fills it; pagecache.go).
+	capture *cachedPage
 }
 
 // pageFunc is a page handler: it renders or redirects.

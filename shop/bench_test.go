@@ -1,0 +1,52 @@
+package shop_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/valyala/fasthttp"
+
+	"storefront/app"
+	"storefront/shop"
+)
+
+// BenchmarkPages serves shop pages in memory (no network), beside the API
+// routes they are compared with in make bench (bench/loadbench).
+func BenchmarkPages(b *testing.B) {
+	t := &testing.T{}
+	_ = t
+	e := newEnv(&testing.T{}, shop.Config{})
+	id, key := e.Store("Acme")
+	cat := e.Category(id, "Tools")
+	for i := 0; i < 24; i++ {
+		e.Product(id, cat.ID, fmt.Sprintf("Product %02d", i), app.Money(1000+i), 5)
+	}
+	h := e.App.Handler()
+	for _, tc := range []struct{ name, path, key string }{
+		{"home", "/", ""},
+		{"product", "/products/product-01/", ""},
+		{"category", fmt.Sprintf("/categories/%d/tools/", cat.ID), ""},
+		{"api_detail", "/api/v1/business/website/products/product-01/", key},
+		{"api_config", "/api/v1/business/website/config/", key},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var ctx fasthttp.RequestCtx
+			ctx.Request.Header.SetMethod("GET")
+			ctx.Request.SetRequestURI(tc.path)
+			ctx.Request.Header.SetHost(hostOf("Acme"))
+			if tc.key != "" {
+				ctx.Request.Header.Set("X-Service-Key", tc.key)
+			}
+			h(&ctx)
+			if st := ctx.Response.StatusCode(); st != 200 {
+				b.Fatalf("%s: %d", tc.path, st)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ctx.Response.Reset()
+				h(&ctx)
+			}
+		})
+	}
+}

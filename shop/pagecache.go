@@ -1,0 +1,142 @@
+package shop
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// The page cache: the browse pages a guest sees (home, grids, product,
+// blog, content) are the same for every guest of a store but for the CSRF
+// token of their forms, so a page is rendered once with a placeholder for
+// the token and served from memory, the token put in per request. An entry
+// is good while the store (config, name, domains) and its
+// catalog (app.CatalogVersion: every product, stock, rating or category
+// write) are unchanged, and for at most pageTTL, which bounds how stale the
+// rest can be (posts, flash deals starting or ending). A signed-in shopper,
+// or a guest with a cart cookie, is never served from it: the layout may
+// show what is theirs.
+
+const (
+	// pageTTL is how long a cached page is served at most.
+	pageTTL = 2 * time.Second
+	// pageCacheMax bounds the entries; a full cache is emptied.
+	pageCacheMax = 4096
+	// pageKeyMax: a longer URL is rendered, not cached.
+	pageKeyMax = 512
+)
+
+// csrfPlaceholder stands for the CSRF token in a cached page: the same
+// length and alphabet as a token (32 hex digits), which no other text of a
+// page has (a test checks it never leaks).
+var csrfPlaceholder = []byte("c5rfc5rfc5rfc5rfc5rfc5rfc5rfc5rf")
+
+// cachedPage is one rendered page.
+type cachedPage struct {
+	status  int
+	private bool
+	body    []byte
+	gz      []byte // body gzipped, when it has no token to put in
+	// parts is body cut at each csrfPlaceholder (nil: it has none).
+	parts   [][]byte
+	expires time.Time
+}
+
+// pageKey names a page of one version of a store: ByHost hands out one
+// *app.Store per version (a change of the store builds new ones), so the
+// pointer is the version, even when two changes share a timestamp.
+type pageKey struct {
+	store   *app.Store
+	catalog app.CatalogVersion
+	uri     string
+}
+
+type pageCache struct {
+	mu sync.Mutex
+	m  map[pageKey]*cachedPage
+}
+
+func (pc *pageCache) get(k pageKey, now time.Time) *cachedPage {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	p := pc.m[k]
+	if p == nil || now.After(p.expires) {
+		return nil
+	}
+	return p
+}
+
+func (pc *pageCache) put(k pageKey, p *cachedPage) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.m == nil || len(pc.m) >= pageCacheMax {
+		pc.m = make(map[pageKey]*cachedPage, 256)
+	}
+	pc.m[k] = p
+}
+
+// cachedPage wraps a browse page's handler with the page cache.
+func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
+	return s.page(func(c *fiber.Ctx, rq *request) error {
+		uri := c.Request().URI().RequestURI()
+		if c.Method() != fiber.MethodGet || rq.Customer != nil || len(uri) > pageKeyMax ||
+			c.Cookies(cookieSession) != "" || c.Cookies(cookieCart) != "" {
+			return fn(c, rq)
+		}
+		k := pageKey{store: rq.Store,
+			catalog: s.svc.Catalog.Version(rq.Store.ID), uri: string(uri)}
+		now := time.Now()
+		if p := s.cache.get(k, now); p != nil {
+			s.sendCached(c, rq, p)
+			return nil
+		}
+		token := rq.CSRF
+		p := &cachedPage{}
+		rq.CSRF, rq.capture = string(csrfPlaceholder), p
+		err := fn(c, rq)
+		rq.CSRF, rq.capture = token, nil
+		if err != nil || p.body == nil {
+			return err // an error page, or a redirect: not cached
+		}
+		if bytes.Contains(p.body, csrfPlaceholder) {
+			p.parts = bytes.Split(p.body, csrfPlaceholder)
+		} else if len(p.body) > 1400 {
+			p.gz = gzipBytes(p.body)
+		}
+		if p.status == fiber.StatusOK {
+			p.expires = now.Add(pageTTL)
+			s.cache.put(k, p)
+		}
+		s.sendCached(c, rq, p)
+		return nil
+	})
+}
+
+// sendCached sends a cached page with the request's CSRF token in it. The
+// cached bytes are never changed, so a page without a token is handed to
+// the response as it is (no copy).
+func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
+	if p.parts == nil {
+		sendPage(c, p.status, p.private, p.body, p.gz, true)
+		return
+	}
+	if strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		body := bytes.Join(p.parts, []byte(rq.CSRF))
+		sendPage(c, p.status, p.private, body, nil, true)
+		return
+	}
+	sendPage(c, p.status, p.private, nil, nil, true)
+	r := c.Response()
+	r.ResetBody()
+	for i, part := range p.parts {
+		if i > 0 {
+			r.AppendBodyString(rq.CSRF)
+		}
+		r.AppendBody(part)
+	}
+}
