@@ -66,8 +66,8 @@ func TestGridPaging(t *testing.T) {
 	u, _ := url.Parse(href)
 	cur := u.Query().Get("cursor")
 	// a tampered cursor, or one of another sort, is a page with a message
-	br.get("/products/?sort=price_asc&cursor=" + cur[:len(cur)-2] + "xx").expect(t, 400, "This page link is out of date")
-	br.get("/products/?sort=newest&cursor=" + cur).expect(t, 400, "out of date")
+	br.get("/products/?sort=price_asc&cursor="+cur[:len(cur)-2]+"xx").expect(t, 400, "This page link is out of date")
+	br.get("/products/?sort=newest&cursor="+cur).expect(t, 400, "out of date")
 	// a cursor of another store is no good either
 	b, _ := e.Store("Bravo")
 	e.Product(b, 0, "Bravo Thing", 100, 1)
@@ -83,7 +83,7 @@ func TestSearchPage(t *testing.T) {
 	br.get("/search/?q=kite").expect(t, 200, "Red Kite", "Results for “kite”", `value="relevance" selected`).lacks(t, "Blue Boat")
 	br.get("/search/").expect(t, 200, "Type what you are looking for")
 	br.get("/search/?q=zzz").expect(t, 200, "No products match.")
-	br.get("/search/?q=" + strings.Repeat("a", 101)).expect(t, 400, "at most 100 characters")
+	br.get("/search/?q="+strings.Repeat("a", 101)).expect(t, 400, "at most 100 characters")
 	br.get("/search/?q=%3Cscript%3E").expect(t, 200, "&lt;script&gt;").lacks(t, "<script>alert")
 }
 
@@ -182,7 +182,7 @@ func TestProductPage(t *testing.T) {
 		off := false
 		q := e.Product(a, cat.ID, "Hidden", 100, 1)
 		editProduct(t, e, a, q.ID, app.ProductInput{IsActive: &off})
-		br.get("/products/" + q.Slug + "/").expect(t, 404)
+		br.get("/products/"+q.Slug+"/").expect(t, 404)
 	})
 	t.Run("ReviewAsGuest", func(t *testing.T) {
 		r := br.post(path, path+"reviews", url.Values{"rating": {"5"}})
@@ -202,8 +202,8 @@ func TestStoresNeverMix(t *testing.T) {
 	pb := e.Product(b, e.Category(b, "Bravo Things").ID, "Bravo Bucket", 100, 1)
 	post(t, e, b, "Bravo News", "Only Bravo.")
 	ba, bb := newBrowser(t, e, hostOf("Acme")), newBrowser(t, e, hostOf("Bravo"))
-	ba.get("/products/" + pb.Slug + "/").expect(t, 404).lacks(t, "Bravo Bucket")
-	bb.get("/products/" + pa.Slug + "/").expect(t, 404).lacks(t, "Acme Anvil")
+	ba.get("/products/"+pb.Slug+"/").expect(t, 404).lacks(t, "Bravo Bucket")
+	bb.get("/products/"+pa.Slug+"/").expect(t, 404).lacks(t, "Acme Anvil")
 	for _, path := range []string{"/", "/products/", "/search/?q=bucket", "/categories/1/alpha-things/", "/blog/", "/sitemap.xml"} {
 		ba.get(path).lacks(t, "Bravo", "bravo-bucket")
 	}

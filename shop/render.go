@@ -107,9 +107,9 @@ func (s *Shop) funcs() template.FuncMap {
 			b, err := json.Marshal(v) // json escapes <, > and & (no </script> inside)
 			return template.JS(b), err
 		},
-		"date": formatDate,
+		"date":     formatDate,
 		"datetime": formatDateTime,
-		"pages": contentLinks,
+		"pages":    contentLinks,
 		"stars": func(n int) string {
 			n = min(max(n, 0), 5)
 			return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
