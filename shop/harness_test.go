@@ -22,7 +22,7 @@ const shopDomain = "shops.test"
 
 // newEnv is a served test server with the shop mounted as main mounts it.
 // cfg's Host.Domain defaults to shopDomain.
-func newEnv(t *testing.T, cfg shop.Config) *testenv.Env {
+func newEnv(t testing.TB, cfg shop.Config) *testenv.Env {
 	t.Helper()
 	if cfg.Host.Domain == "" {
 		cfg.Host.Domain = shopDomain

@@ -45,6 +45,9 @@ type cachedPage struct {
 	// parts is body cut at each csrfPlaceholder (nil: it has none).
 	parts   [][]byte
 	expires time.Time
+	// renewing: one request is rendering the page again; the others get
+	// this one meanwhile (for at most pageTTL more), not a render each.
+	renewing bool
 }
 
 // pageKey names a page of one version of a store: ByHost hands out one
@@ -61,14 +64,23 @@ type pageCache struct {
 	m  map[pageKey]*cachedPage
 }
 
+// get returns the page of k, or nil when the caller is to render it: a
+// page past its time is rendered again by the first request that finds it,
+// and served to the others until the new one is in (or pageTTL passed).
 func (pc *pageCache) get(k pageKey, now time.Time) *cachedPage {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	p := pc.m[k]
-	if p == nil || now.After(p.expires) {
+	switch {
+	case p == nil || now.After(p.expires.Add(pageTTL)):
 		return nil
+	case !now.After(p.expires):
+		return p
+	case p.renewing:
+		return p
 	}
-	return p
+	p.renewing = true
+	return nil
 }
 
 func (pc *pageCache) put(k pageKey, p *cachedPage) {

@@ -196,7 +196,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		env.Close()
 		return 0, err
 	}
-	key, catID := env.Key, env.CategoryID
+	key, catID, storeID := env.Key, env.CategoryID, env.StoreID
 	if err := env.Close(); err != nil {
 		return 0, err
 	}
@@ -208,7 +208,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	}
 
 	t0 = time.Now()
-	sf, err := startBinary(ctx, bin, dir, true, "STOREFRONT_PAYMENTS__WALLET_A__SECRET="+sandboxSecret)
+	// the shop window answers 127.0.0.1 with the measured store
+	sf, err := startBinary(ctx, bin, dir, true, "STOREFRONT_PAYMENTS__WALLET_A__SECRET="+sandboxSecret,
+		"STOREFRONT_SHOP__DEFAULT_STORE="+strconv.FormatUint(storeID, 10))
 	if err != nil {
 		return 0, err
 	}
@@ -246,6 +248,14 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		return 0, fmt.Errorf("the baseline's detail differs from ours (%v)", err)
 	}
 
+	// The shop window's pages of the same product and category (HTML).
+	shopProduct := "/products/" + bench.DetailSlug + "/"
+	shopCategory := fmt.Sprintf("/categories/%d/running-shoes/", catID) // bench.seed's category
+	for _, p := range []string{"/", shopProduct, shopCategory} {
+		if _, err := get(sf.url+p, ""); err != nil {
+			return 0, fmt.Errorf("shop page: %v", err)
+		}
+	}
 	ours := &server{name: "ours", url: sf.url, key: key, proc: sf}
 	bare := &server{name: "bare", url: bp.url, proc: bp}
 	initScript, err := postScript(dir, "initiate", ck.Body, ck.Key, true)
@@ -274,6 +284,8 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 	}
 	jobs = append(jobs, &job{id: "products_checkout", srv: ours, path: bench.PathProducts, bg: jobs[len(jobs)-2]},
 		&job{id: "detail_checkout", srv: ours, path: bench.PathDetail, bg: jobs[len(jobs)-2]})
+	jobs = append(jobs, &job{id: "shop_home", srv: ours, path: "/"}, &job{id: "shop_product", srv: ours, path: shopProduct},
+		&job{id: "shop_category", srv: ours, path: shopCategory})
 	// PostgreSQL beside bbolt when a server is given (make bench starts one):
 	// the same binary with storage.driver postgres, one process and two.
 	var pgRows []row
@@ -300,6 +312,9 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products?q=run&sort=relevance (prefix)", ours: "search_prefix", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET product detail", ours: "detail", base: "detail_bare", target: 0.75, note: "base: bare Fiber+bbolt point read of the same bytes"},
 		{endpoint: "GET products during a checkout load", ours: "products_checkout", base: "products", note: "base: ours, no other load (64 connections initiating orders meanwhile)"},
+		{endpoint: "shop: GET / (home, HTML)", ours: "shop_home", base: "config", target: 0.5, p99: 30 * time.Millisecond, note: "base: ours, GET config (issue 26)"},
+		{endpoint: "shop: GET /products/{slug}/ (HTML)", ours: "shop_product", base: "detail", target: 0.5, p99: 30 * time.Millisecond, note: "base: ours, GET product detail (issue 26)"},
+		{endpoint: "shop: GET /categories/{id}/{slug}/ (HTML)", ours: "shop_category", base: "products", target: 0.5, p99: 30 * time.Millisecond, note: "base: ours, GET products page (issue 26)"},
 		{endpoint: "GET product detail during a checkout load", ours: "detail_checkout", base: "detail", note: "base: ours, no other load (every order changes the catalog: the detail cache misses)"},
 		{endpoint: "POST payment/initiate (guest, 1 line)", ours: "initiate", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: bare Fiber, one bbolt.Batch write of the order+session size, fsync on"},
 		{endpoint: "POST payment/verify (sandbox, paid)", ours: "verify", base: "initiate_bare", target: 0.6, p99: 50 * time.Millisecond, note: "base: the same bare Batch handler; each request verifies another session, paid by the sandbox's signed return"},
