@@ -148,9 +148,9 @@ func TestHomePage(t *testing.T) {
 	br := newBrowser(t, e, hostOf("Acme"))
 	p := br.get("/").expect(t, 200, "Tools &lt;for&gt; all", "Since 1900", "https://cdn.example/hero.jpg",
 		"Featured", "Star Drill", "Flash deals", "$79.00", "$99.00", "Ends "+ends.Format("2 Jan 2006, 15:04 UTC"),
-		"Big News", `href="/categories/`, "© Acme &lt;Ltd&gt;", "--brand:#ffcc00;--brand-ink:#000", `alt="Banner one"`,
+		"Big News", `href="/categories/`, "© Acme &lt;Ltd&gt;", "--brand:#ffcc00;--brand-ink:#000", `<span class="banner-title">Banner one</span>`,
 		`href="/categories/1/tools/">Sale</a>`, `<link rel="canonical" href="http://acme.shops.test/">`).
-		lacks(t, "javascript:", "Plain Nail", ">Evil<", `alt="bad"`)
+		lacks(t, "javascript:", "Plain Nail", ">Evil<", `>bad<`)
 	org := ldOfType(jsonLD(t, p.Body), "Organization")
 	if org == nil || org["name"] != "Acme" || org["email"] != "hi@acme.example" {
 		t.Fatalf("Organization %v", org)
