@@ -41,9 +41,11 @@ type galleryImage struct {
 
 // variantOption is one choice of the variant select.
 type variantOption struct {
-	ID      uint64
-	Label   string
-	InStock bool
+	ID       uint64
+	Label    string
+	Price    app.Money // the variant's, or the product's when it has none
+	InStock  bool
+	Selected bool // the first one in stock
 }
 
 // reviewForm is the review form as typed, with its messages.
@@ -105,7 +107,17 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		}
 	}
 	for _, v := range p.Variants {
-		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, rq.Look.Currency, p.Price), InStock: v.Stock > 0})
+		price := v.Price
+		if price <= 0 {
+			price = p.Price
+		}
+		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, rq.Look.Currency, p.Price), Price: price, InStock: v.Stock > 0})
+	}
+	for i := range d.Variants {
+		if d.Variants[i].InStock {
+			d.Variants[i].Selected = true
+			break
+		}
 	}
 	for _, raw := range page.Items {
 		var r app.ReviewView

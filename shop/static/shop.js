@@ -33,3 +33,11 @@
     init();
   }
 })();
+
+/* catalog: the product page's variant choice shows the variant's price */
+document.addEventListener("change", function (e) {
+  var sel = e.target;
+  if (!sel.matches || !sel.matches("form.add select[name=variant_id]")) return;
+  var opt = sel.options[sel.selectedIndex], price = document.querySelector("[data-price]");
+  if (opt && price && opt.dataset.price) price.textContent = opt.dataset.price;
+});
