@@ -99,26 +99,7 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		d.Crumbs = append(d.Crumbs, crumb{d.Category.Name, categoryPath(d.Category)})
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
-	d.Paragraphs = paragraphs(p.Description)
-	for i, u := range p.Images {
-		if u = safeURL(u); u != "" {
-			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0,
-				Alt: msgf("product.image", i+1, p.Name)})
-		}
-	}
-	for _, v := range p.Variants {
-		price := v.Price
-		if price <= 0 {
-			price = p.Price
-		}
-		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, rq.Look.Currency, p.Price), Price: price, InStock: v.Stock > 0})
-	}
-	for i := range d.Variants {
-		if d.Variants[i].InStock {
-			d.Variants[i].Selected = true
-			break
-		}
-	}
+	fillProduct(d, rq.Look.Currency)
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -133,6 +114,32 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		d.FirstPage = d.Path + "#reviews"
 	}
 	return d, nil
+}
+
+// fillProduct sets what the page shows of d.P: its description's
+// paragraphs, its gallery and its variant choices.
+func fillProduct(d *productData, currency string) {
+	p := d.P
+	d.Paragraphs = paragraphs(p.Description)
+	for i, u := range p.Images {
+		if u = safeURL(u); u != "" {
+			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0,
+				Alt: msgf("product.image", i+1, p.Name)})
+		}
+	}
+	for _, v := range p.Variants {
+		price := v.Price
+		if price <= 0 {
+			price = p.Price
+		}
+		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, currency, p.Price), Price: price, InStock: v.Stock > 0})
+	}
+	for i := range d.Variants {
+		if d.Variants[i].InStock {
+			d.Variants[i].Selected = true
+			break
+		}
+	}
 }
 
 // variantLabel is a variant's choice: its name, and its price when it
