@@ -32,3 +32,6 @@ func SetSitemapMax(n int) (restore func()) {
 
 // InkOn is inkOn.
 var InkOn = inkOn
+
+// Messages are every user-facing string by key.
+var Messages = messages
