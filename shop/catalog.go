@@ -398,8 +398,23 @@ func permanent(c *fiber.Ctx, path string) error {
 	return c.Redirect(path, fiber.StatusMovedPermanently)
 }
 
-// categoryRedirect serves GET /categories/{id}/: 301 to the canonical path.
+// categoryRedirect serves GET /categories/{id}/: 301 to the canonical
+// path. A slug in place of the id (/categories/shoes/, as a store's
+// navigation may link) redirects to the category of that slug.
 func (s *Shop) categoryRedirect(c *fiber.Ctx, rq *request) error {
+	if _, err := strconv.ParseUint(c.Params("id"), 10, 64); err != nil {
+		slug, _ := url.PathUnescape(c.Params("id"))
+		cats, err := s.svc.Catalog.Categories(rq.Store.ID)
+		if err != nil {
+			return err
+		}
+		for _, cat := range cats {
+			if cat.Slug == slug {
+				return permanent(c, categoryPath(cat))
+			}
+		}
+		return app.NotFound("category")
+	}
 	cat, err := s.categoryOf(c, rq)
 	if err != nil {
 		return err

@@ -108,6 +108,10 @@ func TestCategoryPage(t *testing.T) {
 	if r := br.get(fmt.Sprintf("/categories/%d/wrong/?sort=price_asc", tools.ID)); r.Status != 301 || r.Location != path+"?sort=price_asc" {
 		t.Fatalf("wrong slug: %d %q", r.Status, r.Location)
 	}
+	if r := br.get("/categories/power-tools"); r.Status != 301 || r.Location != path {
+		t.Fatalf("by slug: %d %q", r.Status, r.Location)
+	}
+	br.get("/categories/no-such-slug/").expect(t, 404, "Page not found")
 	br.get("/categories/999/x/").expect(t, 404, "Page not found")
 	br.get("/categories/abc/").expect(t, 404, "Page not found")
 	br.get(path+"?max_price=x").expect(t, 400, "Enter an amount")
