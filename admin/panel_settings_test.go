@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"storefront/admin"
 	"storefront/app"
 	"storefront/testenv"
 )
@@ -185,4 +186,19 @@ func TestPanelShopWindowSettings(t *testing.T) {
 		t.Fatalf("domains %v", st.Domains)
 	}
 	b.get(page).expect(t, 200, "Settings saved.", "shop.a.example")
+}
+
+func TestPanelViewShopLink(t *testing.T) {
+	e := testenv.NewWith(t, testenv.Options{Admin: admin.Config{ShopURL: func(st *app.Store) string {
+		return "http://" + st.Subdomain + ".shops.test/"
+	}}})
+	sid, _ := e.Store("Shop A")
+	b := owner(t, e)
+	b.get(fmt.Sprintf("/admin/stores/%d/", sid)).expect(t, 200, `href="http://shop-a.shops.test/" class="viewshop"`, "View shop")
+	// without a shop (shop.enabled false): no link
+	plain := testenv.New(t)
+	pid, _ := plain.Store("Shop B")
+	if p := owner(t, plain).get(fmt.Sprintf("/admin/stores/%d/", pid)).expect(t, 200); strings.Contains(p.Body, "View shop") {
+		t.Fatal("a View shop link without a shop")
+	}
 }
