@@ -25,8 +25,9 @@ import (
 const (
 	// pageTTL is how long a cached page is served at most.
 	pageTTL = 2 * time.Second
-	// pageCacheMax bounds the entries; a full cache is emptied.
-	pageCacheMax = 4096
+	// pageCacheMax bounds the entries (about 15 KB each with the gzip: some
+	// 15 MB at most, whatever URLs a client makes up); a full cache is emptied.
+	pageCacheMax = 1024
 	// pageKeyMax: a longer URL is rendered, not cached.
 	pageKeyMax = 512
 )
