@@ -216,3 +216,29 @@ func TestStoresNeverMix(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestReviewSignedIn: a signed-in shopper sees the review form on a
+// product page (never from the page cache: the layout names the account),
+// sends a review (POST-redirect-GET) and is told it waits for approval.
+func TestReviewSignedIn(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	a, _ := e.Store("Acme")
+	p := e.Product(a, 0, "Hammer", 1250, 5)
+	e.Shopper(a, "ann@example.com")
+	path := "/products/" + p.Slug + "/"
+	guest := newBrowser(t, e, hostOf("Acme"))
+	guest.get(path).expect(t, 200, "Sign in to review").lacks(t, `name="rating"`)
+	br := newBrowser(t, e, hostOf("Acme"))
+	signIn(t, e, br, a, "ann@example.com")
+	br.get(path).expect(t, 200, `name="rating"`, "Write a review", ">Account<").lacks(t, "Sign in to review")
+	br.post(path, path+"reviews", url.Values{"rating": {"0"}, "title": {"Meh <x>"}}).
+		expect(t, 400, "Choose a rating from 1 to 5.", `value="Meh &lt;x&gt;"`)
+	r := br.post(path, path+"reviews", url.Values{"rating": {"5"}, "title": {"Great"}})
+	if r.Status != 303 || r.Location != path+"?review=sent#reviews" {
+		t.Fatalf("review: %d %q", r.Status, r.Location)
+	}
+	br.get(path+"?review=sent").expect(t, 200, "will appear once it is approved")
+	br.post(path, path+"reviews", url.Values{"rating": {"4"}}).expect(t, 409, "already reviewed")
+	// the guest's cached page never shows the shopper's form
+	guest.get(path).expect(t, 200, "Sign in to review").lacks(t, `name="rating"`)
+}

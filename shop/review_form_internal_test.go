@@ -16,7 +16,7 @@ import (
 // (the session code fills rq.Customer; here the test does) with a refused
 // review: the form, its messages next to the fields and the values kept.
 func TestReviewFormRenders(t *testing.T) {
-	s, err := New(Config{}, &app.Services{})
+	s, err := New(Config{}, testenv.New(t).Svc)
 	if err != nil {
 		t.Fatal(err)
 	}
