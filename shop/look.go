@@ -28,7 +28,8 @@ type look struct {
 	Phone      string
 	Hero       hero
 	Banners    []banner
-	Footer     string // footer.text
+	Footer     string // footer.text (or footer.about)
+	Copyright  string // footer.copyright
 	Navigation []navLink
 	Announce   []string
 	// Featured are the slugs of home.featured (comma-separated), in order.
@@ -94,11 +95,14 @@ type lookConfig struct {
 func lookOf(st *app.Store) look {
 	var cfg lookConfig
 	_ = json.Unmarshal(st.Config, &cfg) // a config is checked when saved
-	l := look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"],
+	l := look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
 		Description: cfg.Store["description"], Email: cfg.Store["email"], Phone: cfg.Store["phone"],
 		SEOTitle: cfg.SEO["title"], Logo: safeURL(cfg.Store["logo"])}
 	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {
 		l.Name = n
+	}
+	if l.Footer == "" {
+		l.Footer = cfg.Footer["about"]
 	}
 	if l.Description == "" {
 		l.Description = cfg.SEO["description"]
@@ -154,6 +158,9 @@ func banners(raw []json.RawMessage) []banner {
 		link := str("url")
 		if link == "" {
 			link = str("link")
+		}
+		if active, set := b["is_active"].(bool); set && !active {
+			continue
 		}
 		if img := safeURL(str("image")); img != "" && len(out) < 6 {
 			out = append(out, banner{Image: img, Title: str("title"), URL: safeURL(link)})
