@@ -44,3 +44,13 @@ func TestMigrateDataUsage(t *testing.T) {
 		t.Fatalf("missing source: got %d %q", code, errs)
 	}
 }
+
+// TestBinarySIGTERMPostgres: on PostgreSQL too SIGTERM ends the binary with
+// exit code 0 (serve closes the database, then its deferred Close runs again:
+// it used to panic with "close of closed channel" and exit 2).
+func TestBinarySIGTERMPostgres(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	p := startBinary(t, cleanEnviron(testEnviron(t.TempDir(), "STOREFRONT_LOG__FORMAT=json",
+		"STOREFRONT_STORAGE__DRIVER=postgres", "STOREFRONT_STORAGE__POSTGRES__URL="+url)...))
+	p.sigterm(t)
+}

@@ -594,31 +594,35 @@ func cleanEnviron(extra ...string) []string {
 	return append(out, extra...)
 }
 
-func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
-	bin := buildBinary(t)
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = cleanEnviron(testEnviron(dir, "STOREFRONT_DEMO=true", "STOREFRONT_LOG__FORMAT=json")...)
-	stderr, err := cmd.StderrPipe()
+// binaryProc is the built binary serving, its JSON log read line by line.
+type binaryProc struct {
+	cmd      *exec.Cmd
+	addr     string
+	stdout   testenv.SyncBuffer
+	logs     testenv.SyncBuffer
+	logsDone chan struct{} // closed at EOF: the process closed stderr
+}
+
+// startBinary runs `storefront serve` with environ and waits until it listens.
+func startBinary(t *testing.T, environ []string) *binaryProc {
+	t.Helper()
+	p := &binaryProc{cmd: exec.Command(buildBinary(t), "serve"), logsDone: make(chan struct{})}
+	p.cmd.Env = environ
+	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout testenv.SyncBuffer
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
+	p.cmd.Stdout = &p.stdout
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-
-	// Read the JSON log until the listening line; keep draining afterwards.
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
 	addrc := make(chan string, 1)
-	var logs testenv.SyncBuffer
-	logsDone := make(chan struct{}) // closed at EOF: the process closed stderr
 	go func() {
-		defer close(logsDone)
+		defer close(p.logsDone)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
+			p.logs.Write(append(sc.Bytes(), '\n'))
 			var line struct {
 				Msg  string `json:"msg"`
 				Addr string `json:"addr"`
@@ -628,19 +632,50 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 			}
 		}
 	}()
-	var addr string
 	select {
-	case addr = <-addrc:
+	case p.addr = <-addrc:
+	case <-p.logsDone:
+		t.Fatalf("the binary exited before listening:\n%s", p.logs.String())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("no listening line within 30s:\n%s", logs.String())
+		t.Fatalf("no listening line within 30s:\n%s", p.logs.String())
 	}
-	waitHealthy(t, "http://"+addr)
-	if !keyRE.MatchString(stdout.String()) {
-		t.Fatalf("no key on stdout:\n%s", stdout.String())
+	waitHealthy(t, "http://"+p.addr)
+	return p
+}
+
+// sigterm sends SIGTERM and checks that the binary exits 0 after an orderly stop.
+func (p *binaryProc) sigterm(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() {
+		<-p.logsDone // every log line is read before Wait closes the pipe
+		waited <- p.cmd.Wait()
+	}()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("after SIGTERM: %v, want exit 0:\n%s", err, p.logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no exit within 30s of SIGTERM:\n%s", p.logs.String())
+	}
+	if !strings.Contains(p.logs.String(), `"msg":"stopped"`) || strings.Contains(p.logs.String(), "panic") {
+		t.Fatalf("no orderly stop in the log:\n%s", p.logs.String())
+	}
+}
+
+func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
+	dir := t.TempDir()
+	p := startBinary(t, cleanEnviron(testEnviron(dir, "STOREFRONT_DEMO=true", "STOREFRONT_LOG__FORMAT=json")...))
+	if !keyRE.MatchString(p.stdout.String()) {
+		t.Fatalf("no key on stdout:\n%s", p.stdout.String())
 	}
 
 	dest := filepath.Join(t.TempDir(), "copy.db")
-	backup := exec.Command(bin, "backup", dest)
+	backup := exec.Command(buildBinary(t), "backup", dest)
 	backup.Env = cleanEnviron(testEnviron(dir)...)
 	out, err := backup.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "from the running server") {
@@ -650,25 +685,7 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 		t.Fatalf("backup has %d stores, %d products; want 1, 40", st, p)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() {
-		<-logsDone // every log line is read before Wait closes the pipe
-		waited <- cmd.Wait()
-	}()
-	select {
-	case err := <-waited:
-		if err != nil {
-			t.Fatalf("after SIGTERM: %v, want exit 0:\n%s", err, logs.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no exit within 30s of SIGTERM:\n%s", logs.String())
-	}
-	if !strings.Contains(logs.String(), `"msg":"stopped"`) {
-		t.Fatalf("no orderly stop in the log:\n%s", logs.String())
-	}
+	p.sigterm(t)
 	// The database was closed: it opens at once (a held lock would time out).
 	db, err := storage.Open(filepath.Join(dir, "storefront.db"), storage.Options{})
 	if err != nil {

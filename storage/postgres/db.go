@@ -62,6 +62,8 @@ type DB struct {
 	cache recordCache // per-store records served under the lock (storecache.go)
 
 	docs *docCache // product docs by row version (doccache.go)
+
+	closeOnce sync.Once // Close runs once: serve closes explicitly and by defer
 }
 
 var _ app.DB = (*DB)(nil)
@@ -135,14 +137,17 @@ func Open(url string, opt Options) (*DB, error) {
 	return db, nil
 }
 
-// Close stops listening and closes the pool.
+// Close stops listening and closes the pool. It is safe to call more than
+// once (and from several goroutines): the calls after the first do nothing.
 func (db *DB) Close() error {
-	if db.ln.stop != nil {
-		db.ln.stop()
-		<-db.ln.done
-	}
-	db.stopParking()
-	db.pool.Close()
+	db.closeOnce.Do(func() {
+		if db.ln.stop != nil {
+			db.ln.stop()
+			<-db.ln.done
+		}
+		db.stopParking()
+		db.pool.Close()
+	})
 	return nil
 }
 

@@ -492,3 +492,16 @@ func TestPoolSize(t *testing.T) {
 		t.Errorf("DefaultMaxConns %d, want at least 8", n)
 	}
 }
+
+// TestCloseTwice: Close may be called again (serve closes the database and
+// its deferred Close runs too); the second call does nothing.
+func TestCloseTwice(t *testing.T) {
+	db := pgtest.Open(t) // its cleanup closes a third time
+	db.OnBroadcast(func(app.Event) {})
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
