@@ -33,13 +33,16 @@ const (
 	ERequestTimeout  = "request_timeout"           // 408: the request did not arrive in time
 	EHeadersTooLarge = "request_headers_too_large" // 431: request line or headers over the limit
 	EStorageFull     = "storage_full"              // 507: the disk is full; retry later
+	// EStorageUnavailable: the database cannot be reached (lost, restarting);
+	// nothing was written, retry after RetryAfter seconds (503).
+	EStorageUnavailable = "storage_unavailable"
 )
 
 // Codes lists every error code above; the HTTP layer's status table is
 // tested to name each of them.
 var Codes = []string{EValidation, EInvalidAPIKey, EStoreInactive, EUnauthorized, EInvalidCreds,
 	EEmailNotVerified, EForbidden, ENotFound, EConflict, EInvalidOrderState, EPriceChanged,
-	EOutOfStock, EPayloadTooLarge, ERateLimited, EInternal, ERequestTimeout, EHeadersTooLarge, EStorageFull}
+	EOutOfStock, EPayloadTooLarge, ERateLimited, EInternal, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
 
 // Error is a domain error: a code from the list above, a message safe to show
 // to the client, and for validation the per-field messages.

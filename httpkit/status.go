@@ -27,6 +27,7 @@ var statusOf = map[string]int{
 	app.ERequestTimeout:      fiber.StatusRequestTimeout,
 	app.EHeadersTooLarge:     fiber.StatusRequestHeaderFieldsTooLarge,
 	app.EStorageFull:         fiber.StatusInsufficientStorage,
+	app.EStorageUnavailable:  fiber.StatusServiceUnavailable,
 	app.EProviderUnavailable: fiber.StatusBadGateway,
 	app.EProviderDeclined:    fiber.StatusConflict,
 	app.ETestPaymentsRefused: fiber.StatusConflict,

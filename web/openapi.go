@@ -48,7 +48,8 @@ func OpenAPI() ([]byte, error) {
 // meet whatever its route: 408 request_timeout and 431
 // request_headers_too_large (the server answers them before routing), and
 // on every operation that writes (not GET) 507 storage_full while the disk is
-// full. A fragment that lists one itself keeps its own.
+// full, and on every operation 503 storage_unavailable while the database
+// cannot be reached. A fragment that lists one itself keeps its own.
 func addServerResponses(doc map[string]any) {
 	paths, _ := doc["paths"].(map[string]any)
 	for _, item := range paths {
@@ -62,7 +63,7 @@ func addServerResponses(doc map[string]any) {
 			if resp == nil {
 				continue
 			}
-			add := map[string]string{"408": "Error", "431": "Error"}
+			add := map[string]string{"408": "Error", "431": "Error", "503": "StorageUnavailable"}
 			if method != "get" {
 				add["507"] = "StorageFull"
 			}

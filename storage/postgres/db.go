@@ -165,7 +165,7 @@ func (db *DB) Ping() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres: ping: %w", err)
+		return db.unavailable(fmt.Errorf("postgres: ping: %w", err))
 	}
 	return nil
 }
@@ -187,9 +187,10 @@ func (db *DB) Batch(fn func(app.Tx) error) error { return db.run(true, fn) }
 const maxAttempts = 30
 
 // run runs fn in a transaction (retried on serialization failures and
-// deadlocks); a disk_full answer becomes storage_full (full.go).
+// deadlocks); a disk_full answer becomes storage_full (full.go), a lost
+// connection storage_unavailable (unavailable.go).
 func (db *DB) run(write bool, fn func(app.Tx) error) error {
-	return db.checkFull(write, db.runTx(write, fn))
+	return db.unavailable(db.checkFull(write, db.runTx(write, fn)))
 }
 
 func (db *DB) runTx(write bool, fn func(app.Tx) error) error {

@@ -16,7 +16,7 @@ var _ app.SharedState = (*DB)(nil)
 func (db *DB) shared(fn func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return fn(ctx)
+	return db.unavailable(fn(ctx))
 }
 
 // PutShared creates or replaces the record kind/key.
