@@ -464,6 +464,7 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		DemoSubdomain:       demoStore,
 		BcryptCost:          cfg.Auth.BcryptCost,
 		GatewaySecrets:      gateways,
+		NewStoresLive:       !cfg.Demo, // outside the demo a new store refuses test payments until its test mode is on
 	})
 	for _, m := range []struct {
 		code string
@@ -474,11 +475,15 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 			svc.Payments.SetGateway(stripe.New(m.code, m.g.Stripe.APIURL),
 				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
 			log.Info("payments: served by Stripe Checkout", "method", m.code, "default_account", m.g.Stripe.SecretKey != "")
+			if app.IsTestKey(m.g.Stripe.SecretKey) {
+				log.Warn("PAYMENTS IN TEST MODE: "+m.code+"'s default Stripe key is a test key; its payments are test payments, "+
+					"refused by every store whose test mode is off (payments_live)", "method", m.code)
+			}
 		default:
 			if !cfg.Demo {
 				log.Warn("PAYMENTS IN TEST MODE: "+m.code+" is served by the built-in sandbox; anyone can 'pay' an order "+
-					"without money moving. Set payments."+strings.ToLower(m.code)+".provider: stripe to take real money "+
-					"(and payments_live on each store to refuse sandbox checkouts)", "method", m.code)
+					"without money moving. Set payments."+strings.ToLower(m.code)+".provider: stripe to take real money. "+
+					"New stores start with test mode off (payments_live on) and refuse it until it is turned on", "method", m.code)
 			}
 		}
 	}

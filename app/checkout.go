@@ -354,7 +354,7 @@ func (os *OrderService) commitCheckout(c *checkoutCall) (res CheckoutResult, fre
 			res, derr = c.replay(rec)
 			return nil
 		}
-		o, products, coupon, err := os.price(tx, c.storeID, c.customerID, c.in, c.gw.Test())
+		o, products, coupon, err := os.price(tx, c.storeID, c.customerID, c.in, c.gw)
 		if err != nil {
 			if ErrorCode(err) != EInternal {
 				derr = err
@@ -385,7 +385,7 @@ func (os *OrderService) commitCheckout(c *checkoutCall) (res CheckoutResult, fre
 // only writes (stock, coupon use, order, payment session, events, the
 // idempotency record).
 func (os *OrderService) placeOrder(tx Tx, c *checkoutCall, o *Order, products []*Product, coupon *Coupon) (CheckoutResult, error) {
-	o.Test, o.GuestCartID = c.gw.Test(), c.guestCartID
+	o.GuestCartID = c.guestCartID
 	now := UTC(tx.Now())
 	for _, p := range products {
 		if err := tx.PutProductStock(p); err != nil {
@@ -441,7 +441,7 @@ func (os *OrderService) createOrderSession(tx Tx, c *checkoutCall, o *Order, now
 	}
 	sess := &PaymentSession{ID: sessionID, StoreID: c.storeID, Seq: seq, OrderID: o.ID, Method: o.PaymentMethod,
 		Amount: o.Total, Currency: o.Currency, CallbackURL: o.CallbackURL, Status: SessionOpen,
-		Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now, Provider: c.gw.Provider(), Test: c.gw.Test()}
+		Attempts: []PaymentAttempt{}, CreatedAt: now, UpdatedAt: now, Provider: c.gw.Provider(), Test: o.Test}
 	if c.pre != nil {
 		sess.ProviderRef, sess.RedirectURL = c.pre.Ref, c.pre.RedirectURL
 	} else {
@@ -532,7 +532,7 @@ func (os *OrderService) priceRemote(c *checkoutCall) (*Order, CheckoutResult, er
 			res, derr = c.replay(rec)
 			return nil
 		}
-		if o, _, _, err = os.price(tx, c.storeID, c.customerID, c.in, c.gw.Test()); err != nil && ErrorCode(err) != EInternal {
+		if o, _, _, err = os.price(tx, c.storeID, c.customerID, c.in, c.gw); err != nil && ErrorCode(err) != EInternal {
 			derr, err = err, nil
 		}
 		return err
@@ -546,9 +546,9 @@ func (os *OrderService) priceRemote(c *checkoutCall) (*Order, CheckoutResult, er
 // price builds the order of a checkout from the catalog without writing:
 // the products with their stock taken, and the coupon to count a use of.
 // It reads what the rules look at; the rules are the pure functions of
-// pricing.go (PriceOrder, ReserveStock). test is the gateway's test mode:
-// a store that takes live payments only refuses it.
-func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput, test bool) (*Order, []*Product, *Coupon, error) {
+// pricing.go (PriceOrder, ReserveStock). A payment through gw in test mode
+// (the sandbox, a test key) is refused unless the store is in test mode.
+func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInput, gw Gateway) (*Order, []*Product, *Coupon, error) {
 	st, err := tx.SharedStore(storeID)
 	if err != nil {
 		return nil, nil, nil, err
@@ -561,10 +561,11 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		return nil, nil, nil, Invalid("callback_url", "its origin "+NormalizeOrigin(in.CallbackURL)+
 			" is not allowed: add it to the store's callback_origins (a configuration key) or allowed_origins (a store setting)")
 	}
+	test := os.s.Payments.MethodTest(st, gw)
 	if test && set.PaymentsLive {
 		return nil, nil, nil, &Error{Code: ETestPaymentsRefused,
-			Message: "this store takes live payments only; " + in.PaymentMethod + " is the test sandbox",
-			Fields:  map[string]string{"payment_method": "is the test sandbox; this store takes live payments only"}}
+			Message: "this store takes live payments only; " + in.PaymentMethod + " takes test payments (no money moves)",
+			Fields:  map[string]string{"payment_method": "takes test payments; this store's test mode is off"}}
 	}
 	email, err := checkoutEmail(tx, set, storeID, customerID, in.Email)
 	if err != nil {
@@ -595,7 +596,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
 		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
-		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total}
+		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test}
 	if q.Coupon != nil {
 		o.CouponCode = q.Coupon.Code
 	}

@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,6 +110,33 @@ func BenchmarkRenderOrderConfirmation(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.Rendered(st, "https://public.example"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestMailOfTestOrderMarked: a mail about a test order says so in its
+// subject and above its body, with the built-in template or a store's own.
+func TestMailOfTestOrderMarked(t *testing.T) {
+	st := &app.Store{ID: 1, Name: "Shop", Config: app.DefaultConfig("Shop"),
+		MailTemplates: map[string]app.MailTemplate{app.MailOrderDelivered: {Subject: "Sent", HTML: "<p>sent</p>", Text: "sent"}}}
+	for _, kind := range []string{app.MailOrderConfirmation, app.MailOrderDelivered} {
+		d := app.SampleMailData(kind, app.BrandOf(st, "http://shop.test"))
+		live, err := app.RenderMail(st, kind, "a@example.com", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		test := *d.Order
+		test.Test = true
+		d.Order = &test
+		m, err := app.RenderMail(st, kind, "a@example.com", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Subject != "[Shop] [TEST] "+strings.TrimPrefix(live.Subject, "[Shop] ") || !strings.HasPrefix(m.Text, "TEST ORDER") || !strings.Contains(m.HTML, "TEST ORDER") {
+			t.Fatalf("%s of a test order: subject %q text %.40q, want it marked TEST", kind, m.Subject, m.Text)
+		}
+		if strings.Contains(live.Subject+live.Text, "TEST") {
+			t.Fatalf("%s of a live order: got %q, want no TEST mark", kind, live.Subject)
 		}
 	}
 }

@@ -331,7 +331,7 @@ func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
 	if o, ok := st.MailTemplates[kind]; ok {
 		if po, err := parseMailTemplate(o); err == nil {
 			if r, err := po.render(d); err == nil {
-				return Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, nil
+				return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
 			}
 		}
 	}
@@ -339,7 +339,26 @@ func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	return Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, nil
+	return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
+}
+
+// testNote heads every mail about a test order, whatever its template.
+const testNote = "TEST ORDER: this was a test payment; no money moved."
+
+// testMarked marks a mail about a test order: "[TEST] " in its subject
+// (after the store's "[Name] ") and testNote above its body.
+func testMarked(m Mail, d MailData) Mail {
+	if d.Order == nil || !d.Order.Test {
+		return m
+	}
+	i := 0
+	if j := strings.Index(m.Subject, "] "); strings.HasPrefix(m.Subject, "[") && j > 0 {
+		i = j + 2
+	}
+	m.Subject = m.Subject[:i] + "[TEST] " + m.Subject[i:]
+	m.Text = testNote + "\n\n" + m.Text
+	m.HTML = `<p style="background:#fff3cd;color:#664d03;padding:8px;font-weight:bold">` + testNote + "</p>" + m.HTML
+	return m
 }
 
 // SampleMailData is the data previews and template checks render with.

@@ -165,8 +165,19 @@ func (ps *PaymentService) Account(st *Store, method string) GatewayAccount {
 	return ps.accounts[method]
 }
 
+// IsTestKey reports a Stripe test-mode key (sk_test_..., rk_test_...).
+func IsTestKey(key string) bool {
+	return strings.HasPrefix(key, "sk_test_") || strings.HasPrefix(key, "rk_test_")
+}
+
+// MethodTest reports whether a store's payments through g are test
+// payments: g is the sandbox, or the account it acts for has a test key.
+func (ps *PaymentService) MethodTest(st *Store, g Gateway) bool {
+	return g.Test() || (g.Remote() && IsTestKey(ps.Account(st, g.Method()).SecretKey))
+}
+
 // TestMethods returns the payment methods of a store that take test
-// payments (served by the sandbox), in order; empty when the store is live.
+// payments (the sandbox or a test key), in order; empty when the store is live.
 func (ps *PaymentService) TestMethods(st *Store) []string {
 	set := st.Settings()
 	out := []string{}
@@ -177,9 +188,38 @@ func (ps *PaymentService) TestMethods(st *Store) []string {
 		if !set.MethodEnabled(m) {
 			continue
 		}
-		if g, err := ps.Gateway(m); err == nil && g.Test() {
+		if g, err := ps.Gateway(m); err == nil && ps.MethodTest(st, g) {
 			out = append(out, m)
 		}
+	}
+	return out
+}
+
+// OfferedMethod is a payment method a store's checkout accepts, as
+// GET payment-methods/ lists it.
+type OfferedMethod struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+	// Test: payments through it are test payments (no money moves).
+	Test bool `json:"test"`
+}
+
+// OfferedMethods returns the methods a store's checkout accepts: offered
+// in its config, with a gateway that can serve it (a remote provider needs
+// credentials), and in test mode only while the store is not live.
+func (ps *PaymentService) OfferedMethods(st *Store) []OfferedMethod {
+	set := st.Settings()
+	out := []OfferedMethod{}
+	for _, m := range set.PaymentMethods {
+		g, err := ps.Gateway(m["code"])
+		if err != nil || (g.Remote() && ps.Account(st, g.Method()).SecretKey == "") {
+			continue
+		}
+		test := ps.MethodTest(st, g)
+		if test && set.PaymentsLive {
+			continue
+		}
+		out = append(out, OfferedMethod{Code: m["code"], Name: m["name"], Test: test})
 	}
 	return out
 }

@@ -92,6 +92,25 @@ func (ps *PaymentService) settingsView(st *Store) PaymentSettingsView {
 	return v
 }
 
+// liveWithTestKey refuses live payments while an offered method acts for
+// an account with a Stripe test key: its payments would be test payments.
+func (ps *PaymentService) liveWithTestKey(st *Store) error {
+	set := st.Settings()
+	if !set.PaymentsLive {
+		return nil
+	}
+	for _, m := range []string{WalletA, WalletB} {
+		g, err := ps.Gateway(m)
+		if err != nil || !set.MethodEnabled(m) || !g.Remote() {
+			continue
+		}
+		if key := ps.Account(st, m).SecretKey; IsTestKey(key) {
+			return Invalid("payments_live", m+" uses a Stripe test key ("+MaskSecret(key)+"): live payments need a live key (sk_live_...), or keep test mode on")
+		}
+	}
+	return nil
+}
+
 // SetPaymentSettings changes a store's payment setup: payments_live and
 // its own credentials per method (write-only). Errors: validation_failed,
 // not_found.
@@ -144,7 +163,7 @@ func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsI
 				st.Gateways[m] = a
 			}
 		}
-		return nil
+		return ps.liveWithTestKey(st)
 	})
 	if err != nil {
 		return PaymentSettingsView{}, err

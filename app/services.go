@@ -28,6 +28,11 @@ type Options struct {
 	// Limiter counts login attempts and other limits (nil: an in-memory one).
 	Limiter        Limiter
 	GatewaySecrets map[string][]byte // per payment method HMAC secret for the sandbox
+	// NewStoresLive: a new store starts with payments_live on (test mode
+	// off), so the sandbox and Stripe test keys are refused at checkout until
+	// the store turns test mode on. main sets it on every server but the
+	// demo; the zero value (test mode on) is for tests and the demo.
+	NewStoresLive bool
 }
 
 // Services holds every service of the domain. Construct with NewServices.
@@ -108,7 +113,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// n turns changes into their webhook events and mails (notify.go).
 	n := s.notifier()
 	mailing := mailDeps{DB: sdb, notifier: n}
-	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain})
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain, newLive: opt.NewStoresLive})
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
@@ -144,6 +149,7 @@ type (
 		Log       *slog.Logger
 		broadcast func(Event) // tells the other processes sharing the database
 		demo      string      // Options.DemoSubdomain
+		newLive   bool        // Options.NewStoresLive
 	}
 
 	catalogDeps struct {

@@ -178,8 +178,12 @@ func RandomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// DefaultConfig is the configuration of a new store.
-func DefaultConfig(name string) json.RawMessage {
+// DefaultConfig is the configuration of a new store in test mode
+// (payments_live off); NewStoreConfig chooses.
+func DefaultConfig(name string) json.RawMessage { return NewStoreConfig(name, false) }
+
+// NewStoreConfig is the configuration of a new store, live or in test mode.
+func NewStoreConfig(name string, live bool) json.RawMessage {
 	cfg := map[string]any{
 		"template":              "default",
 		"theme_color":           "#1f6feb",
@@ -205,7 +209,7 @@ func DefaultConfig(name string) json.RawMessage {
 		"payment_methods":  []map[string]string{{"code": WalletA, "name": "Wallet A"}, {"code": WalletB, "name": "Wallet B"}},
 		"announcement_bar": []any{},
 		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0}},
-		"payments_live":    false,
+		"payments_live":    live,
 	}
 	b, _ := json.Marshal(cfg)
 	return b

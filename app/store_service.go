@@ -224,7 +224,7 @@ func (ss *StoreService) Create(in NewStore) (*Store, string, error) {
 	}
 	key := NewAPIKey()
 	st := &Store{Name: in.Name, Subdomain: in.Subdomain, Currency: in.Currency, IsActive: true,
-		APIKeyHash: HashAPIKey(key), Config: DefaultConfig(in.Name)}
+		APIKeyHash: HashAPIKey(key), Config: NewStoreConfig(in.Name, ss.s.newLive)}
 	err := ss.db.Update(func(tx storeData) error {
 		st.CreatedAt, st.UpdatedAt = UTC(tx.Now()), UTC(tx.Now())
 		return tx.CreateStore(st)

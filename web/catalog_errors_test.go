@@ -123,8 +123,8 @@ func TestConfigServedAndInvalidated(t *testing.T) {
 		t.Fatalf("config not updated or merge lost fields: %v", cfg)
 	}
 	var pm struct {
-		Items   []map[string]string `json:"items"`
-		HasMore bool                `json:"has_more"`
+		Items   []map[string]any `json:"items"`
+		HasMore bool             `json:"has_more"`
 	}
 	e.Do(testenv.Req{Method: "GET", Path: site + "/payment-methods/", Key: key}).Expect(t, 200, "").Decode(t, &pm)
 	if len(pm.Items) != 2 || pm.Items[0]["code"] != app.WalletA || pm.HasMore {

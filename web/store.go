@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"storefront/app"
 	"storefront/httpkit"
 )
 
@@ -30,9 +31,10 @@ func (s *Server) getConfig(c *fiber.Ctx) error {
 	return httpkit.SendRaw(c, fiber.StatusOK, "", b)
 }
 
-// listPaymentMethods serves GET /api/v1/business/website/payment-methods/.
+// listPaymentMethods serves GET /api/v1/business/website/payment-methods/:
+// the methods checkout accepts, each with its test flag.
 func (s *Server) listPaymentMethods(c *fiber.Ctx) error {
-	return httpkit.SendAll(c, store(c).Settings().PaymentMethods, func(m map[string]string) any { return m })
+	return httpkit.SendAll(c, s.svc.Payments.OfferedMethods(store(c)), func(m app.OfferedMethod) any { return m })
 }
 
 // rawJSON marshals as itself.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -232,6 +233,8 @@ func (s *Server) CreateStore(t testing.TB, name, subdomain string) Store {
 	t.Helper()
 	var st Store
 	s.API(t, "POST", "/api/v1/admin/stores/", s.OwnerToken(t), map[string]string{"name": name, "subdomain": subdomain, "currency": "USD"}, 201, &st)
+	// In test mode (a new store starts with it off): the tests pay through the sandbox.
+	s.API(t, "PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/payments/", st.ID), s.OwnerToken(t), map[string]any{"payments_live": false}, 200, nil)
 	return st
 }
 
