@@ -297,13 +297,13 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		WriteTimeout:     cfg.HTTP.WriteTimeout,
 		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
-	admin.Register(srv.App, svc, admin.Config{
+	srv.UploadAuth = admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup:         backup,
 		Backups:        listBackupFiles,
 		ShopURL:        shopURL(cfg),
-	})
+	}).UploadAllowed // authenticated before an upload's body is read
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return fail("broken OpenAPI document", err)
 	}

@@ -3,6 +3,7 @@ package admin
 import (
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -72,6 +73,8 @@ type Handler struct {
 	log     *slog.Logger
 	cursors app.CursorCodec
 	proxies httpkit.Proxies // http.trusted_proxies
+	// panelSessions are the panel's, for UploadAllowed.
+	panelSessions *sessions
 }
 
 type localKey int
@@ -117,6 +120,23 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerWebhookRoutes(st)
 	h.registerPanel(r)
 	return h
+}
+
+// UploadAllowed reports whether a request's headers carry a live admin
+// credential: a valid bearer token (admin API) or a live panel session
+// cookie. The server asks it before it reads an upload's body (web.Server's
+// UploadAuth), so an anonymous client cannot make it read a large one; the
+// routes still check everything as usual once the body is read.
+func (h *Handler) UploadAllowed(authorization string, cookie func(name string) string) bool {
+	if len(authorization) > 7 && strings.EqualFold(authorization[:7], "Bearer ") {
+		_, err := h.svc.Admins.Authenticate(strings.TrimSpace(authorization[7:]))
+		return err == nil
+	}
+	if h.panelSessions == nil {
+		return false
+	}
+	_, found := h.panelSessions.get(cookie(sessionCookie))
+	return found
 }
 
 // auth requires an admin bearer token. Shopper tokens never verify here.

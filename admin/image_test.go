@@ -3,7 +3,9 @@ package admin_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
@@ -15,6 +17,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/app"
 	"storefront/testenv"
@@ -246,6 +249,46 @@ func TestProductImageUpload(t *testing.T) {
 				t.Fatalf("a 2 MiB JSON body: got %d, want 413", resp.StatusCode)
 			}
 		})
+		t.Run("ErrAnonymousBodyNotRead", func(t *testing.T) {
+			// Headers announcing 31 MB and no body: without a live admin
+			// credential the answer is 401 at once, nothing of the body read;
+			// the CSV import likewise. A forged token is no credential.
+			for _, tc := range []struct{ path, auth string }{
+				{imagesPath(sid, p.ID), ""},
+				{imagesPath(sid, p.ID), "Authorization: Bearer forged.token.here\r\n"},
+				{fmt.Sprintf("/api/v1/admin/stores/%d/products/import/", sid), ""},
+				{fmt.Sprintf("/admin/stores/%d/products/%d/images", sid, p.ID), "Cookie: sf_admin=" + strings.Repeat("0", 64) + "\r\n"},
+			} {
+				conn, err := net.Dial("tcp", strings.TrimPrefix(e.Listen(), "http://"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				conn.SetDeadline(time.Now().Add(10 * time.Second))
+				fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n%sContent-Type: multipart/form-data; boundary=x\r\nContent-Length: %d\r\n\r\n", tc.path, tc.auth, 31<<20)
+				resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					t.Fatalf("%s %q: %v (the server waited for the body)", tc.path, tc.auth, err)
+				}
+				resp.Body.Close()
+				conn.Close()
+				if resp.StatusCode != 401 {
+					t.Fatalf("%s %q: got %d, want 401 before the body", tc.path, tc.auth, resp.StatusCode)
+				}
+			}
+		})
+		t.Run("ErrDecodedTooLarge", func(t *testing.T) {
+			// 7071x7071 at 16 bits per channel: 381 MB decoded, refused from its header.
+			r := uploadImages(e, e.OwnerToken, sid, p.ID, upload{"deep.png", pngHeader(7071, 7071, 16, 6)}).Expect(t, 400, "validation_failed")
+			if !strings.Contains(r.Body.Errors["file"], "MB decoded") {
+				t.Fatalf("errors: got %v, want the decoded size named", r.Body.Errors)
+			}
+			// The same canvas at 8 bits grey is 48 MB: past the budget check,
+			// it fails only for want of pixel data.
+			r = uploadImages(e, e.OwnerToken, sid, p.ID, upload{"grey.png", pngHeader(7071, 7071, 8, 0)}).Expect(t, 400, "validation_failed")
+			if strings.Contains(r.Body.Errors["file"], "MB decoded") {
+				t.Fatalf("an 8-bit grey image: got %v, want it within the budget", r.Body.Errors)
+			}
+		})
 		t.Run("ErrMediaOfOtherStore", func(t *testing.T) {
 			path := strings.TrimPrefix(got.Images[0], "http://shop.test")
 			other := strings.Replace(path, fmt.Sprintf("/media/%d/", sid), fmt.Sprintf("/media/%d/", sidB), 1)
@@ -309,4 +352,21 @@ func TestProductImageUpload(t *testing.T) {
 		e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, u.ID), Token: e.OwnerToken,
 			Body: map[string]any{"images": []string{fake}}}).Expect(t, 400, "validation_failed")
 	})
+}
+
+// pngHeader is the signature and IHDR chunk of a PNG of w x h pixels
+// (depth bits per channel, colour type ct), with an empty IDAT and IEND:
+// enough for image.DecodeConfig, not for Decode.
+func pngHeader(w, h uint32, depth, ct byte) []byte {
+	chunk := func(typ string, data []byte) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
+		b = append(append(b, typ...), data...)
+		return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, w), h)
+	ihdr = append(ihdr, depth, ct, 0, 0, 0)
+	out := []byte("\x89PNG\r\n\x1a\n")
+	out = append(out, chunk("IHDR", ihdr)...)
+	out = append(out, chunk("IDAT", nil)...)
+	return append(out, chunk("IEND", nil)...)
 }

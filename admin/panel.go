@@ -52,6 +52,7 @@ func (h *Handler) registerPanel(r fiber.Router) {
 		panic(fmt.Sprintf("admin panel: %v", err))
 	}
 	p.routes(r)
+	h.panelSessions = p.sessions
 }
 
 func newPanel(h *Handler, fsys fs.FS) (*panel, error) {

@@ -175,7 +175,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
 	opt.Admin.CursorSecret = cursor
-	admin.Register(e.App, e.Svc, opt.Admin)
+	e.Server.UploadAuth = admin.Register(e.App, e.Svc, opt.Admin).UploadAllowed
 	if opt.Routes != nil {
 		opt.Routes(e)
 	}

@@ -85,6 +85,10 @@ type Server struct {
 	draining atomic.Bool
 	// App is the Fiber app; main mounts the admin side and operations on it too.
 	App *fiber.App
+	// UploadAuth, when set, tells from an upload's headers whether it
+	// carries a live admin credential (admin.Handler.UploadAllowed): only
+	// then may its body exceed BodyLimit. nil: every upload may.
+	UploadAuth func(authorization string, cookie func(name string) string) bool
 }
 
 // BodyLimit is the largest request body accepted (decisions.md §1), except
@@ -137,10 +141,11 @@ func New(cfg Config, svc *app.Services) *Server {
 		IdleTimeout:             orDefault(cfg.IdleTimeout, 120*time.Second),
 		ReadBufferSize:          HeaderLimit,
 	})
-	// Fiber's limit is the upload one; every other request is held to
-	// BodyLimit from its headers, before its body is read.
+	// Fiber's limit is the upload one; every other request, and an upload
+	// without a live admin credential, is held to BodyLimit from its
+	// headers, before its body is read.
 	s.App.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-		if string(h.Method()) == fiber.MethodPost && LargeBody(string(h.RequestURI())) {
+		if s.mayUpload(h) {
 			return fasthttp.RequestConfig{MaxRequestBodySize: UploadLimit}
 		}
 		return fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
@@ -157,11 +162,41 @@ func New(cfg Config, svc *app.Services) *Server {
 			_ = cc.Close()
 			return
 		}
+		if errors.Is(err, fasthttp.ErrBodyTooLarge) && s.anonymousUpload(&ctx.Request.Header) {
+			unauthorizedUpload(ctx)
+			return
+		}
 		inner(ctx, err)
 	}
 	s.App.Use(s.requestLog)
 	s.routes()
 	return s
+}
+
+// mayUpload reports whether a request may send an upload's body: a POST to
+// an upload route with a live admin credential (when UploadAuth is set).
+func (s *Server) mayUpload(h *fasthttp.RequestHeader) bool {
+	if string(h.Method()) != fiber.MethodPost || !LargeBody(string(h.RequestURI())) {
+		return false
+	}
+	return s.UploadAuth == nil || s.UploadAuth(string(h.Peek(fiber.HeaderAuthorization)), func(name string) string { return string(h.Cookie(name)) })
+}
+
+// anonymousUpload reports an upload without a live admin credential.
+func (s *Server) anonymousUpload(h *fasthttp.RequestHeader) bool {
+	return string(h.Method()) == fiber.MethodPost && LargeBody(string(h.RequestURI())) && !s.mayUpload(h)
+}
+
+// unauthorizedUpload answers an anonymous upload larger than BodyLimit,
+// whose body was not read: 401, and the connection closes.
+func unauthorizedUpload(ctx *fasthttp.RequestCtx) {
+	ctx.Response.Reset()
+	ctx.SetStatusCode(fiber.StatusUnauthorized)
+	ctx.SetContentType(fiber.MIMEApplicationJSONCharsetUTF8)
+	ctx.Response.Header.Set(headerNosniff, "nosniff")
+	ctx.Response.Header.Set(fiber.HeaderCacheControl, "no-store")
+	ctx.SetConnectionClose()
+	ctx.SetBodyString(`{"status":false,"status_code":401,"message":"sign in before uploading: an upload needs an admin bearer token or panel session","data":null,"error_code":"unauthorized"}`)
 }
 
 func orDefault(d, def time.Duration) time.Duration {

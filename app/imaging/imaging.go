@@ -9,17 +9,21 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"image"
+	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"net/http"
+	"runtime"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
+	"golang.org/x/sync/semaphore"
 
 	"storefront/app"
 )
@@ -29,6 +33,41 @@ const MaxBytes = 10 << 20
 
 // MaxPixels bounds the decoded size (a small file can claim a huge canvas).
 const MaxPixels = 50_000_000
+
+// DecodeBudget bounds the memory of decoded images: one whose decoded size
+// (from its header: pixels x bytes per pixel of its colour model) is larger
+// is refused before it is decoded, and the decodes running at once hold at
+// most this much together.
+const DecodeBudget = 200 << 20
+
+var (
+	// decoding holds the decoded bytes of the images being processed.
+	decoding = semaphore.NewWeighted(DecodeBudget)
+	// decoders run at most one per CPU: decoding and scaling are CPU work.
+	decodeSlots = make(chan struct{}, runtime.NumCPU())
+)
+
+// DecodedSize is the memory an image of cfg takes once decoded.
+func DecodedSize(cfg image.Config) int64 {
+	return int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel)
+}
+
+func bytesPerPixel(m color.Model) int64 {
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		return 4
+	}
+	return 8 // RGBA64, NRGBA64 and anything unknown: the widest
+}
 
 // Widths are the rendition widths, smallest first. An image narrower than a
 // width is kept at its own width under that name (never scaled up).
@@ -84,6 +123,20 @@ func Process(field string, data []byte) (*Result, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
 		return nil, app.Invalid(field, fmt.Sprintf("is %dx%d pixels; at most 50 megapixels", cfg.Width, cfg.Height))
 	}
+	size := DecodedSize(cfg)
+	if size > DecodeBudget {
+		return nil, app.Invalid(field, fmt.Sprintf("is %dx%d pixels of %d bytes each (%d MB decoded); at most %d MB: use fewer pixels or 8 bits per channel",
+			cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), size>>20, DecodeBudget>>20))
+	}
+	decodeSlots <- struct{}{}
+	defer func() { <-decodeSlots }()
+	_ = decoding.Acquire(context.Background(), size) // never fails: no deadline, size <= DecodeBudget
+	defer decoding.Release(size)
+	return render(field, ct, data, decode)
+}
+
+// render decodes data and encodes its renditions.
+func render(field, ct string, data []byte, decode func(r *bytes.Reader) (image.Image, error)) (*Result, error) {
 	img, err := decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, app.Invalid(field, "is not a readable "+ct+" image")

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// deepPNG is a real PNG of w x h pixels, 16-bit RGBA, all zero: a few
+// hundred KB that decode to w*h*8 bytes. Rows are compressed one by one.
+func deepPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	chunk := func(out *bytes.Buffer, typ string, data []byte) {
+		binary.Write(out, binary.BigEndian, uint32(len(data)))
+		out.WriteString(typ)
+		out.Write(data)
+		binary.Write(out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	var out, idat bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(w)), uint32(h))
+	chunk(&out, "IHDR", append(ihdr, 16, 6, 0, 0, 0))
+	zw, _ := zlib.NewWriterLevel(&idat, zlib.BestCompression)
+	row := make([]byte, 1+w*8)
+	for range h {
+		zw.Write(row)
+	}
+	zw.Close()
+	chunk(&out, "IDAT", idat.Bytes())
+	chunk(&out, "IEND", nil)
+	return out.Bytes()
+}
+
+// peakRSS is the high-water mark of a process's resident memory (VmHWM), in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc status")
+	return 0
+}
+
+// TestUploadFloodsBoundedMemory (issue 27 point 5): 40 parallel anonymous
+// 31 MB uploads (images and CSV import) and 10 parallel uploads of a 16-bit
+// 50 MP PNG from an admin leave the binary under 300 MB of resident memory
+// while it keeps serving. Before: 1.06 GB for 20 anonymous uploads, 2.1 GB
+// for three PNGs.
+func TestUploadFloodsBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	p := startBinary(t, cleanEnviron(testEnviron(t.TempDir(), "STOREFRONT_LOG__FORMAT=json",
+		"STOREFRONT_ADMIN__EMAIL=owner@example.com", "STOREFRONT_ADMIN__PASSWORD=owner-password",
+		"STOREFRONT_RATELIMIT__API_PER_SECOND=0")...))
+	base := "http://" + p.addr
+	call := func(method, path, tok string, body any, out any) {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest(method, base+path, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var env struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode/100 != 2 {
+			t.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, err)
+		}
+		if out != nil {
+			json.Unmarshal(env.Data, out)
+		}
+	}
+	var login struct {
+		AccessToken string `json:"access_token"`
+	}
+	call("POST", "/api/v1/admin/auth/login/", "", map[string]string{"email": "owner@example.com", "password": "owner-password"}, &login)
+	tok := login.AccessToken
+	var st, cat, prod struct {
+		ID uint64 `json:"id"`
+	}
+	call("POST", "/api/v1/admin/stores/", tok, map[string]string{"name": "Up", "subdomain": "up", "currency": "USD"}, &st)
+	call("POST", fmt.Sprintf("/api/v1/admin/stores/%d/categories/", st.ID), tok, map[string]any{"name": "C"}, &cat)
+	call("POST", fmt.Sprintf("/api/v1/admin/stores/%d/products/", st.ID), tok, map[string]any{"name": "P", "price": "1.00", "stock": 1, "category_id": cat.ID}, &prod)
+	images := fmt.Sprintf("%s/api/v1/admin/stores/%d/products/%d/images/", base, st.ID, prod.ID)
+	imports := fmt.Sprintf("%s/api/v1/admin/stores/%d/products/import/", base, st.ID)
+
+	// upload posts one multipart file and returns the status (0: the server
+	// closed the connection while the body was still being sent).
+	upload := func(url, tok, name string, data []byte) int {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		fw, _ := mw.CreateFormFile("file", name)
+		fw.Write(data)
+		mw.Close()
+		req, _ := http.NewRequest("POST", url, &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	// served checks that a plain request is answered meanwhile.
+	var healthFails atomic.Int64
+	stopHealth := make(chan struct{})
+	healthDone := make(chan struct{})
+	go func() {
+		defer close(healthDone)
+		client := &http.Client{Timeout: 5 * time.Second}
+		for {
+			select {
+			case <-stopHealth:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			resp, err := client.Get(base + "/healthz")
+			if err != nil || resp.StatusCode != 200 {
+				healthFails.Add(1)
+			}
+			if err == nil {
+				resp.Body.Close()
+			}
+		}
+	}()
+
+	big := make([]byte, 31<<20)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for i := range 40 {
+		wg.Go(func() {
+			url := images
+			if i%2 == 1 {
+				url = imports
+			}
+			s := upload(url, "", "big.jpg", big)
+			mu.Lock()
+			statuses[s]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for s, n := range statuses {
+		if s != 401 && s != 0 {
+			t.Errorf("anonymous 31 MB uploads: %d answered %d, want 401 (all: %v)", n, s, statuses)
+		}
+	}
+	anon := peakRSS(t, p.cmd.Process.Pid)
+
+	png := deepPNG(t, 7071, 7071)
+	t.Logf("16-bit 7071x7071 PNG: %d bytes", len(png))
+	statuses = map[int]int{}
+	for range 10 {
+		wg.Go(func() {
+			s := upload(images, tok, "deep.png", png)
+			mu.Lock()
+			statuses[s]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stopHealth)
+	<-healthDone
+	if statuses[400] != 10 {
+		t.Errorf("16-bit 50 MP PNGs: got %v, want 10 x 400", statuses)
+	}
+	peak := peakRSS(t, p.cmd.Process.Pid)
+	t.Logf("peak RSS: %d MB after the anonymous uploads, %d MB after the PNGs", anon>>20, peak>>20)
+	if peak > 300<<20 {
+		t.Errorf("peak RSS %d MB, want under 300 MB", peak>>20)
+	}
+	if n := healthFails.Load(); n > 0 {
+		t.Errorf("%d health checks failed during the floods, want none", n)
+	}
+	p.sigterm(t)
+}
