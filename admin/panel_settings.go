@@ -3,7 +3,6 @@ package admin
 import (
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -354,10 +353,10 @@ func methodRows(cfg map[string]any) []methodRow {
 	return out
 }
 
-var themeColorRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-
 // readSettingsForm reads a section's form into the form data (as typed) and
-// the merge patch of its keys (nil when nothing changed).
+// the merge patch of its keys (nil when nothing changed). Its checks name
+// the form's fields; the rules themselves are app's (MergeConfig applies
+// them to every write, the admin API's included).
 func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, []byte, error) {
 	cfg := configMap(raw)
 	d := settingsData{Section: section, Values: map[string]string{}}
@@ -403,7 +402,7 @@ func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, [
 		}
 		color := formValue(c, "theme_color")
 		d.Values["theme_color"] = color
-		v.Check(themeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
+		v.Check(app.ThemeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
 		patch["theme_color"] = strings.ToLower(color)
 	case "shop":
 		d.Domains = strings.Clone(c.FormValue("domains"))

@@ -270,6 +270,10 @@ func MergeConfig(cfg json.RawMessage, patch []byte) (json.RawMessage, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	checkConfigRules(&v, p, base)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
 	if raw, ok := p["delivery_options"]; ok && raw != nil {
 		b, _ := json.Marshal(raw)
 		var opts []DeliveryOption
