@@ -612,13 +612,39 @@ func ignoreNotFound(err error) error {
 	return err
 }
 
-// PrivateAddr reports whether ip is a target webhooks refuse by default:
-// loopback, private, link-local, unspecified, multicast, CGNAT, or an
-// IPv4-mapped form of one of those.
+// specialPrefixes are the IANA special-purpose address registries' blocks
+// (IPv4: RFC 6890 and its updates; IPv6 likewise), refused as webhook
+// targets whether or not the registry calls them globally reachable: none is
+// where a shop's customer data should go.
+var specialPrefixes = func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+		"192.0.0.0/24", "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24",
+		"192.168.0.0/16", "192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+		"224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
+		"::/128", "::1/128", "::ffff:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "100:0:0:1::/64",
+		"2001::/23", "2001:db8::/32", "2002::/16", "2620:4f:8000::/48", "3fff::/20", "5f00::/16",
+		"fc00::/7", "fe80::/10", "ff00::/8",
+	} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+}()
+
+// PrivateAddr reports whether ip is a target webhooks refuse by default: an
+// address of an IANA special-purpose block (loopback, private, link-local,
+// shared, documentation, benchmarking, reserved, broadcast, multicast,
+// NAT64, 6to4, ...), or an IPv4-mapped form of one.
 func PrivateAddr(ip netip.Addr) bool {
 	ip = ip.Unmap()
-	return !ip.IsValid() || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
-		netip.MustParsePrefix("100.64.0.0/10").Contains(ip) || netip.MustParsePrefix("0.0.0.0/8").Contains(ip) ||
-		netip.MustParsePrefix("64:ff9b::/96").Contains(ip)
+	if !ip.IsValid() {
+		return true
+	}
+	for _, p := range specialPrefixes {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
 }

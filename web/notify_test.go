@@ -500,7 +500,10 @@ func TestWebhookPrivateTargets(t *testing.T) {
 	strict := webhookSender(false)
 	e.Svc.Webhooks.Sender = strict
 	base := fmt.Sprintf("/api/v1/admin/stores/%d/webhooks/", sid)
-	for _, u := range []string{"http://127.0.0.1:8080/x", "http://10.0.0.5/x", "http://192.168.1.1/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://localhost/x", "http://[fe80::1]/x", "http://0.0.0.0/x", "http://[::ffff:127.0.0.1]/x"} {
+	for _, u := range []string{"http://127.0.0.1:8080/x", "http://10.0.0.5/x", "http://192.168.1.1/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://localhost/x", "http://[fe80::1]/x", "http://0.0.0.0/x", "http://[::ffff:127.0.0.1]/x",
+		// the rest of the IANA special-purpose blocks (issue 27 point 9)
+		"http://198.18.0.1/x", "http://192.0.0.1/x", "http://240.0.0.1/x", "http://255.255.255.255/x", "http://203.0.113.7/x",
+		"http://[2001:db8::1]/x", "http://[64:ff9b::a00:1]/x", "http://[2002:c000:201::1]/x", "http://[fd00::1]/x"} {
 		r := e.Do(testenv.Req{Method: "POST", Path: base, Token: e.OwnerToken, Body: map[string]any{"url": u, "events": []string{"order.paid"}}}).Expect(t, 400, "validation_failed")
 		if r.Body.Errors["url"] == "" {
 			t.Fatalf("%s: %s", u, r.Raw)
@@ -516,6 +519,11 @@ func TestWebhookPrivateTargets(t *testing.T) {
 	_, err = strict.Post(context.Background(), app.WebhookRequest{URL: "http://127.0.0.1:" + port + "/hooks", Body: []byte("{}")})
 	if err == nil || !strings.Contains(err.Error(), "private") {
 		t.Fatalf("got %v, want the private-target refusal", err)
+	}
+	for _, u := range []string{"http://198.18.0.1:9/x", "http://192.0.0.9:9/x", "http://240.0.0.1:9/x"} { // at dial time too
+		if _, err = strict.Post(context.Background(), app.WebhookRequest{URL: u, Body: []byte("{}")}); err == nil || !strings.Contains(err.Error(), "special-purpose") {
+			t.Fatalf("%s: got %v, want the special-purpose refusal at dial", u, err)
+		}
 	}
 	if len(hooks.Received()) != 0 {
 		t.Fatal("the receiver was reached")

@@ -30,7 +30,7 @@ type Sender struct {
 }
 
 // ErrPrivateTarget is returned for a refused address.
-var ErrPrivateTarget = errors.New("webhook: the target resolves to a loopback, private or link-local address (webhooks.allow_private_targets is off)")
+var ErrPrivateTarget = errors.New("webhook: the target resolves to a loopback, private or other special-purpose address (webhooks.allow_private_targets is off)")
 
 // New returns a Sender; timeout bounds each request (0: 10s).
 func New(timeout time.Duration, allowPrivate bool) *Sender {
@@ -82,7 +82,7 @@ func (s *Sender) CheckURL(raw string) error {
 		return app.Invalid("url", "must not point to this machine (localhost)")
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && app.PrivateAddr(ip) {
-		return app.Invalid("url", "must not be a loopback, private or link-local address")
+		return app.Invalid("url", "must not be a loopback, private or other special-purpose address (IANA registry)")
 	}
 	return nil
 }
