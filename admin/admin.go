@@ -140,7 +140,11 @@ func (h *Handler) UploadAllowed(authorization string, cookie func(name string) s
 }
 
 // auth requires an admin bearer token. Shopper tokens never verify here.
+//
+// Every answer behind it carries a tenant's data (keys, webhook secrets,
+// customers, orders, the outbox): it is never stored by a cache.
 func (h *Handler) auth(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	tok := bearer(c)
 	if tok == "" {
 		return app.Errorf(app.EUnauthorized, "missing admin bearer token")

@@ -120,6 +120,32 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 // apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403
 // store_inactive) and applies ratelimit.api_per_second per API key and client
 // IP (one middleware: every hop of the chain costs on the hottest routes).
+// noStoreAll marks an answer that carries a secret or personal data
+// (Cache-Control: no-store): every answer of the customer API.
+func noStoreAll(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Next()
+}
+
+// personalPrefixes are the storefront routes whose answers are a shopper's
+// own (their addresses, cart, orders, payments, requests, tickets, messages).
+var personalPrefixes = []string{"/addresses", "/cart", "/payment", "/orders", "/requests", "/tickets", "/contact"}
+
+// noStorePersonal is noStoreAll for the storefront routes of personalPrefixes
+// and for any request that carries a shopper's token; the public catalog
+// and content stay cacheable.
+func noStorePersonal(c *fiber.Ctx) error {
+	rest := strings.TrimPrefix(c.Path(), "/api/v1/business/website")
+	personal := c.Get(fiber.HeaderAuthorization) != ""
+	for _, p := range personalPrefixes {
+		personal = personal || strings.HasPrefix(rest, p)
+	}
+	if personal {
+		c.Set(fiber.HeaderCacheControl, "no-store")
+	}
+	return c.Next()
+}
+
 func (s *Server) apiKey(c *fiber.Ctx) error {
 	key := c.Get("X-Service-Key")
 	var st *app.Store

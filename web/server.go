@@ -216,8 +216,8 @@ func (s *Server) Draining() bool { return s.draining.Load() }
 
 // routes lists every storefront route group; each resource file registers its own.
 func (s *Server) routes() {
-	web := s.App.Group("/api/v1/business/website", s.cors, s.apiKey)
-	cust := s.App.Group("/api/v1/customer", s.cors, s.apiKey)
+	web := s.App.Group("/api/v1/business/website", s.cors, s.apiKey, noStorePersonal)
+	cust := s.App.Group("/api/v1/customer", s.cors, s.apiKey, noStoreAll)
 
 	s.registerStoreRoutes(web)
 	s.registerCatalogRoutes(web)
