@@ -211,3 +211,27 @@ func decodeData(t *testing.T, env envelope, v any) {
 		t.Fatalf("decode data: %v: %s", err, env.Data)
 	}
 }
+
+// TestServeDiskFullAtStart: a server started on a disk that is still full
+// is not ready from its first probe (503 storage_full), before any write
+// failed, and turns ready when space comes back (issue 27 point 9).
+func TestServeDiskFullAtStart(t *testing.T) {
+	dir := mountTmpfs(t, "8m")
+	first := startServer(t, dir)
+	if code := first.stop(t); code != 0 {
+		t.Fatalf("first start: exit %d", code)
+	}
+	ballast := filepath.Join(dir, "ballast")
+	fill(t, ballast)
+	s := startServer(t, dir)
+	base := "http://" + s.addr
+	if resp, env := do(t, "GET", base+"/readyz", nil, nil); resp.StatusCode != 503 || env.ErrorCode != "storage_full" {
+		t.Fatalf("/readyz at start on a full disk: got %d %q, want 503 storage_full", resp.StatusCode, env.ErrorCode)
+	}
+	if err := os.Remove(ballast); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := do(t, "GET", base+"/readyz", nil, nil); resp.StatusCode != 200 {
+		t.Fatalf("/readyz after space came back: got %d, want 200", resp.StatusCode)
+	}
+}

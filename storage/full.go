@@ -94,13 +94,21 @@ func (db *DB) roomAgain() bool {
 
 // Ready reports whether the database answers and takes writes: while it is
 // full it checks the free space (no traffic reaches a server that says it is
-// not ready, so no write would notice that space came back).
+// not ready, so no write would notice that space came back), and otherwise
+// too, so a server started on a disk that is still full is not ready from
+// its first probe, before any write has failed.
 func (db *DB) Ready() error {
 	if err := db.Ping(); err != nil {
 		return err
 	}
-	if db.Full() && !db.roomAgain() {
-		return ErrStorageFull("the server's disk is full")
+	if db.Full() {
+		if !db.roomAgain() {
+			return ErrStorageFull("the server's disk is full")
+		}
+		return nil
+	}
+	if free := freeBytes(filepath.Dir(db.bolt.Path())); free >= 0 && free < roomAgain {
+		return ErrStorageFull("the server's disk is full (less than 1 MiB free)")
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ const sqlDiskFull = "53100"
 const StorageFullRetry = 30
 
 type fullState struct {
+	probed   atomic.Bool // Ready has tried a write once (a disk still full at start)
 	full     atomic.Bool
 	errors   atomic.Int64
 	lastWarn atomic.Int64 // unix nanoseconds of the last WARN
@@ -74,12 +75,14 @@ func (db *DB) FullErrors() int64 { return db.full.errors.Load() }
 
 // Ready reports whether the database answers and takes writes. While it is
 // full it tries a one-row write (no traffic reaches a server that says it is
-// not ready, so no other write would notice that space came back).
+// not ready, so no other write would notice that space came back), and at
+// its first call too, so a server whose disk is still full is not ready
+// from the start.
 func (db *DB) Ready() error {
 	if err := db.Ping(); err != nil {
 		return err
 	}
-	if !db.Full() {
+	if !db.Full() && !db.full.probed.CompareAndSwap(false, true) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

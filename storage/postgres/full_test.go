@@ -77,3 +77,28 @@ func TestDiskFullFromServer(t *testing.T) {
 		t.Fatalf("Ready: %v, Full=%v; want nil, false", err, db.Full())
 	}
 }
+
+// TestDiskFullAtStart: a process whose database server's disk is still
+// full is not ready from its first probe, before any request failed: the
+// first Ready tries its one-row write (made to fail here by a trigger that
+// raises disk_full), and the state ends once the write succeeds.
+func TestDiskFullAtStart(t *testing.T) {
+	db := pgtest.Open(t)
+	if err := db.Update(func(tx app.Tx) error {
+		if err := postgres.TxExecForTest(tx, `CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`); err != nil {
+			return err
+		}
+		return postgres.TxExecForTest(tx, `CREATE TRIGGER full_disk BEFORE INSERT OR UPDATE ON meta FOR EACH ROW WHEN (NEW.name = 'ready-probe') EXECUTE FUNCTION full_disk()`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantStorageFull(t, db.Ready())
+	wantStorageFull(t, db.Ready()) // still full: it probes while full
+	if err := db.Update(func(tx app.Tx) error { return postgres.TxExecForTest(tx, `DROP TRIGGER full_disk ON meta`) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ready(); err != nil || db.Full() {
+		t.Fatalf("Ready after space came back: %v, Full=%v; want nil, false", err, db.Full())
+	}
+}
