@@ -215,3 +215,28 @@ func TestServeShutdownDrain(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// TestServeWarnsPublicMetrics: /metrics public on the main address (no
+// metrics_addr, no metrics_token) is a WARN at start; either setting ends it
+// (issue 27 point 9).
+func TestServeWarnsPublicMetrics(t *testing.T) {
+	const warning = "/metrics is public"
+	for _, tc := range []struct {
+		name  string
+		env   []string
+		warns bool
+	}{
+		{"Public", nil, true},
+		{"Token", []string{"STOREFRONT_HTTP__METRICS_TOKEN=scrape-secret"}, false},
+		{"SeparateListener", []string{"STOREFRONT_HTTP__METRICS_ADDR=127.0.0.1:0"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, t.TempDir(), tc.env...)
+			s.stop(t)
+			log := s.stderr.String()
+			if strings.Contains(log, warning) != tc.warns || (tc.warns && !strings.Contains(log, "level=WARN")) {
+				t.Fatalf("warning %q logged: %v, want %v:\n%s", warning, !tc.warns, tc.warns, log)
+			}
+		})
+	}
+}

@@ -224,6 +224,10 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		}
 		defer mln.Close()
 	}
+	if mln == nil && cfg.HTTP.MetricsToken == "" {
+		log.Warn("/metrics is public on http.addr: anyone can read the request and database figures; set http.metrics_addr " +
+			"(a separate listener, e.g. 127.0.0.1:9090) or http.metrics_token")
+	}
 	if cfg.HTTP.PublicURLDerived {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
