@@ -782,3 +782,53 @@ func demoRelaxedChecks(t *testing.T, base, key string) {
 		}
 	}
 }
+
+// TestServeNewStoresLive: outside the demo a new store starts with test mode
+// off: the sandbox is not among its payment methods and its checkout refuses
+// it; the demo store keeps test mode on (issue 27 point 4).
+func TestServeNewStoresLive(t *testing.T) {
+	s := startServer(t, t.TempDir(), "STOREFRONT_ADMIN__EMAIL=owner@example.com", "STOREFRONT_ADMIN__PASSWORD=owner-password")
+	base := "http://" + s.addr
+	resp, env := do(t, "POST", base+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
+	var login struct {
+		AccessToken string `json:"access_token"`
+	}
+	decodeData(t, env, &login)
+	auth := map[string]string{"Authorization": "Bearer " + login.AccessToken}
+	resp, env = do(t, "POST", base+"/api/v1/admin/stores/", map[string]string{"name": "Real", "subdomain": "real", "currency": "USD"}, auth)
+	var st struct {
+		ID     uint64 `json:"id"`
+		APIKey string `json:"api_key"`
+	}
+	decodeData(t, env, &st)
+	if resp.StatusCode != 201 {
+		t.Fatalf("create store: %d", resp.StatusCode)
+	}
+	var pay struct {
+		PaymentsLive bool `json:"payments_live"`
+	}
+	_, env = do(t, "GET", fmt.Sprintf("%s/api/v1/admin/stores/%d/payments/", base, st.ID), nil, auth)
+	decodeData(t, env, &pay)
+	var methods struct {
+		Items []struct {
+			Code string `json:"code"`
+		} `json:"items"`
+	}
+	_, env = do(t, "GET", base+"/api/v1/business/website/payment-methods/", nil, map[string]string{"X-Service-Key": st.APIKey})
+	decodeData(t, env, &methods)
+	if !pay.PaymentsLive || len(methods.Items) != 0 {
+		t.Fatalf("a new store outside the demo: payments_live %v, methods %v; want live and no sandbox method", pay.PaymentsLive, methods.Items)
+	}
+	s.stop(t)
+
+	demo := startServer(t, t.TempDir(), "STOREFRONT_DEMO=true")
+	key := keyRE.FindStringSubmatch(demo.stdout.String())
+	if key == nil {
+		t.Fatalf("no demo key:\n%s", demo.stdout)
+	}
+	_, env = do(t, "GET", "http://"+demo.addr+"/api/v1/business/website/payment-methods/", nil, map[string]string{"X-Service-Key": key[1]})
+	decodeData(t, env, &methods)
+	if len(methods.Items) != 2 {
+		t.Fatalf("the demo store: methods %v, want both sandbox methods (test mode)", methods.Items)
+	}
+}
