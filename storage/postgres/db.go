@@ -31,6 +31,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -64,6 +65,8 @@ type DB struct {
 	docs *docCache // product docs by row version (doccache.go)
 
 	closeOnce sync.Once // Close runs once: serve closes explicitly and by defer
+
+	unavailWarn atomic.Int64 // unix nanoseconds of the last "cannot be reached" WARN (unavailable.go)
 }
 
 var _ app.DB = (*DB)(nil)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,9 +37,6 @@ func connLost(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || pgconn.SafeToRetry(err)
 }
 
-// lastUnavailableWarn is the unix nanoseconds of the last WARN about it.
-var lastUnavailableWarn atomic.Int64
-
 // unavailable turns a lost connection into storage_unavailable (logged at
 // most once every 10 seconds); other errors pass through.
 func (db *DB) unavailable(err error) error {
@@ -52,7 +48,7 @@ func (db *DB) unavailable(err error) error {
 		return err
 	}
 	now := time.Now().UnixNano()
-	if last := lastUnavailableWarn.Load(); now-last >= int64(10*time.Second) && lastUnavailableWarn.CompareAndSwap(last, now) {
+	if last := db.unavailWarn.Load(); now-last >= int64(10*time.Second) && db.unavailWarn.CompareAndSwap(last, now) {
 		db.log("storage: the database cannot be reached; requests answer 503 storage_unavailable until it is back (logged every 10s at most): %v", err)
 	}
 	return &app.Error{Code: app.EStorageUnavailable, Message: "the database cannot be reached; retry later", RetryAfter: UnavailableRetry}
