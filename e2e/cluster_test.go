@@ -66,7 +66,12 @@ func eventually(t *testing.T, within time.Duration, what string, cond func() boo
 // startCluster runs n binaries on one fresh PostgreSQL database.
 func startCluster(t *testing.T, n int, extraEnv ...string) []*server {
 	t.Helper()
-	url := pgtest.NewDatabase(t)
+	return startClusterOn(t, pgtest.NewDatabase(t), n, extraEnv...)
+}
+
+// startClusterOn runs n binaries on the database at url.
+func startClusterOn(t *testing.T, url string, n int, extraEnv ...string) []*server {
+	t.Helper()
 	bin := binary(t)
 	env := []string{
 		"STOREFRONT_STORAGE__DRIVER=postgres",

@@ -7,82 +7,80 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"storefront/storage/postgres/pgtest"
 )
 
-// pgServer drives the throwaway PostgreSQL of scripts/with-postgres.sh (its
-// data directory is "data" beside the socket): stop, start and restart it.
+// pgServer is a PostgreSQL server of the test's own (initdb in a temporary
+// folder, a unix socket only), so that stopping and restarting it touches no
+// other test: make test runs every package against one shared server.
 type pgServer struct {
 	t      *testing.T
-	pgCtl  string
-	data   string
-	asUser []string // runuser -u postgres -- when the tests run as root
+	bin    string // the folder of initdb, pg_ctl, postgres
+	dir    string // socket folder; data in dir/data
+	opts   string // pg_ctl -o
+	asUser []string
 }
 
-// thePGServer returns the test server's controls, or skips t when the
-// server is not one scripts/with-postgres.sh started on this machine.
-func thePGServer(t *testing.T) *pgServer {
+// ownPGServer starts a throwaway server and returns it with the URL of its
+// postgres database. It runs where the PostgreSQL variants run (the suite's
+// server is set) and skips when the server binaries are not installed.
+func ownPGServer(t *testing.T) (*pgServer, string) {
 	t.Helper()
-	cfg, err := pgx.ParseConfig(pgtest.ServerURL(t))
+	pgtest.ServerURL(t) // skip (or fail under CI) as every PostgreSQL variant does
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	if len(bins) == 0 {
+		t.Skip("no PostgreSQL server binaries (initdb) to start a server of this test's own")
+	}
+	dir, err := os.MkdirTemp("", "sf-pgdown")
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(cfg.Host, "data")
-	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
-	if _, err := os.Stat(filepath.Join(data, "postmaster.opts")); err != nil || len(bins) == 0 {
-		t.Skip("the PostgreSQL server is not a local one from scripts/with-postgres.sh: it cannot be restarted")
-	}
-	s := &pgServer{t: t, pgCtl: bins[len(bins)-1], data: data}
-	if os.Geteuid() == 0 {
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	s := &pgServer{t: t, bin: filepath.Dir(bins[len(bins)-1]), dir: dir,
+		opts: "-c listen_addresses='' -k " + dir + " -c fsync=off -c full_page_writes=off"}
+	if os.Geteuid() == 0 { // the server refuses to run as root
 		s.asUser = []string{"runuser", "-u", "postgres", "--"}
+		if err := exec.Command("chown", "postgres", dir).Run(); err != nil {
+			t.Skipf("cannot hand the folder to the postgres user: %v", err)
+		}
 	}
-	return s
+	os.Chmod(dir, 0o755)
+	s.run("initdb", "-D", s.data(), "-U", "storefront", "--auth=trust", "-E", "UTF8", "--no-sync")
+	s.start()
+	t.Cleanup(func() { _ = s.cmd("pg_ctl", "-D", s.data(), "-m", "immediate", "-w", "stop").Run() })
+	return s, "host=" + dir + " user=storefront dbname=postgres sslmode=disable"
 }
 
+func (s *pgServer) data() string { return filepath.Join(s.dir, "data") }
+
+func (s *pgServer) cmd(prog string, args ...string) *exec.Cmd {
+	argv := append(append(append([]string{}, s.asUser...), filepath.Join(s.bin, prog)), args...)
+	return exec.Command(argv[0], argv[1:]...)
+}
+
+func (s *pgServer) run(prog string, args ...string) {
+	s.t.Helper()
+	if out, err := s.cmd(prog, args...).CombinedOutput(); err != nil {
+		s.t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
+	}
+}
+
+// The server writes to its log file: one left on pg_ctl's output would
+// hold the test's pipe open.
 func (s *pgServer) ctl(args ...string) {
 	s.t.Helper()
-	argv := append(append(append([]string{}, s.asUser...), s.pgCtl, "-D", s.data, "-w", "-t", "60"), args...)
-	if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-		s.t.Fatalf("pg_ctl %v: %v\n%s", args, err, out)
-	}
+	s.run("pg_ctl", append([]string{"-D", s.data(), "-w", "-t", "60", "-l", filepath.Join(s.dir, "server.log")}, args...)...)
 }
 
-// options returns the server's command-line options as pg_ctl -o takes them
-// (postmaster.opts: the binary, then each option double-quoted).
-func (s *pgServer) options() string {
-	raw, err := os.ReadFile(filepath.Join(s.data, "postmaster.opts"))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var opts []string
-	for _, m := range regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(string(raw), -1) {
-		opts = append(opts, "'"+strings.ReplaceAll(m[1], "'", `'\''`)+"'")
-	}
-	return strings.Join(opts, " ")
-}
-
-func (s *pgServer) stop() string {
-	opts := s.options()
-	s.ctl("stop", "-m", "fast")
-	return opts
-}
-
-// start and restart write the server's output to its log file: a server
-// left on pg_ctl's output would hold the test's pipe open.
-func (s *pgServer) start(opts string) { s.ctl("start", "-l", s.logFile(), "-o", opts) }
-
-func (s *pgServer) restart() { s.ctl("restart", "-m", "fast", "-l", s.logFile()) }
-
-func (s *pgServer) logFile() string { return filepath.Join(filepath.Dir(s.data), "server.log") }
+func (s *pgServer) stop()    { s.ctl("stop", "-m", "fast") }
+func (s *pgServer) start()   { s.ctl("start", "-o", s.opts) }
+func (s *pgServer) restart() { s.ctl("restart", "-m", "fast", "-o", s.opts) }
 
 // unavailable checks that an answer is 503 storage_unavailable with Retry-After.
 func unavailable(t *testing.T, what string, resp *http.Response, err error) {
@@ -109,8 +107,8 @@ func TestPostgresDown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real binary")
 	}
-	pg := thePGServer(t)
-	s := startCluster(t, 1)[0]
+	pg, url := ownPGServer(t)
+	s := startClusterOn(t, url, 1)[0]
 	var login struct {
 		AccessToken string `json:"access_token"`
 	}
@@ -125,11 +123,11 @@ func TestPostgresDown(t *testing.T) {
 	s.call("GET", products, st.APIKey, "", nil, 200, nil)
 	categories := fmt.Sprintf("/api/v1/admin/stores/%d/categories/", st.ID)
 
-	opts := pg.stop()
+	pg.stop()
 	restarted := false
 	defer func() {
 		if !restarted {
-			pg.start(opts)
+			pg.start()
 		}
 	}()
 	req := func(method, path, key, token, body string) (*http.Response, error) {
@@ -155,7 +153,7 @@ func TestPostgresDown(t *testing.T) {
 		t.Fatalf("readyz with the database down: %d %s, want 503", status, raw)
 	}
 
-	pg.start(opts)
+	pg.start()
 	restarted = true
 	eventually(t, 30*time.Second, "readyz 200 once the database is back", func() bool {
 		status, _ := s.do("GET", "/readyz", "", "", nil)
