@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"compress/zlib"
+	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -20,7 +20,7 @@ import (
 )
 
 // deepPNG is a real PNG of w x h pixels, 16-bit RGBA, all zero: a few
-// hundred KB that decode to w*h*8 bytes. Rows are compressed one by one.
+// hundred KB that decode to w*h*8 bytes.
 func deepPNG(t *testing.T, w, h int) []byte {
 	t.Helper()
 	chunk := func(out *bytes.Buffer, typ string, data []byte) {
@@ -29,18 +29,39 @@ func deepPNG(t *testing.T, w, h int) []byte {
 		out.Write(data)
 		binary.Write(out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
 	}
-	var out, idat bytes.Buffer
+	var out bytes.Buffer
 	out.WriteString("\x89PNG\r\n\x1a\n")
 	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(w)), uint32(h))
 	chunk(&out, "IHDR", append(ihdr, 16, 6, 0, 0, 0))
-	zw, _ := zlib.NewWriterLevel(&idat, zlib.BestCompression)
-	row := make([]byte, 1+w*8)
-	for range h {
-		zw.Write(row)
-	}
-	zw.Close()
-	chunk(&out, "IDAT", idat.Bytes())
+	chunk(&out, "IDAT", zerosZlib(h*(1+w*8))) // each row: filter 0, then the pixels
 	chunk(&out, "IEND", nil)
+	return out.Bytes()
+}
+
+// zerosZlib is the zlib stream of n zero bytes (n >= 2 MiB), made without
+// compressing them all: after a first MiB, the deflate blocks of one more MiB
+// of zeros (ended by a sync flush, so byte-aligned) only refer back into
+// zeros, so the same bytes encode every further MiB.
+func zerosZlib(n int) []byte {
+	const step = 1 << 20
+	var out bytes.Buffer
+	out.Write([]byte{0x78, 0xda}) // zlib header: deflate, 32 KiB window, best compression
+	fw, _ := flate.NewWriter(&out, flate.BestCompression)
+	zero := make([]byte, step)
+	fw.Write(zero)
+	fw.Flush()
+	mark := out.Len()
+	fw.Write(zero)
+	fw.Flush()
+	again := bytes.Clone(out.Bytes()[mark:])
+	done := 2 * step
+	for ; done+step <= n; done += step {
+		out.Write(again)
+	}
+	fw.Write(zero[:n-done])
+	fw.Close()
+	// Adler-32 of n zeros: the sum a stays 1, b adds it n times.
+	binary.Write(&out, binary.BigEndian, uint32(n%65521)<<16|1)
 	return out.Bytes()
 }
 
