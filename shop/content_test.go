@@ -140,7 +140,7 @@ func TestHomePage(t *testing.T) {
 		StartsAt: &starts, EndsAt: &endStr}); err != nil {
 		t.Fatal(err)
 	}
-	patchConfig(t, e, a, `{"theme_color":"#ffcc00","store":{"logo":"javascript:alert(1)","email":"hi@acme.example"},
+	rawConfig(t, e, a, `{"theme_color":"#ffcc00","store":{"logo":"javascript:alert(1)","email":"hi@acme.example"},
 		"hero":{"title":"Tools <for> all","subtitle":"Since 1900","cta_url":"javascript:alert(2)","image":"https://cdn.example/hero.jpg"},
 		"footer":{"text":"© Acme <Ltd>"},"home":{"featured":"star-drill, no-such-product"},
 		"navigation":[{"label":"Evil","url":"javascript:alert(3)"},{"label":"Sale","url":"/categories/1/tools/"}],

@@ -161,6 +161,48 @@ func patchConfig(t *testing.T, e *testenv.Env, storeID uint64, patch string) {
 	}
 }
 
+// rawConfig merges patch into a store's config in storage, past the
+// service's rules (MergeConfig refuses javascript: URLs and the like): a
+// config saved before those rules, or by hand, must still render safely.
+func rawConfig(t *testing.T, e *testenv.Env, storeID uint64, patch string) {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal([]byte(patch), &p); err != nil {
+		t.Fatal(err)
+	}
+	err := e.DB.Update(func(tx app.Tx) error {
+		st, err := tx.Store(storeID)
+		if err != nil {
+			return err
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal(st.Config, &cfg); err != nil {
+			return err
+		}
+		for k, v := range p {
+			if sub, ok := v.(map[string]any); ok {
+				if old, ok := cfg[k].(map[string]any); ok {
+					for sk, sv := range sub {
+						old[sk] = sv
+					}
+					continue
+				}
+			}
+			cfg[k] = v
+		}
+		if st.Config, err = json.Marshal(cfg); err != nil {
+			return err
+		}
+		return tx.PutStore(st)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.Stores.SetActive(storeID, true); err != nil { // drops the cached config
+		t.Fatal(err)
+	}
+}
+
 // editProduct patches a product made by e.Product.
 func editProduct(t *testing.T, e *testenv.Env, storeID, id uint64, in app.ProductInput) *app.Product {
 	t.Helper()
