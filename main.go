@@ -634,6 +634,9 @@ func newShop(cfg *config.Config, svc *app.Services, db app.DB, cursorSecret []by
 		SecureCookies:    strings.HasPrefix(cfg.HTTP.PublicURL, "https://"),
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
 		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
+		AuthPerMinute:    cfg.RateLimit.AuthPerMinute,
+		LoginFailures:    cfg.RateLimit.LoginFailures,
+		CodesPerDay:      cfg.RateLimit.CodesPerDay,
 	}, svc)
 }
 

@@ -32,6 +32,9 @@ type Config struct {
 	// ContactPerMinute bounds contact form posts per client IP (the API's
 	// ratelimit.contact_per_minute; 0: none).
 	ContactPerMinute int
+	// AuthPerMinute, LoginFailures and CodesPerDay are the API's limits
+	// (ratelimit.*) on the account forms: the same keys, one budget.
+	AuthPerMinute, LoginFailures, CodesPerDay int
 }
 
 // services are the parts of the domain the shop calls: the storefront

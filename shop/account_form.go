@@ -1,0 +1,195 @@
+package shop
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// The account pages' forms are described in Go (fieldSpec) and drawn by
+// one partial (_account_form.html): a label on every field, autocomplete,
+// the server's message next to its field, the values kept on error (never
+// a password's).
+
+// maxAccountForm bounds an account form's body.
+const maxAccountForm = 16 << 10
+
+// fieldSpec is one field of a form. Its label is the string
+// "account.field.<Name>".
+type fieldSpec struct {
+	Name     string
+	Type     string // input type; "textarea" and "select" draw those
+	Auto     string // autocomplete
+	Max      int    // longest accepted value, in characters
+	Required bool
+	// Options are a select's values (labels "account.opt.<value>").
+	Options []string
+}
+
+// secret reports whether the field's value is never written back.
+func (f fieldSpec) secret() bool { return f.Type == "password" }
+
+// fieldView is a field as the page draws it.
+type fieldView struct {
+	fieldSpec
+	Label, Value, Error string
+}
+
+// formView is a form as the page draws it.
+type formView struct {
+	Action, Submit string // the submit button's label key
+	CSRF           string
+	Fields         []fieldView
+	Error          string // about the whole form
+	// Hidden are hidden fields (name -> value).
+	Hidden map[string]string
+	Class  string
+}
+
+// decodeAccountForm reads a form of specs' fields: values are trimmed
+// (passwords are not); one over its length, or not UTF-8, is a validation
+// error naming it. Fields not in specs are ignored.
+func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error) {
+	vals := make(map[string]string, len(specs))
+	if len(body) > maxAccountForm {
+		return vals, app.Invalid("body", "is too large")
+	}
+	q, err := url.ParseQuery(string(body))
+	if err != nil {
+		return vals, app.Invalid("body", "is not a form")
+	}
+	var v app.Validation
+	for _, f := range specs {
+		s := q.Get(f.Name)
+		if !f.secret() {
+			s = strings.TrimSpace(s)
+		}
+		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > f.Max {
+			v.Add(f.Name, "is too long or not text")
+			s = ""
+		}
+		vals[f.Name] = s
+	}
+	return vals, v.Err()
+}
+
+// newForm is the form of specs filled with vals (passwords left empty).
+func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[string]string) formView {
+	f := formView{Action: action, Submit: submit, CSRF: rq.CSRF, Fields: make([]fieldView, len(specs))}
+	for i, sp := range specs {
+		f.Fields[i] = fieldView{fieldSpec: sp, Label: msg("account.field." + sp.Name)}
+		if !sp.secret() {
+			f.Fields[i].Value = vals[sp.Name]
+		}
+	}
+	return f
+}
+
+// withError puts err's messages on f: a field's next to it, the rest (and
+// a summary) above the form. It returns the page's status; an error that
+// is not the shopper's (internal) comes back as the error.
+func (f *formView) withError(err error) (int, error) {
+	code := app.ErrorCode(err)
+	if code == app.EInternal {
+		return 0, err
+	}
+	m := app.ErrorMessage(err)
+	if k := "account.err." + code; messages[k] != "" {
+		m = msg(k)
+	}
+	e, _ := err.(*app.Error)
+	n := 0
+	if e != nil {
+		for i := range f.Fields {
+			if v, ok := e.Fields[f.Fields[i].Name]; ok {
+				f.Fields[i].Error = f.Fields[i].Label + " " + v + "."
+				n++
+			}
+		}
+		keys := make([]string, 0, len(e.Fields))
+		for k := range e.Fields {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !f.has(k) {
+				m += " " + fieldLabel(k) + " " + e.Fields[k] + "."
+			}
+		}
+	}
+	if n > 0 && code == app.EValidation {
+		m = strings.TrimSpace(msg("form.errors") + " " + strings.TrimPrefix(m, app.ErrorMessage(err)))
+	}
+	f.Error = m
+	return httpkit.StatusOf(code), nil
+}
+
+// has reports whether f has a field of that name.
+func (f *formView) has(name string) bool {
+	for _, fd := range f.Fields {
+		if fd.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// accountView is the data of the generic account form page
+// (account_form.html): a heading, an intro, a notice, forms and links.
+type accountView struct {
+	Title  string
+	Intro  string
+	Notice string
+	Forms  []formView
+	Links  []link
+}
+
+type link struct{ Href, Label string }
+
+// showForm renders the generic account form page.
+func (s *Shop) showForm(c *fiber.Ctx, rq *request, status int, v accountView) error {
+	return s.render(c, rq, status, "account_form", pageMeta{Title: v.Title, NoIndex: true}, v)
+}
+
+// formFail renders v again with err on its first form (the status is
+// err's), or returns err when it is not the shopper's.
+func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) error {
+	status, ierr := v.Forms[0].withError(err)
+	if ierr != nil {
+		return ierr
+	}
+	return s.showForm(c, rq, status, v)
+}
+
+// localNext is next when it is a path of this site ("/..." but not
+// "//..." nor "/\..."), else "/account/".
+func localNext(next string) string {
+	if len(next) > 500 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n\t") {
+		return "/account/"
+	}
+	return next
+}
+
+// signedIn wraps a page only a signed-in shopper sees: a guest goes to the
+// login page, which comes back here after.
+func signedIn(fn pageFunc) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		if rq.Customer == nil {
+			next := c.Path()
+			if c.Method() != fiber.MethodGet {
+				next = "/account/"
+			} else if q := string(c.Request().URI().QueryString()); q != "" {
+				next += "?" + q
+			}
+			return c.Redirect("/account/login/?next="+url.QueryEscape(next), fiber.StatusSeeOther)
+		}
+		return fn(c, rq)
+	}
+}

@@ -1,0 +1,154 @@
+package shop
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// Support tickets: the services the API's ticket routes call
+// (web/ticket.go). Another shopper's ticket is the 404 page.
+
+func (s *Shop) registerTicketRoutes(a *fiber.App) {
+	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
+	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
+	a.Post("/account/tickets/new", s.page(signedIn(s.ticketCreate)))
+	a.Get("/account/tickets/:ticket_id", s.page(signedIn(s.ticketPage)))
+	a.Post("/account/tickets/:ticket_id/reply", s.page(signedIn(s.ticketReply)))
+}
+
+var (
+	ticketFields = []fieldSpec{
+		{Name: "subject", Max: app.MaxTicketSubject, Required: true},
+		{Name: "category", Type: "select", Max: 20, Options: app.TicketCategories},
+		{Name: "order_id", Type: "text", Auto: "off", Max: 20},
+		{Name: "description", Type: "textarea", Max: app.MaxTicketMessage, Required: true},
+	}
+	replyFields = []fieldSpec{{Name: "message", Type: "textarea", Max: app.MaxTicketMessage, Required: true}}
+)
+
+// ticketsView is a page of the shopper's tickets.
+type ticketsView struct {
+	Tickets []*app.Ticket
+	Next    string
+	Notice  string
+}
+
+// ticketsPage serves GET /account/tickets/ (?cursor=): newest first.
+func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
+	if cv := c.Query("cursor"); cv != "" {
+		cur, err := s.cursors.Decode("tickets", rq.Store.ID, lp.Sort, cv)
+		if err != nil {
+			return app.NotFound("page")
+		}
+		lp.After = cur
+	}
+	pg, err := s.svc.Tickets.ListMine(rq.shopper(), lp)
+	if err != nil {
+		return err
+	}
+	v := ticketsView{Tickets: pg.Items, Notice: notice(c)}
+	if pg.Next != nil {
+		v.Next = "/account/tickets/?cursor=" + s.cursors.Encode("tickets", rq.Store.ID, pg.Next)
+	}
+	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: msg("account.tickets.title"), NoIndex: true}, v)
+}
+
+func (s *Shop) ticketNewView(rq *request, vals map[string]string) accountView {
+	return accountView{Title: msg("account.ticket.new.title"),
+		Forms: []formView{newForm(rq, "/account/tickets/new", "account.ticket.new.submit", ticketFields, vals)},
+		Links: []link{{"/account/tickets/", msg("account.tickets.back")}}}
+}
+
+// ticketNewPage serves GET /account/tickets/new (?order_id= prefilled).
+func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
+	vals := map[string]string{"category": app.TicketGeneral}
+	if id, err := strconv.ParseUint(c.Query("order_id"), 10, 64); err == nil && id > 0 {
+		vals["order_id"], vals["category"] = strconv.FormatUint(id, 10), app.TicketOrder
+	}
+	return s.showForm(c, rq, fiber.StatusOK, s.ticketNewView(rq, vals))
+}
+
+// ticketCreate serves POST /account/tickets/new (the API's POST tickets).
+func (s *Shop) ticketCreate(c *fiber.Ctx, rq *request) error {
+	vals, err := decodeAccountForm(c.Body(), ticketFields)
+	v := s.ticketNewView(rq, vals)
+	var t *app.Ticket
+	if err == nil {
+		in := app.TicketInput{Subject: vals["subject"], Description: vals["description"], Category: vals["category"]}
+		if o := vals["order_id"]; o != "" {
+			id, perr := strconv.ParseUint(o, 10, 64)
+			if perr != nil || id == 0 {
+				return s.formFail(c, rq, v, app.Invalid("order_id", "must be a positive integer"))
+			}
+			in.OrderID = &id
+		}
+		t, err = s.svc.Tickets.Create(rq.shopper(), in)
+	}
+	if err != nil {
+		return s.formFail(c, rq, v, err)
+	}
+	return redirect(c, "/account/tickets/"+t.ID+"/?m=opened")
+}
+
+// ticketView is what a ticket's page shows.
+type ticketView struct {
+	Ticket app.TicketView
+	Notice string
+	Reply  formView
+}
+
+func (s *Shop) showTicket(c *fiber.Ctx, rq *request, status int, t *app.Ticket, reply formView, note string) error {
+	v := ticketView{Ticket: t.View(true), Reply: reply, Notice: note}
+	return s.render(c, rq, status, "account_ticket", pageMeta{Title: v.Ticket.TicketNumber + " " + t.Subject, NoIndex: true}, v)
+}
+
+func (s *Shop) replyForm(rq *request, id string, vals map[string]string) formView {
+	return newForm(rq, "/account/tickets/"+id+"/reply", "account.ticket.reply.submit", replyFields, vals)
+}
+
+// ticketPage serves GET /account/tickets/{id}/: the ticket, its messages
+// and the reply form.
+func (s *Shop) ticketPage(c *fiber.Ctx, rq *request) error {
+	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
+	if err != nil {
+		return err
+	}
+	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
+	if err != nil {
+		return err
+	}
+	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, id, nil), notice(c))
+}
+
+// ticketReply serves POST /account/tickets/{id}/reply (the API's POST messages).
+func (s *Shop) ticketReply(c *fiber.Ctx, rq *request) error {
+	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
+	if err != nil {
+		return err
+	}
+	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
+	if err != nil {
+		return err
+	}
+	vals, err := decodeAccountForm(c.Body(), replyFields)
+	if err == nil {
+		_, err = s.svc.Tickets.Reply(rq.shopper(), id, app.TicketReply{Message: vals["message"]})
+	}
+	if err != nil {
+		if app.ErrorCode(err) == app.ENotFound {
+			return err
+		}
+		f := s.replyForm(rq, id, vals)
+		status, ierr := f.withError(err)
+		if ierr != nil {
+			return ierr
+		}
+		return s.showTicket(c, rq, status, t, f, "")
+	}
+	return redirect(c, "/account/tickets/"+id+"/?m=replied")
+}
