@@ -92,7 +92,7 @@ func TestAccountJourney(t *testing.T) {
 		t.Fatalf("address links %v", ids)
 	}
 	first := ids[0][1]
-	edit := b.get("/account/addresses/" + first + "/").expect(t, 200, "Address")
+	edit := b.get("/account/addresses/"+first+"/").expect(t, 200, "Address")
 	work := "/account/addresses/" + ids[1][1] + "/"
 	if strings.Contains(edit.Body, "2 Oak Ave") {
 		first, work = ids[1][1], "/account/addresses/"+ids[0][1]+"/"
@@ -119,7 +119,7 @@ func TestAccountJourney(t *testing.T) {
 	b.post(op, op+"cancel", url.Values{"reason": {"again"}}).expect(t, 409)
 
 	// a ticket: opened, read, replied
-	b.get("/account/tickets/new?order_id=" + fmt.Sprint(o.ID)).expect(t, 200, `value="`+fmt.Sprint(o.ID)+`"`)
+	b.get("/account/tickets/new?order_id="+fmt.Sprint(o.ID)).expect(t, 200, `value="`+fmt.Sprint(o.ID)+`"`)
 	b.post("/account/tickets/new", "/account/tickets/new", url.Values{"subject": {""}, "description": {"x"}}).
 		expect(t, 400, `id="f-subject-err"`, ">x</textarea>")
 	tp := b.post("/account/tickets/new", "/account/tickets/new", url.Values{"subject": {"Where is it?"}, "category": {"ORDER"},
