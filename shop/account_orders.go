@@ -92,13 +92,29 @@ func (s *Shop) loadOrder(c *fiber.Ctx, rq *request) (orderView, error) {
 	case app.OrderPending, app.OrderConfirmed:
 		d := newForm(rq, base+"/delivery", "account.order.delivery.submit", deliveryFields,
 			map[string]string{"receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
-		cf := newForm(rq, base+"/cancel", "account.order.cancel.submit", cancelFields, nil)
-		v.Delivery, v.Cancel = &d, &cf
+		v.Delivery = &d
+		if !pending(v.Cancellations) {
+			cf := newForm(rq, base+"/cancel", "account.order.cancel.submit", cancelFields, nil)
+			v.Cancel = &cf
+		}
 	case app.OrderDelivered, app.OrderCompleted:
-		rf := newForm(rq, base+"/refund", "account.order.refund.submit", refundFields, nil)
-		v.Refund = &rf
+		if !pending(v.Refunds) {
+			rf := newForm(rq, base+"/refund", "account.order.refund.submit", refundFields, nil)
+			v.Refund = &rf
+		}
 	}
 	return v, nil
+}
+
+// pending reports whether one of rs waits for the shop (the page then
+// offers no second request; the service refuses one anyway).
+func pending(rs []*app.Request) bool {
+	for _, r := range rs {
+		if r.Status == app.RequestPending {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) error {
