@@ -54,6 +54,7 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 	if app.ErrorCode(err) != app.ERateLimited {
 		return err
 	}
+	retryAfter(c, err)
 	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: msg("account.limited.title"),
 		Intro: msg("account.limited"), Links: []link{{"/account/", msg("account.back")}}})
 }

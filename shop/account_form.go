@@ -3,6 +3,7 @@ package shop
 import (
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -164,7 +165,15 @@ func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) err
 	if ierr != nil {
 		return ierr
 	}
+	retryAfter(c, err)
 	return s.showForm(c, rq, status, v)
+}
+
+// retryAfter sets Retry-After for a rate-limited answer, as the API does.
+func retryAfter(c *fiber.Ctx, err error) {
+	if e, ok := err.(*app.Error); ok && e.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
+	}
 }
 
 // localNext is next when it is a path of this site ("/..." but not

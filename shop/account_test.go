@@ -285,7 +285,10 @@ func TestAccountRateLimited(t *testing.T) {
 	form := url.Values{"email": {"ann@example.com"}, "password": {"wrong"}}
 	b.post("/account/login/", "/account/login/", form).expect(t, 401)
 	b.post("/account/login/", "/account/login/", form).expect(t, 401)
-	b.post("/account/login/", "/account/login/", form).expect(t, 429, "Too many attempts")
+	p := b.post("/account/login/", "/account/login/", form).expect(t, 429, "Too many attempts")
+	if p.Header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
 }
 
 func FuzzAccountForm(f *testing.F) {
@@ -322,4 +325,14 @@ func TestAccountRefundAndTracking(t *testing.T) {
 	b.get(op+"?m=refund").expect(t, 200, "refund request was sent", "Refund $5.00", "Waiting for the shop").lacks(t, "Ask for a refund")
 	// a delivered order's delivery details no longer change
 	b.post(op, op+"delivery", url.Values{"receiver_name": {"X"}, "phone": {"+1 555 0100"}, "address": {"1 Main St"}}).expect(t, 409)
+}
+
+func TestAccountMailLimit(t *testing.T) {
+	e := newEnv(t, shop.Config{LoginFailures: 1})
+	s := newCartStore(t, e, "Acme")
+	e.Shopper(s.id, "ann@example.com")
+	b := newBrowser(t, e, s.host)
+	form := url.Values{"email": {"ann@example.com"}}
+	b.post("/account/password/forgot/", "/account/password/forgot/", form).expect(t, 303)
+	b.post("/account/password/forgot/", "/account/password/forgot/", form).expect(t, 429, "Too many attempts", `value="ann@example.com"`)
 }
