@@ -69,6 +69,11 @@ func TestAccountJourney(t *testing.T) {
 	b.post("/account/verify/", "/account/verify/", url.Values{"code": {"000000x"}}).expect(t, 400, "Code from the email")
 	b.post("/account/verify/", "/account/verify/resend", nil).expect(t, 303)
 	code := mailedCode(t, e, s.id, app.MailVerifyCode, "ann@example.com")
+	wrong := "000000"
+	if code == wrong {
+		wrong = "111111"
+	}
+	b.post("/account/verify/", "/account/verify/", url.Values{"code": {wrong}}).expect(t, 400, `id="f-code-err"`)
 	b.post("/account/verify/", "/account/verify/", url.Values{"code": {code}}).expect(t, 303)
 	b.get("/account/?m=verified").expect(t, 200, "is verified", `value="Ann"`).lacks(t, "not verified yet")
 
@@ -77,8 +82,20 @@ func TestAccountJourney(t *testing.T) {
 	noindexed(t, b.get("/account/?m=saved")).expect(t, 200, "Saved.", `value="Annie"`)
 	b.post("/account/", "/account/profile", url.Values{"first_name": {""}, "phone": {"x"}}).
 		expect(t, 400, "Please correct", `id="f-first_name-err"`, `aria-invalid="true"`)
+	journeyAddresses(t, b)
+	orderID := journeyOrder(t, e, s, b)
+	journeyTicket(t, b, orderID)
 
-	// addresses: add, edit, default, delete
+	// sign out: the account is gone from this browser
+	b.post("/account/", "/account/logout/", nil).expect(t, 303)
+	b.get("/account/").expect(t, 303)
+	b.get("/account/login/?m=loggedout").expect(t, 200, "signed out")
+}
+
+// journeyAddresses adds two addresses, edits one, makes the other the
+// default and deletes it.
+func journeyAddresses(t *testing.T, b *browser) {
+	t.Helper()
 	addr := url.Values{"label": {"HOME"}, "receiver_name": {"Ann Lee"}, "phone": {"+1 555 0100"}, "address_line1": {"1 Main St"},
 		"city": {"Springfield"}, "postal_code": {"12345"}}
 	b.get("/account/addresses/new").expect(t, 200, `autocomplete="address-line1"`, `autocomplete="postal-code"`)
@@ -104,8 +121,12 @@ func TestAccountJourney(t *testing.T) {
 	b.post("/account/addresses/", "/account/addresses/"+first+"/default", nil).expect(t, 303)
 	b.post("/account/addresses/", "/account/addresses/"+first+"/delete", nil).expect(t, 303)
 	b.get("/account/addresses/?m=deleted").expect(t, 200, "3 Elm Rd", "was deleted").lacks(t, "1 Main St")
+}
 
-	// an order: list, page, delivery change, cancellation and its status
+// journeyOrder: an order shows in the list and its page; its delivery
+// details change; a cancellation is requested and its status shows.
+func journeyOrder(t *testing.T, e *testenv.Env, s cartStore, b *browser) uint64 {
+	t.Helper()
 	me := customerID(t, e, s.id, "ann@example.com")
 	o := e.PlaceOrder(s.id, me, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: s.hammer, Qty: 2})
 	op := fmt.Sprintf("/account/orders/%d/", o.ID)
@@ -117,8 +138,13 @@ func TestAccountJourney(t *testing.T) {
 	b.post(op, op+"cancel", url.Values{"reason": {"Changed my mind"}}).expect(t, 303)
 	b.get(op+"?m=cancel").lacks(t, "Request cancellation").expect(t, 200, "Cancellation", "Waiting for the shop")
 	b.post(op, op+"cancel", url.Values{"reason": {"again"}}).expect(t, 409)
+	return o.ID
+}
 
-	// a ticket: opened, read, replied
+// journeyTicket: a ticket about the order is opened, read and replied to.
+func journeyTicket(t *testing.T, b *browser, orderID uint64) {
+	t.Helper()
+	o := struct{ ID uint64 }{orderID}
 	b.get("/account/tickets/new?order_id="+fmt.Sprint(o.ID)).expect(t, 200, `value="`+fmt.Sprint(o.ID)+`"`)
 	b.post("/account/tickets/new", "/account/tickets/new", url.Values{"subject": {""}, "description": {"x"}}).
 		expect(t, 400, `id="f-subject-err"`, ">x</textarea>")
@@ -129,11 +155,6 @@ func TestAccountJourney(t *testing.T) {
 	b.post(tpath, tpath+"reply", url.Values{"message": {"Any news?"}}).expect(t, 303)
 	b.get(tpath).expect(t, 200, "Any news?")
 	noindexed(t, b.get("/account/tickets/")).expect(t, 200, "TKT-", "Where is it?")
-
-	// sign out: the account is gone from this browser
-	b.post("/account/", "/account/logout/", nil).expect(t, 303)
-	b.get("/account/").expect(t, 303)
-	b.get("/account/login/?m=loggedout").expect(t, 200, "signed out")
 }
 
 // customerID is the id of the customer of email.
