@@ -174,6 +174,9 @@ func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	if err := s.signIn(c, rq, res.AccessToken, res.RefreshToken); err != nil {
 		return err
 	}
+	if next == "/account/" && !rq.Customer.EmailVerified && rq.Store.Settings().EmailOTPEnabled {
+		next = "/account/verify/" // the store asks for it before an order
+	}
 	return c.Redirect(next, fiber.StatusSeeOther)
 }
 

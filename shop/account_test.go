@@ -90,6 +90,15 @@ func TestAccountJourney(t *testing.T) {
 	b.post("/account/", "/account/logout/", nil).expect(t, 303)
 	b.get("/account/").expect(t, 303)
 	b.get("/account/login/?m=loggedout").expect(t, 200, "signed out")
+
+	// an unverified shopper signing in is sent to the code page
+	b2 := newBrowser(t, e, s.host)
+	b2.post("/account/register/", "/account/register/", registerForm("bob@example.com")).expect(t, 303)
+	b2.post("/account/", "/account/logout/", nil).expect(t, 303)
+	p = b2.post("/account/login/", "/account/login/", url.Values{"email": {"bob@example.com"}, "password": {"password123"}})
+	if p.expect(t, 303); p.Location != "/account/verify/" {
+		t.Fatalf("unverified sign-in went to %q", p.Location)
+	}
 }
 
 // journeyAddresses adds two addresses, edits one, makes the other the
