@@ -5,7 +5,7 @@ package app
 // another area does not compile until the area is added here, so these
 // lines are the services' storage dependencies, checked. Checkout, orders,
 // payments, requests, customers and the catalog keep the whole Tx: their
-// transactions cross most areas (docs/decisions.md, Architecture).
+// transactions cross most areas (docs/decisions.md, "Layering and services").
 type (
 	storeData interface {
 		BaseTx

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// Webhook event types (docs/decisions.md, "Notifications, webhooks and CORS").
+// Webhook event types (docs/decisions.md, "Webhooks").
 const (
 	EvOrderCreated           = "order.created"
 	EvOrderPaid              = "order.paid"
