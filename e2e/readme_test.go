@@ -16,21 +16,35 @@ import (
 // written (an HTML comment, invisible on the rendered page).
 const readmeMarker = "<!-- readme-test -->"
 
-// readmeBlocks returns the marked ```sh blocks of the README, in order.
+// readmeFiles hold the runnable examples, run in this order as one script:
+// the README's first steps, then the walk-through in docs/api.md.
+var readmeFiles = []string{"README.md", "docs/api.md"}
+
+// readmeBlocks returns the marked ```sh blocks of readmeFiles, in order.
 func readmeBlocks(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var blocks []string
+	for _, name := range readmeFiles {
+		raw, err := os.ReadFile("../" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, markedBlocks(t, name, string(raw))...)
 	}
-	lines := strings.Split(string(raw), "\n")
+	return blocks
+}
+
+// markedBlocks returns the ```sh blocks of one file that follow readmeMarker.
+func markedBlocks(t *testing.T, name, text string) []string {
+	t.Helper()
+	lines := strings.Split(text, "\n")
 	var blocks []string
 	for i := 0; i < len(lines); i++ {
 		if strings.TrimSpace(lines[i]) != readmeMarker {
 			continue
 		}
 		if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```sh" {
-			t.Fatalf("README.md:%d: %s must be followed by a ```sh block", i+1, readmeMarker)
+			t.Fatalf("%s:%d: %s must be followed by a ```sh block", name, i+1, readmeMarker)
 		}
 		var b strings.Builder
 		j := i + 2
@@ -38,7 +52,7 @@ func readmeBlocks(t *testing.T) []string {
 			b.WriteString(lines[j] + "\n")
 		}
 		if j == len(lines) {
-			t.Fatalf("README.md:%d: the block never closes", i+2)
+			t.Fatalf("%s:%d: the block never closes", name, i+2)
 		}
 		blocks = append(blocks, b.String())
 		i = j
@@ -46,8 +60,8 @@ func readmeBlocks(t *testing.T) []string {
 	return blocks
 }
 
-// TestReadmeRunsAsWritten runs the README's marked shell examples in order, in
-// one bash, against a fresh demo server (the real binary on a free port). The
+// TestReadmeRunsAsWritten runs the marked shell examples of the README and then
+// of docs/api.md in order, in one bash, against a fresh demo server (the real binary on a free port). The
 // README's address and the placeholder API key are replaced by the real ones;
 // every curl fails on an HTTP error (--fail-with-body) and the script stops at
 // the first failing command (set -euo pipefail), so a broken example fails here.
@@ -59,7 +73,7 @@ func TestReadmeRunsAsWritten(t *testing.T) {
 	}
 	blocks := readmeBlocks(t)
 	if len(blocks) < 4 {
-		t.Fatalf("got %d marked README blocks, want at least 4 (products/admin, register, checkout, after the order)", len(blocks))
+		t.Fatalf("got %d marked blocks in README.md and docs/api.md, want at least 4 (products/admin, register, checkout, after the order)", len(blocks))
 	}
 	script := strings.Join(blocks, "\n")
 	for _, must := range []string{"payment/initiate/", "$REDIRECT_URL", "payment/verify/", "provider_params", "/orders/", "tickets/"} {
