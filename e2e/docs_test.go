@@ -41,6 +41,7 @@ var (
 	dottedKey  = regexp.MustCompile(`^[a-z_]+(\.[a-z0-9_*]+)+$`)
 	envVar     = regexp.MustCompile(`STOREFRONT_[A-Z0-9_]*[A-Z0-9]`)
 	heading    = regexp.MustCompile(`(?m)^#{1,6} +(.+?) *$`)
+	repoPath   = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.*-]+)+/?$`)
 )
 
 // TestDocsStayTrue checks what the README and docs/*.md name against the
@@ -48,7 +49,8 @@ var (
 // exists (and a heading of it, for an #anchor), every `make X` is a Makefile
 // target, every `storefront CMD` a command of the binary, every configuration
 // key (`http.addr`) a key of the config with a line in config.example.yaml,
-// and every STOREFRONT_ variable a key's variable.
+// every STOREFRONT_ variable a key's variable, and every repository path in
+// code (`storage/batch.go`) a file that exists.
 func TestDocsStayTrue(t *testing.T) {
 	targets := makeTargets(t)
 	commands := binaryCommands(t)
@@ -79,6 +81,10 @@ func TestDocsStayTrue(t *testing.T) {
 				if !commands[m[1]] {
 					t.Errorf("%s: `storefront %s`: no such command in main.go's usage", name, m[1])
 				}
+			}
+			// STYLE.md is the house style guide's copy: its paths are examples.
+			if repoPath.MatchString(c) && name != "docs/STYLE.md" && !pathExists(c) {
+				t.Errorf("%s: `%s`: no such file in the repository", name, c)
 			}
 			if dottedKey.MatchString(c) && sections[strings.SplitN(c, ".", 2)[0]] && !notKeys[c] {
 				if msg := checkKey(c, keys, example); msg != "" {
@@ -118,6 +124,18 @@ func splitCode(text string) (string, []string) {
 		}
 	}
 	return prose.String(), code
+}
+
+// pathExists reports whether a path named in code (`storage/batch.go`,
+// `web/openapi/*.json`) is in the repository. Only paths below a top-level
+// folder of the repository count: `api/v1/...` and the like are not files.
+func pathExists(p string) bool {
+	top := strings.SplitN(p, "/", 2)[0]
+	if st, err := os.Stat("../" + top); err != nil || !st.IsDir() || top == "." || top == ".." {
+		return true // not a path of the repository (a URL path, ./data)
+	}
+	m, err := filepath.Glob("../" + strings.TrimSuffix(p, "/"))
+	return err == nil && len(m) > 0
 }
 
 // checkLink returns what is wrong with a link of file, or "".
