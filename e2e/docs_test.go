@@ -42,6 +42,7 @@ var (
 	envVar     = regexp.MustCompile(`STOREFRONT_[A-Z0-9_]*[A-Z0-9]`)
 	heading    = regexp.MustCompile(`(?m)^#{1,6} +(.+?) *$`)
 	repoPath   = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.*-]+)+/?$`)
+	bareFile   = regexp.MustCompile(`^[A-Za-z0-9_-]+\.(go|sh)$`)
 )
 
 // TestDocsStayTrue checks what the README and docs/*.md name against the
@@ -50,11 +51,12 @@ var (
 // target, every `storefront CMD` a command of the binary, every configuration
 // key (`http.addr`) a key of the config with a line in config.example.yaml,
 // every STOREFRONT_ variable a key's variable, and every repository path in
-// code (`storage/batch.go`) a file that exists.
+// code (`storage/batch.go`, or a bare `batch.go`) a file that exists.
 func TestDocsStayTrue(t *testing.T) {
 	targets := makeTargets(t)
 	commands := binaryCommands(t)
 	keys, example := configKeys(t)
+	files := fileNames(t)
 	sections := map[string]bool{}
 	for k := range keys {
 		sections[strings.SplitN(k, ".", 2)[0]] = true
@@ -85,6 +87,9 @@ func TestDocsStayTrue(t *testing.T) {
 			// STYLE.md is the house style guide's copy: its paths are examples.
 			if repoPath.MatchString(c) && name != "docs/STYLE.md" && !pathExists(c) {
 				t.Errorf("%s: `%s`: no such file in the repository", name, c)
+			}
+			if bareFile.MatchString(c) && name != "docs/STYLE.md" && !files[c] {
+				t.Errorf("%s: `%s`: no file of that name in the repository", name, c)
 			}
 			if dottedKey.MatchString(c) && sections[strings.SplitN(c, ".", 2)[0]] && !notKeys[c] {
 				if msg := checkKey(c, keys, example); msg != "" {
@@ -136,6 +141,28 @@ func pathExists(p string) bool {
 	}
 	m, err := filepath.Glob("../" + strings.TrimSuffix(p, "/"))
 	return err == nil && len(m) > 0
+}
+
+// fileNames are the base names of the repository's Go and shell files.
+func fileNames(t *testing.T) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".tools" || d.Name() == "node_modules" || d.Name() == "data") {
+			return filepath.SkipDir
+		}
+		if bareFile.MatchString(d.Name()) {
+			out[d.Name()] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // checkLink returns what is wrong with a link of file, or "".
