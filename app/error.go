@@ -29,7 +29,7 @@ const (
 	// ETestPaymentsRefused: a live store (payments_live) refuses the test sandbox (409).
 	ETestPaymentsRefused = "test_payments_refused"
 	EInternal            = "internal"
-	// Codes beyond the contract's table (docs/decisions.md, "Errors, envelope and wire conventions").
+	// Codes beyond the contract's table (docs/decisions.md, "Errors, envelope, lists and cursors").
 	ERequestTimeout  = "request_timeout"           // 408: the request did not arrive in time
 	EHeadersTooLarge = "request_headers_too_large" // 431: request line or headers over the limit
 	EStorageFull     = "storage_full"              // 507: the disk is full; retry later

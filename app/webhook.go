@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// Webhook event types (docs/decisions.md, "Webhooks").
+// Webhook event types (docs/decisions.md, "Side effects").
 const (
 	EvOrderCreated           = "order.created"
 	EvOrderPaid              = "order.paid"
