@@ -50,6 +50,7 @@ func loadDoc(t *testing.T) (openapiDoc, map[string]any) {
 
 type operation struct {
 	OperationID string         `json:"operationId"`
+	Tags        []string       `json:"tags"`
 	Description string         `json:"description"`
 	Parameters  []any          `json:"parameters"`
 	RequestBody map[string]any `json:"requestBody"`

@@ -1,0 +1,138 @@
+package web_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// tagGroups is the order /docs shows the operations in: the storefront first.
+var tagGroups = []string{"Storefront", "Admin", "Operations"}
+
+// tagName is the one naming style of tags: a capitalised noun phrase, with
+// "Admin: " before the admin API's groups.
+var tagName = regexp.MustCompile(`^(Admin: )?[A-Z][a-z]+( [a-z]+)*$`)
+
+// TestOpenAPITags: every operation has exactly one tag, listed in the
+// document's tags; every listed tag is in exactly one x-tagGroups group, the
+// groups are Storefront, Admin, Operations in that order, and the tags list
+// follows the groups' order; admin paths carry "Admin: " tags and storefront
+// paths never do.
+func TestOpenAPITags(t *testing.T) {
+	doc, tree := loadDoc(t)
+	var top struct {
+		Tags []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+		} `json:"tags"`
+		Groups []struct {
+			Name string   `json:"name"`
+			Tags []string `json:"tags"`
+		} `json:"x-tagGroups"`
+	}
+	raw, _ := json.Marshal(tree)
+	if err := json.Unmarshal(raw, &top); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]int{}
+	for i, tag := range top.Tags {
+		if _, dup := listed[tag.Name]; dup {
+			t.Errorf("tag %q listed twice", tag.Name)
+		}
+		listed[tag.Name] = i
+		if !tagName.MatchString(tag.Name) {
+			t.Errorf("tag %q: want a capitalised noun phrase, with an \"Admin: \" prefix for the admin API", tag.Name)
+		}
+		if tag.Description == "" {
+			t.Errorf("tag %q has no description", tag.Name)
+		}
+	}
+	var order []string
+	inGroup := map[string]string{}
+	for i, g := range top.Groups {
+		if i >= len(tagGroups) || g.Name != tagGroups[i] {
+			t.Errorf("x-tagGroups[%d] is %q, want the groups %v in that order", i, g.Name, tagGroups)
+		}
+		for _, name := range g.Tags {
+			if _, ok := listed[name]; !ok {
+				t.Errorf("group %q names tag %q, which the tags list lacks", g.Name, name)
+			}
+			if other, ok := inGroup[name]; ok {
+				t.Errorf("tag %q is in groups %q and %q", name, other, g.Name)
+			}
+			inGroup[name] = g.Name
+			order = append(order, name)
+		}
+	}
+	if len(top.Groups) != len(tagGroups) {
+		t.Errorf("got %d tag groups, want %d", len(top.Groups), len(tagGroups))
+	}
+	for i, tag := range top.Tags {
+		if inGroup[tag.Name] == "" {
+			t.Errorf("tag %q is in no x-tagGroups group", tag.Name)
+		} else if i < len(order) && order[i] != tag.Name {
+			t.Errorf("tags[%d] is %q, want %q (the tags list follows the groups)", i, tag.Name, order[i])
+		}
+	}
+	used := map[string]bool{}
+	eachOperation(t, doc, func(method, path string, op operation) {
+		where := method + " " + path
+		if len(op.Tags) != 1 {
+			t.Errorf("%s: got tags %q, want exactly one", where, op.Tags)
+			return
+		}
+		tag := op.Tags[0]
+		used[tag] = true
+		if _, ok := listed[tag]; !ok {
+			t.Errorf("%s: tag %q is not in the document's tags list", where, tag)
+		}
+		admin := strings.HasPrefix(path, "/api/v1/admin/") && !strings.HasPrefix(path, "/api/v1/admin/backups/")
+		if admin != strings.HasPrefix(tag, "Admin: ") {
+			t.Errorf("%s: tag %q; admin API paths (and only they) take an \"Admin: \" tag", where, tag)
+		}
+		if strings.HasPrefix(path, "/api/v1/business/website/") && inGroup[tag] != "Storefront" {
+			t.Errorf("%s: tag %q is not in the Storefront group", where, tag)
+		}
+	})
+	for name := range listed {
+		if !used[name] {
+			t.Errorf("tag %q is listed but no operation uses it", name)
+		}
+	}
+}
+
+// TestOpenAPINullableIDs: one convention for a missing id: type
+// ["integer", "null"] (never OpenAPI 3.0's nullable, never a oneOf with null).
+func TestOpenAPINullableIDs(t *testing.T) {
+	_, tree := loadDoc(t)
+	var walk func(path string, node any)
+	walk = func(path string, node any) {
+		switch n := node.(type) {
+		case map[string]any:
+			if _, ok := n["nullable"]; ok {
+				t.Errorf("%s: nullable is OpenAPI 3.0; use type [\"T\", \"null\"]", path)
+			}
+			if props, ok := n["properties"].(map[string]any); ok {
+				for name, p := range props {
+					ps, _ := p.(map[string]any)
+					if !(name == "id" || strings.HasSuffix(name, "_id")) || ps == nil {
+						continue
+					}
+					raw, _ := json.Marshal(ps)
+					if strings.Contains(string(raw), `"null"`) && !strings.Contains(string(raw), `"type":["integer","null"]`) && !strings.Contains(string(raw), `"type":["string","null"]`) {
+						t.Errorf("%s/%s: a nullable id must be type [\"integer\", \"null\"], got %s", path, name, raw)
+					}
+				}
+			}
+			for k, v := range n {
+				walk(path+"/"+k, v)
+			}
+		case []any:
+			for _, v := range n {
+				walk(path+"/*", v)
+			}
+		}
+	}
+	walk("", tree)
+}
