@@ -3,6 +3,7 @@ package testenv
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +33,8 @@ import (
 type exchange struct {
 	method, target string
 	header         http.Header // request headers
+	reqBody        []byte      // the request body sent (nil: none)
+	offContract    bool        // Req.OffContract: the request is not validated
 	status         int
 	respHeader     http.Header
 	body           []byte
@@ -139,6 +142,9 @@ func validateExchange(router routers.Router, x exchange) string {
 	if err != nil {
 		return "" // not a documented path (HTML pages, sandbox)
 	}
+	if msg := validateRequest(route, params, x); msg != "" {
+		return msg
+	}
 	if !strings.HasPrefix(x.respHeader.Get("Content-Type"), "application/json") {
 		// Documented JSON operations answer JSON; anything else is only checked
 		// when the operation lists that media type for the status.
@@ -165,6 +171,86 @@ func validateExchange(router routers.Router, x exchange) string {
 		route.Operation.OperationID, x.method, route.Path, x.status, describe(err), body)
 }
 
+// ValidateWebhook checks one webhook delivery against the document's
+// webhooks section: the entry named by the payload's type must exist, its
+// header parameters (webhook-id, webhook-timestamp, webhook-signature) must
+// be present and match, and the body must match its payload schema. It
+// returns "" when the delivery conforms.
+func ValidateWebhook(header http.Header, body []byte) string {
+	doc, _, err := Contract()
+	if err != nil {
+		return err.Error()
+	}
+	var payload map[string]any
+	if err := json.Unmarshal(body, &payload); err != nil {
+		return fmt.Sprintf("contract: webhook body is not a JSON object: %v", err)
+	}
+	typ, _ := payload["type"].(string)
+	item := doc.Webhooks[typ]
+	if item == nil || item.Post == nil {
+		return fmt.Sprintf("contract: webhook %q is not in the document's webhooks section", typ)
+	}
+	op := item.Post
+	var problems []string
+	for _, p := range op.Parameters {
+		prm := p.Value
+		if prm.In != openapi3.ParameterInHeader {
+			continue
+		}
+		v := header.Get(prm.Name)
+		if v == "" {
+			if prm.Required {
+				problems = append(problems, "  header "+prm.Name+" missing")
+			}
+			continue
+		}
+		if err := prm.Schema.Value.VisitJSON(v); err != nil {
+			problems = append(problems, "  header "+prm.Name+":\n"+describe(err))
+		}
+	}
+	schema := op.RequestBody.Value.Content.Get("application/json").Schema.Value
+	var decoded any
+	_ = json.Unmarshal(body, &decoded)
+	if err := schema.VisitJSON(decoded, openapi3.MultiErrors()); err != nil {
+		problems = append(problems, describe(err))
+	}
+	if len(problems) == 0 {
+		return ""
+	}
+	if len(body) > 600 {
+		body = append(body[:600:600], "..."...)
+	}
+	return fmt.Sprintf("contract: webhook %s does not match the OpenAPI document:\n%s\nbody: %s", typ, strings.Join(problems, "\n"), body)
+}
+
+// validateRequest checks the request of a 2xx exchange against the
+// operation: parameters and body. Security is not checked here (the HTTP
+// tests check who may call what).
+func validateRequest(route *routers.Route, params map[string]string, x exchange) string {
+	if x.offContract || x.status < 200 || x.status > 299 {
+		return ""
+	}
+	req := httptest.NewRequest(x.method, "http://shop.test"+x.target, bytes.NewReader(x.reqBody))
+	for k, v := range x.header {
+		req.Header[k] = v
+	}
+	if x.reqBody == nil {
+		req.Body = http.NoBody
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+	err := openapi3filter.ValidateRequest(context.Background(), in)
+	if err == nil {
+		return ""
+	}
+	body := x.reqBody
+	if len(body) > 600 {
+		body = append(body[:600:600], "..."...)
+	}
+	return fmt.Sprintf("contract: %s (%s %s) request answered %d does not match the OpenAPI document (mark a request sent off-contract on purpose with Req.OffContract):\n%s\nrequest body: %s",
+		route.Operation.OperationID, x.method, x.target, x.status, describe(err), body)
+}
+
 // describe lists each schema mismatch as "at /json/path: reason".
 func describe(err error) string {
 	var lines []string
@@ -185,9 +271,20 @@ func describe(err error) string {
 		lines = append(lines, "  "+err.Error())
 	}
 	var re *openapi3filter.ResponseError
-	if errors.As(err, &re) && re.Err != nil {
+	var rq *openapi3filter.RequestError
+	switch {
+	case errors.As(err, &re) && re.Err != nil:
 		walk(re.Err)
-	} else {
+	case errors.As(err, &rq) && rq.Err != nil:
+		where := rq.Reason
+		if rq.Parameter != nil {
+			where = "parameter " + rq.Parameter.Name + " (" + rq.Parameter.In + ")"
+		} else if rq.RequestBody != nil {
+			where = "request body"
+		}
+		lines = append(lines, "  "+where+":")
+		walk(rq.Err)
+	default:
 		walk(err)
 	}
 	sort.Strings(lines)

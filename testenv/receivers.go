@@ -268,6 +268,15 @@ type HookReceiver struct {
 	delay  time.Duration // how long to wait before answering
 	notify chan struct{}
 	srv    *http.Server
+	off    bool // OffContract: the deliveries are not validated
+}
+
+// OffContract turns the validation of deliveries off, for tests that post
+// bodies that are not events (the sender's own tests).
+func (h *HookReceiver) OffContract() {
+	h.mu.Lock()
+	h.off = true
+	h.mu.Unlock()
 }
 
 // ReceivedHook is one request the receiver saw.
@@ -277,9 +286,14 @@ type ReceivedHook struct {
 	SignatureOK bool
 	Status      int // what the receiver answered
 	Body        map[string]any
+	Raw         []byte      // the body as received
+	Header      http.Header // the request's headers
 }
 
-// NewHookReceiver serves on a free port until the test ends.
+// NewHookReceiver serves on a free port until the test ends. When the test
+// ends, every delivery received is validated against the webhooks section
+// of the OpenAPI document (ValidateWebhook): the headers and the payload
+// schema of its event type.
 func NewHookReceiver(t testing.TB) *HookReceiver {
 	t.Helper()
 	h := &HookReceiver{notify: make(chan struct{}, 10000)}
@@ -290,7 +304,22 @@ func NewHookReceiver(t testing.TB) *HookReceiver {
 	h.URL = "http://" + ln.Addr().String() + "/hooks"
 	h.srv = &http.Server{Handler: h}
 	go h.srv.Serve(ln)
-	t.Cleanup(func() { h.srv.Close() })
+	t.Cleanup(func() {
+		h.srv.Close()
+		h.mu.Lock()
+		off := h.off
+		h.mu.Unlock()
+		reported := map[string]bool{}
+		for _, r := range h.Received() {
+			if off {
+				break
+			}
+			if msg := ValidateWebhook(r.Header, r.Raw); msg != "" && !reported[msg] {
+				reported[msg] = true
+				t.Errorf("%s", msg)
+			}
+		}
+	})
 	return h
 }
 
@@ -350,7 +379,7 @@ func (h *HookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 		}
 	}
-	rec := ReceivedHook{ID: r.Header.Get("webhook-id"), Status: status}
+	rec := ReceivedHook{ID: r.Header.Get("webhook-id"), Status: status, Raw: body, Header: r.Header.Clone()}
 	fmt.Sscan(r.Header.Get("webhook-timestamp"), &rec.Timestamp)
 	rec.SignatureOK = VerifyStandardWebhook(secret, r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), r.Header.Get("webhook-signature"), body)
 	_ = json.Unmarshal(body, &rec.Body)

@@ -230,6 +230,11 @@ type Req struct {
 	Token        string // Authorization: Bearer
 	Body         any    // encoded as JSON unless []byte or string
 	Header       map[string]string
+	// OffContract marks a request that breaks the document on purpose (a
+	// test of what the server does with it): the contract check does not
+	// validate it. Requests answered with a non-2xx status are never
+	// validated (they are the error rows).
+	OffContract bool
 }
 
 // Do sends r through the Fiber app and decodes the envelope. It fails the
@@ -237,18 +242,22 @@ type Req struct {
 func (e *Env) Do(r Req) *Response {
 	e.T.Helper()
 	var body io.Reader
+	var sent []byte
 	switch b := r.Body.(type) {
 	case nil:
 	case []byte:
-		body = bytes.NewReader(b)
+		sent = b
 	case string:
-		body = bytes.NewReader([]byte(b))
+		sent = []byte(b)
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
 			e.T.Fatal(err)
 		}
-		body = bytes.NewReader(raw)
+		sent = raw
+	}
+	if r.Body != nil {
+		body = bytes.NewReader(sent)
 	}
 	var req *http.Request
 	if e.Base != "" {
@@ -283,7 +292,8 @@ func (e *Env) Do(r Req) *Response {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	e.rec.add(exchange{method: r.Method, target: r.Path, header: req.Header, status: resp.StatusCode, respHeader: resp.Header, body: raw})
+	e.rec.add(exchange{method: r.Method, target: r.Path, header: req.Header, reqBody: sent, offContract: r.OffContract,
+		status: resp.StatusCode, respHeader: resp.Header, body: raw})
 	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	_ "embed"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,8 +20,32 @@ var (
 	//go:embed docs/index.html
 	docsPage []byte
 	//go:embed docs/redoc.standalone.js
-	redocJS []byte
+	vendoredRedocJS []byte
+	redocJS         = localRedoc(vendoredRedocJS)
 )
+
+// redocExternal are the addresses the vendored renderer would reach on
+// another host, and what the served copy says instead: the "redocly" badge's
+// logo (from cdn.redoc.ly, a CSP error on every load) becomes an empty SVG;
+// the icon sets (cdn.redocly.com, used only by x-icon extensions this
+// document does not use) and the telemetry endpoint point at this server.
+// The vendored file stays as published; the rewrite happens once at start.
+var redocExternal = []struct{ from, to string }{
+	{"https://cdn.redoc.ly/redoc/logo-mini-full.svg", emptySVG},
+	{"https://cdn.redoc.ly/redoc/logo-mini.svg", emptySVG},
+	{"https://cdn.redocly.com/icons/", "/docs/icons/"},
+	{"https://otel.cloud.redocly.com/v1/traces", "/docs/telemetry"},
+}
+
+const emptySVG = "data:image/svg+xml,%3Csvg%20xmlns=%22http://www.w3.org/2000/svg%22/%3E"
+
+// localRedoc returns the renderer with every redocExternal address replaced.
+func localRedoc(js []byte) []byte {
+	for _, r := range redocExternal {
+		js = bytes.ReplaceAll(js, []byte(r.from), []byte(r.to))
+	}
+	return js
+}
 
 // docsCSP allows the page exactly what Redoc needs: its own script, the inline
 // styles it generates (styled-components), fetching /openapi.json, data: and
@@ -48,4 +73,6 @@ func serveDocs(r fiber.Router) {
 		c.Set(fiber.HeaderETag, `"redoc-`+RedocVersion+`"`)
 		return c.Send(redocJS)
 	})
+	// The renderer's telemetry, pointed here by localRedoc: accepted, dropped.
+	r.Post("/docs/telemetry", func(c *fiber.Ctx) error { return c.SendStatus(fiber.StatusNoContent) })
 }

@@ -95,6 +95,24 @@ func TestOpenAPITags(t *testing.T) {
 			t.Errorf("%s: tag %q is not in the Storefront group", where, tag)
 		}
 	})
+	var hooks struct {
+		Webhooks map[string]map[string]operation `json:"webhooks"`
+	}
+	if err := json.Unmarshal(raw, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	for event, item := range hooks.Webhooks {
+		for method, op := range item {
+			if len(op.Tags) != 1 {
+				t.Errorf("webhook %s %s: got tags %q, want exactly one", event, method, op.Tags)
+				continue
+			}
+			used[op.Tags[0]] = true
+			if _, ok := listed[op.Tags[0]]; !ok {
+				t.Errorf("webhook %s %s: tag %q is not in the document's tags list", event, method, op.Tags[0])
+			}
+		}
+	}
 	for name := range listed {
 		if !used[name] {
 			t.Errorf("tag %q is listed but no operation uses it", name)

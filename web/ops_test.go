@@ -318,4 +318,13 @@ func TestDocsPage(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") || !strings.Contains(string(js[:300]), "Version: "+web.RedocVersion) {
 		t.Fatalf("renderer: got %d %s %.120q", resp.StatusCode, resp.Header.Get("Content-Type"), js)
 	}
+	// no request to another host: the CDN logo and icons, the telemetry
+	for _, external := range []string{"https://cdn.", "//cdn.", "otel.cloud.redocly.com"} {
+		if i := strings.Index(string(js), external); i >= 0 {
+			t.Errorf("the served renderer still names %q: %q", external, js[max(0, i-80):min(len(js), i+120)])
+		}
+	}
+	if !strings.Contains(string(js), "data:image/svg+xml,") {
+		t.Errorf("the served renderer lacks the local logo")
+	}
 }
