@@ -1,15 +1,21 @@
 #!/bin/sh
-# make test: a TypeScript front end must compile against the served API document.
-# 1. installs the pinned npm packages of clients/typescript (package-lock.json) into
+# The TypeScript SDK, clients/typescript (@storefront/client).
+#   tscheck.sh        make test: build the SDK and run its test against a real server
+#   tscheck.sh build  only build it (make dist packs it)
+# 1. installs the pinned npm packages (package-lock.json) into
 #    clients/typescript/node_modules when missing or when the lockfile changed;
-# 2. writes /openapi.json as the server serves it (clients/typescript/dump);
-# 3. generates the types with openapi-typescript;
-# 4. tsc --strict --noEmit on clients/typescript/shopper-flow.ts (openapi-fetch),
-#    which must use no casts and no non-null assertions.
+# 2. writes /openapi.json as the server serves it and generates src/schema.ts
+#    from it with openapi-typescript (no hand-written API types);
+# 3. tsc --strict builds dist/; shopper-flow.ts (openapi-fetch alone) must
+#    type-check with no casts and no non-null assertions;
+# 4. (test) builds the binary, starts it in demo mode on a free port in a temp
+#    data dir, reads the API key from its banner, runs test/sdk.test.ts with
+#    node (a guest checkout from a cart token and the rest), stops the server.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/clients/typescript"
 GO=${GO:-go}
+mode=${1:-test}
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "tscheck: installing nodejs and npm (Debian packages)"
@@ -30,14 +36,45 @@ if ! cmp -s package-lock.json node_modules/.storefront-lock 2>/dev/null; then
 fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pid=
+cleanup() {
+  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
 (cd "$root" && $GO run ./clients/typescript/dump "$tmp/openapi.json")
-./node_modules/.bin/openapi-typescript "$tmp/openapi.json" -o schema.d.ts >/dev/null
+./node_modules/.bin/openapi-typescript "$tmp/openapi.json" -o src/schema.ts >/dev/null
+rm -rf dist build-test
+./node_modules/.bin/tsc -p tsconfig.json
+echo "tscheck: built @storefront/client (dist/) from /openapi.json"
+[ "$mode" = build ] && exit 0
 
 # No casts ("x as T"), no non-null assertions ("x!"), no any: the types must carry the flow.
 if sed 's#//.*$##' shopper-flow.ts | grep -nE '(\)|\w|\])!([.;,)[]|$)|\bas [A-Za-z{(]|: any\b|<any>'; then
   echo "tscheck: shopper-flow.ts uses a cast, a non-null assertion or any (lines above)"
   exit 1
 fi
-./node_modules/.bin/tsc -p tsconfig.json
-echo "tscheck: shopper-flow.ts type-checks against /openapi.json"
+./node_modules/.bin/tsc -p tsconfig.test.json
+echo "tscheck: shopper-flow.ts and test/sdk.test.ts type-check against the built SDK"
+
+(cd "$root" && CGO_ENABLED=0 $GO build -o "$tmp/storefront" .)
+STOREFRONT_DEMO=true STOREFRONT_DATA_DIR="$tmp/data" STOREFRONT_HTTP__ADDR=127.0.0.1:0 \
+  STOREFRONT_LOG__FORMAT=json STOREFRONT_HTTP__LOG_REQUESTS=false \
+  "$tmp/storefront" serve >"$tmp/banner" 2>"$tmp/log" &
+pid=$!
+# The banner (with the key) is written before the "listening" log line.
+deadline=$(($(date +%s) + 60))
+addr=
+until [ -n "$addr" ]; do
+  addr=$(sed -n 's/.*"msg":"listening".*"addr":"\([^"]*\)".*/\1/p' "$tmp/log" | head -n 1)
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "tscheck: the demo server exited:"; cat "$tmp/log"; exit 1
+  fi
+  if [ "$(date +%s)" -gt "$deadline" ]; then
+    echo "tscheck: the demo server did not listen within 60s"; cat "$tmp/log"; exit 1
+  fi
+  [ -n "$addr" ] || sleep 0.2
+done
+key=$(sed -n 's/^ *\(sk_[0-9a-f]*\) *$/\1/p' "$tmp/banner" | head -n 1)
+[ -n "$key" ] || { echo "tscheck: no API key in the banner:"; cat "$tmp/banner"; exit 1; }
+node build-test/test/sdk.test.js "http://$addr" "$key"

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -65,38 +66,51 @@ func (e *Env) SkipContract() {
 }
 
 var contract struct {
-	once   sync.Once
-	doc    *openapi3.T
-	router routers.Router
-	err    error
+	once    sync.Once
+	doc     *openapi3.T
+	router  routers.Router
+	trimmed routers.Router // OpenAPITrimmed: for requests with fields=
+	err     error
 }
 
 // Contract returns the loaded OpenAPI document and a router over it (loaded
 // once per test binary).
 func Contract() (*openapi3.T, routers.Router, error) {
 	contract.once.Do(func() {
-		raw, err := web.OpenAPI()
-		if err != nil {
-			contract.err = err
-			return
+		contract.doc, contract.router, contract.err = loadContract(web.OpenAPI)
+		if contract.err == nil {
+			_, contract.trimmed, contract.err = loadContract(web.OpenAPITrimmed)
 		}
-		loader := openapi3.NewLoader()
-		doc, err := loader.LoadFromData(raw)
-		if err != nil {
-			contract.err = fmt.Errorf("openapi: load: %w", err)
-			return
-		}
-		if err := doc.Validate(context.Background()); err != nil {
-			contract.err = fmt.Errorf("openapi: invalid document: %w", err)
-			return
-		}
-		contract.doc = doc
-		// The document's one server is "/" (same origin); the router matches
-		// paths only.
-		doc.Servers = nil
-		contract.router, contract.err = legacy.NewRouter(doc)
 	})
 	return contract.doc, contract.router, contract.err
+}
+
+func loadContract(build func() ([]byte, error)) (*openapi3.T, routers.Router, error) {
+	raw, err := build()
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("openapi: load: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, nil, fmt.Errorf("openapi: invalid document: %w", err)
+	}
+	// The document's one server is "/" (same origin); the router matches
+	// paths only.
+	doc.Servers = nil
+	router, err := legacy.NewRouter(doc)
+	return doc, router, err
+}
+
+// routerFor is the router of target: the trimmed document's when the
+// request names fields=.
+func routerFor(router routers.Router, target string) routers.Router {
+	if u, err := url.Parse(target); err == nil && u.Query().Get("fields") != "" {
+		return contract.trimmed
+	}
+	return router
 }
 
 // checkContract validates the recorded responses; called at cleanup.
@@ -138,7 +152,7 @@ func validateExchange(router routers.Router, x exchange) string {
 	for k, v := range x.header {
 		req.Header[k] = v
 	}
-	route, params, err := router.FindRoute(req)
+	route, params, err := routerFor(router, x.target).FindRoute(req)
 	if err != nil {
 		return "" // not a documented path (HTML pages, sandbox)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -18,8 +19,17 @@ import (
 //go:embed openapi/*.json
 var openapiFS embed.FS
 
-// OpenAPI returns the merged OpenAPI 3.1 document.
-func OpenAPI() ([]byte, error) {
+// OpenAPI returns the merged OpenAPI 3.1 document as served: an operation
+// that takes fields= answers the full schema (every member required), and its
+// answer's description names the XFields schema of a trimmed answer.
+func OpenAPI() ([]byte, error) { return buildOpenAPI(false) }
+
+// OpenAPITrimmed returns the document as it holds for a request with
+// fields=: those operations answer the XFields schemas (only id required).
+// The contract check validates such exchanges against it.
+func OpenAPITrimmed() ([]byte, error) { return buildOpenAPI(true) }
+
+func buildOpenAPI(trimmed bool) ([]byte, error) {
 	names, err := fs.Glob(openapiFS, "openapi/*.json")
 	if err != nil {
 		return nil, err
@@ -39,6 +49,11 @@ func OpenAPI() ([]byte, error) {
 	}
 	if err := addFieldsSchemas(doc); err != nil {
 		return nil, err
+	}
+	if !trimmed {
+		if err := fullAnswers(doc); err != nil {
+			return nil, err
+		}
 	}
 	addServerResponses(doc)
 	return json.MarshalIndent(doc, "", "  ")
@@ -113,6 +128,40 @@ func addFieldsSchemas(doc map[string]any) error {
 	}
 	return nil
 }
+
+// fullAnswers makes every answer that refers to an XFields schema refer to X
+// instead (the answer without fields=) and says so in its description.
+func fullAnswers(doc map[string]any) error {
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for _, op := range ops {
+			o, _ := op.(map[string]any)
+			resp, _ := o["responses"].(map[string]any)
+			for status, r := range resp {
+				raw, err := json.Marshal(r)
+				if err != nil {
+					return err
+				}
+				names := fieldsRef.FindAllStringSubmatch(string(raw), -1)
+				if len(names) == 0 {
+					continue
+				}
+				var full map[string]any
+				if err := json.Unmarshal([]byte(fieldsRef.ReplaceAllString(string(raw), `"#/components/schemas/$1"`)), &full); err != nil {
+					return err
+				}
+				desc, _ := full["description"].(string)
+				full["description"] = strings.TrimSpace(desc + " Without fields=, the full " + names[0][1] +
+					"; with fields=, only id and the named members (schema " + names[0][1] + fieldsSuffix + ").")
+				resp[status] = full
+			}
+		}
+	}
+	return nil
+}
+
+var fieldsRef = regexp.MustCompile(`"#/components/schemas/([A-Za-z0-9]+)` + fieldsSuffix + `"`)
 
 // mergeInto merges src into dst: objects merge key by key, anything else replaces.
 func mergeInto(dst, src map[string]any) {

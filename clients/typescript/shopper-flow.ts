@@ -5,7 +5,7 @@
 // this file stops compiling. (It is checked, not run: the README test runs
 // the same journey with curl against a live server.)
 import createClient from "openapi-fetch";
-import type { components, paths } from "./schema";
+import type { components, paths } from "./src/schema.js";
 
 type Product = components["schemas"]["ProductFields"];
 type OrderCard = components["schemas"]["OrderFields"];

@@ -1,0 +1,56 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+// webhookVector is a delivery signed by the server's code, kept in
+// clients/typescript/test/webhook-vector.json: the SDK's test checks that
+// its verifyWebhook accepts it (and rejects it altered), so the two
+// implementations of Standard Webhooks cannot drift apart.
+type webhookVector struct {
+	Secret    string `json:"secret"`
+	ID        string `json:"id"`
+	Timestamp int64  `json:"timestamp"`
+	Body      string `json:"body"`
+	Signature string `json:"signature"`
+}
+
+// TestWebhookSignatureVector: the checked-in vector is what app.SignWebhook
+// and WebhookEvent.Payload produce, and the payload matches the document.
+func TestWebhookSignatureVector(t *testing.T) {
+	at := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	ev := &app.WebhookEvent{StoreID: 1, MsgID: "msg_0123456789abcdef0123456789abcdef", Type: app.EvProductLowStock, CreatedAt: at,
+		Data: json.RawMessage(`{"product":{"id":7,"name":"Red shoe","slug":"red-shoe","stock":2,"low_stock_threshold":3}}`)}
+	body := ev.Payload()
+	secret := "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	ts := at.Unix() + 5
+	want := webhookVector{Secret: secret, ID: ev.MsgID, Timestamp: ts, Body: string(body), Signature: app.SignWebhook(secret, ev.MsgID, ts, body)}
+	h := http.Header{}
+	h.Set("webhook-id", want.ID)
+	h.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+	h.Set("webhook-signature", want.Signature)
+	if msg := testenv.ValidateWebhook(h, body); msg != "" {
+		t.Fatal(msg)
+	}
+	if !testenv.VerifyStandardWebhook(secret, want.ID, strconv.FormatInt(ts, 10), want.Signature, body) {
+		t.Fatal("the test receivers' verifier rejects the vector")
+	}
+	raw, err := os.ReadFile("../clients/typescript/test/webhook-vector.json")
+	var got webhookVector
+	if err == nil {
+		err = json.Unmarshal(raw, &got)
+	}
+	if err != nil || got != want {
+		exp, _ := json.MarshalIndent(want, "", "  ")
+		t.Fatalf("clients/typescript/test/webhook-vector.json: got %+v (%v), want:\n%s", got, err, exp)
+	}
+}
