@@ -1,7 +1,10 @@
 #!/bin/sh
 # The TypeScript SDK, clients/typescript (@storefront/client).
 #   tscheck.sh        make test: build the SDK and run its test against a real server
-#   tscheck.sh build  only build it (make dist packs it)
+#   tscheck.sh build  only build it
+#   tscheck.sh pack VERSION DIR
+#                     build it and npm pack it as DIR/storefront-client-VERSION.tgz
+#                     (make dist; VERSION without its leading v)
 # 1. installs the pinned npm packages (package-lock.json) into
 #    clients/typescript/node_modules when missing or when the lockfile changed;
 # 2. writes /openapi.json as the server serves it and generates src/schema.ts
@@ -48,6 +51,19 @@ rm -rf dist build-test
 ./node_modules/.bin/tsc -p tsconfig.json
 echo "tscheck: built @storefront/client (dist/) from /openapi.json"
 [ "$mode" = build ] && exit 0
+if [ "$mode" = pack ]; then
+  version=${2#v}
+  out=$(cd "$3" && pwd)
+  mkdir "$tmp/pkg"
+  cp -R package.json README.md dist "$tmp/pkg/"
+  cp "$root/LICENSE" "$tmp/pkg/"
+  (cd "$tmp/pkg" && npm pkg set version="$version" && npm pack --silent --pack-destination "$tmp" >/dev/null)
+  # The file name spells build metadata as the binaries' archives do (+ -> _).
+  name=storefront-client-$(echo "$version" | tr + _).tgz
+  mv "$tmp"/storefront-client-*.tgz "$out/$name"
+  echo "tscheck: packed $out/$name"
+  exit 0
+fi
 
 # No casts ("x as T"), no non-null assertions ("x!"), no any: the types must carry the flow.
 if sed 's#//.*$##' shopper-flow.ts | grep -nE '(\)|\w|\])!([.;,)[]|$)|\bas [A-Za-z{(]|: any\b|<any>'; then
