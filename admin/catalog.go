@@ -19,7 +19,22 @@ func (h *Handler) registerCatalogRoutes(r fiber.Router) {
 	r.Delete("/products/:pid", h.deleteProduct)
 }
 
-func viewCategory(c *app.Category) any { return c }
+// categoryView is a category on the admin API: parent_id is null for a
+// top-level category (the one convention for a missing id; the stored
+// category omits it).
+type categoryView struct {
+	*app.Category
+	ParentID *uint64 `json:"parent_id"`
+}
+
+func viewCategory(c *app.Category) any {
+	v := categoryView{Category: c}
+	if c.ParentID != 0 {
+		p := c.ParentID
+		v.ParentID = &p
+	}
+	return v
+}
 
 // listCategories serves GET stores/{id}/categories/.
 func (h *Handler) listCategories(c *fiber.Ctx) error {
@@ -40,7 +55,7 @@ func (h *Handler) createCategory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.Created(c, cat)
+	return httpkit.Created(c, viewCategory(cat))
 }
 
 // patchCategory serves PATCH stores/{id}/categories/{cid}/.
@@ -57,7 +72,7 @@ func (h *Handler) patchCategory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.OK(c, cat)
+	return httpkit.OK(c, viewCategory(cat))
 }
 
 // deleteCategory serves DELETE stores/{id}/categories/{cid}/.
