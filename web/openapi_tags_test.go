@@ -154,3 +154,47 @@ func TestOpenAPINullableIDs(t *testing.T) {
 	}
 	walk("", tree)
 }
+
+// TestOpenAPIAmountsSent: every amount a request sends is MoneyInput (a
+// string or a number, as app.Money decodes), never Money (the answers'
+// two-decimal string), so the document accepts what the server accepts.
+func TestOpenAPIAmountsSent(t *testing.T) {
+	doc, _ := loadDoc(t)
+	var uses func(node any, seen map[string]bool) bool
+	uses = func(node any, seen map[string]bool) bool {
+		switch n := node.(type) {
+		case map[string]any:
+			if ref, ok := n["$ref"].(string); ok {
+				name := strings.TrimPrefix(ref, "#/components/schemas/")
+				if name == "Money" {
+					return true
+				}
+				if seen[name] {
+					return false
+				}
+				seen[name] = true
+				return uses(doc.Components.Schemas[name], seen)
+			}
+			for _, v := range n {
+				if uses(v, seen) {
+					return true
+				}
+			}
+		case []any:
+			for _, v := range n {
+				if uses(v, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	eachOperation(t, doc, func(method, path string, op operation) {
+		if op.OperationID == "receiveStripeWebhook" || strings.HasPrefix(path, "/api/v1/payments/") {
+			return // a provider's own format
+		}
+		if uses(op.RequestBody, map[string]bool{}) {
+			t.Errorf("%s %s: the request body refers to Money; amounts sent are MoneyInput", method, path)
+		}
+	})
+}
