@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,16 @@ func TestWebhookSignatureVector(t *testing.T) {
 	h.Set("webhook-signature", want.Signature)
 	if msg := testenv.ValidateWebhook(h, body); msg != "" {
 		t.Fatal(msg)
+	}
+	// and the check does catch a payload off the document
+	bad := []byte(`{"id":"msg_0123456789abcdef0123456789abcdef","type":"product.low_stock","timestamp":"2026-11-27T08:00:00Z","store_id":1,"data":{"product":{"id":7}}}`)
+	if msg := testenv.ValidateWebhook(h, bad); !strings.Contains(msg, "slug") {
+		t.Fatalf("a payload without product.slug: got %q, want a mismatch naming slug", msg)
+	}
+	h2 := h.Clone()
+	h2.Del("webhook-signature")
+	if msg := testenv.ValidateWebhook(h2, body); !strings.Contains(msg, "webhook-signature") {
+		t.Fatalf("no webhook-signature: got %q", msg)
 	}
 	if !testenv.VerifyStandardWebhook(secret, want.ID, strconv.FormatInt(ts, 10), want.Signature, body) {
 		t.Fatal("the test receivers' verifier rejects the vector")
