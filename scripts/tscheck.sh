@@ -82,7 +82,7 @@ pid=$!
 deadline=$(($(date +%s) + 60))
 addr=
 until [ -n "$addr" ]; do
-  addr=$(sed -n 's/.*"msg":"listening".*"addr":"\([^"]*\)".*/\1/p' "$tmp/log" | head -n 1)
+  addr=$(sed -n 's/.*"msg":"listening".*"addr":"\([^"]*\)".*/\1/p' "$tmp/log" 2>/dev/null | head -n 1)
   if ! kill -0 "$pid" 2>/dev/null; then
     echo "tscheck: the demo server exited:"; cat "$tmp/log"; exit 1
   fi
