@@ -330,7 +330,7 @@ func TestPanelProductCSV(t *testing.T) {
 	token := b.csrf(base + "import/")
 	// A bad row: the page lists it (escaped), nothing is imported.
 	bad := b.postFile(base+"import/", map[string]string{"csrf": token}, "file", "x.csv", []byte("name,price\nCup,1\n<i>Plate</i>,abc\n"))
-	bad.expect(t, 400, "Nothing was imported", "<td class=\"num\">3</td><td>price</td>", "must be a decimal")
+	bad.expect(t, 400, "Nothing was imported", "<td data-label=\"Row\" class=\"num\">3</td><td data-label=\"Column\">price</td>", "must be a decimal")
 	if productCount(t, e, sid) != 1 {
 		t.Fatal("a refused import wrote products")
 	}

@@ -527,3 +527,78 @@ func (p *Page) CheckNoConsoleErrors() {
 		p.T.Errorf("console errors on the page:\n  %s", strings.Join(errs, "\n  "))
 	}
 }
+
+// MaxWordLen is the longest string without spaces that the broken-word
+// check holds to its line: longer ones (URLs, keys, a test's 300-character
+// strings) may wrap anywhere, since on a narrow screen they have to.
+const MaxWordLen = 40
+
+// brokenWordsJS names up to five words of the page that the layout split
+// across two lines although they would fit on one line of the page: each
+// word (a run of letters and digits, in a string without spaces of at most
+// MaxWordLen characters) of every visible text node is measured with Range.getClientRects; more than one
+// line (rects with different tops) is a break inside the word. A word wider
+// than the main column is let off (it cannot fit anywhere).
+var brokenWordsJS = `(function(maxLen){
+  var out = [];
+  var col = document.querySelector("main") || document.body;
+  var cs = getComputedStyle(col);
+  var colW = col.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  var tok = /\S+/g, re = /[\p{L}\p{N}]+/gu, range = document.createRange();
+  for (var n = walk.nextNode(); n && out.length < 5; n = walk.nextNode()) {
+    var el = n.parentElement;
+    if (!el || /^(SCRIPT|STYLE|OPTION|TEXTAREA|TITLE|NOSCRIPT)$/.test(el.tagName)) continue;
+    if (!el.checkVisibility()) continue;
+    var t; tok.lastIndex = 0;
+    while ((t = tok.exec(n.data)) && out.length < 5) {
+    if (t[0].length > maxLen) continue;
+    var m; re.lastIndex = 0;
+    while ((m = re.exec(t[0])) && out.length < 5) {
+      var w = m[0], at = t.index + m.index;
+      if (w.length < 2) continue;
+      range.setStart(n, at); range.setEnd(n, at + w.length);
+      var rects = Array.from(range.getClientRects()).filter(function(r){ return r.width > 0 && r.height > 0; });
+      if (rects.length < 2) continue;
+      var tops = new Set(rects.map(function(r){ return Math.round(r.top); }));
+      if (tops.size < 2) continue;
+      var width = rects.reduce(function(s, r){ return s + r.width; }, 0);
+      if (width > colW) continue;
+      var name = el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : "");
+      out.push(JSON.stringify(w) + " in " + name + " (" + Math.round(width) + " px wide, split over " + tops.size + " lines)");
+    }
+    }
+  }
+  return out.join(", ");
+})(` + strconv.Itoa(MaxWordLen) + `)`
+
+// CheckNoBrokenWords fails the test when the current page, at its current
+// width, shows a word split over two lines (letters of one word on two
+// lines: a column squeezed below the word's width), naming the words.
+func (p *Page) CheckNoBrokenWords(width int64) {
+	p.T.Helper()
+	if msg := Eval[string](p, brokenWordsJS); msg != "" {
+		p.Screenshot(fmt.Sprintf("broken-words-%d", width))
+		p.T.Errorf("%s at %d px: words broken across lines: %s", p.URL(), width, msg)
+	}
+}
+
+// CheckPanelPage checks the current page at each width of Widths: no
+// horizontal overflow, no word broken across lines, and (axe-core) no
+// critical or serious accessibility violation; it saves a screenshot at
+// each width and restores the first width.
+func (p *Page) CheckPanelPage() {
+	p.T.Helper()
+	for _, w := range Widths {
+		p.Do("viewport", chromedp.EmulateViewport(w, 900))
+		if msg := Eval[string](p, overflowJS); msg != "" {
+			p.Screenshot(fmt.Sprintf("overflow-%d", w))
+			p.T.Errorf("%s at %d px: horizontal overflow: %s", p.URL(), w, msg)
+		} else {
+			p.Screenshot(fmt.Sprintf("%dpx", w))
+		}
+		p.CheckNoBrokenWords(w)
+		p.CheckAxe()
+	}
+	p.Do("viewport", chromedp.EmulateViewport(Widths[0], 900))
+}

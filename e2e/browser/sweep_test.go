@@ -122,7 +122,7 @@ func TestPanelEveryPageFits(t *testing.T) {
 		if resp.Status >= 400 {
 			t.Fatalf("GET %s: status %d", path, resp.Status)
 		}
-		p.CheckNoOverflow()
+		p.CheckPanelPage()
 		visited = append(visited, pat)
 		for _, l := range browser.Eval[[]string](p, linksJS) {
 			if !seen[pagePattern(l)] {
