@@ -3,6 +3,7 @@ package admin
 import (
 	"bufio"
 	"encoding/csv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,7 +67,54 @@ func readOrderDays(c *fiber.Ctx, q *app.OrderQuery) error {
 // csvHeader is the first line of an order export.
 var csvHeader = []string{"id", "created_at", "status", "payment_status", "payment_method", "customer_id", "email",
 	"receiver_name", "phone", "address", "items", "item_count", "subtotal", "discount", "delivery_fee", "total",
-	"refunded_amount", "currency", "coupon_code", "tracking_number", "carrier"}
+	"refunded_amount", "currency", "coupon_code", "tracking_number", "carrier", "test"}
+
+// csvLineHeader are the columns ?lines=true adds: one row per line item.
+var csvLineHeader = []string{"line_product_id", "line_variant_id", "line_name", "line_quantity", "line_unit_price", "line_total"}
+
+// csvOptions are an export's layout choices: Lines, one row per line item
+// (the order's columns repeated); BOM, a UTF-8 byte order mark first, so
+// that Excel reads the file as UTF-8.
+type csvOptions struct{ Lines, BOM bool }
+
+// readCSVOptions reads ?lines= and ?bom= (true/false, 1/0; absent: false).
+func readCSVOptions(c *fiber.Ctx) (csvOptions, error) {
+	var o csvOptions
+	var v app.Validation
+	for _, f := range []struct {
+		name string
+		to   *bool
+	}{{"lines", &o.Lines}, {"bom", &o.BOM}} {
+		if s := c.Query(f.name); s != "" {
+			b, err := strconv.ParseBool(s)
+			v.Check(err == nil, f.name, "must be true or false")
+			*f.to = b
+		}
+	}
+	return o, v.Err()
+}
+
+// orderCSVRows are o's export rows: one, or with opt.Lines one per line
+// item (an order without items still gets its row).
+func orderCSVRows(o *app.Order, opt csvOptions) [][]string {
+	row := orderCSV(o)
+	if !opt.Lines {
+		return [][]string{row}
+	}
+	if len(o.Items) == 0 {
+		return [][]string{append(row, make([]string, len(csvLineHeader))...)}
+	}
+	out := make([][]string, len(o.Items))
+	for i, it := range o.Items {
+		variant := ""
+		if it.VariantID != 0 {
+			variant = strconv.FormatUint(it.VariantID, 10)
+		}
+		out[i] = append(slices.Clip(row), strconv.FormatUint(it.ProductID, 10), variant, csvText(it.Name),
+			strconv.FormatInt(it.Quantity, 10), it.UnitPrice.String(), it.LineTotal.String())
+	}
+	return out
+}
 
 // csvText defuses a cell a spreadsheet would run as a formula (OWASP CSV
 // injection): text starting with = + - @ tab or CR gets a leading quote.
@@ -93,14 +141,18 @@ func orderCSV(o *app.Order) []string {
 		o.PaymentMethod, cust, csvText(o.Email), csvText(o.ReceiverName), csvText(o.Phone), csvText(o.Address),
 		csvText(strings.Join(items, "; ")), strconv.FormatInt(n, 10), o.Subtotal.String(), o.Discount.String(),
 		o.DeliveryFee.String(), o.Total.String(), o.RefundedAmount.String(), o.Currency, csvText(o.CouponCode),
-		csvText(o.TrackingNumber), csvText(o.Carrier)}
+		csvText(o.TrackingNumber), csvText(o.Carrier), strconv.FormatBool(o.Test)}
 }
 
-// streamOrdersCSV validates q, then answers text/csv streamed from
+// streamOrdersCSV validates q and the layout options, then answers text/csv streamed from
 // ExportOrders: the query is checked before the first byte, so a bad filter
 // is still a 400; a failure mid-stream is logged and ends the file early.
 func (h *Handler) streamOrdersCSV(c *fiber.Ctx, st *app.Store, q app.OrderQuery) error {
 	if err := q.Validate(); err != nil {
+		return err
+	}
+	opt, err := readCSVOptions(c)
+	if err != nil {
 		return err
 	}
 	name := "orders-" + st.Subdomain + "-" + h.svc.Now().UTC().Format("20060102-150405") + ".csv"
@@ -109,12 +161,21 @@ func (h *Handler) streamOrdersCSV(c *fiber.Ctx, st *app.Store, q app.OrderQuery)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	orders, log, sid := h.svc.Orders, h.log, st.ID
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		if opt.BOM {
+			_, _ = w.WriteString("\uFEFF")
+		}
 		cw := csv.NewWriter(w)
-		_ = cw.Write(csvHeader)
+		if opt.Lines {
+			_ = cw.Write(append(slices.Clip(csvHeader), csvLineHeader...))
+		} else {
+			_ = cw.Write(csvHeader)
+		}
 		n := 0
 		err := orders.ExportOrders(sid, q, func(o *app.Order) error {
-			if err := cw.Write(orderCSV(o)); err != nil {
-				return err
+			for _, row := range orderCSVRows(o, opt) {
+				if err := cw.Write(row); err != nil {
+					return err
+				}
 			}
 			if n++; n%500 == 0 {
 				cw.Flush()

@@ -87,6 +87,32 @@ func TestAdminOrderExport(t *testing.T) {
 		}
 	})
 	t.Run("Staff", func(t *testing.T) { export(t, staff, "?status=PENDING") })
+	t.Run("TestColumn", func(t *testing.T) {
+		rows := export(t, e.OwnerToken, "?q=zoe")
+		if h := rows[0]; h[len(h)-1] != "test" || rows[1][len(h)-1] != "false" {
+			t.Fatalf("got %v / %v, want a last column test = false", h, rows[1])
+		}
+	})
+	t.Run("Lines", func(t *testing.T) {
+		rows := export(t, e.OwnerToken, "?lines=true&payment_status=PAID")
+		h := rows[0]
+		if len(rows) != 3 || h[len(h)-6] != "line_product_id" || h[len(h)-1] != "line_total" {
+			t.Fatalf("got %v, want the header with the line columns and one row per line", rows)
+		}
+		if r := rows[1]; r[0] != fmt.Sprint(third.ID) || r[len(r)-4] != "Mug" || r[len(r)-3] != "3" || r[len(r)-2] != "12.50" || r[len(r)-1] != "37.50" {
+			t.Fatalf("line row %v", r)
+		}
+	})
+	t.Run("BOM", func(t *testing.T) {
+		r := e.Do(testenv.Req{Method: "GET", Path: opsPath(sid, "orders/export/?bom=1"), Token: e.OwnerToken}).Expect(t, 200, "")
+		if !bytes.HasPrefix(r.Raw, []byte("\xEF\xBB\xBFid,")) {
+			t.Fatalf("got %q..., want a UTF-8 BOM then the header", r.Raw[:min(10, len(r.Raw))])
+		}
+		r = e.Do(testenv.Req{Method: "GET", Path: opsPath(sid, "orders/export/"), Token: e.OwnerToken}).Expect(t, 200, "")
+		if !bytes.HasPrefix(r.Raw, []byte("id,")) {
+			t.Fatalf("without ?bom: got %q...", r.Raw[:min(10, len(r.Raw))])
+		}
+	})
 	for _, tc := range []struct {
 		name, tok, query string
 		sid              uint64
@@ -101,6 +127,8 @@ func TestAdminOrderExport(t *testing.T) {
 		{"ErrBadDate", e.OwnerToken, "?from=21.11.2026", sid, 400, "validation_failed"},
 		{"ErrToBeforeFrom", e.OwnerToken, "?from=2026-11-22&to=2026-11-21", sid, 400, "validation_failed"},
 		{"ErrLongQuery", e.OwnerToken, "?q=" + strings.Repeat("x", 201), sid, 400, "validation_failed"},
+		{"ErrBadLines", e.OwnerToken, "?lines=maybe", sid, 400, "validation_failed"},
+		{"ErrBadBOM", e.OwnerToken, "?bom=yes", sid, 400, "validation_failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.Do(testenv.Req{Method: "GET", Path: opsPath(tc.sid, "orders/export/") + tc.query, Token: tc.tok}).Expect(t, tc.status, tc.code)

@@ -463,7 +463,7 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 			}
 			sort.Strings(names)
 			for i, k := range names {
-				names[i] = k + ": " + ae.Fields[k]
+				names[i] = fieldLabel(k) + ": " + ae.Fields[k]
 			}
 			msg += " (" + strings.Join(names, "; ") + ")"
 		}
@@ -575,6 +575,7 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 		"inc":       func(i int) int { return i + 1 },
 		"lower":     strings.ToLower,
 		"hasPrefix": strings.HasPrefix,
+		"field":     fieldLabel,
 	}
 	files, err := fs.Glob(fsys, "templates/*.html")
 	if err != nil {

@@ -29,6 +29,11 @@ func TestPanelNotifications(t *testing.T) {
 	})
 	t.Run("ErrBadOrigin", func(t *testing.T) {
 		br.submit(page, page, url.Values{"allowed_origins": {"*"}}).expect(t, 400, "no wildcard")
+		// The panel names the line as a person counts it, not the API's 0-based path.
+		pg := br.submit(page, page, url.Values{"allowed_origins": {"https://ok.example\nhttps://shop.example/app"}}).expect(t, 400, "Allowed origin 2")
+		if strings.Contains(pg.Body, "allowed_origins[1]") {
+			t.Fatalf("the page shows the 0-based path: %s", pg.Body)
+		}
 	})
 	t.Run("ErrWrongTenant", func(t *testing.T) {
 		staff := newBrowser(t, e)

@@ -93,7 +93,8 @@ func TestPanelOrderDesk(t *testing.T) {
 	base := fmt.Sprintf("/admin/stores/%d/orders/", sid)
 
 	t.Run("List", func(t *testing.T) {
-		pg := b.get(base).expect(t, 200, "<b>61</b> orders", "page 1 of 2", `data-label="Status"`, `data-label="Total"`, "Export CSV")
+		pg := b.get(base).expect(t, 200, "<b>61</b> orders", "page 1 of 2", `data-label="Status"`, `data-label="Total"`, "Export CSV",
+			`name="lines" value="true"`, `name="bom" value="true"`)
 		if n := strings.Count(pg.Body, `data-label="Order"`); n != 50 {
 			t.Fatalf("got %d rows, want 50", n)
 		}
@@ -250,4 +251,32 @@ func TestPanelChangePassword(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/admin/me/", Token: staffTok}).Expect(t, 401, "unauthorized")
 	newBrowser(t, e).login("staff@example.com", "new-password-1").redirectsTo(t, "/admin/")
 	owner(t, e).get("/admin/audit/").expect(t, 200, "auth.password", "staff@example.com")
+}
+
+// The invoice and packing slip carry the seller block from the store's
+// identity settings and a Print button run by panel.js (no inline script).
+func TestPanelPrintSheets(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	p := e.Product(sid, 0, "Mug", 1250, 100)
+	o := placeAs(e, sid, 0, app.OrderConfirmed, app.PaymentPaid, "zed@example.com", "Zed Zulu", "555 0101", p, 1)
+	b := owner(t, e)
+	op := fmt.Sprintf("/admin/stores/%d/orders/%d/", sid, o.ID)
+	// Without identity settings: the panel's store name, no empty lines.
+	b.get(op+"invoice/").expect(t, 200, `<address class="seller right"><b>Shop A</b></address>`, `data-print`)
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid), Token: e.OwnerToken,
+		Body: `{"store":{"name":"Zulu <Goods>","address":"1 High St\nLeeds","email":"sales@zulu.example","phone":"+44 113 000"}}`}).Expect(t, 200, "")
+	for _, sheet := range []string{"invoice/", "packing-slip/"} {
+		pg := b.get(op+sheet).expect(t, 200, "<b>Zulu &lt;Goods&gt;</b>", "1 High St\nLeeds", "sales@zulu.example", "44 113 000",
+			`<button type="button" class="primary print-button" data-print>Print</button>`)
+		if strings.Contains(pg.Body, "<script>") || strings.Contains(pg.Body, "onclick") {
+			t.Fatalf("%s: inline script", sheet)
+		}
+	}
+	js := b.get("/admin/static/panel.js").Body
+	for _, want := range []string{"window.print()", "[data-print]", ".flash[tabindex]"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("panel.js lacks %q", want)
+		}
+	}
 }

@@ -183,23 +183,6 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form 
 	return p.render(c, status, "order", v)
 }
 
-// orderPrint serves GET .../orders/{oid}/invoice/ and .../packing-slip/:
-// printable pages (print CSS hides the panel around them).
-func (p *panel) orderPrint(page string) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		o, err := p.pathOrder(c, v)
-		if err != nil {
-			return err
-		}
-		title := "Invoice"
-		if page == "packing" {
-			title = "Packing slip"
-		}
-		v.Title, v.Tab, v.Data = title+" · order #"+strconv.FormatUint(o.ID, 10), "orders", o
-		return p.render(c, fiber.StatusOK, page, v)
-	}
-}
-
 func orderPath(v *view, o *app.Order) string {
 	return storePath(v.Store, "orders/"+strconv.FormatUint(o.ID, 10)+"/")
 }

@@ -87,7 +87,7 @@ func (c *Coupon) Discount(subtotal Money, now time.Time) (Money, error) {
 	var d Money
 	if c.Type == CouponPercent {
 		// Value is hundredths of a percent; round half up to the minor unit.
-		d = Money((int64(subtotal)*int64(c.Value) + 5000) / 10000)
+		d = DivRound(int64(subtotal)*int64(c.Value), 10000)
 	} else {
 		d = c.Value
 	}

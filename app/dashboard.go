@@ -78,12 +78,13 @@ type Period struct {
 // Revenue is what was paid and kept over the period.
 func (p Period) Revenue() Money { return p.Gross - p.Refunded }
 
-// AverageOrder is the average paid order total (gross), 0 without orders.
+// AverageOrder is the average paid order total (gross) rounded half-up to
+// the cent, 0 without orders.
 func (p Period) AverageOrder() Money {
 	if p.Orders == 0 {
 		return 0
 	}
-	return Money(int64(p.Gross) / p.Orders)
+	return DivRound(int64(p.Gross), p.Orders)
 }
 
 // ChartDay is one bar of the dashboard chart.

@@ -88,3 +88,25 @@ func ParseMoney(s string) (Money, error) {
 	}
 	return Money(v), nil
 }
+
+// DivRound is a/b rounded half-up to the cent (halves away from zero), the
+// one way the shop divides money (an average, a share): integer division
+// alone truncates (2900.00/23 is 126.086..., shown 126.09, not 126.08).
+// b must not be 0.
+func DivRound(a, b int64) Money {
+	if b < 0 {
+		a, b = -a, -b
+	}
+	q, r := a/b, a%b
+	if r < 0 {
+		r = -r
+	}
+	if 2*r >= b {
+		if a < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return Money(q)
+}

@@ -56,3 +56,22 @@ func FuzzParseMoney(f *testing.F) {
 		}
 	})
 }
+
+func TestDivRoundHalfUp(t *testing.T) {
+	for _, c := range []struct {
+		a, b int64
+		want app.Money
+	}{
+		{290000, 23, 12609}, // 2900.00/23 = 126.0869...: 126.09, not the truncated 126.08
+		{100, 3, 33}, {200, 3, 67}, {5, 2, 3}, {15, 10, 2}, {14, 10, 1}, {0, 7, 0},
+		{-5, 2, -3}, {-200, 3, -67}, {5, -2, -3}, {1999 * 1250, 10000, 250}, // 12.50 % of 19.99 = 2.49875: 2.50
+	} {
+		if got := app.DivRound(c.a, c.b); got != c.want {
+			t.Errorf("DivRound(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	p := app.Period{Gross: 290000, Orders: 23}
+	if got := p.AverageOrder().String(); got != "126.09" {
+		t.Fatalf("average of 2900.00 over 23 orders: got %s, want 126.09", got)
+	}
+}
