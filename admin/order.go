@@ -20,6 +20,7 @@ func (h *Handler) registerOrderRoutes(r fiber.Router) {
 	r.Get("/orders/:oid", h.getOrder)
 	r.Patch("/orders/:oid", h.patchOrder)
 	r.Put("/orders/:oid/tracking", h.putTracking)
+	r.Post("/orders/:oid/ship", h.shipOrder)
 	r.Post("/orders/:oid/notes", h.addOrderNote)
 	r.Post("/orders/:oid/cancel", h.cancelOrder)
 	r.Post("/orders/:oid/refund", h.refundOrder)
@@ -253,6 +254,24 @@ func (h *Handler) putTracking(c *fiber.Ctx) error {
 		return err
 	}
 	o, err := h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, o.AdminView())
+}
+
+// shipOrder serves POST stores/{id}/orders/{oid}/ship/ {carrier,
+// tracking_number, tracking_url?}: the order is shipped, the shopper mailed.
+func (h *Handler) shipOrder(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	var in app.ShipInput
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	o, err := h.svc.Orders.Ship(storeOf(c).ID, id, in)
 	if err != nil {
 		return err
 	}

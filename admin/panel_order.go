@@ -120,6 +120,8 @@ type orderData struct {
 	// What the store may do itself (same rules as an approved request).
 	CanCancel bool
 	CanRefund bool
+	CanShip   bool
+	Ship      app.ShipInput
 	Tracking  app.TrackingInput
 	Note      string
 	Refund    refundForm
@@ -166,10 +168,16 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form 
 	d := orderData{Base: storePath(v.Store, "orders/"), Order: o, Next: nextOrderStatus(o.Status),
 		CanCancel: o.Status == app.OrderPending || o.Status == app.OrderConfirmed,
 		CanRefund: (o.Status == app.OrderDelivered || o.Status == app.OrderCompleted) && o.Refundable() > 0,
-		Tracking:  app.TrackingInput{TrackingNumber: o.TrackingNumber, Carrier: o.Carrier},
-		Refund:    refundForm{Amount: o.Refundable().String()}, Methods: app.RefundMethods}
+		CanShip: o.ShippedAt.IsZero() && o.Status == app.OrderConfirmed &&
+			(o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded),
+		Ship:     app.ShipInput{Carrier: o.Carrier, TrackingNumber: o.TrackingNumber},
+		Tracking: app.TrackingInput{TrackingNumber: o.TrackingNumber, Carrier: o.Carrier},
+		Refund:   refundForm{Amount: o.Refundable().String()}, Methods: app.RefundMethods}
 	if form != nil {
 		d.Tracking, d.Note, d.Refund = form.Tracking, form.Note, form.Refund
+		if form.Ship != (app.ShipInput{}) {
+			d.Ship = form.Ship
+		}
 	}
 	det, err := p.h.svc.Orders.Detail(v.Store.ID, o)
 	if err != nil {
@@ -197,6 +205,26 @@ func (p *panel) orderFormError(c *fiber.Ctx, v *view, id uint64, err error, form
 		return gerr
 	}
 	return p.showOrder(c, v, p.formError(c, v, err), cur, form)
+}
+
+// askMoveOrder asks before an order is marked DELIVERED (the shopper is
+// mailed; shipped or not); other moves, and moves that cannot be made (the
+// service refuses them at once), need no confirmation.
+func (p *panel) askMoveOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
+	o, err := p.pathOrder(c, v)
+	if err != nil {
+		return nil, err
+	}
+	if param(c, "status") != app.OrderDelivered || !app.CanAdminMove(o.Status, app.OrderDelivered) {
+		return nil, nil
+	}
+	msg := "The shopper is emailed that the order was delivered."
+	if o.ShippedAt.IsZero() {
+		msg = "The order was not shipped through the panel (no tracking mail went out). " + msg
+	}
+	return &confirmData{Heading: "Mark order #" + strconv.FormatUint(o.ID, 10) + " as delivered?", Message: msg,
+		Action: orderPath(v, o) + "status/", Button: "Mark as delivered", Back: orderPath(v, o),
+		Fields: map[string]string{"status": app.OrderDelivered}}, nil
 }
 
 // moveOrder serves POST /admin/stores/{id}/orders/{oid}/status/ {status}:
@@ -229,6 +257,21 @@ func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
 		msg = "Tracking cleared."
 	}
 	return p.redirect(c, v, orderPath(v, o), ok1(msg))
+}
+
+// shipOrder serves POST .../orders/{oid}/ship/ {carrier, tracking_number,
+// tracking_url}: shipped, and the shopper mailed the tracking link.
+func (p *panel) shipOrder(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	in := app.ShipInput{Carrier: formValue(c, "carrier"), TrackingNumber: formValue(c, "tracking_number"), TrackingURL: formValue(c, "tracking_url")}
+	o, err := p.h.svc.Orders.Ship(v.Store.ID, id, in)
+	if err != nil {
+		return p.orderFormError(c, v, id, err, &orderData{Ship: in})
+	}
+	return p.redirect(c, v, orderPath(v, o), ok1("Order #"+strconv.FormatUint(o.ID, 10)+" shipped: the shopper is emailed the tracking link."))
 }
 
 // addNote serves POST .../orders/{oid}/notes/ {note}: an internal note.

@@ -45,7 +45,13 @@ func TestPanelOrders(t *testing.T) {
 		}
 	})
 	t.Run("Moves", func(t *testing.T) {
-		b.submit(path, path+"status/", url.Values{"status": {"DELIVERED"}}).redirectsTo(t, path)
+		// Delivered asks first (the shopper is mailed): a confirm page, nothing moved yet.
+		b.submit(path, path+"status/", url.Values{"status": {"DELIVERED"}}).redirectsTo(t, path+"status/?status=DELIVERED")
+		if got := status(confirmed.ID); got != app.OrderConfirmed {
+			t.Fatalf("moved before confirming: %s", got)
+		}
+		b.get(path+"status/?status=DELIVERED").expect(t, 200, "as delivered?", "not shipped through the panel", `name="confirm" value="yes"`)
+		b.submit(path, path+"status/", url.Values{"status": {"DELIVERED"}, "confirm": {"yes"}}).redirectsTo(t, path)
 		if got := status(confirmed.ID); got != app.OrderDelivered {
 			t.Fatalf("got %s, want DELIVERED", got)
 		}

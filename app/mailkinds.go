@@ -16,6 +16,7 @@ const (
 	MailVerifyCode        = "verify_code"
 	MailPasswordReset     = "password_reset"
 	MailOrderConfirmation = "order_confirmation"
+	MailOrderShipped      = "order_shipped"
 	MailOrderDelivered    = "order_delivered"
 	MailOrderCancelled    = "order_cancelled"
 	MailRequestDecided    = "request_decided"
@@ -100,6 +101,11 @@ var DefaultMailTemplates = map[string]MailTemplate{
 		Subject: `Order #{{.Order.ID}} confirmed`,
 		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Thank you for your order. We received your payment and order <b>#{{.Order.ID}}</b> is confirmed.</p>{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Back to {{.Store.Name}}</a></p>`,
 		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nThank you for your order. We received your payment and order #{{.Order.ID}} is confirmed.\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+	},
+	MailOrderShipped: {
+		Subject: `Your order #{{.Order.ID}} is on its way`,
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: <b>{{.Order.Fulfillment.TrackingNumber}}</b>.</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">Track your parcel</a></p>{{end}}{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: {{.Order.Fulfillment.TrackingNumber}}.{{with .Order.Fulfillment.TrackingURL}}\nTrack your parcel: {{.}}{{end}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderDelivered: {
 		Subject: `Order #{{.Order.ID}} was delivered`,

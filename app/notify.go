@@ -108,6 +108,8 @@ func (m *mailing) send(c Change) error {
 		if c.Order.Status == OrderDelivered {
 			return m.shopper(MailOrderDelivered, orderEmail(m.tx, c.Order))
 		}
+	case EvOrderShipped:
+		return m.shopper(MailOrderShipped, orderEmail(m.tx, c.Order))
 	case EvOrderCancelled:
 		if c.Cancelled == "request" {
 			return nil // the shopper gets the decision on the request instead

@@ -47,10 +47,14 @@ type Order struct {
 	// its lines go when the order is paid, as a shopper's cart lines do.
 	GuestCartID uint64 `json:"guest_cart_id,omitempty"`
 	// Test: placed through the test sandbox; no money moved.
-	Test           bool        `json:"test,omitempty"`
-	TrackingNumber string      `json:"tracking_number,omitempty"`
-	Carrier        string      `json:"carrier,omitempty"`
-	Notes          []OrderNote `json:"notes,omitempty"` // internal: the admin side only
+	Test           bool   `json:"test,omitempty"`
+	TrackingNumber string `json:"tracking_number,omitempty"`
+	Carrier        string `json:"carrier,omitempty"`
+	// TrackingURL and ShippedAt are set when the store ships the order
+	// (OrderService.Ship); a zero ShippedAt is not shipped.
+	TrackingURL string      `json:"tracking_url,omitempty"`
+	ShippedAt   time.Time   `json:"shipped_at,omitzero"`
+	Notes       []OrderNote `json:"notes,omitempty"` // internal: the admin side only
 	// ProviderRefunds are the refunds made at the payment provider, in order.
 	ProviderRefunds []ProviderRefundRecord `json:"provider_refunds,omitempty"`
 	CreatedAt       time.Time              `json:"created_at"`
@@ -96,10 +100,42 @@ type OrderView struct {
 	// Test: a test payment through the sandbox (no money moved).
 	Test bool `json:"test"`
 	// TrackingNumber and Carrier are set by the store once shipped ("" until then).
-	TrackingNumber string    `json:"tracking_number"`
-	Carrier        string    `json:"carrier"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	TrackingNumber string          `json:"tracking_number"`
+	Carrier        string          `json:"carrier"`
+	Fulfillment    FulfillmentView `json:"fulfillment"`
+	CreatedAt      time.Time       `json:"created_at"`
+	UpdatedAt      time.Time       `json:"updated_at"`
+}
+
+// Fulfilment statuses: beside the order's status, which keeps its meaning.
+const (
+	FulfillmentUnfulfilled = "unfulfilled"
+	FulfillmentShipped     = "shipped"
+	FulfillmentDelivered   = "delivered"
+)
+
+// FulfillmentView is where an order's parcel is: unfulfilled, shipped (with
+// the carrier, the tracking number and link, and when) or delivered.
+type FulfillmentView struct {
+	Status         string     `json:"status"`
+	Carrier        string     `json:"carrier"`
+	TrackingNumber string     `json:"tracking_number"`
+	TrackingURL    string     `json:"tracking_url"`
+	ShippedAt      *time.Time `json:"shipped_at"`
+}
+
+// Fulfillment is o's fulfilment: delivered once the order is DELIVERED or
+// COMPLETED (shipped or not), shipped once the store shipped it.
+func (o *Order) Fulfillment() FulfillmentView {
+	f := FulfillmentView{Status: FulfillmentUnfulfilled, Carrier: o.Carrier, TrackingNumber: o.TrackingNumber, TrackingURL: o.TrackingURL}
+	if !o.ShippedAt.IsZero() {
+		at := UTC(o.ShippedAt)
+		f.Status, f.ShippedAt = FulfillmentShipped, &at
+	}
+	if o.Status == OrderDelivered || o.Status == OrderCompleted {
+		f.Status = FulfillmentDelivered
+	}
+	return f
 }
 
 // OrderItemView is an order line on the wire; variant_id is null without a variant.
@@ -126,7 +162,7 @@ func (o *Order) View() OrderView {
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
 		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, TrackingNumber: o.TrackingNumber, Carrier: o.Carrier,
-		CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+		Fulfillment: o.Fulfillment(), CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus

@@ -226,6 +226,8 @@ var configShape = map[string]string{
 	"payments_live":    "bool",
 	"callback_origins": "origins",
 	"home":             "strmap", "pages": "strmap",
+	// tracking_urls: a carrier's tracking link, {"Carrier": "https://...{tracking_number}"}
+	"tracking_urls": "strmap",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks

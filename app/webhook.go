@@ -21,6 +21,7 @@ const (
 	EvOrderCreated           = "order.created"
 	EvOrderPaid              = "order.paid"
 	EvOrderStatusChanged     = "order.status_changed"
+	EvOrderShipped           = "order.shipped"
 	EvOrderCancelled         = "order.cancelled"
 	EvRefundRequested        = "refund.requested"
 	EvRefundDecided          = "refund.decided"
@@ -40,7 +41,7 @@ const (
 )
 
 // EventTypes lists every event type an endpoint may subscribe to.
-var EventTypes = []string{EvOrderCreated, EvOrderPaid, EvOrderStatusChanged, EvOrderCancelled,
+var EventTypes = []string{EvOrderCreated, EvOrderPaid, EvOrderStatusChanged, EvOrderShipped, EvOrderCancelled,
 	EvCancellationRequested, EvCancellationDecided, EvRefundRequested, EvRefundDecided,
 	EvReviewCreated, EvReviewModerated, EvTicketCreated, EvTicketReplied, EvContactReceived, EvProductLowStock}
 

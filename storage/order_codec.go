@@ -29,6 +29,7 @@ import (
 //	  varint amount, string request_kind, uvarint request_id, time at
 //	times created_at, updated_at
 //	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
+//	with orderShipped: string tracking_url, time shipped_at
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
@@ -40,6 +41,7 @@ const orderCompact = 0x03
 const (
 	orderTest      = 1 << 0
 	orderGuestCart = 1 << 1
+	orderShipped   = 1 << 2
 )
 
 // encodeOrder is the stored form of o.
@@ -54,7 +56,7 @@ func encodeOrder(o *app.Order) ([]byte, error) {
 func orderSize(o *app.Order) int {
 	n := 96 + len(o.Status) + len(o.PaymentStatus) + len(o.PaymentMethod) + len(o.PaymentSessionID) + len(o.ReceiverName) +
 		len(o.Phone) + len(o.Address) + len(o.Email) + len(o.Currency) + len(o.CouponCode) + len(o.CallbackURL) +
-		len(o.TrackingNumber) + len(o.Carrier)
+		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL)
 	for _, it := range o.Items {
 		n += 32 + len(it.Name)
 	}
@@ -79,7 +81,7 @@ func orderFits(o *app.Order) error {
 			return err
 		}
 	}
-	return timesFit(o.CreatedAt, o.UpdatedAt)
+	return timesFit(o.CreatedAt, o.UpdatedAt, o.ShippedAt)
 }
 
 // appendOrder appends the compact form of o (orderFits).
@@ -90,6 +92,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	}
 	if o.GuestCartID != 0 {
 		flags |= orderGuestCart
+	}
+	if o.TrackingURL != "" || !o.ShippedAt.IsZero() {
+		flags |= orderShipped
 	}
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
@@ -137,6 +142,10 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if o.GuestCartID != 0 {
 		b = binary.AppendUvarint(b, o.GuestCartID)
 	}
+	if flags&orderShipped != 0 {
+		b = appendString(b, o.TrackingURL)
+		b = appendTime(b, o.ShippedAt)
+	}
 	return b
 }
 
@@ -181,6 +190,9 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	o.CreatedAt, o.UpdatedAt = d.time(), d.time()
 	if v[1]&orderGuestCart != 0 {
 		o.GuestCartID = d.uvarint()
+	}
+	if v[1]&orderShipped != 0 {
+		o.TrackingURL, o.ShippedAt = d.str(), d.time()
 	}
 	if !d.done() {
 		return nil, errOrderCorrupt

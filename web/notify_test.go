@@ -84,8 +84,9 @@ func TestShopTalks(t *testing.T) {
 	if v := verify(t, e, n.key, in.PaymentSessionID, sandbox(t, e, in, "success")); !v.Success {
 		t.Fatalf("verify: %+v", v)
 	}
-	// 2. the store delivers it; the shopper asks for a refund; the store approves
+	// 2. the store ships and delivers it; the shopper asks for a refund; the store approves
 	adm := fmt.Sprintf("/api/v1/admin/stores/%d", n.sid)
+	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("%s/orders/%d/ship/", adm, in.OrderID), Token: e.OwnerToken, Body: map[string]string{"carrier": "UPS", "tracking_number": "1Z42"}}).Expect(t, 200, "")
 	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s/orders/%d/", adm, in.OrderID), Token: e.OwnerToken, Body: map[string]string{"status": "DELIVERED"}}).Expect(t, 200, "")
 	var rq struct {
 		ID uint64 `json:"id"`
@@ -143,6 +144,7 @@ func TestShopTalks(t *testing.T) {
 			fmt.Sprintf("shopper@example.com Order #%d confirmed", oid):                               1,
 			fmt.Sprintf("owner@talk.example New paid order #%d: 25.00 USD", oid):                      1,
 			fmt.Sprintf("shopper@example.com Order #%d was delivered", oid):                           1,
+			fmt.Sprintf("shopper@example.com Your order #%d is on its way", oid):                      1,
 			fmt.Sprintf("owner@talk.example New refund request for order #%d", oid):                   1,
 			fmt.Sprintf("shopper@example.com Your refund request for order #%d was approved", oid):    1,
 			fmt.Sprintf("owner@talk.example New cancellation request for order #%d", oid2):            1,

@@ -1,0 +1,112 @@
+package app
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// MaxTrackingURLLen bounds a tracking link.
+const MaxTrackingURLLen = 2048
+
+// ShipInput ships an order: the carrier and tracking number, and the
+// tracking link (empty: built from the carrier's template).
+type ShipInput struct {
+	Carrier        string `json:"carrier"`
+	TrackingNumber string `json:"tracking_number"`
+	TrackingURL    string `json:"tracking_url"`
+}
+
+// defaultTrackingURLs are the tracking links of well-known carriers; a
+// store's configuration (tracking_urls: {"Carrier": "https://...{tracking_number}"})
+// adds carriers or replaces these. Carrier names match case-insensitively.
+var defaultTrackingURLs = map[string]string{
+	"ups":   "https://www.ups.com/track?tracknum={tracking_number}",
+	"usps":  "https://tools.usps.com/go/TrackConfirmAction?tLabels={tracking_number}",
+	"fedex": "https://www.fedex.com/fedextrack/?trknbr={tracking_number}",
+	"dhl":   "https://www.dhl.com/global-en/home/tracking/tracking-express.html?tracking-id={tracking_number}",
+}
+
+// TrackingURL is the tracking link of a parcel from the store's template for
+// the carrier (config tracking_urls), else the built-in one, else "".
+func TrackingURL(st *Store, carrier, number string) string {
+	var cfg struct {
+		TrackingURLs map[string]string `json:"tracking_urls"`
+	}
+	_ = json.Unmarshal(st.Config, &cfg) // another shape: the built-in templates only
+	tmpl := ""
+	for name, t := range cfg.TrackingURLs {
+		if strings.EqualFold(name, carrier) {
+			tmpl = t
+		}
+	}
+	if tmpl == "" {
+		tmpl = defaultTrackingURLs[strings.ToLower(carrier)]
+	}
+	if tmpl == "" {
+		return ""
+	}
+	u := strings.ReplaceAll(tmpl, "{tracking_number}", url.QueryEscape(number))
+	if !httpURL(u) {
+		return ""
+	}
+	return u
+}
+
+// httpURL reports whether s is an absolute http(s) URL.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+func (in *ShipInput) validate() error {
+	var v Validation
+	in.Carrier, in.TrackingNumber, in.TrackingURL = strings.TrimSpace(in.Carrier), strings.TrimSpace(in.TrackingNumber), strings.TrimSpace(in.TrackingURL)
+	v.Text("carrier", in.Carrier, true, MaxCarrierLen)
+	v.Text("tracking_number", in.TrackingNumber, true, MaxTrackingLen)
+	if in.TrackingURL != "" {
+		v.Check(len(in.TrackingURL) <= MaxTrackingURLLen && httpURL(in.TrackingURL), "tracking_url", "must be an http(s) URL")
+	}
+	return v.Err()
+}
+
+// Ship marks a paid, confirmed order shipped with its carrier, tracking
+// number and link, and in the same transaction queues the shopper's "on its
+// way" mail and the order.shipped event. Errors: validation_failed,
+// not_found, invalid_order_state (not paid and confirmed, or shipped already).
+func (os *OrderService) Ship(storeID, id uint64, in ShipInput) (*Order, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var o *Order
+	err := os.s.DB.Update(func(tx Tx) error {
+		var err error
+		if o, err = tx.Order(storeID, id); err != nil {
+			return err
+		}
+		if !o.ShippedAt.IsZero() {
+			return Errorf(EInvalidOrderState, "order #%d was shipped on %s", o.ID, UTC(o.ShippedAt).Format(time.DateOnly))
+		}
+		if o.Status != OrderConfirmed || (o.PaymentStatus != PaymentPaid && o.PaymentStatus != PaymentPartiallyRefunded) {
+			return Errorf(EInvalidOrderState, "only a paid, confirmed order can be shipped (this one is %s, %s)", o.Status, o.PaymentStatus)
+		}
+		if in.TrackingURL == "" {
+			st, err := tx.SharedStore(storeID)
+			if err != nil {
+				return err
+			}
+			in.TrackingURL = TrackingURL(st, in.Carrier, in.TrackingNumber)
+		}
+		now := UTC(tx.Now())
+		o.Carrier, o.TrackingNumber, o.TrackingURL, o.ShippedAt, o.UpdatedAt = in.Carrier, in.TrackingNumber, in.TrackingURL, now, now
+		if err := tx.PutOrder(o); err != nil {
+			return err
+		}
+		return os.s.Happened(tx, Change{Type: EvOrderShipped, StoreID: storeID, Order: o})
+	})
+	if err == nil {
+		os.s.Kick()
+	}
+	return o, err
+}
