@@ -536,9 +536,10 @@ const MaxWordLen = 40
 // brokenWordsJS names up to five words of the page that the layout split
 // across two lines although they would fit on one line of the page: each
 // word (a run of letters and digits, in a string without spaces of at most
-// MaxWordLen characters) of every visible text node is measured with Range.getClientRects; more than one
-// line (rects with different tops) is a break inside the word. A word wider
-// than the main column is let off (it cannot fit anywhere).
+// MaxWordLen characters) of every visible text node is measured with
+// Range.getClientRects; more than one line (rects with different tops) is a
+// break inside the word. A word wider than the main column is let off (it
+// cannot fit anywhere).
 var brokenWordsJS = `(function(maxLen){
   var out = [];
   var col = document.querySelector("main") || document.body;
