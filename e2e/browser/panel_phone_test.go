@@ -58,3 +58,40 @@ func TestPanelPhoneMenuAndFocus(t *testing.T) {
 		t.Fatal("at 1280 px the tabs should show as a row, the menu hidden")
 	}
 }
+
+// Shipping from the order page (issue 28 point 1) on a phone: the Ship form
+// fits and passes axe, shipping lands focus on the result and shows the
+// tracking link (the mail's is TestAdminOrderShip's), and marking the order
+// delivered asks first.
+func TestPanelShipOnPhone(t *testing.T) {
+	s := newOpsShop(t)
+	p := browser.NewPage(t, s.srv)
+	p.LoginOwner()
+	p.Do("phone width", chromedp.EmulateViewport(390, 900))
+	order := s.path("orders/%d/", s.paid1)
+	p.Go(order)
+	p.WaitVisible(`form#ship`)
+	p.CheckPanelPage()
+	p.Do("phone width", chromedp.EmulateViewport(390, 900))
+	p.Fill(`form#ship input[name=carrier]`, "DHL")
+	p.Fill(`form#ship input[name=tracking_number]`, "JD0146")
+	p.Submit(`form#ship button[type=submit]`)
+	if got := browser.Eval[string](p, `document.activeElement.className + ": " + document.activeElement.textContent.trim()`); !strings.HasPrefix(got, "flash ok: ") || !strings.Contains(got, "shipped") {
+		t.Fatalf("focus after shipping: %q", got)
+	}
+	if got := p.Attr(`#tracking a[href*="dhl.com"]`, "href"); !strings.Contains(got, "tracking-id=JD0146") {
+		t.Fatalf("tracking link %q", got)
+	}
+	if got := p.Text(`#fulfillment`); got != "shipped" {
+		t.Fatalf("fulfilment %q", got)
+	}
+	p.Submit(`form[action$="/status/"] button[type=submit]`)
+	if got := p.Text(`main h1`); !strings.Contains(got, "as delivered?") {
+		t.Fatalf("marking delivered: got %q, want the confirm page", got)
+	}
+	p.CheckPanelPage()
+	p.Submit(`main form button[type=submit]`)
+	if got := p.Text(`#fulfillment`); got != "delivered" {
+		t.Fatalf("fulfilment after delivery %q", got)
+	}
+}
