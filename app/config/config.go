@@ -342,18 +342,7 @@ func Load(path string, environ []string) (*Config, error) {
 func read(k *koanf.Koanf) (*Config, error) {
 	r := &reader{k: k}
 	c := &Config{
-		HTTP: HTTP{
-			Addr:           r.str("http.addr"),
-			PublicURL:      r.str("http.public_url"),
-			TrustedProxies: r.list("http.trusted_proxies"),
-			LogRequests:    r.boolean("http.log_requests"),
-			ReadTimeout:    r.duration("http.read_timeout"),
-			WriteTimeout:   r.duration("http.write_timeout"),
-			IdleTimeout:    r.duration("http.idle_timeout"),
-			ShutdownDelay:  r.duration("http.shutdown_delay"),
-			MetricsAddr:    r.str("http.metrics_addr"),
-			MetricsToken:   r.str("http.metrics_token"),
-		},
+		HTTP:    r.http(),
 		DataDir: r.str("data_dir"),
 		Demo:    r.boolean("demo"),
 		Admin:   Admin{Email: r.str("admin.email"), Password: r.str("admin.password")},
@@ -363,19 +352,10 @@ func read(k *koanf.Koanf) (*Config, error) {
 			AdminTTL:   r.duration("auth.admin_ttl"),
 			BcryptCost: r.integer("auth.bcrypt_cost"),
 		},
-		Orders: Orders{PendingTTL: r.duration("orders.pending_ttl"), ExpireSchedule: r.str("orders.expire_schedule")},
-		Cache:  Cache{EvictSchedule: r.str("cache.evict_schedule")},
-		RateLimit: RateLimit{
-			AuthPerMinute:    r.integer("ratelimit.auth_per_minute"),
-			LoginFailures:    r.integer("ratelimit.login_failures"),
-			ContactPerMinute: r.integer("ratelimit.contact_per_minute"),
-			APIPerSecond:     r.integer("ratelimit.api_per_second"),
-			UnpaidOrders:     r.integer("ratelimit.unpaid_orders_per_hour"),
-			TicketsPerHour:   r.integer("ratelimit.tickets_per_hour"),
-			GuestCarts:       r.integer("ratelimit.guest_carts_per_hour"),
-			CodesPerDay:      r.integer("ratelimit.codes_per_day"),
-		},
-		Log: Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
+		Orders:    Orders{PendingTTL: r.duration("orders.pending_ttl"), ExpireSchedule: r.str("orders.expire_schedule")},
+		Cache:     Cache{EvictSchedule: r.str("cache.evict_schedule")},
+		RateLimit: r.rateLimit(),
+		Log:       Log{Format: strings.ToLower(r.str("log.format")), Level: strings.ToLower(r.str("log.level"))},
 		Mail: Mail{SMTP: SMTP{
 			Host:     r.str("mail.smtp.host"),
 			Port:     r.integer("mail.smtp.port"),
@@ -401,6 +381,43 @@ func read(k *koanf.Koanf) (*Config, error) {
 	if err := errors.Join(r.errs...); err != nil {
 		return nil, err
 	}
+	c.derive()
+	return c, nil
+}
+
+// http reads the http section.
+func (r *reader) http() HTTP {
+	return HTTP{
+		Addr:           r.str("http.addr"),
+		PublicURL:      r.str("http.public_url"),
+		TrustedProxies: r.list("http.trusted_proxies"),
+		LogRequests:    r.boolean("http.log_requests"),
+		ReadTimeout:    r.duration("http.read_timeout"),
+		WriteTimeout:   r.duration("http.write_timeout"),
+		IdleTimeout:    r.duration("http.idle_timeout"),
+		ShutdownDelay:  r.duration("http.shutdown_delay"),
+		MetricsAddr:    r.str("http.metrics_addr"),
+		MetricsToken:   r.str("http.metrics_token"),
+	}
+}
+
+// rateLimit reads the ratelimit section.
+func (r *reader) rateLimit() RateLimit {
+	return RateLimit{
+		AuthPerMinute:    r.integer("ratelimit.auth_per_minute"),
+		LoginFailures:    r.integer("ratelimit.login_failures"),
+		ContactPerMinute: r.integer("ratelimit.contact_per_minute"),
+		APIPerSecond:     r.integer("ratelimit.api_per_second"),
+		UnpaidOrders:     r.integer("ratelimit.unpaid_orders_per_hour"),
+		TicketsPerHour:   r.integer("ratelimit.tickets_per_hour"),
+		GuestCarts:       r.integer("ratelimit.guest_carts_per_hour"),
+		CodesPerDay:      r.integer("ratelimit.codes_per_day"),
+	}
+}
+
+// derive fills the values whose defaults depend on others: the public URL
+// from http.addr and the backups dir from data_dir.
+func (c *Config) derive() {
 	c.HTTP.PublicURL = strings.TrimRight(strings.TrimSpace(c.HTTP.PublicURL), "/")
 	if c.HTTP.PublicURL == "" {
 		c.HTTP.PublicURL = "http://" + displayAddr(c.HTTP.Addr)
@@ -409,7 +426,6 @@ func read(k *koanf.Koanf) (*Config, error) {
 	if c.Backups.Dir == "" && c.DataDir != "" {
 		c.Backups.Dir = filepath.Join(c.DataDir, "backups")
 	}
-	return c, nil
 }
 
 // displayAddr turns a listen address into one a client can use: an empty or
@@ -429,12 +445,26 @@ func displayAddr(addr string) string {
 // derived from http.addr (port 0 is only known after binding).
 func URLFor(addr net.Addr) string { return "http://" + displayAddr(addr.String()) }
 
+// badFunc records one problem with the value of key.
+type badFunc = func(key, format string, args ...any)
+
 // Validate checks every value; each problem names its key.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
 	}
+	for _, check := range []func(badFunc){
+		c.validateShopAndHTTP, c.validateAccounts, c.validateStorage,
+		c.validateSchedulesAndLimits, c.validateMailAndPayments, c.validateServerLimits,
+	} {
+		check(bad)
+	}
+	return errors.Join(errs...)
+}
+
+// validateShopAndHTTP checks the shop's theme and domain, the listener and the data dir.
+func (c *Config) validateShopAndHTTP(bad badFunc) {
 	if c.Shop.ThemeDir != "" {
 		if fi, err := os.Stat(c.Shop.ThemeDir); err != nil || !fi.IsDir() {
 			bad("shop.theme_dir", "must be a directory, got %q", c.Shop.ThemeDir)
@@ -461,6 +491,10 @@ func (c *Config) Validate() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		bad("data_dir", "must not be empty")
 	}
+}
+
+// validateAccounts checks the first admin and the token lifetimes.
+func (c *Config) validateAccounts(bad badFunc) {
 	if a, err := mail.ParseAddress(c.Admin.Email); err != nil || a.Address != c.Admin.Email {
 		bad("admin.email", "must be an email address, got %q", c.Admin.Email)
 	}
@@ -481,6 +515,10 @@ func (c *Config) Validate() error {
 			bad(d.key, "must be at least %s, got %s", d.min, d.v)
 		}
 	}
+}
+
+// validateStorage checks the storage driver and the password hashing cost.
+func (c *Config) validateStorage(bad badFunc) {
 	switch c.Storage.Driver {
 	case DriverBolt:
 	case DriverPostgres:
@@ -496,6 +534,10 @@ func (c *Config) Validate() error {
 	if c.Auth.BcryptCost < 4 || c.Auth.BcryptCost > 31 {
 		bad("auth.bcrypt_cost", "must be 4-31, got %d", c.Auth.BcryptCost)
 	}
+}
+
+// validateSchedulesAndLimits checks the cron schedules, the rate limits and the log.
+func (c *Config) validateSchedulesAndLimits(bad badFunc) {
 	for _, s := range []struct{ key, v string }{
 		{"orders.expire_schedule", c.Orders.ExpireSchedule},
 		{"cache.evict_schedule", c.Cache.EvictSchedule},
@@ -535,6 +577,10 @@ func (c *Config) Validate() error {
 	default:
 		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	}
+}
+
+// validateMailAndPayments checks the SMTP relay and the payment gateways.
+func (c *Config) validateMailAndPayments(bad badFunc) {
 	if c.Mail.SMTP.Port < 1 || c.Mail.SMTP.Port > 65535 {
 		bad("mail.smtp.port", "must be 1-65535, got %d", c.Mail.SMTP.Port)
 	}
@@ -570,6 +616,10 @@ func (c *Config) Validate() error {
 			bad(g.key+".provider", "must be sandbox or stripe, got %q", g.g.Provider)
 		}
 	}
+}
+
+// validateServerLimits checks the HTTP timeouts, the metrics listener, batching and backups.
+func (c *Config) validateServerLimits(bad badFunc) {
 	for _, d := range []struct {
 		key string
 		v   time.Duration
@@ -592,7 +642,6 @@ func (c *Config) Validate() error {
 	if strings.TrimSpace(c.Backups.Dir) == "" {
 		bad("backups.dir", "must not be empty")
 	}
-	return errors.Join(errs...)
 }
 
 // reader reads typed values from koanf, collecting one error per bad key.
