@@ -179,31 +179,60 @@ func Seed(svc *app.Services) (Result, error) {
 // approved reviews, published blog posts, running flash deals, bundles and a
 // coupon.
 func seedContent(svc *app.Services, st *app.Store, d *Data, products map[string]*app.Product, res *Result) error {
-	product := func(slug string) (*app.Product, error) {
-		if p, ok := products[slug]; ok {
-			return p, nil
+	s := &contentSeeder{svc: svc, st: st, d: d, products: products, res: res}
+	for _, step := range []func() error{s.people, s.reviews, s.posts, s.deals, s.bundles, s.coupons} {
+		if err := step(); err != nil {
+			return err
 		}
-		return nil, fmt.Errorf("demo: unknown product %q", slug)
 	}
+	return nil
+}
+
+// contentSeeder seeds the demo store's content once its products exist.
+type contentSeeder struct {
+	svc       *app.Services
+	st        *app.Store
+	d         *Data
+	products  map[string]*app.Product
+	res       *Result
+	reviewers []uint64
+}
+
+func (s *contentSeeder) product(slug string) (*app.Product, error) {
+	if p, ok := s.products[slug]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("demo: unknown product %q", slug)
+}
+
+// people registers the demo shopper and the reviewers.
+func (s *contentSeeder) people() error {
+	svc, st, d, res := s.svc, s.st, s.d, s.res
 	if _, err := svc.Customers.Register(st, d.Shopper); err != nil {
 		return fmt.Errorf("demo: shopper: %w", err)
 	}
 	res.ShopperEmail, res.ShopperPassword = d.Shopper.Email, d.Shopper.Password
-	reviewers := make([]uint64, len(d.Reviewers))
+	s.reviewers = make([]uint64, len(d.Reviewers))
 	for i, r := range d.Reviewers {
 		tr, err := svc.Customers.Register(st, r)
 		if err != nil {
 			return fmt.Errorf("demo: reviewer %s: %w", r.Email, err)
 		}
-		reviewers[i] = tr.Customer.ID
+		s.reviewers[i] = tr.Customer.ID
 	}
-	for _, r := range d.Reviews {
+	return nil
+}
+
+// reviews submits and approves each review as its reviewer.
+func (s *contentSeeder) reviews() error {
+	svc, st, reviewers := s.svc, s.st, s.reviewers
+	for _, r := range s.d.Reviews {
 		if r.Reviewer < 0 || r.Reviewer >= len(reviewers) {
 			return fmt.Errorf("demo: review %q: no reviewer %d", r.Title, r.Reviewer)
 		}
 		in := app.ReviewInput{Rating: &r.Rating, Title: r.Title, Content: r.Content}
 		if r.Product != "" {
-			p, err := product(r.Product)
+			p, err := s.product(r.Product)
 			if err != nil {
 				return err
 			}
@@ -216,35 +245,50 @@ func seedContent(svc *app.Services, st *app.Store, d *Data, products map[string]
 		if _, err := svc.Reviews.Approve(st.ID, rv.ID); err != nil {
 			return fmt.Errorf("demo: approve review %q: %w", r.Title, err)
 		}
-		res.Reviews++
+		s.res.Reviews++
 	}
+	return nil
+}
+
+// posts publishes the blog posts.
+func (s *contentSeeder) posts() error {
 	published := app.PostPublished
-	for _, b := range d.BlogPosts {
-		if _, err := svc.Content.SavePost(st.ID, 0, app.BlogPostInput{Title: &b.Title, Slug: &b.Slug, Author: &b.Author,
+	for _, b := range s.d.BlogPosts {
+		if _, err := s.svc.Content.SavePost(s.st.ID, 0, app.BlogPostInput{Title: &b.Title, Slug: &b.Slug, Author: &b.Author,
 			Tags: &b.Tags, Excerpt: &b.Excerpt, Content: &b.Content, Status: &published}); err != nil {
 			return fmt.Errorf("demo: blog post %q: %w", b.Title, err)
 		}
-		res.BlogPosts++
+		s.res.BlogPosts++
 	}
-	now := svc.Now().UTC()
-	for _, dl := range d.Deals {
-		p, err := product(dl.Product)
+	return nil
+}
+
+// deals saves the flash deals, started an hour ago.
+func (s *contentSeeder) deals() error {
+	now := s.svc.Now().UTC()
+	for _, dl := range s.d.Deals {
+		p, err := s.product(dl.Product)
 		if err != nil {
 			return err
 		}
 		starts := now.Add(-time.Hour).Format(time.RFC3339)
 		ends := now.AddDate(0, 0, dl.Days).Format(time.RFC3339)
-		if _, err := svc.Content.SaveDeal(st.ID, 0, app.FlashDealInput{Title: &dl.Title, ProductID: &p.ID, DealPrice: &dl.DealPrice,
+		if _, err := s.svc.Content.SaveDeal(s.st.ID, 0, app.FlashDealInput{Title: &dl.Title, ProductID: &p.ID, DealPrice: &dl.DealPrice,
 			StartsAt: &starts, EndsAt: &ends}); err != nil {
 			return fmt.Errorf("demo: flash deal %q: %w", dl.Title, err)
 		}
-		res.Deals++
+		s.res.Deals++
 	}
-	for _, b := range d.Bundles {
+	return nil
+}
+
+// bundles saves the bundles, with the first three images of their products.
+func (s *contentSeeder) bundles() error {
+	for _, b := range s.d.Bundles {
 		items := make([]app.BundleItem, 0, len(b.Items))
 		var images []string
 		for _, it := range b.Items {
-			p, err := product(it.Product)
+			p, err := s.product(it.Product)
 			if err != nil {
 				return err
 			}
@@ -259,17 +303,22 @@ func seedContent(svc *app.Services, st *app.Store, d *Data, products map[string]
 			images = append(images, p.Images...)
 		}
 		images = images[:min(len(images), 3)]
-		if _, err := svc.Content.SaveBundle(st.ID, 0, app.BundleInput{Name: &b.Name, Slug: &b.Slug, Description: &b.Description,
+		if _, err := s.svc.Content.SaveBundle(s.st.ID, 0, app.BundleInput{Name: &b.Name, Slug: &b.Slug, Description: &b.Description,
 			Images: &images, Items: &items, Price: &b.Price}); err != nil {
 			return fmt.Errorf("demo: bundle %q: %w", b.Name, err)
 		}
-		res.Bundles++
+		s.res.Bundles++
 	}
-	for _, c := range d.Coupons {
-		if _, err := svc.Coupons.Save(st.ID, 0, c); err != nil {
+	return nil
+}
+
+// coupons saves the coupons.
+func (s *contentSeeder) coupons() error {
+	for _, c := range s.d.Coupons {
+		if _, err := s.svc.Coupons.Save(s.st.ID, 0, c); err != nil {
 			return fmt.Errorf("demo: coupon: %w", err)
 		}
-		res.Coupons++
+		s.res.Coupons++
 	}
 	return nil
 }

@@ -104,6 +104,28 @@ func (s *SMTP) Send(m app.Mail) error {
 	if err != nil {
 		return err
 	}
+	c, addr, err := s.connect()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if s.cfg.Username != "" {
+		if ok, _ := c.Extension("AUTH"); !ok {
+			return fmt.Errorf("mail: %s offers no AUTH", addr)
+		}
+		// PlainAuth refuses to send the password over an unencrypted
+		// connection except to localhost.
+		if err := c.Auth(smtp.PlainAuth("", s.cfg.Username, s.cfg.Password, s.cfg.Host)); err != nil {
+			return fmt.Errorf("mail: AUTH: %w", err)
+		}
+	}
+	return s.deliver(c, to.Address, msg)
+}
+
+// connect dials the relay (TLS from the start when so configured), greets it
+// and upgrades with STARTTLS when so configured. It returns the client and
+// the relay's address for error messages.
+func (s *SMTP) connect() (*smtp.Client, string, error) {
 	addr := net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
 	deadline := time.Now().Add(s.cfg.Timeout)
 	dialer := &net.Dialer{Deadline: deadline}
@@ -112,21 +134,30 @@ func (s *SMTP) Send(m app.Mail) error {
 		tc = &tls.Config{ServerName: s.cfg.Host, MinVersion: tls.VersionTLS12}
 	}
 	var conn net.Conn
+	var err error
 	if s.cfg.TLS == TLSImplicit {
 		conn, err = tls.DialWithDialer(dialer, "tcp", addr, tc)
 	} else {
 		conn, err = dialer.Dial("tcp", addr)
 	}
 	if err != nil {
-		return fmt.Errorf("mail: connect %s: %w", addr, err)
+		return nil, addr, fmt.Errorf("mail: connect %s: %w", addr, err)
 	}
 	_ = conn.SetDeadline(deadline)
 	c, err := smtp.NewClient(conn, s.cfg.Host)
 	if err != nil {
 		conn.Close()
-		return fmt.Errorf("mail: greeting from %s: %w", addr, err)
+		return nil, addr, fmt.Errorf("mail: greeting from %s: %w", addr, err)
 	}
-	defer c.Close()
+	if err := s.hello(c, addr, tc); err != nil {
+		c.Close()
+		return nil, addr, err
+	}
+	return c, addr, nil
+}
+
+// hello sends EHLO and, when so configured, STARTTLS.
+func (s *SMTP) hello(c *smtp.Client, addr string, tc *tls.Config) error {
 	if err := c.Hello("localhost"); err != nil {
 		return fmt.Errorf("mail: EHLO: %w", err)
 	}
@@ -138,20 +169,15 @@ func (s *SMTP) Send(m app.Mail) error {
 			return fmt.Errorf("mail: STARTTLS: %w", err)
 		}
 	}
-	if s.cfg.Username != "" {
-		if ok, _ := c.Extension("AUTH"); !ok {
-			return fmt.Errorf("mail: %s offers no AUTH", addr)
-		}
-		// PlainAuth refuses to send the password over an unencrypted
-		// connection except to localhost.
-		if err := c.Auth(smtp.PlainAuth("", s.cfg.Username, s.cfg.Password, s.cfg.Host)); err != nil {
-			return fmt.Errorf("mail: AUTH: %w", err)
-		}
-	}
+	return nil
+}
+
+// deliver sends one message to one recipient and quits.
+func (s *SMTP) deliver(c *smtp.Client, to string, msg []byte) error {
 	if err := c.Mail(s.from); err != nil {
 		return fmt.Errorf("mail: MAIL FROM: %w", err)
 	}
-	if err := c.Rcpt(to.Address); err != nil {
+	if err := c.Rcpt(to); err != nil {
 		return fmt.Errorf("mail: RCPT TO: %w", err)
 	}
 	w, err := c.Data()
