@@ -406,44 +406,58 @@ func (t *Tx) AdminProducts(storeID uint64, q app.AdminProductQuery) (app.AdminPr
 		return found
 	}
 	var ids []uint64
-	n := 0 // matches walked
+	var n int // matches walked
 	if q.Sort == "stock" {
-		best := topStock{k: q.Offset + q.Limit}
-		for _, s := range t.adminStreams(storeID, q, sortNewest) {
-			for s.start(false); s.k != nil; s.step(false) {
-				if id := idFromKeyEnd(s.k); (s.cat == 0 || entryCategory(s.v) == s.cat) && in(id) {
-					n++
-					best.add(stockItem{entryStock(s.v), id})
-				}
-			}
-		}
-		slices.SortFunc(best.h, stockCmp)
-		for i := q.Offset; i < len(best.h); i++ {
-			ids = append(ids, best.h[i].id)
-		}
+		ids, n = t.adminIDsByStock(storeID, q, in)
 	} else {
-		code, desc := sortNewest, true
-		switch q.Sort {
-		case "name":
-			code, desc = sortName, false
-		case "price":
-			code, desc = sortPrice, false
-		}
-		mergeWalk(t.adminStreams(storeID, q, code), desc, func(id uint64, v []byte) bool {
-			if !in(id) {
-				return true
-			}
-			if n >= q.Offset && len(ids) < q.Limit {
-				ids = append(ids, id)
-			}
-			n++
-			return total < 0 || len(ids) < q.Limit // a known total needs no walk past the page
-		})
+		ids, n = t.adminIDsBySort(storeID, q, in, total)
 	}
 	if total < 0 {
 		total = n
 	}
 	return t.adminProductsByID(storeID, ids, total)
+}
+
+// adminIDsByStock returns the ids of q's page by stock, lowest first, and the
+// number of matches walked.
+func (t *Tx) adminIDsByStock(storeID uint64, q app.AdminProductQuery, in func(uint64) bool) (ids []uint64, n int) {
+	best := topStock{k: q.Offset + q.Limit}
+	for _, s := range t.adminStreams(storeID, q, sortNewest) {
+		for s.start(false); s.k != nil; s.step(false) {
+			if id := idFromKeyEnd(s.k); (s.cat == 0 || entryCategory(s.v) == s.cat) && in(id) {
+				n++
+				best.add(stockItem{entryStock(s.v), id})
+			}
+		}
+	}
+	slices.SortFunc(best.h, stockCmp)
+	for i := q.Offset; i < len(best.h); i++ {
+		ids = append(ids, best.h[i].id)
+	}
+	return ids, n
+}
+
+// adminIDsBySort returns the ids of q's page by date, name or price and the
+// number of matches walked; with a known total (>= 0) it stops at the page's end.
+func (t *Tx) adminIDsBySort(storeID uint64, q app.AdminProductQuery, in func(uint64) bool, total int) (ids []uint64, n int) {
+	code, desc := sortNewest, true
+	switch q.Sort {
+	case "name":
+		code, desc = sortName, false
+	case "price":
+		code, desc = sortPrice, false
+	}
+	mergeWalk(t.adminStreams(storeID, q, code), desc, func(id uint64, v []byte) bool {
+		if !in(id) {
+			return true
+		}
+		if n >= q.Offset && len(ids) < q.Limit {
+			ids = append(ids, id)
+		}
+		n++
+		return total < 0 || len(ids) < q.Limit // a known total needs no walk past the page
+	})
+	return ids, n
 }
 
 // adminProductsByID decodes the page's products.

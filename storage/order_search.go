@@ -166,14 +166,24 @@ func (t *Tx) OrderDayStats(storeID uint64, from, to time.Time) ([]app.DayStats, 
 // SearchOrders scans the store's order rows (no JSON is decoded), keeps the
 // matches of q, and decodes only the rows of the page asked for.
 func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, error) {
+	var rv rowView
+	match := orderRowMatcher(storeID, q, &rv)
+	b := t.b(bOrderRows)
+	if q.Sort == app.OrderSortNewest || q.Sort == app.OrderSortOldest || q.Sort == "" {
+		return searchOrdersByID(b, storeID, q, match, &rv)
+	}
+	return searchOrdersByTotal(b, storeID, q, match, &rv)
+}
+
+// orderRowMatcher returns whether an order row matches q's filters, parsing
+// the row into rv.
+func orderRowMatcher(storeID uint64, q app.OrderQuery, rv *rowView) func(id uint64, v []byte) (bool, error) {
 	var (
-		out      = app.OrderSearch{Rows: []app.OrderRow{}}
 		text     = q.TextMatch()
 		from, to int64
 		status   = []byte(q.Status)
 		payment  = []byte(q.PaymentStatus)
 		email    = []byte(q.Email)
-		rv       rowView
 	)
 	if !q.From.IsZero() {
 		from = app.StatsDay(q.From).Unix()
@@ -181,8 +191,8 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 	if !q.To.IsZero() {
 		to = app.StatsDay(q.To).AddDate(0, 0, 1).Unix()
 	}
-	match := func(id uint64, v []byte) (bool, error) {
-		if !parseRow(v, &rv) {
+	return func(id uint64, v []byte) (bool, error) {
+		if !parseRow(v, rv) {
 			return false, fmt.Errorf("storage: bad order row %d/%d", storeID, id)
 		}
 		switch {
@@ -197,31 +207,42 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 		}
 		return true, nil
 	}
-	prefix := tenant(storeID)
-	b := t.b(bOrderRows)
-	inPage := func(n int) bool { return n >= q.Offset && (q.Limit == 0 || n < q.Offset+q.Limit) }
-	if q.Sort == app.OrderSortNewest || q.Sort == app.OrderSortOldest || q.Sort == "" {
-		// Ids grow with time: walk in id order and keep the page on the way.
-		err := walk(b, prefix, nil, q.Sort != app.OrderSortOldest, func(k, v []byte) (bool, error) {
-			id := idFromKeyEnd(k)
-			ok, err := match(id, v)
-			if err != nil || !ok {
-				return err == nil, err
-			}
-			if inPage(out.Total) {
-				out.Rows = append(out.Rows, rv.row(id))
-			}
-			out.Total++
-			return true, nil
-		})
-		return out, err
-	}
+}
+
+// inOrderPage reports whether the n-th match (from 0) is on q's page.
+func inOrderPage(q app.OrderQuery, n int) bool {
+	return n >= q.Offset && (q.Limit == 0 || n < q.Offset+q.Limit)
+}
+
+// searchOrdersByID answers a search sorted by date: ids grow with time, so
+// it walks in id order and keeps the page on the way.
+func searchOrdersByID(b *bolt.Bucket, storeID uint64, q app.OrderQuery, match func(uint64, []byte) (bool, error), rv *rowView) (app.OrderSearch, error) {
+	out := app.OrderSearch{Rows: []app.OrderRow{}}
+	err := walk(b, tenant(storeID), nil, q.Sort != app.OrderSortOldest, func(k, v []byte) (bool, error) {
+		id := idFromKeyEnd(k)
+		ok, err := match(id, v)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		if inOrderPage(q, out.Total) {
+			out.Rows = append(out.Rows, rv.row(id))
+		}
+		out.Total++
+		return true, nil
+	})
+	return out, err
+}
+
+// searchOrdersByTotal answers a search sorted by total: it collects every
+// match's total, sorts them and reads the rows of the page again.
+func searchOrdersByTotal(b *bolt.Bucket, storeID uint64, q app.OrderQuery, match func(uint64, []byte) (bool, error), rv *rowView) (app.OrderSearch, error) {
+	out := app.OrderSearch{Rows: []app.OrderRow{}}
 	type hit struct {
 		id    uint64
 		total int64
 	}
 	var hits []hit
-	err := walk(b, prefix, nil, true, func(k, v []byte) (bool, error) {
+	err := walk(b, tenant(storeID), nil, true, func(k, v []byte) (bool, error) {
 		id := idFromKeyEnd(k)
 		ok, err := match(id, v)
 		if ok {
@@ -244,10 +265,10 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 	})
 	out.Total = len(hits)
 	for i, h := range hits {
-		if !inPage(i) {
+		if !inOrderPage(q, i) {
 			continue
 		}
-		if !parseRow(b.Get(keyOf(storeID).id(h.id)), &rv) {
+		if !parseRow(b.Get(keyOf(storeID).id(h.id)), rv) {
 			return out, fmt.Errorf("storage: bad order row %d/%d", storeID, h.id)
 		}
 		out.Rows = append(out.Rows, rv.row(h.id))

@@ -285,61 +285,9 @@ func (t *Tx) wordDocs(storeID uint64, q app.ProductQuery, word string) (app.Page
 
 // pageOfPostings pages the products of ps that match q.
 func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (app.Page[app.Doc], error) {
-	desc := true
-	code := byte(0)
-	if q.Sort != app.SortRelevance {
-		code, desc = sortPlan(q.Sort)
-	}
-	idx := t.b(bIdxProducts)
-	type hit struct {
-		id     uint64
-		suffix []byte
-	}
-	hits := make([]hit, 0, len(ps))
-	for _, p := range ps {
-		id := p.id
-		v := idx.Get(keyOf(storeID).code(sortNewest).id(id))
-		if v == nil { // inactive (no index entries)
-			continue
-		}
-		e := decodeIndexEntry(v)
-		if !q.Match(e) {
-			continue
-		}
-		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
-		switch {
-		case q.Sort == app.SortRelevance:
-			s = s.code(app.Relevance(e.Name, q.Words)).id(id)
-		case code == sortPrice:
-			s = s.id(uint64(e.Price)).id(id)
-		case code == sortName:
-			s = s.str0(e.Name).id(id)
-		case code == sortRating:
-			s = s.id(p.rating).id(id)
-		default:
-			s = s.id(id)
-		}
-		hits = append(hits, hit{id, s})
-	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if desc {
-			return bytes.Compare(b.suffix, a.suffix)
-		}
-		return bytes.Compare(a.suffix, b.suffix)
-	})
+	hits, desc := t.postingHits(storeID, q, ps)
 	if q.After != nil {
-		after := q.After.Key
-		i, _ := slices.BinarySearchFunc(hits, after, func(h hit, k []byte) int {
-			c := bytes.Compare(h.suffix, k)
-			if desc {
-				c = -c
-			}
-			if c == 0 { // the cursor's own item is before the page
-				return -1
-			}
-			return c
-		})
-		hits = hits[i:]
+		hits = hitsAfter(hits, q.After.Key, desc)
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -365,4 +313,70 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (a
 		copyDocs(pg.Items, pg.Items, q.Light) // in place, as scanDocs does
 	}
 	return pg, nil
+}
+
+// postingHit is a matching product of a posting list with its sort key: the
+// key suffix after sid|sort, a cursor's bytes.
+type postingHit struct {
+	id     uint64
+	suffix []byte
+}
+
+// postingHits returns the active products of ps that match q in q's order,
+// and whether that order is descending.
+func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, ps []posting) ([]postingHit, bool) {
+	desc := true
+	code := byte(0)
+	if q.Sort != app.SortRelevance {
+		code, desc = sortPlan(q.Sort)
+	}
+	idx := t.b(bIdxProducts)
+	hits := make([]postingHit, 0, len(ps))
+	for _, p := range ps {
+		id := p.id
+		v := idx.Get(keyOf(storeID).code(sortNewest).id(id))
+		if v == nil { // inactive (no index entries)
+			continue
+		}
+		e := decodeIndexEntry(v)
+		if !q.Match(e) {
+			continue
+		}
+		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
+		switch {
+		case q.Sort == app.SortRelevance:
+			s = s.code(app.Relevance(e.Name, q.Words)).id(id)
+		case code == sortPrice:
+			s = s.id(uint64(e.Price)).id(id)
+		case code == sortName:
+			s = s.str0(e.Name).id(id)
+		case code == sortRating:
+			s = s.id(p.rating).id(id)
+		default:
+			s = s.id(id)
+		}
+		hits = append(hits, postingHit{id, s})
+	}
+	slices.SortFunc(hits, func(a, b postingHit) int {
+		if desc {
+			return bytes.Compare(b.suffix, a.suffix)
+		}
+		return bytes.Compare(a.suffix, b.suffix)
+	})
+	return hits, desc
+}
+
+// hitsAfter drops the hits up to and including the cursor's key.
+func hitsAfter(hits []postingHit, after []byte, desc bool) []postingHit {
+	i, _ := slices.BinarySearchFunc(hits, after, func(h postingHit, k []byte) int {
+		c := bytes.Compare(h.suffix, k)
+		if desc {
+			c = -c
+		}
+		if c == 0 { // the cursor's own item is before the page
+			return -1
+		}
+		return c
+	})
+	return hits[i:]
 }
