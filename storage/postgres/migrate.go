@@ -109,6 +109,30 @@ func (db *DB) Migrate(ctx context.Context) ([]int, error) {
 	if _, err := conn.Exec(ctx, createMigrationsTable); err != nil {
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
+	applied, err := appliedMigrations(ctx, conn.Conn())
+	if err != nil {
+		return nil, err
+	}
+	for v := range applied {
+		if v > len(all) {
+			return nil, fmt.Errorf("postgres: the database has migration %d, newer than this binary's %d", v, len(all))
+		}
+	}
+	var done []int
+	for _, m := range all {
+		if applied[m.Version] {
+			continue
+		}
+		if err := applyMigration(ctx, conn.Conn(), m); err != nil {
+			return done, err
+		}
+		done = append(done, m.Version)
+	}
+	return done, nil
+}
+
+// appliedMigrations returns the versions recorded in schema_migrations.
+func appliedMigrations(ctx context.Context, conn *pgx.Conn) (map[int]bool, error) {
 	applied := map[int]bool{}
 	rows, err := conn.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
@@ -126,40 +150,33 @@ func (db *DB) Migrate(ctx context.Context) ([]int, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	for v := range applied {
-		if v > len(all) {
-			return nil, fmt.Errorf("postgres: the database has migration %d, newer than this binary's %d", v, len(all))
+	return applied, nil
+}
+
+// applyMigration runs m's SQL and Go step and records it, in one transaction.
+func applyMigration(ctx context.Context, conn *pgx.Conn, m Migration) error {
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
+	}
+	if _, err := tx.Exec(ctx, m.SQL); err != nil {
+		tx.Rollback(ctx)
+		return fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
+	}
+	if step := goSteps[m.Version]; step != nil {
+		if err := step(ctx, tx); err != nil {
+			tx.Rollback(ctx)
+			return fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
 		}
 	}
-	var done []int
-	for _, m := range all {
-		if applied[m.Version] {
-			continue
-		}
-		tx, err := conn.Begin(ctx)
-		if err != nil {
-			return done, fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
-		}
-		if _, err := tx.Exec(ctx, m.SQL); err != nil {
-			tx.Rollback(ctx)
-			return done, fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
-		}
-		if step := goSteps[m.Version]; step != nil {
-			if err := step(ctx, tx); err != nil {
-				tx.Rollback(ctx)
-				return done, fmt.Errorf("postgres: migration %04d_%s: %w", m.Version, m.Name, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
-			tx.Rollback(ctx)
-			return done, fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return done, fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
-		}
-		done = append(done, m.Version)
+	if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
+		tx.Rollback(ctx)
+		return fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
 	}
-	return done, nil
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: migrate %d: %w", m.Version, err)
+	}
+	return nil
 }
 
 // MigrationStatus lists every migration of this binary with the time it was

@@ -147,24 +147,9 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 	rd := &rowReader{doc: l.doc}
 	for {
 		sql, args := l.sql(afterVals, chunk)
-		rows, err := t.query(sql, args...)
+		chunkRows, err := t.readChunk(rd, what, chunk, sql, args)
 		if err != nil {
-			return out, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
-		}
-		// Read the chunk whole first: decode may run queries of its own
-		// (keep functions), and the connection serves one at a time.
-		chunkRows := make([][]any, 0, chunk)
-		for rows.Next() {
-			vals, err := rd.values(rows, chunk)
-			if err != nil {
-				rows.Close()
-				return out, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
-			}
-			chunkRows = append(chunkRows, vals)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return out, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
+			return out, err
 		}
 		n := len(chunkRows)
 		var last []any
@@ -196,6 +181,30 @@ func page[T any](t *Tx, storeID uint64, what string, l list, lp app.ListParams, 
 		out.Items = []T{}
 	}
 	return out, nil
+}
+
+// readChunk runs one chunk's query of a list and reads its rows whole: the
+// decoding of a page may run queries of its own (keep functions), and the
+// connection serves one at a time.
+func (t *Tx) readChunk(rd *rowReader, what string, chunk int, sql string, args []any) ([][]any, error) {
+	rows, err := t.query(sql, args...)
+	if err != nil {
+		return nil, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
+	}
+	chunkRows := make([][]any, 0, chunk)
+	for rows.Next() {
+		vals, err := rd.values(rows, chunk)
+		if err != nil {
+			rows.Close()
+			return nil, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
+		}
+		chunkRows = append(chunkRows, vals)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, t.fail(fmt.Errorf("postgres: list %s: %w", what, err))
+	}
+	return chunkRows, nil
 }
 
 // start is where a page begins: its limit and the key values it follows

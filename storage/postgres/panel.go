@@ -44,40 +44,8 @@ func scanOrderRow(rows pgx.Rows) (app.OrderRow, error) {
 // as app.OrderQuery.TextMatch) and reads only the page's rows.
 func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, error) {
 	out := app.OrderSearch{Rows: []app.OrderRow{}}
-	where := []string{"store_id = $1"}
-	args := []any{i64(storeID)}
-	arg := func(v any) string { args = append(args, v); return "$" + strconv.Itoa(len(args)) }
-	if q.Status != "" {
-		where = append(where, "status = "+arg(q.Status))
-	}
-	if q.PaymentStatus != "" {
-		where = append(where, "payment_status = "+arg(q.PaymentStatus))
-	}
-	if !q.From.IsZero() {
-		where = append(where, "created_at >= "+arg(app.StatsDay(q.From)))
-	}
-	if !q.To.IsZero() {
-		where = append(where, "created_at < "+arg(app.StatsDay(q.To).AddDate(0, 0, 1)))
-	}
-	if q.CustomerID != 0 {
-		where = append(where, "customer_id = "+arg(i64(q.CustomerID)))
-	}
-	if q.Email != "" {
-		where = append(where, "email_key = "+arg(bs(strings.ToLower(q.Email))))
-	}
-	if c := textCondition(q.Text, arg); c != "" {
-		where = append(where, c)
-	}
-	from := " FROM orders WHERE " + strings.Join(where, " AND ")
-	order := " ORDER BY id DESC"
-	switch q.Sort {
-	case app.OrderSortOldest:
-		order = " ORDER BY id"
-	case app.OrderSortTotalDesc:
-		order = " ORDER BY total DESC, id DESC"
-	case app.OrderSortTotalAsc:
-		order = " ORDER BY total, id DESC"
-	}
+	from, args := orderSearchFrom(storeID, q)
+	order := orderSearchOrder(q.Sort)
 	if q.Limit > 0 || q.Offset > 0 {
 		if err := t.queryRow("SELECT count(*)"+from, args...).Scan(&out.Total); err != nil {
 			return out, t.fail(fmt.Errorf("postgres: count orders: %w", err))
@@ -111,6 +79,50 @@ func (t *Tx) SearchOrders(storeID uint64, q app.OrderQuery) (app.OrderSearch, er
 		out.Total = len(out.Rows)
 	}
 	return out, nil
+}
+
+// orderSearchFrom returns the FROM and WHERE clauses of an order search and
+// their arguments.
+func orderSearchFrom(storeID uint64, q app.OrderQuery) (string, []any) {
+	where := []string{"store_id = $1"}
+	args := []any{i64(storeID)}
+	arg := func(v any) string { args = append(args, v); return "$" + strconv.Itoa(len(args)) }
+	if q.Status != "" {
+		where = append(where, "status = "+arg(q.Status))
+	}
+	if q.PaymentStatus != "" {
+		where = append(where, "payment_status = "+arg(q.PaymentStatus))
+	}
+	if !q.From.IsZero() {
+		where = append(where, "created_at >= "+arg(app.StatsDay(q.From)))
+	}
+	if !q.To.IsZero() {
+		where = append(where, "created_at < "+arg(app.StatsDay(q.To).AddDate(0, 0, 1)))
+	}
+	if q.CustomerID != 0 {
+		where = append(where, "customer_id = "+arg(i64(q.CustomerID)))
+	}
+	if q.Email != "" {
+		where = append(where, "email_key = "+arg(bs(strings.ToLower(q.Email))))
+	}
+	if c := textCondition(q.Text, arg); c != "" {
+		where = append(where, c)
+	}
+	from := " FROM orders WHERE " + strings.Join(where, " AND ")
+	return from, args
+}
+
+// orderSearchOrder returns the ORDER BY clause of an order search.
+func orderSearchOrder(sort string) string {
+	switch sort {
+	case app.OrderSortOldest:
+		return " ORDER BY id"
+	case app.OrderSortTotalDesc:
+		return " ORDER BY total DESC, id DESC"
+	case app.OrderSortTotalAsc:
+		return " ORDER BY total, id DESC"
+	}
+	return " ORDER BY id DESC"
 }
 
 // pageByIDs selects cols of a numbered page of table's rows (from: " FROM
