@@ -224,31 +224,7 @@ func testProducts(e *env) {
 	e.update(func(tx app.Tx) error { return tx.PutProduct(p) })
 	e.same("taken slug", e.code(func(tx app.Tx) error { return tx.PutProduct(product(a, 0, "Red Boot", 1, 1)) }), app.EConflict)
 	e.same("same slug, other store", e.code(func(tx app.Tx) error { return tx.PutProduct(product(b, 0, "Red Boot", 1, 1)) }), "")
-	e.view(func(tx app.Tx) error {
-		got, err := tx.Product(a, p.ID)
-		e.want(err, "")
-		e.same("round trip", got.Name == "Red Boot" && got.Price == 1250 && len(got.Variants) == 1 && got.Variants[0].Attributes["size"] == "S", true)
-		got, err = tx.ProductBySlug(a, "red-boot")
-		e.want(err, "")
-		e.same("by slug", got.ID, p.ID)
-		d, err := tx.ProductDocBySlug(a, "red-boot")
-		e.want(err, "")
-		e.same("doc", e.doc(d).Name, "Red Boot")
-		if br, ok := tx.(app.DocBorrower); ok { // a backend that hands out its own bytes
-			bd, err := br.BorrowProductDocBySlug(a, "red-boot")
-			e.want(err, "")
-			e.same("borrowed doc", string(bd), string(d))
-			_, err = br.BorrowProductDocBySlug(b+100, "red-boot")
-			e.want(err, app.ENotFound)
-		}
-		_, err = tx.Product(b, p.ID+100)
-		e.want(err, app.ENotFound)
-		_, err = tx.ProductBySlug(b+100, "red-boot")
-		e.want(err, app.ENotFound)
-		_, err = tx.ProductDoc(b+100, p.ID)
-		e.want(err, app.ENotFound)
-		return nil
-	})
+	checkProductReads(e, a, b, p)
 	// A new slug frees the old one; an inactive product has no doc but is a product.
 	p.Slug, p.IsActive = "boot-red", false
 	e.update(func(tx app.Tx) error { return tx.PutProduct(p) })
@@ -274,6 +250,41 @@ func testProducts(e *env) {
 		q.ID = 999
 		return tx.PutProduct(q)
 	}), app.ENotFound)
+	testProductsList(e, a, b, p)
+}
+
+// checkProductReads checks a product's reads by id, slug and doc, per store.
+func checkProductReads(e *env, a, b uint64, p *app.Product) {
+	e.view(func(tx app.Tx) error {
+		got, err := tx.Product(a, p.ID)
+		e.want(err, "")
+		e.same("round trip", got.Name == "Red Boot" && got.Price == 1250 && len(got.Variants) == 1 && got.Variants[0].Attributes["size"] == "S", true)
+		got, err = tx.ProductBySlug(a, "red-boot")
+		e.want(err, "")
+		e.same("by slug", got.ID, p.ID)
+		d, err := tx.ProductDocBySlug(a, "red-boot")
+		e.want(err, "")
+		e.same("doc", e.doc(d).Name, "Red Boot")
+		if br, ok := tx.(app.DocBorrower); ok { // a backend that hands out its own bytes
+			bd, err := br.BorrowProductDocBySlug(a, "red-boot")
+			e.want(err, "")
+			e.same("borrowed doc", string(bd), string(d))
+			_, err = br.BorrowProductDocBySlug(b+100, "red-boot")
+			e.want(err, app.ENotFound)
+		}
+		_, err = tx.Product(b, p.ID+100)
+		e.want(err, app.ENotFound)
+		_, err = tx.ProductBySlug(b+100, "red-boot")
+		e.want(err, app.ENotFound)
+		_, err = tx.ProductDoc(b+100, p.ID)
+		e.want(err, app.ENotFound)
+		return nil
+	})
+}
+
+// testProductsList checks that Products lists every product, active or not,
+// newest first, and deleting.
+func testProductsList(e *env, a, b uint64, p *app.Product) {
 	// Products lists every product, active or not, newest first.
 	var made []uint64
 	e.update(func(tx app.Tx) error {
@@ -315,14 +326,7 @@ func testProductDocsOrder(e *env) {
 		}
 		return tx.PutCategory(c2)
 	})
-	type row struct {
-		id     uint64
-		cat    uint64
-		name   string
-		price  app.Money
-		rating float64
-	}
-	var rows []row
+	var rows []docRow
 	names := []string{"delta", "Alpha", "charlie", "echo", "Bravo", "foxtrot", "golf"}
 	e.update(func(tx app.Tx) error {
 		for i, n := range names {
@@ -335,37 +339,11 @@ func testProductDocsOrder(e *env) {
 			if err := tx.PutProduct(p); err != nil {
 				return err
 			}
-			rows = append(rows, row{p.ID, cat, strings.ToLower(n), p.Price, p.AverageRating()*1000 + float64(p.ReviewCount)})
+			rows = append(rows, docRow{p.ID, cat, strings.ToLower(n), p.Price, p.AverageRating()*1000 + float64(p.ReviewCount)})
 		}
 		return tx.PutProduct(product(b, 0, "Other store", 1, 1))
 	})
-	order := func(sortBy string, cat uint64) []string {
-		var rs []row
-		for _, r := range rows {
-			if cat == 0 || r.cat == cat {
-				rs = append(rs, r)
-			}
-		}
-		sort.SliceStable(rs, func(i, j int) bool {
-			x, y := rs[i], rs[j]
-			switch sortBy {
-			case app.SortPriceAsc:
-				return x.price < y.price || x.price == y.price && x.id < y.id
-			case app.SortPriceDesc:
-				return x.price > y.price || x.price == y.price && x.id > y.id
-			case app.SortNameAsc:
-				return x.name < y.name
-			case app.SortRatingDesc:
-				return x.rating > y.rating || x.rating == y.rating && x.id > y.id
-			}
-			return x.id > y.id
-		})
-		out := []string{}
-		for _, r := range rs {
-			out = append(out, fmt.Sprint(r.id))
-		}
-		return out
-	}
+	order := func(sortBy string, cat uint64) []string { return expectedDocOrder(rows, sortBy, cat) }
 	for _, s := range app.ProductSorts {
 		for _, cat := range []uint64{0, c1.ID, c2.ID} {
 			got := sorted(e, func(d app.Doc) string { return fmt.Sprint(e.doc(d).ID) }, func(tx app.Tx, lp app.ListParams) (app.Page[app.Doc], error) {
@@ -375,6 +353,51 @@ func testProductDocsOrder(e *env) {
 			e.same(fmt.Sprintf("sort %s category %d", s, cat), got, order(s, cat))
 		}
 	}
+	testDocOrderAfterWrites(e, a, c1.ID, rows, order)
+}
+
+// docRow is a listed product's sort keys as a test expects them.
+type docRow struct {
+	id     uint64
+	cat    uint64
+	name   string
+	price  app.Money
+	rating float64
+}
+
+// expectedDocOrder returns the ids of rows in category cat (0: all) in the
+// order of sortBy.
+func expectedDocOrder(rows []docRow, sortBy string, cat uint64) []string {
+	var rs []docRow
+	for _, r := range rows {
+		if cat == 0 || r.cat == cat {
+			rs = append(rs, r)
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		x, y := rs[i], rs[j]
+		switch sortBy {
+		case app.SortPriceAsc:
+			return x.price < y.price || x.price == y.price && x.id < y.id
+		case app.SortPriceDesc:
+			return x.price > y.price || x.price == y.price && x.id > y.id
+		case app.SortNameAsc:
+			return x.name < y.name
+		case app.SortRatingDesc:
+			return x.rating > y.rating || x.rating == y.rating && x.id > y.id
+		}
+		return x.id > y.id
+	})
+	out := []string{}
+	for _, r := range rs {
+		out = append(out, fmt.Sprint(r.id))
+	}
+	return out
+}
+
+// testDocOrderAfterWrites checks that a cursor of one sort stays valid after
+// writes elsewhere in the list and that a deactivated product leaves every sort.
+func testDocOrderAfterWrites(e *env, a, c1 uint64, rows []docRow, order func(string, uint64) []string) {
 	// A cursor of one sort stays valid after writes elsewhere in the list.
 	var pg app.Page[app.Doc]
 	e.view(func(tx app.Tx) (err error) {
@@ -400,7 +423,7 @@ func testProductDocsOrder(e *env) {
 	for _, s := range app.ProductSorts {
 		got := sorted(e, func(d app.Doc) string { return fmt.Sprint(e.doc(d).ID) }, func(tx app.Tx, lp app.ListParams) (app.Page[app.Doc], error) {
 			lp.Sort = s
-			return tx.ProductDocs(a, app.ProductQuery{ListParams: lp, CategoryID: c1.ID, MinPrice: -1, MaxPrice: -1})
+			return tx.ProductDocs(a, app.ProductQuery{ListParams: lp, CategoryID: c1, MinPrice: -1, MaxPrice: -1})
 		})
 		for _, id := range got {
 			if id == fmt.Sprint(rows[0].id) {
@@ -449,8 +472,20 @@ func testProductDocsFilter(e *env) {
 	e.same("q", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thing"}), ids(cheap, dear))
 	e.same("q case-folded", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.NormalizeName("WIDGET")}), ids(named))
 	e.same("all filters", list(app.ProductQuery{MinPrice: 100, MaxPrice: 5000, InStock: true, Q: "thing", CategoryID: c.ID}), ids(cheap))
+	checkLightDocs(e, a, c.ID)
+	checkBorrowedDocs(e, a, c.ID)
+	// search: each word begins a word of the name, without case or accents, all words
+	e.same("q prefix", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thi"}), ids(cheap, dear))
+	e.same("q accents", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.FoldText("WÍDGÉT")}), ids(named))
+	e.same("q all words", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "th dea"}), ids(dear))
+	e.same("q inside a word", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "hing"}), ids())
+}
+
+// checkLightDocs checks that Light leaves the docs' heavy members out,
+// nothing a page writes without them.
+func checkLightDocs(e *env, a, cat uint64) {
 	// Light may leave the docs' heavy members out, nothing a page writes without them.
-	for _, q := range []app.ProductQuery{{MinPrice: -1, MaxPrice: -1}, {MinPrice: -1, MaxPrice: -1, Q: "thing"}, {MinPrice: -1, MaxPrice: -1, CategoryID: c.ID}} {
+	for _, q := range []app.ProductQuery{{MinPrice: -1, MaxPrice: -1}, {MinPrice: -1, MaxPrice: -1, Q: "thing"}, {MinPrice: -1, MaxPrice: -1, CategoryID: cat}} {
 		var full, light app.Page[app.Doc]
 		e.view(func(tx app.Tx) (err error) {
 			if full, err = tx.ProductDocs(a, q); err != nil {
@@ -471,9 +506,15 @@ func testProductDocsFilter(e *env) {
 			e.same(fmt.Sprintf("light %+v: doc %d", q, i), string(got), string(want))
 		}
 	}
+}
+
+// checkBorrowedDocs checks that Borrow may hand out the transaction's own
+// bytes: the same page, read inside it (and a page without Borrow keeps its
+// bytes past it).
+func checkBorrowedDocs(e *env, a, cat uint64) {
 	// Borrow may hand out the transaction's own bytes: the same page, read
 	// inside it (and a page without Borrow keeps its bytes past it).
-	for _, q := range []app.ProductQuery{{MinPrice: -1, MaxPrice: -1}, {MinPrice: -1, MaxPrice: -1, Q: "thing"}, {MinPrice: -1, MaxPrice: -1, CategoryID: c.ID, Light: true}} {
+	for _, q := range []app.ProductQuery{{MinPrice: -1, MaxPrice: -1}, {MinPrice: -1, MaxPrice: -1, Q: "thing"}, {MinPrice: -1, MaxPrice: -1, CategoryID: cat, Light: true}} {
 		var owned app.Page[app.Doc]
 		var want, got []string
 		e.view(func(tx app.Tx) (err error) {
@@ -502,11 +543,6 @@ func testProductDocsFilter(e *env) {
 		}
 		e.same(fmt.Sprintf("borrow %+v: docs", q), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// search: each word begins a word of the name, without case or accents, all words
-	e.same("q prefix", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "thi"}), ids(cheap, dear))
-	e.same("q accents", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: app.FoldText("WÍDGÉT")}), ids(named))
-	e.same("q all words", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "th dea"}), ids(dear))
-	e.same("q inside a word", list(app.ProductQuery{MinPrice: -1, MaxPrice: -1, Q: "hing"}), ids())
 }
 
 // testProductStock: PutProductStock writes the stock into the record, the
@@ -550,16 +586,7 @@ func testProductStock(e *env) {
 func testProductStockInOneTx(e *env, a uint64) {
 	p := product(a, 0, "Lamp", 100, 3)
 	e.update(func(tx app.Tx) error { return tx.PutProduct(p) })
-	take := func(tx app.Tx) error {
-		q, err := tx.Product(a, p.ID)
-		if err != nil {
-			return err
-		}
-		if !q.TakeStock(0, 1) {
-			return fmt.Errorf("no stock left")
-		}
-		return tx.PutProductStock(q)
-	}
+	take := func(tx app.Tx) error { return takeOne(tx, a, p.ID) }
 	e.update(func(tx app.Tx) error {
 		for range 3 {
 			if err := take(tx); err != nil {
@@ -609,4 +636,16 @@ func testProductStockInOneTx(e *env, a uint64) {
 		e.same("deleted lamp listed", len(pg.Items), 0)
 		return err
 	})
+}
+
+// takeOne takes one of a product's stock, as a checkout does.
+func takeOne(tx app.Tx, storeID, id uint64) error {
+	q, err := tx.Product(storeID, id)
+	if err != nil {
+		return err
+	}
+	if !q.TakeStock(0, 1) {
+		return fmt.Errorf("no stock left")
+	}
+	return tx.PutProductStock(q)
 }

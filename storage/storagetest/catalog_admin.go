@@ -31,11 +31,29 @@ func adminProducts(e *env) {
 		}
 		return tx.PutCategory(c2)
 	})
+	made := seedAdminProducts(e, a, b, c1.ID, c2.ID)
+	e.checkAdmin(a, c1.ID, c2.ID)
+
+	changeAdminProducts(e, a, c2.ID, made)
+	e.checkAdmin(a, c1.ID, c2.ID)
+	e.view(func(tx app.Tx) error {
+		pg, err := tx.AdminProducts(a, app.AdminProductQuery{Words: []string{"zebra"}, Sort: "newest", Limit: 10})
+		e.same("renamed", fmt.Sprint(pg.Total, len(pg.Items)), "1 1")
+		e.same("renamed id", pg.Items[0].ID, made[1].ID)
+		pg, err2 := tx.AdminProducts(b+100, app.AdminProductQuery{Sort: "newest", Limit: 10})
+		e.same("unknown store", fmt.Sprint(pg.Total, len(pg.Items)), "0 0")
+		return cmpErr(err, err2)
+	})
+}
+
+// seedAdminProducts puts 36 products in store a whose names, prices and
+// stock repeat, so the sorts' ties show, and 5 in store b.
+func seedAdminProducts(e *env, a, b, c1, c2 uint64) []*app.Product {
 	names := []string{"Red Boot", "Blue Boot", "Rain Bag", "Trail Runner", "Red Bag"}
 	var made []*app.Product
 	e.update(func(tx app.Tx) error {
 		for i := range 36 {
-			cat := []uint64{0, c1.ID, c2.ID}[i%3]
+			cat := []uint64{0, c1, c2}[i%3]
 			// Names and prices repeat, so the sorts' ties show.
 			p := product(a, cat, names[i%len(names)], app.Money(100+i%4*50), int64(i%9))
 			p.Slug = fmt.Sprintf("item-%d", i)
@@ -60,8 +78,12 @@ func adminProducts(e *env) {
 		}
 		return nil
 	})
-	e.checkAdmin(a, c1.ID, c2.ID)
+	return made
+}
 
+// changeAdminProducts takes stock to the threshold and back, hides and shows
+// a product, changes a category, renames and deletes.
+func changeAdminProducts(e *env, a, c2 uint64, made []*app.Product) {
 	// Stock taken to the threshold and back, a product hidden and shown, a
 	// category changed, a rename, a delete.
 	e.update(func(tx app.Tx) error {
@@ -93,7 +115,7 @@ func adminProducts(e *env) {
 		if err != nil {
 			return err
 		}
-		s.IsActive, s.CategoryID, s.Name = true, c2.ID, "Zebra Clog"
+		s.IsActive, s.CategoryID, s.Name = true, c2, "Zebra Clog"
 		if err := tx.PutProduct(s); err != nil {
 			return err
 		}
@@ -106,15 +128,6 @@ func adminProducts(e *env) {
 			return err
 		}
 		return tx.DeleteProduct(a, made[6].ID)
-	})
-	e.checkAdmin(a, c1.ID, c2.ID)
-	e.view(func(tx app.Tx) error {
-		pg, err := tx.AdminProducts(a, app.AdminProductQuery{Words: []string{"zebra"}, Sort: "newest", Limit: 10})
-		e.same("renamed", fmt.Sprint(pg.Total, len(pg.Items)), "1 1")
-		e.same("renamed id", pg.Items[0].ID, made[1].ID)
-		pg, err2 := tx.AdminProducts(b+100, app.AdminProductQuery{Sort: "newest", Limit: 10})
-		e.same("unknown store", fmt.Sprint(pg.Total, len(pg.Items)), "0 0")
-		return cmpErr(err, err2)
 	})
 }
 
@@ -152,51 +165,58 @@ func (e *env) checkAdmin(sid uint64, cats ...uint64) {
 			for _, sort := range app.AdminProductSorts {
 				for _, text := range searches {
 					q := app.AdminProductQuery{Q: text, Words: app.QueryWords(text), Status: status, CategoryID: cat, Sort: sort}
-					var want []string
-					var match []*app.Product
-					for _, p := range every {
-						if q.Match(p) {
-							match = append(match, p)
-						}
-					}
-					slices.SortStableFunc(match, q.AdminLess)
-					for _, p := range match {
-						want = append(want, fmt.Sprint(p.ID))
-					}
-					for _, limit := range []int{100, 7} {
-						var got []string
-						for offset := 0; offset < len(want) || offset == 0; offset += limit {
-							q.Offset, q.Limit = offset, limit
-							e.view(func(tx app.Tx) error {
-								pg, err := tx.AdminProducts(sid, q)
-								if err != nil {
-									return err
-								}
-								if pg.Total != len(want) {
-									e.t.Fatalf("%+v: total %d, want %d", q, pg.Total, len(want))
-								}
-								for _, p := range pg.Items {
-									if p.StoreID != sid {
-										e.t.Fatalf("%+v: a product of store %d", q, p.StoreID)
-									}
-									got = append(got, fmt.Sprint(p.ID))
-								}
-								return nil
-							})
-						}
-						if strings.Join(got, ",") != strings.Join(want, ",") {
-							e.t.Fatalf("%+v: got %v, want %v", q, got, want)
-						}
-					}
-					// A page past the end is empty but counts.
-					q.Offset, q.Limit = len(want)+5, 5
-					e.view(func(tx app.Tx) error {
-						pg, err := tx.AdminProducts(sid, q)
-						e.same(fmt.Sprintf("%+v past the end", q), fmt.Sprint(len(pg.Items), pg.Total), fmt.Sprint(0, len(want)))
-						return err
-					})
+					e.checkAdminQuery(sid, every, q)
 				}
 			}
 		}
 	}
+}
+
+// checkAdminQuery checks every page of q, at two page sizes, and a page
+// past the end against the products of every that match q in q's order.
+func (e *env) checkAdminQuery(sid uint64, every []*app.Product, q app.AdminProductQuery) {
+	e.t.Helper()
+	var want []string
+	var match []*app.Product
+	for _, p := range every {
+		if q.Match(p) {
+			match = append(match, p)
+		}
+	}
+	slices.SortStableFunc(match, q.AdminLess)
+	for _, p := range match {
+		want = append(want, fmt.Sprint(p.ID))
+	}
+	for _, limit := range []int{100, 7} {
+		var got []string
+		for offset := 0; offset < len(want) || offset == 0; offset += limit {
+			q.Offset, q.Limit = offset, limit
+			e.view(func(tx app.Tx) error {
+				pg, err := tx.AdminProducts(sid, q)
+				if err != nil {
+					return err
+				}
+				if pg.Total != len(want) {
+					e.t.Fatalf("%+v: total %d, want %d", q, pg.Total, len(want))
+				}
+				for _, p := range pg.Items {
+					if p.StoreID != sid {
+						e.t.Fatalf("%+v: a product of store %d", q, p.StoreID)
+					}
+					got = append(got, fmt.Sprint(p.ID))
+				}
+				return nil
+			})
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			e.t.Fatalf("%+v: got %v, want %v", q, got, want)
+		}
+	}
+	// A page past the end is empty but counts.
+	q.Offset, q.Limit = len(want)+5, 5
+	e.view(func(tx app.Tx) error {
+		pg, err := tx.AdminProducts(sid, q)
+		e.same(fmt.Sprintf("%+v past the end", q), fmt.Sprint(len(pg.Items), pg.Total), fmt.Sprint(0, len(want)))
+		return err
+	})
 }

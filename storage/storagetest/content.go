@@ -56,6 +56,13 @@ func testReviews(e *env) {
 			return tx.ApprovedReviews(a, pid, lp)
 		})
 	}
+	testPublicReviews(e, a, b, r, public, rid)
+	testReviewModeration(e, a, r, public, mk)
+	testReviewSummaries(e, a, b)
+}
+
+// testPublicReviews checks the public lists' orders and a customer's reviews.
+func testPublicReviews(e *env, a, b uint64, r []*app.Review, public func(uint64, string) []string, rid func(*app.Review) string) {
 	e.same("public newest", public(1, app.SortNewest), ids(r[3].ID, r[1].ID, r[0].ID))
 	e.same("public rating desc", public(1, app.SortRatingDesc), ids(r[1].ID, r[0].ID, r[3].ID))
 	e.same("public rating asc", public(1, app.SortRatingAsc), ids(r[3].ID, r[0].ID, r[1].ID))
@@ -82,6 +89,11 @@ func testReviews(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
+}
+
+// testReviewModeration checks that approving adds to the public lists,
+// rejecting removes and the public view follows the review's text.
+func testReviewModeration(e *env, a uint64, r []*app.Review, public func(uint64, string) []string, mk func(pid, cid uint64, rating int, status string) *app.Review) {
 	// Approving adds to the public lists; rejecting removes; the public view
 	// follows the review's text.
 	r[2].Status = app.ReviewApproved
@@ -110,6 +122,10 @@ func testReviews(e *env) {
 		x.ID = 999
 		return tx.PutReview(x)
 	}), app.ENotFound)
+}
+
+// testReviewSummaries checks summaries: zero when none, per product (0: the store).
+func testReviewSummaries(e *env, a, b uint64) {
 	// Summaries: zero when none, per product (0: the store).
 	e.update(func(tx app.Tx) error {
 		return tx.PutReviewSummary(a, 1, app.ReviewSummary{Counts: [5]int64{1, 0, 0, 1, 2}})

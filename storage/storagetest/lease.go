@@ -74,28 +74,7 @@ func testMailLeases(e *env) {
 func testConcurrentClaims(e *env) {
 	a := e.store("a")
 	const n = 60
-	var ep *app.WebhookEndpoint
-	e.update(func(tx app.Tx) error {
-		ev := &app.WebhookEvent{StoreID: a, MsgID: "msg_1", Type: app.EvOrderPaid, Data: json.RawMessage(`{}`), CreatedAt: t0}
-		if err := tx.AddWebhookEvent(ev); err != nil {
-			return err
-		}
-		ep = &app.WebhookEndpoint{StoreID: a, URL: "https://one.example", Secret: "whsec_x", Events: []string{app.EvOrderPaid}, Enabled: true, CreatedAt: t0, UpdatedAt: t0}
-		if err := tx.PutWebhookEndpoint(ep); err != nil {
-			return err
-		}
-		for range n {
-			if err := tx.AddOutbox(&app.Mail{StoreID: a, To: "x@example.com", Status: app.MailQueued, NextAt: t0, CreatedAt: t0, QueuedAt: t0}); err != nil {
-				return err
-			}
-			d := &app.WebhookDelivery{StoreID: a, EndpointID: ep.ID, EventID: ev.ID, MsgID: ev.MsgID, Type: ev.Type, Status: app.DeliveryPending,
-				NextAt: t0, Log: []app.WebhookAttempt{}, CreatedAt: t0, UpdatedAt: t0}
-			if err := tx.PutWebhookDelivery(d); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	seedClaimable(e, a, n)
 	var mu sync.Mutex
 	seen := map[string]int{}
 	var wg sync.WaitGroup
@@ -132,6 +111,32 @@ func testConcurrentClaims(e *env) {
 		}
 	}
 	e.same("claimed in all", len(seen), 2*n)
+}
+
+// seedClaimable queues n mails and n webhook deliveries, all due at t0.
+func seedClaimable(e *env, a uint64, n int) {
+	var ep *app.WebhookEndpoint
+	e.update(func(tx app.Tx) error {
+		ev := &app.WebhookEvent{StoreID: a, MsgID: "msg_1", Type: app.EvOrderPaid, Data: json.RawMessage(`{}`), CreatedAt: t0}
+		if err := tx.AddWebhookEvent(ev); err != nil {
+			return err
+		}
+		ep = &app.WebhookEndpoint{StoreID: a, URL: "https://one.example", Secret: "whsec_x", Events: []string{app.EvOrderPaid}, Enabled: true, CreatedAt: t0, UpdatedAt: t0}
+		if err := tx.PutWebhookEndpoint(ep); err != nil {
+			return err
+		}
+		for range n {
+			if err := tx.AddOutbox(&app.Mail{StoreID: a, To: "x@example.com", Status: app.MailQueued, NextAt: t0, CreatedAt: t0, QueuedAt: t0}); err != nil {
+				return err
+			}
+			d := &app.WebhookDelivery{StoreID: a, EndpointID: ep.ID, EventID: ev.ID, MsgID: ev.MsgID, Type: ev.Type, Status: app.DeliveryPending,
+				NextAt: t0, Log: []app.WebhookAttempt{}, CreatedAt: t0, UpdatedAt: t0}
+			if err := tx.PutWebhookDelivery(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // testWebhookPull: pulling an endpoint's retries makes its pending

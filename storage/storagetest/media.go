@@ -24,20 +24,7 @@ func testMedia(e *env) {
 		e.view(func(tx app.Tx) (err error) { n, err = tx.MediaRefs(sid, hash); return err })
 		return n
 	}
-	e.view(func(tx app.Tx) error {
-		f, err := tx.MediaFile(a, hash, 480)
-		if err != nil {
-			return err
-		}
-		e.same("file", []any{f.Ext, string(f.Data), f.Width, f.Hash}, []any{"jpg", "mid", 480, hash})
-		_, err = tx.MediaFile(a, hash, 999)
-		e.want(err, app.ENotFound)
-		_, err = tx.MediaFile(b, hash, 480) // another store
-		e.want(err, app.ENotFound)
-		_, err = tx.MediaFile(a, "not-a-hash", 480)
-		e.want(err, app.ENotFound)
-		return nil
-	})
+	checkMediaFiles(e, a, b, hash)
 	e.same("refs before any product", refs(a), int64(0))
 
 	url := "http://shop.test" + app.MediaPath(a, hash, 1200, "jpg")
@@ -82,4 +69,22 @@ func testMedia(e *env) {
 		return app.Invalid("x", "roll back")
 	})
 	e.same("refs after a rollback", refs(a), int64(0))
+}
+
+// checkMediaFiles checks the reads of a stored upload's files, per store and width.
+func checkMediaFiles(e *env, a, b uint64, hash string) {
+	e.view(func(tx app.Tx) error {
+		f, err := tx.MediaFile(a, hash, 480)
+		if err != nil {
+			return err
+		}
+		e.same("file", []any{f.Ext, string(f.Data), f.Width, f.Hash}, []any{"jpg", "mid", 480, hash})
+		_, err = tx.MediaFile(a, hash, 999)
+		e.want(err, app.ENotFound)
+		_, err = tx.MediaFile(b, hash, 480) // another store
+		e.want(err, app.ENotFound)
+		_, err = tx.MediaFile(a, "not-a-hash", 480)
+		e.want(err, app.ENotFound)
+		return nil
+	})
 }

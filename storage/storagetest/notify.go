@@ -30,17 +30,7 @@ func testMailDue(e *env) {
 		}
 		return nil
 	})
-	due := func(at time.Time, limit int) []string {
-		var out []string
-		e.view(func(tx app.Tx) error {
-			got, err := tx.DueMail(at, limit)
-			for _, m := range got {
-				out = append(out, m.Subject)
-			}
-			return err
-		})
-		return out
-	}
+	due := func(at time.Time, limit int) []string { return dueMail(e, at, limit) }
 	// Within one second: by store, then id (the order of the bbolt due keys).
 	e.same("due at t0", due(t0, 10), []string{"this second", "now"})
 	e.same("limit", due(t0, 1), []string{"this second"})
@@ -76,6 +66,19 @@ func testMailDue(e *env) {
 	})
 }
 
+// dueMail returns the subjects of the mail due at at, in the due order.
+func dueMail(e *env, at time.Time, limit int) []string {
+	var out []string
+	e.view(func(tx app.Tx) error {
+		got, err := tx.DueMail(at, limit)
+		for _, m := range got {
+			out = append(out, m.Subject)
+		}
+		return err
+	})
+	return out
+}
+
 // testWebhooks: events, endpoints and deliveries with their due list and
 // per-endpoint log; deleting an endpoint removes its deliveries.
 func testWebhooks(e *env) {
@@ -107,6 +110,35 @@ func testWebhooks(e *env) {
 	if ev.ID == 0 || w1.ID == 0 || w1.ID == w2.ID || ds[0].ID == ds[1].ID {
 		e.t.Fatalf("ids not assigned: event %d, endpoints %d %d, deliveries %d %d", ev.ID, w1.ID, w2.ID, ds[0].ID, ds[1].ID)
 	}
+	checkWebhookEndpoints(e, a, b, ev, w2)
+	got := sorted(e, func(d *app.WebhookDelivery) string { return fmt.Sprint(d.ID) }, func(tx app.Tx, lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
+		return tx.WebhookDeliveries(a, w1.ID, lp)
+	})
+	e.same("an endpoint's deliveries, newest first", got, ids(ds[2].ID, ds[1].ID, ds[0].ID))
+	due := func(at time.Time) []string { return dueDeliveries(e, at) }
+	e.same("due, soonest first", due(t0.Add(3*time.Second)), ids(ds[3].ID, ds[2].ID, ds[1].ID, ds[0].ID))
+	e.same("due at t0+1s", due(t0.Add(time.Second)), ids(ds[3].ID, ds[2].ID))
+	// A success leaves the due list; a failure is due at its next attempt.
+	testWebhookRetry(e, a, ds, due)
+	// Deleting an endpoint takes its deliveries (and their due entries) along.
+	e.update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(a, w1.ID) })
+	e.want(e.db.Update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(a, w1.ID) }), app.ENotFound)
+	e.want(e.db.Update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(b, w2.ID) }), app.ENotFound)
+	e.same("due after the delete", due(t0.Add(2*time.Hour)), []string(nil))
+	e.view(func(tx app.Tx) error {
+		_, err := tx.WebhookDelivery(a, ds[0].ID)
+		e.want(err, app.ENotFound)
+		if _, err := tx.WebhookDelivery(a, ds[3].ID); err != nil {
+			return err
+		}
+		list, err := tx.WebhookEndpoints(a)
+		e.same("endpoints left", len(list), 1)
+		return err
+	})
+}
+
+// checkWebhookEndpoints checks the event and the endpoints as stored, per store.
+func checkWebhookEndpoints(e *env, a, b uint64, ev *app.WebhookEvent, w2 *app.WebhookEndpoint) {
 	e.view(func(tx app.Tx) error {
 		got, err := tx.WebhookEvent(a, ev.ID)
 		if err != nil {
@@ -125,24 +157,24 @@ func testWebhooks(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
-	got := sorted(e, func(d *app.WebhookDelivery) string { return fmt.Sprint(d.ID) }, func(tx app.Tx, lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
-		return tx.WebhookDeliveries(a, w1.ID, lp)
+}
+
+// dueDeliveries returns the ids of the deliveries due at at, soonest first.
+func dueDeliveries(e *env, at time.Time) []string {
+	var out []string
+	e.view(func(tx app.Tx) error {
+		got, err := tx.DueWebhookDeliveries(at, 10)
+		for _, d := range got {
+			out = append(out, fmt.Sprint(d.ID))
+		}
+		return err
 	})
-	e.same("an endpoint's deliveries, newest first", got, ids(ds[2].ID, ds[1].ID, ds[0].ID))
-	due := func(at time.Time) []string {
-		var out []string
-		e.view(func(tx app.Tx) error {
-			got, err := tx.DueWebhookDeliveries(at, 10)
-			for _, d := range got {
-				out = append(out, fmt.Sprint(d.ID))
-			}
-			return err
-		})
-		return out
-	}
-	e.same("due, soonest first", due(t0.Add(3*time.Second)), ids(ds[3].ID, ds[2].ID, ds[1].ID, ds[0].ID))
-	e.same("due at t0+1s", due(t0.Add(time.Second)), ids(ds[3].ID, ds[2].ID))
-	// A success leaves the due list; a failure is due at its next attempt.
+	return out
+}
+
+// testWebhookRetry checks that a success leaves the due list and a failure
+// is due at its next attempt.
+func testWebhookRetry(e *env, a uint64, ds []*app.WebhookDelivery, due func(time.Time) []string) {
 	e.update(func(tx app.Tx) error {
 		d, err := tx.WebhookDelivery(a, ds[3].ID)
 		if err != nil {
@@ -168,20 +200,5 @@ func testWebhooks(e *env) {
 		}
 		e.same("stored log", fmt.Sprintf("%s %d %d", d.Status, len(d.Log), d.Log[0].StatusCode), "succeeded 1 200")
 		return nil
-	})
-	// Deleting an endpoint takes its deliveries (and their due entries) along.
-	e.update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(a, w1.ID) })
-	e.want(e.db.Update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(a, w1.ID) }), app.ENotFound)
-	e.want(e.db.Update(func(tx app.Tx) error { return tx.DeleteWebhookEndpoint(b, w2.ID) }), app.ENotFound)
-	e.same("due after the delete", due(t0.Add(2*time.Hour)), []string(nil))
-	e.view(func(tx app.Tx) error {
-		_, err := tx.WebhookDelivery(a, ds[0].ID)
-		e.want(err, app.ENotFound)
-		if _, err := tx.WebhookDelivery(a, ds[3].ID); err != nil {
-			return err
-		}
-		list, err := tx.WebhookEndpoints(a)
-		e.same("endpoints left", len(list), 1)
-		return err
 	})
 }

@@ -40,6 +40,23 @@ func testOrders(e *env) {
 	e.same("a customer's", sorted(e, oid, func(tx app.Tx, lp app.ListParams) (app.Page[*app.Order], error) {
 		return tx.CustomerOrders(a, c1, lp)
 	}), ids(o[4].ID, o[3].ID, o[0].ID))
+	checkOrderReads(e, a, b, o)
+	// A status change moves the order between the status lists.
+	o[0].Status = app.OrderCancelled
+	e.update(func(tx app.Tx) error { return tx.PutOrder(o[0]) })
+	e.same("pending after a move", list(app.OrderPending), ids(o[3].ID, o[1].ID))
+	e.same("cancelled after a move", list(app.OrderCancelled), ids(o[0].ID))
+	e.same("put a missing one", e.code(func(tx app.Tx) error {
+		x := order(a, c1, app.OrderPending, t0)
+		x.ID = 999
+		return tx.PutOrder(x)
+	}), app.ENotFound)
+}
+
+// checkOrderReads checks an order's round trip, the pending orders before a
+// time and the reads by id, per store.
+func checkOrderReads(e *env, a, b uint64, o []*app.Order) {
+	oid := func(x *app.Order) string { return fmt.Sprint(x.ID) }
 	e.view(func(tx app.Tx) error {
 		got, err := tx.Order(a, o[0].ID)
 		e.want(err, "")
@@ -70,16 +87,6 @@ func testOrders(e *env) {
 		e.same("by id, no ids", len(none), 0)
 		return nil
 	})
-	// A status change moves the order between the status lists.
-	o[0].Status = app.OrderCancelled
-	e.update(func(tx app.Tx) error { return tx.PutOrder(o[0]) })
-	e.same("pending after a move", list(app.OrderPending), ids(o[3].ID, o[1].ID))
-	e.same("cancelled after a move", list(app.OrderCancelled), ids(o[0].ID))
-	e.same("put a missing one", e.code(func(tx app.Tx) error {
-		x := order(a, c1, app.OrderPending, t0)
-		x.ID = 999
-		return tx.PutOrder(x)
-	}), app.ENotFound)
 }
 
 // bodyHash is a request body's hash as the checkout stores it: SHA-256 in
@@ -230,6 +237,23 @@ func testRequests(e *env) {
 	e.same("cancellations newest first", list(app.KindCancellation, ""), ids(r[3].ID, r[2].ID, r[0].ID))
 	e.same("pending cancellations", list(app.KindCancellation, app.RequestPending), ids(r[3].ID, r[0].ID))
 	e.same("refunds", list(app.KindRefund, ""), ids(r[1].ID))
+	checkOrderRequests(e, a, b, r)
+	now := t0.Add(time.Hour)
+	r[0].Status, r[0].ReviewedBy, r[0].ReviewedAt = app.RequestApproved, 5, &now
+	e.update(func(tx app.Tx) error { return tx.PutRequest(r[0]) })
+	e.same("pending after a decision", list(app.KindCancellation, app.RequestPending), ids(r[3].ID))
+	e.same("approved", list(app.KindCancellation, app.RequestApproved), ids(r[0].ID))
+	e.same("put a missing one", e.code(func(tx app.Tx) error {
+		x := mk(app.KindRefund, 1, app.RequestPending)
+		x.ID = 999
+		return tx.PutRequest(x)
+	}), app.ENotFound)
+}
+
+// checkOrderRequests checks an order's requests and the reads by kind and id,
+// per store.
+func checkOrderRequests(e *env, a, b uint64, r []*app.Request) {
+	rid := func(x *app.Request) string { return fmt.Sprint(x.ID) }
 	e.view(func(tx app.Tx) error {
 		got, err := tx.OrderRequests(a, app.KindCancellation, 1)
 		e.want(err, "")
@@ -252,14 +276,4 @@ func testRequests(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
-	now := t0.Add(time.Hour)
-	r[0].Status, r[0].ReviewedBy, r[0].ReviewedAt = app.RequestApproved, 5, &now
-	e.update(func(tx app.Tx) error { return tx.PutRequest(r[0]) })
-	e.same("pending after a decision", list(app.KindCancellation, app.RequestPending), ids(r[3].ID))
-	e.same("approved", list(app.KindCancellation, app.RequestApproved), ids(r[0].ID))
-	e.same("put a missing one", e.code(func(tx app.Tx) error {
-		x := mk(app.KindRefund, 1, app.RequestPending)
-		x.ID = 999
-		return tx.PutRequest(x)
-	}), app.ENotFound)
 }

@@ -125,6 +125,12 @@ func testSessionsAndCodes(e *env) {
 		return nil
 	})
 
+	testEmailCodes(e, a, b, c1, c2)
+}
+
+// testEmailCodes checks email codes: one per customer and purpose, replaced
+// by the next.
+func testEmailCodes(e *env, a, b, c1, c2 uint64) {
 	// Email codes: one per customer and purpose, replaced by the next.
 	e.update(func(tx app.Tx) error {
 		for _, c := range []*app.EmailCode{
