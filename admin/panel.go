@@ -104,120 +104,143 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
 	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(p.deleteUser)))
 
-	const st = "/admin/stores/:sid"
-	r.Get(st, p.store(p.storePage))
-	r.Post(st+"/name", p.store(p.renameStore))
-	activeGet, activePost := p.confirmStep(p.askSetActive, p.setStoreActive)
-	r.Get(st+"/active", p.store(p.permit(app.ActSetActive, activeGet)))
-	r.Post(st+"/active", p.store(p.permit(app.ActSetActive, activePost)))
-	rotateGet, rotatePost := p.confirmStep(p.askRotateKey, p.rotateStoreKey)
-	r.Get(st+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotateGet)))
-	r.Post(st+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
-	r.Post(st+"/config", p.store(p.saveConfig))
-	r.Post(st+"/payments", p.store(p.savePayments))
-	r.Get(st+"/settings", p.store(p.settingsIndex))
-	r.Get(st+"/settings/:section", p.store(p.settingsPage))
-	r.Post(st+"/settings/:section", p.store(p.saveSettings))
-
-	r.Get(st+"/categories", p.store(p.categoriesPage))
-	r.Post(st+"/categories", p.store(p.createCategory))
-	r.Get(st+"/categories/:cid", p.store(p.categoryPage))
-	r.Post(st+"/categories/:cid", p.store(p.updateCategory))
-	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, p.deleteCategory)
-	r.Get(st+"/categories/:cid/delete", p.store(catDelGet))
-	r.Post(st+"/categories/:cid/delete", p.store(catDelPost))
-
-	r.Get(st+"/products", p.store(p.productsPage))
-	r.Get(st+"/products/new", p.store(p.newProductPage))
-	r.Post(st+"/products/bulk", p.store(p.bulkProducts))
-	r.Post(st+"/products", p.store(p.createProduct))
-	r.Get(st+"/products/export", p.store(p.exportProductsPage))
-	r.Get(st+"/products/import", p.store(p.importProductsPage))
-	r.Post(st+"/products/import", p.store(p.importProducts))
-	r.Get(st+"/products/:pid", p.store(p.productPage))
-	r.Post(st+"/products/:pid", p.store(p.updateProduct))
-	r.Post(st+"/products/:pid/delete", p.store(p.deleteProduct))
-	r.Post(st+"/products/:pid/images", p.store(p.uploadImages))
-	r.Post(st+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
-	r.Post(st+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
-	r.Post(st+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
-
-	r.Get(st+"/coupons", p.store(p.couponsPage))
-	r.Get(st+"/coupons/new", p.store(p.newCouponPage))
-	r.Post(st+"/coupons", p.store(p.createCoupon))
-	r.Get(st+"/coupons/:cpid", p.store(p.couponPage))
-	r.Post(st+"/coupons/:cpid", p.store(p.updateCoupon))
-	r.Post(st+"/coupons/:cpid/active", p.store(p.setCouponActive))
-	r.Post(st+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
-
-	r.Get(st+"/blog-posts", p.store(p.postsPage))
-	r.Get(st+"/blog-posts/new", p.store(p.newPostPage))
-	r.Post(st+"/blog-posts", p.store(p.createPost))
-	r.Get(st+"/blog-posts/:bpid", p.store(p.postPage))
-	r.Post(st+"/blog-posts/:bpid", p.store(p.updatePost))
-	r.Post(st+"/blog-posts/:bpid/delete", p.store(p.deletePost))
-
-	r.Get(st+"/flash-deals", p.store(p.dealsPage))
-	r.Get(st+"/flash-deals/new", p.store(p.newDealPage))
-	r.Post(st+"/flash-deals", p.store(p.createDeal))
-	r.Get(st+"/flash-deals/:fdid", p.store(p.dealPage))
-	r.Post(st+"/flash-deals/:fdid", p.store(p.updateDeal))
-	r.Post(st+"/flash-deals/:fdid/delete", p.store(p.deleteDeal))
-
-	r.Get(st+"/bundles", p.store(p.bundlesPage))
-	r.Get(st+"/bundles/new", p.store(p.newBundlePage))
-	r.Post(st+"/bundles", p.store(p.createBundle))
-	r.Get(st+"/bundles/:buid", p.store(p.bundlePage))
-	r.Post(st+"/bundles/:buid", p.store(p.updateBundle))
-	r.Post(st+"/bundles/:buid/delete", p.store(p.deleteBundle))
-
-	r.Get(st+"/outbox", p.store(p.outboxPage))
-
-	r.Get(st+"/orders", p.store(p.ordersPage))
-	r.Get(st+"/orders/export", p.store(p.exportOrders))
-	r.Get(st+"/orders/:oid", p.store(p.orderPage))
-	r.Get(st+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
-	r.Get(st+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
-	moveGet, movePost := p.confirmStep(p.askMoveOrder, p.moveOrder)
-	r.Get(st+"/orders/:oid/status", p.store(moveGet))
-	r.Post(st+"/orders/:oid/status", p.store(movePost))
-	r.Post(st+"/orders/:oid/tracking", p.store(p.setTracking))
-	r.Post(st+"/orders/:oid/ship", p.store(p.shipOrder))
-	r.Post(st+"/orders/:oid/notes", p.store(p.addNote))
-	cancelGet, cancelPost := p.confirmStep(p.askCancelOrder, p.cancelOrder)
-	r.Get(st+"/orders/:oid/cancel", p.store(cancelGet))
-	r.Post(st+"/orders/:oid/cancel", p.store(cancelPost))
-	refundGet, refundPost := p.confirmStep(p.askRefundOrder, p.refundOrder)
-	r.Get(st+"/orders/:oid/refund", p.store(refundGet))
-	r.Post(st+"/orders/:oid/refund", p.store(refundPost))
-
-	for _, k := range requestKinds {
-		r.Get(st+"/"+k.path, p.store(p.requestsPage(k)))
-		r.Get(st+"/"+k.path+"/:rid", p.store(p.requestPage(k)))
-		r.Post(st+"/"+k.path+"/:rid/approve", p.store(p.decideRequest(k, true)))
-		r.Post(st+"/"+k.path+"/:rid/reject", p.store(p.decideRequest(k, false)))
-	}
-
-	r.Get(st+"/reviews", p.store(p.reviewsPage))
-	r.Post(st+"/reviews/:rvid/approve", p.store(p.moderateReview(true)))
-	r.Post(st+"/reviews/:rvid/reject", p.store(p.moderateReview(false)))
-
-	r.Get(st+"/tickets", p.store(p.ticketsPage))
-	r.Get(st+"/tickets/:tid", p.store(p.ticketPage))
-	r.Post(st+"/tickets/:tid", p.store(p.patchTicket))
-	r.Post(st+"/tickets/:tid/reply", p.store(p.replyTicket))
-
-	r.Get(st+"/messages", p.store(p.messagesPage))
-	r.Post(st+"/messages/:mid/read", p.store(p.setMessageRead))
-	r.Post(st+"/messages/:mid/reply", p.store(p.replyMessage))
-
-	r.Get(st+"/customers", p.store(p.customersPage))
-	r.Get(st+"/customers/:cuid", p.store(p.customerPage))
-
-	p.registerNotifyRoutes(r, st)
+	p.storeRoutes(r)
+	p.catalogRoutes(r)
+	p.contentRoutes(r)
+	p.orderRoutes(r)
+	p.customerRoutes(r)
+	p.registerNotifyRoutes(r, storeRoot)
 
 	// Anything else under /admin/ is the panel's own 404 page, not the JSON one.
 	r.All("/admin/*", p.notFound)
+}
+
+// storeRoot is the root of one store's pages.
+const storeRoot = "/admin/stores/:sid"
+
+// storeRoutes are a store's own pages: name, activity, key, configuration
+// and settings.
+func (p *panel) storeRoutes(r fiber.Router) {
+	r.Get(storeRoot, p.store(p.storePage))
+	r.Post(storeRoot+"/name", p.store(p.renameStore))
+	activeGet, activePost := p.confirmStep(p.askSetActive, p.setStoreActive)
+	r.Get(storeRoot+"/active", p.store(p.permit(app.ActSetActive, activeGet)))
+	r.Post(storeRoot+"/active", p.store(p.permit(app.ActSetActive, activePost)))
+	rotateGet, rotatePost := p.confirmStep(p.askRotateKey, p.rotateStoreKey)
+	r.Get(storeRoot+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotateGet)))
+	r.Post(storeRoot+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
+	r.Post(storeRoot+"/config", p.store(p.saveConfig))
+	r.Post(storeRoot+"/payments", p.store(p.savePayments))
+	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
+	r.Get(storeRoot+"/settings/:section", p.store(p.settingsPage))
+	r.Post(storeRoot+"/settings/:section", p.store(p.saveSettings))
+}
+
+// catalogRoutes are the categories and products.
+func (p *panel) catalogRoutes(r fiber.Router) {
+	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
+	r.Post(storeRoot+"/categories", p.store(p.createCategory))
+	r.Get(storeRoot+"/categories/:cid", p.store(p.categoryPage))
+	r.Post(storeRoot+"/categories/:cid", p.store(p.updateCategory))
+	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, p.deleteCategory)
+	r.Get(storeRoot+"/categories/:cid/delete", p.store(catDelGet))
+	r.Post(storeRoot+"/categories/:cid/delete", p.store(catDelPost))
+
+	r.Get(storeRoot+"/products", p.store(p.productsPage))
+	r.Get(storeRoot+"/products/new", p.store(p.newProductPage))
+	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
+	r.Post(storeRoot+"/products", p.store(p.createProduct))
+	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
+	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
+	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
+	r.Get(storeRoot+"/products/:pid", p.store(p.productPage))
+	r.Post(storeRoot+"/products/:pid", p.store(p.updateProduct))
+	r.Post(storeRoot+"/products/:pid/delete", p.store(p.deleteProduct))
+	r.Post(storeRoot+"/products/:pid/images", p.store(p.uploadImages))
+	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
+	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
+	r.Post(storeRoot+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
+}
+
+// contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
+func (p *panel) contentRoutes(r fiber.Router) {
+	r.Get(storeRoot+"/coupons", p.store(p.couponsPage))
+	r.Get(storeRoot+"/coupons/new", p.store(p.newCouponPage))
+	r.Post(storeRoot+"/coupons", p.store(p.createCoupon))
+	r.Get(storeRoot+"/coupons/:cpid", p.store(p.couponPage))
+	r.Post(storeRoot+"/coupons/:cpid", p.store(p.updateCoupon))
+	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
+	r.Post(storeRoot+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
+
+	r.Get(storeRoot+"/blog-posts", p.store(p.postsPage))
+	r.Get(storeRoot+"/blog-posts/new", p.store(p.newPostPage))
+	r.Post(storeRoot+"/blog-posts", p.store(p.createPost))
+	r.Get(storeRoot+"/blog-posts/:bpid", p.store(p.postPage))
+	r.Post(storeRoot+"/blog-posts/:bpid", p.store(p.updatePost))
+	r.Post(storeRoot+"/blog-posts/:bpid/delete", p.store(p.deletePost))
+
+	r.Get(storeRoot+"/flash-deals", p.store(p.dealsPage))
+	r.Get(storeRoot+"/flash-deals/new", p.store(p.newDealPage))
+	r.Post(storeRoot+"/flash-deals", p.store(p.createDeal))
+	r.Get(storeRoot+"/flash-deals/:fdid", p.store(p.dealPage))
+	r.Post(storeRoot+"/flash-deals/:fdid", p.store(p.updateDeal))
+	r.Post(storeRoot+"/flash-deals/:fdid/delete", p.store(p.deleteDeal))
+
+	r.Get(storeRoot+"/bundles", p.store(p.bundlesPage))
+	r.Get(storeRoot+"/bundles/new", p.store(p.newBundlePage))
+	r.Post(storeRoot+"/bundles", p.store(p.createBundle))
+	r.Get(storeRoot+"/bundles/:buid", p.store(p.bundlePage))
+	r.Post(storeRoot+"/bundles/:buid", p.store(p.updateBundle))
+	r.Post(storeRoot+"/bundles/:buid/delete", p.store(p.deleteBundle))
+
+	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
+}
+
+// orderRoutes are the orders and the cancellation and refund requests.
+func (p *panel) orderRoutes(r fiber.Router) {
+	r.Get(storeRoot+"/orders", p.store(p.ordersPage))
+	r.Get(storeRoot+"/orders/export", p.store(p.exportOrders))
+	r.Get(storeRoot+"/orders/:oid", p.store(p.orderPage))
+	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
+	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
+	moveGet, movePost := p.confirmStep(p.askMoveOrder, p.moveOrder)
+	r.Get(storeRoot+"/orders/:oid/status", p.store(moveGet))
+	r.Post(storeRoot+"/orders/:oid/status", p.store(movePost))
+	r.Post(storeRoot+"/orders/:oid/tracking", p.store(p.setTracking))
+	r.Post(storeRoot+"/orders/:oid/ship", p.store(p.shipOrder))
+	r.Post(storeRoot+"/orders/:oid/notes", p.store(p.addNote))
+	cancelGet, cancelPost := p.confirmStep(p.askCancelOrder, p.cancelOrder)
+	r.Get(storeRoot+"/orders/:oid/cancel", p.store(cancelGet))
+	r.Post(storeRoot+"/orders/:oid/cancel", p.store(cancelPost))
+	refundGet, refundPost := p.confirmStep(p.askRefundOrder, p.refundOrder)
+	r.Get(storeRoot+"/orders/:oid/refund", p.store(refundGet))
+	r.Post(storeRoot+"/orders/:oid/refund", p.store(refundPost))
+
+	for _, k := range requestKinds {
+		r.Get(storeRoot+"/"+k.path, p.store(p.requestsPage(k)))
+		r.Get(storeRoot+"/"+k.path+"/:rid", p.store(p.requestPage(k)))
+		r.Post(storeRoot+"/"+k.path+"/:rid/approve", p.store(p.decideRequest(k, true)))
+		r.Post(storeRoot+"/"+k.path+"/:rid/reject", p.store(p.decideRequest(k, false)))
+	}
+}
+
+// customerRoutes are the reviews, tickets, messages and customers.
+func (p *panel) customerRoutes(r fiber.Router) {
+	r.Get(storeRoot+"/reviews", p.store(p.reviewsPage))
+	r.Post(storeRoot+"/reviews/:rvid/approve", p.store(p.moderateReview(true)))
+	r.Post(storeRoot+"/reviews/:rvid/reject", p.store(p.moderateReview(false)))
+
+	r.Get(storeRoot+"/tickets", p.store(p.ticketsPage))
+	r.Get(storeRoot+"/tickets/:tid", p.store(p.ticketPage))
+	r.Post(storeRoot+"/tickets/:tid", p.store(p.patchTicket))
+	r.Post(storeRoot+"/tickets/:tid/reply", p.store(p.replyTicket))
+
+	r.Get(storeRoot+"/messages", p.store(p.messagesPage))
+	r.Post(storeRoot+"/messages/:mid/read", p.store(p.setMessageRead))
+	r.Post(storeRoot+"/messages/:mid/reply", p.store(p.replyMessage))
+
+	r.Get(storeRoot+"/customers", p.store(p.customersPage))
+	r.Get(storeRoot+"/customers/:cuid", p.store(p.customerPage))
 }
 
 // storeTabs is the navigation of a store's pages, in order. A new page of

@@ -73,28 +73,7 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	}
 	d := productsData{Q: strings.Clone(q.Q), Status: strings.Clone(q.Status), Sort: strings.Clone(q.Sort), Category: q.CategoryID, Total: res.Total, Page: page,
 		Pages: max(1, (res.Total+panelPageSize-1)/panelPageSize), Categories: cats.Categories, Statuses: productStatuses, Sorts: productSorts}
-	link := func(n int) string {
-		vals := url.Values{}
-		if d.Q != "" {
-			vals.Set("q", d.Q)
-		}
-		if d.Status != "" {
-			vals.Set("status", d.Status)
-		}
-		if d.Category != 0 {
-			vals.Set("category", strconv.FormatUint(d.Category, 10))
-		}
-		if d.Sort != "newest" {
-			vals.Set("sort", d.Sort)
-		}
-		if n > 1 {
-			vals.Set("page", strconv.Itoa(n))
-		}
-		if len(vals) == 0 {
-			return storePath(st, "products/")
-		}
-		return storePath(st, "products/") + "?" + vals.Encode()
-	}
+	link := func(n int) string { return d.pageLink(st, n) }
 	d.Back = link(page)
 	if page > 1 {
 		d.PrevURL = link(page - 1)
@@ -114,6 +93,30 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 		v.Title = "Low stock"
 	}
 	return p.render(c, fiber.StatusOK, "products", v)
+}
+
+// pageLink returns the URL of page n of the list d shows.
+func (d *productsData) pageLink(st *app.Store, n int) string {
+	vals := url.Values{}
+	if d.Q != "" {
+		vals.Set("q", d.Q)
+	}
+	if d.Status != "" {
+		vals.Set("status", d.Status)
+	}
+	if d.Category != 0 {
+		vals.Set("category", strconv.FormatUint(d.Category, 10))
+	}
+	if d.Sort != "newest" {
+		vals.Set("sort", d.Sort)
+	}
+	if n > 1 {
+		vals.Set("page", strconv.Itoa(n))
+	}
+	if len(vals) == 0 {
+		return storePath(st, "products/")
+	}
+	return storePath(st, "products/") + "?" + vals.Encode()
 }
 
 // bulkProducts serves POST /admin/stores/{id}/products/bulk/ {ids, action,

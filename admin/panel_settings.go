@@ -362,148 +362,198 @@ func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, [
 	d := settingsData{Section: section, Values: map[string]string{}}
 	var v app.Validation
 	patch := map[string]any{}
-	switch section {
-	case "identity":
-		store, seo := map[string]any{}, map[string]any{}
-		for _, f := range identityFields {
-			val := formValue(c, f.Key)
-			d.Values[f.Key] = val
-			v.Check(utf8.RuneCountInString(val) <= 2000, f.Key, "must be at most 2000 characters")
-			top, sub, _ := strings.Cut(f.Key, ".")
-			if top == "store" {
-				store[sub] = val
-			} else {
-				seo[sub] = val
-			}
-		}
-		if e := d.Values["store.email"]; e != "" {
-			v.Check(app.ValidEmail(e), "store.email", "must be an email address")
-		}
-		if u := d.Values["store.logo"]; u != "" {
-			v.Check(app.ValidHTTPURL(u), "store.logo", "must be an http(s) URL")
-		}
-		for _, k := range []string{"store.logo_display", "store.logo_size"} {
-			d.Values[k] = formValue(c, k)
-		}
-		v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
-		v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
-		store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
-		otp := c.FormValue("email_otp_enabled") == "on"
-		if otp {
-			d.Values["email_otp_enabled"] = "on"
-		}
-		patch["store"], patch["seo"], patch["email_otp_enabled"] = store, seo, otp
-	case "theme":
-		for _, f := range themeFields {
-			val := formValue(c, f.Key)
-			d.Values[f.Key] = val
-			v.Check(utf8.RuneCountInString(val) <= 100, f.Key, "must be at most 100 characters")
-			patch[f.Key] = val
-		}
-		color := formValue(c, "theme_color")
-		d.Values["theme_color"] = color
-		v.Check(app.ThemeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
-		patch["theme_color"] = strings.ToLower(color)
-	case "shop":
-		d.Domains = strings.Clone(c.FormValue("domains"))
-		readShopForm(c, &d, &v, patch)
-	case "navigation", "delivery":
-		cols := rowColumns[section]
-		n, _ := strconv.Atoi(c.FormValue("rows"))
-		n = min(max(n, 0), 200+blankSettingsRows)
-		entries := []any{}
-		ids := map[string]int{}
-		for i := range n {
-			pre := "r" + strconv.Itoa(i) + "_"
-			r := settingsRow{Cells: map[string]string{}, Extra: formValue(c, pre+"extra"), Delete: c.FormValue(pre+"delete") == "1"}
-			empty := true
-			for _, col := range cols {
-				r.Cells[col] = formValue(c, pre+col)
-				if r.Cells[col] != "" {
-					empty = false
-				}
-			}
-			d.Rows = append(d.Rows, r)
-			if empty || r.Delete {
-				continue
-			}
-			entry := map[string]any{}
-			if r.Extra != "" {
-				if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-					entry = map[string]any{}
-				}
-			}
-			row := "row " + strconv.Itoa(i+1)
-			if section == "navigation" {
-				v.Check(r.Cells["label"] != "" && utf8.RuneCountInString(r.Cells["label"]) <= 100, row, "needs a label of at most 100 characters")
-				u := r.Cells["url"]
-				v.Check(u != "" && len(u) <= 2048 && (strings.HasPrefix(u, "/") || app.ValidHTTPURL(u)), row, "needs a link: a path like /categories/shoes or an http(s) URL")
-				entry["label"], entry["url"] = r.Cells["label"], u
-			} else {
-				id := r.Cells["id"]
-				if prev, dup := ids[id]; dup {
-					v.Add(row, "has the same id as row "+strconv.Itoa(prev))
-				}
-				ids[id] = i + 1
-				v.Check(id != "" && len(id) <= 50 && !strings.ContainsAny(id, " \t"), row, "needs an id without spaces (at most 50 characters)")
-				v.Check(r.Cells["name"] != "" && utf8.RuneCountInString(r.Cells["name"]) <= 100, row, "needs a name of at most 100 characters")
-				fee, err := app.ParseMoney(r.Cells["fee"])
-				v.Check(err == nil && fee >= 0, row, "needs a fee like 4.90 (0 for free)")
-				entry["id"], entry["name"], entry["fee"] = id, r.Cells["name"], fee
-			}
-			entries = append(entries, entry)
-		}
-		key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
-		if section == "delivery" && len(entries) == 0 {
-			v.Add("rows", "keep at least one delivery option: checkout needs a fee to charge")
-		}
-		patch[key] = entries
-	case "payment-methods":
-		entries := []any{}
-		for _, code := range []string{app.WalletA, app.WalletB} {
-			r := methodRow{Code: code, Name: formValue(c, code+"_name"), Description: formValue(c, code+"_description"),
-				Offered: c.FormValue(code+"_offered") == "on", Extra: formValue(c, code+"_extra")}
-			d.Methods = append(d.Methods, r)
-			if !r.Offered {
-				continue
-			}
-			v.Check(r.Name != "" && utf8.RuneCountInString(r.Name) <= 100, code+"_name", "needs a name of at most 100 characters")
-			entry := map[string]any{}
-			if r.Extra != "" {
-				if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-					entry = map[string]any{}
-				}
-			}
-			entry["code"], entry["name"] = code, r.Name
-			if r.Description != "" {
-				entry["description"] = r.Description
-			} else {
-				delete(entry, "description")
-			}
-			entries = append(entries, entry)
-		}
-		v.Check(len(entries) > 0, "payment_methods", "offer at least one payment method: checkout needs one")
-		patch["payment_methods"] = entries
-	case "origins":
-		// allowed_origins is a store field (Stores.SetSettings, saved by
-		// saveSettings); callback_origins is part of the configuration.
-		d.Allowed, d.Callback = strings.Clone(c.FormValue("allowed_origins")), strings.Clone(c.FormValue("callback_origins"))
-		list := strings.Fields(d.Callback)
-		for i, o := range list {
-			if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {
-				list[i] = n
-			} else {
-				v.Add("callback_origins", "“"+o+"” is not an origin: write the scheme and host only, like https://shop.example")
-			}
-		}
-		v.Check(len(list) <= app.MaxCallbackOrigins, "callback_origins", "at most "+strconv.Itoa(app.MaxCallbackOrigins)+" origins")
-		patch["callback_origins"] = list
+	if read := settingsFormReaders[section]; read != nil {
+		read(c, &d, &v, patch)
 	}
 	if err := v.Err(); err != nil {
 		return d, nil, err
 	}
-	// Only what differs from the stored configuration is sent: saving an
-	// unchanged form changes nothing.
+	dropUnchanged(cfg, patch)
+	if len(patch) == 0 {
+		return d, nil, nil
+	}
+	b, err := json.Marshal(patch)
+	return d, b, err
+}
+
+// settingsFormReaders read the form of each section of the settings page into
+// d (to show it again) and patch (the configuration it sets), checking it in v.
+var settingsFormReaders = map[string]func(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any){
+	"identity": readIdentityForm,
+	"theme":    readThemeForm,
+	"shop": func(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+		d.Domains = strings.Clone(c.FormValue("domains"))
+		readShopForm(c, d, v, patch)
+	},
+	"navigation":      readRowsForm,
+	"delivery":        readRowsForm,
+	"payment-methods": readMethodsForm,
+	"origins":         readOriginsForm,
+}
+
+// readIdentityForm reads the store's identity, SEO and logo, and the email
+// codes switch.
+func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	store, seo := map[string]any{}, map[string]any{}
+	for _, f := range identityFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= 2000, f.Key, "must be at most 2000 characters")
+		top, sub, _ := strings.Cut(f.Key, ".")
+		if top == "store" {
+			store[sub] = val
+		} else {
+			seo[sub] = val
+		}
+	}
+	if e := d.Values["store.email"]; e != "" {
+		v.Check(app.ValidEmail(e), "store.email", "must be an email address")
+	}
+	if u := d.Values["store.logo"]; u != "" {
+		v.Check(app.ValidHTTPURL(u), "store.logo", "must be an http(s) URL")
+	}
+	for _, k := range []string{"store.logo_display", "store.logo_size"} {
+		d.Values[k] = formValue(c, k)
+	}
+	v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
+	v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
+	store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
+	otp := c.FormValue("email_otp_enabled") == "on"
+	if otp {
+		d.Values["email_otp_enabled"] = "on"
+	}
+	patch["store"], patch["seo"], patch["email_otp_enabled"] = store, seo, otp
+}
+
+// readThemeForm reads the theme's texts and colour.
+func readThemeForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	for _, f := range themeFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= 100, f.Key, "must be at most 100 characters")
+		patch[f.Key] = val
+	}
+	color := formValue(c, "theme_color")
+	d.Values["theme_color"] = color
+	v.Check(app.ThemeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
+	patch["theme_color"] = strings.ToLower(color)
+}
+
+// readRowsForm reads the rows of the navigation or the delivery options.
+func readRowsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	section := d.Section
+	cols := rowColumns[section]
+	n, _ := strconv.Atoi(c.FormValue("rows"))
+	n = min(max(n, 0), 200+blankSettingsRows)
+	entries := []any{}
+	ids := map[string]int{}
+	for i := range n {
+		pre := "r" + strconv.Itoa(i) + "_"
+		r := settingsRow{Cells: map[string]string{}, Extra: formValue(c, pre+"extra"), Delete: c.FormValue(pre+"delete") == "1"}
+		empty := true
+		for _, col := range cols {
+			r.Cells[col] = formValue(c, pre+col)
+			if r.Cells[col] != "" {
+				empty = false
+			}
+		}
+		d.Rows = append(d.Rows, r)
+		if empty || r.Delete {
+			continue
+		}
+		entry := map[string]any{}
+		if r.Extra != "" {
+			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
+				entry = map[string]any{}
+			}
+		}
+		row := "row " + strconv.Itoa(i+1)
+		if section == "navigation" {
+			readNavigationRow(v, row, r, entry)
+		} else {
+			readDeliveryRow(v, row, i, r, entry, ids)
+		}
+		entries = append(entries, entry)
+	}
+	key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
+	if section == "delivery" && len(entries) == 0 {
+		v.Add("rows", "keep at least one delivery option: checkout needs a fee to charge")
+	}
+	patch[key] = entries
+}
+
+// readNavigationRow checks a navigation row into entry.
+func readNavigationRow(v *app.Validation, row string, r settingsRow, entry map[string]any) {
+	v.Check(r.Cells["label"] != "" && utf8.RuneCountInString(r.Cells["label"]) <= 100, row, "needs a label of at most 100 characters")
+	u := r.Cells["url"]
+	v.Check(u != "" && len(u) <= 2048 && (strings.HasPrefix(u, "/") || app.ValidHTTPURL(u)), row, "needs a link: a path like /categories/shoes or an http(s) URL")
+	entry["label"], entry["url"] = r.Cells["label"], u
+}
+
+// readDeliveryRow checks the i-th delivery option row into entry; ids maps
+// the ids of the rows before to their row numbers.
+func readDeliveryRow(v *app.Validation, row string, i int, r settingsRow, entry map[string]any, ids map[string]int) {
+	id := r.Cells["id"]
+	if prev, dup := ids[id]; dup {
+		v.Add(row, "has the same id as row "+strconv.Itoa(prev))
+	}
+	ids[id] = i + 1
+	v.Check(id != "" && len(id) <= 50 && !strings.ContainsAny(id, " \t"), row, "needs an id without spaces (at most 50 characters)")
+	v.Check(r.Cells["name"] != "" && utf8.RuneCountInString(r.Cells["name"]) <= 100, row, "needs a name of at most 100 characters")
+	fee, err := app.ParseMoney(r.Cells["fee"])
+	v.Check(err == nil && fee >= 0, row, "needs a fee like 4.90 (0 for free)")
+	entry["id"], entry["name"], entry["fee"] = id, r.Cells["name"], fee
+}
+
+// readMethodsForm reads the payment methods offered.
+func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	entries := []any{}
+	for _, code := range []string{app.WalletA, app.WalletB} {
+		r := methodRow{Code: code, Name: formValue(c, code+"_name"), Description: formValue(c, code+"_description"),
+			Offered: c.FormValue(code+"_offered") == "on", Extra: formValue(c, code+"_extra")}
+		d.Methods = append(d.Methods, r)
+		if !r.Offered {
+			continue
+		}
+		v.Check(r.Name != "" && utf8.RuneCountInString(r.Name) <= 100, code+"_name", "needs a name of at most 100 characters")
+		entry := map[string]any{}
+		if r.Extra != "" {
+			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
+				entry = map[string]any{}
+			}
+		}
+		entry["code"], entry["name"] = code, r.Name
+		if r.Description != "" {
+			entry["description"] = r.Description
+		} else {
+			delete(entry, "description")
+		}
+		entries = append(entries, entry)
+	}
+	v.Check(len(entries) > 0, "payment_methods", "offer at least one payment method: checkout needs one")
+	patch["payment_methods"] = entries
+}
+
+// readOriginsForm reads the callback origins (allowed_origins is a store
+// field, Stores.SetSettings, saved by saveSettings; callback_origins is part
+// of the configuration).
+func readOriginsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	d.Allowed, d.Callback = strings.Clone(c.FormValue("allowed_origins")), strings.Clone(c.FormValue("callback_origins"))
+	list := strings.Fields(d.Callback)
+	for i, o := range list {
+		if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {
+			list[i] = n
+		} else {
+			v.Add("callback_origins", "“"+o+"” is not an origin: write the scheme and host only, like https://shop.example")
+		}
+	}
+	v.Check(len(list) <= app.MaxCallbackOrigins, "callback_origins", "at most "+strconv.Itoa(app.MaxCallbackOrigins)+" origins")
+	patch["callback_origins"] = list
+}
+
+// dropUnchanged removes from patch what does not differ from the stored
+// configuration cfg: saving an unchanged form changes nothing.
+func dropUnchanged(cfg map[string]any, patch map[string]any) {
 	for k, nv := range patch {
 		b, _ := json.Marshal(nv)
 		ob, _ := json.Marshal(cfg[k])
@@ -525,11 +575,6 @@ func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, [
 			delete(patch, k)
 		}
 	}
-	if len(patch) == 0 {
-		return d, nil, nil
-	}
-	b, err := json.Marshal(patch)
-	return d, b, err
 }
 
 // bareOrigin reports whether s is a URL with nothing after the host (a "/" aside).
