@@ -194,88 +194,190 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.stderr, "storefront serve: unexpected argument %q\n\n%s", rest[0], usage)
 		return 2
 	}
-	// The log is written asynchronously so that a request never waits on the
-	// terminal or pipe; Close (deferred first, so it runs last) writes out
-	// every queued line on every way out of serve.
-	logOut := asynclog.New(e.stderr, asynclog.Options{OnDrop: func(n uint64) {
+	s := &instance{cfg: cfg, e: e}
+	defer s.closeAll()
+	s.startLog()
+	for _, step := range []func() error{
+		s.listen,         // a busy port fails at once, before anything is touched
+		s.openDatabase,   // an older bbolt file is backed up before its schema migrates
+		s.startServices,  // the services, the owner account, the demo store
+		s.prepareBackups, // bolt only
+		s.buildHTTP,      // storefront, admin, OpenAPI, operations, then the catch-all 404
+		s.startJobs,      // the backup socket, cron and the workers
+	} {
+		if err := step(); err != nil {
+			var f *stepError
+			if errors.As(err, &f) {
+				s.log.Error(f.msg, "err", f.err)
+			} else {
+				s.log.Error("cannot start", "err", err)
+			}
+			return 1
+		}
+	}
+	served := s.startServing()
+	code = s.waitForStop(ctx, served)
+	return s.shutdown(code)
+}
+
+// instance is what serve builds, one named step at a time; closeAll undoes
+// what the steps deferred, last first.
+type instance struct {
+	cfg     *config.Config
+	e       env
+	closers []func()
+
+	logOut *asynclog.Writer
+	log    *slog.Logger
+	ln     net.Listener
+	mln    net.Listener // http.metrics_addr: /metrics apart from the public listener
+	db     *database
+	svc    *app.Services
+	secret []byte // the cursor secret
+
+	backups         *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
+	backup          func() (string, int64, error)
+	listBackupFiles func() ([]admin.BackupFile, error)
+
+	ver         string
+	srv         *web.Server
+	metrics     *web.Metrics
+	sock        *http.Server
+	jobs        *cron.Cron
+	stopWorkers func()
+	mapp        interface{ Shutdown() error }
+}
+
+// stepError is a failed step of serve: what to log, and why.
+type stepError struct {
+	msg string
+	err error
+}
+
+func (e *stepError) Error() string { return e.msg + ": " + e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+func failed(msg string, err error) error { return &stepError{msg, err} }
+
+// deferClose runs f when serve returns, before what was deferred earlier.
+func (s *instance) deferClose(f func()) { s.closers = append(s.closers, f) }
+
+func (s *instance) closeAll() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+}
+
+// startLog starts the log. It is written asynchronously so that a request
+// never waits on the terminal or pipe; Close (deferred first, so it runs
+// last) writes out every queued line on every way out of serve.
+func (s *instance) startLog() {
+	cfg, e := s.cfg, s.e
+	s.logOut = asynclog.New(e.stderr, asynclog.Options{OnDrop: func(n uint64) {
 		newLogger(cfg.Log, e.stderr).Warn("log lines dropped: the log output is slower than the server", "dropped", n)
 	}})
-	defer logOut.Close()
-	log := newLogger(cfg.Log, logOut)
+	s.deferClose(func() { s.logOut.Close() })
+	s.log = newLogger(cfg.Log, s.logOut)
 	for _, w := range cfg.Warnings {
-		log.Warn(w)
+		s.log.Warn(w)
 	}
-	log.Debug("garbage collector target", "gogc", gcPercent())
-	fail := func(msg string, err error) int {
-		log.Error(msg, "err", err)
-		return 1
-	}
+	s.log.Debug("garbage collector target", "gogc", gcPercent())
+}
 
-	// Listen first: a busy port fails at once, before anything is touched.
+// listen binds http.addr and http.metrics_addr, and derives the public URL
+// from the bound address when none is configured.
+func (s *instance) listen() error {
+	cfg := s.cfg
 	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {
-		return fail("cannot listen on http.addr", err)
+		return failed("cannot listen on http.addr", err)
 	}
-	defer ln.Close()
-	var mln net.Listener // http.metrics_addr: /metrics apart from the public listener
+	s.ln = ln
+	s.deferClose(func() { ln.Close() })
 	if cfg.HTTP.MetricsAddr != "" {
-		if mln, err = net.Listen("tcp", cfg.HTTP.MetricsAddr); err != nil {
-			return fail("cannot listen on http.metrics_addr", err)
+		mln, err := net.Listen("tcp", cfg.HTTP.MetricsAddr)
+		if err != nil {
+			return failed("cannot listen on http.metrics_addr", err)
 		}
-		defer mln.Close()
+		s.mln = mln
+		s.deferClose(func() { mln.Close() })
 	}
-	if mln == nil && cfg.HTTP.MetricsToken == "" {
-		log.Warn("/metrics is public on http.addr: anyone can read the request and database figures; set http.metrics_addr " +
+	if s.mln == nil && cfg.HTTP.MetricsToken == "" {
+		s.log.Warn("/metrics is public on http.addr: anyone can read the request and database figures; set http.metrics_addr " +
 			"(a separate listener, e.g. 127.0.0.1:9090) or http.metrics_token")
 	}
 	if cfg.HTTP.PublicURLDerived {
 		cfg.HTTP.PublicURL = config.URLFor(ln.Addr())
 	}
+	return nil
+}
 
-	// An older bbolt file is copied into backups.dir before its schema migrates.
-	db, err := openDatabase(cfg, log)
+// openDatabase opens (and migrates) the database. An older bbolt file is
+// copied into backups.dir before its schema migrates.
+func (s *instance) openDatabase() error {
+	db, err := openDatabase(s.cfg, s.log)
 	if err != nil {
-		return fail("cannot open the database", err)
+		return failed("cannot open the database", err)
 	}
-	defer db.Close()
+	s.db = db
+	s.deferClose(func() { db.Close() })
 	if db.bolt != nil {
 		govern, stopGovern := context.WithCancel(context.Background())
-		defer stopGovern()
-		if governProcs(govern, func() uint64 { return db.bolt.BatchStats().Commits }, log) {
-			log.Debug("one CPU: GOMAXPROCS follows the write load (1 while reading, 2 while committing often)")
+		s.deferClose(stopGovern)
+		if governProcs(govern, func() uint64 { return db.bolt.BatchStats().Commits }, s.log) {
+			s.log.Debug("one CPU: GOMAXPROCS follows the write load (1 while reading, 2 while committing often)")
 		}
 	}
+	return nil
+}
 
-	svc, cursorSecret, err := newServices(cfg, db.DB, log)
+// startServices builds the services, creates the owner account and seeds the
+// demo store when so configured.
+func (s *instance) startServices() error {
+	cfg, log := s.cfg, s.log
+	svc, cursorSecret, err := newServices(cfg, s.db.DB, log)
 	if err != nil {
-		return fail("cannot start the services", err)
+		return failed("cannot start the services", err)
 	}
-	if err := bootstrapAdmin(cfg, svc, log, e.stderr); err != nil {
-		return fail("cannot create the owner account", err)
+	s.svc, s.secret = svc, cursorSecret
+	if err := bootstrapAdmin(cfg, svc, log, s.e.stderr); err != nil {
+		return failed("cannot create the owner account", err)
 	}
 	warnOpenCallbacks(svc, log)
 	if cfg.Demo {
-		if err := seedDemo(cfg, svc, e.stdout, log); err != nil {
-			return fail("cannot seed the demo store", err)
+		if err := seedDemo(cfg, svc, s.e.stdout, log); err != nil {
+			return failed("cannot seed the demo store", err)
 		}
 	}
-	var backups *storage.BackupDir // bolt only: on PostgreSQL backups are the database's job
-	backup := func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
-	listBackupFiles := func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
-	if db.bolt != nil {
-		backups = &storage.BackupDir{DB: db.bolt, Dir: cfg.Backups.Dir, Keep: cfg.Backups.Keep}
-		backup = func() (string, int64, error) {
-			res, err := backups.Create()
-			return res.File.Name, res.File.SizeBytes, err
-		}
-		listBackupFiles = func() ([]admin.BackupFile, error) { return listBackups(backups) }
-		if gone := backups.CleanTemp(); len(gone) > 0 {
-			log.Info("removed the temporary files of unfinished backups", "files", gone)
-		}
-	}
+	return nil
+}
 
-	// HTTP: storefront, admin, OpenAPI, operations, then the catch-all 404.
-	ver, _, _ := buildInfo()
+// prepareBackups sets up the backups of a bbolt database; on PostgreSQL
+// backups are the database's job.
+func (s *instance) prepareBackups() error {
+	s.backup = func() (string, int64, error) { return "", 0, errBackupsOnPostgres }
+	s.listBackupFiles = func() ([]admin.BackupFile, error) { return nil, errBackupsOnPostgres }
+	if s.db.bolt == nil {
+		return nil
+	}
+	backups := &storage.BackupDir{DB: s.db.bolt, Dir: s.cfg.Backups.Dir, Keep: s.cfg.Backups.Keep}
+	s.backups = backups
+	s.backup = func() (string, int64, error) {
+		res, err := backups.Create()
+		return res.File.Name, res.File.SizeBytes, err
+	}
+	s.listBackupFiles = func() ([]admin.BackupFile, error) { return listBackups(backups) }
+	if gone := backups.CleanTemp(); len(gone) > 0 {
+		s.log.Info("removed the temporary files of unfinished backups", "files", gone)
+	}
+	return nil
+}
+
+// buildHTTP builds the HTTP app: storefront, admin, OpenAPI, operations, the
+// shop, then the catch-all 404.
+func (s *instance) buildHTTP() error {
+	cfg, db, svc, cursorSecret := s.cfg, s.db, s.svc, s.secret
+	s.ver, _, _ = buildInfo()
 	var srv *web.Server
 	ready := func() error {
 		if srv.Draining() {
@@ -283,7 +385,7 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		}
 		return db.Ready() // 503 storage_full while writes fail for want of space
 	}
-	ops := web.Ops{Version: ver, Ping: ready, MetricsToken: cfg.HTTP.MetricsToken, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: logOut.Dropped}
+	ops := web.Ops{Version: s.ver, Ping: ready, MetricsToken: cfg.HTTP.MetricsToken, Stats: func() web.DBStats { return db.stats(svc) }, LogDropped: s.logOut.Dropped}
 	metrics := web.NewMetrics(ops)
 	srv = web.New(web.Config{
 		TrustedProxies:   cfg.HTTP.TrustedProxies,
@@ -294,28 +396,29 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
-		LogWriter:        logOut, // log's writer and format, for the request lines' fast path
+		LogWriter:        s.logOut, // log's writer and format, for the request lines' fast path
 		LogJSON:          cfg.Log.Format == "json",
 		Observe:          metrics.Observe,
 		ReadTimeout:      cfg.HTTP.ReadTimeout,
 		WriteTimeout:     cfg.HTTP.WriteTimeout,
 		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
+	s.srv, s.metrics = srv, metrics
 	srv.UploadAuth = admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
-		Backup:         backup,
-		Backups:        listBackupFiles,
+		Backup:         s.backup,
+		Backups:        s.listBackupFiles,
 		ShopURL:        shopURL(cfg),
 	}).UploadAllowed // authenticated before an upload's body is read
 	if err := web.ServeOpenAPI(srv.App); err != nil {
-		return fail("broken OpenAPI document", err)
+		return failed("broken OpenAPI document", err)
 	}
 	storeShop, err := newShop(cfg, svc, db.DB, cursorSecret)
 	if err != nil {
-		return fail("cannot load the shop", err)
+		return failed("cannot load the shop", err)
 	}
-	if mln != nil {
+	if s.mln != nil {
 		web.RegisterOps(srv.App, ops, nil) // /metrics only on the separate listener
 	} else {
 		web.RegisterOps(srv.App, ops, metrics)
@@ -325,50 +428,67 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		srv.App.Use(storeShop.NotFound)
 	}
 	srv.Mount()
+	return nil
+}
 
-	var sock *http.Server
+// startJobs opens the backup socket (bbolt), then starts cron and the
+// workers; on PostgreSQL only the process that leads runs the jobs.
+func (s *instance) startJobs() error {
+	cfg, db, log := s.cfg, s.db, s.log
 	if db.bolt != nil {
-		if sock, err = serveBackupSocket(cfg.SocketPath(), db.bolt, log); err != nil {
+		var err error
+		if s.sock, err = serveBackupSocket(cfg.SocketPath(), db.bolt, log); err != nil {
 			log.Warn("no backup socket: `storefront backup` cannot copy this running server's database", "path", cfg.SocketPath(), "err", err)
 		}
 	}
-
 	leads := func() bool { return true } // one process: it runs every job
 	if db.pg != nil {
 		db.pg.Logf = func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
 		leader := db.pg.Lead("cron")
-		defer leader.Stop()
+		s.deferClose(leader.Stop)
 		leads = leader.Leading
 	}
-	jobs, err := startCron(cfg, svc, backups, leads, log)
+	jobs, err := startCron(cfg, s.svc, s.backups, leads, log)
 	if err != nil {
-		return fail("cannot schedule the jobs", err)
+		return failed("cannot schedule the jobs", err)
 	}
-	stopWorkers := startWorkers(cfg, svc, leads, db.pg != nil)
+	s.jobs = jobs
+	s.stopWorkers = startWorkers(cfg, s.svc, leads, db.pg != nil)
+	return nil
+}
 
+// startServing serves on the listeners and tells the caller it is ready.
+// The channel receives the error of a public server that stops.
+func (s *instance) startServing() chan error {
+	cfg, log := s.cfg, s.log
 	served := make(chan error, 1)
-	go func() { served <- srv.App.Listener(web.Listener(ln)) }()
-	var mapp interface{ Shutdown() error }
-	if mln != nil {
-		ma := srv.MetricsApp(metrics, cfg.HTTP.MetricsToken)
-		mapp = ma
-		go func() { _ = ma.Listener(mln) }()
-		log.Info("metrics listening", "metrics_addr", mln.Addr().String())
+	go func() { served <- s.srv.App.Listener(web.Listener(s.ln)) }()
+	if s.mln != nil {
+		ma := s.srv.MetricsApp(s.metrics, cfg.HTTP.MetricsToken)
+		s.mapp = ma
+		go func() { _ = ma.Listener(s.mln) }()
+		log.Info("metrics listening", "metrics_addr", s.mln.Addr().String())
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", ver)
-	if e.ready != nil {
-		logOut.Flush() // what was logged so far is readable when the caller hears "ready"
-		e.ready(ln.Addr().String())
+	log.Info("listening", "addr", s.ln.Addr().String(), "public_url", cfg.HTTP.PublicURL, "storage", cfg.Storage.Driver, "data_dir", cfg.DataDir, "version", s.ver)
+	if s.e.ready != nil {
+		s.logOut.Flush() // what was logged so far is readable when the caller hears "ready"
+		s.e.ready(s.ln.Addr().String())
 	}
+	return served
+}
 
-	code = 0
+// waitForStop waits for ctx to end (then drains) or the server to stop; it
+// returns the exit code so far.
+func (s *instance) waitForStop(ctx context.Context, served chan error) int {
+	cfg, log := s.cfg, s.log
+	code := 0
 	select {
 	case <-ctx.Done():
 		// Drain: readiness turns 503 and every response closes its connection,
 		// while the listener still accepts for http.shutdown_delay, so a client
 		// moves to a new connection instead of sending on one shutdown closes.
 		log.Info("shutting down: draining requests", "delay", cfg.HTTP.ShutdownDelay.String())
-		srv.Drain()
+		s.srv.Drain()
 		if d := cfg.HTTP.ShutdownDelay; d > 0 {
 			t := time.NewTimer(d)
 			select {
@@ -383,32 +503,40 @@ func serveCmd(ctx context.Context, args []string, e env) int {
 		log.Error("the HTTP server stopped", "err", err)
 		code = 1
 	}
+	return code
+}
+
+// shutdown stops the jobs, the HTTP servers, the workers and the backup
+// socket, waits for queued password resets and closes the database; it
+// returns code, or 1 when the database fails to close.
+func (s *instance) shutdown(code int) int {
+	log := s.log
 	select {
-	case <-jobs.Stop().Done():
+	case <-s.jobs.Stop().Done():
 	case <-time.After(shutdownTimeout):
 		log.Warn("a cron job is still running; closing anyway")
 	}
-	if err := srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
+	if err := s.srv.App.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("HTTP drain incomplete", "err", err)
 	}
-	stopWorkers()
-	if mapp != nil {
-		_ = mapp.Shutdown()
+	s.stopWorkers()
+	if s.mapp != nil {
+		_ = s.mapp.Shutdown()
 	}
-	if sock != nil {
+	if s.sock != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-		_ = sock.Shutdown(sctx)
+		_ = s.sock.Shutdown(sctx)
 		cancel()
-		os.Remove(cfg.SocketPath())
+		os.Remove(s.cfg.SocketPath())
 	}
 	forgotten := make(chan struct{})
-	go func() { svc.Customers.WaitForgotten(); close(forgotten) }()
+	go func() { s.svc.Customers.WaitForgotten(); close(forgotten) }()
 	select { // queued password resets finish before the database closes
 	case <-forgotten:
 	case <-time.After(shutdownTimeout):
 		log.Warn("a password reset is still running; closing anyway")
 	}
-	if err := db.Close(); err != nil {
+	if err := s.db.Close(); err != nil {
 		log.Error("closing the database", "err", err)
 		code = 1
 	}
@@ -426,15 +554,9 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 	if err != nil {
 		return nil, nil, err
 	}
-	gateways := map[string][]byte{}
-	for code, s := range map[string]string{app.WalletA: cfg.Payments.WalletA.Secret, app.WalletB: cfg.Payments.WalletB.Secret} {
-		if s != "" {
-			gateways[code] = []byte(s)
-			continue
-		}
-		if gateways[code], err = db.Secret("gateway:" + code); err != nil {
-			return nil, nil, err
-		}
+	gateways, err := gatewaySecrets(cfg, db)
+	if err != nil {
+		return nil, nil, err
 	}
 	var mailer app.Mailer // nil: the outbox in the database (decisions.md §9)
 	if cfg.Mail.SMTP.Host != "" {
@@ -470,6 +592,34 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 		GatewaySecrets:      gateways,
 		NewStoresLive:       !cfg.Demo, // outside the demo a new store refuses test payments until its test mode is on
 	})
+	setGateways(cfg, svc, log)
+	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
+	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
+		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
+	}
+	return svc, cursorSecret, nil
+}
+
+// gatewaySecrets returns each payment method's secret: the configured one or
+// one kept in the database.
+func gatewaySecrets(cfg *config.Config, db app.DB) (map[string][]byte, error) {
+	var err error
+	gateways := map[string][]byte{}
+	for code, s := range map[string]string{app.WalletA: cfg.Payments.WalletA.Secret, app.WalletB: cfg.Payments.WalletB.Secret} {
+		if s != "" {
+			gateways[code] = []byte(s)
+			continue
+		}
+		if gateways[code], err = db.Secret("gateway:" + code); err != nil {
+			return nil, err
+		}
+	}
+	return gateways, nil
+}
+
+// setGateways serves each payment method by Stripe or the built-in sandbox,
+// warning of test payments.
+func setGateways(cfg *config.Config, svc *app.Services, log *slog.Logger) {
 	for _, m := range []struct {
 		code string
 		g    config.Gateway
@@ -491,11 +641,6 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 			}
 		}
 	}
-	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
-	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
-		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
-	}
-	return svc, cursorSecret, nil
 }
 
 // adminPassword is the password the first owner gets: admin.password, or in
@@ -566,43 +711,57 @@ func seedDemo(cfg *config.Config, svc *app.Services, out io.Writer, log *slog.Lo
 		fmt.Fprintf(&b, " Shop: %s/\n\n", base)
 	}
 	if res.Created {
-		catID := uint64(1)
-		if cats, err := svc.Catalog.Categories(res.StoreID); err == nil && len(cats) > 0 {
-			catID = cats[0].ID
-		}
-		log.Info("demo: created Demo Shop", "store_id", res.StoreID, "categories", res.Categories, "products", res.Products)
-		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" is ready (store %d, %d products in %d categories)\n\n", res.StoreID, res.Products, res.Categories)
-		fmt.Fprintf(&b, " API key (shown only now: keys are stored hashed):\n   %s\n\n", res.APIKey)
-		fmt.Fprintf(&b, " Admin: %s/admin/\n   email:    %s\n   password: %s\n\n", base, email, password)
-		fmt.Fprintf(&b, " Shopper account (POST /api/v1/customer/auth/login/ with the API key):\n   email:    %s\n   password: %s\n\n", res.ShopperEmail, res.ShopperPassword)
-		fmt.Fprintf(&b, " Also seeded: %d blog posts, %d running flash deals, %d bundles, %d approved reviews, %d coupon (WELCOME10)\n\n",
-			res.BlogPosts, res.Deals, res.Bundles, res.Reviews, res.Coupons)
-		fmt.Fprintf(&b, " Try:\n")
-		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/config/\n", res.APIKey, base)
-		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' '%s/api/v1/business/website/products/?limit=3&fields=id,name,price'\n", res.APIKey, base)
-		fmt.Fprintf(&b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/categories/%d/products/\n\n", res.APIKey, base, catID)
-		fmt.Fprintf(&b, " API reference: %s/docs/ (document: %s/openapi.json)\n\n", base, base)
-		demoRelaxed(&b, cfg)
+		writeDemoCreated(&b, cfg, svc, log, res, email, password)
 	} else {
-		fmt.Fprintf(&b, " Storefront demo: \"Demo Shop\" (store %d) exists from an earlier run.\n\n", res.StoreID)
-		fmt.Fprintf(&b, " Its API key was shown on the first run only: keys are stored hashed and\n")
-		fmt.Fprintf(&b, " cannot be shown again. Get a new one (the old one stops working) in the\n")
-		fmt.Fprintf(&b, " admin panel at %s/admin/ or with:\n\n", base)
-		fmt.Fprintf(&b, "   TOKEN=$(curl -s -X POST -H 'Content-Type: application/json' \\\n")
-		pw := "PASSWORD"
-		if password == demo.AdminPassword {
-			pw = password
-		}
-		fmt.Fprintf(&b, "     -d '{\"email\":\"%s\",\"password\":\"%s\"}' %s/api/v1/admin/auth/login/ \\\n", email, pw, base)
-		fmt.Fprintf(&b, "     | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n")
-		fmt.Fprintf(&b, "   curl -s -X POST -H \"Authorization: Bearer $TOKEN\" %s/api/v1/admin/stores/%d/rotate-key/\n\n", base, res.StoreID)
-		fmt.Fprintf(&b, " Admin: %s / %s\n", email, password)
-		fmt.Fprintf(&b, " To start over, stop the server and delete %s.\n\n", cfg.DBPath())
-		demoRelaxed(&b, cfg)
+		writeDemoExisting(&b, cfg, res, email, password)
 	}
 	fmt.Fprintf(&b, "%s\n\n", line)
 	_, err = io.WriteString(out, b.String())
 	return err
+}
+
+// writeDemoCreated writes the banner of a demo store created now: its API key,
+// the accounts and commands to try.
+func writeDemoCreated(b *strings.Builder, cfg *config.Config, svc *app.Services, log *slog.Logger, res demo.Result, email, password string) {
+	base := cfg.HTTP.PublicURL
+	catID := uint64(1)
+	if cats, err := svc.Catalog.Categories(res.StoreID); err == nil && len(cats) > 0 {
+		catID = cats[0].ID
+	}
+	log.Info("demo: created Demo Shop", "store_id", res.StoreID, "categories", res.Categories, "products", res.Products)
+	fmt.Fprintf(b, " Storefront demo: \"Demo Shop\" is ready (store %d, %d products in %d categories)\n\n", res.StoreID, res.Products, res.Categories)
+	fmt.Fprintf(b, " API key (shown only now: keys are stored hashed):\n   %s\n\n", res.APIKey)
+	fmt.Fprintf(b, " Admin: %s/admin/\n   email:    %s\n   password: %s\n\n", base, email, password)
+	fmt.Fprintf(b, " Shopper account (POST /api/v1/customer/auth/login/ with the API key):\n   email:    %s\n   password: %s\n\n", res.ShopperEmail, res.ShopperPassword)
+	fmt.Fprintf(b, " Also seeded: %d blog posts, %d running flash deals, %d bundles, %d approved reviews, %d coupon (WELCOME10)\n\n",
+		res.BlogPosts, res.Deals, res.Bundles, res.Reviews, res.Coupons)
+	fmt.Fprintf(b, " Try:\n")
+	fmt.Fprintf(b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/config/\n", res.APIKey, base)
+	fmt.Fprintf(b, "   curl -s -H 'X-Service-Key: %s' '%s/api/v1/business/website/products/?limit=3&fields=id,name,price'\n", res.APIKey, base)
+	fmt.Fprintf(b, "   curl -s -H 'X-Service-Key: %s' %s/api/v1/business/website/categories/%d/products/\n\n", res.APIKey, base, catID)
+	fmt.Fprintf(b, " API reference: %s/docs/ (document: %s/openapi.json)\n\n", base, base)
+	demoRelaxed(b, cfg)
+}
+
+// writeDemoExisting writes the banner of a demo store from an earlier run:
+// how to get a new API key.
+func writeDemoExisting(b *strings.Builder, cfg *config.Config, res demo.Result, email, password string) {
+	base := cfg.HTTP.PublicURL
+	fmt.Fprintf(b, " Storefront demo: \"Demo Shop\" (store %d) exists from an earlier run.\n\n", res.StoreID)
+	fmt.Fprintf(b, " Its API key was shown on the first run only: keys are stored hashed and\n")
+	fmt.Fprintf(b, " cannot be shown again. Get a new one (the old one stops working) in the\n")
+	fmt.Fprintf(b, " admin panel at %s/admin/ or with:\n\n", base)
+	fmt.Fprintf(b, "   TOKEN=$(curl -s -X POST -H 'Content-Type: application/json' \\\n")
+	pw := "PASSWORD"
+	if password == demo.AdminPassword {
+		pw = password
+	}
+	fmt.Fprintf(b, "     -d '{\"email\":\"%s\",\"password\":\"%s\"}' %s/api/v1/admin/auth/login/ \\\n", email, pw, base)
+	fmt.Fprintf(b, "     | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n")
+	fmt.Fprintf(b, "   curl -s -X POST -H \"Authorization: Bearer $TOKEN\" %s/api/v1/admin/stores/%d/rotate-key/\n\n", base, res.StoreID)
+	fmt.Fprintf(b, " Admin: %s / %s\n", email, password)
+	fmt.Fprintf(b, " To start over, stop the server and delete %s.\n\n", cfg.DBPath())
+	demoRelaxed(b, cfg)
 }
 
 // shopURL is the panel's "View shop" address of a store (nil: no shop).
