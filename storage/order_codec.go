@@ -103,15 +103,7 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	for _, s := range []string{o.Status, o.PaymentStatus, o.PaymentMethod, o.PaymentSessionID, o.ReceiverName, o.Phone, o.Address, o.Email} {
 		b = appendString(b, s)
 	}
-	b = appendCount(b, o.Items == nil, len(o.Items))
-	for _, it := range o.Items {
-		b = binary.AppendUvarint(b, it.ProductID)
-		b = binary.AppendUvarint(b, it.VariantID)
-		b = appendString(b, it.Name)
-		b = binary.AppendVarint(b, int64(it.UnitPrice))
-		b = binary.AppendVarint(b, it.Quantity)
-		b = binary.AppendVarint(b, int64(it.LineTotal))
-	}
+	b = appendOrderItems(b, o.Items)
 	for _, m := range []app.Money{o.Subtotal, o.Discount, o.DeliveryFee, o.Total} {
 		b = binary.AppendVarint(b, int64(m))
 	}
@@ -122,6 +114,35 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	b = appendString(b, o.CallbackURL)
 	b = appendString(b, o.TrackingNumber)
 	b = appendString(b, o.Carrier)
+	b = appendOrderHistory(b, o)
+	b = appendTime(b, o.CreatedAt)
+	b = appendTime(b, o.UpdatedAt)
+	if o.GuestCartID != 0 {
+		b = binary.AppendUvarint(b, o.GuestCartID)
+	}
+	if flags&orderShipped != 0 {
+		b = appendString(b, o.TrackingURL)
+		b = appendTime(b, o.ShippedAt)
+	}
+	return b
+}
+
+// appendOrderItems appends an order's lines.
+func appendOrderItems(b []byte, items []app.OrderItem) []byte {
+	b = appendCount(b, items == nil, len(items))
+	for _, it := range items {
+		b = binary.AppendUvarint(b, it.ProductID)
+		b = binary.AppendUvarint(b, it.VariantID)
+		b = appendString(b, it.Name)
+		b = binary.AppendVarint(b, int64(it.UnitPrice))
+		b = binary.AppendVarint(b, it.Quantity)
+		b = binary.AppendVarint(b, int64(it.LineTotal))
+	}
+	return b
+}
+
+// appendOrderHistory appends an order's notes and provider refunds.
+func appendOrderHistory(b []byte, o *app.Order) []byte {
 	b = appendCount(b, o.Notes == nil, len(o.Notes))
 	for _, nt := range o.Notes {
 		b = appendTime(b, nt.At)
@@ -136,15 +157,6 @@ func appendOrder(b []byte, o *app.Order) []byte {
 		b = appendString(b, r.RequestKind)
 		b = binary.AppendUvarint(b, r.RequestID)
 		b = appendTime(b, r.At)
-	}
-	b = appendTime(b, o.CreatedAt)
-	b = appendTime(b, o.UpdatedAt)
-	if o.GuestCartID != 0 {
-		b = binary.AppendUvarint(b, o.GuestCartID)
-	}
-	if flags&orderShipped != 0 {
-		b = appendString(b, o.TrackingURL)
-		b = appendTime(b, o.ShippedAt)
 	}
 	return b
 }
