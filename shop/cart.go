@@ -441,6 +441,8 @@ var cartMessages = map[string]string{
 	"checkout.coupon.dropped": "The coupon no longer applies and was left out:",
 	"checkout.required":       "required",
 	"checkout.test":           "Test mode: you will pay on the sandbox page, no money moves.",
+	"checkout.method.test":    "test mode",
+	"checkout.verify":         "Verify your email address",
 
 	// payment return
 	"return.paid.title":   "Thank you for your order",

@@ -65,25 +65,32 @@ type checkoutData struct {
 	Error  string            // about the whole form
 	Quote  app.CartQuote
 	Coupon string
-	// Methods are the payment methods the store offers.
+	// Methods are the payment methods the store's checkout accepts.
 	Methods []payMethod
-	// Test: the store takes test payments (the sandbox): no money moves.
+	// Test: a method takes test payments (the sandbox): no money moves.
 	Test bool
+	// Verify: the order was refused until the shopper verifies their
+	// email address; the message links to the verification page.
+	Verify bool
 }
 
-type payMethod struct{ Code, Name string }
+// payMethod is a payment method as the page shows it; Test marks one
+// that takes test payments.
+type payMethod struct {
+	Code, Name string
+	Test       bool
+}
 
-// methodsOf are the payment methods a store offers, in its order.
-func methodsOf(st *app.Store) []payMethod {
+// methodsOf are the payment methods a store's checkout accepts, in its
+// order: the ones the API's payment-methods/ lists (same rule).
+func (s *Shop) methodsOf(st *app.Store) []payMethod {
 	var out []payMethod
-	for _, m := range st.Settings().PaymentMethods {
-		if c := m["code"]; c == app.WalletA || c == app.WalletB {
-			name := m["name"]
-			if name == "" {
-				name = c
-			}
-			out = append(out, payMethod{Code: c, Name: name})
+	for _, m := range s.svc.Payments.OfferedMethods(st) {
+		name := m.Name
+		if name == "" {
+			name = m.Code
 		}
+		out = append(out, payMethod{Code: m.Code, Name: name, Test: m.Test})
 	}
 	return out
 }
@@ -100,7 +107,7 @@ func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request) error {
 		return redirect(c, "/cart/")
 	}
 	f := checkoutForm{Delivery: c.Query("delivery"), Key: app.RandomHex(16)}
-	if ms := methodsOf(rq.Store); len(ms) > 0 {
+	if ms := s.methodsOf(rq.Store); len(ms) > 0 {
 		f.PaymentMethod = ms[0].Code
 	}
 	if rq.Customer != nil {
@@ -163,8 +170,10 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 			d.Error = msg("checkout.coupon.dropped") + " " + couponErr
 		}
 	}
-	d.Methods = methodsOf(rq.Store)
-	d.Test = s.svc.Payments.TakesTestPayments(rq.Store)
+	d.Methods = s.methodsOf(rq.Store)
+	for _, m := range d.Methods {
+		d.Test = d.Test || m.Test
+	}
 	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), NoIndex: true}, d)
 }
 
@@ -224,6 +233,7 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 		}
 	}
 	d.Error = m
+	d.Verify = app.ErrorCode(err) == app.EEmailNotVerified
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
 	}
