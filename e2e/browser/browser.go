@@ -135,6 +135,9 @@ func launch() error {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("no-first-run", true),
+		// The shop's host routing: every *.shops.test name reaches the test
+		// server (a server started with shop.domain shops.test).
+		chromedp.Flag("host-resolver-rules", "MAP *.shops.test 127.0.0.1"),
 	)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
