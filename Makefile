@@ -76,6 +76,7 @@ bench: build
 	  { $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; echo $$? >"$$out.rc"; } | tee "$$out"; \
 	  [ "$$(cat "$$out.rc")" = 0 ] || { echo "go test -bench failed"; exit 1; }; \
 	  scripts/with-postgres.sh $(GO) run ./bench/loadbench -bin $(BIN) -gobench "$$out"
+	sh scripts/lighthouse.sh $(BIN)
 
 # bench-1m: the big-catalog run (not part of make test or make bench): 1M
 # products seeded through the storage layer into a temp dir (about 6.5 GB,

@@ -188,7 +188,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	if d.CouponError == "" {
 		d.CouponError = couponErr
 	}
-	return s.render(c, rq, status, "cart", pageMeta{Title: msg("cart.title"), NoIndex: true}, d)
+	return s.render(c, rq, status, "cart", pageMeta{Title: msg("cart.title"), Description: msg("cart.desc"), NoIndex: true}, d)
 }
 
 // quote prices a cart's lines with the coupon and the delivery option of id
@@ -375,6 +375,7 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 var cartMessages = map[string]string{
 	// cart
 	"cart.title":            "Your cart",
+	"cart.desc":             "The items in your cart, their quantities, your coupon and the totals.",
 	"cart.empty":            "Your cart is empty.",
 	"cart.continue":         "Continue shopping",
 	"cart.product":          "Product",
@@ -429,6 +430,7 @@ var cartMessages = map[string]string{
 
 	// checkout
 	"checkout.title":          "Checkout",
+	"checkout.desc":           "Your contact and delivery details, the delivery option and the payment method.",
 	"checkout.contact":        "Contact",
 	"checkout.email":          "Email",
 	"checkout.receiver_name":  "Full name",

@@ -174,7 +174,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	for _, m := range d.Methods {
 		d.Test = d.Test || m.Test
 	}
-	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), NoIndex: true}, d)
+	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), Description: msg("checkout.desc"), NoIndex: true}, d)
 }
 
 // checkoutPlace serves POST /checkout/: it places the order through the
