@@ -143,8 +143,7 @@ func (in *CheckoutInput) validate(guest bool) error {
 // and the store, moves them for the store, and expires unpaid ones.
 type OrderService struct {
 	s        orderDeps
-	commit   *groupCommit // shared with PaymentService
-	settings sync.Map     // store id -> storeSettings
+	settings sync.Map // store id -> storeSettings
 	shop     atomic.Pointer[ShopHost]
 }
 
@@ -168,8 +167,8 @@ func (os *OrderService) settingsOf(st *Store) Settings {
 	return set
 }
 
-func newOrderService(d orderDeps, commit *groupCommit) *OrderService {
-	return &OrderService{s: d, commit: commit}
+func newOrderService(d orderDeps) *OrderService {
+	return &OrderService{s: d}
 }
 
 // Initiate places an order and opens its payment session (endpoint 8), in one
@@ -343,7 +342,7 @@ func (c *checkoutCall) replay(rec *IdempotencyRecord) (CheckoutResult, error) {
 // its limit slots. A domain outcome commits nothing and is returned as err.
 func (os *OrderService) commitCheckout(c *checkoutCall) (res CheckoutResult, fresh bool, err error) {
 	var derr error
-	err = os.commit.run(os.s.DB, func(tx Tx) error {
+	err = os.s.DB.Batch(func(tx Tx) error {
 		// Batch may run this twice: rebuild every result from what tx reads.
 		res, derr, fresh = CheckoutResult{}, nil, false
 		rec, err := c.known(tx)

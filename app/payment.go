@@ -110,16 +110,15 @@ type GatewayResult struct {
 // PaymentService owns the gateways, the sandbox, verification, the
 // providers' webhooks and refunds at the provider.
 type PaymentService struct {
-	s      paymentDeps
-	commit *groupCommit // shared with OrderService
+	s paymentDeps
 
 	mu       sync.Mutex
 	gateways map[string]Gateway
 	accounts map[string]GatewayAccount // server-wide default account per method
 }
 
-func newPaymentService(d paymentDeps, commit *groupCommit) *PaymentService {
-	return &PaymentService{s: d, commit: commit, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
+func newPaymentService(d paymentDeps) *PaymentService {
+	return &PaymentService{s: d, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
 }
 
 // SetGateway replaces the gateway of a payment method (a configured
@@ -328,7 +327,7 @@ func (ps *PaymentService) settle(sessionID string, gr GatewayResult) (VerifyResu
 	var res VerifyResult
 	// Batched with concurrent checkouts; the function decides everything from
 	// what it reads, so a second run reaches the same result.
-	err := ps.commit.run(ps.s.DB, func(tx Tx) error {
+	err := ps.s.DB.Batch(func(tx Tx) error {
 		sess, err := loadSession(tx, sessionID)
 		if err != nil {
 			return err

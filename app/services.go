@@ -120,9 +120,8 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb, opt, s.Limits)
-	checkoutCommit := &groupCommit{} // initiation and verification group together
-	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n}, checkoutCommit)
-	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n}, checkoutCommit)
+	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n})
+	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n})
 	s.Coupons = newCouponService(sdb)
 	s.Requests = newRequestService(requestDeps{DB: sdb, Log: log, Payments: s.Payments, notifier: n})
 	s.Reviews = newReviewService(mailing)
