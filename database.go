@@ -40,7 +40,7 @@ func openDatabase(cfg *config.Config, log *slog.Logger) (*database, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot make data_dir: %w", err)
 	}
-	db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Storage.BatchDelay, BackupDir: cfg.Backups.Dir, Log: log})
+	db, err := storage.Open(cfg.DBPath(), storage.Options{BackupDir: cfg.Backups.Dir, Log: log})
 	if err != nil {
 		return nil, err
 	}

@@ -57,9 +57,6 @@ type DB struct {
 
 // Options tune Open.
 type Options struct {
-	// BatchDelay is unused since Batch is storage's own group commit, which
-	// does not wait (batch.go); kept for storage.batch_delay and callers.
-	BatchDelay time.Duration
 	// NoSync turns fsync off; only benchmarks of the baseline may use it.
 	NoSync bool
 	// ReadOnly opens the file read-only (backups of a stopped database).
@@ -99,10 +96,6 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, fmt.Errorf("storage: open %s: the database is in use by another process", path)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
-	}
-	bdb.MaxBatchDelay = time.Millisecond // measured: web/checkout_bench_test.go
-	if opt.BatchDelay > 0 {
-		bdb.MaxBatchDelay = opt.BatchDelay
 	}
 	db := &DB{bolt: bdb, Now: time.Now}
 	if opt.ReadOnly {

@@ -4,8 +4,6 @@ package web_test
 // Fiber handler doing one bbolt write of the same size in the same run.
 //
 //	go test ./web/ -run '^$' -bench Checkout -benchtime 1000x
-//
-// STOREFRONT_BENCH_BATCH_DELAY (a Go duration) overrides storage.Options.BatchDelay.
 
 import (
 	"bytes"
@@ -15,7 +13,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -49,11 +46,7 @@ type checkoutBench struct {
 
 func newCheckoutBench(b *testing.B) *checkoutBench {
 	b.Helper()
-	opt := storage.Options{}
-	if d, err := time.ParseDuration(os.Getenv("STOREFRONT_BENCH_BATCH_DELAY")); err == nil {
-		opt.BatchDelay = d
-	}
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), opt)
+	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -160,9 +160,8 @@ type Stripe struct {
 // Storage is the database: the bbolt file in data_dir (one binary) or
 // PostgreSQL (several binaries behind a load balancer).
 type Storage struct {
-	Driver     string        // storage.driver: bolt or postgres
-	BatchDelay time.Duration // storage.batch_delay (bolt)
-	Postgres   Postgres
+	Driver   string // storage.driver: bolt or postgres
+	Postgres Postgres
 }
 
 // Postgres is the PostgreSQL connection.
@@ -243,7 +242,6 @@ var Defaults = map[string]any{
 	"payments.wallet_a.stripe.api_url":        "https://api.stripe.com",
 	"payments.wallet_b.stripe.api_url":        "https://api.stripe.com",
 	"storage.driver":                          "bolt",
-	"storage.batch_delay":                     "2ms",
 	"storage.postgres.url":                    "",
 	"storage.postgres.max_conns":              0,
 	"backups.schedule":                        "0 3 * * *",
@@ -253,6 +251,19 @@ var Defaults = map[string]any{
 	"shop.domain":                             "",
 	"shop.default_store":                      0,
 	"shop.theme_dir":                          "",
+}
+
+// Deprecated are keys that no longer do anything but are still accepted, for
+// one release, so that existing files and environments load: Load ignores
+// them with a warning (main logs it at start). The value says what to do.
+var Deprecated = map[string]string{
+	// since v0.9: bbolt writes share a commit without waiting (storage/batch.go)
+	"storage.batch_delay": "unused: checkout writes share a commit without waiting; remove it (it will be an unknown key in the next release)",
+}
+
+// deprecation is the warning for a deprecated key set by where.
+func deprecation(key, where string) string {
+	return fmt.Sprintf("config: %s: %s is deprecated and ignored: %s", where, key, Deprecated[key])
 }
 
 // Keys returns every configuration key, sorted.
@@ -287,6 +298,7 @@ func EnvName(key string) string {
 // and checks the result. Every error names the key it is about.
 func Load(path string, environ []string) (*Config, error) {
 	k := koanf.New(".")
+	var warnings []string
 	if err := k.Load(confmap.Provider(Defaults, "."), nil); err != nil {
 		return nil, fmt.Errorf("config: defaults: %w", err)
 	}
@@ -297,6 +309,11 @@ func Load(path string, environ []string) (*Config, error) {
 		}
 		var unknown []string
 		for _, key := range fk.Keys() {
+			if _, ok := Deprecated[key]; ok {
+				warnings = append(warnings, deprecation(key, path))
+				fk.Delete(key)
+				continue
+			}
 			if _, ok := Defaults[key]; !ok {
 				unknown = append(unknown, key)
 			}
@@ -308,12 +325,15 @@ func Load(path string, environ []string) (*Config, error) {
 			return nil, fmt.Errorf("config: %s: %w", path, err)
 		}
 	}
-	var warnings []string
 	envs := map[string]any{}
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		key := EnvKey(name)
 		if key == "" {
+			continue
+		}
+		if _, ok := Deprecated[key]; ok {
+			warnings = append(warnings, deprecation(key, "environment variable "+name))
 			continue
 		}
 		if _, ok := Defaults[key]; !ok {
@@ -370,9 +390,8 @@ func read(k *koanf.Koanf) (*Config, error) {
 			WalletB: r.gateway("wallet_b"),
 		},
 		Storage: Storage{
-			Driver:     strings.ToLower(strings.TrimSpace(r.str("storage.driver"))),
-			BatchDelay: r.duration("storage.batch_delay"),
-			Postgres:   Postgres{URL: strings.TrimSpace(r.str("storage.postgres.url")), MaxConns: r.integer("storage.postgres.max_conns")},
+			Driver:   strings.ToLower(strings.TrimSpace(r.str("storage.driver"))),
+			Postgres: Postgres{URL: strings.TrimSpace(r.str("storage.postgres.url")), MaxConns: r.integer("storage.postgres.max_conns")},
 		},
 		Backups: Backups{Schedule: r.str("backups.schedule"), Keep: r.integer("backups.keep"), Dir: r.str("backups.dir")},
 		Shop: Shop{Enabled: r.boolean("shop.enabled"), Domain: strings.ToLower(strings.Trim(strings.TrimSpace(r.str("shop.domain")), ".")),
@@ -635,9 +654,6 @@ func (c *Config) validateServerLimits(bad badFunc) {
 		if _, _, err := net.SplitHostPort(c.HTTP.MetricsAddr); err != nil {
 			bad("http.metrics_addr", "must be host:port, got %q", c.HTTP.MetricsAddr)
 		}
-	}
-	if c.Storage.BatchDelay < 0 || c.Storage.BatchDelay > time.Second {
-		bad("storage.batch_delay", "must be between 0s and 1s, got %s", c.Storage.BatchDelay)
 	}
 	if strings.TrimSpace(c.Backups.Dir) == "" {
 		bad("backups.dir", "must not be empty")

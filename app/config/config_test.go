@@ -51,7 +51,6 @@ func TestDefaults(t *testing.T) {
 		{"ratelimit.login_failures", c.RateLimit.LoginFailures, 5},
 		{"ratelimit.contact_per_minute", c.RateLimit.ContactPerMinute, 5},
 		{"ratelimit.api_per_second", c.RateLimit.APIPerSecond, 100},
-		{"storage.batch_delay", c.Storage.BatchDelay, 2 * time.Millisecond},
 		{"backups.schedule", c.Backups.Schedule, "0 3 * * *"},
 		{"backups.keep", c.Backups.Keep, 7},
 		{"backups.dir", c.Backups.Dir, filepath.Join("data", "backups")},
@@ -191,7 +190,6 @@ func TestBadValues(t *testing.T) {
 		{"smtp from", "", []string{"STOREFRONT_MAIL__SMTP__HOST=smtp.example.com"}, "config: mail.smtp.from: must be an email address"},
 		{"smtp tls", "", []string{"STOREFRONT_MAIL__SMTP__TLS=maybe"}, "config: mail.smtp.tls: must be starttls, tls or none"},
 		{"gateway secret", "", []string{"STOREFRONT_PAYMENTS__WALLET_A__SECRET=short"}, "config: payments.wallet_a.secret: must be at least 16 characters"},
-		{"batch delay", "", []string{"STOREFRONT_STORAGE__BATCH_DELAY=5s"}, "config: storage.batch_delay: must be between 0s and 1s"},
 		{"empty data dir", "", []string{"STOREFRONT_DATA_DIR="}, "config: data_dir: must not be empty"},
 		{"unknown file key", "http:\n  adr: \":80\"\n", nil, "unknown key http.adr"},
 		{"scalar for a section", "http: yes\n", nil, "unknown key http"},
@@ -241,6 +239,27 @@ func TestUnknownEnvWarns(t *testing.T) {
 	}
 	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "STOREFRONT_HTTP__ADR") {
 		t.Fatalf("got warnings %v, want one naming STOREFRONT_HTTP__ADR", c.Warnings)
+	}
+}
+
+// TestDeprecatedKeyWarns: storage.batch_delay, from the file or the
+// environment, still loads (one release) and is named in a warning.
+func TestDeprecatedKeyWarns(t *testing.T) {
+	path := writeFile(t, "storage:\n  driver: bolt\n  batch_delay: \"2ms\"\n")
+	c, err := config.Load(path, []string{"STOREFRONT_STORAGE__BATCH_DELAY=5s"})
+	if err != nil {
+		t.Fatalf("got %v, want the deprecated key accepted", err)
+	}
+	if len(c.Warnings) != 2 {
+		t.Fatalf("got warnings %v, want two", c.Warnings)
+	}
+	for i, want := range []string{path, "STOREFRONT_STORAGE__BATCH_DELAY"} {
+		if w := c.Warnings[i]; !strings.Contains(w, "storage.batch_delay is deprecated") || !strings.Contains(w, want) {
+			t.Errorf("warning %d: got %q, want storage.batch_delay deprecated, naming %s", i, w, want)
+		}
+	}
+	if c.Storage.Driver != "bolt" {
+		t.Errorf("storage.driver: got %q, want bolt (the rest of the section kept)", c.Storage.Driver)
 	}
 }
 
