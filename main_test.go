@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -830,5 +831,21 @@ func TestServeNewStoresLive(t *testing.T) {
 	decodeData(t, env, &methods)
 	if len(methods.Items) != 2 {
 		t.Fatalf("the demo store: methods %v, want both sandbox methods (test mode)", methods.Items)
+	}
+}
+
+// gcPercent sets serve's GOGC unless the operator's GOGC is set.
+func TestGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	if v, ok := os.LookupEnv("GOGC"); ok {
+		defer os.Setenv("GOGC", v)
+	}
+	os.Unsetenv("GOGC")
+	if got := gcPercent(); got != "200" || debug.SetGCPercent(100) != serveGCPercent {
+		t.Fatalf("GOGC unset: gcPercent = %q, want %d in effect", got, serveGCPercent)
+	}
+	t.Setenv("GOGC", "50")
+	if got := gcPercent(); got != "50" || debug.SetGCPercent(100) != 100 {
+		t.Fatalf("GOGC=50 set: gcPercent = %q, want it left alone", got)
 	}
 }

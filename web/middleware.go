@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -106,15 +108,30 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		}
 	}
 	status := c.Response().StatusCode()
-	end := time.Now() // the request's end: its duration and its log line's time
-	d := end.Sub(start)
+	d := time.Since(start)
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}
 	if s.cfg.LogRequests {
-		s.logRequest(c, cc, rid, status, d, end)
+		s.logRequest(c, cc, rid, status, d)
 	}
 	return nil
+}
+
+// logRequest writes the request's log line through the logger.
+func (s *Server) logRequest(c *fiber.Ctx, cc *countingConn, rid []byte, status int, d time.Duration) {
+	ctx := context.Background()
+	if !s.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	s.log.LogAttrs(ctx, slog.LevelInfo, "request",
+		slog.String("request_id", string(rid)),
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.Uint64("store_id", storeIDOf(c)),
+		slog.String("ip", s.clientIPOn(c, cc)))
 }
 
 // apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -36,13 +35,6 @@ type Config struct {
 	CursorSecret []byte
 	// LogRequests writes one log line per request.
 	LogRequests bool
-	// LogWriter, when set, is the writer of the logger given to the services
-	// and LogJSON its format (false: text), as main builds it: slog's own
-	// handler with default options and no attributes of its own. The request
-	// lines are then written there directly, the same bytes the logger would
-	// write, without its generic path (reqlog.go).
-	LogWriter io.Writer
-	LogJSON   bool
 	// Observe, when set, is called after every request (metrics).
 	Observe func(route, method string, status int, d time.Duration)
 	// ReadTimeout bounds the reading of one request, headers and body (0: 30s);
@@ -267,10 +259,9 @@ type countingConn struct {
 	remote string
 	// rd and wd are the read and write deadlines (see SetReadDeadline).
 	rd, wd deadline
-	// rid and line are the request log's buffers for the request id and the
-	// line (requestLog, logRequest), reused by the connection's requests.
-	rid  [32]byte
-	line []byte
+	// rid is the buffer of the request id (requestLog), reused by the
+	// connection's requests.
+	rid [32]byte
 	// config is the data of the last GET config answered on the connection
 	// and configBody its reply (configReply).
 	config, configBody []byte
