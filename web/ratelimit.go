@@ -5,13 +5,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
-// Limiter is a token bucket per key: n events per period, refilled evenly,
+// Limiter is the per-key shield (ratelimit.api_per_second): a token bucket
+// per key from golang.org/x/time/rate, n events per period refilled evenly,
 // with a burst of n. It is safe for concurrent use and forgets idle keys.
 type Limiter struct {
-	n      float64
-	period time.Duration
+	limit  rate.Limit
+	burst  int
 	now    func() time.Time
 	seed   maphash.Seed
 	shards [16]limiterShard
@@ -19,54 +22,43 @@ type Limiter struct {
 
 type limiterShard struct {
 	mu      sync.Mutex
-	buckets map[string]*bucket
+	buckets map[string]*rate.Limiter
 	swept   time.Time
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
+// sweepEvery is how often at most a shard of many keys drops its full
+// buckets (a full bucket is the same as none).
+const sweepEvery = time.Minute
 
 // NewLimiter allows n events per period per key.
 func NewLimiter(n int, period time.Duration) *Limiter {
-	l := &Limiter{n: float64(n), period: period, now: time.Now, seed: maphash.MakeSeed()}
+	l := &Limiter{limit: rate.Limit(float64(n) / period.Seconds()), burst: n, now: time.Now, seed: maphash.MakeSeed()}
 	for i := range l.shards {
-		l.shards[i].buckets = map[string]*bucket{}
+		l.shards[i].buckets = map[string]*rate.Limiter{}
 	}
 	return l
 }
 
-// SetClock replaces the limiter's clock (tests).
-func (l *Limiter) SetClock(now func() time.Time) { l.now = now }
-
 // Allow takes one token for key. When none is left it returns false and how
 // long until one is.
 func (l *Limiter) Allow(key string) (bool, time.Duration) {
-	return l.take(key, 1)
-}
-
-// Peek reports whether key has a token left without taking it.
-func (l *Limiter) Peek(key string) (bool, time.Duration) {
-	return l.take(key, 0)
-}
-
-// Reset forgets key (for example after a successful login).
-func (l *Limiter) Reset(key string) {
-	sh := &l.shards[maphash.String(l.seed, key)%uint64(len(l.shards))]
-	sh.mu.Lock()
-	delete(sh.buckets, key)
-	sh.mu.Unlock()
-}
-
-func (l *Limiter) take(key string, cost float64) (bool, time.Duration) {
 	now := l.now()
+	r := l.bucket(key, now).ReserveN(now, 1)
+	if wait := r.DelayFrom(now); wait > 0 {
+		r.CancelAt(now) // the refused event takes nothing
+		return false, wait
+	}
+	return true, 0
+}
+
+// bucket returns key's bucket, made full on first use.
+func (l *Limiter) bucket(key string, now time.Time) *rate.Limiter {
 	sh := &l.shards[maphash.String(l.seed, key)%uint64(len(l.shards))]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if now.Sub(sh.swept) > l.period*2 && len(sh.buckets) > 1024 {
+	if len(sh.buckets) > 1024 && now.Sub(sh.swept) > sweepEvery {
 		for k, b := range sh.buckets {
-			if now.Sub(b.last) > l.period {
+			if b.TokensAt(now) >= float64(l.burst) {
 				delete(sh.buckets, k)
 			}
 		}
@@ -74,15 +66,8 @@ func (l *Limiter) take(key string, cost float64) (bool, time.Duration) {
 	}
 	b := sh.buckets[key]
 	if b == nil {
-		b = &bucket{tokens: l.n, last: now}
+		b = rate.NewLimiter(l.limit, l.burst)
 		sh.buckets[strings.Clone(key)] = b // key may point into a reused request buffer
 	}
-	rate := l.n / float64(l.period)
-	b.tokens = min(l.n, b.tokens+float64(now.Sub(b.last))*rate)
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens -= cost
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / rate)
+	return b
 }
