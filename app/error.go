@@ -38,11 +38,13 @@ const (
 	EStorageUnavailable = "storage_unavailable"
 )
 
-// Codes lists every error code above; the HTTP layer's status table is
-// tested to name each of them.
+// Codes lists every error code above (TestCodesComplete reads the const
+// block and fails on a code missing here); the HTTP layer's status table is
+// tested to name each of them and nothing else.
 var Codes = []string{EValidation, EInvalidAPIKey, EStoreInactive, EUnauthorized, EInvalidCreds,
 	EEmailNotVerified, EForbidden, ENotFound, EConflict, EInvalidOrderState, EPriceChanged,
-	EOutOfStock, EPayloadTooLarge, ERateLimited, EInternal, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
+	EOutOfStock, EPayloadTooLarge, ERateLimited, EProviderUnavailable, EProviderDeclined,
+	ETestPaymentsRefused, EInternal, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
 
 // Error is a domain error: a code from the list above, a message safe to show
 // to the client, and for validation the per-field messages.
