@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,25 +46,43 @@ type staticFile struct {
 }
 
 // registerPanel mounts the server-rendered panel at /admin/. Templates are
-// parsed here, once: a broken template panics at start-up, never mid-request.
+// parsed at the first registration, once per process (panelFiles): a broken
+// template panics at start-up, never mid-request.
 func (h *Handler) registerPanel(r fiber.Router) {
-	p, err := newPanel(h, panelFS)
+	files, err := panelFiles()
 	if err != nil {
 		panic(fmt.Sprintf("admin panel: %v", err))
 	}
+	p := newPanel(h, files)
 	p.routes(r)
 	h.panelSessions = p.sessions
 }
 
-func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
+// parsedPanel is the panel's static files and parsed page templates.
+type parsedPanel struct {
+	static map[string]staticFile
+	pages  map[string]*template.Template
+}
+
+// panelFiles parses the embedded files once per process: they never change,
+// and parsed templates are safe for concurrent use, so every server of the
+// process (a test binary starts hundreds) shares them.
+var panelFiles = sync.OnceValues(func() (parsedPanel, error) { return parsePanel(panelFS) })
+
+// parsePanel parses the panel's static files and templates from fsys.
+func parsePanel(fsys fs.FS) (parsedPanel, error) {
 	static, err := loadStatic(fsys)
 	if err != nil {
-		return nil, err
+		return parsedPanel{}, err
 	}
 	pages, err := parsePages(fsys, static)
 	if err != nil {
-		return nil, err
+		return parsedPanel{}, err
 	}
+	return parsedPanel{static: static, pages: pages}, nil
+}
+
+func newPanel(h *Handler, files parsedPanel) *panel {
 	ttl := h.svc.Opt.AdminTTL
 	if ttl <= 0 {
 		ttl = 12 * time.Hour
@@ -79,11 +98,11 @@ func newPanel(h *Handler, fsys fs.FS) (*panel, error) {
 	}
 	return &panel{
 		h:        h,
-		pages:    pages,
-		static:   static,
+		pages:    files.pages,
+		static:   files.static,
 		sessions: newSessions(h.svc.Now, ttl, shared),
 		loginKey: loginKey,
-	}, nil
+	}
 }
 
 // routes lists every panel route. Paths are written without the trailing

@@ -8,10 +8,6 @@ var PanelFS fs.FS = panelFS
 // ParsePanel parses the panel's templates and static files from fsys, as
 // registerPanel does at start-up.
 func ParsePanel(fsys fs.FS) error {
-	static, err := loadStatic(fsys)
-	if err != nil {
-		return err
-	}
-	_, err = parsePages(fsys, static)
+	_, err := parsePanel(fsys)
 	return err
 }

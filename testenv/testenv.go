@@ -132,7 +132,9 @@ func NewWith(t testing.TB, opt Options) *Env {
 		}
 	case "", BackendBolt:
 		e.Backend = BackendBolt
-		db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{})
+		// No fsync: a test database never outlives a crash (the durability
+		// tests open their own files with fsync on).
+		db, err := storage.Open(filepath.Join(e.Dir, "storefront.db"), storage.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +161,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if opt.App.GatewaySecrets == nil {
 		opt.App.GatewaySecrets = map[string][]byte{app.WalletA: []byte("secret-a"), app.WalletB: []byte("secret-b")}
 	}
-	var pass app.Passwords = auth.NewBcrypt(4)
+	var pass app.Passwords = passwords
 	if opt.Pass != nil {
 		pass = opt.Pass
 	}
@@ -452,7 +454,46 @@ func (p *CountingPasswords) Checks() int { return int(p.checks.Load()) }
 
 // NewCountingPasswords wraps the cheap bcrypt the envs use.
 func NewCountingPasswords() *CountingPasswords {
-	return &CountingPasswords{Passwords: auth.NewBcrypt(4)}
+	return &CountingPasswords{Passwords: passwords}
+}
+
+// passwords is the hasher of every env: bcrypt at its lowest cost (4; the
+// binary's is auth.bcrypt_cost, 10 by default, 4 at the least), made once
+// per process (its dummy hash too) and remembering what it hashed and
+// compared. Every env hashes the owner's password and logs the owner in, and
+// many tests register the same shoppers: each bcrypt is a millisecond (ten
+// under -race), which added up to a tenth of the web tests' CPU. Each
+// distinct password is still hashed, and each hash compared, by bcrypt once.
+var passwords = &memoPasswords{Bcrypt: auth.NewBcrypt(4)}
+
+type memoPasswords struct {
+	*auth.Bcrypt
+	hashes   sync.Map // password -> its hash
+	compares sync.Map // hash + "\x00" + password -> bool
+}
+
+// Hash implements app.Passwords: the same password, the same hash (a copy).
+func (p *memoPasswords) Hash(password string) ([]byte, error) {
+	if h, ok := p.hashes.Load(password); ok {
+		return bytes.Clone(h.([]byte)), nil
+	}
+	h, err := p.Bcrypt.Hash(password)
+	if err != nil {
+		return nil, err
+	}
+	p.hashes.Store(password, h)
+	return bytes.Clone(h), nil
+}
+
+// Compare implements app.Passwords.
+func (p *memoPasswords) Compare(hash []byte, password string) bool {
+	key := string(hash) + "\x00" + password
+	if ok, found := p.compares.Load(key); found {
+		return ok.(bool)
+	}
+	ok := p.Bcrypt.Compare(hash, password)
+	p.compares.Store(key, ok)
+	return ok
 }
 
 // Line is one line of an order made by PlaceOrder.
