@@ -11,6 +11,7 @@ import (
 const api = "/api/v1/admin"
 
 func TestAdminLogin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	for _, tc := range []struct {
 		name   string
@@ -32,6 +33,7 @@ func TestAdminLogin(t *testing.T) {
 }
 
 func TestStoresAdmin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	var st struct {
 		ID     uint64 `json:"id"`
@@ -80,6 +82,7 @@ func TestStoresAdmin(t *testing.T) {
 }
 
 func TestStaffSeesOnlyTheirStore(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
@@ -105,6 +108,7 @@ func TestStaffSeesOnlyTheirStore(t *testing.T) {
 }
 
 func TestUsersAdmin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	e.Do(testenv.Req{Method: "POST", Path: api + "/users/", Token: e.OwnerToken, Body: map[string]any{"email": "bad", "password": "short", "role": "king"}}).Expect(t, 400, "validation_failed")
@@ -139,6 +143,7 @@ func TestUsersAdmin(t *testing.T) {
 }
 
 func TestCatalogAdmin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, key := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
@@ -214,6 +219,7 @@ func TestCatalogAdmin(t *testing.T) {
 // Failed admin logins are limited per account and address, for the JSON API
 // and the panel alike; a success gives its own slot back.
 func TestAdminLoginRateLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	wrong := map[string]string{"email": "owner@example.com", "password": "wrong-password"}
 	right := map[string]string{"email": "owner@example.com", "password": "owner-password"}

@@ -26,6 +26,7 @@ type auditPage struct {
 }
 
 func TestAdminStaffLimits(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	staff := e.Staff(sid, "staff@example.com")
@@ -56,6 +57,7 @@ func TestAdminStaffLimits(t *testing.T) {
 }
 
 func TestAdminAuditLog(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

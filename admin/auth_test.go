@@ -49,6 +49,7 @@ func burstLogins(t *testing.T, e *testenv.Env, n int, email string, addr func(i 
 
 // TestAdminLoginBurst: the red-team's parallel bursts (issue 14.1, 11.6).
 func TestAdminLoginBurst(t *testing.T) {
+	t.Parallel()
 	t.Run("OneAddress", func(t *testing.T) {
 		e, pass := served(t)
 		before := pass.Checks()
@@ -105,6 +106,7 @@ func TestAdminLoginBurst(t *testing.T) {
 // the account (issue 11.6); the account's growing delay never applies to an
 // address that logged in to it before.
 func TestAdminLockoutByAddress(t *testing.T) {
+	t.Parallel()
 	e, _ := served(t)
 	right := map[string]string{"email": "owner@example.com", "password": "owner-password"}
 	wrong := map[string]string{"email": "owner@example.com", "password": "wrong-password"}
@@ -131,6 +133,7 @@ func TestAdminLockoutByAddress(t *testing.T) {
 
 // The panel login shares the limiter with the JSON API.
 func TestAdminPanelLoginSharesLimits(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	for i := 0; i < 5; i++ {
 		e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/",
@@ -144,6 +147,7 @@ func TestAdminPanelLoginSharesLimits(t *testing.T) {
 }
 
 func TestAdminLogout(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	other := e.OwnerToken
 	var tok struct {
@@ -181,6 +185,7 @@ func TestAdminLogout(t *testing.T) {
 }
 
 func TestAdminChangePassword(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	path := api + "/auth/password/change/"
 	second := e.OwnerToken
@@ -245,6 +250,7 @@ func TestAdminChangePassword(t *testing.T) {
 
 // Deleting an admin ends its tokens and panel sessions.
 func TestAdminDeleteEndsSessions(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	tok := e.Staff(sid, "staff@example.com")

@@ -57,6 +57,7 @@ type backupData struct {
 }
 
 func TestBackupCreate(t *testing.T) {
+	t.Parallel()
 	e := newBackupEnv(t)
 	var b backupData
 	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/backups/", Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &b)
@@ -81,6 +82,7 @@ func TestBackupCreate(t *testing.T) {
 }
 
 func TestBackupList(t *testing.T) {
+	t.Parallel()
 	e := newBackupEnv(t)
 	var l struct {
 		Items      []backupData `json:"items"`
@@ -110,6 +112,7 @@ func TestBackupList(t *testing.T) {
 }
 
 func TestBackupAccess(t *testing.T) {
+	t.Parallel()
 	e := newBackupEnv(t)
 	cases := []struct {
 		name, method, token string
@@ -135,6 +138,7 @@ func TestBackupAccess(t *testing.T) {
 }
 
 func TestBackupFailureIsInternal(t *testing.T) {
+	t.Parallel()
 	e := newBackupEnv(t)
 	e.fail = errors.New("storage: write backup: disk full at /secret/path")
 	r := e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/backups/", Token: e.OwnerToken}).Expect(t, 500, "internal")
@@ -144,6 +148,7 @@ func TestBackupFailureIsInternal(t *testing.T) {
 }
 
 func TestBackupNotConfigured(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t) // admin.Config without Backup
 	e.Do(testenv.Req{Method: "POST", Path: "/api/v1/admin/backups/", Token: e.OwnerToken}).Expect(t, 404, "not_found")
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/admin/backups/", Token: e.OwnerToken}).Expect(t, 404, "not_found")

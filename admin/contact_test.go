@@ -9,6 +9,7 @@ import (
 )
 
 func TestAdminContactMessages(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

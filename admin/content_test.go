@@ -45,6 +45,7 @@ type ctListData struct {
 }
 
 func TestAdminBlogPosts(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -116,6 +117,7 @@ func TestAdminBlogPosts(t *testing.T) {
 }
 
 func TestAdminFlashDeals(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -190,6 +192,7 @@ func TestAdminFlashDeals(t *testing.T) {
 }
 
 func TestAdminBundles(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -52,6 +52,7 @@ func checkout(p *app.Product, qty int64, coupon string) map[string]any {
 func coupons(sid uint64) string { return fmt.Sprintf("/api/v1/admin/stores/%d/coupons/", sid) }
 
 func TestCoupons(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -137,6 +138,7 @@ func TestCoupons(t *testing.T) {
 }
 
 func TestCouponMaxUsesConcurrent(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 2000, 1000)
@@ -183,6 +185,7 @@ func TestCouponMaxUsesConcurrent(t *testing.T) {
 
 // An approved cancellation gives the coupon use back, like an expiry does.
 func TestCancelledOrderGivesCouponBack(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")

@@ -38,6 +38,7 @@ func walk(t *testing.T, e *testenv.Env, path, token string) []map[string]any {
 }
 
 func TestAdminCustomers(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -97,6 +98,7 @@ func TestAdminCustomers(t *testing.T) {
 }
 
 func TestAdminOutbox(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

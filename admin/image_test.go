@@ -117,6 +117,7 @@ func getMedia(t *testing.T, e *testenv.Env, url string, hdr map[string]string) *
 }
 
 func TestProductImageUpload(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

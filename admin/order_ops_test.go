@@ -28,6 +28,7 @@ func opsPath(sid uint64, rest string, args ...any) string {
 }
 
 func TestAdminOrderExport(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -156,6 +157,7 @@ type opsOrder struct {
 }
 
 func TestAdminOrderTrackingAndNotes(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -213,6 +215,7 @@ func TestAdminOrderTrackingAndNotes(t *testing.T) {
 }
 
 func TestAdminOrderCancelRefund(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -13,6 +13,7 @@ import (
 // one cancellation wins, the others are 409, the stock comes back once and
 // the refunds never exceed what was paid.
 func TestAdminOrderCancelRefundRace(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	staff := e.Staff(sid, "staff@example.com")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAdminOrders(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -104,6 +105,7 @@ func TestAdminOrders(t *testing.T) {
 
 // A pending cancellation request is decided before the order moves on.
 func TestMoveWaitsForPendingCancellation(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ada@example.com")

@@ -15,6 +15,7 @@ import (
 // http(s) callback_url) and links to where to set them; setting either list
 // removes the notice (issue 14 pt 4).
 func TestPanelOpenCallbacksNotice(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")

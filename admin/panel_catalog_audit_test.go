@@ -14,6 +14,7 @@ import (
 // TestCatalogActionsAudited: the CSV import, the coupon, settings and reply
 // forms land in the audit log (recorded by the API and panel middleware).
 func TestCatalogActionsAudited(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	m, _ := e.Svc.Contact.Submit(sid, app.ContactInput{Name: "Ann", Email: "ann@example.com", Message: "Hi"})

@@ -15,6 +15,7 @@ import (
 // configured backend; the rows come in the sort's order and the total counts
 // every match.
 func TestPanelProductList(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -15,6 +15,7 @@ import (
 var nextLinkRE = regexp.MustCompile(`href="([^"]*\?cursor=[^"]+)"`)
 
 func TestPanelBlogPosts(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -119,6 +120,7 @@ func TestPanelBlogPosts(t *testing.T) {
 }
 
 func TestPanelFlashDeals(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -217,6 +219,7 @@ func TestPanelFlashDeals(t *testing.T) {
 }
 
 func TestPanelBundles(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

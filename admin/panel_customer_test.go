@@ -11,6 +11,7 @@ import (
 )
 
 func TestPanelCustomerDetail(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -64,6 +65,7 @@ func TestPanelCustomerDetail(t *testing.T) {
 // orders 20 at a time, newest first, with links to older pages and back to
 // the newest; a cursor that does not decode, or of another customer, is a 400.
 func TestPanelCustomerOrdersPaging(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	mug := e.Product(sid, 0, "Mug", 100, 1000)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPanelNotifications(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
@@ -47,6 +48,7 @@ func TestPanelNotifications(t *testing.T) {
 }
 
 func TestPanelWebhooksAndMail(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")

@@ -14,6 +14,7 @@ import (
 )
 
 func TestPanelDashboard(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1000, 100)
@@ -80,6 +81,7 @@ func TestPanelDashboard(t *testing.T) {
 }
 
 func TestPanelOrderDesk(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -180,6 +182,7 @@ func TestPanelOrderDesk(t *testing.T) {
 }
 
 func TestPanelStaffLimits(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	e.Staff(sid, "staff@example.com")
@@ -207,6 +210,7 @@ func TestPanelStaffLimits(t *testing.T) {
 }
 
 func TestPanelSmallThings(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	b := owner(t, e)
 	sid, _ := e.Store("Shop A")
@@ -232,6 +236,7 @@ func TestPanelSmallThings(t *testing.T) {
 }
 
 func TestPanelChangePassword(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	staffTok := e.Staff(sid, "staff@example.com")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPanelOrders(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestPanelPayments(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, "http://127.0.0.1:1"), app.GatewayAccount{})
 	sid, key := e.Store("Pay Shop")

@@ -26,6 +26,7 @@ func storeConfig(t *testing.T, e *testenv.Env, sid uint64) map[string]any {
 }
 
 func TestPanelSettings(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

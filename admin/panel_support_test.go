@@ -41,6 +41,7 @@ func expectForeign(t *testing.T, s *browser, gets, posts []string, form url.Valu
 }
 
 func TestPanelRequests(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -162,6 +163,7 @@ func TestPanelRequests(t *testing.T) {
 }
 
 func TestPanelReviews(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -238,6 +240,7 @@ func TestPanelReviews(t *testing.T) {
 }
 
 func TestPanelTickets(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -304,6 +307,7 @@ func TestPanelTickets(t *testing.T) {
 }
 
 func TestPanelMessages(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -359,6 +363,7 @@ func TestPanelMessages(t *testing.T) {
 }
 
 func TestPanelCustomers(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

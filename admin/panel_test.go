@@ -122,6 +122,7 @@ func owner(t *testing.T, e *testenv.Env) *browser {
 }
 
 func TestPanelLogin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	t.Run("ErrWrongPassword", func(t *testing.T) {
 		b := newBrowser(t, e)
@@ -198,6 +199,7 @@ func TestPanelLogin(t *testing.T) {
 }
 
 func TestPanelRequiresLogin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	b := newBrowser(t, e)
@@ -214,6 +216,7 @@ func TestPanelRequiresLogin(t *testing.T) {
 }
 
 func TestPanelSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	b := owner(t, e)
 	for _, path := range []string{"/admin/login/", "/admin/", "/admin/no-such-page/"} {
@@ -243,6 +246,7 @@ func TestPanelSecurityHeaders(t *testing.T) {
 }
 
 func TestPanelCSRF(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	b := owner(t, e)
@@ -266,6 +270,7 @@ func TestPanelCSRF(t *testing.T) {
 }
 
 func TestPanelCategories(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	b := owner(t, e)
@@ -315,6 +320,7 @@ func TestPanelCategories(t *testing.T) {
 }
 
 func TestPanelProducts(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shirts")
@@ -412,6 +418,7 @@ func TestPanelProducts(t *testing.T) {
 }
 
 func TestPanelStore(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, oldKey := e.Store("Shop A")
 	b := owner(t, e)
@@ -513,6 +520,7 @@ func TestPanelStore(t *testing.T) {
 }
 
 func TestPanelStaffScope(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sidA, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -584,6 +592,7 @@ func TestPanelStaffScope(t *testing.T) {
 }
 
 func TestPanelLogout(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	b := owner(t, e)
 	stolen := b.cookies["sf_admin"]
@@ -598,6 +607,7 @@ func TestPanelLogout(t *testing.T) {
 }
 
 func TestPanelSessionExpires(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	b := owner(t, e)
 	e.Advance(11 * time.Hour)
@@ -607,6 +617,7 @@ func TestPanelSessionExpires(t *testing.T) {
 }
 
 func TestPanelOutbox(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	st, _ := e.Svc.Stores.Get(sid)
@@ -616,6 +627,7 @@ func TestPanelOutbox(t *testing.T) {
 }
 
 func TestPanelTemplatesFailAtStartup(t *testing.T) {
+	t.Parallel()
 	copyFS := func(t *testing.T) fstest.MapFS {
 		out := fstest.MapFS{}
 		err := fs.WalkDir(admin.PanelFS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -657,6 +669,7 @@ func TestPanelTemplatesFailAtStartup(t *testing.T) {
 }
 
 func TestPanelSecureCookieBehindHTTPS(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{Web: web.Config{TrustedProxies: []string{"0.0.0.0"}}})
 	b := newBrowser(t, e)
 	token := b.csrf("/admin/login/")

@@ -17,6 +17,7 @@ import (
 // own PATCH and bulk stock edits; rows that leave a product low, above its
 // threshold, or create a product say nothing, and a refused import nothing.
 func TestProductImportLowStock(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Lamp Shop")
 	admin := fmt.Sprintf("/api/v1/admin/stores/%d/", sid)

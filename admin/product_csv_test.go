@@ -55,6 +55,7 @@ func productCount(t *testing.T, e *testenv.Env, sid uint64) int {
 }
 
 func TestProductExport(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -111,6 +112,7 @@ func TestProductExport(t *testing.T) {
 
 // TestProductExportStreams walks more than one page of the export.
 func TestProductExportStreams(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	for i := range 1203 {
@@ -130,6 +132,7 @@ func TestProductExportStreams(t *testing.T) {
 }
 
 func TestProductImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	cat := e.Category(sid, "Mugs")
@@ -160,6 +163,7 @@ func TestProductImportRoundTrip(t *testing.T) {
 }
 
 func TestProductImport(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -316,6 +320,7 @@ func (b *browser) postFile(path string, fields map[string]string, field, name st
 }
 
 func TestPanelProductCSV(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

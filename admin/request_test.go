@@ -50,6 +50,7 @@ type rqAdminView struct {
 }
 
 func TestApproveCancellation(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -108,6 +109,7 @@ func TestApproveCancellation(t *testing.T) {
 }
 
 func TestApproveCancellationUnpaid(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -134,6 +136,7 @@ func TestApproveCancellationUnpaid(t *testing.T) {
 }
 
 func TestApproveCancellationAfterStatusChange(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -173,6 +176,7 @@ func rqMoveOrder(e *testenv.Env, sid, id uint64, to string) error {
 }
 
 func TestApproveRacesStatusChange(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -214,6 +218,7 @@ func TestApproveRacesStatusChange(t *testing.T) {
 }
 
 func TestRefundPartialThenFull(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -268,6 +273,7 @@ func TestRefundPartialThenFull(t *testing.T) {
 }
 
 func TestRejectThenNewRequest(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -312,6 +318,7 @@ func TestRejectThenNewRequest(t *testing.T) {
 }
 
 func TestListRequests(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -378,6 +385,7 @@ func TestListRequests(t *testing.T) {
 }
 
 func TestRequestReviewAccess(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -42,6 +42,7 @@ func rvIDs(l rvList) string {
 }
 
 func TestAdminReviews(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestStoreSettings(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
@@ -70,6 +71,7 @@ func TestStoreSettings(t *testing.T) {
 }
 
 func TestProductLowStockThreshold(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	path := fmt.Sprintf("%s/stores/%d/products/", api, a)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestAdminTickets(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

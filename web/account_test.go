@@ -94,6 +94,7 @@ func wrongCode(code string) string {
 }
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -173,6 +174,7 @@ func merge(a, b map[string]any) map[string]any {
 }
 
 func TestRegisterConcurrentDuplicate(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	const n = 8
@@ -210,6 +212,7 @@ func TestRegisterConcurrentDuplicate(t *testing.T) {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -233,6 +236,7 @@ func TestLogin(t *testing.T) {
 }
 
 func TestAccessToken(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -280,6 +284,7 @@ func TestAccessToken(t *testing.T) {
 }
 
 func TestRefreshRotation(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -336,6 +341,7 @@ func TestRefreshRotation(t *testing.T) {
 }
 
 func TestVerifyEmail(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -393,6 +399,7 @@ func TestVerifyEmail(t *testing.T) {
 }
 
 func TestRequireVerified(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")
@@ -426,6 +433,7 @@ func TestRequireVerified(t *testing.T) {
 }
 
 func TestPasswordReset(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")
@@ -483,6 +491,7 @@ func TestPasswordReset(t *testing.T) {
 }
 
 func TestMe(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")
@@ -507,6 +516,7 @@ func TestMe(t *testing.T) {
 }
 
 func TestAuthRateLimits(t *testing.T) {
+	t.Parallel()
 	t.Run("PerIP", func(t *testing.T) {
 		e := testenv.NewWith(t, testenv.Options{Web: web.Config{AuthPerMinute: 3}})
 		_, key := e.Store("Shop A")
@@ -573,6 +583,7 @@ func TestAuthRateLimits(t *testing.T) {
 // that no password, hash, code or refresh token shows in a response other
 // than the one that issued it, nor in any log line.
 func TestNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logBuf testenv.SyncBuffer
 	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	srv := web.New(web.Config{LogRequests: true, AuthPerMinute: 1000, LoginFailures: 1000}, e.Svc)
@@ -666,6 +677,7 @@ type failingMailer struct{}
 func (failingMailer) Send(app.Mail) error { return errors.New("smtp down") }
 
 func TestMailFailureDoesNotFailRequests(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	e.Svc.Mailer = failingMailer{}
@@ -675,6 +687,7 @@ func TestMailFailureDoesNotFailRequests(t *testing.T) {
 }
 
 func TestSessionsStored(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")

@@ -73,6 +73,7 @@ func defaults(l addressList) []string {
 }
 
 func TestAddressCRUD(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -167,6 +168,7 @@ func TestAddressCRUD(t *testing.T) {
 }
 
 func TestAddressDefault(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")
@@ -222,6 +224,7 @@ func TestAddressDefault(t *testing.T) {
 }
 
 func TestAddressLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")

@@ -41,6 +41,7 @@ func variantProduct(t *testing.T, e *testenv.Env, sid uint64, name string) *app.
 }
 
 func TestCart(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")

@@ -20,6 +20,7 @@ import (
 const site = "/api/v1/business/website"
 
 func TestCatalogErrors(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -75,6 +76,7 @@ func TestCatalogErrors(t *testing.T) {
 }
 
 func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sidA, keyA := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -90,6 +92,7 @@ func TestTenantIsolation(t *testing.T) {
 }
 
 func TestInactiveStoreAndRotatedKey(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	if _, err := e.Svc.Stores.SetActive(sid, false); err != nil {
@@ -109,6 +112,7 @@ func TestInactiveStoreAndRotatedKey(t *testing.T) {
 }
 
 func TestConfigServedAndInvalidated(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	var cfg map[string]any
@@ -134,6 +138,7 @@ func TestConfigServedAndInvalidated(t *testing.T) {
 }
 
 func TestCategoriesAndFilters(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	shoes, hats := e.Category(sid, "Shoes"), e.Category(sid, "Hats")
@@ -172,6 +177,7 @@ func TestCategoriesAndFilters(t *testing.T) {
 }
 
 func TestCategoryPageCache(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shoes")
@@ -198,6 +204,7 @@ func TestCategoryPageCache(t *testing.T) {
 // and delete products: each product that existed for the whole walk is seen
 // exactly once.
 func TestWalkWhileWriting(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	stable := map[float64]bool{}
@@ -273,6 +280,7 @@ func TestWalkWhileWriting(t *testing.T) {
 }
 
 func TestAPIRateLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{Web: web.Config{APIPerSecond: 3}})
 	_, key := e.Store("Shop A")
 	for i := 0; i < 3; i++ {
@@ -285,6 +293,7 @@ func TestAPIRateLimit(t *testing.T) {
 }
 
 func TestBodyLimitAndBadJSON(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	// a raw request announcing a body over the limit: the server answers 413
 	// from the Content-Length alone, before reading (or the client writing) it
@@ -317,6 +326,7 @@ func TestBodyLimitAndBadJSON(t *testing.T) {
 }
 
 func TestTokenKindsDoNotMix(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	_, shopperTok := e.Shopper(sid, "a@example.com")

@@ -19,6 +19,7 @@ type productList struct {
 }
 
 func TestListProductsWalk(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shoes")
@@ -63,6 +64,7 @@ func TestListProductsWalk(t *testing.T) {
 }
 
 func TestProductsFieldsAndCategory(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shoes")
@@ -94,6 +96,7 @@ func TestProductsFieldsAndCategory(t *testing.T) {
 // still gets them from every list (plain, search, a cached category page)
 // and a light page in the category cache is never served to it.
 func TestProductListsVariantsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shoes")

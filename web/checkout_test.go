@@ -124,6 +124,7 @@ func stock(t *testing.T, e *testenv.Env, sid, pid uint64) int64 {
 }
 
 func TestCheckoutGuestThroughSandbox(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -170,6 +171,7 @@ func TestCheckoutGuestThroughSandbox(t *testing.T) {
 }
 
 func TestCheckoutShopper(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -232,6 +234,7 @@ func TestCheckoutShopper(t *testing.T) {
 }
 
 func TestCheckoutOrdersPaging(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 100, 100)
@@ -268,6 +271,7 @@ func TestCheckoutOrdersPaging(t *testing.T) {
 }
 
 func TestVerifyFailures(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -338,6 +342,7 @@ func TestVerifyFailures(t *testing.T) {
 }
 
 func TestVerifyConcurrent(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -375,6 +380,7 @@ func TestVerifyConcurrent(t *testing.T) {
 }
 
 func TestCheckoutLastUnits(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Rare", 5000, 5)
@@ -421,6 +427,7 @@ func TestCheckoutLastUnits(t *testing.T) {
 }
 
 func TestCheckoutVariantsAndMoney(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	vp := variantProduct(t, e, sid, "Shirt")
@@ -449,6 +456,7 @@ func TestCheckoutVariantsAndMoney(t *testing.T) {
 }
 
 func TestCheckoutPriceChanged(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -483,6 +491,7 @@ func TestCheckoutPriceChanged(t *testing.T) {
 }
 
 func TestCheckoutValidation(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -539,6 +548,7 @@ func TestCheckoutValidation(t *testing.T) {
 }
 
 func TestCheckoutIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -622,6 +632,7 @@ func TestCheckoutIdempotencyKey(t *testing.T) {
 // bytes of the first answer, for a guest and for a signed-in shopper (the
 // stored record keeps only what the answer needs, in a compact form).
 func TestIdempotentReplayByteIdentical(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -642,6 +653,7 @@ func TestIdempotentReplayByteIdentical(t *testing.T) {
 }
 
 func TestExpirePending(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -707,6 +719,7 @@ func TestExpirePending(t *testing.T) {
 // An order whose total could not be stored (over app.MaxMoney) is refused
 // before anything is written, so it can never block reads or the expiry job.
 func TestOrderOverMaxMoney(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Yacht", 600_000_000_00, 2)
@@ -727,6 +740,7 @@ func TestOrderOverMaxMoney(t *testing.T) {
 // Idempotency keys are remembered for IdempotencyKeep, then pruned by the
 // pending-order job: the same key then makes a new order.
 func TestIdempotencyKeysPruned(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)

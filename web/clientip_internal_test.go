@@ -23,6 +23,7 @@ func (p peer) LocalAddr() net.Addr  { return p.addr }
 // counting connection, and X-Forwarded-For is still read per request (a
 // trusted proxy's connection carries many clients).
 func TestClientIPPerConnection(t *testing.T) {
+	t.Parallel()
 	s := &Server{proxies: httpkit.NewProxies([]string{"10.0.0.1"})}
 	a := fiber.New()
 	proxy := &countingConn{Conn: peer{addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 5}}}

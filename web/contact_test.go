@@ -11,6 +11,7 @@ import (
 )
 
 func TestSubmitContact(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	_, key := e.Store("Shop A")
 	tooMany := map[string]string{}
@@ -82,6 +83,7 @@ func TestSubmitContact(t *testing.T) {
 }
 
 func TestContactRateLimit(t *testing.T) {
+	t.Parallel()
 	const perMinute = 3
 	e := rvEnv(t, testenv.Options{Web: web.Config{ContactPerMinute: perMinute}})
 	_, key := e.Store("Shop A")
@@ -101,6 +103,7 @@ func TestContactRateLimit(t *testing.T) {
 // Behind a trusted proxy the limit keys on the right-most untrusted address of
 // X-Forwarded-For: a client writing its own left part gets no fresh budget.
 func TestContactLimitBehindProxy(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{Web: web.Config{ContactPerMinute: 2, TrustedProxies: []string{"0.0.0.0", "10.0.0.0/8"}}})
 	_, key := e.Store("Shop A")
 	body := map[string]any{"name": "Ada", "email": "ada@example.com", "subject": "Hi", "message": "Hello there"}

@@ -46,6 +46,7 @@ func ctPost(t *testing.T, e *testenv.Env, sid uint64, title, status string) *app
 }
 
 func TestBlogPosts(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -167,6 +168,7 @@ func mustMoney(t *testing.T, s string) app.Money {
 }
 
 func TestFlashDeals(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -231,6 +233,7 @@ func TestFlashDeals(t *testing.T) {
 // TestFlashDealPricing: while a deal runs, cart and checkout price the product
 // at the deal price; after it ends, the deal price is 409 price_changed.
 func TestFlashDealPricing(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")
@@ -288,6 +291,7 @@ func TestFlashDealPricing(t *testing.T) {
 
 // TestFlashDealVariant: a deal on one variant prices that variant only.
 func TestFlashDealVariant(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")
@@ -324,6 +328,7 @@ func TestFlashDealVariant(t *testing.T) {
 }
 
 func TestBundles(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")

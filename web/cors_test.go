@@ -7,6 +7,7 @@ import (
 )
 
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	idA, keyA := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")

@@ -11,6 +11,7 @@ import (
 // An approved cancellation gives the coupon use back (as expiry does, and as
 // Medusa and Saleor do): a single-use coupon can be used again afterwards.
 func TestApprovedCancellationGivesCouponUseBack(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")

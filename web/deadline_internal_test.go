@@ -25,6 +25,7 @@ func timedOut(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }
 // earlier one it keeps does not cut the read short: when it passes the
 // connection arms the later one and reads on.
 func TestDeadlineLaterIsKept(t *testing.T) {
+	t.Parallel()
 	c, peer := countingPipe(t)
 	if err := c.SetReadDeadline(time.Now().Add(-time.Second)); err != nil { // armed, passed
 		t.Fatal(err)
@@ -53,6 +54,7 @@ func TestDeadlineLaterIsKept(t *testing.T) {
 // TestDeadlineKeptStillFires: a slow peer is still cut off at the deadline
 // asked for, not at the earlier armed one and not later.
 func TestDeadlineKeptStillFires(t *testing.T) {
+	t.Parallel()
 	c, _ := countingPipe(t)
 	start := time.Now()
 	_ = c.SetReadDeadline(start.Add(20 * time.Millisecond))
@@ -72,6 +74,7 @@ func TestDeadlineKeptStillFires(t *testing.T) {
 // TestDeadlineEarlierIsArmed: an earlier deadline is handed on at once (the
 // later armed one would let a slow peer hold the connection).
 func TestDeadlineEarlierIsArmed(t *testing.T) {
+	t.Parallel()
 	c, _ := countingPipe(t)
 	start := time.Now()
 	_ = c.SetReadDeadline(start.Add(20 * time.Second))
@@ -94,6 +97,7 @@ func TestDeadlineEarlierIsArmed(t *testing.T) {
 // TestDeadlineZeroClears: no deadline is always handed on, by SetReadDeadline
 // and by SetDeadline (fasthttp clears both when a handler hijacks).
 func TestDeadlineZeroClears(t *testing.T) {
+	t.Parallel()
 	c, peer := countingPipe(t)
 	_ = c.SetReadDeadline(time.Now().Add(-time.Second))
 	_ = c.SetReadDeadline(time.Time{})
@@ -118,6 +122,7 @@ func TestDeadlineZeroClears(t *testing.T) {
 // over a passed armed one lets a write through whole; one asked for cuts
 // off a peer that does not read.
 func TestWriteDeadline(t *testing.T) {
+	t.Parallel()
 	c, peer := countingPipe(t)
 	_ = c.SetWriteDeadline(time.Now().Add(-time.Second))
 	_ = c.SetWriteDeadline(time.Now().Add(time.Minute))

@@ -14,6 +14,7 @@ import (
 // request: price, stock, the category's name, deactivation (404), a new slug,
 // deletion. Another store's key never finds it.
 func TestProductDetailCache(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sidA, keyA := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -97,6 +98,7 @@ func TestProductDetailCache(t *testing.T) {
 // TestProductDetailFieldsBypassCache: fields= trims the detail as before,
 // whether or not the whole detail is cached.
 func TestProductDetailFieldsBypassCache(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	e.Product(sid, 0, "Red Shoe", 1250, 3)

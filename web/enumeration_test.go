@@ -47,6 +47,7 @@ func holdWrites(t *testing.T, e *testenv.Env, sid uint64) (release func()) {
 // are held (the known address's code and mail cannot be written) and the
 // answer still comes, byte for byte the same as for an unknown address.
 func TestForgotPasswordAnswersFirst(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	register(t, e, key, "ada@example.com")
@@ -74,6 +75,7 @@ func TestForgotPasswordAnswersFirst(t *testing.T) {
 // TestForgotPasswordQueueFull: at most app.ForgotQueue resets are under way;
 // one more is 429 with Retry-After, for any address (nothing revealed).
 func TestForgotPasswordQueueFull(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	emails := make([]string, app.ForgotQueue)
@@ -127,6 +129,7 @@ func mustStore(t *testing.T, e *testenv.Env, sid uint64) *app.Store {
 // address in a day, forgot and resend-code together, taken before the work so
 // a parallel burst gets exactly the limit; unknown addresses alike (issue 14.5).
 func TestCodesPerDay(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{Web: web.Config{CodesPerDay: 3}}).Serve()
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -160,6 +163,7 @@ func TestCodesPerDay(t *testing.T) {
 // TestLockedCodeMail: the miss that burns a code (the 5th) mails the shopper,
 // for reset and verification codes (issue 14.5); earlier misses mail nothing.
 func TestLockedCodeMail(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")

@@ -33,6 +33,7 @@ func burst(t *testing.T, e *testenv.Env, n int, req func(i int) testenv.Req) map
 // most ratelimit.login_failures passwords; the rest is 429 without bcrypt
 // (issue 14.1).
 func TestShopperLoginBurst(t *testing.T) {
+	t.Parallel()
 	pass := testenv.NewCountingPasswords()
 	e := testenv.NewWith(t, testenv.Options{Pass: pass, Web: web.Config{AuthPerMinute: 1000}}).Serve()
 	_, key := e.Store("Shop A")
@@ -52,6 +53,7 @@ func TestShopperLoginBurst(t *testing.T) {
 // TestAuthPerIPBurst: the per-IP auth limit is taken before the work too:
 // of 100 parallel logins from one address, auth_per_minute reach bcrypt.
 func TestAuthPerIPBurst(t *testing.T) {
+	t.Parallel()
 	pass := testenv.NewCountingPasswords()
 	e := testenv.NewWith(t, testenv.Options{Pass: pass, App: app.Options{LoginFailures: 1000}, Web: web.Config{AuthPerMinute: 20}}).Serve()
 	_, key := e.Store("Shop A")
@@ -71,6 +73,7 @@ func TestAuthPerIPBurst(t *testing.T) {
 // response that carries a token or the shopper's profile, and the sandbox
 // payment page may not be framed (issue 14.3).
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t).Serve()
 	_, key := e.Store("Shop A")
 	cat := e.Category(1, "Tea")
@@ -122,6 +125,7 @@ func TestSecurityHeaders(t *testing.T) {
 // hour are limited per guest email/shopper and per client address, taken
 // before the work so a parallel burst cannot pass (issue 14.2).
 func TestUnpaidOrderLimit(t *testing.T) {
+	t.Parallel()
 	proxies := []string{"127.0.0.1"}
 	e := testenv.NewWith(t, testenv.Options{App: app.Options{UnpaidOrdersPerHour: 3}, Web: web.Config{TrustedProxies: proxies}}).Serve()
 	sid, key := e.Store("Shop A")
@@ -189,6 +193,7 @@ func TestUnpaidOrderLimit(t *testing.T) {
 // TestTicketLimit: one shopper's ticket flood is cut at
 // ratelimit.tickets_per_hour, burst included (issue 14.2).
 func TestTicketLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{App: app.Options{TicketsPerHour: 3}}).Serve()
 	sid, key := e.Store("Shop A")
 	ann, tok := e.Shopper(sid, "ann@example.com")
@@ -213,6 +218,7 @@ func TestTicketLimit(t *testing.T) {
 // TestCallbackOrigins: a store's callback_origins (and its CORS
 // allowed_origins) bound where the sandbox sends the shopper (issue 14.4).
 func TestCallbackOrigins(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t).Serve()
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Tea")

@@ -53,6 +53,7 @@ func getConfig(t *testing.T, client *http.Client, base, key string, conns map[st
 // length. The requests go over one keep-alive connection served as main
 // serves (web.Listener).
 func TestAPIKeyOnOneConnection(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sidA, keyA := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -120,6 +121,7 @@ func TestAPIKeyOnOneConnection(t *testing.T) {
 // bytes the in-memory path answers, and a change of the configuration at
 // once on the same connection.
 func TestConfigOnOneConnection(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	client, base := oneConnection(t, e)
@@ -163,6 +165,7 @@ func TestConfigOnOneConnection(t *testing.T) {
 // store's configuration shows on that store's next request even when the
 // other store's reply was the last one the connection kept.
 func TestConfigAlternatingOnOneConnection(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sidA, keyA := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -230,6 +233,7 @@ func TestConfigAlternatingOnOneConnection(t *testing.T) {
 // on one raw socket (HTTP/1.1 pipelining: the server answers a request while
 // the next ones wait in its read buffer) gets each store's own reply, in order.
 func TestConfigPipelinedOnOneConnection(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, keyA := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")

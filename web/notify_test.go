@@ -69,6 +69,7 @@ func (n *notifyEnv) deliver(t *testing.T) {
 // event reaches the webhook receiver, signed, and every mail the SMTP
 // receiver, once, to the right address, with both parts and the branding.
 func TestShopTalks(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e, t0 := n.Env, time.Now()
 	cid, tok := e.Shopper(n.sid, "shopper@example.com")
@@ -259,6 +260,7 @@ func TestShopTalks(t *testing.T) {
 // TestNotificationKindsOff: a kind turned off sends no owner mail; events
 // still go out.
 func TestNotificationKindsOff(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/", n.sid), Token: e.OwnerToken,
@@ -277,6 +279,7 @@ func TestNotificationKindsOff(t *testing.T) {
 // stays queued with its last error, retried on the backoff schedule by the
 // clock, and sent once.
 func TestOutboxRetries(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	n.smtp.Stop()
@@ -349,6 +352,7 @@ func TestOutboxRetries(t *testing.T) {
 // the clock), the log keeps each attempt, and an endpoint failing through
 // the whole schedule is disabled with a mail to the owner.
 func TestWebhookRetries(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	adm := fmt.Sprintf("/api/v1/admin/stores/%d/webhooks/%d/", n.sid, n.epID)
@@ -432,6 +436,7 @@ func TestWebhookRetries(t *testing.T) {
 }
 
 func TestWebhookEndpointsAdmin(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	other, _ := e.Store("Other Shop")
@@ -497,6 +502,7 @@ func TestWebhookEndpointsAdmin(t *testing.T) {
 // loopback, private and link-local targets are refused at save time when
 // literal and at dial time when a name resolves to one.
 func TestWebhookPrivateTargets(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop")
 	strict := webhookSender(false)
@@ -543,6 +549,7 @@ func TestWebhookPrivateTargets(t *testing.T) {
 // TestMailTemplates: list, preview with branding, override validated on
 // save, test send to the admin, back to the built-in.
 func TestMailTemplates(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	other, _ := e.Store("Other Shop")
@@ -604,6 +611,7 @@ func TestMailTemplates(t *testing.T) {
 // threshold tells the owner once, like a checkout does; edits that leave it
 // low, or above the threshold, say nothing.
 func TestLowStockOnStoreEdits(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	p := e.Product(n.sid, 0, "Lamp", 1000, 10)
@@ -654,6 +662,7 @@ func TestLowStockOnStoreEdits(t *testing.T) {
 // what was sent is what the outbox shows from then on); a mail that cannot
 // be rendered fails without reaching SMTP.
 func TestOutboxRendersWhenSent(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	admin := fmt.Sprintf("/api/v1/admin/stores/%d/", n.sid)

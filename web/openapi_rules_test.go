@@ -82,6 +82,7 @@ func eachOperation(t *testing.T, doc openapiDoc, fn func(method, path string, op
 // TestOpenAPIDocumentLoads: kin-openapi loads and validates the document
 // (OpenAPI 3.1) as the response check of every HTTP test uses it.
 func TestOpenAPIDocumentLoads(t *testing.T) {
+	t.Parallel()
 	if _, _, err := testenv.Contract(); err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +90,7 @@ func TestOpenAPIDocumentLoads(t *testing.T) {
 
 // TestOpenAPIOperationIDs: every operation has a unique verbNoun operationId.
 func TestOpenAPIOperationIDs(t *testing.T) {
+	t.Parallel()
 	doc, _ := loadDoc(t)
 	seen := map[string]string{}
 	eachOperation(t, doc, func(method, path string, op operation) {
@@ -205,6 +207,7 @@ func (w *schemaWalker) walk(path string, node any) {
 // envelope requires data; fields= schemas appear only on operations that
 // take fields and say so.
 func TestOpenAPISchemasExact(t *testing.T) {
+	t.Parallel()
 	doc, _ := loadDoc(t)
 	eachOperation(t, doc, func(method, path string, op operation) {
 		name := op.OperationID

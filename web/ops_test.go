@@ -69,6 +69,7 @@ func (e *opsEnv) text(t *testing.T, path string) (int, string, string) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	e := newOpsEnv(t)
 	for _, p := range []string{"/healthz", "/healthz/"} {
 		var d struct{ Status string }
@@ -82,6 +83,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestReadyz(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		e := newOpsEnv(t)
 		e.Do(testenv.Req{Method: "GET", Path: "/readyz"}).Expect(t, 200, "")
@@ -129,6 +131,7 @@ func metricValue(t *testing.T, body, series string) float64 {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	e := newOpsEnv(t)
 	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: "Shop", Subdomain: "shop", Currency: "USD"})
 	if err != nil {
@@ -184,6 +187,7 @@ func TestMetrics(t *testing.T) {
 // TestOpenAPIComplete: every JSON route the server registers is in the
 // OpenAPI document (HTML pages of the panel and the payment sandbox aside).
 func TestOpenAPIComplete(t *testing.T) {
+	t.Parallel()
 	e := newOpsEnv(t)
 	status, _, body := e.text(t, "/openapi.json")
 	if status != 200 {
@@ -228,6 +232,7 @@ func TestOpenAPIComplete(t *testing.T) {
 // TestMetricsCopyLabels: Fiber hands Observe strings that point into request
 // buffers reused later; the series must keep the values of their first request.
 func TestMetricsCopyLabels(t *testing.T) {
+	t.Parallel()
 	m := web.NewMetrics(web.Ops{Version: "x"})
 	buf := []byte("GET/shared/route")
 	method, route := unsafe.String(&buf[0], 3), unsafe.String(&buf[3], 13)
@@ -248,6 +253,7 @@ func TestMetricsCopyLabels(t *testing.T) {
 // first two routes mix to the same one) and more series than it has slots,
 // observed interleaved, each count exactly their own requests.
 func TestMetricsManySeries(t *testing.T) {
+	t.Parallel()
 	m := web.NewMetrics(web.Ops{Version: "x"})
 	routes := []string{"/a/xx/z", "/b/xx/z"}
 	for i := range 60 {
@@ -285,6 +291,7 @@ func BenchmarkMetricsObserve(b *testing.B) {
 // TestDocsPage: /docs/ serves the embedded reference page under a strict CSP,
 // and the vendored renderer it loads, from this server (no CDN).
 func TestDocsPage(t *testing.T) {
+	t.Parallel()
 	e := newOpsEnv(t)
 	for _, path := range []string{"/docs/", "/docs"} {
 		resp, err := e.App.Test(httptest.NewRequest("GET", path, nil), -1)

@@ -11,6 +11,7 @@ import (
 // next token, which a refused call does not push back; keys apart; a token
 // back after period/n.
 func TestLimiter(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	l := NewLimiter(3, time.Second)
 	l.now = func() time.Time { return now }
@@ -40,6 +41,7 @@ func TestLimiter(t *testing.T) {
 // use, the buckets that are full again (idle a period), so memory follows
 // the active keys.
 func TestLimiterForgetsFullBuckets(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	l := NewLimiter(2, time.Second)
 	l.now = func() time.Time { return now }

@@ -16,6 +16,7 @@ import (
 // TestRequestLogLines: each request writes one line through the logger, in
 // its format, a path with a quote quoted as slog quotes it.
 func TestRequestLogLines(t *testing.T) {
+	t.Parallel()
 	var out testenv.SyncBuffer
 	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&out, nil))})
 	srv := web.New(web.Config{LogRequests: true}, e.Svc)
@@ -42,6 +43,7 @@ func TestRequestLogLines(t *testing.T) {
 // request id its buffer, each write their own line with their own request
 // id, the one the response carries.
 func TestRequestLogOnOneConnection(t *testing.T) {
+	t.Parallel()
 	var out testenv.SyncBuffer
 	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&out, nil))})
 	srv := web.New(web.Config{LogRequests: true}, e.Svc)

@@ -31,6 +31,7 @@ func rqPayStatus(status string) string {
 }
 
 func TestRequestGatesByOrderStatus(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -69,6 +70,7 @@ func TestRequestGatesByOrderStatus(t *testing.T) {
 }
 
 func TestUpdateDelivery(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -118,6 +120,7 @@ func TestUpdateDelivery(t *testing.T) {
 }
 
 func TestCancellationRequest(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -161,6 +164,7 @@ func TestCancellationRequest(t *testing.T) {
 }
 
 func TestRefundRequest(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")
@@ -247,6 +251,7 @@ func TestRefundRequest(t *testing.T) {
 }
 
 func TestRequestsAccess(t *testing.T) {
+	t.Parallel()
 	e := rqEnv(t)
 	sid, key := e.Store("Shop A")
 	cid, tok := e.Shopper(sid, "ann@example.com")

@@ -8,6 +8,7 @@ import (
 
 // TestAppendBase36: the request id's counter is written as strconv writes it.
 func TestAppendBase36(t *testing.T) {
+	t.Parallel()
 	check := func(n uint64) {
 		if got, want := appendBase36([]byte("x"), n), strconv.AppendUint([]byte("x"), n, 36); string(got) != string(want) {
 			t.Fatalf("appendBase36(%d) = %q, want %q", n, got, want)

@@ -74,6 +74,7 @@ func rvGetList(t testing.TB, e *testenv.Env, key, path string) rvList {
 }
 
 func TestSubmitReview(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -161,6 +162,7 @@ func TestSubmitReview(t *testing.T) {
 }
 
 func TestReviewDuplicateConcurrent(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Red Shoe", 1250, 3)
@@ -192,6 +194,7 @@ func TestReviewDuplicateConcurrent(t *testing.T) {
 }
 
 func TestReviewVerifiedPurchase(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Red Shoe", 1250, 3)
@@ -244,6 +247,7 @@ func TestReviewVerifiedPurchase(t *testing.T) {
 }
 
 func TestReviewSummaryAndModeration(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	cat := e.Category(sid, "Shoes")
@@ -332,6 +336,7 @@ func TestReviewSummaryAndModeration(t *testing.T) {
 }
 
 func TestProductReviewsList(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -464,6 +469,7 @@ func TestProductReviewsList(t *testing.T) {
 }
 
 func TestReviewInactiveProductHidden(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Red Shoe", 1250, 3)

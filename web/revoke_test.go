@@ -23,6 +23,7 @@ func me(t *testing.T, e *testenv.Env, key, token string, status int) {
 }
 
 func TestRevokeOnLogout(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	a := register(t, e, key, "ada@example.com")
@@ -59,6 +60,7 @@ func TestRevokeOnLogout(t *testing.T) {
 }
 
 func TestRevokeOnRefreshReuse(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")
@@ -84,6 +86,7 @@ func TestRevokeOnRefreshReuse(t *testing.T) {
 }
 
 func TestRevokeOnPasswordReset(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -137,6 +140,7 @@ func restart(t *testing.T, e *testenv.Env) *testenv.Env {
 }
 
 func TestRevokeSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	a := register(t, e, key, "ada@example.com")
@@ -171,6 +175,7 @@ func TestRevokeSurvivesRestart(t *testing.T) {
 }
 
 func TestBearerSchemeCase(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	_, key := e.Store("Shop A")
 	tr := register(t, e, key, "ada@example.com")

@@ -27,6 +27,7 @@ func searchNames(t *testing.T, e *testenv.Env, key, query string) []string {
 // the index exact (testenv verifies every index after the test); another
 // store's products are never found.
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	other, otherKey := e.Store("Shop B")

@@ -59,6 +59,7 @@ func pendingRefunds(t *testing.T, e *testenv.Env, sid, oid uint64) int {
 // with its stock released, is marked PAID so the store sees it owes the
 // money, and the store refunds it at Stripe through the admin API.
 func TestStripePaidAfterExpiryThenStoreRefund(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(1, p), nil)
@@ -113,6 +114,7 @@ func TestStripePaidAfterExpiryThenStoreRefund(t *testing.T) {
 // and a full refund, a provider outage that leaves the request PENDING, and
 // a sandbox order (nothing at a provider).
 func TestAdminRefundOrder(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	other, _ := e.Store("Other")
@@ -198,6 +200,7 @@ func TestAdminRefundOrder(t *testing.T) {
 // N checkouts race for the last K units through Stripe: exactly K orders,
 // stock never below zero, and every refused one writes nothing.
 func TestStripeLastUnitsUnderConcurrentCheckouts(t *testing.T) {
+	t.Parallel()
 	e, _ := stripeEnv(t)
 	sid, key := e.Store("Stripe Shop")
 	p := e.Product(sid, 0, "Lamp", 2500, 3)
@@ -239,6 +242,7 @@ func TestStripeLastUnitsUnderConcurrentCheckouts(t *testing.T) {
 // The same Idempotency-Key sent 10 times at once: one order, stock taken
 // once, every answer the same.
 func TestStripeConcurrentInitiateSameKey(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	_, tok := e.Shopper(sid, "ann@example.com")
@@ -285,6 +289,7 @@ func TestStripeConcurrentInitiateSameKey(t *testing.T) {
 // the payment is recorded as PAID for the store to refund; never both, and
 // one attempt is recorded whatever the interleaving.
 func TestStripeCompletedExpiredVerifyRace(t *testing.T) {
+	t.Parallel()
 	for round := 0; round < 3; round++ {
 		e, f := stripeEnv(t)
 		sid, key, p := stripeShop(t, e)
@@ -357,6 +362,7 @@ func (s *syncBuffer) String() string {
 // Secrets never appear in a response or a log line, through every payment
 // flow: settings, checkout, verification, webhooks, refunds, provider down.
 func TestStripeSecretsNeverShown(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	e, f := stripeEnvWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	sid, key, p := stripeShop(t, e)

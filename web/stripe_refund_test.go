@@ -27,6 +27,7 @@ func adminPath(sid uint64, format string, args ...any) string {
 }
 
 func TestStripeRefundOnceUnderConcurrentApprovals(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	_, tok := e.Shopper(sid, "ann@example.com")
@@ -111,6 +112,7 @@ func TestStripeRefundOnceUnderConcurrentApprovals(t *testing.T) {
 }
 
 func TestStripeRefundWebhookBeforeRecord(t *testing.T) {
+	t.Parallel()
 	// charge.refunded for our own refund arrives before the approval records
 	// it: the refunded amount is not counted twice.
 	e, f := stripeEnv(t)
@@ -141,6 +143,7 @@ func TestStripeRefundWebhookBeforeRecord(t *testing.T) {
 func ptrMoney(m app.Money) *app.Money { return &m }
 
 func TestStripeRefundProviderDown(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	_, tok := e.Shopper(sid, "ann@example.com")
@@ -178,6 +181,7 @@ func TestStripeRefundProviderDown(t *testing.T) {
 }
 
 func TestStoreRefundOrder(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := paidStripeOrder(t, e, f, sid, key, "", p, 2)
@@ -216,6 +220,7 @@ func TestStoreRefundOrder(t *testing.T) {
 }
 
 func TestAdminPaymentSettings(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	other, _ := e.Store("Other")
@@ -284,6 +289,7 @@ func TestAdminPaymentSettings(t *testing.T) {
 }
 
 func TestSandboxOrdersAreTest(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Test Shop")
 	p := e.Product(sid, 0, "Mug", 1000, 5)
@@ -309,6 +315,7 @@ func TestSandboxOrdersAreTest(t *testing.T) {
 }
 
 func TestLiveStoreRefusesSandbox(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Live Shop")
 	p := e.Product(sid, 0, "Mug", 1000, 5)

@@ -32,6 +32,7 @@ func stripeShop(t *testing.T, e *testenv.Env) (uint64, string, *app.Product) {
 }
 
 func TestStripeCheckoutPaidThroughVerify(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(2, p), nil)
@@ -92,6 +93,7 @@ func TestStripeCheckoutPaidThroughVerify(t *testing.T) {
 }
 
 func TestStripeVerifyChecksAmountAndLink(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(1, p), nil)
@@ -126,6 +128,7 @@ func TestStripeVerifyChecksAmountAndLink(t *testing.T) {
 }
 
 func TestStripeWebhookAbandonedThenPaid(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	_, tok := e.Shopper(sid, "ann@example.com")
@@ -158,6 +161,7 @@ func TestStripeWebhookAbandonedThenPaid(t *testing.T) {
 }
 
 func TestStripeWebhookVerifyRace(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(1, p), nil)
@@ -213,6 +217,7 @@ func TestStripeWebhookVerifyRace(t *testing.T) {
 }
 
 func TestStripeWebhookExpired(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(3, p), nil)
@@ -238,6 +243,7 @@ func TestStripeWebhookExpired(t *testing.T) {
 }
 
 func TestStripeAbandonedExpiresByJob(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(2, p), nil)
@@ -251,6 +257,7 @@ func TestStripeAbandonedExpiresByJob(t *testing.T) {
 }
 
 func TestStripeWebhookForged(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := stripeInitiate(t, e, f, key, "", order(1, p), nil)
@@ -285,6 +292,7 @@ func TestStripeWebhookForged(t *testing.T) {
 }
 
 func TestStripeProviderDownAtInitiation(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	hdr := map[string]string{"Idempotency-Key": "checkout-1"}
@@ -315,6 +323,7 @@ func TestStripeProviderDownAtInitiation(t *testing.T) {
 }
 
 func TestStripeNoCredentials(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	f := newFakeStripe(t)
 	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, f.srv.URL), app.GatewayAccount{})

@@ -14,6 +14,7 @@ import (
 // two responses would share a buffer and one would be sent with the
 // other's page.
 func TestSwapBodyContract(t *testing.T) {
+	t.Parallel()
 	var r fasthttp.Response
 	r.SetBodyString("the previous body")
 	mine := append(make([]byte, 0, 64), "a page of docs"...)

@@ -55,6 +55,7 @@ func rvGetTicket(t testing.TB, e *testenv.Env, key, tok, id string) rvTicket {
 }
 
 func TestCreateTicket(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -129,6 +130,7 @@ func TestCreateTicket(t *testing.T) {
 }
 
 func TestGetTicket(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -157,6 +159,7 @@ func TestGetTicket(t *testing.T) {
 }
 
 func TestListMyTickets(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "a@example.com")
@@ -197,6 +200,7 @@ func TestListMyTickets(t *testing.T) {
 }
 
 func TestReplyTicket(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "a@example.com")
@@ -242,6 +246,7 @@ func TestReplyTicket(t *testing.T) {
 }
 
 func TestTicketNumbersConcurrent(t *testing.T) {
+	t.Parallel()
 	e := rvEnv(t)
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")
@@ -283,6 +288,7 @@ func TestTicketNumbersConcurrent(t *testing.T) {
 // A ticket is one record rewritten on every reply: its size is capped, so no
 // shopper can make every write of the database slow.
 func TestTicketSizeCapped(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, tok := e.Shopper(sid, "ada@example.com")
