@@ -13,6 +13,7 @@ import (
 // of one IPv6 /64 counts as one address for the admin login limits; the
 // next /64 is another address.
 func TestAdminLoginLimitsIPv6Per64(t *testing.T) {
+	t.Parallel()
 	e, pass := served(t)
 	before := pass.Checks()
 	var mu sync.Mutex

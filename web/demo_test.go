@@ -13,6 +13,7 @@ import (
 // and http://127.0.0.1 on any port for CORS and as callback_url, whatever it
 // lists; another store, or any store outside demo mode, does not (issue 29.4).
 func TestDemoLocalOrigins(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{App: app.Options{DemoSubdomain: "shop-a"}})
 	sid, key := e.Store("Shop A")
 	sidB, keyB := e.Store("Shop B")

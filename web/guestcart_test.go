@@ -53,6 +53,7 @@ func guestAdd(t *testing.T, e *testenv.Env, key, cartToken string, body map[stri
 }
 
 func TestGuestCart(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -131,6 +132,7 @@ func TestGuestCart(t *testing.T) {
 // TestGuestCartLineLimit: a guest cart holds at most 100 lines, as a
 // shopper's does.
 func TestGuestCartLineLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	tok := newGuestCart(t, e, key)
@@ -148,6 +150,7 @@ func TestGuestCartLineLimit(t *testing.T) {
 // TestGuestCartExpiry: a guest cart is not_found after 30 days without use;
 // every use moves that on.
 func TestGuestCartExpiry(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -171,6 +174,7 @@ func TestGuestCartExpiry(t *testing.T) {
 // TestGuestCartSweep: the sweep deletes idle guest carts with their lines
 // and leaves the others.
 func TestGuestCartSweep(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 10)
@@ -211,6 +215,7 @@ func TestGuestCartSweep(t *testing.T) {
 // TestGuestCartCreationLimit: ratelimit.guest_carts_per_hour per store and
 // client address.
 func TestGuestCartCreationLimit(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{App: app.Options{GuestCartsPerHour: 2}})
 	_, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -229,6 +234,7 @@ func TestGuestCartCreationLimit(t *testing.T) {
 // cart goes into the shopper's: quantities add up to the stock, and the
 // guest cart is gone.
 func TestGuestCartMerge(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -288,6 +294,7 @@ func TestGuestCartMerge(t *testing.T) {
 // TestGuestCartCheckout: payment/initiate/ with cart_token orders the
 // cart's lines at the server's prices; the cart empties when it is paid.
 func TestGuestCartCheckout(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	_, keyB := e.Store("Shop B")
@@ -358,6 +365,7 @@ func statuses(e *testenv.Env, n int, req func(i int) testenv.Req) map[int]int {
 // and quantity limits, and parallel logins with one cart token merge it
 // once, never past the stock.
 func TestGuestCartConcurrent(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 5)

@@ -14,6 +14,7 @@ import (
 // proxy's X-Forwarded-For, as a reverse proxy in front of the shop sends
 // them.
 func TestLimitsCountIPv6Per64(t *testing.T) {
+	t.Parallel()
 	const (
 		a1    = "2001:db8:1:2::1"
 		a2    = "2001:db8:1:2:ffff:ffff:ffff:fffe" // the same /64

@@ -18,6 +18,7 @@ import (
 // for the schedule). Then a burst of events to the endpoint goes out
 // concurrently, each once.
 func TestWebhookRetriesPulledForward(t *testing.T) {
+	t.Parallel()
 	n := newNotifyEnv(t)
 	e := n.Env
 	const queued = 10
