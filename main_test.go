@@ -719,6 +719,15 @@ func TestServeWarnsSandboxPayments(t *testing.T) {
 	}
 }
 
+// TestServeWarnsDeprecatedKey: storage.batch_delay still starts the server
+// (one release), with a WARN at start naming the key.
+func TestServeWarnsDeprecatedKey(t *testing.T) {
+	s := startServer(t, t.TempDir(), "STOREFRONT_STORAGE__BATCH_DELAY=2ms")
+	if log := s.stderr.String(); !regexp.MustCompile(`level=WARN msg="config: environment variable STOREFRONT_STORAGE__BATCH_DELAY: storage.batch_delay is deprecated`).MatchString(log) {
+		t.Fatalf("want a WARN naming storage.batch_delay at start:\n%s", log)
+	}
+}
+
 // TestServeRequestLogKeptOnShutdown: the request log is written
 // asynchronously, yet every line of every answered request is in the log
 // once serve returns (SIGTERM flushes the queue).
