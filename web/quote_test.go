@@ -11,6 +11,7 @@ import (
 // would (coupon, delivery fee), leaves unsellable lines out, and writes
 // nothing; every error row and the missing key.
 func TestPaymentQuote(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Acme")
 	_, otherKey := e.Store("Bravo")
