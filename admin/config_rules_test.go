@@ -12,6 +12,7 @@ import (
 // settings forms refuse is refused by the admin API's PATCH config too,
 // 400 naming the field, and the configuration stays as it was.
 func TestConfigRulesThroughAPI(t *testing.T) {
+	t.Parallel()
 	testenv.ForEachBackend(t, testenv.Options{}, func(t *testing.T, e *testenv.Env) {
 		sid, _ := e.Store("Rules")
 		path := fmt.Sprintf("%s/stores/%d/config/", api, sid)

@@ -161,6 +161,7 @@ func TestPanelSettings(t *testing.T) {
 }
 
 func TestPanelShopWindowSettings(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
@@ -190,6 +191,7 @@ func TestPanelShopWindowSettings(t *testing.T) {
 }
 
 func TestPanelViewShopLink(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{Admin: admin.Config{ShopURL: func(st *app.Store) string {
 		return "http://" + st.Subdomain + ".shops.test/"
 	}}})

@@ -94,6 +94,7 @@ func TestProductLowStockThreshold(t *testing.T) {
 }
 
 func TestStoreDomainsSetting(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")

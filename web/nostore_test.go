@@ -11,6 +11,7 @@ import (
 // carries a secret or personal data says Cache-Control: no-store; the public
 // catalog does not.
 func TestNoStoreOnSecretsAndPersonalData(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Private Shop")
 	_, tok := e.Shopper(sid, "ann@example.com")

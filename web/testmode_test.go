@@ -24,6 +24,7 @@ func paymentMethods(t *testing.T, e *testenv.Env, key string) []app.OfferedMetho
 // starts with test mode off: the sandbox is refused at checkout (409
 // test_payments_refused) and not listed, until the store turns test mode on.
 func TestNoTestMoneyByDefault(t *testing.T) {
+	t.Parallel()
 	e := testenv.NewWith(t, testenv.Options{App: app.Options{NewStoresLive: true}})
 	sid, key := e.Store("Real Shop")
 	p := e.Product(sid, 0, "Mug", 1000, 5)
@@ -64,6 +65,7 @@ func TestNoTestMoneyByDefault(t *testing.T) {
 // test mode (orders test: true, listed with test: true), live mode cannot
 // be switched on with it, and a live key takes live orders.
 func TestStripeTestKeyIsTestMode(t *testing.T) {
+	t.Parallel()
 	e, f := stripeEnv(t) // WALLET_A on Stripe, the server default key sk_test_...
 	sid, key, p := stripeShop(t, e)
 	got := paymentMethods(t, e, key)
