@@ -229,6 +229,9 @@ func checkKey(key string, keys, example map[string]bool) string {
 		}
 		return "no configuration key below it"
 	}
+	if _, deprecated := config.Deprecated[key]; deprecated {
+		return "" // still accepted, with a warning (one release)
+	}
 	switch {
 	case !keys[key]:
 		return "no such configuration key (app/config Defaults)"
