@@ -14,6 +14,7 @@ import (
 // template), mails the shopper the link, records order.shipped, and the
 // shopper's order detail shows the fulfilment.
 func TestAdminOrderShip(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")

@@ -3,6 +3,7 @@ package admin
 import "testing"
 
 func TestFieldLabel(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"variants[1].attributes":     "Variant row 2, attributes",
 		"items[0].quantity":          "Line 1, quantity",

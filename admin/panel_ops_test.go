@@ -261,6 +261,7 @@ func TestPanelChangePassword(t *testing.T) {
 // The invoice and packing slip carry the seller block from the store's
 // identity settings and a Print button run by panel.js (no inline script).
 func TestPanelPrintSheets(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 100)

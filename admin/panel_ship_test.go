@@ -14,6 +14,7 @@ import (
 // gets the form; shipping mails the shopper and the page then shows the
 // fulfilment with the tracking link instead of the form.
 func TestPanelShipOrder(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 1250, 100)

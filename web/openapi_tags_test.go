@@ -20,6 +20,7 @@ var tagName = regexp.MustCompile(`^(Admin: )?[A-Z][a-z]+( [a-z]+)*$`)
 // follows the groups' order; admin paths carry "Admin: " tags and storefront
 // paths never do.
 func TestOpenAPITags(t *testing.T) {
+	t.Parallel()
 	doc, tree := loadDoc(t)
 	var top struct {
 		Tags []struct {
@@ -123,6 +124,7 @@ func TestOpenAPITags(t *testing.T) {
 // TestOpenAPINullableIDs: one convention for a missing id: type
 // ["integer", "null"] (never OpenAPI 3.0's nullable, never a oneOf with null).
 func TestOpenAPINullableIDs(t *testing.T) {
+	t.Parallel()
 	_, tree := loadDoc(t)
 	var walk func(path string, node any)
 	walk = func(path string, node any) {
@@ -159,6 +161,7 @@ func TestOpenAPINullableIDs(t *testing.T) {
 // string or a number, as app.Money decodes), never Money (the answers'
 // two-decimal string), so the document accepts what the server accepts.
 func TestOpenAPIAmountsSent(t *testing.T) {
+	t.Parallel()
 	doc, _ := loadDoc(t)
 	var uses func(node any, seen map[string]bool) bool
 	uses = func(node any, seen map[string]bool) bool {

@@ -28,6 +28,7 @@ type webhookVector struct {
 // TestWebhookSignatureVector: the checked-in vector is what app.SignWebhook
 // and WebhookEvent.Payload produce, and the payload matches the document.
 func TestWebhookSignatureVector(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
 	ev := &app.WebhookEvent{StoreID: 1, MsgID: "msg_0123456789abcdef0123456789abcdef", Type: app.EvProductLowStock, CreatedAt: at,
 		Data: json.RawMessage(`{"product":{"id":7,"name":"Red shoe","slug":"red-shoe","stock":2,"low_stock_threshold":3}}`)}
