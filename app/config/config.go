@@ -298,33 +298,62 @@ func EnvName(key string) string {
 // and checks the result. Every error names the key it is about.
 func Load(path string, environ []string) (*Config, error) {
 	k := koanf.New(".")
-	var warnings []string
 	if err := k.Load(confmap.Provider(Defaults, "."), nil); err != nil {
 		return nil, fmt.Errorf("config: defaults: %w", err)
 	}
+	var warnings []string
 	if path != "" {
-		fk := koanf.New(".")
-		if err := fk.Load(file.Provider(path), yaml.Parser()); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", path, err)
+		w, err := mergeFile(k, path)
+		if err != nil {
+			return nil, err
 		}
-		var unknown []string
-		for _, key := range fk.Keys() {
-			if _, ok := Deprecated[key]; ok {
-				warnings = append(warnings, deprecation(key, path))
-				fk.Delete(key)
-				continue
-			}
-			if _, ok := Defaults[key]; !ok {
-				unknown = append(unknown, key)
-			}
+		warnings = w
+	}
+	w, err := mergeEnv(k, environ)
+	if err != nil {
+		return nil, err
+	}
+	c, err := read(k)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = append(warnings, w...)
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// mergeFile merges the YAML file at path into k: an unknown key is an
+// error, a deprecated one a warning.
+func mergeFile(k *koanf.Koanf, path string) (warnings []string, err error) {
+	fk := koanf.New(".")
+	if err := fk.Load(file.Provider(path), yaml.Parser()); err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	var unknown []string
+	for _, key := range fk.Keys() {
+		if _, ok := Deprecated[key]; ok {
+			warnings = append(warnings, deprecation(key, path))
+			fk.Delete(key)
+			continue
 		}
-		if len(unknown) > 0 {
-			return nil, fmt.Errorf("config: %s: unknown key %s (see config.example.yaml)", path, strings.Join(unknown, ", "))
-		}
-		if err := k.Merge(fk); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", path, err)
+		if _, ok := Defaults[key]; !ok {
+			unknown = append(unknown, key)
 		}
 	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("config: %s: unknown key %s (see config.example.yaml)", path, strings.Join(unknown, ", "))
+	}
+	if err := k.Merge(fk); err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return warnings, nil
+}
+
+// mergeEnv merges the STOREFRONT_ variables of environ into k: one that
+// names no key, or a deprecated one, is a warning.
+func mergeEnv(k *koanf.Koanf, environ []string) (warnings []string, err error) {
 	envs := map[string]any{}
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
@@ -347,15 +376,7 @@ func Load(path string, environ []string) (*Config, error) {
 			return nil, fmt.Errorf("config: environment: %w", err)
 		}
 	}
-	c, err := read(k)
-	if err != nil {
-		return nil, err
-	}
-	c.Warnings = warnings
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return warnings, nil
 }
 
 // read converts the merged keys to a Config, collecting a type error per key.
