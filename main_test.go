@@ -799,13 +799,13 @@ func demoRelaxedChecks(t *testing.T, base, key string) {
 func TestServeNewStoresLive(t *testing.T) {
 	s := startServer(t, t.TempDir(), "STOREFRONT_ADMIN__EMAIL=owner@example.com", "STOREFRONT_ADMIN__PASSWORD=owner-password")
 	base := "http://" + s.addr
-	resp, env := do(t, "POST", base+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
+	_, env := do(t, "POST", base+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
 	var login struct {
 		AccessToken string `json:"access_token"`
 	}
 	decodeData(t, env, &login)
 	auth := map[string]string{"Authorization": "Bearer " + login.AccessToken}
-	resp, env = do(t, "POST", base+"/api/v1/admin/stores/", map[string]string{"name": "Real", "subdomain": "real", "currency": "USD"}, auth)
+	resp, env := do(t, "POST", base+"/api/v1/admin/stores/", map[string]string{"name": "Real", "subdomain": "real", "currency": "USD"}, auth)
 	var st struct {
 		ID     uint64 `json:"id"`
 		APIKey string `json:"api_key"`

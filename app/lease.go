@@ -20,10 +20,6 @@ type Lease struct {
 // up to half the lease (the SMTP and webhook timeouts are well within it).
 const DefaultLease = 2 * time.Minute
 
-// leaseLost is the error of recording an attempt under a lease that another
-// worker has taken over.
-func leaseLost() error { return Errorf(EConflict, "the lease on this item was taken over") }
-
 // LeaseFree reports whether an item leased to claimant until `until` may be
 // claimed at now: it has no lease, or the lease has lapsed.
 func LeaseFree(claimant string, until, now time.Time) bool {

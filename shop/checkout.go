@@ -261,11 +261,11 @@ const maxReturnParams = 20
 // maxReturnParams, each at most 500 bytes; the rest are dropped).
 func returnParams(c *fiber.Ctx) map[string]string {
 	out := map[string]string{}
-	c.Request().URI().QueryArgs().VisitAll(func(k, v []byte) {
+	for k, v := range c.Request().URI().QueryArgs().All() {
 		if len(out) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
 			out[string(k)] = string(v)
 		}
-	})
+	}
 	return out
 }
 
