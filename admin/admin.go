@@ -96,7 +96,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other
-	authed := api.Group("", h.auth, h.auditAPI)
+	authed := api.Group("", h.auth, h.auditAPI, h.authorize)
 	authed.Post("/auth/password/change", h.changePassword)
 	h.registerUserRoutes(authed)
 	h.registerAuditRoutes(authed)
@@ -168,8 +168,39 @@ func (h *Handler) storeScope(c *fiber.Ctx) error {
 		return err
 	}
 	c.Locals(keyStore, st)
+	if err := app.Allow(adminOf(c), true, c.Method(), routeSegs(c.Path(), "/api/v1/admin")[2:]); err != nil {
+		return err
+	}
 	return c.Next()
 }
+
+// authorize refuses a route outside a store that the admin's role does not
+// hold (app.GlobalRoutePerms; 403 forbidden). A store's routes are checked
+// by storeScope once the store is known to be the admin's.
+func (h *Handler) authorize(c *fiber.Ctx) error {
+	segs := routeSegs(c.Path(), "/api/v1/admin")
+	if isStoreRoute(segs) {
+		return c.Next()
+	}
+	if err := app.Allow(adminOf(c), false, c.Method(), segs); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+// routeSegs splits a request path after prefix into its non-empty segments.
+func routeSegs(path, prefix string) []string {
+	var segs []string
+	for _, s := range strings.Split(strings.TrimPrefix(path, prefix), "/") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}
+
+// isStoreRoute reports whether segs are under stores/{id}/.
+func isStoreRoute(segs []string) bool { return len(segs) >= 2 && segs[0] == "stores" }
 
 func adminOf(c *fiber.Ctx) *app.AdminUser {
 	u, _ := c.Locals(keyAdmin).(*app.AdminUser)
@@ -180,14 +211,6 @@ func adminOf(c *fiber.Ctx) *app.AdminUser {
 func storeOf(c *fiber.Ctx) *app.Store {
 	st, _ := c.Locals(keyStore).(*app.Store)
 	return st
-}
-
-// ownerOnly refuses staff (403 forbidden).
-func ownerOnly(c *fiber.Ctx) error {
-	if adminOf(c).Role != app.RoleOwner {
-		return app.Errorf(app.EForbidden, "only an owner may do this")
-	}
-	return c.Next()
 }
 
 // listParams reads limit and cursor of an admin list (newest first).

@@ -8,8 +8,8 @@ import (
 )
 
 func (h *Handler) registerBackupRoutes(r fiber.Router) {
-	r.Post("/backups", ownerOnly, h.createBackup)
-	r.Get("/backups", ownerOnly, h.listBackups)
+	r.Post("/backups", h.createBackup)
+	r.Get("/backups", h.listBackups)
 }
 
 type backupView struct {

@@ -289,6 +289,17 @@ type tab struct {
 	Key, Label, Path string
 }
 
+// tabsFor is the store navigation without the pages u's role may not open.
+func tabsFor(u *app.AdminUser) []tab {
+	out := make([]tab, 0, len(storeTabs))
+	for _, t := range storeTabs {
+		if app.Allow(u, true, fiber.MethodGet, routeSegs(t.Path, "")) == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // view is what every page template gets: the layout's parts and the page's Data.
 type view struct {
 	Title  string
@@ -350,7 +361,13 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if c.Method() == fiber.MethodPost && !tokenEqual(c.FormValue("csrf"), sess.csrf) {
 			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
 		}
-		if err = fn(c, v); err != nil {
+		if segs := routeSegs(c.Path(), "/admin"); !isStoreRoute(segs) {
+			err = app.Allow(u, false, c.Method(), segs)
+		}
+		if err == nil {
+			err = fn(c, v)
+		}
+		if err != nil {
 			err = p.fail(c, v, err)
 		}
 		p.recordPanel(c, v)
@@ -370,9 +387,12 @@ func (p *panel) store(fn pageFunc) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		v.Store, v.Tabs = st, storeTabs
+		v.Store, v.Tabs = st, tabsFor(v.Admin)
 		if p.h.cfg.ShopURL != nil {
 			v.ShopURL = p.h.cfg.ShopURL(st)
+		}
+		if err := app.Allow(v.Admin, true, c.Method(), routeSegs(c.Path(), "/admin")[2:]); err != nil {
+			return err
 		}
 		return fn(c, v)
 	})

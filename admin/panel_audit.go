@@ -25,7 +25,7 @@ func (p *panel) recordPanel(c *fiber.Ctx, v *view) {
 }
 
 // permit refuses what app.Permit refuses, with the 403 page.
-func (p *panel) permit(action string, fn pageFunc) pageFunc {
+func (p *panel) permit(action app.Perm, fn pageFunc) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		if err := app.Permit(v.Admin, action); err != nil {
 			return app.Errorf(app.EForbidden, "Only an owner may do this.")

@@ -531,7 +531,7 @@ func TestPanelStaffScope(t *testing.T) {
 		"role": {"staff"}, "store_id": {fmt.Sprint(sidA)}}).redirectsTo(t, "/admin/users/")
 	o.get("/admin/users/").expect(t, 200, "staff@example.com", "Shop A")
 	o.submit("/admin/users/", "/admin/users/", url.Values{"email": {"x@example.com"}, "password": {"short"}, "role": {"staff"}}).
-		expect(t, 400, "at least 8 characters", "is required for staff")
+		expect(t, 400, "at least 8 characters", "is required for a manager or staff")
 
 	s := newBrowser(t, e)
 	s.login("staff@example.com", "staff-password").redirectsTo(t, "/admin/")

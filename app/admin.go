@@ -4,12 +4,13 @@ import "time"
 
 // Admin roles (decisions.md §10).
 const (
-	RoleOwner = "owner"
-	RoleStaff = "staff"
+	RoleOwner   = "owner"
+	RoleManager = "manager"
+	RoleStaff   = "staff"
 )
 
-// AdminUser is an account of the admin side: an owner (every store) or staff
-// of one store.
+// AdminUser is an account of the admin side: an owner (every store), or a
+// manager or staff of one store (what each may do: RolePerms).
 type AdminUser struct {
 	ID           uint64    `json:"id"`
 	Email        string    `json:"email"`
@@ -34,7 +35,7 @@ type AdminView struct {
 // View returns the public form of u.
 func (u *AdminUser) View() AdminView {
 	v := AdminView{ID: u.ID, Email: u.Email, Role: u.Role, CreatedAt: UTC(u.CreatedAt)}
-	if u.Role == RoleStaff {
+	if u.Role != RoleOwner {
 		id := u.StoreID
 		v.StoreID = &id
 	}
@@ -247,9 +248,9 @@ func (as *AdminService) Create(in NewAdmin) (*AdminUser, error) {
 	v.Email("email", in.Email)
 	v.Check(len(in.Password) >= 8, "password", "must be at least 8 characters")
 	v.Check(len(in.Password) <= 72, "password", "must be at most 72 bytes")
-	v.OneOf("role", in.Role, RoleOwner, RoleStaff)
-	if in.Role == RoleStaff && in.StoreID == 0 {
-		v.Add("store_id", "is required for staff")
+	v.OneOf("role", in.Role, RoleOwner, RoleManager, RoleStaff)
+	if in.Role != RoleOwner && in.StoreID == 0 {
+		v.Add("store_id", "is required for a manager or staff")
 	}
 	if err := v.Err(); err != nil {
 		return nil, err

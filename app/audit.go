@@ -119,29 +119,3 @@ func (as *AuditService) Prune() (int, error) {
 	})
 	return n, err
 }
-
-// Owner-only actions (decisions.md §10 and issue 11): staff may run a store
-// but not change who holds its keys or whether it is open.
-const (
-	ActRotateKey   = "rotate_key"
-	ActSetActive   = "set_active"
-	ActManageUsers = "manage_users"
-	ActCreateStore = "create_store"
-	ActAuditLog    = "audit_log"
-)
-
-// Permit reports whether u may do action; staff get forbidden for the
-// owner-only ones. The admin API and the panel both ask it.
-func Permit(u *AdminUser, action string) error {
-	if u == nil {
-		return Errorf(EUnauthorized, "not logged in")
-	}
-	if u.Role == RoleOwner {
-		return nil
-	}
-	switch action {
-	case ActRotateKey, ActSetActive, ActManageUsers, ActCreateStore, ActAuditLog:
-		return Errorf(EForbidden, "only an owner may do this")
-	}
-	return nil
-}
