@@ -154,6 +154,9 @@ func (h *Handler) auth(c *fiber.Ctx) error {
 		return err
 	}
 	c.Locals(keyAdmin, u)
+	if segs := routeSegs(c.Path(), "/api/v1/admin"); !enrolRoute(segs) && h.svc.Admins.MustEnrolTOTP(u, h.svc.Stores.Get) {
+		return app.Errorf(app.EForbidden, "your store requires a second factor: enrol at POST /api/v1/admin/auth/totp/ first")
+	}
 	return c.Next()
 }
 
@@ -186,6 +189,12 @@ func (h *Handler) authorize(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Next()
+}
+
+// enrolRoute reports whether segs are a route an admin who must enrol a
+// second factor may still use (the enrolment, /me, the password, logout).
+func enrolRoute(segs []string) bool {
+	return len(segs) > 0 && (segs[0] == "auth" || segs[0] == "me" || segs[0] == "totp" || segs[0] == "password" || segs[0] == "logout")
 }
 
 // routeSegs splits a request path after prefix into its non-empty segments.

@@ -116,6 +116,9 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get("/favicon.ico", p.favicon)
 	r.Get("/admin", p.authed(p.dashboard))
 	r.Get("/admin/audit", p.authed(p.permit(app.ActAuditLog, p.auditPage)))
+	r.Get("/admin/totp", p.authed(p.totpPage))
+	r.Post("/admin/totp", p.authed(p.startTOTP))
+	r.Post("/admin/totp/confirm", p.authed(p.confirmTOTP))
 	r.Get("/admin/password", p.authed(p.passwordPage))
 	r.Post("/admin/password", p.authed(p.changePassword))
 	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
@@ -361,7 +364,11 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if c.Method() == fiber.MethodPost && !tokenEqual(c.FormValue("csrf"), sess.csrf) {
 			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
 		}
-		if segs := routeSegs(c.Path(), "/admin"); !isStoreRoute(segs) {
+		segs := routeSegs(c.Path(), "/admin")
+		if !enrolRoute(segs) && p.h.svc.Admins.MustEnrolTOTP(u, p.h.svc.Stores.Get) {
+			return c.Redirect("/admin/totp/", fiber.StatusSeeOther)
+		}
+		if !isStoreRoute(segs) {
 			err = app.Allow(u, false, c.Method(), segs)
 		}
 		if err == nil {

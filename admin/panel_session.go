@@ -215,6 +215,28 @@ type loginData struct {
 	Email     string
 	Next      string
 	LoggedOut bool
+	// Ticket, when set, makes the page the second step: the account's
+	// TOTP or recovery code (the ticket proves the password was right).
+	Ticket string
+}
+
+// deviceCookie holds the admin's device token (takeLogin): failures from
+// elsewhere never lock this browser out.
+const deviceCookie = "sf_admin_device"
+
+// totpTicket signs "the password of email was right" for the second step
+// of a login started with the login form of seed, valid until exp.
+func (p *panel) totpTicket(email, seed string, exp int64) string {
+	m := hmac.New(sha256.New, p.loginKey)
+	m.Write([]byte("panel-totp\x00" + email + "\x00" + seed + "\x00" + strconv.FormatInt(exp, 10)))
+	return strconv.FormatInt(exp, 10) + "." + hex.EncodeToString(m.Sum(nil))
+}
+
+// ticketOK checks a second-step ticket of email (five minutes).
+func (p *panel) ticketOK(ticket, email, seed string) bool {
+	expS, _, _ := strings.Cut(ticket, ".")
+	exp, err := strconv.ParseInt(expS, 10, 64)
+	return err == nil && p.h.svc.Now().Unix() <= exp && tokenEqual(ticket, p.totpTicket(email, seed, exp))
 }
 
 // loginPage serves GET /admin/login/.
@@ -255,7 +277,26 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	next := safeNext(c.FormValue("next"))
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
 	ip := p.h.proxies.ClientIP(c)
-	_, _, u, err := p.h.svc.Admins.Login(email, c.FormValue("password"), ip)
+	in := app.LoginRequest{Email: email, Password: c.FormValue("password"), IP: ip, Device: c.Cookies(deviceCookie),
+		TOTPCode: strings.TrimSpace(c.FormValue("totp_code")), RecoveryCode: strings.TrimSpace(c.FormValue("recovery_code"))}
+	var r *app.AdminLogin
+	var err error
+	if ticket := c.FormValue("ticket"); ticket != "" {
+		if !p.ticketOK(ticket, email, seed) {
+			return p.showLogin(c, v.withError("The login has expired. Log in again."), fiber.StatusUnauthorized)
+		}
+		r, err = p.h.svc.Admins.LoginSecondStep(in)
+		if app.ErrorCode(err) == app.EInvalidCreds || app.ErrorCode(err) == app.ETOTPRequired {
+			v.Data = loginData{Email: strings.Clone(email), Next: next, Ticket: strings.Clone(ticket)}
+			return p.showLogin(c, v.withError("Wrong or already used code."), fiber.StatusUnauthorized)
+		}
+	} else {
+		r, err = p.h.svc.Admins.LoginWith(in)
+	}
+	if app.ErrorCode(err) == app.ETOTPRequired {
+		v.Data = loginData{Email: strings.Clone(email), Next: next, Ticket: p.totpTicket(email, seed, p.h.svc.Now().Add(5*time.Minute).Unix())}
+		return p.showLogin(c, v, fiber.StatusOK)
+	}
 	if err != nil {
 		var ae *app.Error
 		switch {
@@ -268,6 +309,12 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))
+	}
+	u := r.User
+	c.Cookie(&fiber.Cookie{Name: deviceCookie, Value: r.Device, Path: "/admin", Expires: r.DeviceExpiresAt,
+		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+	if p.h.svc.Admins.MustEnrolTOTP(u, p.h.svc.Stores.Get) {
+		next = "/admin/totp/"
 	}
 	// A browser-session cookie: the server ends the session after its lifetime.
 	id := p.sessions.create(u)

@@ -52,7 +52,7 @@ func wantAllowed(t *testing.T, u *app.AdminUser, method, path, prefix string) bo
 	var ok bool
 	if scoped {
 		segs = segs[2:]
-		_, ok = app.StoreRoutePerm(segs)
+		_, ok = app.StoreRoutePerm(method, segs)
 	} else {
 		_, ok = app.GlobalRoutePerm(method, segs)
 	}

@@ -57,7 +57,9 @@ type storeView struct {
 	Currency  string `json:"currency"`
 	IsActive  bool   `json:"is_active"`
 	CreatedAt string `json:"created_at"`
-	APIKey    string `json:"api_key,omitempty"`
+	// RequireStaffTOTP: managers and staff must enrol a second factor.
+	RequireStaffTOTP bool   `json:"require_staff_totp"`
+	APIKey           string `json:"api_key,omitempty"`
 	// Settings beyond the public configuration (PATCH stores/{id}/).
 	AllowedOrigins     []string        `json:"allowed_origins"`
 	Domains            []string        `json:"domains"`
@@ -69,7 +71,7 @@ func viewStore(st *app.Store) any { return viewStoreKey(st, "") }
 
 func viewStoreKey(st *app.Store, key string) storeView {
 	return storeView{ID: st.ID, Name: st.Name, Subdomain: st.Subdomain, Currency: st.Currency,
-		IsActive: st.IsActive, CreatedAt: app.UTC(st.CreatedAt).Format("2006-01-02T15:04:05Z"), APIKey: key,
+		IsActive: st.IsActive, RequireStaffTOTP: st.RequireStaffTOTP, CreatedAt: app.UTC(st.CreatedAt).Format("2006-01-02T15:04:05Z"), APIKey: key,
 		AllowedOrigins: nonNil(st.AllowedOrigins), Domains: nonNil(st.Domains), NotificationEmails: nonNil(st.NotificationEmails), Notifications: st.Notifications()}
 }
 
@@ -116,8 +118,9 @@ func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(
 // allowed_origins, domains, notification_emails, notifications}.
 func (h *Handler) patchStore(c *fiber.Ctx) error {
 	var in struct {
-		IsActive *bool   `json:"is_active"`
-		Name     *string `json:"name"`
+		IsActive         *bool   `json:"is_active"`
+		Name             *string `json:"name"`
+		RequireStaffTOTP *bool   `json:"require_staff_totp"`
 		app.StoreSettingsInput
 	}
 	if err := httpkit.Decode(c, &in); err != nil {
@@ -126,6 +129,11 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 	st := storeOf(c)
 	if in.IsActive != nil {
 		if err := app.Permit(adminOf(c), app.ActSetActive); err != nil {
+			return err
+		}
+	}
+	if in.RequireStaffTOTP != nil {
+		if err := app.Permit(adminOf(c), app.PermUsers); err != nil {
 			return err
 		}
 	}
@@ -142,6 +150,11 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 	}
 	if in.IsActive != nil {
 		if st, err = h.svc.Stores.SetActive(st.ID, *in.IsActive); err != nil {
+			return err
+		}
+	}
+	if in.RequireStaffTOTP != nil {
+		if st, err = h.svc.Stores.SetRequireStaffTOTP(st.ID, *in.RequireStaffTOTP); err != nil {
 			return err
 		}
 	}

@@ -15,22 +15,67 @@ func (h *Handler) registerUserRoutes(r fiber.Router) {
 	r.Post("/users", h.createUser)
 	r.Delete("/users/:uid", h.deleteUser)
 	r.Get("/me", h.me)
+	r.Post("/auth/totp", h.startTOTP)
+	r.Post("/auth/totp/confirm", h.confirmTOTP)
 }
 
-// login serves POST /api/v1/admin/auth/login/.
+// login serves POST /api/v1/admin/auth/login/ {email, password,
+// device_token?, totp_code?, recovery_code?}: 401 totp_required when the
+// account has a second factor and neither code was sent.
 func (h *Handler) login(c *fiber.Ctx) error {
 	var in struct {
-		Email    string `json:"email"`
-		Password string `json:"password"`
+		Email        string `json:"email"`
+		Password     string `json:"password"`
+		DeviceToken  string `json:"device_token"`
+		TOTPCode     string `json:"totp_code"`
+		RecoveryCode string `json:"recovery_code"`
 	}
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	tok, exp, u, err := h.svc.Admins.Login(in.Email, in.Password, h.proxies.ClientIP(c))
+	var v app.Validation
+	v.MaxLen("device_token", in.DeviceToken, 2048)
+	v.MaxLen("totp_code", in.TOTPCode, 16)
+	v.MaxLen("recovery_code", in.RecoveryCode, 32)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	r, err := h.svc.Admins.LoginWith(app.LoginRequest{Email: in.Email, Password: in.Password, IP: h.proxies.ClientIP(c),
+		Device: in.DeviceToken, TOTPCode: in.TOTPCode, RecoveryCode: in.RecoveryCode})
 	if err != nil {
 		return err
 	}
-	return tokenReply(c, tok, exp, u)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return httpkit.OK(c, fiber.Map{"access_token": r.Token, "expires_at": r.ExpiresAt.UTC().Format(time.RFC3339), "token_type": "Bearer",
+		"user": r.User.View(), "device_token": r.Device, "device_expires_at": r.DeviceExpiresAt.UTC().Format(time.RFC3339)})
+}
+
+// startTOTP serves POST /api/v1/admin/auth/totp/: a new secret and its
+// otpauth:// URI, pending until confirmed.
+func (h *Handler) startTOTP(c *fiber.Ctx) error {
+	en, err := h.svc.Admins.StartTOTP(adminOf(c).ID)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return httpkit.OK(c, en)
+}
+
+// confirmTOTP serves POST /api/v1/admin/auth/totp/confirm/ {code}: the
+// factor is on from now; the answer has the recovery codes, shown once.
+func (h *Handler) confirmTOTP(c *fiber.Ctx) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	codes, err := h.svc.Admins.ConfirmTOTP(adminOf(c).ID, in.Code)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return httpkit.OK(c, fiber.Map{"recovery_codes": codes})
 }
 
 // tokenReply writes an admin token result; it must never be cached.

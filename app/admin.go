@@ -21,7 +21,18 @@ type AdminUser struct {
 	// TokenVersion is raised by a password change: admin tokens and panel
 	// sessions carry the version they were made under, so every older one ends.
 	TokenVersion uint64 `json:"token_version,omitempty"`
+	// TOTPSecret is the confirmed second factor (base32; "" none),
+	// TOTPPending an enrolment awaiting its first code, TOTPLastStep the
+	// last time step used (a code is not accepted twice), RecoveryHashes the
+	// SHA-256 of the unused recovery codes.
+	TOTPSecret     string   `json:"totp_secret,omitempty"`
+	TOTPPending    string   `json:"totp_pending,omitempty"`
+	TOTPLastStep   int64    `json:"totp_last_step,omitempty"`
+	RecoveryHashes []string `json:"recovery_hashes,omitempty"`
 }
+
+// HasTOTP reports whether u logs in with a second factor.
+func (u *AdminUser) HasTOTP() bool { return u.TOTPSecret != "" }
 
 // AdminView is an admin user as shown: never the hash.
 type AdminView struct {
@@ -30,11 +41,16 @@ type AdminView struct {
 	Role      string    `json:"role"`
 	StoreID   *uint64   `json:"store_id"`
 	CreatedAt time.Time `json:"created_at"`
+	// TOTPEnabled: the account logs in with a second factor;
+	// RecoveryCodesLeft how many unused recovery codes it has.
+	TOTPEnabled       bool `json:"totp_enabled"`
+	RecoveryCodesLeft int  `json:"recovery_codes_left"`
 }
 
 // View returns the public form of u.
 func (u *AdminUser) View() AdminView {
-	v := AdminView{ID: u.ID, Email: u.Email, Role: u.Role, CreatedAt: UTC(u.CreatedAt)}
+	v := AdminView{ID: u.ID, Email: u.Email, Role: u.Role, CreatedAt: UTC(u.CreatedAt),
+		TOTPEnabled: u.HasTOTP(), RecoveryCodesLeft: len(u.RecoveryHashes)}
 	if u.Role != RoleOwner {
 		id := u.StoreID
 		v.StoreID = &id
@@ -93,24 +109,96 @@ func (as *AdminService) Bootstrap(email, password string) (string, error) {
 	return generated, err
 }
 
-// Login checks credentials and returns a signed admin token and its expiry.
-// ip is the client's address ("" for calls from inside the process: not
-// limited). The login limits are taken before any password work
-// (takeAdminLogin). Errors: invalid_credentials, rate_limited.
+// Login checks credentials and returns a signed admin token and its expiry
+// (LoginWith without a device token or second factor).
 func (as *AdminService) Login(email, password, ip string) (string, time.Time, *AdminUser, error) {
-	email = NormalizeEmail(email)
-	att, err := as.s.takeAdminLogin(email, ip)
+	r, err := as.LoginWith(LoginRequest{Email: email, Password: password, IP: ip})
 	if err != nil {
 		return "", time.Time{}, nil, err
 	}
-	u, err := as.checkPassword(email, password)
-	var tok string
-	var exp time.Time
+	return r.Token, r.ExpiresAt, r.User, nil
+}
+
+// AdminLogin is a successful admin login: the token, and a new device token
+// that exempts this device from failures elsewhere (takeLogin).
+type AdminLogin struct {
+	Token           string
+	ExpiresAt       time.Time
+	User            *AdminUser
+	Device          string
+	DeviceExpiresAt time.Time
+}
+
+// LoginWith checks the credentials and the second factor of an account that
+// has one, and returns a signed admin token and a device token. The login
+// limits are taken before any password work (takeAdminLogin); a valid device
+// token of the account counts its failures on its own budget. Errors:
+// invalid_credentials (also a wrong or used second-factor code),
+// totp_required, rate_limited.
+func (as *AdminService) LoginWith(in LoginRequest) (*AdminLogin, error) {
+	email := NormalizeEmail(in.Email)
+	device := ""
+	if in.Device != "" {
+		if u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.AdminByEmail(email) }); err == nil {
+			device = deviceOf(as.s.Tokens, in.Device, 0, u.ID)
+		}
+	}
+	att, err := as.s.takeAdminLogin(email, in.IP, device)
+	if err != nil {
+		return nil, err
+	}
+	u, err := as.checkPassword(email, in.Password)
+	if err == nil && u.HasTOTP() {
+		err = as.secondFactor(u, in.TOTPCode, in.RecoveryCode)
+	}
+	return as.finishLogin(att, u, err)
+}
+
+// LoginSecondStep ends a login whose password was checked before (the
+// panel's second step, which holds a signed ticket of it): only the second
+// factor of email's account is checked, under the same limits.
+func (as *AdminService) LoginSecondStep(in LoginRequest) (*AdminLogin, error) {
+	email := NormalizeEmail(in.Email)
+	u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.AdminByEmail(email) })
+	if err != nil {
+		return nil, Errorf(EInvalidCreds, "wrong email or password")
+	}
+	att, err := as.s.takeAdminLogin(email, in.IP, deviceOf(as.s.Tokens, in.Device, 0, u.ID))
+	if err != nil {
+		return nil, err
+	}
+	if u.HasTOTP() {
+		err = as.secondFactor(u, in.TOTPCode, in.RecoveryCode)
+	}
+	return as.finishLogin(att, u, err)
+}
+
+// finishLogin issues the tokens of a login that passed its checks (err nil)
+// and settles its slots.
+func (as *AdminService) finishLogin(att *loginAttempt, u *AdminUser, err error) (*AdminLogin, error) {
+	r := &AdminLogin{User: u}
 	if err == nil {
-		tok, exp, err = as.Token(u)
+		r.Token, r.ExpiresAt, err = as.Token(u)
+	}
+	if err == nil {
+		r.DeviceExpiresAt = UTC(as.s.Now().Add(DeviceTokenTTL))
+		r.Device, err = issueDevice(as.s.Tokens, as.s.Now(), 0, u.ID)
 	}
 	att.done(err)
-	return tok, exp, u, err
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// MustEnrolTOTP reports whether u must enrol a second factor before doing
+// anything else: a manager or staff of a store that requires it.
+func (as *AdminService) MustEnrolTOTP(u *AdminUser, st func(id uint64) (*Store, error)) bool {
+	if u.Role == RoleOwner || u.HasTOTP() {
+		return false
+	}
+	s, err := st(u.StoreID)
+	return err == nil && s.RequireStaffTOTP
 }
 
 // checkPassword returns the admin of email when password is theirs
@@ -202,7 +290,7 @@ func (as *AdminService) ChangePassword(id uint64, oldPassword, newPassword, ip s
 	if err != nil {
 		return nil, err
 	}
-	att, err := as.s.takeAdminLogin(u.Email, ip)
+	att, err := as.s.takeAdminLogin(u.Email, ip, "")
 	if err != nil {
 		return nil, err
 	}

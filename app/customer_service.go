@@ -78,6 +78,10 @@ type TokenResult struct {
 	RefreshExpiresAt time.Time `json:"refresh_expires_at"`
 	TokenType        string    `json:"token_type"`
 	Customer         Profile   `json:"customer"`
+	// DeviceToken (login only) is sent back as device_token on later logins
+	// from this device: its failures count on its own budget, and failures
+	// elsewhere never lock it out.
+	DeviceToken string `json:"device_token,omitempty"`
 }
 
 var (
@@ -138,18 +142,39 @@ func (cs *CustomerService) Register(st *Store, in Registration) (*TokenResult, e
 	return res, nil
 }
 
-// Login checks the credentials and starts a session. An unknown email costs
-// the same password work as a wrong password. The login slot is taken first
-// (ratelimit.login_failures per store and email) and given back on success.
-// Errors: invalid_credentials, rate_limited.
+// Login checks the credentials and starts a session (LoginWith from an
+// unknown address without a device token).
 func (cs *CustomerService) Login(st *Store, email, password string) (*TokenResult, error) {
-	att, err := cs.s.takeShopperLogin(st.ID, NormalizeEmail(email))
+	return cs.LoginWith(st, LoginRequest{Email: email, Password: password})
+}
+
+// LoginWith checks the credentials and starts a session. An unknown email
+// costs the same password work as a wrong password. The login slots are
+// taken first (takeShopperLogin: a known address or a valid device token of
+// the account is never locked out by failures elsewhere) and given back on
+// success, which also returns a new device token. Errors:
+// invalid_credentials, rate_limited.
+func (cs *CustomerService) LoginWith(st *Store, in LoginRequest) (*TokenResult, error) {
+	email := NormalizeEmail(in.Email)
+	device := ""
+	if in.Device != "" {
+		if c, err := view(cs.s.DB, func(tx Tx) (*Customer, error) { return tx.CustomerByEmail(st.ID, email) }); err == nil {
+			device = deviceOf(cs.s.Tokens, in.Device, st.ID, c.ID)
+		}
+	}
+	att, err := cs.s.takeShopperLogin(st.ID, email, in.IP, device)
 	if err != nil {
 		return nil, err
 	}
-	res, err := cs.login(st, email, password)
+	res, err := cs.login(st, in.Email, in.Password)
+	if err == nil {
+		res.DeviceToken, err = issueDevice(cs.s.Tokens, cs.s.Now(), st.ID, res.Customer.ID)
+	}
 	att.done(err)
-	return res, err
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 func (cs *CustomerService) login(st *Store, email, password string) (*TokenResult, error) {

@@ -44,7 +44,7 @@ const (
 var Codes = []string{EValidation, EInvalidAPIKey, EStoreInactive, EUnauthorized, EInvalidCreds,
 	EEmailNotVerified, EForbidden, ENotFound, EConflict, EInvalidOrderState, EPriceChanged,
 	EOutOfStock, EPayloadTooLarge, ERateLimited, EProviderUnavailable, EProviderDeclined,
-	ETestPaymentsRefused, EInternal, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
+	ETestPaymentsRefused, EInternal, ETOTPRequired, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
 
 // Error is a domain error: a code from the list above, a message safe to show
 // to the client, and for validation the per-field messages.

@@ -90,9 +90,12 @@ func Permit(u *AdminUser, p Perm) error {
 }
 
 // StoreRoutePerm returns the permission of a store route whose path after
-// /stores/{id}/ is segs; ok is false for a resource the table lacks (then
+// /stores/{id}/ is segs (changing the store itself is settings); ok is false for a resource the table lacks (then
 // only an owner passes).
-func StoreRoutePerm(segs []string) (p Perm, ok bool) {
+func StoreRoutePerm(method string, segs []string) (p Perm, ok bool) {
+	if len(segs) == 0 && method != "GET" {
+		return PermSettings, true // PATCH the store: its settings
+	}
 	if len(segs) == 0 {
 		return PermAny, true
 	}
@@ -125,7 +128,7 @@ func Allow(u *AdminUser, scoped bool, method string, segs []string) error {
 	var p Perm
 	var ok bool
 	if scoped {
-		p, ok = StoreRoutePerm(segs)
+		p, ok = StoreRoutePerm(method, segs)
 	} else {
 		p, ok = GlobalRoutePerm(method, segs)
 	}

@@ -201,7 +201,7 @@ type (
 		Tokens         Tokens
 		revocations    *Revocations
 		revoked        func(*Revocation) // a committed revocation: here and in the other processes
-		takeAdminLogin func(email, ip string) (*loginAttempt, error)
+		takeAdminLogin func(email, ip, device string) (*loginAttempt, error)
 	}
 
 	customerDeps struct {
@@ -214,6 +214,6 @@ type (
 		SendMail         func(Mail) // queues a mail in a transaction of its own (a lock notice)
 		kick             func()     // wakes the workers after a commit that queued mail
 		revoked          func(*Revocation)
-		takeShopperLogin func(storeID uint64, email string) (*loginAttempt, error)
+		takeShopperLogin func(storeID uint64, email, ip, device string) (*loginAttempt, error)
 	}
 )

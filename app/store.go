@@ -35,8 +35,11 @@ type Store struct {
 	// MailTemplates are the store's overrides of the built-in mail
 	// templates, by kind (validated on save).
 	MailTemplates map[string]MailTemplate `json:"mail_templates,omitempty"`
-	CreatedAt     time.Time               `json:"created_at"`
-	UpdatedAt     time.Time               `json:"updated_at"`
+	// RequireStaffTOTP: the store's managers and staff must enrol a second
+	// factor before they may do anything else on the admin side.
+	RequireStaffTOTP bool      `json:"require_staff_totp,omitempty"`
+	CreatedAt        time.Time `json:"created_at"`
+	UpdatedAt        time.Time `json:"updated_at"`
 }
 
 // SharedStoreTx reads stores on hot paths (checkout, notifications).

@@ -15,6 +15,7 @@ var statusOf = map[string]int{
 	app.EStoreInactive:       fiber.StatusForbidden,
 	app.EUnauthorized:        fiber.StatusUnauthorized,
 	app.EInvalidCreds:        fiber.StatusUnauthorized,
+	app.ETOTPRequired:        fiber.StatusUnauthorized,
 	app.EEmailNotVerified:    fiber.StatusForbidden,
 	app.EForbidden:           fiber.StatusForbidden,
 	app.ENotFound:            fiber.StatusNotFound,

@@ -89,8 +89,9 @@ func (a *accounts) register(c *fiber.Ctx) error {
 // login serves POST /api/v1/customer/auth/login/.
 func (a *accounts) login(c *fiber.Ctx) error {
 	var in struct {
-		Email    string `json:"email"`
-		Password string `json:"password"`
+		Email       string `json:"email"`
+		Password    string `json:"password"`
+		DeviceToken string `json:"device_token"`
 	}
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
@@ -99,10 +100,12 @@ func (a *accounts) login(c *fiber.Ctx) error {
 	v.Required("email", in.Email)
 	v.Check(in.Password != "", "password", "is required")
 	v.MaxLen("email", in.Email, 254)
+	v.MaxLen("device_token", in.DeviceToken, 2048)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	res, err := a.s.svc.Customers.Login(store(c), in.Email, in.Password)
+	res, err := a.s.svc.Customers.LoginWith(store(c), app.LoginRequest{Email: in.Email, Password: in.Password,
+		IP: a.s.clientIP(c), Device: in.DeviceToken})
 	if err != nil {
 		return err
 	}

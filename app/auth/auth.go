@@ -30,7 +30,7 @@ func NewJWT(secret []byte, now func() time.Time) *JWT {
 	}
 	j := &JWT{keys: map[string][]byte{}, now: now, parser: jwt.NewParser(jwt.WithValidMethods([]string{"HS256"}),
 		jwt.WithIssuer("storefront"), jwt.WithExpirationRequired(), jwt.WithTimeFunc(now))}
-	for _, kind := range []string{app.TokenShopper, app.TokenAdmin} {
+	for _, kind := range []string{app.TokenShopper, app.TokenAdmin, app.TokenDevice} {
 		m := hmac.New(sha256.New, secret)
 		m.Write([]byte("storefront token key: " + kind))
 		j.keys[kind] = m.Sum(nil)
