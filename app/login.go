@@ -37,7 +37,7 @@ const (
 	AdminKnownAddressTTL = KnownAddressTTL
 	// DeviceTokenTTL is how long a device token from a successful login is
 	// accepted.
-	DeviceTokenTTL = 90 * 24 * time.Hour
+	DeviceTokenTTL       = 90 * 24 * time.Hour
 	defaultLoginFailures = 5
 )
 
