@@ -1,0 +1,141 @@
+package admin_test
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+type totpEnrolment struct {
+	Secret string `json:"secret"`
+	URI    string `json:"otpauth_uri"`
+}
+
+// enrolTOTP enrols the admin of tok and returns the secret and recovery codes.
+func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
+	t.Helper()
+	var en totpEnrolment
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/", Token: tok}).Expect(t, 200, "").Decode(t, &en)
+	if en.Secret == "" || !strings.HasPrefix(en.URI, "otpauth://totp/Storefront:") || !strings.Contains(en.URI, "secret="+en.Secret) {
+		t.Fatalf("got enrolment %+v", en)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": "000000"}}).
+		Expect(t, 400, "validation_failed")
+	var out struct {
+		RecoveryCodes []string `json:"recovery_codes"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": app.TOTPCode(en.Secret, e.Now())}}).
+		Expect(t, 200, "").Decode(t, &out)
+	if len(out.RecoveryCodes) != app.RecoveryCodes {
+		t.Fatalf("got %d recovery codes, want %d", len(out.RecoveryCodes), app.RecoveryCodes)
+	}
+	e.Advance(30 * time.Second) // the confirming code's step is spent
+	return en.Secret, out.RecoveryCodes
+}
+
+func TestAdminTOTPLogin(t *testing.T) {
+	e := testenv.New(t)
+	secret, recovery := enrolTOTP(t, e, e.OwnerToken)
+	login := func(extra map[string]string) *testenv.Response {
+		body := map[string]string{"email": "owner@example.com", "password": "owner-password"}
+		for k, v := range extra {
+			body[k] = v
+		}
+		return e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: body})
+	}
+	login(nil).Expect(t, 401, "totp_required")
+	login(map[string]string{"totp_code": "123456"}).Expect(t, 401, "invalid_credentials")
+	code := app.TOTPCode(secret, e.Now())
+	login(map[string]string{"totp_code": code}).Expect(t, 200, "")
+	login(map[string]string{"totp_code": code}).Expect(t, 401, "invalid_credentials") // not twice in its window
+	e.Advance(30 * time.Second)
+	login(map[string]string{"totp_code": app.TOTPCode(secret, e.Now())}).Expect(t, 200, "")
+	// a wrong password with a right code is still wrong
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "owner@example.com", "password": "nope-nope", "totp_code": app.TOTPCode(secret, e.Now())}}).
+		Expect(t, 401, "invalid_credentials")
+	t.Run("RecoveryCodeOnce", func(t *testing.T) {
+		login(map[string]string{"recovery_code": recovery[3]}).Expect(t, 200, "")
+		login(map[string]string{"recovery_code": recovery[3]}).Expect(t, 401, "invalid_credentials")
+		var me struct {
+			TOTPEnabled bool `json:"totp_enabled"`
+			Left        int  `json:"recovery_codes_left"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &me)
+		if !me.TOTPEnabled || me.Left != app.RecoveryCodes-1 {
+			t.Fatalf("got %+v, want enabled with %d codes left", me, app.RecoveryCodes-1)
+		}
+	})
+}
+
+func TestAdminTOTPRequiredForStaff(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	staff := e.Staff(sid, "staff@example.com")
+	products := fmt.Sprintf("%s/stores/%d/products/", api, sid)
+	e.Do(testenv.Req{Method: "GET", Path: products, Token: staff}).Expect(t, 200, "")
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s/stores/%d/", api, sid), Token: staff, Body: map[string]any{"require_staff_totp": true}}).
+		Expect(t, 403, "forbidden")
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s/stores/%d/", api, sid), Token: e.OwnerToken, Body: map[string]any{"require_staff_totp": true}}).
+		Expect(t, 200, "")
+	r := e.Do(testenv.Req{Method: "GET", Path: products, Token: staff}).Expect(t, 403, "forbidden")
+	if !strings.Contains(r.Body.Message, "second factor") {
+		t.Fatalf("got message %q, want a hint to enrol", r.Body.Message)
+	}
+	e.Do(testenv.Req{Method: "GET", Path: api + "/me/", Token: staff}).Expect(t, 200, "")
+	enrolTOTP(t, e, staff)
+	e.Do(testenv.Req{Method: "GET", Path: products, Token: staff}).Expect(t, 200, "")
+	// the owner needs none
+	e.Do(testenv.Req{Method: "GET", Path: products, Token: e.OwnerToken}).Expect(t, 200, "")
+
+	t.Run("Panel", func(t *testing.T) {
+		e.Svc.Admins.Create(app.NewAdmin{Email: "late@example.com", Password: "late-password", Role: app.RoleManager, StoreID: sid})
+		b := newBrowser(t, e)
+		b.login("late@example.com", "late-password").redirectsTo(t, "/admin/totp/")
+		b.get(fmt.Sprintf("/admin/stores/%d/products/", sid)).redirectsTo(t, "/admin/totp/")
+		b.get("/admin/totp/").expect(t, 200, "requires a second factor")
+	})
+}
+
+var ticketRE = regexp.MustCompile(`name="ticket" value="([^"]+)"`)
+
+func TestPanelTOTP(t *testing.T) {
+	e := testenv.New(t)
+	b := owner(t, e)
+	p := b.submit("/admin/totp/", "/admin/totp/", url.Values{}).expect(t, 200, "otpauth://totp/")
+	m := regexp.MustCompile(`Key: <code>([A-Z2-7]+)</code>`).FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("no key on the enrolment page: %s", p.Body)
+	}
+	secret := m[1]
+	b.submit("/admin/totp/", "/admin/totp/confirm/", url.Values{"code": {"000000"}}).expect(t, 400)
+	b.submit("/admin/totp/", "/admin/totp/", url.Values{})
+	// a second start replaces the pending secret: read it again
+	p = b.submit("/admin/totp/", "/admin/totp/", url.Values{})
+	secret = regexp.MustCompile(`Key: <code>([A-Z2-7]+)</code>`).FindStringSubmatch(p.Body)[1]
+	b.do("POST", "/admin/totp/confirm/", url.Values{"csrf": {csrfRE.FindStringSubmatch(p.Body)[1]}, "code": {app.TOTPCode(secret, e.Now())}}).
+		expect(t, 200, "recovery codes")
+	e.Advance(30 * time.Second)
+
+	// the second step
+	n := newBrowser(t, e)
+	step := n.login("owner@example.com", "owner-password").expect(t, 200, "second factor")
+	tm := ticketRE.FindStringSubmatch(step.Body)
+	if tm == nil {
+		t.Fatalf("no ticket: %s", step.Body)
+	}
+	form := url.Values{"csrf": {csrfRE.FindStringSubmatch(step.Body)[1]}, "email": {"owner@example.com"}, "ticket": {tm[1]}}
+	form.Set("totp_code", "111111")
+	n.do("POST", "/admin/login/", form).expect(t, 401, "Wrong or already used code")
+	form.Set("ticket", tm[1]+"0")
+	form.Set("totp_code", app.TOTPCode(secret, e.Now()))
+	n.do("POST", "/admin/login/", form).expect(t, 401, "expired")
+	form.Set("ticket", tm[1])
+	n.do("POST", "/admin/login/", form).redirectsTo(t, "/admin/")
+	n.get("/admin/").expect(t, 200)
+}
