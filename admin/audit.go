@@ -15,8 +15,9 @@ import (
 // The audit log is written in one place per entry point: the middleware of
 // the authenticated JSON API (auditAPI) and the panel's authed wrapper (for
 // POSTs) both call record after the handler, with the route's pattern; no
-// handler records anything itself. Reads (GET) are not recorded; writes are
-// recorded when they succeeded or were refused (403).
+// handler records anything itself. Reads (GET) are not recorded, except the
+// outbox's (recordRead); writes are recorded when they succeeded or were
+// refused (403).
 
 // auditVerbs are the last path segments that name an action on the object
 // before them (…/orders/5/cancel), not a sub-collection (…/products/5/images).
@@ -111,6 +112,16 @@ func (h *Handler) record(c *fiber.Ctx, u *app.AdminUser, storeID uint64, via str
 	action, object := auditAction(c.Method(), pattern, param)
 	e := app.AuditEntry{AdminID: u.ID, AdminEmail: u.Email, StoreID: storeID, Action: action, Object: object,
 		IP: h.proxies.ClientIP(c), Via: via, Status: status}
+	if err := h.svc.Audit.Record(e); err != nil {
+		h.log.Error("audit record", "action", action, "err", err)
+	}
+}
+
+// recordRead writes the audit entry of a read that is audited (the outbox:
+// it holds personal data and account mails).
+func (h *Handler) recordRead(c *fiber.Ctx, u *app.AdminUser, storeID uint64, via, action string) {
+	e := app.AuditEntry{AdminID: u.ID, AdminEmail: u.Email, StoreID: storeID, Action: action,
+		IP: h.proxies.ClientIP(c), Via: via, Status: fiber.StatusOK}
 	if err := h.svc.Audit.Record(e); err != nil {
 		h.log.Error("audit record", "action", action, "err", err)
 	}

@@ -19,10 +19,11 @@ func (p *panel) outboxPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Outbox(st.ID, lp)
+	page, err := p.h.outbox(st.ID, lp)
 	if err != nil {
 		return err
 	}
+	p.h.recordRead(c, v.Admin, st.ID, "panel", "outbox.read")
 	v.Title, v.Tab = "Outbox", "outbox"
 	v.Data = outboxData{Mails: page.Items, Pager: p.pager(storePath(st, "outbox/"), "outbox", st.ID, lp, page.Next)}
 	return p.render(c, fiber.StatusOK, "outbox", v)

@@ -3,6 +3,7 @@ package app
 import (
 	"embed"
 	htmltemplate "html/template"
+	"regexp"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
@@ -258,4 +259,25 @@ func (s *Services) Kick() {
 	if s.OnQueued != nil {
 		s.OnQueued()
 	}
+}
+
+// accountCodeRE finds the six-digit codes of account mails.
+var accountCodeRE = regexp.MustCompile(`\b[0-9]{6}\b`)
+
+// MaskedCode is what an account mail's code reads as in a masked outbox view.
+const MaskedCode = "••••••"
+
+// MaskCodes returns m with the codes of an account mail (email
+// verification, password reset) masked, for the outbox view once mail goes
+// out by SMTP: whoever reads the outbox must not be able to take over a
+// shopper's account. Other mails are returned as they are.
+func (m *Mail) MaskCodes() *Mail {
+	if m.Kind != MailVerifyCode && m.Kind != MailPasswordReset {
+		return m
+	}
+	x := *m
+	x.Subject = accountCodeRE.ReplaceAllString(x.Subject, MaskedCode)
+	x.Text = accountCodeRE.ReplaceAllString(x.Text, MaskedCode)
+	x.HTML = accountCodeRE.ReplaceAllString(x.HTML, MaskedCode)
+	return &x
 }

@@ -76,6 +76,9 @@ type Options struct {
 	App app.Options
 	// Pass, when set, replaces the cheap bcrypt (to count password work).
 	Pass app.Passwords
+	// Mailer, when set, is the services' mail transport (as when SMTP is
+	// configured); nil: mail stays in the outbox.
+	Mailer app.Mailer
 	// Log, when set, is the services' logger (services are given it when
 	// they are built, so it cannot be swapped afterwards); nil: testLog.
 	Log *slog.Logger
@@ -169,7 +172,7 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if log == nil {
 		log = testLog()
 	}
-	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, nil, e.Now, log, opt.App)
+	e.Svc = app.NewServices(db, auth.NewJWT(secret, e.Now), pass, opt.Mailer, e.Now, log, opt.App)
 	e.Svc.Webhooks.Sender = webhook.New(5*time.Second, true) // tests: receivers listen on 127.0.0.1
 	svc := e.Svc
 	t.Cleanup(svc.Customers.WaitForgotten) // queued password resets end before the database closes
