@@ -124,6 +124,7 @@ func (p *panel) routes(r fiber.Router) {
 	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
 	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
+	r.Post("/admin/users/totp-policy", p.authed(p.ownerOnly(p.totpPolicy)))
 	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(p.deleteUser)))
 
 	p.storeRoutes(r)

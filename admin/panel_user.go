@@ -77,3 +77,22 @@ func (p *panel) deleteUser(c *fiber.Ctx, v *view) error {
 	p.sessions.dropAdmin(id)
 	return p.redirect(c, v, "/admin/users/", ok1("Admin user deleted."))
 }
+
+// totpPolicy serves POST /admin/users/totp-policy/ (owner) {store_id,
+// require=yes|no}: whether the store's managers and staff must enrol a
+// second factor.
+func (p *panel) totpPolicy(c *fiber.Ctx, v *view) error {
+	id, err := strconv.ParseUint(c.FormValue("store_id"), 10, 64)
+	if err != nil || id == 0 {
+		return app.NotFound("store")
+	}
+	st, err := p.h.svc.Stores.SetRequireStaffTOTP(id, c.FormValue("require") == "yes")
+	if err != nil {
+		return err
+	}
+	msg := "Two-factor login is optional for the staff of “" + st.Name + "”."
+	if st.RequireStaffTOTP {
+		msg = "The staff of “" + st.Name + "” must now enrol two-factor login."
+	}
+	return p.redirect(c, v, "/admin/users/", ok1(msg))
+}

@@ -139,3 +139,22 @@ func TestPanelTOTP(t *testing.T) {
 	n.do("POST", "/admin/login/", form).redirectsTo(t, "/admin/")
 	n.get("/admin/").expect(t, 200)
 }
+
+func TestPanelTOTPPolicy(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	e.Staff(sid, "staff@example.com")
+	s := newBrowser(t, e)
+	s.login("staff@example.com", "staff-password").redirectsTo(t, "/admin/")
+	s.do("POST", "/admin/users/totp-policy/", url.Values{"csrf": {s.csrf("/admin/totp/")}, "store_id": {fmt.Sprint(sid)}, "require": {"yes"}}).expect(t, 403)
+	o := owner(t, e)
+	o.submit("/admin/users/", "/admin/users/totp-policy/", url.Values{"store_id": {fmt.Sprint(sid)}, "require": {"yes"}}).redirectsTo(t, "/admin/users/")
+	if st, _ := e.Svc.Stores.Get(sid); !st.RequireStaffTOTP {
+		t.Fatal("the store does not require two-factor login")
+	}
+	o.get("/admin/users/").expect(t, 200, "Shop A: required")
+	o.submit("/admin/users/", "/admin/users/totp-policy/", url.Values{"store_id": {"999"}, "require": {"yes"}}).expect(t, 404)
+	// the staff's next page sends them to enrol; a new login does too
+	s.get(fmt.Sprintf("/admin/stores/%d/products/", sid)).redirectsTo(t, "/admin/totp/")
+	newBrowser(t, e).login("staff@example.com", "staff-password").redirectsTo(t, "/admin/totp/")
+}
