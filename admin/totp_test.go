@@ -83,6 +83,14 @@ func TestAdminTOTPRequiredForStaff(t *testing.T) {
 		Expect(t, 403, "forbidden")
 	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s/stores/%d/", api, sid), Token: e.OwnerToken, Body: map[string]any{"require_staff_totp": true}}).
 		Expect(t, 200, "")
+	var lg struct {
+		Required bool `json:"totp_enrolment_required"`
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/login/", Body: map[string]string{"email": "staff@example.com", "password": "staff-password"}}).
+		Expect(t, 200, "").Decode(t, &lg)
+	if !lg.Required {
+		t.Fatal("login answer does not tell the staff to enrol")
+	}
 	r := e.Do(testenv.Req{Method: "GET", Path: products, Token: staff}).Expect(t, 403, "forbidden")
 	if !strings.Contains(r.Body.Message, "second factor") {
 		t.Fatalf("got message %q, want a hint to enrol", r.Body.Message)

@@ -47,7 +47,8 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return httpkit.OK(c, fiber.Map{"access_token": r.Token, "expires_at": r.ExpiresAt.UTC().Format(time.RFC3339), "token_type": "Bearer",
-		"user": r.User.View(), "device_token": r.Device, "device_expires_at": r.DeviceExpiresAt.UTC().Format(time.RFC3339)})
+		"user": r.User.View(), "device_token": r.Device, "device_expires_at": r.DeviceExpiresAt.UTC().Format(time.RFC3339),
+		"totp_enrolment_required": h.svc.Admins.MustEnrolTOTP(r.User, h.svc.Stores.Get)})
 }
 
 // startTOTP serves POST /api/v1/admin/auth/totp/: a new secret and its
