@@ -36,6 +36,9 @@ const (
 	// EStorageUnavailable: the database cannot be reached (lost, restarting);
 	// nothing was written, retry after RetryAfter seconds (503).
 	EStorageUnavailable = "storage_unavailable"
+	// ETOTPRequired: the password was right; the account's second factor
+	// (totp_code or recovery_code) is missing (401).
+	ETOTPRequired = "totp_required"
 )
 
 // Codes lists every error code above (TestCodesComplete reads the const

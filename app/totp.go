@@ -22,9 +22,6 @@ const (
 	totpStep = 30
 	// RecoveryCodes is how many one-time recovery codes an enrolment gives.
 	RecoveryCodes = 10
-	// ETOTPRequired: the password was right; the account's second factor
-	// (totp_code or recovery_code) is missing (401).
-	ETOTPRequired = "totp_required"
 )
 
 var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
