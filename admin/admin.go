@@ -121,6 +121,7 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerOutboxRoutes(st)
 	h.registerMailRoutes(st)
 	h.registerWebhookRoutes(st)
+	h.registerSettingsVersionRoutes(st)
 	h.registerPanel(r)
 	return h
 }

@@ -176,19 +176,19 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 	if err == nil && section == "origins" {
 		list := lines(d.Allowed)
 		if !slices.Equal(list, v.Store.AllowedOrigins) {
-			_, err = p.h.svc.Stores.SetSettings(v.Store.ID, app.StoreSettingsInput{AllowedOrigins: &list})
+			_, err = p.h.svc.Stores.SetSettingsBy(v.Store.ID, app.StoreSettingsInput{AllowedOrigins: &list}, v.Admin.Email)
 			changed = true
 		}
 	}
 	if err == nil && section == "shop" {
 		list := lines(d.Domains)
 		if !slices.Equal(list, v.Store.Domains) {
-			_, err = p.h.svc.Stores.SetSettings(v.Store.ID, app.StoreSettingsInput{Domains: &list})
+			_, err = p.h.svc.Stores.SetSettingsBy(v.Store.ID, app.StoreSettingsInput{Domains: &list}, v.Admin.Email)
 			changed = true
 		}
 	}
 	if err == nil && patch != nil {
-		_, err = p.h.svc.Stores.PatchConfig(v.Store.ID, patch)
+		_, err = p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
 	}
 	if err != nil {
 		status := p.formError(c, v, err)

@@ -120,7 +120,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 			in.Methods[m] = ci
 		}
 	}
-	if _, err := p.h.svc.Payments.SetPaymentSettings(v.Store.ID, in); err != nil {
+	if _, err := p.h.svc.Payments.SetPaymentSettingsBy(v.Store.ID, in, v.Admin.Email); err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
 	}
 	return p.redirect(c, v, storePath(v.Store, ""), ok1("Payment settings saved."))
@@ -172,7 +172,7 @@ func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
 	if patch == nil {
 		return p.redirect(c, v, storePath(v.Store, ""), ok1("Nothing changed in the configuration."))
 	}
-	st, err := p.h.svc.Stores.PatchConfig(v.Store.ID, patch)
+	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")
 	}

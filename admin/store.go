@@ -43,7 +43,7 @@ func (h *Handler) patchPayments(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	v, err := h.svc.Payments.SetPaymentSettings(storeOf(c).ID, in)
+	v, err := h.svc.Payments.SetPaymentSettingsBy(storeOf(c).ID, in, adminOf(c).Email)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (h *Handler) patchStore(c *fiber.Ctx) error {
 	}
 	var err error
 	if in.AllowedOrigins != nil || in.Domains != nil || in.NotificationEmails != nil || in.Notifications != nil {
-		if st, err = h.svc.Stores.SetSettings(st.ID, in.StoreSettingsInput); err != nil {
+		if st, err = h.svc.Stores.SetSettingsBy(st.ID, in.StoreSettingsInput, adminOf(c).Email); err != nil {
 			return err
 		}
 	}
@@ -180,7 +180,7 @@ func (h *Handler) patchConfig(c *fiber.Ctx) error {
 	if !json.Valid(c.Body()) {
 		return app.Invalid("body", "malformed JSON")
 	}
-	st, err := h.svc.Stores.PatchConfig(storeOf(c).ID, c.Body())
+	st, err := h.svc.Stores.PatchConfigBy(storeOf(c).ID, c.Body(), adminOf(c).Email)
 	if err != nil {
 		return err
 	}

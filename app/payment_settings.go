@@ -115,6 +115,12 @@ func (ps *PaymentService) liveWithTestKey(st *Store) error {
 // its own credentials per method (write-only). Errors: validation_failed,
 // not_found.
 func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsInput) (PaymentSettingsView, error) {
+	return ps.SetPaymentSettingsBy(storeID, in, "")
+}
+
+// SetPaymentSettingsBy is SetPaymentSettings by an admin (the settings
+// version of payments_live names by; credentials are never versioned).
+func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSettingsInput, by string) (PaymentSettingsView, error) {
 	var v Validation
 	for m, c := range in.Methods {
 		if m != WalletA && m != WalletB {
@@ -137,7 +143,7 @@ func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsI
 	if err := v.Err(); err != nil {
 		return PaymentSettingsView{}, err
 	}
-	st, err := ps.s.Stores.update(storeID, func(st *Store) error {
+	st, err := ps.s.Stores.update(storeID, by, func(st *Store) error {
 		if in.PaymentsLive != nil {
 			patch, _ := json.Marshal(map[string]bool{"payments_live": *in.PaymentsLive})
 			cfg, err := MergeConfig(st.Config, patch)

@@ -61,6 +61,13 @@ type StoreTx interface {
 	PutStore(s *Store) error
 	// Stores lists every store by id.
 	Stores() ([]*Store, error)
+	// AddSettingsVersion assigns v.ID (per store, growing) and stores v,
+	// then drops the store's oldest versions beyond keep.
+	AddSettingsVersion(v *SettingsVersion, keep int) error
+	// SettingsVersions pages a store's settings versions, newest first.
+	SettingsVersions(storeID uint64, lp ListParams) (Page[*SettingsVersion], error)
+	// SettingsVersion returns one version (not_found).
+	SettingsVersion(storeID, id uint64) (*SettingsVersion, error)
 }
 
 // DeliveryOption is one way of delivering an order, with its fee.

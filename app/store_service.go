@@ -246,19 +246,24 @@ func (ss *StoreService) List() ([]*Store, error) {
 	return view(ss.db, func(tx storeData) ([]*Store, error) { return tx.Stores() })
 }
 
-// update applies fn to the stored store and drops the caches.
-func (ss *StoreService) update(id uint64, fn func(*Store) error) (*Store, error) {
+// update applies fn to the stored store and drops the caches; a change of
+// the settings writes a version by by (an admin's email, "" for the server).
+func (ss *StoreService) update(id uint64, by string, fn func(*Store) error) (*Store, error) {
 	var st *Store
 	err := ss.db.Update(func(tx storeData) error {
 		var err error
 		if st, err = tx.Store(id); err != nil {
 			return err
 		}
+		before := settingsOf(st)
 		if err := fn(st); err != nil {
 			return err
 		}
 		st.UpdatedAt = UTC(tx.Now())
-		return tx.PutStore(st)
+		if err := tx.PutStore(st); err != nil {
+			return err
+		}
+		return recordVersion(tx, before, st, by)
 	})
 	ss.forget(id)
 	return st, err
@@ -267,7 +272,7 @@ func (ss *StoreService) update(id uint64, fn func(*Store) error) (*Store, error)
 // RotateKey replaces a store's API key; the old key stops working at once.
 func (ss *StoreService) RotateKey(id uint64) (*Store, string, error) {
 	key := NewAPIKey()
-	st, err := ss.update(id, func(st *Store) error {
+	st, err := ss.update(id, "", func(st *Store) error {
 		st.APIKeyHash = HashAPIKey(key)
 		return nil
 	})
@@ -279,7 +284,7 @@ func (ss *StoreService) RotateKey(id uint64) (*Store, string, error) {
 
 // SetActive activates or deactivates a store.
 func (ss *StoreService) SetActive(id uint64, active bool) (*Store, error) {
-	return ss.update(id, func(st *Store) error { st.IsActive = active; return nil })
+	return ss.update(id, "", func(st *Store) error { st.IsActive = active; return nil })
 }
 
 // SetRequireStaffTOTP sets whether the store's managers and staff must have
@@ -290,7 +295,7 @@ func (ss *StoreService) SetRequireStaffTOTP(id uint64, on bool) (*Store, error) 
 
 // Rename changes the display name of a store.
 func (ss *StoreService) Rename(id uint64, name string) (*Store, error) {
-	return ss.update(id, func(st *Store) error {
+	return ss.update(id, "", func(st *Store) error {
 		var v Validation
 		v.Text("name", name, true, 100)
 		if err := v.Err(); err != nil {
@@ -303,7 +308,12 @@ func (ss *StoreService) Rename(id uint64, name string) (*Store, error) {
 
 // PatchConfig merges patch into the store's configuration (MergeConfig).
 func (ss *StoreService) PatchConfig(id uint64, patch []byte) (*Store, error) {
-	return ss.update(id, func(st *Store) error {
+	return ss.PatchConfigBy(id, patch, "")
+}
+
+// PatchConfigBy is PatchConfig by an admin (the settings version names by).
+func (ss *StoreService) PatchConfigBy(id uint64, patch []byte, by string) (*Store, error) {
+	return ss.update(id, by, func(st *Store) error {
 		cfg, err := MergeConfig(st.Config, patch)
 		if err != nil {
 			return err

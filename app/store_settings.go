@@ -199,12 +199,18 @@ func IsHostName(s string) bool {
 // notification settings. Errors: validation_failed, not_found, conflict (a
 // domain another store uses).
 func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, error) {
+	return ss.SetSettingsBy(id, in, "")
+}
+
+// SetSettingsBy is SetSettings by an admin (the settings version names by).
+func (ss *StoreService) SetSettingsBy(id uint64, in StoreSettingsInput, by string) (*Store, error) {
 	var st *Store
 	err := ss.db.Update(func(tx storeData) error {
 		var err error
 		if st, err = tx.Store(id); err != nil {
 			return err
 		}
+		before := settingsOf(st)
 		if err := in.apply(st); err != nil {
 			return err
 		}
@@ -214,7 +220,10 @@ func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, e
 			}
 		}
 		st.UpdatedAt = UTC(tx.Now())
-		return tx.PutStore(st)
+		if err := tx.PutStore(st); err != nil {
+			return err
+		}
+		return recordVersion(tx, before, st, by)
 	})
 	ss.forget(id)
 	return st, err

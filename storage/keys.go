@@ -110,6 +110,9 @@ var (
 	bIdxProductsLow = []byte("idx_products_low") // sid|pid -> nil (app.Product.CountsAsLowStock)
 	bAudit          = []byte("audit")            // id -> audit entry (one global sequence: time order)
 	bIdxAuditStore  = []byte("idx_audit_store")  // sid|id -> nil (a store's audit entries)
+
+	// A store's settings history (the last app.SettingsVersionsKept).
+	bSettingsVersions = []byte("settings_versions") // sid|id -> settings version
 )
 
 // allBuckets are created on open.
@@ -127,6 +130,7 @@ var allBuckets = [][]byte{
 	bBundles, bBundleSlugs, bIdxBundlesActive,
 	bMedia, bMediaRefs,
 	bOrderRows, bOrderStats, bIdxProductsLow, bAudit, bIdxAuditStore,
+	bSettingsVersions,
 }
 
 // tkey is a tenant key under construction: the store id, then parts added by

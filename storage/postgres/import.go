@@ -162,6 +162,8 @@ var importSpecs = map[string]importSpec{
 	}, func(t *Tx, d *app.FlashDeal) (any, error) { return t.FlashDeal(d.StoreID, d.ID) }),
 	"audit": rec("audit_log", func(t *Tx, e *app.AuditEntry) error { return t.putAudit(e) },
 		func(t *Tx, e *app.AuditEntry) (any, error) { return t.auditEntry(e.ID) }),
+	"settings_versions": rec("settings_versions", func(t *Tx, v *app.SettingsVersion) error { return t.putSettingsVersion(v) },
+		func(t *Tx, v *app.SettingsVersion) (any, error) { return t.SettingsVersion(v.StoreID, v.ID) }),
 	"bundles": rec("bundles", func(t *Tx, b *app.Bundle) error {
 		return t.insertDoc(b.StoreID, "bundles", "store_id, id, slug, active, doc", i64(b.StoreID), i64(b.ID), bs(b.Slug), b.IsActive, mustJSON(b))
 	}, func(t *Tx, b *app.Bundle) (any, error) { return t.Bundle(b.StoreID, b.ID) }),

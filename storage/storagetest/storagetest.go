@@ -73,6 +73,7 @@ var cases = []struct {
 	{"ConcurrentClaims", testConcurrentClaims},
 	{"WebhookPull", testWebhookPull},
 	{"Admins", testAdmins},
+	{"SettingsVersions", testSettingsVersions},
 	{"BlogPosts", testBlogPosts},
 	{"FlashDeals", testFlashDeals},
 	{"Bundles", testBundles},
