@@ -155,6 +155,10 @@ func (p *panel) storeRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/config", p.store(p.saveConfig))
 	r.Post(storeRoot+"/payments", p.store(p.savePayments))
 	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
+	r.Get(storeRoot+"/settings/history", p.store(p.settingsHistoryPage))
+	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, p.restoreSettings)
+	r.Get(storeRoot+"/settings/history/:vid", p.store(restoreGet))
+	r.Post(storeRoot+"/settings/history/:vid", p.store(restorePost))
 	r.Get(storeRoot+"/settings/:section", p.store(p.settingsPage))
 	r.Post(storeRoot+"/settings/:section", p.store(p.saveSettings))
 }

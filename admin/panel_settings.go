@@ -27,6 +27,7 @@ var settingsSections = []tab{
 	{Key: "payment-methods", Label: "Payment methods"},
 	{Key: "origins", Label: "CORS origins"},
 	{Key: "advanced", Label: "Advanced (JSON)"},
+	{Key: "history", Label: "History"}, // its own page: panel_settings_history.go
 }
 
 // identityFields are the text fields of the identity form: the config key
@@ -109,6 +110,8 @@ type settingsData struct {
 	Config   string // the advanced editor's text
 	// ErrLine and ErrCol point at a JSON syntax error in Config (1-based; 0: none).
 	ErrLine, ErrCol int
+	// Removes are the changes of a save that removes keys, to confirm.
+	Removes []historyLine
 }
 
 // blankSettingsRows is how many empty rows a row form offers.
@@ -168,6 +171,8 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 		if err != nil {
 			var m map[string]any
 			d.ErrLine, d.ErrCol = jsonErrorPosition(d.Config, decodeJSONNumbers([]byte(d.Config), &m))
+		} else {
+			d.Removes, err = removalGuard(c, v.Store.Config, patch)
 		}
 	} else {
 		d, patch, err = readSettingsForm(c, v.Store.Config, section)

@@ -146,7 +146,13 @@ func TestPanelSettings(t *testing.T) {
 		b.submit(page, page, url.Values{"config": {bad}}).expect(t, 400, "line 3, column 24", "Look at line 3, column 24")
 		b.submit(page, page, url.Values{"config": {"{\"template\": \"x\""}}).expect(t, 400, "line 1, column 17", "ends before the object is closed")
 		b.submit(page, page, url.Values{"config": {"{}\n  x"}}).expect(t, 400, "line 2, column 3", "unexpected text")
-		b.submit(page, page, url.Values{"config": {`{"template": "classic"}`}}).redirectsTo(t, page)
+		// a save that removes keys shows what it changes and asks to confirm
+		b.submit(page, page, url.Values{"config": {`{}`}}).expect(t, 400, "This save removes", "What this save changes",
+			"<code>delivery_options</code>", "Remove these keys")
+		if cfg := storeConfig(t, e, sid); cfg["delivery_options"] == nil {
+			t.Fatalf("saving {} unconfirmed wiped the delivery options: %v", cfg)
+		}
+		b.submit(page, page, url.Values{"config": {`{"template": "classic"}`}, "confirm_removal": {"yes"}}).redirectsTo(t, page)
 		if cfg := storeConfig(t, e, sid); cfg["template"] != "classic" || cfg["store"] != nil {
 			t.Fatalf("config: %v", cfg)
 		}

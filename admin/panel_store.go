@@ -172,6 +172,9 @@ func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
 	if patch == nil {
 		return p.redirect(c, v, storePath(v.Store, ""), ok1("Nothing changed in the configuration."))
 	}
+	if _, err := removalGuard(c, v.Store.Config, patch); err != nil {
+		return p.showStore(c, v, p.formError(c, v, err), text, "")
+	}
 	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")

@@ -473,7 +473,12 @@ func TestPanelStore(t *testing.T) {
   "payment_methods": [{"code": "WALLET_A", "name": "Wallet A"}],
   "delivery_options": [{"id": "standard", "name": "Standard", "fee": "0.00"}, {"id": "express", "name": "Express", "fee": 9.5}]
 }`
-		b.submit(home, home+"config/", url.Values{"config": {cfg}}).redirectsTo(t, home)
+		// it removes keys: refused until confirmed, the removed keys named
+		b.submit(home, home+"config/", url.Values{"config": {cfg}}).expect(t, 400, "This save removes", "banners", "Remove these keys")
+		if st, _ := e.Svc.Stores.Get(sid); !strings.Contains(string(st.Config), `"banners"`) {
+			t.Fatalf("an unconfirmed save changed %s", st.Config)
+		}
+		b.submit(home, home+"config/", url.Values{"config": {cfg}, "confirm_removal": {"yes"}}).redirectsTo(t, home)
 		st, _ := e.Svc.Stores.Get(sid)
 		set := st.Settings()
 		if len(set.DeliveryOptions) != 2 || set.DeliveryOptions[1].Fee != 950 || len(set.PaymentMethods) != 1 {
