@@ -73,7 +73,7 @@ func (p *panel) askRestoreSettings(c *fiber.Ctx, v *view) (*confirmData, error) 
 	return &confirmData{Heading: "Restore settings version " + id + "?",
 		Message: "The store's configuration, CORS origins, shop domains and notification settings become what they were after this change. Payment credentials stay as they are. The restore is itself a new version, so it can be undone the same way.",
 		Action:  storePath(v.Store, "settings/history/"+id+"/"), Button: "Restore this version",
-		Back:    storePath(v.Store, "settings/history/")}, nil
+		Back: storePath(v.Store, "settings/history/")}, nil
 }
 
 // restoreSettings serves POST /admin/stores/{id}/settings/history/{vid}/ (confirmed).

@@ -55,6 +55,6 @@ func TestPanelSettingsHistory(t *testing.T) {
 		e.Svc.Admins.Create(app.NewAdmin{Email: "b@example.com", Password: "staff-password", Role: app.RoleStaff, StoreID: sidB})
 		staff.login("b@example.com", "staff-password")
 		staff.get(hist).expect(t, 404)
-		staff.get(hist + "1/").expect(t, 404)
+		staff.get(hist+"1/").expect(t, 404)
 	})
 }
