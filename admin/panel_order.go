@@ -3,6 +3,7 @@ package admin
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -167,7 +168,8 @@ func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
 func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form *orderData) error {
 	d := orderData{Base: storePath(v.Store, "orders/"), Order: o, Next: nextOrderStatus(o.Status),
 		CanCancel: o.Status == app.OrderPending || o.Status == app.OrderConfirmed,
-		CanRefund: (o.Status == app.OrderDelivered || o.Status == app.OrderCompleted) && o.Refundable() > 0,
+		CanRefund: o.Status != app.OrderPending && o.Refundable() > 0 &&
+			(o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded),
 		CanShip: o.ShippedAt.IsZero() && o.Status == app.OrderConfirmed &&
 			(o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded),
 		Ship:     app.ShipInput{Carrier: o.Carrier, TrackingNumber: o.TrackingNumber},
@@ -336,13 +338,21 @@ func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 		amount = o.Refundable().String()
 	}
 	fields := map[string]string{"amount": amount}
-	for _, k := range []string{"refund_method", "admin_note"} {
+	keys := []string{"refund_method", "admin_note"}
+	for i := range o.Items {
+		keys = append(keys, "restock_"+strconv.Itoa(i+1))
+	}
+	back := ""
+	for _, k := range keys {
 		if s := param(c, k); s != "" {
 			fields[k] = s
+			if n, ok := strings.CutPrefix(k, "restock_"); ok && s != "0" {
+				back += " Line " + n + ": " + s + " back into stock."
+			}
 		}
 	}
 	return &confirmData{Heading: "Refund " + amount + " " + o.Currency + " on order #" + strconv.FormatUint(o.ID, 10) + "?",
-		Message: "The refund is recorded as an approved refund request and the shopper is told by email.",
+		Message: "The refund is recorded as an approved refund request and the shopper is told by email." + back,
 		Action:  orderPath(v, o) + "refund/", Button: "Refund", Back: orderPath(v, o), Fields: fields}, nil
 }
 
@@ -355,6 +365,11 @@ func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
 	}
 	form := refundForm{Amount: formValue(c, "amount"), Method: formValue(c, "refund_method"), Note: formValue(c, "admin_note")}
 	in := app.StoreActionInput{AdminNote: form.Note, RefundMethod: form.Method}
+	restock, err := restockForm(c)
+	if err != nil {
+		return p.orderFormError(c, v, id, err, &orderData{Refund: form})
+	}
+	in.Restock = restock
 	if form.Amount != "" {
 		m, perr := app.ParseMoney(form.Amount)
 		if perr != nil {
@@ -368,4 +383,22 @@ func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
 	}
 	return p.redirect(c, v, storePath(v.Store, "orders/"+strconv.FormatUint(id, 10)+"/"),
 		ok1("Refunded "+r.Amount.String()+" on order #"+strconv.FormatUint(id, 10)+". The customer was told by email."))
+}
+
+// restockForm reads restock_<line>=<units> (lines counted from 1; empty or
+// 0: nothing back) of the refund form.
+func restockForm(c *fiber.Ctx) ([]app.RestockLine, error) {
+	var out []app.RestockLine
+	for line := 1; line <= app.MaxRestockLines; line++ {
+		s := strings.TrimSpace(c.FormValue("restock_" + strconv.Itoa(line)))
+		if s == "" || s == "0" {
+			continue
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return nil, app.Invalid("restock", "Line "+strconv.Itoa(line)+": the units back into stock must be a whole number")
+		}
+		out = append(out, app.RestockLine{Line: line, Quantity: n})
+	}
+	return out, nil
 }

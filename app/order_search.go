@@ -328,6 +328,8 @@ type StoreActionInput struct {
 	AdminNote    string `json:"admin_note"`
 	Amount       *Money `json:"amount"`
 	RefundMethod string `json:"refund_method"`
+	// Restock: the stock a refund gives back, per order line (none: none).
+	Restock []RestockLine `json:"restock"`
 }
 
 // StoreCancel cancels an order on the store's own decision, by the path an
@@ -430,7 +432,13 @@ func fileStoreRequest(tx storeRequestTx, storeID, orderID uint64, kind string, i
 	if err := storeActionable(o, kind); err != nil {
 		return nil, false, err
 	}
+	if err := checkRestock(tx, o, kind, in.Restock); err != nil {
+		return nil, false, err
+	}
 	if r, err = pendingRequestOf(tx, storeID, kind, o.ID); err != nil || r != nil {
+		if r != nil && len(in.Restock) > 0 && !r.ByStore {
+			return nil, false, Errorf(EConflict, "the order has a pending refund request (#%d); decide it first, then refund with stock", r.ID)
+		}
 		if r != nil && r.ByStore {
 			// Another store action on this order is between filing and
 			// deciding (or waits on the payment provider): approving its
@@ -444,7 +452,7 @@ func fileStoreRequest(tx storeRequestTx, storeID, orderID uint64, kind string, i
 		return r, false, err
 	}
 	r = &Request{StoreID: storeID, Kind: kind, OrderID: o.ID, CustomerID: o.CustomerID, Status: RequestPending,
-		Reason: in.Reason, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now())}
+		Reason: in.Reason, ProofFiles: []string{}, ByStore: true, CreatedAt: UTC(tx.Now()), Restock: in.Restock}
 	if kind == KindRefund {
 		left := o.Refundable()
 		r.Amount = left

@@ -63,6 +63,8 @@ type Request struct {
 	// ByStore: the store filed it itself (StoreCancel, StoreRefund) and
 	// approves it at once.
 	ByStore bool `json:"by_store,omitempty"`
+	// Restock is the stock a store refund gives back, per order line.
+	Restock []RestockLine `json:"restock,omitempty"`
 	// Refund at the payment provider, for approvals on orders a remote
 	// gateway took the money of: RefundingSince marks a provider call under
 	// way (the request stays PENDING), RefundBase is what the order had
@@ -719,6 +721,9 @@ func applyDecision(tx decisionTx, kind string, r *Request, o *Order, adminID uin
 		}
 		if kind == KindRefund {
 			r.RefundMethod = in.RefundMethod
+			if err := applyRestock(tx, o, r.Restock); err != nil {
+				return err
+			}
 		}
 		r.Status = RequestApproved
 	} else {
