@@ -69,6 +69,21 @@ func TestPanelWebhooksAndMail(t *testing.T) {
 		br.submit(hooks+"1/", hooks+"1/enabled/", url.Values{"enabled": {"false"}}).redirectsTo(t, hooks+"1/")
 		br.get(hooks+"1/").expect(t, 200, "disabled by an admin")
 	})
+	t.Run("Edit", func(t *testing.T) {
+		br.get(hooks+"1/").expect(t, 200, `name="url" value="https://hooks.example/x"`, `name="event_order.paid" checked`)
+		br.submit(hooks+"1/", hooks+"1/", url.Values{"url": {"https://hooks.example/y"}, "event_order.created": {"on"}}).redirectsTo(t, hooks+"1/")
+		br.get(hooks+"1/").expect(t, 200, "Endpoint saved.", "<code>https://hooks.example/y</code>", `name="event_order.created" checked`)
+		br.submit(hooks+"1/", hooks+"1/", url.Values{"url": {"https://hooks.example/z"}}).expect(t, 400, "name at least one event type", `value="https://hooks.example/z"`)
+		br.submit(hooks+"1/", hooks+"1/", url.Values{"url": {"not a url"}, "event_order.paid": {"on"}}).expect(t, 400)
+	})
+	t.Run("DeleteConfirmed", func(t *testing.T) {
+		br.submit(hooks, hooks, url.Values{"url": {"https://hooks.example/del"}, "event_order.paid": {"on"}}).redirectsTo(t, hooks+"2/")
+		br.submit(hooks+"2/", hooks+"2/delete/", url.Values{}).redirectsTo(t, hooks+"2/delete/")
+		br.get(hooks+"2/delete/").expect(t, 200, "Delete the webhook endpoint https://hooks.example/del?", "cannot be undone")
+		br.get(hooks+"2/").expect(t, 200) // still there
+		br.submit(hooks+"2/delete/", hooks+"2/delete/", url.Values{"confirm": {"yes"}}).redirectsTo(t, hooks)
+		br.get(hooks+"2/").expect(t, 404)
+	})
 	t.Run("OutboxRetry", func(t *testing.T) {
 		e.Svc.SendMail(app.Mail{StoreID: a, To: "x@example.com", Subject: "Hi", Text: "Hi"})
 		out := fmt.Sprintf("/admin/stores/%d/outbox/", a)

@@ -13,7 +13,10 @@ func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Post(st+"/webhooks", p.store(p.createWebhook))
 	r.Get(st+"/webhooks/:wid", p.store(p.webhookPage))
 	r.Post(st+"/webhooks/:wid/enabled", p.store(p.setWebhookEnabled))
-	r.Post(st+"/webhooks/:wid/delete", p.store(p.deleteWebhook))
+	r.Post(st+"/webhooks/:wid", p.store(p.updateWebhook))
+	delGet, delPost := p.confirmStep(p.askDeleteWebhook, p.deleteWebhook)
+	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
+	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
 	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(p.redeliverWebhook))
 }
 
@@ -62,6 +65,10 @@ type webhookData struct {
 	Endpoint   *app.WebhookEndpoint
 	Deliveries []*app.WebhookDelivery
 	Pager
+	// the edit form: every event type, the endpoint's ticked
+	Types   []string
+	Checked map[string]bool
+	URL     string
 }
 
 func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
@@ -79,6 +86,15 @@ func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
+	checked := map[string]bool{}
+	for _, t := range w.Events {
+		checked[t] = true
+	}
+	return p.showWebhook(c, v, fiber.StatusOK, w, w.URL, checked)
+}
+
+// showWebhook renders an endpoint's page with the edit form as given.
+func (p *panel) showWebhook(c *fiber.Ctx, v *view, status int, w *app.WebhookEndpoint, url string, checked map[string]bool) error {
 	scope := "deliveries:" + c.Params("wid")
 	lp, err := p.listParams(c, scope, v.Store.ID)
 	if err != nil {
@@ -90,8 +106,40 @@ func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
 	}
 	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
 	v.Title, v.Tab = "Webhook "+w.URL, "webhooks"
-	v.Data = webhookData{Endpoint: w, Deliveries: page.Items, Pager: p.pager(base, scope, v.Store.ID, lp, page.Next)}
-	return p.render(c, fiber.StatusOK, "webhook", v)
+	v.Data = webhookData{Endpoint: w, Deliveries: page.Items, Pager: p.pager(base, scope, v.Store.ID, lp, page.Next),
+		Types: app.EventTypes, Checked: checked, URL: url}
+	return p.render(c, status, "webhook", v)
+}
+
+// updateWebhook serves POST /admin/stores/{id}/webhooks/{wid}/ {url, event_<type>}.
+func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	url := formValue(c, "url")
+	events, checked := []string{}, map[string]bool{}
+	for _, t := range app.EventTypes {
+		if c.FormValue("event_"+t) == "on" {
+			events = append(events, t)
+			checked[t] = true
+		}
+	}
+	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{URL: &url, Events: &events}); err != nil {
+		return p.showWebhook(c, v, p.formError(c, v, err), w, url, checked)
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Endpoint saved."))
+}
+
+func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return nil, err
+	}
+	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	return &confirmData{Heading: "Delete the webhook endpoint " + w.URL + "?",
+		Message: "No more events are sent to it and its delivery log is deleted with it. This cannot be undone.",
+		Action:  base + "delete/", Button: "Delete the endpoint", Back: base}, nil
 }
 
 // setWebhookEnabled serves POST /admin/stores/{id}/webhooks/{wid}/enabled/ {enabled}.
