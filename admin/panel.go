@@ -254,6 +254,7 @@ func (p *panel) orderRoutes(r fiber.Router) {
 // customerRoutes are the reviews, tickets, messages and customers.
 func (p *panel) customerRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/reviews", p.store(p.reviewsPage))
+	r.Post(storeRoot+"/reviews/bulk", p.store(p.moderateReviews))
 	r.Post(storeRoot+"/reviews/:rvid/approve", p.store(p.moderateReview(true)))
 	r.Post(storeRoot+"/reviews/:rvid/reject", p.store(p.moderateReview(false)))
 
