@@ -141,6 +141,11 @@ func render(field, ct string, data []byte, decode func(r *bytes.Reader) (image.I
 	if err != nil {
 		return nil, app.Invalid(field, "is not a readable "+ct+" image")
 	}
+	if ct == "image/jpeg" {
+		// a phone's photo is stored sideways with an EXIF orientation: turn
+		// it upright before re-encoding drops the metadata
+		img = orient(img, jpegOrientation(data))
+	}
 	sum := sha256.Sum256(data)
 	b := img.Bounds()
 	res := &Result{Hash: hex.EncodeToString(sum[:]), Files: make(map[int][]byte, len(Widths)), Width: b.Dx(), Height: b.Dy()}
