@@ -145,6 +145,9 @@ func writeImport(tx Tx, plan []*Product, res *ImportResult, written func(*Produc
 		if err := allocateVariantIDs(tx, p); err != nil {
 			return err
 		}
+		if err := checkSKUs(tx, p); err != nil {
+			return err
+		}
 		if err := tx.PutProduct(p); err != nil {
 			return err
 		}

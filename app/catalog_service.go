@@ -334,7 +334,8 @@ const (
 )
 
 // SaveProduct creates (id 0) or patches a product.
-// Errors: validation_failed, not_found, conflict (slug taken).
+// Errors: validation_failed, not_found, conflict (slug taken, a SKU another
+// product of the store has).
 func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Product, error) {
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
@@ -352,6 +353,9 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 		}
 		p.Currency = st.Currency
 		if err := applyProductInput(tx, p, in); err != nil {
+			return err
+		}
+		if err := checkSKUs(tx, p); err != nil {
 			return err
 		}
 		now := UTC(tx.Now())
