@@ -177,6 +177,7 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/products/new", p.store(p.newProductPage))
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
 	r.Post(storeRoot+"/products", p.store(p.createProduct))
+	r.Post(storeRoot+"/products/new/images", p.store(p.createProductWithImages)) // before :pid/images
 	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))

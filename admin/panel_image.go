@@ -97,3 +97,44 @@ func (p *panel) moveImage(op string) pageFunc {
 		return p.redirect(c, v, productPath(v.Store, pr.ID)+"#images", ok1(msg))
 	}
 }
+
+// createProductWithImages serves POST /admin/stores/{id}/products/new/images/
+// (multipart): the new-product form with its photos (field file, none is
+// fine). The photos are checked before the product is made; the product is
+// made, then they are added to it.
+func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
+	form, in, err := readProductForm(c)
+	var media []app.Media
+	if err == nil && hasUploads(c) {
+		media, err = readUploads(c)
+	}
+	if err != nil {
+		return p.showProduct(c, v, p.formError(c, v, err), form, nil)
+	}
+	pr, err := p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in)
+	if err != nil {
+		return p.showProduct(c, v, p.formError(c, v, err), form, nil)
+	}
+	msg := "Product “" + pr.Name + "” created."
+	if len(media) > 0 {
+		if _, err := p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err != nil {
+			return p.redirect(c, v, productPath(v.Store, pr.ID), &flash{Kind: "error", Message: msg + " Its photos were not added: " + app.ErrorMessage(err)})
+		}
+		msg += " " + strconv.Itoa(len(media)) + " photos added."
+	}
+	return p.redirect(c, v, productPath(v.Store, pr.ID), ok1(msg))
+}
+
+// hasUploads reports whether the multipart form carries a non-empty file.
+func hasUploads(c *fiber.Ctx) bool {
+	form, err := c.MultipartForm()
+	if err != nil {
+		return false
+	}
+	for _, fh := range form.File["file"] {
+		if fh.Size > 0 {
+			return true
+		}
+	}
+	return false
+}
