@@ -188,6 +188,7 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(storeRoot+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
+	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(p.setImageAlt))
 }
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.

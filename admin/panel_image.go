@@ -16,6 +16,7 @@ type imageRow struct {
 	Index int
 	URL   string
 	Thumb string
+	Alt   string // the owner's alt text, "" when none
 }
 
 func (p *panel) imageRows(pr *app.Product) []imageRow {
@@ -24,7 +25,7 @@ func (p *panel) imageRows(pr *app.Product) []imageRow {
 	}
 	rows := make([]imageRow, len(pr.Images))
 	for i, u := range pr.Images {
-		rows[i] = imageRow{Index: i, URL: u, Thumb: thumbOf(pr.StoreID, u)}
+		rows[i] = imageRow{Index: i, URL: u, Thumb: thumbOf(pr.StoreID, u), Alt: pr.ImageAlts[u]}
 	}
 	return rows
 }
@@ -137,4 +138,23 @@ func hasUploads(c *fiber.Ctx) bool {
 		}
 	}
 	return false
+}
+
+// setImageAlt serves POST /admin/stores/{id}/products/{pid}/images/{index}/alt/ {alt}.
+func (p *panel) setImageAlt(c *fiber.Ctx, v *view) error {
+	pr, err := p.pathProduct(c, v)
+	if err != nil {
+		return err
+	}
+	i, err := strconv.Atoi(c.Params("index"))
+	if err != nil {
+		return app.NotFound("image")
+	}
+	if _, err := p.h.svc.Catalog.SetProductImageAlt(v.Store.ID, pr.ID, i, c.FormValue("alt")); err != nil {
+		if app.IsNotFound(err) {
+			return err
+		}
+		return p.showProduct(c, v, p.formError(c, v, err), formOfProduct(pr), pr)
+	}
+	return p.redirect(c, v, productPath(v.Store, pr.ID)+"#images", ok1("Alt text of image "+strconv.Itoa(i+1)+" saved."))
 }

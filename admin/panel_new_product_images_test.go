@@ -7,6 +7,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 
 	"storefront/app"
@@ -95,4 +97,41 @@ func lastProduct(t *testing.T, e *testenv.Env, sid uint64) *app.Product {
 		t.Fatal("no product")
 	}
 	return out
+}
+
+// Each image has its alt text, edited on the product page.
+func TestPanelImageAlt(t *testing.T) {
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	sidB, _ := e.Store("Shop B")
+	pr := e.Product(sid, 0, "Camera", 9900, 1)
+	if _, err := e.Svc.Catalog.SetProductImages(sid, pr.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	b := owner(t, e)
+	page := fmt.Sprintf("/admin/stores/%d/products/%d/", sid, pr.ID)
+	b.postMultipart(page, page+"images/", map[string]string{}, upload{"a.jpg", testJPEG(t, 400, 300)}).redirectsTo(t, page)
+	b.get(page).expect(t, 200, `alt="Image 1"`, `images/0/alt/`)
+	b.submit(page, page+"images/0/alt/", url.Values{"alt": {"A black camera, front"}}).redirectsTo(t, page)
+	b.get(page).expect(t, 200, `alt="A black camera, front"`, `value="A black camera, front"`, "Alt text of image 1 saved.")
+	got, _ := e.Svc.Catalog.Product(sid, pr.ID)
+	if got.ImageAlts[got.Images[0]] != "A black camera, front" {
+		t.Fatalf("alts %v", got.ImageAlts)
+	}
+	t.Run("Clear", func(t *testing.T) {
+		b.submit(page, page+"images/0/alt/", url.Values{"alt": {"  "}}).redirectsTo(t, page)
+		if got, _ := e.Svc.Catalog.Product(sid, pr.ID); got.ImageAlts != nil {
+			t.Fatalf("alts %v", got.ImageAlts)
+		}
+	})
+	t.Run("ErrTooLong", func(t *testing.T) {
+		b.submit(page, page+"images/0/alt/", url.Values{"alt": {strings.Repeat("x", 301)}}).expect(t, 400)
+	})
+	t.Run("ErrNoImage", func(t *testing.T) {
+		b.submit(page, page+"images/5/alt/", url.Values{"alt": {"x"}}).expect(t, 404)
+		b.submit(page, page+"images/x/alt/", url.Values{"alt": {"x"}}).expect(t, 404)
+	})
+	t.Run("ErrOtherStore", func(t *testing.T) {
+		b.submit(page, fmt.Sprintf("/admin/stores/%d/products/%d/images/0/alt/", sidB, pr.ID), url.Values{"alt": {"x"}}).expect(t, 404)
+	})
 }

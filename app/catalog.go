@@ -31,19 +31,22 @@ type CategoryRef struct {
 // Product is a sellable item. With variants, each variant has its own price
 // and stock, and an order line must name one.
 type Product struct {
-	ID             uint64    `json:"id"`
-	StoreID        uint64    `json:"store_id"`
-	Name           string    `json:"name"`
-	Slug           string    `json:"slug"`
-	Description    string    `json:"description"`
-	Price          Money     `json:"price"`
-	CompareAtPrice Money     `json:"compare_at_price"` // 0: none
-	Currency       string    `json:"currency"`
-	Images         []string  `json:"images"`
-	CategoryID     uint64    `json:"category_id"`
-	Stock          int64     `json:"stock"`
-	Variants       []Variant `json:"variants"`
-	IsActive       bool      `json:"is_active"`
+	ID             uint64   `json:"id"`
+	StoreID        uint64   `json:"store_id"`
+	Name           string   `json:"name"`
+	Slug           string   `json:"slug"`
+	Description    string   `json:"description"`
+	Price          Money    `json:"price"`
+	CompareAtPrice Money    `json:"compare_at_price"` // 0: none
+	Currency       string   `json:"currency"`
+	Images         []string `json:"images"`
+	// ImageAlts is the alt text of an image, by its URL (none: the shop
+	// describes it by its place and the product's name).
+	ImageAlts  map[string]string `json:"image_alts,omitempty"`
+	CategoryID uint64            `json:"category_id"`
+	Stock      int64             `json:"stock"`
+	Variants   []Variant         `json:"variants"`
+	IsActive   bool              `json:"is_active"`
 	// LowStockThreshold: the product is low on stock when its available
 	// stock is at or below it (0: never); reaching it tells the owner (mail,
 	// product.low_stock webhook).
@@ -88,6 +91,7 @@ func (p *Product) LowStock() bool {
 func (p *Product) Clone() *Product {
 	c := *p
 	c.Images = slices.Clone(p.Images)
+	c.ImageAlts = maps.Clone(p.ImageAlts)
 	if p.Variants != nil {
 		c.Variants = make([]Variant, len(p.Variants))
 		for i, v := range p.Variants {

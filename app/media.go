@@ -205,3 +205,49 @@ func (cs *CatalogService) MediaFile(storeID uint64, hash string, width int) (*Me
 func (cs *CatalogService) MediaRefs(storeID uint64, hash string) (int64, error) {
 	return view(cs.s.DB, func(tx Tx) (int64, error) { return tx.MediaRefs(storeID, hash) })
 }
+
+// MaxImageAltLen bounds an image's alt text.
+const MaxImageAltLen = 300
+
+// SetProductImageAlt sets the alt text of the image at index (0-based; ""
+// removes it). Alt texts of images no longer on the product are dropped.
+// Errors: validation_failed, not_found (product or index).
+func (cs *CatalogService) SetProductImageAlt(storeID, id uint64, index int, alt string) (*Product, error) {
+	alt = strings.TrimSpace(alt)
+	var v Validation
+	v.Text("alt", alt, false, MaxImageAltLen)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var p *Product
+	err := cs.s.DB.Update(func(tx Tx) error {
+		var err error
+		if p, err = tx.Product(storeID, id); err != nil {
+			return err
+		}
+		if index < 0 || index >= len(p.Images) {
+			return NotFound("image")
+		}
+		alts := map[string]string{}
+		for u, a := range p.ImageAlts {
+			if slices.Contains(p.Images, u) {
+				alts[u] = a
+			}
+		}
+		if alt == "" {
+			delete(alts, p.Images[index])
+		} else {
+			alts[p.Images[index]] = alt
+		}
+		p.ImageAlts = alts
+		if len(alts) == 0 {
+			p.ImageAlts = nil
+		}
+		p.UpdatedAt = UTC(tx.Now())
+		return tx.PutProduct(p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -9,7 +9,7 @@ import (
 // and Clone knows every field that could be shared.
 func TestProductClone(t *testing.T) {
 	shared := map[reflect.Type][]string{
-		reflect.TypeFor[Product](): {"Images", "Variants"},
+		reflect.TypeFor[Product](): {"Images", "ImageAlts", "Variants"},
 		reflect.TypeFor[Variant](): {"Attributes"},
 	}
 	for typ, want := range shared {

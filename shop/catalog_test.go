@@ -146,6 +146,11 @@ func TestProductPage(t *testing.T) {
 			lacks(t, "javascript:", "<b>Pro</b>")
 		lds := jsonLD(t, pg.Body)
 		prod := ldOfType(lds, "Product")
+		// the owner's alt text of an image, else its place and the product's name
+		if _, err := e.Svc.Catalog.SetProductImageAlt(a, p.ID, 0, "A steel hammer on <wood>"); err != nil {
+			t.Fatal(err)
+		}
+		br.get(path).expect(t, 200, `alt="A steel hammer on &lt;wood&gt;"`)
 		offer, _ := prod["offers"].(map[string]any)
 		if offer["price"] != "12.50" || offer["priceCurrency"] != "USD" || offer["availability"] != "https://schema.org/InStock" {
 			t.Fatalf("offer %v", offer)

@@ -123,8 +123,11 @@ func fillProduct(d *productData, currency string) {
 	d.Paragraphs = paragraphs(p.Description)
 	for i, u := range p.Images {
 		if u = safeURL(u); u != "" {
-			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0,
-				Alt: msgf("product.image", i+1, p.Name)})
+			alt := p.ImageAlts[p.Images[i]]
+			if alt == "" {
+				alt = msgf("product.image", i+1, p.Name)
+			}
+			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0, Alt: alt})
 		}
 	}
 	for _, v := range p.Variants {
