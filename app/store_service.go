@@ -290,7 +290,7 @@ func (ss *StoreService) SetActive(id uint64, active bool) (*Store, error) {
 // SetRequireStaffTOTP sets whether the store's managers and staff must have
 // a second factor (TOTP) to use the admin side.
 func (ss *StoreService) SetRequireStaffTOTP(id uint64, on bool) (*Store, error) {
-	return ss.update(id, func(st *Store) error { st.RequireStaffTOTP = on; return nil })
+	return ss.update(id, "", func(st *Store) error { st.RequireStaffTOTP = on; return nil })
 }
 
 // Rename changes the display name of a store.
