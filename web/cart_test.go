@@ -33,7 +33,7 @@ func variantProduct(t *testing.T, e *testenv.Env, sid uint64, name string) *app.
 	price := app.Money(2000)
 	vp := app.Money(2500)
 	p, err := e.Svc.Catalog.SaveProduct(sid, 0, app.ProductInput{Name: &name, Price: &price, Variants: &[]app.VariantInput{
-		{Name: "Small", SKU: "S", Stock: 5}, {Name: "Large", SKU: "L", Price: &vp, Stock: 3}}})
+		{Name: "Small", SKU: name + "-S", Stock: 5}, {Name: "Large", SKU: name + "-L", Price: &vp, Stock: 3}}}) // SKUs are unique per store
 	if err != nil {
 		t.Fatal(err)
 	}
