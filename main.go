@@ -22,6 +22,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -609,28 +610,30 @@ func gatewaySecrets(cfg *config.Config, db app.DB) (map[string][]byte, error) {
 	return gateways, nil
 }
 
-// setGateways serves each payment method by Stripe or the built-in sandbox,
-// warning of test payments.
+// setGateways makes the providers a server allows available to each payment
+// method (stores choose among them in the panel; the configured provider
+// serves stores that chose none), warning of test payments.
 func setGateways(cfg *config.Config, svc *app.Services, log *slog.Logger) {
 	for _, m := range []struct {
 		code string
 		g    config.Gateway
 	}{{app.WalletA, cfg.Payments.WalletA}, {app.WalletB, cfg.Payments.WalletB}} {
-		switch m.g.Provider {
-		case app.ProviderStripe:
-			svc.Payments.SetGateway(stripe.New(m.code, m.g.Stripe.APIURL),
+		if slices.Contains(m.g.Providers, app.ProviderStripe) {
+			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL),
 				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
-			log.Info("payments: served by Stripe Checkout", "method", m.code, "default_account", m.g.Stripe.SecretKey != "")
-			if app.IsTestKey(m.g.Stripe.SecretKey) {
-				log.Warn("PAYMENTS IN TEST MODE: "+m.code+"'s default Stripe key is a test key; its payments are test payments, "+
-					"refused by every store whose test mode is off (payments_live)", "method", m.code)
-			}
-		default:
-			if !cfg.Demo {
-				log.Warn("PAYMENTS IN TEST MODE: "+m.code+" is served by the built-in sandbox; anyone can 'pay' an order "+
-					"without money moving. Set payments."+strings.ToLower(m.code)+".provider: stripe to take real money. "+
-					"New stores start with test mode off (payments_live on) and refuse it until it is turned on", "method", m.code)
-			}
+		}
+		svc.Payments.AllowProviders(m.code, m.g.Providers, m.g.Provider)
+		log.Info("payments: providers stores may choose", "method", m.code, "providers", m.g.Providers, "default", m.g.Provider,
+			"default_stripe_account", m.g.Stripe.SecretKey != "")
+		switch {
+		case m.g.Provider == app.ProviderStripe && app.IsTestKey(m.g.Stripe.SecretKey):
+			log.Warn("PAYMENTS IN TEST MODE: "+m.code+"'s default Stripe key is a test key; its payments are test payments, "+
+				"refused by every store whose test mode is off (payments_live)", "method", m.code)
+		case m.g.Provider != app.ProviderStripe && !cfg.Demo:
+			log.Warn("PAYMENTS IN TEST MODE: "+m.code+" is served by the built-in sandbox for stores that chose no provider; "+
+				"anyone can 'pay' an order without money moving. Owners choose Stripe in Settings › Payments (or set "+
+				"payments."+strings.ToLower(m.code)+".provider: stripe). New stores start with test mode off (payments_live on) "+
+				"and refuse it until it is turned on", "method", m.code)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -637,6 +638,7 @@ func loadStatic(fsys fs.FS) (map[string]staticFile, error) {
 // the file without .html.
 func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
+		"has":   func(list []string, s string) bool { return slices.Contains(list, s) },
 		"money": func(m app.Money, currency string) string { return m.String() + " " + currency },
 		"when": func(t time.Time) string {
 			if t.IsZero() {

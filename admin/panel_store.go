@@ -98,7 +98,7 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 }
 
 // savePayments serves POST /admin/stores/{id}/payments/ {payments_live,
-// <method>_secret_key, <method>_webhook_secret, <method>_clear}: an empty
+// <method>_provider, <method>_secret_key, <method>_webhook_secret, <method>_clear}: an empty
 // secret field leaves the stored one (they are never shown), clear removes
 // the store's own credentials of that method.
 func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
@@ -106,6 +106,9 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 	in := app.PaymentSettingsInput{PaymentsLive: &live, Methods: map[string]app.CredentialsInput{}}
 	for _, m := range []string{app.WalletA, app.WalletB} {
 		var ci app.CredentialsInput
+		if pr := strings.TrimSpace(c.FormValue(m + "_provider")); pr != "" {
+			ci.Provider = &pr
+		}
 		if c.FormValue(m+"_clear") == "on" {
 			empty := ""
 			ci.SecretKey, ci.WebhookSecret = &empty, &empty
@@ -116,7 +119,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 		if w := strings.TrimSpace(c.FormValue(m + "_webhook_secret")); w != "" {
 			ci.WebhookSecret = &w
 		}
-		if ci.SecretKey != nil || ci.WebhookSecret != nil {
+		if ci.Provider != nil || ci.SecretKey != nil || ci.WebhookSecret != nil {
 			in.Methods[m] = ci
 		}
 	}

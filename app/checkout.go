@@ -220,7 +220,7 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	if len(idem.Key) > MaxIdempotencyKey {
 		return res, Invalid(idem.name(), "must be at most 200 characters")
 	}
-	gw, err := os.s.Payments.Gateway(in.PaymentMethod)
+	gw, err := os.s.Payments.gatewayForStore(storeID, in.PaymentMethod)
 	if err != nil {
 		return res, err
 	}

@@ -24,6 +24,10 @@ var Providers = []string{ProviderSandbox, ProviderStripe}
 // credentials, or the server-wide default of its method. Never logged,
 // never in a response.
 type GatewayAccount struct {
+	// Provider is the provider the store chose for the method ("" = the
+	// server's default); kept here, beside the keys, so it never enters the
+	// store's config (or its settings versions).
+	Provider      string `json:"provider,omitempty"`
 	SecretKey     string `json:"secret_key,omitempty"`
 	WebhookSecret string `json:"webhook_secret,omitempty"`
 }
@@ -133,6 +137,13 @@ type Gateway interface {
 	ParseEvent(payload []byte, header string, secrets []string) (*GatewayEvent, error)
 	// SessionOfPayment returns our payment session id the provider keeps on a payment.
 	SessionOfPayment(ctx context.Context, acct GatewayAccount, paymentRef string) (string, error)
+}
+
+// KeyChecker is a remote gateway that can check an account's key with one
+// call to its provider. A key the provider refuses is validation_failed on
+// field; an unreachable provider is payment_provider_unavailable.
+type KeyChecker interface {
+	CheckKey(ctx context.Context, acct GatewayAccount, field string) error
 }
 
 // ProviderUnavailable is the error of a provider that cannot be reached or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,30 +113,80 @@ type GatewayResult struct {
 type PaymentService struct {
 	s paymentDeps
 
-	mu       sync.Mutex
-	gateways map[string]Gateway
-	accounts map[string]GatewayAccount // server-wide default account per method
+	mu        sync.Mutex
+	remotes   map[string]map[string]Gateway // method → provider → a remote gateway
+	sandboxes map[string]Gateway            // method → the sandbox
+	allowed   map[string][]string           // method → the providers stores may choose (nil: all registered)
+	defaults  map[string]string             // method → the provider of stores that chose none
+	accounts  map[string]GatewayAccount     // server-wide default account per method
 }
 
 func newPaymentService(d paymentDeps) *PaymentService {
-	return &PaymentService{s: d, gateways: map[string]Gateway{}, accounts: map[string]GatewayAccount{}}
+	return &PaymentService{s: d, remotes: map[string]map[string]Gateway{}, sandboxes: map[string]Gateway{},
+		allowed: map[string][]string{}, defaults: map[string]string{}, accounts: map[string]GatewayAccount{}}
 }
 
-// SetGateway replaces the gateway of a payment method (a configured
-// provider) with acct as the default account of stores that set none.
+// SetGateway makes g the only provider of its payment method (as a
+// configured `provider:` without `providers:` does), with acct as the
+// default account of stores that set none.
 func (ps *PaymentService) SetGateway(g Gateway, acct GatewayAccount) {
-	ps.mu.Lock()
-	ps.gateways[g.Method()] = g
-	ps.accounts[g.Method()] = acct
-	ps.mu.Unlock()
+	ps.RegisterGateway(g, acct)
+	ps.AllowProviders(g.Method(), []string{g.Provider()}, g.Provider())
 }
 
-// Gateway returns the gateway of a payment method: the configured one, or
-// the sandbox with Opt.GatewaySecrets[method] (a database secret when unset).
-func (ps *PaymentService) Gateway(method string) (Gateway, error) {
+// RegisterGateway makes a remote gateway available to its method (a store
+// may choose it when its provider is allowed), with acct as the default
+// account of stores that set none.
+func (ps *PaymentService) RegisterGateway(g Gateway, acct GatewayAccount) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if g, ok := ps.gateways[method]; ok {
+	if g.Provider() == ProviderSandbox {
+		ps.sandboxes[g.Method()] = g
+		return
+	}
+	if ps.remotes[g.Method()] == nil {
+		ps.remotes[g.Method()] = map[string]Gateway{}
+	}
+	ps.remotes[g.Method()][g.Provider()] = g
+	ps.accounts[g.Method()] = acct
+}
+
+// AllowProviders sets the providers stores may choose for a method and the
+// one of stores that chose none (def; "" = the first allowed).
+func (ps *PaymentService) AllowProviders(method string, allowed []string, def string) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.allowed[method] = append([]string(nil), allowed...)
+	if def == "" && len(allowed) > 0 {
+		def = allowed[0]
+	}
+	ps.defaults[method] = def
+}
+
+// Gateway returns the gateway of a payment method for stores that chose
+// no provider: the server's default (the sandbox unless configured).
+func (ps *PaymentService) Gateway(method string) (Gateway, error) {
+	if method != WalletA && method != WalletB {
+		return nil, Invalid("payment_method", "must be one of WALLET_A, WALLET_B")
+	}
+	ps.mu.Lock()
+	def := ps.defaults[method]
+	ps.mu.Unlock()
+	return ps.gatewayOf(method, def)
+}
+
+// gatewayOf returns the gateway of a method's provider ("" and sandbox: the
+// sandbox with Opt.GatewaySecrets[method], a database secret when unset).
+func (ps *PaymentService) gatewayOf(method, provider string) (Gateway, error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if provider != "" && provider != ProviderSandbox {
+		if g, ok := ps.remotes[method][provider]; ok {
+			return g, nil
+		}
+		return nil, ProviderUnavailable("%s is not served by %s on this server", method, provider)
+	}
+	if g, ok := ps.sandboxes[method]; ok {
 		return g, nil
 	}
 	if method != WalletA && method != WalletB {
@@ -149,7 +200,7 @@ func (ps *PaymentService) Gateway(method string) (Gateway, error) {
 		}
 	}
 	g := &SandboxGateway{Code: method, Secret: secret, PublicURL: strings.TrimSuffix(ps.s.Opt.PublicURL, "/")}
-	ps.gateways[method] = g
+	ps.sandboxes[method] = g
 	return g, nil
 }
 
@@ -187,7 +238,7 @@ func (ps *PaymentService) TestMethods(st *Store) []string {
 		if !set.MethodEnabled(m) {
 			continue
 		}
-		if g, err := ps.Gateway(m); err == nil && ps.MethodTest(st, g) {
+		if g, err := ps.GatewayFor(st, m); err == nil && ps.MethodTest(st, g) {
 			out = append(out, m)
 		}
 	}
@@ -210,7 +261,7 @@ func (ps *PaymentService) OfferedMethods(st *Store) []OfferedMethod {
 	set := st.Settings()
 	out := []OfferedMethod{}
 	for _, m := range set.PaymentMethods {
-		g, err := ps.Gateway(m["code"])
+		g, err := ps.GatewayFor(st, m["code"])
 		if err != nil || (g.Remote() && ps.Account(st, g.Method()).SecretKey == "") {
 			continue
 		}
@@ -228,10 +279,13 @@ func (ps *PaymentService) OfferedMethods(st *Store) []OfferedMethod {
 // the panel dashboard shows a banner then.
 func (ps *PaymentService) TakesTestPayments(st *Store) bool { return len(ps.TestMethods(st)) > 0 }
 
-// sandbox returns the sandbox gateway of a method, or not_found when a real
-// provider serves it (the sandbox pages are then closed for it).
+// sandbox returns the sandbox gateway of a method, or not_found when the
+// server does not allow the sandbox for it (the sandbox pages are closed).
 func (ps *PaymentService) sandbox(method string) (*SandboxGateway, error) {
-	g, err := ps.Gateway(method)
+	if !slices.Contains(ps.AllowedProviders(method), ProviderSandbox) {
+		return nil, NotFound("payment session")
+	}
+	g, err := ps.gatewayOf(method, ProviderSandbox)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +334,7 @@ func (ps *PaymentService) Verify(storeID uint64, sessionID string, params map[st
 	if err != nil {
 		return res, err
 	}
-	gw, err := ps.Gateway(sess.Method)
+	gw, err := ps.sessionGateway(sess)
 	if err != nil {
 		return res, err
 	}
@@ -484,7 +538,7 @@ func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byt
 // webhook secrets (and their accounts) of the store's methods it serves.
 func (ps *PaymentService) webhookGateway(st *Store, provider string) (gw Gateway, secrets []string, accts []GatewayAccount) {
 	for _, m := range []string{WalletA, WalletB} {
-		g, err := ps.Gateway(m)
+		g, err := ps.GatewayFor(st, m)
 		if err != nil || g.Provider() != provider {
 			continue
 		}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -9,6 +10,9 @@ import (
 // CredentialsInput changes a store's own provider credentials of one
 // method: nil leaves a value, "" clears it.
 type CredentialsInput struct {
+	// Provider chooses the method's provider among those the server allows
+	// ("" = the server's default).
+	Provider      *string `json:"provider"`
 	SecretKey     *string `json:"secret_key"`
 	WebhookSecret *string `json:"webhook_secret"`
 }
@@ -32,6 +36,8 @@ type PaymentSettingsView struct {
 type MethodPaymentView struct {
 	Method   string `json:"method"`
 	Provider string `json:"provider"`
+	// Providers are those the server allows this store to choose.
+	Providers []string `json:"providers"`
 	Test     bool   `json:"test"`
 	Offered  bool   `json:"offered"`
 	// Credentials: "store" (its own), "server" (the server-wide default) or "none".
@@ -72,8 +78,9 @@ func (ps *PaymentService) settingsView(st *Store) PaymentSettingsView {
 		Methods: []MethodPaymentView{}}
 	for _, m := range []string{WalletA, WalletB} {
 		mv := MethodPaymentView{Method: m, Offered: set.MethodEnabled(m), Credentials: "none"}
-		if g, err := ps.Gateway(m); err == nil {
-			mv.Provider, mv.Test = g.Provider(), g.Test()
+		mv.Providers = ps.AllowedProviders(m)
+		if g, err := ps.GatewayFor(st, m); err == nil {
+			mv.Provider, mv.Test = g.Provider(), ps.MethodTest(st, g)
 		}
 		acct := ps.Account(st, m)
 		switch {
@@ -100,7 +107,7 @@ func (ps *PaymentService) liveWithTestKey(st *Store) error {
 		return nil
 	}
 	for _, m := range []string{WalletA, WalletB} {
-		g, err := ps.Gateway(m)
+		g, err := ps.GatewayFor(st, m)
 		if err != nil || !set.MethodEnabled(m) || !g.Remote() {
 			continue
 		}
@@ -127,6 +134,13 @@ func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSetting
 			v.Add("methods."+m, "must be WALLET_A or WALLET_B")
 			continue
 		}
+		if c.Provider != nil {
+			p := strings.TrimSpace(*c.Provider)
+			*c.Provider = p
+			allowed := ps.AllowedProviders(m)
+			v.Check(p == "" || slices.Contains(allowed, p), "methods."+m+".provider",
+				"must be one of: "+strings.Join(allowed, ", ")+" (the server's payments."+strings.ToLower(m)+".providers)")
+		}
 		if c.SecretKey != nil {
 			k := strings.TrimSpace(*c.SecretKey)
 			*c.SecretKey = k
@@ -143,6 +157,13 @@ func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSetting
 	if err := v.Err(); err != nil {
 		return PaymentSettingsView{}, err
 	}
+	cur, err := ps.s.Stores.Get(storeID)
+	if err != nil {
+		return PaymentSettingsView{}, err
+	}
+	if err := ps.checkKeys(cur, in); err != nil {
+		return PaymentSettingsView{}, err
+	}
 	st, err := ps.s.Stores.update(storeID, by, func(st *Store) error {
 		if in.PaymentsLive != nil {
 			patch, _ := json.Marshal(map[string]bool{"payments_live": *in.PaymentsLive})
@@ -157,6 +178,9 @@ func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSetting
 				st.Gateways = map[string]GatewayAccount{}
 			}
 			a := st.Gateways[m]
+			if c.Provider != nil {
+				a.Provider = *c.Provider
+			}
 			if c.SecretKey != nil {
 				a.SecretKey = *c.SecretKey
 			}

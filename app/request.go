@@ -593,7 +593,7 @@ func (rs *RequestService) providerRefundDue(tx PaymentTx, kind string, r *Reques
 	if err != nil {
 		return nil, err
 	}
-	gw, err := rs.s.Payments.Gateway(sess.Method)
+	gw, err := rs.s.Payments.sessionGateway(sess)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -146,7 +147,11 @@ type Payments struct {
 // Gateway is one payment method's settings.
 type Gateway struct {
 	Secret   string // payments.wallet_x.secret: the sandbox's signing secret (empty: derived from a secret kept in the database)
-	Provider string // payments.wallet_x.provider: sandbox (test mode) or stripe
+	Provider string // payments.wallet_x.provider: sandbox (test mode) or stripe: the provider of stores that chose none
+	// Providers (payments.wallet_x.providers) are the providers stores may
+	// choose in the panel. Unset: [stripe] when Provider is stripe (an old
+	// Stripe-only config stays Stripe-only), else [sandbox, stripe].
+	Providers []string
 	Stripe   Stripe // payments.wallet_x.stripe.*: defaults for stores that set no credentials of their own
 }
 
@@ -647,13 +652,21 @@ func (c *Config) validateMailAndPayments(bad badFunc) {
 		g   Gateway
 	}{{"payments.wallet_a", c.Payments.WalletA}, {"payments.wallet_b", c.Payments.WalletB}} {
 		switch g.g.Provider {
-		case "sandbox":
-		case "stripe":
-			if u, err := url.Parse(g.g.Stripe.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				bad(g.key+".stripe.api_url", "must be an http(s) URL, got %q", g.g.Stripe.APIURL)
-			}
+		case "sandbox", "stripe":
 		default:
 			bad(g.key+".provider", "must be sandbox or stripe, got %q", g.g.Provider)
+		}
+		for _, p := range g.g.Providers {
+			if p != "sandbox" && p != "stripe" {
+				bad(g.key+".providers", "must list sandbox and/or stripe, got %q", p)
+			}
+		}
+		if !slices.Contains(g.g.Providers, g.g.Provider) {
+			bad(g.key+".provider", "must be one of %s.providers %v, got %q", g.key, g.g.Providers, g.g.Provider)
+		}
+		if u, err := url.Parse(g.g.Stripe.APIURL); slices.Contains(g.g.Providers, "stripe") &&
+			(err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			bad(g.key+".stripe.api_url", "must be an http(s) URL, got %q", g.g.Stripe.APIURL)
 		}
 	}
 }
@@ -694,9 +707,18 @@ func (r *reader) fail(key, format string, args ...any) {
 // gateway reads the settings of one payment method (wallet_a, wallet_b).
 func (r *reader) gateway(m string) Gateway {
 	k := "payments." + m + "."
-	return Gateway{Secret: r.str(k + "secret"), Provider: strings.ToLower(r.str(k + "provider")),
+	g := Gateway{Secret: r.str(k + "secret"), Provider: strings.ToLower(r.str(k + "provider")),
 		Stripe: Stripe{SecretKey: r.str(k + "stripe.secret_key"), WebhookSecret: r.str(k + "stripe.webhook_secret"),
 			APIURL: r.str(k + "stripe.api_url")}}
+	for _, p := range r.list(k + "providers") {
+		g.Providers = append(g.Providers, strings.ToLower(p))
+	}
+	if len(g.Providers) == 0 && g.Provider == "stripe" {
+		g.Providers = []string{"stripe"}
+	} else if len(g.Providers) == 0 {
+		g.Providers = []string{"sandbox", "stripe"}
+	}
+	return g
 }
 
 func (r *reader) str(key string) string {

@@ -300,3 +300,25 @@ func fromStripe(n int64, currency string) app.Money {
 	}
 	return app.Money(n)
 }
+
+// CheckKey implements app.KeyChecker: it retrieves the account's balance,
+// the one call every secret or restricted key with read access may make.
+func (g *Gateway) CheckKey(ctx context.Context, acct app.GatewayAccount, field string) error {
+	sc, err := g.client(acct)
+	if err != nil {
+		return err
+	}
+	_, err = sc.V1Balance.Retrieve(ctx, nil)
+	var se *sg.Error
+	if errors.As(err, &se) && se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500 && se.HTTPStatusCode != http.StatusTooManyRequests {
+		msg := se.Msg
+		if msg == "" {
+			msg = string(se.Code)
+		}
+		return app.Invalid(field, "Stripe refused this key (HTTP "+strconv.Itoa(se.HTTPStatusCode)+": "+msg+")")
+	}
+	if err != nil {
+		return providerError("checking the key", err)
+	}
+	return nil
+}
