@@ -48,6 +48,8 @@ type services struct {
 	RetryMail   func(storeID, id uint64) (*app.Mail, error)
 	PreviewMail func(st *app.Store, kind string, draft *app.MailTemplate) (app.Mail, error)
 	TestMail    func(st *app.Store, kind, to string) (*app.Mail, error)
+	// PayTestOrder is app.Services.PayTestOrder (the "Pay a test order" button).
+	PayTestOrder func(storeID uint64, method, email, callbackURL string) (app.TestOrder, error)
 	// Shared keeps the panel sessions when several processes share the
 	// database (nil: in memory); Secret gives them one login-form key.
 	Shared app.SharedState
@@ -91,7 +93,7 @@ const (
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
 		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, MaskCodes: svc.Mailer != nil, Shared: svc.Shared(), Secret: svc.DB.Secret,
-		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, Webhooks: svc.Webhooks,
+		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, PayTestOrder: svc.PayTestOrder, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},

@@ -155,6 +155,7 @@ func (p *panel) storeRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
 	r.Post(storeRoot+"/config", p.store(p.saveConfig))
 	r.Post(storeRoot+"/payments", p.store(p.savePayments))
+	r.Post(storeRoot+"/payments/test-order", p.store(p.payTestOrder))
 	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
 	r.Get(storeRoot+"/settings/history", p.store(p.settingsHistoryPage))
 	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, p.restoreSettings)

@@ -129,6 +129,26 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(v.Store, ""), ok1("Payment settings saved."))
 }
 
+// payTestOrder serves POST /admin/stores/{id}/payments/test-order/ {method}:
+// a one-item order through the shoppers' checkout, paid by the sandbox (then
+// its order page) or on Stripe's test-mode page (the browser goes there and
+// comes back to the orders).
+func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
+	back := c.BaseURL() + storePath(v.Store, "orders/")
+	t, err := p.h.svc.PayTestOrder(v.Store.ID, c.FormValue("method"), v.Admin.Email, back)
+	if err != nil && t.OrderID == 0 {
+		return p.redirect(c, v, storePath(v.Store, ""), &flash{Kind: "error", Message: "Test order not placed: " + app.ErrorMessage(err)})
+	}
+	order := storePath(v.Store, "orders/"+strconv.FormatUint(t.OrderID, 10)+"/")
+	switch {
+	case err != nil:
+		return p.redirect(c, v, order, &flash{Kind: "error", Message: "Test order placed but not paid: " + app.ErrorMessage(err)})
+	case t.RedirectURL != "":
+		return c.Redirect(t.RedirectURL, fiber.StatusSeeOther)
+	}
+	return p.redirect(c, v, order, ok1("Test order paid with the sandbox: no money moved."))
+}
+
 // renameStore serves POST /admin/stores/{id}/name/.
 func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 	name := formValue(c, "name")

@@ -17,6 +17,7 @@ func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	delGet, delPost := p.confirmStep(p.askDeleteWebhook, p.deleteWebhook)
 	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
 	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
+	r.Post(st+"/webhooks/:wid/test", p.store(p.testWebhook))
 	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(p.redeliverWebhook))
 }
 
@@ -185,4 +186,27 @@ func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
 		return err
 	}
 	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Delivery queued again."))
+}
+
+// testWebhook serves POST /admin/stores/{id}/webhooks/{wid}/test/: sends a
+// webhook.test event to the endpoint now and shows its answer.
+func (p *panel) testWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	res, err := p.h.svc.Webhooks.SendTest(c.Context(), v.Store.ID, w.ID)
+	if err != nil {
+		return err
+	}
+	back := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	if res.Error != "" {
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: "Test webhook failed: " + res.Error})
+	}
+	msg := "Test webhook sent: the endpoint answered HTTP " + strconv.Itoa(res.StatusCode) + " in " +
+		strconv.FormatInt(res.LatencyMS, 10) + " ms."
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: msg + " Only a 2xx acknowledges a delivery."})
+	}
+	return p.redirect(c, v, back, ok1(msg))
 }
