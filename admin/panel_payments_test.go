@@ -14,7 +14,8 @@ import (
 func TestPanelPayments(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, "http://127.0.0.1:1"), app.GatewayAccount{})
+	calls := 0
+	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, stripeAPI(t, &calls)), app.GatewayAccount{})
 	sid, key := e.Store("Pay Shop")
 	b := owner(t, e)
 	home := fmt.Sprintf("/admin/stores/%d/", sid)

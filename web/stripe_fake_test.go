@@ -80,6 +80,8 @@ func (f *fakeStripe) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	switch {
+	case r.Method == "GET" && r.URL.Path == "/v1/balance":
+		fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
 	case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
 		f.sessionCreate.Add(1)
 		f.lastForm = map[string]string{}
