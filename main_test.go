@@ -714,7 +714,7 @@ func TestServeWarnsSandboxPayments(t *testing.T) {
 	live := startServer(t, t.TempDir(), "STOREFRONT_PAYMENTS__WALLET_A__PROVIDER=stripe", "STOREFRONT_PAYMENTS__WALLET_A__STRIPE__SECRET_KEY="+key,
 		"STOREFRONT_PAYMENTS__WALLET_A__STRIPE__API_URL=http://127.0.0.1:1")
 	log = live.stderr.String()
-	if strings.Count(log, warning) != 2 || !strings.Contains(log, "served by Stripe Checkout") || !strings.Contains(log, "test key") || strings.Contains(log, key) {
+	if strings.Count(log, warning) != 2 || !strings.Contains(log, "providers=[stripe] default=stripe") || !strings.Contains(log, "test key") || strings.Contains(log, key) {
 		t.Fatalf("WALLET_A on Stripe with a test key: want two warnings (the test key, WALLET_B), no key in the log:\n%s", log)
 	}
 }

@@ -38,8 +38,8 @@ type MethodPaymentView struct {
 	Provider string `json:"provider"`
 	// Providers are those the server allows this store to choose.
 	Providers []string `json:"providers"`
-	Test     bool   `json:"test"`
-	Offered  bool   `json:"offered"`
+	Test      bool     `json:"test"`
+	Offered   bool     `json:"offered"`
 	// Credentials: "store" (its own), "server" (the server-wide default) or "none".
 	Credentials   string `json:"credentials"`
 	SecretKey     string `json:"secret_key"`     // masked ("sk_live_…1234"), "" when unset
@@ -118,9 +118,11 @@ func (ps *PaymentService) liveWithTestKey(st *Store) error {
 	return nil
 }
 
-// SetPaymentSettings changes a store's payment setup: payments_live and
-// its own credentials per method (write-only). Errors: validation_failed,
-// not_found.
+// SetPaymentSettings changes a store's payment setup: payments_live, and
+// per method its provider (among the allowed ones) and its own credentials
+// (write-only; a new secret key is first checked with its provider, outside
+// any transaction). Errors: validation_failed, not_found,
+// payment_provider_unavailable.
 func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsInput) (PaymentSettingsView, error) {
 	return ps.SetPaymentSettingsBy(storeID, in, "")
 }
@@ -128,33 +130,7 @@ func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsI
 // SetPaymentSettingsBy is SetPaymentSettings by an admin (the settings
 // version of payments_live names by; credentials are never versioned).
 func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSettingsInput, by string) (PaymentSettingsView, error) {
-	var v Validation
-	for m, c := range in.Methods {
-		if m != WalletA && m != WalletB {
-			v.Add("methods."+m, "must be WALLET_A or WALLET_B")
-			continue
-		}
-		if c.Provider != nil {
-			p := strings.TrimSpace(*c.Provider)
-			*c.Provider = p
-			allowed := ps.AllowedProviders(m)
-			v.Check(p == "" || slices.Contains(allowed, p), "methods."+m+".provider",
-				"must be one of: "+strings.Join(allowed, ", ")+" (the server's payments."+strings.ToLower(m)+".providers)")
-		}
-		if c.SecretKey != nil {
-			k := strings.TrimSpace(*c.SecretKey)
-			*c.SecretKey = k
-			v.Check(k == "" || ((strings.HasPrefix(k, "sk_") || strings.HasPrefix(k, "rk_")) && len(k) >= 12 && len(k) <= 255 && !strings.ContainsAny(k, " \t\r\n")),
-				"methods."+m+".secret_key", "must be a Stripe secret key (sk_... or rk_...), or empty to clear")
-		}
-		if c.WebhookSecret != nil {
-			w := strings.TrimSpace(*c.WebhookSecret)
-			*c.WebhookSecret = w
-			v.Check(w == "" || (strings.HasPrefix(w, "whsec_") && len(w) >= 12 && len(w) <= 255 && !strings.ContainsAny(w, " \t\r\n")),
-				"methods."+m+".webhook_secret", "must be a Stripe webhook signing secret (whsec_...), or empty to clear")
-		}
-	}
-	if err := v.Err(); err != nil {
+	if err := ps.validatePaymentInput(in); err != nil {
 		return PaymentSettingsView{}, err
 	}
 	cur, err := ps.s.Stores.Get(storeID)
@@ -200,4 +176,36 @@ func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSetting
 	}
 	ps.s.Log.Info("store payment settings changed", "store_id", storeID, "payments_live", st.Settings().PaymentsLive)
 	return ps.settingsView(st), nil
+}
+
+// validatePaymentInput checks (and trims) the methods of a payment settings
+// change: known methods, allowed providers, well-formed keys.
+func (ps *PaymentService) validatePaymentInput(in PaymentSettingsInput) error {
+	var v Validation
+	for m, c := range in.Methods {
+		if m != WalletA && m != WalletB {
+			v.Add("methods."+m, "must be WALLET_A or WALLET_B")
+			continue
+		}
+		if c.Provider != nil {
+			p := strings.TrimSpace(*c.Provider)
+			*c.Provider = p
+			allowed := ps.AllowedProviders(m)
+			v.Check(p == "" || slices.Contains(allowed, p), "methods."+m+".provider",
+				"must be one of: "+strings.Join(allowed, ", ")+" (the server's payments."+strings.ToLower(m)+".providers)")
+		}
+		if c.SecretKey != nil {
+			k := strings.TrimSpace(*c.SecretKey)
+			*c.SecretKey = k
+			v.Check(k == "" || ((strings.HasPrefix(k, "sk_") || strings.HasPrefix(k, "rk_")) && len(k) >= 12 && len(k) <= 255 && !strings.ContainsAny(k, " \t\r\n")),
+				"methods."+m+".secret_key", "must be a Stripe secret key (sk_... or rk_...), or empty to clear")
+		}
+		if c.WebhookSecret != nil {
+			w := strings.TrimSpace(*c.WebhookSecret)
+			*c.WebhookSecret = w
+			v.Check(w == "" || (strings.HasPrefix(w, "whsec_") && len(w) >= 12 && len(w) <= 255 && !strings.ContainsAny(w, " \t\r\n")),
+				"methods."+m+".webhook_secret", "must be a Stripe webhook signing secret (whsec_...), or empty to clear")
+		}
+	}
+	return v.Err()
 }

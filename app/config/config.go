@@ -9,9 +9,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
-	"slices"
 	"strings"
 	"time"
 
@@ -152,7 +152,7 @@ type Gateway struct {
 	// choose in the panel. Unset: [stripe] when Provider is stripe (an old
 	// Stripe-only config stays Stripe-only), else [sandbox, stripe].
 	Providers []string
-	Stripe   Stripe // payments.wallet_x.stripe.*: defaults for stores that set no credentials of their own
+	Stripe    Stripe // payments.wallet_x.stripe.*: defaults for stores that set no credentials of their own
 }
 
 // Stripe is the server-wide default Stripe account of a method.
