@@ -239,6 +239,8 @@ var Defaults = map[string]any{
 	"payments.wallet_a.secret":                "",
 	"payments.wallet_b.secret":                "",
 	"payments.wallet_a.provider":              "sandbox",
+	"payments.wallet_a.providers":             "", // unset: derived from provider (reader.gateway)
+	"payments.wallet_b.providers":             "",
 	"payments.wallet_b.provider":              "sandbox",
 	"payments.wallet_a.stripe.secret_key":     "",
 	"payments.wallet_b.stripe.secret_key":     "",

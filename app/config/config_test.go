@@ -299,3 +299,38 @@ func TestExampleFile(t *testing.T) {
 		t.Errorf("loading the example differs from the defaults:\n%+v\n%+v", ex, def)
 	}
 }
+
+func TestPaymentProviders(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		want       []string
+		bad        string
+	}{
+		{"default server", "", []string{"sandbox", "stripe"}, ""},
+		{"old stripe-only config", "payments:\n  wallet_a:\n    provider: stripe\n", []string{"stripe"}, ""},
+		{"one listed", "payments:\n  wallet_a:\n    providers: [sandbox]\n", []string{"sandbox"}, ""},
+		{"both, stripe default", "payments:\n  wallet_a:\n    provider: stripe\n    providers: [sandbox, stripe]\n", []string{"sandbox", "stripe"}, ""},
+		{"default not listed", "payments:\n  wallet_a:\n    provider: stripe\n    providers: [sandbox]\n", nil, "payments.wallet_a.provider"},
+		{"unknown provider", "payments:\n  wallet_a:\n    providers: [sandbox, paypal]\n", nil, "payments.wallet_a.providers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.file != "" {
+				path = writeFile(t, tc.file)
+			}
+			c, err := config.Load(path, nil)
+			if tc.bad != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.bad) {
+					t.Fatalf("want an error naming %s, got %v", tc.bad, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(c.Payments.WalletA.Providers, ","); got != strings.Join(tc.want, ",") {
+				t.Fatalf("providers: got %s, want %v", got, tc.want)
+			}
+		})
+	}
+}
