@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"storefront/app"
@@ -14,7 +15,7 @@ import (
 func TestPanelPayments(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
-	calls := 0
+	var calls atomic.Int64
 	e.Svc.Payments.SetGateway(stripe.New(app.WalletA, stripeAPI(t, &calls)), app.GatewayAccount{})
 	sid, key := e.Store("Pay Shop")
 	b := owner(t, e)

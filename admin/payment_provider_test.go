@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // stripeAPI is a minimal Stripe API: the balance (a key containing
 // "revoked" is refused with 401, as Stripe refuses a bad key) and Checkout
 // Session creation. It counts the balance calls.
-func stripeAPI(t *testing.T, balanceCalls *int) string {
+func stripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -28,7 +29,7 @@ func stripeAPI(t *testing.T, balanceCalls *int) string {
 			w.WriteHeader(http.StatusUnauthorized)
 			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****oked"}}`)
 		case r.Method == "GET" && r.URL.Path == "/v1/balance":
-			*balanceCalls++
+			balanceCalls.Add(1)
 			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
 		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
 			_ = r.ParseForm()
@@ -47,7 +48,7 @@ func stripeAPI(t *testing.T, balanceCalls *int) string {
 
 // providerEnv is a server that allows the sandbox and Stripe for WALLET_A
 // (the sandbox by default) and only the sandbox for WALLET_B.
-func providerEnv(t *testing.T, balanceCalls *int) *testenv.Env {
+func providerEnv(t *testing.T, balanceCalls *atomic.Int64) *testenv.Env {
 	e := testenv.New(t)
 	e.Svc.Payments.RegisterGateway(stripe.New(app.WalletA, stripeAPI(t, balanceCalls)), app.GatewayAccount{})
 	e.Svc.Payments.AllowProviders(app.WalletA, []string{app.ProviderSandbox, app.ProviderStripe}, app.ProviderSandbox)
@@ -63,7 +64,8 @@ func patchPayments(e *testenv.Env, sid uint64, methods map[string]any) *testenv.
 }
 
 func TestAdminPaymentProviderChoice(t *testing.T) {
-	calls := 0
+	t.Parallel()
+	var calls atomic.Int64
 	e := providerEnv(t, &calls)
 	sid, _ := e.Store("Provider Shop")
 	var got paySetup
@@ -82,8 +84,8 @@ func TestAdminPaymentProviderChoice(t *testing.T) {
 	if m := got.Data.Methods[0]; m.Provider != "stripe" || !m.Test || m.Credentials != "store" || m.SecretKey != "sk_test_…2345" {
 		t.Fatalf("WALLET_A after choosing Stripe: %+v", m)
 	}
-	if calls != 1 {
-		t.Fatalf("balance calls: got %d, want 1", calls)
+	if calls.Load() != 1 {
+		t.Fatalf("balance calls: got %d, want 1", calls.Load())
 	}
 	// A key Stripe refuses: 400 on the key's field, nothing saved.
 	rawHas(t, patchPayments(e, sid, map[string]any{"WALLET_A": map[string]any{"secret_key": "sk_live_revoked12345"}}).
@@ -111,7 +113,8 @@ func TestAdminPaymentProviderChoice(t *testing.T) {
 }
 
 func TestPanelPaymentProviderAndTestOrder(t *testing.T) {
-	calls := 0
+	t.Parallel()
+	var calls atomic.Int64
 	e := providerEnv(t, &calls)
 	sid, _ := e.Store("Panel Provider Shop")
 	e.Product(sid, 0, "Sticker", 150, 3)
@@ -162,6 +165,7 @@ func rawHas(t *testing.T, raw []byte, want ...string) {
 func ptr[T any](v T) *T { return &v }
 
 func TestPanelSendTestWebhook(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Hook Shop")
 	rcv := testenv.NewHookReceiver(t)
