@@ -2,11 +2,13 @@ package stripe_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +131,23 @@ func TestStripeMockRefusesBadCalls(t *testing.T) {
 	}
 	if _, err := gw.Start(context.Background(), app.GatewayAccount{}, app.PaymentStart{Session: ps}); app.ErrorCode(err) != app.EProviderUnavailable {
 		t.Fatalf("no key: got %v", err)
+	}
+}
+
+// TestStripeMockCheckKey: saving a key retrieves the balance once; an
+// unreachable Stripe is unavailable, a key Stripe refuses a field error.
+func TestStripeMockCheckKey(t *testing.T) {
+	gw, acct := mock(t)
+	if err := gw.CheckKey(context.Background(), acct, "methods.WALLET_A.secret_key"); err != nil {
+		t.Fatalf("a good key: %v", err)
+	}
+	err := gw.CheckKey(context.Background(), app.GatewayAccount{SecretKey: "sk_test_has space"}, "methods.WALLET_A.secret_key")
+	var e *app.Error
+	if !errors.As(err, &e) || e.Code != app.EValidation || !strings.Contains(e.Fields["methods.WALLET_A.secret_key"], "Stripe refused this key") {
+		t.Fatalf("a refused key: got %v", err)
+	}
+	down := stripe.New(app.WalletA, "http://127.0.0.1:1")
+	if err := down.CheckKey(context.Background(), acct, "f"); app.ErrorCode(err) != app.EProviderUnavailable {
+		t.Fatalf("unreachable: got %v", err)
 	}
 }
