@@ -538,7 +538,9 @@ func (ps *PaymentService) Webhook(provider string, storeID uint64, payload []byt
 // webhook secrets (and their accounts) of the store's methods it serves.
 func (ps *PaymentService) webhookGateway(st *Store, provider string) (gw Gateway, secrets []string, accts []GatewayAccount) {
 	for _, m := range []string{WalletA, WalletB} {
-		g, err := ps.GatewayFor(st, m)
+		// The provider's own gateway, whatever the store chose now: events of
+		// sessions opened before a change of provider still settle.
+		g, err := ps.gatewayOf(m, provider)
 		if err != nil || g.Provider() != provider {
 			continue
 		}
