@@ -103,6 +103,9 @@ func TestAdminPaymentProviderChoice(t *testing.T) {
 	if m := got.Data.Methods[0]; m.Provider != "sandbox" {
 		t.Fatalf("WALLET_A back to the default: %+v", m)
 	}
+	// Keys are checked with Stripe whichever provider the method has now.
+	rawHas(t, patchPayments(e, sid, map[string]any{"WALLET_A": map[string]any{"secret_key": "sk_test_revoked00001"}}).
+		Expect(t, 400, "validation_failed").Raw, "Stripe refused this key")
 	// A choice the server no longer allows falls back to its default.
 	patchPayments(e, sid, map[string]any{"WALLET_A": map[string]any{"provider": "stripe"}}).Expect(t, 200, "")
 	e.Svc.Payments.AllowProviders(app.WalletA, []string{app.ProviderSandbox}, "")

@@ -49,21 +49,19 @@ func (ps *PaymentService) sessionGateway(sess *PaymentSession) (Gateway, error) 
 	return ps.gatewayOf(sess.Method, sess.Provider)
 }
 
-// checkKeys asks the provider about each secret key being saved (one call
-// per key, outside any transaction): a refused key is validation_failed.
-func (ps *PaymentService) checkKeys(st *Store, in PaymentSettingsInput) error {
+// checkKeys asks Stripe about each secret key being saved (one call per
+// key, outside any transaction): a refused key is validation_failed.
+func (ps *PaymentService) checkKeys(in PaymentSettingsInput) error {
 	var v Validation
 	for m, c := range in.Methods {
 		if c.SecretKey == nil || *c.SecretKey == "" {
 			continue
 		}
-		provider := ps.ProviderOf(st, m)
-		if c.Provider != nil && *c.Provider != "" {
-			provider = *c.Provider
-		}
-		g, err := ps.gatewayOf(m, provider)
+		// Keys are Stripe keys whatever the method's provider now: checked
+		// by the method's Stripe gateway when the server has one.
+		g, err := ps.gatewayOf(m, ProviderStripe)
 		if err != nil {
-			return err
+			continue
 		}
 		kc, ok := g.(KeyChecker)
 		if !ok {

@@ -133,11 +133,7 @@ func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSetting
 	if err := ps.validatePaymentInput(in); err != nil {
 		return PaymentSettingsView{}, err
 	}
-	cur, err := ps.s.Stores.Get(storeID)
-	if err != nil {
-		return PaymentSettingsView{}, err
-	}
-	if err := ps.checkKeys(cur, in); err != nil {
+	if err := ps.checkKeys(in); err != nil {
 		return PaymentSettingsView{}, err
 	}
 	st, err := ps.s.Stores.update(storeID, by, func(st *Store) error {
