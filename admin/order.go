@@ -21,6 +21,7 @@ func (h *Handler) registerOrderRoutes(r fiber.Router) {
 	r.Patch("/orders/:oid", h.patchOrder)
 	r.Put("/orders/:oid/tracking", h.putTracking)
 	r.Post("/orders/:oid/ship", h.shipOrder)
+	r.Post("/orders/:oid/undo-delivered", h.undoDelivered)
 	r.Post("/orders/:oid/notes", h.addOrderNote)
 	r.Post("/orders/:oid/cancel", h.cancelOrder)
 	r.Post("/orders/:oid/refund", h.refundOrder)
@@ -236,7 +237,7 @@ func (h *Handler) patchOrder(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	o, err := h.svc.Orders.Move(storeOf(c).ID, id, in.Status)
+	o, err := h.svc.Orders.Move(storeOf(c).ID, id, in.Status, adminOf(c))
 	if err != nil {
 		return err
 	}
@@ -272,6 +273,20 @@ func (h *Handler) shipOrder(c *fiber.Ctx) error {
 		return err
 	}
 	o, err := h.svc.Orders.Ship(storeOf(c).ID, id, in)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, o.AdminView())
+}
+
+// undoDelivered serves POST stores/{id}/orders/{oid}/undo-delivered/: a
+// move to DELIVERED taken back within app.DeliveryUndoWindow.
+func (h *Handler) undoDelivered(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	o, err := h.svc.Orders.UndoDelivered(storeOf(c).ID, id, adminOf(c))
 	if err != nil {
 		return err
 	}

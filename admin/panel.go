@@ -239,6 +239,7 @@ func (p *panel) orderRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/orders/:oid/status", p.store(movePost))
 	r.Post(storeRoot+"/orders/:oid/tracking", p.store(p.setTracking))
 	r.Post(storeRoot+"/orders/:oid/ship", p.store(p.shipOrder))
+	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(p.undoDelivered))
 	r.Post(storeRoot+"/orders/:oid/notes", p.store(p.addNote))
 	cancelGet, cancelPost := p.confirmStep(p.askCancelOrder, p.cancelOrder)
 	r.Get(storeRoot+"/orders/:oid/cancel", p.store(cancelGet))

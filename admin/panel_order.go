@@ -122,6 +122,7 @@ type orderData struct {
 	CanCancel bool
 	CanRefund bool
 	CanShip   bool
+	UndoUntil string // "15:04 UTC" while the move to DELIVERED can be undone, else ""
 	Ship      app.ShipInput
 	Tracking  app.TrackingInput
 	Note      string
@@ -175,6 +176,9 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form 
 		Ship:     app.ShipInput{Carrier: o.Carrier, TrackingNumber: o.TrackingNumber},
 		Tracking: app.TrackingInput{TrackingNumber: o.TrackingNumber, Carrier: o.Carrier},
 		Refund:   refundForm{Amount: o.Refundable().String()}, Methods: app.RefundMethods}
+	if o.CanUndoDelivered(p.h.svc.Now()) {
+		d.UndoUntil = app.UTC(o.DeliveredAt.Add(app.DeliveryUndoWindow)).Format("15:04") + " UTC"
+	}
 	if form != nil {
 		d.Tracking, d.Note, d.Refund = form.Tracking, form.Note, form.Refund
 		if form.Ship != (app.ShipInput{}) {
@@ -236,11 +240,29 @@ func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	o, err := p.h.svc.Orders.Move(v.Store.ID, id, formValue(c, "status"))
+	o, err := p.h.svc.Orders.Move(v.Store.ID, id, formValue(c, "status"), v.Admin)
 	if err != nil {
 		return p.orderFormError(c, v, id, err, nil)
 	}
-	return p.redirect(c, v, orderPath(v, o), ok1("Order #"+strconv.FormatUint(o.ID, 10)+" is now "+o.Status+"."))
+	msg := "Order #" + strconv.FormatUint(o.ID, 10) + " is now " + o.Status + "."
+	if o.Status == app.OrderDelivered {
+		msg += " You can undo this for " + strconv.Itoa(int(app.DeliveryUndoWindow.Minutes())) + " minutes; the shopper's mail waits until then."
+	}
+	return p.redirect(c, v, orderPath(v, o), ok1(msg))
+}
+
+// undoDelivered serves POST .../orders/{oid}/undo-delivered/: the order is
+// CONFIRMED again and the held "delivered" mail withdrawn.
+func (p *panel) undoDelivered(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "oid", "order")
+	if err != nil {
+		return err
+	}
+	o, err := p.h.svc.Orders.UndoDelivered(v.Store.ID, id, v.Admin)
+	if err != nil {
+		return p.orderFormError(c, v, id, err, nil)
+	}
+	return p.redirect(c, v, orderPath(v, o), ok1("Delivery undone: order #"+strconv.FormatUint(o.ID, 10)+" is CONFIRMED again and the shopper was not mailed."))
 }
 
 // setTracking serves POST .../orders/{oid}/tracking/ {tracking_number, carrier}.

@@ -717,8 +717,10 @@ func (os *OrderService) Orders(storeID uint64, status string, lp ListParams) (Pa
 }
 
 // Move changes an order's status by hand: only the moves of decisions.md §5.
-// Errors: validation_failed, not_found, invalid_order_state.
-func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) {
+// A move to DELIVERED records when and by whom (by, nil for none) for the
+// undo window (UndoDelivered). Errors: validation_failed, not_found,
+// invalid_order_state.
+func (os *OrderService) Move(storeID, id uint64, status string, by *AdminUser) (*Order, error) {
 	if !oneOf(status, OrderStatuses) {
 		return nil, Invalid("status", "must be one of "+strings.Join(OrderStatuses, ", "))
 	}
@@ -740,6 +742,10 @@ func (os *OrderService) Move(storeID, id uint64, status string) (*Order, error) 
 		}
 		o.Status = status
 		o.UpdatedAt = UTC(tx.Now())
+		o.DeliveredAt, o.DeliveredBy = time.Time{}, ""
+		if status == OrderDelivered {
+			o.DeliveredAt, o.DeliveredBy = o.UpdatedAt, adminEmail(by)
+		}
 		if err := tx.PutOrder(o); err != nil {
 			return err
 		}

@@ -106,7 +106,7 @@ func (m *mailing) send(c Change) error {
 		return m.owner(NotifyOrderPaid, MailOwnerOrderPaid)
 	case EvOrderStatusChanged:
 		if c.Order.Status == OrderDelivered {
-			return m.shopper(MailOrderDelivered, orderEmail(m.tx, c.Order))
+			return m.deliveredMail(c.Order)
 		}
 	case EvOrderShipped:
 		return m.shopper(MailOrderShipped, orderEmail(m.tx, c.Order))

@@ -52,8 +52,13 @@ type Order struct {
 	Carrier        string `json:"carrier,omitempty"`
 	// TrackingURL and ShippedAt are set when the store ships the order
 	// (OrderService.Ship); a zero ShippedAt is not shipped.
-	TrackingURL string      `json:"tracking_url,omitempty"`
-	ShippedAt   time.Time   `json:"shipped_at,omitzero"`
+	TrackingURL string    `json:"tracking_url,omitempty"`
+	ShippedAt   time.Time `json:"shipped_at,omitzero"`
+	// DeliveredAt and DeliveredBy (the admin's email) are set when the store
+	// marks the order DELIVERED by hand (OrderService.Move), for the undo
+	// window (OrderService.UndoDelivered); zero otherwise.
+	DeliveredAt time.Time   `json:"delivered_at,omitzero"`
+	DeliveredBy string      `json:"delivered_by,omitempty"`
 	Notes       []OrderNote `json:"notes,omitempty"` // internal: the admin side only
 	// ProviderRefunds are the refunds made at the payment provider, in order.
 	ProviderRefunds []ProviderRefundRecord `json:"provider_refunds,omitempty"`
@@ -174,6 +179,12 @@ type AdminOrderView struct {
 	RefundedAmount   Money                  `json:"refunded_amount"`
 	ProviderRefunds  []ProviderRefundRecord `json:"provider_refunds"`
 	Notes            []OrderNote            `json:"notes"`
+	// DeliveredAt and DeliveredBy: who marked the order delivered by hand
+	// and when (null, "" otherwise); UndoUntil is the end of the window in
+	// which it can be undone (null when it cannot).
+	DeliveredAt *time.Time `json:"delivered_at"`
+	DeliveredBy string     `json:"delivered_by"`
+	UndoUntil   *time.Time `json:"undo_delivered_until"`
 }
 
 // AdminView returns the admin wire form of o.
@@ -189,6 +200,13 @@ func (o *Order) AdminView() AdminOrderView {
 	if o.CustomerID != 0 {
 		id := o.CustomerID
 		v.CustomerID = &id
+	}
+	if !o.DeliveredAt.IsZero() {
+		at, until := UTC(o.DeliveredAt), UTC(o.DeliveredAt.Add(DeliveryUndoWindow))
+		v.DeliveredAt, v.DeliveredBy = &at, o.DeliveredBy
+		if o.Status == OrderDelivered {
+			v.UndoUntil = &until
+		}
 	}
 	return v
 }

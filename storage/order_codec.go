@@ -30,6 +30,7 @@ import (
 //	times created_at, updated_at
 //	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
 //	with orderShipped: string tracking_url, time shipped_at
+//	with orderDelivered: time delivered_at, string delivered_by
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
@@ -42,6 +43,7 @@ const (
 	orderTest      = 1 << 0
 	orderGuestCart = 1 << 1
 	orderShipped   = 1 << 2
+	orderDelivered = 1 << 3
 )
 
 // encodeOrder is the stored form of o.
@@ -56,7 +58,7 @@ func encodeOrder(o *app.Order) ([]byte, error) {
 func orderSize(o *app.Order) int {
 	n := 96 + len(o.Status) + len(o.PaymentStatus) + len(o.PaymentMethod) + len(o.PaymentSessionID) + len(o.ReceiverName) +
 		len(o.Phone) + len(o.Address) + len(o.Email) + len(o.Currency) + len(o.CouponCode) + len(o.CallbackURL) +
-		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL)
+		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL) + len(o.DeliveredBy)
 	for _, it := range o.Items {
 		n += 32 + len(it.Name)
 	}
@@ -81,7 +83,7 @@ func orderFits(o *app.Order) error {
 			return err
 		}
 	}
-	return timesFit(o.CreatedAt, o.UpdatedAt, o.ShippedAt)
+	return timesFit(o.CreatedAt, o.UpdatedAt, o.ShippedAt, o.DeliveredAt)
 }
 
 // appendOrder appends the compact form of o (orderFits).
@@ -95,6 +97,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	}
 	if o.TrackingURL != "" || !o.ShippedAt.IsZero() {
 		flags |= orderShipped
+	}
+	if o.DeliveredBy != "" || !o.DeliveredAt.IsZero() {
+		flags |= orderDelivered
 	}
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
@@ -123,6 +128,10 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if flags&orderShipped != 0 {
 		b = appendString(b, o.TrackingURL)
 		b = appendTime(b, o.ShippedAt)
+	}
+	if flags&orderDelivered != 0 {
+		b = appendTime(b, o.DeliveredAt)
+		b = appendString(b, o.DeliveredBy)
 	}
 	return b
 }
@@ -205,6 +214,9 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	}
 	if v[1]&orderShipped != 0 {
 		o.TrackingURL, o.ShippedAt = d.str(), d.time()
+	}
+	if v[1]&orderDelivered != 0 {
+		o.DeliveredAt, o.DeliveredBy = d.time(), d.str()
 	}
 	if !d.done() {
 		return nil, errOrderCorrupt
