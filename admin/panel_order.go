@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,6 +124,7 @@ type orderData struct {
 	CanRefund bool
 	CanShip   bool
 	UndoUntil string // "15:04 UTC" while the move to DELIVERED can be undone, else ""
+	Timeline  []app.TimelineEntry
 	Ship      app.ShipInput
 	Tracking  app.TrackingInput
 	Note      string
@@ -190,6 +192,9 @@ func (p *panel) showOrder(c *fiber.Ctx, v *view, status int, o *app.Order, form 
 		return err
 	}
 	d.Customer, d.Cancels, d.Refunds = det.Customer, det.Cancels, det.Refunds
+	if d.Timeline, err = p.h.svc.Orders.Timeline(o, slices.Concat(det.Cancels, det.Refunds)); err != nil {
+		return err
+	}
 	if d.History, err = p.h.svc.Orders.ShopperOrders(o); err != nil {
 		return err
 	}
