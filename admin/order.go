@@ -17,6 +17,7 @@ import (
 func (h *Handler) registerOrderRoutes(r fiber.Router) {
 	r.Get("/orders", h.listOrders)
 	r.Get("/orders/export", h.exportOrders)
+	r.Post("/orders/bulk-ship", h.bulkShip)
 	r.Get("/orders/:oid", h.getOrder)
 	r.Patch("/orders/:oid", h.patchOrder)
 	r.Put("/orders/:oid/tracking", h.putTracking)
@@ -206,7 +207,25 @@ func (h *Handler) exportOrders(c *fiber.Ctx) error {
 	if err := readOrderDays(c, &q); err != nil {
 		return err
 	}
+	if err := readOrderIDs(c, &q); err != nil {
+		return err
+	}
 	return h.streamOrdersCSV(c, storeOf(c), q)
+}
+
+// readOrderIDs reads ?ids=12,13 (a selection: the export hands on exactly
+// these orders) into q.
+func readOrderIDs(c *fiber.Ctx, q *app.OrderQuery) error {
+	s := c.Query("ids")
+	if s == "" {
+		return nil
+	}
+	ids, err := app.ParseOrderIDs([]string{s})
+	if err != nil {
+		return err
+	}
+	q.IDs = ids
+	return nil
 }
 
 // getOrder serves GET stores/{id}/orders/{oid}/ (guest orders included).

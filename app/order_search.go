@@ -38,6 +38,9 @@ type OrderQuery struct {
 	CustomerID    uint64
 	Sort          string
 	Offset, Limit int // Limit 0: every match
+	// IDs, when set, is a selection: ExportOrders hands on exactly these
+	// orders of the store, in this order, and the other fields are ignored.
+	IDs []uint64
 }
 
 // Validate checks and normalises q. Errors: validation_failed.
@@ -194,16 +197,19 @@ const exportBatch = 500
 // an order changed meanwhile is exported as it is when its batch is read.
 // Errors: validation_failed, or fn's.
 func (os *OrderService) ExportOrders(storeID uint64, q OrderQuery, fn func(*Order) error) error {
-	q.Offset, q.Limit = 0, 0
-	res, err := os.SearchOrders(storeID, q)
-	if err != nil {
-		return err
-	}
-	for start := 0; start < len(res.Rows); start += exportBatch {
-		ids := make([]uint64, 0, exportBatch)
-		for _, r := range res.Rows[start:min(start+exportBatch, len(res.Rows))] {
-			ids = append(ids, r.ID)
+	all := q.IDs
+	if all == nil {
+		q.Offset, q.Limit = 0, 0
+		res, err := os.SearchOrders(storeID, q)
+		if err != nil {
+			return err
 		}
+		for _, r := range res.Rows {
+			all = append(all, r.ID)
+		}
+	}
+	for start := 0; start < len(all); start += exportBatch {
+		ids := all[start:min(start+exportBatch, len(all))]
 		batch, err := view(os.s.DB, func(tx Tx) ([]*Order, error) { return tx.OrdersByID(storeID, ids) })
 		if err != nil {
 			return err
