@@ -231,6 +231,8 @@ func (p *panel) contentRoutes(r fiber.Router) {
 func (p *panel) orderRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/orders", p.store(p.ordersPage))
 	r.Get(storeRoot+"/orders/export", p.store(p.exportOrders))
+	r.Post(storeRoot+"/orders/bulk", p.store(p.bulkOrders))
+	r.Post(storeRoot+"/orders/bulk-ship", p.store(p.bulkShipOrders))
 	r.Get(storeRoot+"/orders/:oid", p.store(p.orderPage))
 	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
 	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
