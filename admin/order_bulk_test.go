@@ -51,10 +51,12 @@ func TestAdminOrderBulkShip(t *testing.T) {
 		{"ErrBadJSON", e.OwnerToken, "{", nil, 400, "validation_failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e.Do(testenv.Req{Method: "POST", Path: path, Token: tc.tok, Body: tc.body, Header: tc.header, OffContract: tc.header != nil}).Expect(t, tc.status, tc.code)
+			e.Do(testenv.Req{Method: "POST", Path: path, Token: tc.tok, Body: tc.body, Header: tc.header}).Expect(t, tc.status, tc.code)
 		})
 	}
 	var got bulkShipAnswer
+	// OffContract: the document's checker reads text/csv with a fixed
+	// number of fields, and this file has a short row on purpose.
 	e.Do(testenv.Req{Method: "POST", Path: path, Token: e.OwnerToken, Body: file, Header: csvHdr, OffContract: true}).Expect(t, 200, "").Decode(t, &got)
 	want := []string{"shipped", "shipped", "only a paid, confirmed order", "no order #999999", "must be an order number", "needs 3 or 4 columns", "carrier"}
 	if got.Shipped != 2 || got.Errors != 5 || len(got.Results) != len(want) {
