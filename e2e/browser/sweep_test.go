@@ -131,6 +131,18 @@ func TestPanelEveryPageFits(t *testing.T) {
 		}
 	}
 
+	// The pages a POST answers (issue 28, bulk on orders): the selection
+	// printed on one page, and the bulk-ship results.
+	p.Go(s.path("orders/"))
+	p.SetChecked(`#bulk input[name="ids"]`, true)
+	p.Submit(`#bulk button[value="invoice"]`)
+	p.CheckPanelPage()
+	p.Go(s.path("orders/"))
+	p.Click("#bulk-ship summary")
+	p.Fill("#ship-rows", "999999,UPS,1Z999")
+	p.Submit(`#bulk-ship button[type="submit"]`)
+	p.CheckPanelPage()
+
 	store := "/admin/stores/:id/"
 	want := []string{"/admin/", "/admin/audit/", "/admin/password/", "/admin/users/", store,
 		store + "orders/", store + "orders/:id/", store + "orders/:id/invoice/", store + "orders/:id/packing-slip/",
