@@ -85,7 +85,7 @@ func (ps *PaymentService) checkKeys(in PaymentSettingsInput) error {
 
 // gatewayForStore is GatewayFor by store id. Errors: not_found, validation_failed.
 func (ps *PaymentService) gatewayForStore(storeID uint64, method string) (Gateway, error) {
-	st, err := ps.s.Stores.Get(storeID)
+	st, err := ps.s.Stores.Cached(storeID) // no round trip on a checkout
 	if err != nil {
 		return nil, err
 	}

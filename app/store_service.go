@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"strings"
 	"sync"
@@ -38,11 +39,12 @@ type storeCache struct {
 	gen    uint64
 	byKey  map[[32]byte]*Store // key hash -> store; only found keys are cached
 	config map[uint64][]byte   // store id -> wire JSON of its config
+	byID   map[uint64]*Store   // store id -> store, read-only (Cached)
 }
 
 func newStoreService(d storeDeps) *StoreService {
 	ss := &StoreService{db: scopeOf(d.DB, func(tx Tx) storeData { return tx }), s: d}
-	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}})
+	ss.cache.Store(&storeCache{byKey: map[[32]byte]*Store{}, config: map[uint64][]byte{}, byID: map[uint64]*Store{}})
 	return ss
 }
 
@@ -55,13 +57,7 @@ func (ss *StoreService) change(gen int64, fn func(c *storeCache)) {
 	if gen >= 0 && uint64(gen) != old.gen {
 		return
 	}
-	c := &storeCache{gen: old.gen, byKey: make(map[[32]byte]*Store, len(old.byKey)+1), config: make(map[uint64][]byte, len(old.config)+1)}
-	for k, v := range old.byKey {
-		c.byKey[k] = v
-	}
-	for k, v := range old.config {
-		c.config[k] = v
-	}
+	c := &storeCache{gen: old.gen, byKey: maps.Clone(old.byKey), config: maps.Clone(old.config), byID: maps.Clone(old.byID)}
 	fn(c)
 	ss.cache.Store(c)
 }
@@ -167,6 +163,22 @@ func (ss *StoreService) ConfigJSON(st *Store) ([]byte, error) {
 	return b, nil
 }
 
+// Cached returns a store by id from memory, reading it once after each
+// change of the store (not_found). The result is shared: never modify it.
+// Hot paths that know only the store's id (a checkout's provider) use it.
+func (ss *StoreService) Cached(id uint64) (*Store, error) {
+	snap := ss.cache.Load()
+	if st := snap.byID[id]; st != nil {
+		return st, nil
+	}
+	st, err := ss.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	ss.change(int64(snap.gen), func(c *storeCache) { c.byID[id] = st })
+	return st, nil
+}
+
 // forget drops every cached entry of a store, here and in the other
 // processes sharing the database.
 func (ss *StoreService) forget(id uint64) {
@@ -181,6 +193,7 @@ func (ss *StoreService) forgetAll() {
 		ss.origins.Store(nil)
 		ss.hosts.Store(nil)
 		clear(c.config)
+		clear(c.byID)
 		clear(c.byKey)
 	})
 }
@@ -192,6 +205,7 @@ func (ss *StoreService) forgetLocal(id uint64) {
 		ss.origins.Store(nil)
 		ss.hosts.Store(nil)
 		delete(c.config, id)
+		delete(c.byID, id)
 		for k, st := range c.byKey {
 			if st.ID == id {
 				delete(c.byKey, k)
