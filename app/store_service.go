@@ -263,6 +263,11 @@ func (ss *StoreService) List() ([]*Store, error) {
 // update applies fn to the stored store and drops the caches; a change of
 // the settings writes a version by by (an admin's email, "" for the server).
 func (ss *StoreService) update(id uint64, by string, fn func(*Store) error) (*Store, error) {
+	return ss.updateTx(id, by, func(_ storeData, st *Store) error { return fn(st) })
+}
+
+// updateTx is update with fn given the transaction too (checks across stores).
+func (ss *StoreService) updateTx(id uint64, by string, fn func(storeData, *Store) error) (*Store, error) {
 	var st *Store
 	err := ss.db.Update(func(tx storeData) error {
 		var err error
@@ -270,7 +275,7 @@ func (ss *StoreService) update(id uint64, by string, fn func(*Store) error) (*St
 			return err
 		}
 		before := settingsOf(st)
-		if err := fn(st); err != nil {
+		if err := fn(tx, st); err != nil {
 			return err
 		}
 		st.UpdatedAt = UTC(tx.Now())

@@ -204,29 +204,15 @@ func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, e
 
 // SetSettingsBy is SetSettings by an admin (the settings version names by).
 func (ss *StoreService) SetSettingsBy(id uint64, in StoreSettingsInput, by string) (*Store, error) {
-	var st *Store
-	err := ss.db.Update(func(tx storeData) error {
-		var err error
-		if st, err = tx.Store(id); err != nil {
-			return err
-		}
-		before := settingsOf(st)
+	return ss.updateTx(id, by, func(tx storeData, st *Store) error {
 		if err := in.apply(st); err != nil {
 			return err
 		}
 		if in.Domains != nil {
-			if err := domainsFree(tx, st); err != nil {
-				return err
-			}
+			return domainsFree(tx, st)
 		}
-		st.UpdatedAt = UTC(tx.Now())
-		if err := tx.PutStore(st); err != nil {
-			return err
-		}
-		return recordVersion(tx, before, st, by)
+		return nil
 	})
-	ss.forget(id)
-	return st, err
 }
 
 // domainsFree fails with conflict when another store lists one of st's
