@@ -142,6 +142,7 @@ type productForm struct {
 	IsActive       bool
 	LowStock       string // the low-stock threshold
 	Variants       []variantRow
+	Options        string // the option builder's text: "Size: S, M, L" a line
 
 	variantIndex []int // service variant index -> row, after reading the form
 }
@@ -299,7 +300,8 @@ func rowErrors(f *productForm, index []int, fields map[string]string) {
 func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
 	f := productForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
 		Price: formValue(c, "price"), CompareAtPrice: formValue(c, "compare_at_price"), Images: formValue(c, "images"),
-		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold")}
+		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold"),
+		Options: formValue(c, "options")}
 	f.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
 	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive}
 	var v app.Validation
@@ -366,6 +368,9 @@ func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
 // createProduct serves POST /admin/stores/{id}/products/.
 func (p *panel) createProduct(c *fiber.Ctx, v *view) error {
 	form, in, err := readProductForm(c)
+	if wantsVariants(c) {
+		return p.makeVariants(c, v, form, nil)
+	}
 	if err == nil {
 		var pr *app.Product
 		if pr, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in); err == nil {
@@ -400,6 +405,9 @@ func (p *panel) updateProduct(c *fiber.Ctx, v *view) error {
 	}
 	form, in, err := readProductForm(c)
 	form.ID = pr.ID
+	if wantsVariants(c) {
+		return p.makeVariants(c, v, form, pr)
+	}
 	if err == nil {
 		var saved *app.Product
 		if saved, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, pr.ID, in); err == nil {

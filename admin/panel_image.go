@@ -105,6 +105,9 @@ func (p *panel) moveImage(op string) pageFunc {
 // made, then they are added to it.
 func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 	form, in, err := readProductForm(c)
+	if wantsVariants(c) {
+		return p.makeVariants(c, v, form, nil)
+	}
 	var media []app.Media
 	if err == nil && hasUploads(c) {
 		media, err = readUploads(c)
