@@ -347,7 +347,7 @@ type pageFunc func(c *fiber.Ctx, v *view) error
 
 // securityHeaders are set on every panel response.
 func securityHeaders(c *fiber.Ctx) {
-	c.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	c.Set("X-Frame-Options", "DENY")
 	c.Set("Referrer-Policy", "same-origin")
 	c.Set("X-Content-Type-Options", "nosniff")

@@ -15,6 +15,7 @@ type productRow struct {
 	Category  string
 	Available int64 // stock on the wire: the variants' sum when there are variants
 	Thumb     string
+	Alt       string // the owner's alt text of the first image, "" when none
 	Low       bool
 }
 
@@ -84,7 +85,7 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	for _, pr := range res.Items {
 		row := productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock(), Low: pr.LowStock()}
 		if len(pr.Images) > 0 {
-			row.Thumb = thumbOf(st.ID, pr.Images[0])
+			row.Thumb, row.Alt = thumbOf(st.ID, pr.Images[0]), pr.ImageAlts[pr.Images[0]]
 		}
 		d.Rows = append(d.Rows, row)
 	}

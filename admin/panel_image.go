@@ -9,9 +9,9 @@ import (
 	"storefront/app"
 )
 
-// imageRow is one image of the product page: its URL and, for an upload of
-// this store, the 160 px thumbnail (URL images get no thumbnail: the panel's
-// CSP loads images from this server only).
+// imageRow is one image of the product page: its URL and its thumbnail
+// (the 160 px rendition of an upload of this store, or the http(s) URL
+// itself, loaded by the owner's browser: the server never fetches it).
 type imageRow struct {
 	Index int
 	URL   string
@@ -30,14 +30,17 @@ func (p *panel) imageRows(pr *app.Product) []imageRow {
 	return rows
 }
 
-// thumbOf is the same-origin path of the 160 px rendition of an uploaded
-// image of the store, or "".
+// thumbOf is the thumbnail of an image: the same-origin path of the 160 px
+// rendition of an uploaded image of the store, else the URL itself when it
+// is an absolute http(s) URL, else "" (no javascript: or data: sources).
 func thumbOf(storeID uint64, u string) string {
-	r, ok := app.ParseMediaURL(u)
-	if !ok || r.StoreID != storeID {
-		return ""
+	if r, ok := app.ParseMediaURL(u); ok && r.StoreID == storeID {
+		return app.MediaPath(storeID, r.Hash, app.MediaWidths[0], r.Ext)
 	}
-	return app.MediaPath(storeID, r.Hash, app.MediaWidths[0], r.Ext)
+	if app.ValidHTTPURL(u) {
+		return u
+	}
+	return ""
 }
 
 func productPath(st *app.Store, id uint64) string {
