@@ -127,7 +127,11 @@ func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 		if _, err := p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err != nil {
 			return p.redirect(c, v, productPath(v.Store, pr.ID), &flash{Kind: "error", Message: msg + " Its photos were not added: " + app.ErrorMessage(err)})
 		}
-		msg += " " + strconv.Itoa(len(media)) + " photos added."
+		if len(media) == 1 {
+			msg += " 1 photo added."
+		} else {
+			msg += " " + strconv.Itoa(len(media)) + " photos added."
+		}
 	}
 	return p.redirect(c, v, productPath(v.Store, pr.ID), ok1(msg))
 }

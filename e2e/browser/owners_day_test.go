@@ -127,7 +127,7 @@ func (d *ownersDay) createProduct(t *testing.T) {
 	p.Fill(`input[name=v3_price]`, "22.00")
 	p.Upload(`input[type=file][name=file]`, smallPNG(t))
 	p.Submit(`.actions button.primary`)
-	wantText(t, "created", p.Text(`.flash`), "1 photos added")
+	wantText(t, "created", p.Text(`.flash`), "1 photo added")
 	id := strings.TrimSuffix(p.URL()[strings.LastIndex(strings.TrimSuffix(p.URL(), "/"), "/")+1:], "/")
 	d.product, _ = strconv.ParseUint(id, 10, 64)
 	if p.Count(`#images img.thumb[src^="/media/"]`) != 1 {

@@ -142,6 +142,15 @@ func TestPanelEveryPageFits(t *testing.T) {
 	p.Fill("#ship-rows", "999999,UPS,1Z999")
 	p.Submit(`#bulk-ship button[type="submit"]`)
 	p.CheckPanelPage()
+	// The option builder's answer (issue 28 point 7): the form again with
+	// the variant rows made from the options, long values in them.
+	p.Go(s.path("products/new/"))
+	p.Fill(`textarea[name=options]`, long("Size", 60)+": "+long("S", 30)+", M, L\nColour: "+long("Red", 45)+", Blue")
+	p.Submit(`button[name=action][value=make_variants]`)
+	if n := p.Count(`input[name$="_attrs"][value*="="]`); n != 6 {
+		t.Errorf("the option builder made %d rows, want 6", n)
+	}
+	p.CheckPanelPage()
 
 	store := "/admin/stores/:id/"
 	want := []string{"/admin/", "/admin/audit/", "/admin/password/", "/admin/users/", store,
