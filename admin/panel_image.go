@@ -17,6 +17,9 @@ type imageRow struct {
 	URL   string
 	Thumb string
 	Alt   string // the owner's alt text, "" when none
+	// External: the thumbnail is the URL itself, loaded lazily (an upload's
+	// small rendition loads with the page).
+	External bool
 }
 
 func (p *panel) imageRows(pr *app.Product) []imageRow {
@@ -25,7 +28,8 @@ func (p *panel) imageRows(pr *app.Product) []imageRow {
 	}
 	rows := make([]imageRow, len(pr.Images))
 	for i, u := range pr.Images {
-		rows[i] = imageRow{Index: i, URL: u, Thumb: thumbOf(pr.StoreID, u), Alt: pr.ImageAlts[u]}
+		thumb := thumbOf(pr.StoreID, u)
+		rows[i] = imageRow{Index: i, URL: u, Thumb: thumb, Alt: pr.ImageAlts[u], External: thumb == u}
 	}
 	return rows
 }

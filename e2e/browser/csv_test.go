@@ -25,7 +25,7 @@ func writeFile(t *testing.T, name, body string) string {
 func TestCatalogCSVImport(t *testing.T) {
 	srv, st, prods := catalogFixture(t)
 	tok := srv.OwnerToken(t)
-	p := browser.NewPage(t, srv)
+	p := catalogPage(t, srv)
 	p.LoginOwner()
 	p.Go(fmt.Sprintf("/admin/stores/%d/products/", st.ID))
 	p.Submit(`a[href$="/products/import/"]`)

@@ -64,7 +64,7 @@ func TestCustomerAndMessages(t *testing.T) {
 	shop(t, srv, st.APIKey, "", "POST", web+"/contact/", map[string]any{"name": "Bob", "email": "bob@example.com", "subject": long("Q", 200),
 		"message": long("M", 300)}, 0, nil)
 
-	p := browser.NewPage(t, srv)
+	p := catalogPage(t, srv)
 	p.LoginOwner()
 	p.Go(fmt.Sprintf("/admin/stores/%d/customers/%d/", st.ID, reg.Customer.ID))
 	for sel, want := range map[string]int{`#orders tbody tr`: 1, `#addresses li`: 1, `#tickets tbody tr`: 1} {
