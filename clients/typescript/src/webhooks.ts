@@ -9,6 +9,7 @@ export type { WebhookEvent, WebhookEventType, WebhookPayload };
 export const webhookEventTypes = [
   "order.created",
   "order.paid",
+  "order.shipped",
   "order.status_changed",
   "order.cancelled",
   "cancellation.requested",
@@ -21,6 +22,7 @@ export const webhookEventTypes = [
   "ticket.replied",
   "contact.received",
   "product.low_stock",
+  "webhook.test",
 ] as const satisfies readonly WebhookEventType[];
 
 // A type the document has and the list lacks fails the build here.
