@@ -404,6 +404,14 @@ const overflowJS = `(function(){
 // the first width.
 func (p *Page) CheckNoOverflow() {
 	p.T.Helper()
+	p.atEachWidth(nil)
+}
+
+// atEachWidth resizes the page to each width of Widths, fails on horizontal
+// overflow, saves a screenshot, runs more(w) when set, and restores the
+// first width.
+func (p *Page) atEachWidth(more func(w int64)) {
+	p.T.Helper()
 	for _, w := range Widths {
 		p.Do("viewport", chromedp.EmulateViewport(w, 900))
 		if msg := Eval[string](p, overflowJS); msg != "" {
@@ -411,6 +419,9 @@ func (p *Page) CheckNoOverflow() {
 			p.T.Errorf("%s at %d px: horizontal overflow: %s", p.URL(), w, msg)
 		} else {
 			p.Screenshot(fmt.Sprintf("%dpx", w))
+		}
+		if more != nil {
+			more(w)
 		}
 	}
 	p.Do("viewport", chromedp.EmulateViewport(Widths[0], 900))
@@ -593,16 +604,8 @@ func (p *Page) CheckNoBrokenWords(width int64) {
 // each width and restores the first width.
 func (p *Page) CheckPanelPage() {
 	p.T.Helper()
-	for _, w := range Widths {
-		p.Do("viewport", chromedp.EmulateViewport(w, 900))
-		if msg := Eval[string](p, overflowJS); msg != "" {
-			p.Screenshot(fmt.Sprintf("overflow-%d", w))
-			p.T.Errorf("%s at %d px: horizontal overflow: %s", p.URL(), w, msg)
-		} else {
-			p.Screenshot(fmt.Sprintf("%dpx", w))
-		}
+	p.atEachWidth(func(w int64) {
 		p.CheckNoBrokenWords(w)
 		p.CheckAxe()
-	}
-	p.Do("viewport", chromedp.EmulateViewport(Widths[0], 900))
+	})
 }
