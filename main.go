@@ -323,6 +323,13 @@ func (s *instance) openDatabase() error {
 	}
 	s.db = db
 	s.deferClose(func() { db.Close() })
+	if db.bolt != nil {
+		govern, stopGovern := context.WithCancel(context.Background())
+		s.deferClose(stopGovern)
+		if governProcs(govern, func() uint64 { return db.bolt.BatchStats().Commits }, s.log) {
+			s.log.Debug("one CPU: GOMAXPROCS follows the write load (1 while reading, 2 while committing often)")
+		}
+	}
 	return nil
 }
 
@@ -391,6 +398,8 @@ func (s *instance) buildHTTP() error {
 		ContactPerMinute: cfg.RateLimit.ContactPerMinute,
 		CursorSecret:     cursorSecret,
 		LogRequests:      cfg.HTTP.LogRequests,
+		LogWriter:        s.logOut, // the log's writer and format: the request line's fast path
+		LogJSON:          cfg.Log.Format == "json",
 		Observe:          metrics.Observe,
 		ReadTimeout:      cfg.HTTP.ReadTimeout,
 		WriteTimeout:     cfg.HTTP.WriteTimeout,

@@ -168,6 +168,9 @@ func (e *Env) Server(logRequests bool) (*web.Server, error) {
 	}
 	metrics := web.NewMetrics(ops)
 	cfg := web.Config{CursorSecret: cursor, APIPerSecond: 0, LogRequests: logRequests, Observe: metrics.Observe}
+	if e.logOut != nil {
+		cfg.LogWriter = e.logOut // as main: the request line's fast path
+	}
 	s := web.New(cfg, e.Svc)
 	admin.Register(s.App, e.Svc, admin.Config{CursorSecret: cursor})
 	if err := web.ServeOpenAPI(s.App); err != nil {

@@ -1,11 +1,9 @@
 package web
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -116,22 +114,6 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		s.logRequest(c, cc, rid, status, d)
 	}
 	return nil
-}
-
-// logRequest writes the request's log line through the logger.
-func (s *Server) logRequest(c *fiber.Ctx, cc *countingConn, rid []byte, status int, d time.Duration) {
-	ctx := context.Background()
-	if !s.log.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	s.log.LogAttrs(ctx, slog.LevelInfo, "request",
-		slog.String("request_id", string(rid)),
-		slog.String("method", c.Method()),
-		slog.String("path", c.Path()),
-		slog.Int("status", status),
-		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.Uint64("store_id", storeIDOf(c)),
-		slog.String("ip", s.clientIPOn(c, cc)))
 }
 
 // apiKey resolves X-Service-Key to a store (401 invalid_api_key, 403

@@ -13,13 +13,15 @@ import (
 	"storefront/web"
 )
 
-// TestRequestLogLines: each request writes one line through the logger, in
-// its format, a path with a quote quoted as slog quotes it.
+// TestRequestLogLines: with the logger's writer given (as main gives it),
+// each request writes one line there in the logger's text format, and a
+// request whose path the fast path would have to quote goes through the
+// logger instead, quoted as slog quotes it.
 func TestRequestLogLines(t *testing.T) {
 	t.Parallel()
-	var out testenv.SyncBuffer
-	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&out, nil))})
-	srv := web.New(web.Config{LogRequests: true}, e.Svc)
+	var fast, slow testenv.SyncBuffer
+	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewTextHandler(&slow, nil))})
+	srv := web.New(web.Config{LogRequests: true, LogWriter: &fast}, e.Svc)
 	srv.Mount()
 	e.App = srv.App
 	_, key := e.Store("Shop A")
@@ -27,14 +29,19 @@ func TestRequestLogLines(t *testing.T) {
 	e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/config", Key: key}).Expect(t, 200, "")
 	line := regexp.MustCompile(`^time=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\S* level=INFO msg=request request_id=[0-9a-f]{8}-[0-9a-z]+ ` +
 		`method=GET path=/api/v1/business/website/config status=200 duration_ms=[0-9.e+-]+ store_id=[1-9]\d* ip=\S+\n$`)
-	if got := out.String(); !line.MatchString(got) {
+	if got := fast.String(); !line.MatchString(got) {
 		t.Fatalf("request line %q does not match %s", got, line)
+	}
+	if strings.Contains(slow.String(), "msg=request") {
+		t.Fatalf("the plain line also went through the logger: %q", slow.String())
 	}
 
 	e.Do(testenv.Req{Method: "GET", Path: `/api/v1/business/website/no"such`, Key: key}).Expect(t, 404, "not_found")
-	lines := strings.SplitAfter(out.String(), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[1], `msg=request`) || !strings.Contains(lines[1], `path="/api/v1/business/website/no\"such" status=404`) {
-		t.Fatalf("a path with a quote: the logger wrote %q", out.String())
+	if !strings.Contains(slow.String(), `msg=request`) || !strings.Contains(slow.String(), `path="/api/v1/business/website/no\"such" status=404`) {
+		t.Fatalf("a path with a quote: the logger wrote %q", slow.String())
+	}
+	if strings.Count(fast.String(), "\n") != 1 {
+		t.Fatalf("the quoted line was also written directly: %q", fast.String())
 	}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -35,6 +36,12 @@ type Config struct {
 	CursorSecret []byte
 	// LogRequests writes one log line per request.
 	LogRequests bool
+	// LogWriter, when set, is the writer of the logger given to the services
+	// and LogJSON its format (false: text), as main builds it: slog's own
+	// handler with default options. The request lines are then appended
+	// directly there, the bytes the logger would write (reqlog.go).
+	LogWriter io.Writer
+	LogJSON   bool
 	// Observe, when set, is called after every request (metrics).
 	Observe func(route, method string, status int, d time.Duration)
 	// ReadTimeout bounds the reading of one request, headers and body (0: 30s);
