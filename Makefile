@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test test-go test-dist dist bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test test-race test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,6 +18,11 @@ build:
 run: build
 	STOREFRONT_DEMO=true ./$(BIN) serve
 
+# test: the whole suite. Lint first; then, on a throwaway PostgreSQL, four
+# parts at once (make -j: one after another they left one of two cores idle):
+# the Go tests under the race detector, the browser tests, the HTTP suites of
+# web and admin again on PostgreSQL, and the TypeScript client with the
+# release archive. Each part's output is printed whole when it ends.
 test:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.6.1 ./...
@@ -25,9 +30,7 @@ test:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@sh .ci/chromium.sh
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
-	scripts/with-postgres.sh $(MAKE) --no-print-directory test-go
-	GO=$(GO) sh scripts/tscheck.sh
-	@$(MAKE) --no-print-directory test-dist
+	scripts/with-postgres.sh $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
 
 # dist: the release archives in dist/: a static binary per platform (TARGETS)
 # with the version stamped, packed with README.md, LICENSE and
@@ -54,14 +57,29 @@ test-dist:
 	  { ! command -v npm >/dev/null 2>&1 || tar -tzf $$d/storefront-client-*.tgz | grep -q '^package/dist/index.d.ts$$' || { echo "test-dist: SDK tarball missing"; exit 1; }; } && \
 	  $$d/storefront-*-linux-amd64/storefront version | grep -q '^storefront v' && echo "test-dist: linux/amd64 archive, SDK tarball and SHA256SUMS check out"
 
-# test-go: the Go tests; make test runs it with a throwaway PostgreSQL
-# (STOREFRONT_TEST_POSTGRES_URL): every package, with the PostgreSQL variants,
-# then the HTTP suites of web and admin again on PostgreSQL (without -race:
-# the first pass ran the same code under the race detector). -timeout 30m: on a
-# busy 2-core runner one package can pass 10 minutes (go test's default alarm).
-test-go:
-	$(GO) test -race -count=1 -timeout 30m ./...
+# test-race: every Go package but the browser tests, under the race detector.
+# -timeout 30m: on a busy 2-core runner one package can pass 10 minutes (go
+# test's default alarm).
+test-race:
+	$(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/e2e/browser$$')
+
+# test-browser: the features in headless Chromium (e2e/browser), without the
+# race detector: Chromium does most of the work there, and the server code
+# they drive runs under it in the other packages' HTTP tests.
+test-browser:
+	$(GO) test -count=1 -timeout 30m ./e2e/browser
+
+# test-pg: the HTTP suites of web and admin again on PostgreSQL (without
+# -race: test-race ran the same code under the race detector).
+test-pg:
 	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin
+
+# test-client: the TypeScript client against the OpenAPI document and the
+# demo binary (scripts/tscheck.sh), then the release archive (test-dist):
+# one after the other, as both build clients/typescript/dist.
+test-client:
+	GO=$(GO) sh scripts/tscheck.sh
+	@$(MAKE) --no-print-directory test-dist
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
