@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -222,4 +224,20 @@ func (db *DB) MigrationStatus(ctx context.Context) ([]Migration, error) {
 		}
 	}
 	return all, nil
+}
+
+// SchemaDigest is a digest of the migrations and the doc version this binary
+// writes: binaries with the same digest make the same empty database (the
+// tests copy one migrated template per digest, pgtest.Open).
+func SchemaDigest() (string, error) {
+	all, err := migrations()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "doc %d\n", docVersion)
+	for _, m := range all {
+		fmt.Fprintf(h, "%d %s %d\n%s\n", m.Version, m.Name, len(m.SQL), m.SQL)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
