@@ -10,6 +10,7 @@ import (
 // TestMigrateStatus: pending on an empty database (exit 3), applied after
 // migrate up (exit 0); bolt says it migrates itself.
 func TestMigrateStatus(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewDatabase(t)
 	environ := testEnviron(t.TempDir(), "STOREFRONT_STORAGE__DRIVER=postgres", "STOREFRONT_STORAGE__POSTGRES__URL="+url)
 	code, out, errs := runCmd(t, environ, "migrate", "status")
@@ -35,6 +36,7 @@ func TestMigrateStatus(t *testing.T) {
 }
 
 func TestMigrateDataUsage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{}, {"--from", "x"}, {"--from", "bolt:/a", "--to", "mysql:b"}} {
 		if code, _, _ := runCmd(t, nil, append([]string{"migrate-data"}, args...)...); code != 2 {
 			t.Fatalf("migrate-data %v: got %d, want 2", args, code)
@@ -49,6 +51,7 @@ func TestMigrateDataUsage(t *testing.T) {
 // exit code 0 (serve closes the database, then its deferred Close runs again:
 // it used to panic with "close of closed channel" and exit 2).
 func TestBinarySIGTERMPostgres(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewDatabase(t)
 	p := startBinary(t, cleanEnviron(testEnviron(t.TempDir(), "STOREFRONT_LOG__FORMAT=json",
 		"STOREFRONT_STORAGE__DRIVER=postgres", "STOREFRONT_STORAGE__POSTGRES__URL="+url)...))

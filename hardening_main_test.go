@@ -39,6 +39,7 @@ func rawRequest(t *testing.T, addr, raw string) string {
 // TestServe431: an oversized request line or headers is 431 in the envelope,
 // not a 500 with an ERROR log line (issue 14.3).
 func TestServe431(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	for name, raw := range map[string]string{
 		"header":       "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 10<<10) + "\r\n\r\n",
@@ -66,6 +67,7 @@ func TestServe431(t *testing.T) {
 // request_timeout; a connection that sends nothing is closed without a byte
 // (issue 14.8). The timeout is configured short for the test.
 func TestServeRequestTimeout(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_HTTP__READ_TIMEOUT=300ms", "STOREFRONT_HTTP__IDLE_TIMEOUT=300ms")
 	t.Run("Slow", func(t *testing.T) {
 		got := rawRequest(t, s.addr, "POST /api/v1/customer/auth/login/ HTTP/1.1\r\nHost: x\r\n") // headers never end
@@ -133,6 +135,7 @@ var metricsAddrRE = regexp.MustCompile(`metrics_addr=(127\.0\.0\.1:\d+)`)
 // TestServeMetricsAddr: with http.metrics_addr /metrics leaves the public
 // listener; http.metrics_token guards it (issue 14.7).
 func TestServeMetricsAddr(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_HTTP__METRICS_ADDR=127.0.0.1:0", "STOREFRONT_HTTP__METRICS_TOKEN=scrape-secret")
 	var m []string
 	for deadline := time.Now().Add(10 * time.Second); m == nil; { // the log is written asynchronously
@@ -177,6 +180,7 @@ func mustReq(t *testing.T, method, url, auth string) *http.Request {
 // http.shutdown_delay, readiness is 503 and responses close their
 // connections, so requests sent while shutdown begins are served (issue 14.8).
 func TestServeShutdownDrain(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_HTTP__SHUTDOWN_DELAY=3s")
 	base := "http://" + s.addr
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}
@@ -220,6 +224,7 @@ func TestServeShutdownDrain(t *testing.T) {
 // metrics_addr, no metrics_token) is a WARN at start; either setting ends it
 // (issue 27 point 9).
 func TestServeWarnsPublicMetrics(t *testing.T) {
+	t.Parallel()
 	const warning = "/metrics is public"
 	for _, tc := range []struct {
 		name  string

@@ -88,6 +88,7 @@ func peakRSS(t *testing.T, pid int) int64 {
 // while it keeps serving. Before: 1.06 GB for 20 anonymous uploads, 2.1 GB
 // for three PNGs.
 func TestUploadFloodsBoundedMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}

@@ -46,6 +46,7 @@ func runCmd(t *testing.T, environ []string, args ...string) (int, string, string
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCmd(t, nil, "version")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 4 {
@@ -67,6 +68,7 @@ func TestVersion(t *testing.T) {
 // TestVersionScript: scripts/version.sh derives a semantic version from the
 // tags, with the fallback v0.0.0-dev+<commit> when there is none.
 func TestVersionScript(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -113,6 +115,7 @@ func TestVersionScript(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -142,6 +145,7 @@ func TestUsage(t *testing.T) {
 }
 
 func TestBadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	badFile := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(badFile, []byte("orders:\n  pending_ttl: soon\n"), 0o600)
@@ -268,6 +272,7 @@ func do(t *testing.T, method, url string, body any, header map[string]string) (*
 var keyRE = regexp.MustCompile(`X-Service-Key: (sk_[0-9a-f]+)`)
 
 func TestServeDemo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "STOREFRONT_DEMO=true")
 	base := "http://" + s.addr
@@ -419,6 +424,7 @@ func burst(t *testing.T, url string, headers map[string]string, n int) burstResu
 }
 
 func TestServeRateLimitConfigured(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, "STOREFRONT_DEMO=true", "STOREFRONT_RATELIMIT__API_PER_SECOND=1", "STOREFRONT_HTTP__PUBLIC_URL=http://shop.test")
 	m := keyRE.FindStringSubmatch(s.stdout.String())
@@ -440,6 +446,7 @@ func TestServeRateLimitConfigured(t *testing.T) {
 }
 
 func TestServeBusyPort(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -456,6 +463,7 @@ func TestServeBusyPort(t *testing.T) {
 }
 
 func TestServeGeneratedAdminPassword(t *testing.T) {
+	t.Parallel()
 	for _, level := range []string{"info", "error"} { // shown even when the log level hides warnings
 		t.Run(level, func(t *testing.T) {
 			dir := t.TempDir()
@@ -511,6 +519,7 @@ func countStores(t *testing.T, path string) (int, int) {
 }
 
 func TestBackupCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	environ := testEnviron(dir)
 	s := startServer(t, dir, "STOREFRONT_DEMO=true")
@@ -669,6 +678,7 @@ func (p *binaryProc) sigterm(t *testing.T) {
 }
 
 func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := startBinary(t, cleanEnviron(testEnviron(dir, "STOREFRONT_DEMO=true", "STOREFRONT_LOG__FORMAT=json")...))
 	if !keyRE.MatchString(p.stdout.String()) {
@@ -696,6 +706,7 @@ func TestBinarySIGTERMAndLiveBackup(t *testing.T) {
 }
 
 func TestServeWarnsSandboxPayments(t *testing.T) {
+	t.Parallel()
 	const warning = "PAYMENTS IN TEST MODE"
 	s := startServer(t, t.TempDir())
 	log := s.stderr.String()
@@ -722,6 +733,7 @@ func TestServeWarnsSandboxPayments(t *testing.T) {
 // TestServeWarnsDeprecatedKey: storage.batch_delay still starts the server
 // (one release), with a WARN at start naming the key.
 func TestServeWarnsDeprecatedKey(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_STORAGE__BATCH_DELAY=2ms")
 	if log := s.stderr.String(); !regexp.MustCompile(`level=WARN msg="config: environment variable STOREFRONT_STORAGE__BATCH_DELAY: storage.batch_delay is deprecated`).MatchString(log) {
 		t.Fatalf("want a WARN naming storage.batch_delay at start:\n%s", log)
@@ -732,6 +744,7 @@ func TestServeWarnsDeprecatedKey(t *testing.T) {
 // asynchronously, yet every line of every answered request is in the log
 // once serve returns (SIGTERM flushes the queue).
 func TestServeRequestLogKeptOnShutdown(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_HTTP__LOG_REQUESTS=true")
 	const n = 200
 	var wg sync.WaitGroup
@@ -797,6 +810,7 @@ func demoRelaxedChecks(t *testing.T, base, key string) {
 // off: the sandbox is not among its payment methods and its checkout refuses
 // it; the demo store keeps test mode on (issue 27 point 4).
 func TestServeNewStoresLive(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), "STOREFRONT_ADMIN__EMAIL=owner@example.com", "STOREFRONT_ADMIN__PASSWORD=owner-password")
 	base := "http://" + s.addr
 	_, env := do(t, "POST", base+"/api/v1/admin/auth/login/", map[string]string{"email": "owner@example.com", "password": "owner-password"}, nil)
