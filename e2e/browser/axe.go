@@ -111,7 +111,9 @@ func (p *Page) CheckAxe() {
 		p.SetScripts(true) // evaluation needs script; the page's own already ran (or did not)
 		defer p.SetScripts(false)
 	}
-	p.Do("axe-core", chromedp.Evaluate[chromedp.Void](src+"\n;0"))
+	if Eval[bool](p, `typeof axe === "undefined"`) { // loaded once per page, not per width
+		p.Do("axe-core", chromedp.Evaluate[chromedp.Void](src+"\n;0"))
+	}
 	out, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](axeRunJS, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.T.Fatalf("axe-core on %s: %v", p.URL(), err)

@@ -39,6 +39,7 @@ var shared struct {
 	cancel  func()
 	profile string // the fresh --user-data-dir, removed by Main
 	shots   string // where screenshots go
+	review  bool   // SCREENSHOT_DIR is set: every page is saved, not only failures
 }
 
 // Main runs a package's tests (call it from TestMain) and closes the shared
@@ -112,6 +113,7 @@ func launch() error {
 	}
 	shared.profile = profile
 	shared.shots = os.Getenv("SCREENSHOT_DIR")
+	shared.review = shared.shots != ""
 	if shared.shots == "" {
 		// Kept after the run so they can be looked at; one folder, emptied
 		// at the start of each run, so runs do not pile up.
@@ -415,7 +417,7 @@ func (p *Page) atEachWidth(more func(w int64)) {
 	for _, w := range Widths {
 		p.Do("viewport", chromedp.EmulateViewport(w, 900))
 		if msg := Eval[string](p, overflowJS); msg != "" {
-			p.Screenshot(fmt.Sprintf("overflow-%d", w))
+			p.saveScreenshot(fmt.Sprintf("overflow-%d", w))
 			p.T.Errorf("%s at %d px: horizontal overflow: %s", p.URL(), w, msg)
 		} else {
 			p.Screenshot(fmt.Sprintf("%dpx", w))
@@ -427,10 +429,22 @@ func (p *Page) atEachWidth(more func(w int64)) {
 	p.Do("viewport", chromedp.EmulateViewport(Widths[0], 900))
 }
 
-// Screenshot saves a full-page JPEG of the tab into the screenshot folder
-// (named after the test, a sequence number, the path and the label) and
-// returns its path.
+// Screenshot saves a full-page JPEG of the tab for a person to look at when
+// SCREENSHOT_DIR is set, and returns its path ("" when it is not set: the
+// screenshots of every page took a sixth of the browser tests' CPU in make
+// test, where nobody looks at them). A failed check saves its own always.
 func (p *Page) Screenshot(label string) string {
+	p.T.Helper()
+	if !shared.review {
+		return ""
+	}
+	return p.saveScreenshot(label)
+}
+
+// saveScreenshot saves a full-page JPEG of the tab into the screenshot
+// folder (named after the test, a sequence number, the path and the label)
+// and returns its path.
+func (p *Page) saveScreenshot(label string) string {
 	p.T.Helper()
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(80))
 	if err != nil {
@@ -593,7 +607,7 @@ var brokenWordsJS = `(function(maxLen){
 func (p *Page) CheckNoBrokenWords(width int64) {
 	p.T.Helper()
 	if msg := Eval[string](p, brokenWordsJS); msg != "" {
-		p.Screenshot(fmt.Sprintf("broken-words-%d", width))
+		p.saveScreenshot(fmt.Sprintf("broken-words-%d", width))
 		p.T.Errorf("%s at %d px: words broken across lines: %s", p.URL(), width, msg)
 	}
 }
