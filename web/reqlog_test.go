@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"storefront/testenv"
@@ -92,5 +94,59 @@ func TestRequestLogOnOneConnection(t *testing.T) {
 	}
 	if ids[0] == ids[2] {
 		t.Fatalf("two requests logged one id %s", ids[0])
+	}
+}
+
+// writeCounter counts the writes to the connections it accepts.
+type writeCounter struct {
+	net.Listener
+	writes *atomic.Int64
+}
+
+func (l writeCounter) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	return countedConn{c, l.writes}, err
+}
+
+type countedConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countedConn) Write(b []byte) (int, error) { c.writes.Add(1); return c.Conn.Write(b) }
+
+// TestLargeResponseOneWrite: a catalog page bigger than fasthttp's default
+// 4 KiB buffer leaves the server in one write (web.WriteBuffer), where it
+// took two on the counting connection every server connection is.
+func TestLargeResponseOneWrite(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	srv := web.New(web.Config{}, e.Svc)
+	srv.Mount()
+	sid, key := e.Store("Shop A")
+	for i := range 24 {
+		e.Product(sid, 0, fmt.Sprintf("Product %02d with a name long enough to fill a page", i), 1999, 5)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writes atomic.Int64
+	go func() { _ = srv.App.Listener(web.Listener(writeCounter{ln, &writes})) }()
+	tr := &http.Transport{}
+	t.Cleanup(func() { tr.CloseIdleConnections(); _ = srv.App.Shutdown() })
+	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/v1/business/website/products/?limit=24", nil)
+	req.Header.Set("X-Service-Key", key)
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(body) < 5<<10 || len(body) > web.WriteBuffer-1024 {
+		t.Fatalf("status %d, %d bytes: want 200 and a page between 5 KiB and the buffer", resp.StatusCode, len(body))
+	}
+	if n := writes.Load(); n != 1 {
+		t.Fatalf("the %d-byte page took %d writes, want 1", len(body), n)
 	}
 }

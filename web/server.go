@@ -139,6 +139,7 @@ func New(cfg Config, svc *app.Services) *Server {
 		WriteTimeout:            orDefault(cfg.WriteTimeout, 30*time.Second),
 		IdleTimeout:             orDefault(cfg.IdleTimeout, 120*time.Second),
 		ReadBufferSize:          HeaderLimit,
+		WriteBufferSize:         WriteBuffer,
 	})
 	// Fiber's limit is the upload one; every other request, and an upload
 	// without a live admin credential, is held to BodyLimit from its
@@ -254,6 +255,13 @@ func (l countingListener) Accept() (net.Conn, error) {
 	}
 	return &countingConn{Conn: c}, nil
 }
+
+// WriteBuffer is the size of a connection's response buffer. fasthttp sends
+// a response larger than its buffer with one writev, but only on a bare
+// *net.TCPConn: on the countingConn every server connection is, it took a
+// copy and two writes. At 32 KiB a catalog page (24 products, about 15 KB)
+// and a product detail go out in one write (docs/benchmarks.md).
+const WriteBuffer = 32 << 10
 
 type countingConn struct {
 	net.Conn
