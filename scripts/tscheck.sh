@@ -73,7 +73,7 @@ fi
 ./node_modules/.bin/tsc -p tsconfig.test.json
 echo "tscheck: shopper-flow.ts and test/sdk.test.ts type-check against the built SDK"
 
-(cd "$root" && CGO_ENABLED=0 $GO build -o "$tmp/storefront" .)
+(cd "$root" && CGO_ENABLED=0 $GO build -trimpath -o "$tmp/storefront" .) # as make build and dist: one build configuration
 STOREFRONT_DEMO=true STOREFRONT_DATA_DIR="$tmp/data" STOREFRONT_HTTP__ADDR=127.0.0.1:0 \
   STOREFRONT_LOG__FORMAT=json STOREFRONT_HTTP__LOG_REQUESTS=false \
   "$tmp/storefront" serve >"$tmp/banner" 2>"$tmp/log" &
