@@ -416,6 +416,7 @@ func (p *Page) atEachWidth(more func(w int64)) {
 	p.T.Helper()
 	for _, w := range Widths {
 		p.Do("viewport", chromedp.EmulateViewport(w, 900))
+		p.afterResize()
 		if msg := Eval[string](p, overflowJS); msg != "" {
 			p.saveScreenshot(fmt.Sprintf("overflow-%d", w))
 			p.T.Errorf("%s at %d px: horizontal overflow: %s", p.URL(), w, msg)
@@ -427,6 +428,21 @@ func (p *Page) atEachWidth(more func(w int64)) {
 		}
 	}
 	p.Do("viewport", chromedp.EmulateViewport(Widths[0], 900))
+	p.afterResize()
+}
+
+// afterResize waits until the page's script has handled a viewport change
+// (the panel marks the tables that scroll then): the resize steps run before
+// the next animation frame's callbacks. Without script there is nothing to wait for.
+func (p *Page) afterResize() {
+	p.T.Helper()
+	if p.scriptsOff {
+		return
+	}
+	const js = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise)); err != nil {
+		p.T.Fatalf("waiting for the resize: %v", err)
+	}
 }
 
 // Screenshot saves a full-page JPEG of the tab for a person to look at when
