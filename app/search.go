@@ -132,11 +132,13 @@ func MatchWords(name string, words []string) bool {
 // query word that only begins one, and 1 more when the name's first word
 // begins with the query's first word. Ties list newest first.
 func Relevance(name string, words []string) byte {
-	nw := SearchWords(name)
+	// The name's words are walked in place (no slice of them): on a
+	// relevance search this runs for every product that matches.
+	folded := FoldText(name)
 	score := 0
 	for _, w := range words {
 		best := 0
-		for _, x := range nw {
+		for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
 			if x == w {
 				best = 2
 				break
@@ -147,8 +149,26 @@ func Relevance(name string, words []string) byte {
 		}
 		score += best
 	}
-	if len(words) > 0 && len(nw) > 0 && strings.HasPrefix(nw[0], words[0]) {
+	if first, _ := nextWord(folded); len(words) > 0 && first != "" && strings.HasPrefix(first, words[0]) {
 		score++
 	}
 	return byte(min(score, 255))
+}
+
+// nextWord returns the first word of s (as SearchWords splits) and what
+// follows it; "" when s has no more words.
+func nextWord(s string) (word, rest string) {
+	start := -1
+	for i, r := range s {
+		switch {
+		case isWordRune(r) && start < 0:
+			start = i
+		case !isWordRune(r) && start >= 0:
+			return s[start:i], s[i:]
+		}
+	}
+	if start < 0 {
+		return "", ""
+	}
+	return s[start:], ""
 }
