@@ -245,9 +245,9 @@ func (p *pool) put(cfg *pgx.ConnConfig, name string) {
 // empty deletes every row of a migrated database but its migration record:
 // what a copy of the template holds (Open writes the doc stamp again).
 func empty(ctx context.Context, cfg *pgx.ConnConfig, name string) error {
-	c := *cfg
+	c := cfg.Copy()
 	c.Database = name
-	conn, err := pgx.ConnectConfig(ctx, &c)
+	conn, err := pgx.ConnectConfig(ctx, c)
 	if err != nil {
 		return err
 	}
