@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test test-race test-e2e test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test test-race test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -20,7 +20,7 @@ run: build
 
 # test: the whole suite. Lint first; then, on a throwaway PostgreSQL, four
 # parts at once (make -j: one after another they left one of two cores idle):
-# the Go tests under the race detector, the end-to-end and browser tests, the HTTP suites of
+# the Go tests under the race detector, the browser tests, the HTTP suites of
 # web and admin again on PostgreSQL, and the TypeScript client with the
 # release archive. Each part's output is printed whole when it ends. All but
 # the race pass (which needs cgo) build as the release does, CGO off and
@@ -34,7 +34,7 @@ test:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@sh .ci/chromium.sh
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
-	scripts/with-postgres.sh $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-e2e test-pg test-client
+	scripts/with-postgres.sh $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
 
 # dist: the release archives in dist/: a static binary per platform (TARGETS)
 # with the version stamped, packed with README.md, LICENSE and
@@ -65,15 +65,13 @@ test-dist:
 # -timeout 30m: on a busy 2-core runner one package can pass 10 minutes (go
 # test's default alarm).
 test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/e2e')
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/e2e/browser$$')
 
-# test-e2e: the tests that run the built binary as a user does (e2e: crashes,
-# clusters, the README's commands) and the features in headless Chromium
-# (e2e/browser), without the race detector: the binary they drive is built
-# as released, Chromium does most of the work, and the server code runs
-# under the race detector in the other packages' HTTP tests.
-test-e2e:
-	$(GO) test -count=1 -timeout 30m ./e2e/...
+# test-browser: the features in headless Chromium (e2e/browser), without the
+# race detector: Chromium does most of the work there, and the server code
+# they drive runs under it in the other packages' HTTP tests.
+test-browser:
+	$(GO) test -count=1 -timeout 30m ./e2e/browser
 
 # test-pg: the HTTP suites of web and admin again on PostgreSQL (without
 # -race: test-race ran the same code under the race detector).
