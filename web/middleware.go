@@ -106,12 +106,13 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		}
 	}
 	status := c.Response().StatusCode()
-	d := time.Since(start)
+	end := time.Now() // the request's end: its duration and its log line's time
+	d := end.Sub(start)
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}
 	if s.cfg.LogRequests {
-		s.logRequest(c, cc, rid, status, d)
+		s.logRequest(c, cc, rid, status, end, d)
 	}
 	return nil
 }

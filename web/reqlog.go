@@ -33,13 +33,13 @@ type reqLine struct {
 
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// logRequest writes the request's log line.
-func (s *Server) logRequest(c *fiber.Ctx, cc *countingConn, rid []byte, status int, d time.Duration) {
+// logRequest writes the log line of the request that ended at end.
+func (s *Server) logRequest(c *fiber.Ctx, cc *countingConn, rid []byte, status int, end time.Time, d time.Duration) {
 	ctx := context.Background()
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	l := reqLine{t: time.Now(), rid: rid, method: c.Method(), path: c.Path(), status: status,
+	l := reqLine{t: end, rid: rid, method: c.Method(), path: c.Path(), status: status,
 		us: d.Microseconds(), storeID: storeIDOf(c), ip: s.clientIPOn(c, cc)}
 	if w := s.cfg.LogWriter; w != nil && l.plain() {
 		bp := lineBufs.Get().(*[]byte)

@@ -172,15 +172,20 @@ func Open(t testing.TB) *postgres.DB {
 	name := dbPool.take()
 	if name == "" {
 		name = newDatabase(t, migratedTemplate(t), !dbPool.on)
-		dbPool.add(name)
+		dbPool.add(cfg, name)
 	}
 	db, err := postgres.Open(dbURL(cfg, name), postgres.Options{MaxConns: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		// Emptied (migrate-data's Clear) before it is closed: the test's
+		// workers have stopped in the cleanups registered after this one.
+		cleared := dbPool.on && db.Clear(context.Background()) == nil
 		db.Close()
-		dbPool.put(cfg, name)
+		if cleared {
+			dbPool.put(name)
+		}
 	})
 	return db
 }
@@ -199,9 +204,9 @@ func Main(m *testing.M) int {
 type pool struct {
 	on   bool // under Main
 	mu   sync.Mutex
-	cfg  *pgx.ConnConfig
-	free []string // emptied, for the next test
-	all  []string // every database of the pool, dropped at the end
+	cfg  *pgx.ConnConfig // the server, once a database was made
+	free []string        // emptied, for the next test
+	all  []string        // every database of the pool, dropped at the end
 }
 
 var dbPool pool
@@ -217,45 +222,21 @@ func (p *pool) take() string {
 	return name
 }
 
-func (p *pool) add(name string) {
+func (p *pool) add(cfg *pgx.ConnConfig, name string) {
 	if p.on {
 		p.mu.Lock()
+		p.cfg = cfg
 		p.all = append(p.all, name)
 		p.mu.Unlock()
 	}
 }
 
-// put empties a test's database and frees it for the next test; one that
-// cannot be emptied stays out of the pool (dropped at the end).
-func (p *pool) put(cfg *pgx.ConnConfig, name string) {
-	if !p.on {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := empty(ctx, cfg, name); err != nil {
-		return
-	}
+// put frees an emptied database for the next test; one that could not be
+// emptied stays out of the pool (dropped at the end).
+func (p *pool) put(name string) {
 	p.mu.Lock()
-	p.cfg = cfg
 	p.free = append(p.free, name)
 	p.mu.Unlock()
-}
-
-// empty deletes every row of a migrated database but its migration record:
-// what a copy of the template holds (Open writes the doc stamp again).
-func empty(ctx context.Context, cfg *pgx.ConnConfig, name string) error {
-	c := cfg.Copy()
-	c.Database = name
-	conn, err := pgx.ConnectConfig(ctx, c)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, `DO $$ BEGIN EXECUTE (
-		SELECT 'TRUNCATE ' || string_agg(format('%I', tablename), ', ')
-		FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'); END $$`)
-	return err
 }
 
 func (p *pool) drop() {
