@@ -9,7 +9,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"storefront/storage/postgres"
 )
@@ -109,59 +107,66 @@ func dbURL(cfg *pgx.ConnConfig, database string) string {
 // The migrated template: one database per schema digest on the server,
 // made by the first test process that needs it and copied by every Open
 // after (migrating each test's database took most of the PostgreSQL suites'
-// time). It is made under a temporary name and renamed when complete, so a
-// process never copies one half made.
+// time). The test processes that run at once (make test runs several) take
+// turns under an advisory lock, and it is made under a temporary name and
+// renamed when complete, so a process never copies one half made.
 var template struct {
 	once sync.Once
 	name string
 	err  error
 }
 
+// templateLockKey is the advisory lock the test processes take turns under
+// to make the template (any constant no other code of ours locks).
+const templateLockKey = 0x5f7465_6d706c
+
 func migratedTemplate(t testing.TB) string {
 	t.Helper()
 	cfg := serverConfig(t)
-	template.once.Do(func() { template.name, template.err = makeTemplate(cfg) })
+	template.once.Do(func() {
+		digest, err := postgres.SchemaDigest()
+		if err != nil {
+			template.err = err
+			return
+		}
+		template.name = "sf_template_" + digest
+		template.err = makeTemplate(cfg, template.name)
+	})
 	if template.err != nil {
 		t.Fatalf("the migrated template database: %v", template.err)
 	}
 	return template.name
 }
 
-func makeTemplate(cfg *pgx.ConnConfig) (string, error) {
-	digest, err := postgres.SchemaDigest()
-	if err != nil {
-		return "", err
-	}
-	name := "sf_template_" + digest
+// makeTemplate makes the migrated database name unless it is there.
+func makeTemplate(cfg *pgx.ConnConfig, name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return "", fmt.Errorf("connect to the test server: %w", err)
+		return fmt.Errorf("connect to the test server: %w", err)
 	}
 	defer conn.Close(ctx)
+	// Held until conn closes. Without it two processes could both find the
+	// template missing and the second rename fail (SQLSTATE 23505).
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLockKey); err != nil {
+		return err
+	}
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n); err != nil || n == 1 {
-		return name, err
+		return err
 	}
 	tmp := name + "_" + randomHex()
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+tmp+" TEMPLATE template0 ENCODING 'UTF8'"); err != nil {
-		return "", err
+		return err
 	}
 	db, err := postgres.Open(dbURL(cfg, tmp), postgres.Options{MaxConns: 1})
 	if err == nil {
 		db.Close()
 		_, err = conn.Exec(ctx, "ALTER DATABASE "+tmp+" RENAME TO "+name)
 	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // another process made it first
-		err = nil
-	}
 	_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+tmp+" WITH (FORCE)") // there when not renamed
-	if err != nil {
-		return "", err
-	}
-	return name, nil
+	return err
 }
 
 // Open opens a fresh migrated database, closed when t ends: a copy of the
