@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// CategoryCacheTTL is how long a category page is served from memory.
+// CategoryCacheTTL is how long a category page (and on a shared database a
+// product list) is served from memory.
 const CategoryCacheTTL = 5 * time.Minute
 
 // pageCacheBytes bounds the category pages kept (about 700 pages of 24 full
@@ -26,10 +27,12 @@ type CatalogService struct {
 	epoch   uint64 // bumped by changedAll (catalogGen)
 }
 
-// pageKey is a category page's: its store and pageQuery.
+// pageKey is a cached page's: its store, pageQuery, and whether it is a
+// product list (Products) rather than a category page (with its category).
 type pageKey struct {
 	store uint64
 	query string
+	list  bool
 }
 
 type cachedPage struct {
@@ -58,9 +61,17 @@ func newCatalogService(d catalogDeps) *CatalogService {
 		details: NewSizedCache(detailCacheBytes, func(_ detailKey, d cachedDetail) int { return len(d.json) })}
 }
 
-// Products returns a page of a store's active products.
+// Products returns a page of a store's active products. On a shared
+// database (PostgreSQL) it is cached like a category page.
 func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], error) {
 	q.Borrow = false // the page outlives the transaction
+	if cs.s.cacheLists {
+		_, page, err := cs.cachedPage(pageKey{storeID, pageQuery(q), true}, func(tx Tx) (*Category, Page[Doc], error) {
+			page, err := tx.ProductDocs(storeID, q)
+			return nil, page, err
+		})
+		return page, err
+	}
 	return view(cs.s.DB, func(tx Tx) (Page[Doc], error) { return tx.ProductDocs(storeID, q) })
 }
 
@@ -69,7 +80,16 @@ func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], e
 // copied: ProductQuery.Borrow) and are valid only until fn returns, so fn
 // writes them out and keeps nothing; it must not open a transaction of its
 // own (bbolt: a read inside a read can deadlock with a writer remapping).
+// On a shared database the page comes from Products (cached), and fn runs
+// outside any transaction.
 func (cs *CatalogService) WithProducts(storeID uint64, q ProductQuery, fn func(Page[Doc]) error) error {
+	if cs.s.cacheLists {
+		page, err := cs.Products(storeID, q)
+		if err != nil {
+			return err
+		}
+		return fn(page)
+	}
 	q.Borrow = true
 	return cs.s.DB.View(func(tx Tx) error {
 		pg, err := tx.ProductDocs(storeID, q)
@@ -86,10 +106,22 @@ func (cs *CatalogService) WithProducts(storeID uint64, q ProductQuery, fn func(P
 func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q ProductQuery) (*Category, Page[Doc], error) {
 	q.CategoryID = categoryID
 	q.Borrow = false // a cached page must own its bytes
+	return cs.cachedPage(pageKey{storeID, pageQuery(q), false}, func(tx Tx) (*Category, Page[Doc], error) {
+		cat, err := tx.Category(storeID, categoryID)
+		if err != nil {
+			return nil, Page[Doc]{}, err
+		}
+		page, err := tx.ProductDocs(storeID, q)
+		return cat, page, err
+	})
+}
+
+// cachedPage serves the page under key from memory while the store's
+// catalog generation is the one it was read at, and otherwise reads it.
+func (cs *CatalogService) cachedPage(key pageKey, read func(Tx) (*Category, Page[Doc], error)) (*Category, Page[Doc], error) {
 	now := cs.s.Now()
-	key := pageKey{storeID, pageQuery(q)}
 	cs.mu.Lock()
-	gen := cs.genOf(storeID)
+	gen := cs.genOf(key.store)
 	hit, ok := cs.pages.Get(key)
 	cs.mu.Unlock()
 	if ok && hit.gen == gen && now.Before(hit.expires) {
@@ -99,17 +131,14 @@ func (cs *CatalogService) CategoryProducts(storeID, categoryID uint64, q Product
 	var page Page[Doc]
 	err := cs.s.DB.View(func(tx Tx) error {
 		var err error
-		if cat, err = tx.Category(storeID, categoryID); err != nil {
-			return err
-		}
-		page, err = tx.ProductDocs(storeID, q)
+		cat, page, err = read(tx)
 		return err
 	})
 	if err != nil {
 		return nil, page, err
 	}
 	cs.mu.Lock()
-	if cs.genOf(storeID) == gen { // no write since the read began
+	if cs.genOf(key.store) == gen { // no write since the read began
 		cs.pages.Put(key, cachedPage{gen: gen, cat: cat, page: page, expires: now.Add(CategoryCacheTTL)}, cs.stalePage(now))
 	}
 	cs.mu.Unlock()

@@ -258,7 +258,7 @@ func TestCategoryPagesRetiredByGeneration(t *testing.T) {
 		t.Fatalf("%d pages, want store 2's 4", n)
 	}
 	for _, q := range []string{"a", "b", "c", "d"} {
-		if _, ok := cs.pages.m[pageKey{2, pageQuery(ProductQuery{CategoryID: 7, ListParams: ListParams{Limit: 24}, Q: q})}]; !ok {
+		if _, ok := cs.pages.m[pageKey{2, pageQuery(ProductQuery{CategoryID: 7, ListParams: ListParams{Limit: 24}, Q: q}), false}]; !ok {
 			t.Fatalf("store 2's page %q was dropped", q)
 		}
 	}

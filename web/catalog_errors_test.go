@@ -200,6 +200,57 @@ func TestCategoryPageCache(t *testing.T) {
 	}
 }
 
+// TestProductListCache: on PostgreSQL the product list is cached like a
+// category page (a page read is a round trip there) and a write shows at
+// once; on bbolt it is read every time. Both backends: a list (with its
+// category_id filter) never answers a category page's request, nor the
+// other way round.
+func TestProductListCache(t *testing.T) {
+	t.Parallel()
+	testenv.ForEachBackend(t, testenv.Options{}, func(t *testing.T, e *testenv.Env) {
+		sid, key := e.Store("Shop A")
+		cat := e.Category(sid, "Shoes")
+		p := e.Product(sid, cat.ID, "Red Shoe", 1000, 1)
+		list := site + "/products/?category_id=" + fmt.Sprint(cat.ID)
+		names := func(path string) []string {
+			var l productList
+			e.Do(testenv.Req{Method: "GET", Path: path, Key: key}).Expect(t, 200, "").Decode(t, &l)
+			var got []string
+			for _, it := range l.Items {
+				got = append(got, it["name"].(string)+" "+it["price"].(string))
+			}
+			return got
+		}
+		if got := fmt.Sprint(names(list)); got != "[Red Shoe 10.00]" {
+			t.Fatalf("list: %s", got)
+		}
+		want := 0
+		if e.Backend == testenv.BackendPostgres {
+			want = 1
+		}
+		if n := e.Svc.Catalog.CachedPages(); n != want {
+			t.Fatalf("%s: %d cached pages after a list, want %d", e.Backend, n, want)
+		}
+		var l productList
+		e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("%s/categories/%d/products/", site, cat.ID), Key: key}).Expect(t, 200, "").Decode(t, &l)
+		if l.Category == nil || l.Category.Name != "Shoes" {
+			t.Fatalf("the category page after the list has no category: %+v", l.Category)
+		}
+		// a write retires the store's pages: the new price and product show at once
+		price := app.Money(725)
+		if _, err := e.Svc.Catalog.SaveProduct(sid, p.ID, app.ProductInput{Price: &price}); err != nil {
+			t.Fatal(err)
+		}
+		e.Product(sid, cat.ID, "Blue Shoe", 1000, 1)
+		if got := fmt.Sprint(names(list + "&sort=name_asc")); got != "[Blue Shoe 10.00 Red Shoe 7.25]" {
+			t.Fatalf("list after the writes: %s", got)
+		}
+		if got := fmt.Sprint(names(list)); got != "[Blue Shoe 10.00 Red Shoe 7.25]" { // newest first
+			t.Fatalf("the cached list after the writes: %s", got)
+		}
+	})
+}
+
 // TestWalkWhileWriting walks every sort with limit=7 while other goroutines add
 // and delete products: each product that existed for the whole walk is seen
 // exactly once.
