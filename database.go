@@ -72,7 +72,6 @@ func (d *database) stats(svc *app.Services) web.DBStats {
 		return dbStats(d.bolt, svc)
 	}
 	s := d.pg.Pool().Stat()
-	dc := d.pg.DocCacheStats()
 	return web.DBStats{
 		CachedPages:   svc.Catalog.CachedPages(),
 		CachedDetails: svc.Catalog.CachedDetails(), CachedDetailBytes: svc.Catalog.CachedDetailBytes(),
@@ -81,7 +80,6 @@ func (d *database) stats(svc *app.Services) web.DBStats {
 			MaxConns: int(s.MaxConns()), TotalConns: int(s.TotalConns()), IdleConns: int(s.IdleConns()),
 			AcquiredConns: int(s.AcquiredConns()), Acquires: s.AcquireCount(), EmptyAcquires: s.EmptyAcquireCount(),
 			AcquireWait: s.AcquireDuration(), CanceledAcquires: s.CanceledAcquireCount(),
-			DocEntries: dc.Entries, DocBytes: dc.Bytes, DocHits: dc.Hits, DocMisses: dc.Misses,
 		},
 	}
 }

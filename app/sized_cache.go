@@ -1,8 +1,7 @@
 package app
 
 // SizedCache is a map bounded by the bytes of its values: the catalog's
-// caches (category pages, product details, and PostgreSQL's product docs by
-// row version) hold what shoppers ask for, and the keys come from the
+// caches (product pages and details) hold what shoppers ask for, and the keys come from the
 // request (a search word, a price range, a slug), so without a bound any
 // client could fill the memory. Its owner holds the lock: a write lock for
 // Put, Drop and Clear; Get and Len only read.

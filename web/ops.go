@@ -52,11 +52,6 @@ type PoolStats struct {
 	MaxConns, TotalConns, IdleConns, AcquiredConns int
 	Acquires, EmptyAcquires, CanceledAcquires      int64
 	AcquireWait                                    time.Duration
-	// DocEntries and DocBytes are the product docs cached by row version for
-	// catalog pages; DocHits and DocMisses count the docs of pages served
-	// from them and read again.
-	DocEntries, DocBytes int
-	DocHits, DocMisses   int64
 }
 
 // Ops is what the operations endpoints ask of the rest of the server.
@@ -250,7 +245,7 @@ var (
 	descAlloc      = prometheus.NewDesc("storefront_bbolt_page_alloc_bytes_total", "Bytes allocated by write transactions.", nil, nil)
 	descWriteTime  = prometheus.NewDesc("storefront_bbolt_write_seconds_total", "Time spent writing pages to disk.", nil, nil)
 	descFileSize   = prometheus.NewDesc("storefront_bbolt_file_size_bytes", "Size of the database file.", nil, nil)
-	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Category product pages in the memory cache.", nil, nil)
+	descCatPages   = prometheus.NewDesc("storefront_category_cache_pages", "Product pages in the memory cache: category pages, and product lists on PostgreSQL.", nil, nil)
 	descDetails    = prometheus.NewDesc("storefront_product_detail_cache_entries", "Product details in the memory cache.", nil, nil)
 	descDetailSize = prometheus.NewDesc("storefront_product_detail_cache_bytes", "JSON held by the product detail cache (bounded at 8 MB).", nil, nil)
 	descCommits    = prometheus.NewDesc("storefront_db_commits_total", "Write transactions committed (each one fsynced).", nil, nil)
@@ -266,17 +261,12 @@ var (
 	descPoolEmpty    = prometheus.NewDesc("storefront_pg_pool_empty_acquires_total", "PostgreSQL pool: acquires that had to wait for a connection.", nil, nil)
 	descPoolCanceled = prometheus.NewDesc("storefront_pg_pool_canceled_acquires_total", "PostgreSQL pool: acquires canceled while waiting.", nil, nil)
 	descPoolWait     = prometheus.NewDesc("storefront_pg_pool_acquire_seconds_total", "PostgreSQL pool: time spent acquiring connections.", nil, nil)
-	descDocEntries   = prometheus.NewDesc("storefront_pg_doc_cache_entries", "Product docs kept by row version for catalog pages.", nil, nil)
-	descDocBytes     = prometheus.NewDesc("storefront_pg_doc_cache_bytes", "Bytes of those docs as the cache counts them (bounded at 16 MB).", nil, nil)
-	descDocHits      = prometheus.NewDesc("storefront_pg_doc_cache_hits_total", "Docs of catalog pages served from memory at their row version.", nil, nil)
-	descDocMisses    = prometheus.NewDesc("storefront_pg_doc_cache_misses_total", "Docs of catalog pages read again (new or changed rows).", nil, nil)
 )
 
 func (dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descReadTx, descOpenReadTx, descFreePages, descPending, descFreeAlloc,
 		descFreelist, descWrites, descAlloc, descWriteTime, descFileSize, descCatPages, descDetails, descDetailSize, descCommits, descBatched, descFull, descFullErrors,
-		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait,
-		descDocEntries, descDocBytes, descDocHits, descDocMisses} {
+		descPoolMax, descPoolTotal, descPoolIdle, descPoolAcquired, descPoolAcquires, descPoolEmpty, descPoolCanceled, descPoolWait} {
 		ch <- d
 	}
 }
@@ -299,10 +289,6 @@ func (c dbCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descPoolEmpty, float64(p.EmptyAcquires))
 		counter(descPoolCanceled, float64(p.CanceledAcquires))
 		counter(descPoolWait, p.AcquireWait.Seconds())
-		gauge(descDocEntries, float64(p.DocEntries))
-		gauge(descDocBytes, float64(p.DocBytes))
-		counter(descDocHits, float64(p.DocHits))
-		counter(descDocMisses, float64(p.DocMisses))
 		return
 	}
 	counter(descReadTx, float64(s.ReadTx))

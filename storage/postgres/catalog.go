@@ -324,17 +324,14 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
 		}
 	}
-	form := formFull
+	doc := "pdoc"
 	switch {
 	case q.Whole: // the JSON object of the light members, a plain doc (migration 0012)
-		form = formWhole
+		doc = "coalesce(ljson, ldoc, pdoc)"
 	case q.Light: // the doc without its heavy members (migration 0011; NULL: not written yet)
-		form = formLight
+		doc = "coalesce(ldoc, pdoc)"
 	}
-	l := list{sel: docExpr[form] + ", " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
-	if pg, ok, err := t.docsByVersion(storeID, form, l, q.ListParams); ok { // doccache.go
-		return pg, err
-	}
+	l := list{sel: doc + ", " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
 	if q.Borrow { // valid until the transaction ends (borrow.go)
 		l.doc = t.borrowDoc
 	}

@@ -62,8 +62,6 @@ type DB struct {
 
 	cache recordCache // per-store records served under the lock (storecache.go)
 
-	docs *docCache // product docs by row version (doccache.go)
-
 	closeOnce sync.Once // Close runs once: serve closes explicitly and by defer
 
 	unavailWarn atomic.Int64 // unix nanoseconds of the last "cannot be reached" WARN (unavailable.go)
@@ -124,7 +122,7 @@ func Open(url string, opt Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connect %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
-	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute, docs: newDocCache()}
+	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute}
 	db.startParking(cfg.MaxConns)
 	db.ln.origin = fmt.Sprintf("%x", randomBytes(8))
 	if !opt.NoMigrate {

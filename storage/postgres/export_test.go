@@ -77,14 +77,3 @@ func SetLightBatch(t interface{ Cleanup(func()) }, n int) {
 	lightBatch = n
 	t.Cleanup(func() { lightBatch = old })
 }
-
-// SetIncarnationForTest makes the server of tx's connection look restarted
-// (doccache.go): its docs cached before are not served again.
-func SetIncarnationForTest(tx app.Tx, inc int64) error {
-	t := tx.(*Tx)
-	if _, err := t.execNow("test statement", "SELECT 1"); err != nil {
-		return err
-	}
-	t.conn.Conn().PgConn().CustomData()[incKey] = inc
-	return nil
-}

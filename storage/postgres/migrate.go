@@ -65,8 +65,7 @@ func migrations() ([]Migration, error) {
 const writerSchema = "storefront.schema"
 
 // onConnect is the pool's AfterConnect. In one round trip per connection it
-// sets writerSchema to the newest migration of this binary, and reads the
-// server's incarnation (doccache.go). A session setting rather than a
+// sets writerSchema to the newest migration of this binary. A session setting rather than a
 // startup parameter: PgBouncer refuses a connection whose startup packet
 // holds a parameter it does not know, and keeps a SET for the session.
 func onConnect() (func(context.Context, *pgx.Conn) error, error) {
@@ -76,11 +75,9 @@ func onConnect() (func(context.Context, *pgx.Conn) error, error) {
 	}
 	schema := strconv.Itoa(all[len(all)-1].Version)
 	return func(ctx context.Context, c *pgx.Conn) error {
-		var start time.Time
-		if err := c.QueryRow(ctx, `SELECT pg_postmaster_start_time(), set_config($1, $2, false)`, writerSchema, schema).Scan(&start, nil); err != nil {
+		if _, err := c.Exec(ctx, `SELECT set_config($1, $2, false)`, writerSchema, schema); err != nil {
 			return fmt.Errorf("postgres: set up a connection: %w", err)
 		}
-		c.PgConn().CustomData()[incKey] = start.UnixMicro()
 		return nil
 	}, nil
 }

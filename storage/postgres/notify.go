@@ -101,9 +101,6 @@ func (db *DB) listen(ctx context.Context, ready chan struct{}) {
 		if ctx.Err() != nil {
 			return
 		}
-		// The server may have restarted its backends after a crash, keeping
-		// its start time, the doc cache's incarnation (doccache.go).
-		db.docs.clear()
 		db.log("listen for announcements: %v; reconnecting", err)
 		select {
 		case <-ctx.Done():
