@@ -222,8 +222,7 @@ type ProductQuery struct {
 	Whole bool
 	// Borrow lets a backend return docs that point into the read
 	// transaction's memory, valid only until it ends (bbolt: a page is then
-	// not copied at all; PostgreSQL: copied into pooled memory the
-	// transaction gives back when it ends). Only
+	// not copied at all; PostgreSQL ignores it). Only
 	// CatalogService.WithProducts sets it, for a page written out inside the
 	// transaction.
 	Borrow bool

@@ -332,9 +332,6 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		doc = "coalesce(ldoc, pdoc)"
 	}
 	l := list{sel: doc + ", " + ks.keyCols(), from: from, args: args, keys: ks, doc: ownDoc}
-	if q.Borrow { // valid until the transaction ends (borrow.go)
-		l.doc = t.borrowDoc
-	}
 	return page(t, storeID, "products", l, q.ListParams, func(vals []any) (app.Doc, bool, error) {
 		return app.Doc(vals[0].([]byte)), true, nil
 	})

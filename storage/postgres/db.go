@@ -218,11 +218,9 @@ func (db *DB) attempt(ctx context.Context, write bool, fn func(app.Tx) error) (e
 	defer func() {
 		if p := recover(); p != nil {
 			t.end()
-			t.releaseDocs()
 			panic(p)
 		}
 		t.end()
-		t.releaseDocs()
 	}()
 	if err = fn(t); err != nil {
 		if t.err != nil && (retryable(t.err) || t.deferred) {
@@ -293,8 +291,6 @@ type Tx struct {
 	err      error                 // the first infrastructure error, returned at commit
 	snaps    map[uint64]*storeSnap // counters read with each lock (storecache.go)
 	dirty    map[uint64]bool       // stores whose cached records this transaction wrote
-	chunks   []*[]byte             // pooled memory of borrowed docs (borrow.go)
-	chunk    []byte                // the chunk being filled
 }
 
 // Now is the transaction's clock.

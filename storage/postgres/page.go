@@ -325,3 +325,11 @@ func decodeDoc[T any](t *Tx, what string) func(vals []any) (*T, bool, error) {
 		return &x, true, nil
 	}
 }
+
+// ownDoc copies b into a buffer of its own, exactly as long (bytes.Clone may
+// round the capacity up).
+func ownDoc(b []byte) []byte {
+	c := make([]byte, len(b))
+	copy(c, b)
+	return c
+}
