@@ -56,8 +56,6 @@ type DB struct {
 
 	ln listener // LISTEN/NOTIFY announcements (notify.go)
 
-	park parking // connections of finished reads (park.go)
-
 	full fullState // disk_full answers (full.go)
 
 	cache recordCache // per-store records served under the lock (storecache.go)
@@ -84,9 +82,8 @@ type Options struct {
 // DefaultMaxConns is the pool size of a process unless the configuration or
 // the URL's pool_max_conns sets one: max(8, 2 x CPUs), not pgxpool's max(4,
 // CPUs). A transaction holds its connection while the binary works between
-// its statements and writes out a page read inside it, and a finished read
-// keeps it parked for up to parkTTL (park.go): 64 clients' catalog pages on a
-// two-CPU machine mostly waited for one of 4 connections, and the waits and
+// its statements: 64 clients' catalog pages (issue 13, before they were
+// cached) on a two-CPU machine mostly waited for one of 4 connections, and the waits and
 // hand-offs cost the binary CPU: 60-77 us a page at 4 connections, 46-59 us
 // at 8 (same sittings, load 9), with more pages served and no more of the
 // server's CPU per page.
@@ -123,7 +120,6 @@ func Open(url string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: connect %s@%s/%s: %w", cfg.ConnConfig.User, cfg.ConnConfig.Host, cfg.ConnConfig.Database, err)
 	}
 	db := &DB{pool: pool, Now: time.Now, Timeout: time.Minute}
-	db.startParking(cfg.MaxConns)
 	db.ln.origin = fmt.Sprintf("%x", randomBytes(8))
 	if !opt.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
@@ -146,7 +142,6 @@ func (db *DB) Close() error {
 			db.ln.stop()
 			<-db.ln.done
 		}
-		db.stopParking()
 		db.pool.Close()
 	})
 	return nil
@@ -242,7 +237,7 @@ func retryable(err error) bool {
 	if errors.As(err, &pe) {
 		return pe.Code == "40001" || pe.Code == "40P01"
 	}
-	return errors.Is(err, errParked)
+	return false
 }
 
 // Secret returns the 32-byte secret stored as name, creating it on first use

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"time"
 
 	"storefront/app"
 )
@@ -30,20 +29,6 @@ func (db *DB) CheckFullForTest(write bool, err error) error { return db.checkFul
 func TxExecForTest(tx app.Tx, sql string) error {
 	_, err := tx.(*Tx).execNow("test statement", sql)
 	return err
-}
-
-// SetParkTTL lets tests keep a read parked; it returns the previous value.
-func SetParkTTL(d time.Duration) time.Duration { return time.Duration(parkTTL.Swap(int64(d))) }
-
-// ParkedPID is the server process of a parked read's connection (false: none parked).
-func ParkedPID(db *DB) (uint32, bool) {
-	select {
-	case pc := <-db.park.parked:
-		db.park.parked <- pc
-		return pc.c.Conn().PgConn().PID(), true
-	default:
-		return 0, false
-	}
 }
 
 // LightDocsForTest checks every product's ldoc and ljson against its pdoc:

@@ -30,7 +30,6 @@ type queued struct {
 	args      []any
 	check     func(pgconn.CommandTag) error
 	rows      func(pgx.Rows) error
-	wrap      func(error) error // marks its failure (instead of mapErr)
 }
 
 // maxQueued bounds a queue (a long import flushes on its own).
@@ -72,22 +71,11 @@ func (t *Tx) open() error {
 	if t.conn != nil {
 		return nil
 	}
-	c, parked, err := t.db.acquire(t.ctx)
+	c, err := t.db.pool.Acquire(t.ctx)
 	if err != nil {
 		return t.fail(fmt.Errorf("postgres: begin: %w", err))
 	}
 	t.conn = c
-	if parked { // the previous reader's COMMIT goes first (park.go)
-		if !t.write {
-			// A read after a read: COMMIT AND CHAIN begins the next
-			// transaction with the same characteristics (REPEATABLE READ
-			// READ ONLY; the snapshot is taken at its first query, as after
-			// BEGIN): one statement fewer per read.
-			t.queue = append(t.queue, parkedCommit("COMMIT AND CHAIN"))
-			return nil
-		}
-		t.queue = append(t.queue, parkedCommit("COMMIT"))
-	}
 	begin := beginRead
 	if t.write {
 		begin = beginWrite
@@ -114,14 +102,6 @@ func (t *Tx) send(last *queued) (pgx.BatchResults, error) {
 		if err := t.result(br, q); err != nil {
 			_ = br.Close()
 			t.deferred = first
-			// A parked connection that died while waiting fails its first round
-			// trip: nothing of this transaction ran, so it runs again on
-			// another (unless that round trip carried its own COMMIT).
-			if first && sent[0].wrap != nil && !errors.Is(err, errParked) && t.conn.Conn().IsClosed() &&
-				(last == nil || last.what != "commit") {
-				err = sent[0].wrap(err)
-				t.err = err
-			}
 			return nil, t.fail(err)
 		}
 	}
@@ -145,9 +125,6 @@ func (t *Tx) result(br pgx.BatchResults, q queued) error {
 		return nil
 	}
 	tag, err := br.Exec()
-	if err != nil && q.wrap != nil {
-		return t.fail(q.wrap(err))
-	}
 	if err != nil {
 		return t.mapErr(q.what, err)
 	}
@@ -223,11 +200,6 @@ func (t *Tx) commit() error {
 	if t.conn == nil {
 		return nil // no statement: nothing began
 	}
-	if t.parkable() { // a read: its COMMIT goes with the next transaction's first statement (park.go)
-		t.db.parkConn(t.conn)
-		t.conn = nil
-		return nil
-	}
 	br, err := t.send(&queued{what: "commit", sql: "COMMIT"})
 	if err != nil {
 		return err
@@ -251,23 +223,12 @@ func (t *Tx) end() {
 	if t.conn == nil {
 		return
 	}
-	if t.parkable() { // a read that returned an error: the same as its COMMIT
-		t.db.parkConn(t.conn)
-		t.conn = nil
-		return
-	}
 	t.queue = nil
 	if t.conn.Conn().PgConn().TxStatus() != 'I' {
 		_, _ = t.conn.Exec(context.WithoutCancel(t.ctx), "ROLLBACK")
 	}
-	t.db.release(t.conn)
+	t.conn.Release()
 	t.conn = nil
-}
-
-// parkable reports a read-only transaction that ended with every statement
-// answered and none failed: its connection may wait for the next one.
-func (t *Tx) parkable() bool {
-	return !t.write && t.err == nil && len(t.queue) == 0 && t.conn.Conn().PgConn().TxStatus() == 'T'
 }
 
 // errRow is a row whose query could not run.
