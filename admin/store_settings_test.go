@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"storefront/testenv"
@@ -121,4 +122,48 @@ func TestStoreDomainsSetting(t *testing.T) {
 	}
 	tok := e.Staff(b, "staff-b@example.com")
 	e.Do(testenv.Req{Method: "PATCH", Path: pathA, Token: tok, Body: `{"domains":[]}`}).Expect(t, 404, "not_found")
+}
+
+// TestStoreDomainClaimedOnce: stores claiming one domain at the same moment
+// get it once, on both backends (on PostgreSQL the check reads every store
+// under the all-stores lock, so the claims take turns), and a released
+// domain can be claimed again.
+func TestStoreDomainClaimedOnce(t *testing.T) {
+	t.Parallel()
+	testenv.ForEachBackend(t, testenv.Options{}, func(t *testing.T, e *testenv.Env) {
+		const n = 6
+		paths := make([]string, n)
+		for i := range paths {
+			id, _ := e.Store(fmt.Sprintf("Shop %d", i))
+			paths[i] = fmt.Sprintf("%s/stores/%d/", api, id)
+		}
+		statuses := make([]int, n)
+		var wg sync.WaitGroup
+		for i, p := range paths {
+			wg.Go(func() {
+				r := e.Do(testenv.Req{Method: "PATCH", Path: p, Token: e.OwnerToken, Body: `{"domains":["shop.example"]}`})
+				statuses[i] = r.Status
+				if r.Status == 409 && r.Body.Errors["domains"] == "" && r.Body.Errors["domains[0]"] == "" {
+					t.Errorf("409 without the domains field: %s", r.Raw)
+				}
+			})
+		}
+		wg.Wait()
+		winner := -1
+		for i, st := range statuses {
+			switch {
+			case st == 200 && winner < 0:
+				winner = i
+			case st != 409:
+				t.Fatalf("claims answered %v, want one 200 and 409s", statuses)
+			}
+		}
+		if winner < 0 {
+			t.Fatalf("claims answered %v, want one 200", statuses)
+		}
+		other := paths[(winner+1)%n]
+		e.Do(testenv.Req{Method: "PATCH", Path: other, Token: e.OwnerToken, Body: `{"domains":["shop.example"]}`}).Expect(t, 409, "conflict")
+		e.Do(testenv.Req{Method: "PATCH", Path: paths[winner], Token: e.OwnerToken, Body: `{"domains":[]}`}).Expect(t, 200, "")
+		e.Do(testenv.Req{Method: "PATCH", Path: other, Token: e.OwnerToken, Body: `{"domains":["shop.example"]}`}).Expect(t, 200, "")
+	})
 }
