@@ -125,3 +125,46 @@ func BenchmarkProductPageDepth(b *testing.B) {
 		b.ReportMetric(big.seed.Seconds(), "seed_100k_s")
 	})
 }
+
+// BenchmarkAuditObject reads one order's audit entries (its timeline) in a
+// store with 50,000 entries on other orders: what the panel's order page and
+// the audit log filtered by object read.
+func BenchmarkAuditObject(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "storefront.db"), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	const n, sid = 50000, 1
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i += 5000 {
+		if err := db.Update(func(tx app.Tx) error {
+			for j := i; j < i+5000; j++ {
+				e := &app.AuditEntry{At: at, AdminID: 1, AdminEmail: "owner@example.com", StoreID: sid, Action: "orders.ship",
+					Object: fmt.Sprintf("orders/%d", 100+j), IP: "192.0.2.1", Via: "panel", Status: 200}
+				if j%10000 == 0 {
+					e.Object = "orders/7"
+				}
+				if err := tx.CreateAuditEntry(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		err := db.View(func(tx app.Tx) error {
+			pg, err := tx.AuditEntries(app.AuditFilter{StoreID: sid, Object: "orders/7"}, app.ListParams{Limit: 200})
+			if err == nil && len(pg.Items) != n/10000 {
+				err = fmt.Errorf("got %d entries, want %d", len(pg.Items), n/10000)
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

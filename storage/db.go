@@ -28,13 +28,15 @@ import (
 //
 //	2: orders and payment-session attempts in compact binary forms
 //	3: one form per record: orders, sessions, idempotency records compact
-const SchemaVersion = 3
+//	4: idx_audit_object (an order's timeline read its store's whole audit log)
+const SchemaVersion = 4
 
 // migrations[i] upgrades a database from version i+1 to i+2.
 var migrations = []func(*bolt.Tx) error{
 	// 1 -> 2: nothing to rewrite (3 rewrites what 1 wrote).
 	func(*bolt.Tx) error { return nil },
-	migrateOneForm, // migrate3.go
+	migrateOneForm,    // migrate3.go
+	indexAuditObjects, // audit.go
 }
 
 // currentSchema is SchemaVersion; tests of the migration path raise it.

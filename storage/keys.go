@@ -110,6 +110,7 @@ var (
 	bIdxProductsLow = []byte("idx_products_low") // sid|pid -> nil (app.Product.CountsAsLowStock)
 	bAudit          = []byte("audit")            // id -> audit entry (one global sequence: time order)
 	bIdxAuditStore  = []byte("idx_audit_store")  // sid|id -> nil (a store's audit entries)
+	bIdxAuditObject = []byte("idx_audit_object") // sid|object0|id -> nil (a store's entries on one object)
 
 	// A store's settings history (the last app.SettingsVersionsKept).
 	bSettingsVersions = []byte("settings_versions") // sid|id -> settings version
@@ -129,7 +130,7 @@ var allBuckets = [][]byte{
 	bBlogPosts, bBlogSlugs, bIdxBlogPublished, bFlashDeals, bIdxDealsEnd, bIdxDealsProduct,
 	bBundles, bBundleSlugs, bIdxBundlesActive,
 	bMedia, bMediaRefs,
-	bOrderRows, bOrderStats, bIdxProductsLow, bAudit, bIdxAuditStore,
+	bOrderRows, bOrderStats, bIdxProductsLow, bAudit, bIdxAuditStore, bIdxAuditObject,
 	bSettingsVersions,
 }
 

@@ -159,8 +159,8 @@ func checkMigrated(t *testing.T, path string, opt Options, want map[string]map[s
 	defer db.Close()
 	got := map[string]map[string]string{}
 	err = db.bolt.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bMeta).Get([]byte("schema_version")); string(v) != "3" {
-			t.Errorf("schema %q, want 3", v)
+		if v := tx.Bucket(bMeta).Get([]byte("schema_version")); string(v) != fmt.Sprint(SchemaVersion) {
+			t.Errorf("schema %q, want %d", v, SchemaVersion)
 		}
 		for bucket := range want {
 			got[bucket] = map[string]string{}

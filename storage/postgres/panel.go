@@ -289,6 +289,10 @@ func (t *Tx) AuditEntries(f app.AuditFilter, lp app.ListParams) (app.Page[*app.A
 		args = append(args, i64(f.StoreID))
 		from += fmt.Sprintf(" AND store_id = $%d", len(args))
 	}
+	if f.Object != "" { // migration 0017's index
+		args = append(args, f.Object)
+		from += fmt.Sprintf(" AND object = $%d", len(args))
+	}
 	if !f.From.IsZero() {
 		args = append(args, app.StatsDay(f.From))
 		from += fmt.Sprintf(" AND at >= $%d", len(args))

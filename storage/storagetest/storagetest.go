@@ -44,6 +44,7 @@ var cases = []struct {
 	fn   func(e *env)
 }{
 	{"Stores", testStores},
+	{"Audit", testAudit},
 	{"NextIDAndSecret", testNextIDAndSecret},
 	{"Rollback", testRollback},
 	{"Categories", testCategories},
