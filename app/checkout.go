@@ -43,9 +43,12 @@ type PaymentTx interface {
 	// IdempotencyRecord returns the record of (store, customer, key), or not_found.
 	IdempotencyRecord(storeID, customerID uint64, key string) (*IdempotencyRecord, error)
 	PutIdempotencyRecord(r *IdempotencyRecord) error
-	// DeleteIdempotencyRecordsBefore deletes a store's records made before t
-	// and returns how many.
-	DeleteIdempotencyRecordsBefore(storeID uint64, t time.Time) (int, error)
+	// IdempotencyRecordsBefore returns up to limit of a store's records made
+	// before t, in no particular order (sweepIdempotency).
+	IdempotencyRecordsBefore(storeID uint64, t time.Time, limit int) ([]*IdempotencyRecord, error)
+	// DeleteIdempotencyRecordBefore deletes the record of (store, customer,
+	// key) if it was made before t, and reports whether it did.
+	DeleteIdempotencyRecordBefore(storeID, customerID uint64, key string, t time.Time) (bool, error)
 	SharedStoreTx
 	// PutProductStock writes a product whose stock alone changed since it was
 	// read in this transaction (its doc and index entry values follow; slug and
@@ -772,12 +775,10 @@ func (os *OrderService) ExpirePending() (int, error) {
 	// hold back the others.
 	for _, st := range stores {
 		n := 0
+		var now time.Time
 		err := os.s.DB.Update(func(tx Tx) error {
 			n = 0
-			now := tx.Now()
-			if _, err := tx.DeleteIdempotencyRecordsBefore(st.ID, now.Add(-IdempotencyKeep)); err != nil {
-				return err
-			}
+			now = tx.Now()
 			list, err := tx.PendingOrdersBefore(st.ID, now.Add(-os.s.Opt.PendingTTL))
 			if err != nil {
 				return err
@@ -807,8 +808,54 @@ func (os *OrderService) ExpirePending() (int, error) {
 			os.s.Kick()
 		}
 		total += n
+		if _, err := os.sweepIdempotency(st.ID, now.Add(-IdempotencyKeep)); err != nil {
+			os.s.Log.Error("delete old idempotency keys", "store_id", st.ID, "err", err)
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
 	}
 	return total, firstErr
+}
+
+// idemSweepBatch is how many old idempotency records one write transaction
+// of sweepIdempotency deletes.
+const idemSweepBatch = 1000
+
+// sweepIdempotency deletes a store's idempotency records made before before
+// and returns how many. They are found in read transactions
+// and deleted idemSweepBatch at a time in short write ones: a store keeps
+// one per checkout for a week, and on bbolt finding the old ones reads them
+// all (200,000 took 100 ms), which inside the write transaction stalled every
+// checkout of the server once a minute.
+func (os *OrderService) sweepIdempotency(storeID uint64, before time.Time) (int, error) {
+	total := 0
+	for {
+		old, err := view(os.s.DB, func(tx Tx) ([]*IdempotencyRecord, error) {
+			return tx.IdempotencyRecordsBefore(storeID, before, idemSweepBatch)
+		})
+		if err != nil || len(old) == 0 {
+			return total, err
+		}
+		n := 0
+		err = os.s.DB.Update(func(tx Tx) error {
+			n = 0
+			for _, r := range old {
+				done, err := tx.DeleteIdempotencyRecordBefore(storeID, r.CustomerID, r.Key, before)
+				if err != nil {
+					return err
+				}
+				if done {
+					n++
+				}
+			}
+			return nil
+		})
+		total += n
+		if err != nil || n == 0 || len(old) < idemSweepBatch {
+			return total, err // n == 0: nothing more it can delete (never loops)
+		}
+	}
 }
 
 // releaseCoupon gives back the coupon use of a cancelled order.

@@ -42,28 +42,35 @@ func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.Idemp
 	return r, nil
 }
 
-// DeleteIdempotencyRecordsBefore deletes a store's records made before before.
-func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
-	var old [][]byte
+// IdempotencyRecordsBefore returns up to limit of a store's records made
+// before before. The keys are in no time order: it reads every record of
+// the store (ExpirePending's sweep calls it in a read transaction).
+func (t *Tx) IdempotencyRecordsBefore(storeID uint64, before time.Time, limit int) ([]*app.IdempotencyRecord, error) {
+	var out []*app.IdempotencyRecord
 	err := walk(t.b(bIdempotency), tenant(storeID), nil, false, func(k, v []byte) (bool, error) {
 		r, err := decodeIdempotency(k, v)
 		if err != nil {
 			return false, err
 		}
 		if r.CreatedAt.Before(before) {
-			old = append(old, bytes.Clone(k))
+			out = append(out, r)
 		}
-		return true, nil
+		return len(out) < limit, nil
 	})
+	return out, err
+}
+
+// DeleteIdempotencyRecordBefore deletes the record of (store, customer, key)
+// if it was made before before.
+func (t *Tx) DeleteIdempotencyRecordBefore(storeID, customerID uint64, k string, before time.Time) (bool, error) {
+	r, err := t.IdempotencyRecord(storeID, customerID, k)
+	if app.IsNotFound(err) || (err == nil && !r.CreatedAt.Before(before)) {
+		return false, nil
+	}
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	for _, k := range old {
-		if err := t.b(bIdempotency).Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(old), nil
+	return true, t.b(bIdempotency).Delete(idempotencyKey(storeID, customerID, k))
 }
 
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.

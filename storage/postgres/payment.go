@@ -47,8 +47,17 @@ func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
 		i64(r.StoreID), i64(r.CustomerID), bs(r.Key), r.CreatedAt, raw)
 }
 
-// DeleteIdempotencyRecordsBefore deletes a store's records made before before.
-func (t *Tx) DeleteIdempotencyRecordsBefore(storeID uint64, before time.Time) (int, error) {
-	n, err := t.execN(storeID, "delete idempotency keys", `DELETE FROM idempotency_keys WHERE store_id = $1 AND created_at < $2`, i64(storeID), before)
-	return int(n), err
+// IdempotencyRecordsBefore returns up to limit of a store's records made
+// before before (oldest first: idempotency_keys_created).
+func (t *Tx) IdempotencyRecordsBefore(storeID uint64, before time.Time, limit int) ([]*app.IdempotencyRecord, error) {
+	return all[app.IdempotencyRecord](t, storeID, "idempotency keys",
+		`SELECT doc FROM idempotency_keys WHERE store_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3`, i64(storeID), before, limit)
+}
+
+// DeleteIdempotencyRecordBefore deletes the record of (store, customer, key)
+// if it was made before before.
+func (t *Tx) DeleteIdempotencyRecordBefore(storeID, customerID uint64, k string, before time.Time) (bool, error) {
+	n, err := t.execN(storeID, "delete idempotency key", `DELETE FROM idempotency_keys WHERE store_id = $1 AND customer_id = $2 AND key = $3 AND created_at < $4`,
+		i64(storeID), i64(customerID), bs(k), before)
+	return n == 1, err
 }

@@ -137,9 +137,25 @@ func testPayments(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
+	e.view(func(tx app.Tx) error {
+		old, err := tx.IdempotencyRecordsBefore(a, t0.Add(time.Hour), 10) // only the one made at t0
+		e.want(err, "")
+		e.same("old records", len(old), 1)
+		e.same("old record", fmt.Sprint(old[0].CustomerID, old[0].BodyHash), fmt.Sprint(1, bodyHash(1)))
+		old, err = tx.IdempotencyRecordsBefore(a, t0.Add(48*time.Hour), 1)
+		e.want(err, "")
+		e.same("limited", len(old), 1)
+		return nil
+	})
 	e.update(func(tx app.Tx) error {
-		n, err := tx.DeleteIdempotencyRecordsBefore(a, t0.Add(time.Hour)) // only the one made at t0
-		e.same("deleted", n, 1)
+		done, err := tx.DeleteIdempotencyRecordBefore(a, 2, "k", t0.Add(time.Hour)) // made later: kept
+		e.want(err, "")
+		e.same("newer deleted", done, false)
+		done, err = tx.DeleteIdempotencyRecordBefore(a, 1, "k", t0.Add(time.Hour))
+		e.want(err, "")
+		e.same("old deleted", done, true)
+		done, err = tx.DeleteIdempotencyRecordBefore(a, 1, "k", t0.Add(time.Hour))
+		e.same("deleted twice", done, false)
 		return err
 	})
 	e.view(func(tx app.Tx) error {
