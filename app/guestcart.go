@@ -283,18 +283,34 @@ func (cs *CartService) SweepGuests() (int, error) {
 	return total, nil
 }
 
-// sweepStore deletes up to sweepBatch idle guest carts of one store.
+// sweepStore deletes up to sweepBatch idle guest carts of one store. They
+// are found in a read transaction (on bbolt that reads every cart of the
+// store, which in the write transaction held up every write of the server)
+// and deleted in a write one, each read again there: a cart used since stays.
 func (cs *CartService) sweepStore(storeID uint64) (int, error) {
-	n := 0
-	err := cs.db.Update(func(tx cartData) error {
-		n = 0 // Batch may run this twice
+	var before time.Time
+	var idle []*GuestCart
+	err := cs.db.View(func(tx cartData) (err error) {
 		// Used at or before now-GuestCartIdle: what guestCart finds expired
 		// (uses are whole seconds, UTC; PostgreSQL keeps microseconds).
-		list, err := tx.GuestCartsUsedBefore(storeID, UTC(tx.Now()).Add(-GuestCartIdle+time.Second), sweepBatch)
-		if err != nil {
-			return err
-		}
-		for _, g := range list {
+		before = UTC(tx.Now()).Add(-GuestCartIdle + time.Second)
+		idle, err = tx.GuestCartsUsedBefore(storeID, before, sweepBatch)
+		return err
+	})
+	if err != nil || len(idle) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = cs.db.Update(func(tx cartData) error {
+		n = 0 // Batch may run this twice
+		for _, old := range idle {
+			g, err := tx.GuestCart(storeID, old.Key)
+			if IsNotFound(err) || (err == nil && !g.UsedAt.Before(before)) {
+				continue // gone, or used since it was found
+			}
+			if err != nil {
+				return err
+			}
 			lines, err := tx.CartItems(storeID, g.Owner())
 			if err != nil {
 				return err
