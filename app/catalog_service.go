@@ -62,10 +62,12 @@ func newCatalogService(d catalogDeps) *CatalogService {
 }
 
 // Products returns a page of a store's active products. On a shared
-// database (PostgreSQL) it is cached like a category page.
+// database (PostgreSQL) a first page is cached like a category page; a later
+// one (a cursor: a crawler, the sitemap walking the catalog) is read, so that
+// walks do not push the hot pages out.
 func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], error) {
 	q.Borrow = false // the page outlives the transaction
-	if cs.s.cacheLists {
+	if cs.s.cacheLists && q.After == nil {
 		_, page, err := cs.cachedPage(pageKey{storeID, pageQuery(q), true}, func(tx Tx) (*Category, Page[Doc], error) {
 			page, err := tx.ProductDocs(storeID, q)
 			return nil, page, err
@@ -83,7 +85,7 @@ func (cs *CatalogService) Products(storeID uint64, q ProductQuery) (Page[Doc], e
 // On a shared database the page comes from Products (cached), and fn runs
 // outside any transaction.
 func (cs *CatalogService) WithProducts(storeID uint64, q ProductQuery, fn func(Page[Doc]) error) error {
-	if cs.s.cacheLists {
+	if cs.s.cacheLists { // copied (and a first page cached) by Products
 		page, err := cs.Products(storeID, q)
 		if err != nil {
 			return err

@@ -248,6 +248,19 @@ func TestProductListCache(t *testing.T) {
 		if got := fmt.Sprint(names(list)); got != "[Blue Shoe 10.00 Red Shoe 7.25]" { // newest first
 			t.Fatalf("the cached list after the writes: %s", got)
 		}
+		// a later page (a cursor) is read, not cached: walks keep the first pages in
+		before := e.Svc.Catalog.CachedPages()
+		var first productList
+		e.Do(testenv.Req{Method: "GET", Path: list + "&limit=1", Key: key}).Expect(t, 200, "").Decode(t, &first)
+		if first.NextCursor == nil {
+			t.Fatal("no second page")
+		}
+		if got := fmt.Sprint(names(list + "&limit=1&cursor=" + url.QueryEscape(*first.NextCursor))); got != "[Red Shoe 7.25]" {
+			t.Fatalf("second page: %s", got)
+		}
+		if n := e.Svc.Catalog.CachedPages() - before; n != want {
+			t.Fatalf("%s: %d more cached pages after a first and a second page, want %d", e.Backend, n, want)
+		}
 	})
 }
 
