@@ -298,12 +298,12 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (a
 		pg.Next = &app.Cursor{Sort: q.Sort, Key: bytes.Clone(hits[limit-1].suffix)}
 		hits = hits[:limit]
 	}
-	docs := t.b(bProductDocs)
+	docs := t.b(bProductDocs).Cursor()
 	dk := keyOf(storeID).id(0) // sid|id; the id is written per item
 	pg.Items = make([]app.Doc, 0, len(hits))
 	for _, h := range hits {
 		binary.BigEndian.PutUint64(dk[len(dk)-8:], h.id)
-		d := docs.Get(dk)
+		d := seekGet(docs, dk)
 		if d == nil {
 			return pg, errMissingDoc(storeID, h.id)
 		}
@@ -313,6 +313,17 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (a
 		copyDocs(pg.Items, pg.Items, q.Light) // in place, as scanDocs does
 	}
 	return pg, nil
+}
+
+// seekGet is Bucket.Get through c, one cursor for a series of lookups: a
+// Get makes a cursor of its own, whose stack was most of a search's
+// allocations (four a lookup).
+func seekGet(c *bolt.Cursor, key []byte) []byte {
+	k, v := c.Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
 }
 
 // postingHit is a matching product of a posting list with its sort key: the
@@ -330,11 +341,14 @@ func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, ps []posting) ([]po
 	if q.Sort != app.SortRelevance {
 		code, desc = sortPlan(q.Sort)
 	}
-	idx := t.b(bIdxProducts)
+	c := t.b(bIdxProducts).Cursor()
 	hits := make([]postingHit, 0, len(ps))
+	key := keyOf(storeID).code(sortNewest)
+	base := len(key)
 	for _, p := range ps {
 		id := p.id
-		v := idx.Get(keyOf(storeID).code(sortNewest).id(id))
+		key = key[:base].id(id)
+		v := seekGet(c, key)
 		if v == nil { // inactive (no index entries)
 			continue
 		}
