@@ -91,7 +91,7 @@ func (l *reqLine) append(b []byte, json bool) []byte {
 	ms := float64(l.us) / 1000
 	if json {
 		b = append(b, `{"time":"`...)
-		b = l.t.AppendFormat(b, time.RFC3339Nano)
+		b = appendTime(b, l.t, true)
 		b = append(append(b, `","level":"INFO","msg":"request","request_id":"`...), l.rid...)
 		b = append(append(b, `","method":"`...), l.method...)
 		b = append(append(b, `","path":"`...), l.path...)
@@ -101,7 +101,7 @@ func (l *reqLine) append(b []byte, json bool) []byte {
 		b = append(append(b, `,"ip":"`...), l.ip...)
 		return append(b, "\"}\n"...)
 	}
-	b = l.t.AppendFormat(append(b, "time="...), "2006-01-02T15:04:05.000Z07:00")
+	b = appendTime(append(b, "time="...), l.t, false)
 	b = append(append(b, " level=INFO msg=request request_id="...), l.rid...)
 	b = append(append(b, " method="...), l.method...)
 	b = append(append(b, " path="...), l.path...)
@@ -110,4 +110,48 @@ func (l *reqLine) append(b []byte, json bool) []byte {
 	b = strconv.AppendUint(append(b, " store_id="...), l.storeID, 10)
 	b = append(append(b, " ip="...), l.ip...)
 	return append(b, '\n')
+}
+
+// appendTime appends t as AppendFormat writes it with time.RFC3339Nano
+// (nano) or "2006-01-02T15:04:05.000Z07:00", the layouts of slog's JSON and
+// text handlers; t's year is 0-9999. AppendFormat reads its layout on every
+// call: it was a third of the line's cost (docs/benchmarks.md).
+func appendTime(b []byte, t time.Time, nano bool) []byte {
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b = appendDigits(b, y, 4)
+	b = appendDigits(append(b, '-'), int(mo), 2)
+	b = appendDigits(append(b, '-'), d, 2)
+	b = appendDigits(append(b, 'T'), h, 2)
+	b = appendDigits(append(b, ':'), mi, 2)
+	b = appendDigits(append(b, ':'), s, 2)
+	switch ns := t.Nanosecond(); {
+	case !nano:
+		b = appendDigits(append(b, '.'), ns/1e6, 3)
+	case ns != 0:
+		b = appendDigits(append(b, '.'), ns, 9)
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
+		}
+	}
+	_, off := t.Zone()
+	if off == 0 {
+		return append(b, 'Z')
+	}
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	b = appendDigits(append(b, sign), off/3600, 2)
+	return appendDigits(append(b, ':'), off/60%60, 2)
+}
+
+// appendDigits appends v's last n (at most 9) decimal digits, zero-padded.
+func appendDigits(b []byte, v, n int) []byte {
+	b = append(b, "000000000"[:n]...)
+	for i := len(b) - 1; n > 0; i, n = i-1, n-1 {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return b
 }

@@ -82,3 +82,28 @@ func TestRequestLineMatchesSlog(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTime: the request line's time is what AppendFormat writes with
+// slog's two layouts, for instants across the years 0-9999, every kind of
+// fraction and zones east and west (one with an offset in seconds).
+func TestAppendTime(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+30*60), time.FixedZone("", -3*3600),
+		time.FixedZone("", -(9*3600 + 30*60)), time.FixedZone("LMT", 3600+45), time.Local}
+	fracs := []int{0, 1, 10, 1000000, 120000000, 123456789, 999999999, 500}
+	for i := range 2000 {
+		sec := int64(i)*4_999_999_937 - 62_135_596_800 // from year 1 on, about 158 years apart
+		tm := time.Unix(sec%253_402_300_799, int64(fracs[i%len(fracs)])).In(zones[i%len(zones)])
+		if y := tm.Year(); y < 0 || y > 9999 {
+			continue
+		}
+		for _, layout := range []struct {
+			nano bool
+			s    string
+		}{{false, "2006-01-02T15:04:05.000Z07:00"}, {true, time.RFC3339Nano}} {
+			got, want := appendTime(nil, tm, layout.nano), tm.AppendFormat(nil, layout.s)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%v (nano %v): got %s, want %s", tm, layout.nano, got, want)
+			}
+		}
+	}
+}
