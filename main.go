@@ -897,8 +897,10 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 			log.Log(context.Background(), level, "job done", "job", "cache.evict", "evicted", n)
 		}),
 		add("orders.expire", cfg.Orders.ExpireSchedule, clusterJob(log, leads, "orders.expire", "cancelled", svc.Orders.ExpirePending)),
-		// Guest carts idle for 30 days go (app.GuestCartIdle).
+		// Guest carts idle for 30 days go (app.GuestCartIdle), and checkouts'
+		// idempotency keys after a week (app.IdempotencyKeep).
 		add("carts.sweep", "@hourly", clusterJob(log, leads, "carts.sweep", "deleted", svc.Carts.SweepGuests)),
+		add("idempotency.sweep", "@hourly", clusterJob(log, leads, "idempotency.sweep", "deleted", svc.Orders.SweepIdempotency)),
 		// The audit log keeps 90 days (app.AuditKeep).
 		add("audit.prune", "@daily", func() {
 			n, err := svc.Audit.Prune()

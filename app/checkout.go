@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -775,10 +776,9 @@ func (os *OrderService) ExpirePending() (int, error) {
 	// hold back the others.
 	for _, st := range stores {
 		n := 0
-		var now time.Time
 		err := os.s.DB.Update(func(tx Tx) error {
 			n = 0
-			now = tx.Now()
+			now := tx.Now()
 			list, err := tx.PendingOrdersBefore(st.ID, now.Add(-os.s.Opt.PendingTTL))
 			if err != nil {
 				return err
@@ -808,11 +808,28 @@ func (os *OrderService) ExpirePending() (int, error) {
 			os.s.Kick()
 		}
 		total += n
-		if _, err := os.sweepIdempotency(st.ID, now.Add(-IdempotencyKeep)); err != nil {
+	}
+	return total, firstErr
+}
+
+// SweepIdempotency deletes the idempotency records older than
+// IdempotencyKeep in every store; an hourly job calls it (a record kept an
+// hour longer than a week is harmless, and on bbolt the search reads every
+// record). It returns how many.
+func (os *OrderService) SweepIdempotency() (int, error) {
+	stores, err := os.s.Stores.List()
+	if err != nil {
+		return 0, err
+	}
+	before := os.s.Now().Add(-IdempotencyKeep)
+	total := 0
+	var firstErr error
+	for _, st := range stores {
+		n, err := os.sweepIdempotency(st.ID, before)
+		total += n
+		if err != nil {
 			os.s.Log.Error("delete old idempotency keys", "store_id", st.ID, "err", err)
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = cmp.Or(firstErr, err)
 		}
 	}
 	return total, firstErr

@@ -122,7 +122,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
 	s.Carts = newCartService(sdb, opt, s.Limits)
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n})
-	s.Orders = newOrderService(orderDeps{DB: sdb, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n})
+	s.Orders = newOrderService(orderDeps{DB: sdb, Now: now, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n})
 	s.Coupons = newCouponService(sdb)
 	s.Requests = newRequestService(requestDeps{DB: sdb, Log: log, Payments: s.Payments, notifier: n})
 	s.Reviews = newReviewService(mailing)
@@ -184,6 +184,7 @@ type (
 
 	orderDeps struct {
 		DB       DB
+		Now      Clock
 		Log      *slog.Logger
 		Opt      Options
 		Limits   Limiter // ratelimit.unpaid_orders_per_hour

@@ -738,7 +738,7 @@ func TestOrderOverMaxMoney(t *testing.T) {
 }
 
 // Idempotency keys are remembered for IdempotencyKeep, then pruned by the
-// pending-order job: the same key then makes a new order.
+// hourly sweep: the same key then makes a new order.
 func TestIdempotencyKeysPruned(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -748,16 +748,16 @@ func TestIdempotencyKeysPruned(t *testing.T) {
 	var first, again initiated
 	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &first)
 	e.Advance(app.IdempotencyKeep - time.Hour)
-	if _, err := e.Svc.Orders.ExpirePending(); err != nil {
-		t.Fatal(err)
+	if n, err := e.Svc.Orders.SweepIdempotency(); err != nil || n != 0 {
+		t.Fatalf("swept %d, %v within the week", n, err)
 	}
 	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &again)
 	if again.OrderID != first.OrderID {
 		t.Fatalf("within the window: got order %d, want %d", again.OrderID, first.OrderID)
 	}
 	e.Advance(2 * time.Hour)
-	if _, err := e.Svc.Orders.ExpirePending(); err != nil {
-		t.Fatal(err)
+	if n, err := e.Svc.Orders.SweepIdempotency(); err != nil || n != 1 {
+		t.Fatalf("swept %d, %v after the week, want 1", n, err)
 	}
 	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(1, p), Header: h}).Expect(t, 200, "").Decode(t, &again)
 	if again.OrderID == first.OrderID {
