@@ -110,7 +110,12 @@ func testPayments(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
-	// Idempotency records: by store, customer (0: guest) and key.
+}
+
+// testIdempotency: records by store, customer (0: guest) and key; the sweep
+// finds the old ones and deletes each only while it is still old.
+func testIdempotency(e *env) {
+	a, b := e.store("a"), e.store("b")
 	e.update(func(tx app.Tx) error {
 		for i, r := range []*app.IdempotencyRecord{
 			{StoreID: a, CustomerID: 1, Key: "k", BodyHash: bodyHash(1), OrderID: 1, CreatedAt: t0},

@@ -62,6 +62,7 @@ var cases = []struct {
 	{"GuestCarts", testGuestCarts},
 	{"Orders", testOrders},
 	{"Payments", testPayments},
+	{"Idempotency", testIdempotency},
 	{"Coupons", testCoupons},
 	{"Requests", testRequests},
 	{"Reviews", testReviews},
