@@ -3,6 +3,7 @@ package storage_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,23 +138,14 @@ func BenchmarkAuditObject(b *testing.B) {
 	b.Cleanup(func() { db.Close() })
 	const n, sid = 50000, 1
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	for i := 0; i < n; i += 5000 {
-		if err := db.Update(func(tx app.Tx) error {
-			for j := i; j < i+5000; j++ {
-				e := &app.AuditEntry{At: at, AdminID: 1, AdminEmail: "owner@example.com", StoreID: sid, Action: "orders.ship",
-					Object: fmt.Sprintf("orders/%d", 100+j), IP: "192.0.2.1", Via: "panel", Status: 200}
-				if j%10000 == 0 {
-					e.Object = "orders/7"
-				}
-				if err := tx.CreateAuditEntry(e); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			b.Fatal(err)
+	seedEach(b, db, n, func(tx app.Tx, j int) error {
+		e := &app.AuditEntry{At: at, AdminID: 1, AdminEmail: "owner@example.com", StoreID: sid, Action: "orders.ship",
+			Object: fmt.Sprintf("orders/%d", 100+j), IP: "192.0.2.1", Via: "panel", Status: 200}
+		if j%10000 == 0 {
+			e.Object = "orders/7"
 		}
-	}
+		return tx.CreateAuditEntry(e)
+	})
 	b.ResetTimer()
 	for range b.N {
 		err := db.View(func(tx app.Tx) error {
@@ -164,6 +156,55 @@ func BenchmarkAuditObject(b *testing.B) {
 			return err
 		})
 		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIdempotencySweep: the search of the minute job's sweep of a
+// store's idempotency records (sweepIdempotency's read transaction) when none
+// is old yet, with 200,000 kept (a busy week). It held the write transaction
+// for as long before the sweep searched in a read one.
+func BenchmarkIdempotencySweep(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "storefront.db"), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	const n = 200000
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	hash := strings.Repeat("0123456789abcdef", 4)
+	seedEach(b, db, n, func(tx app.Tx, j int) error {
+		sid := app.SessionID(1, uint64(j+1), "9f9f9f9f9f9f9f9f9f9f9f9f")
+		return tx.PutIdempotencyRecord(&app.IdempotencyRecord{StoreID: 1, Key: fmt.Sprintf("checkout-%08d\x00%s", j, hash), BodyHash: hash,
+			OrderID: uint64(j + 1), SessionID: sid, RedirectURL: "http://127.0.0.1:8080/sandbox/pay/" + sid + "/", CreatedAt: at})
+	})
+	b.ResetTimer()
+	for range b.N {
+		if err := db.View(func(tx app.Tx) error {
+			old, err := tx.IdempotencyRecordsBefore(1, at.Add(-time.Hour), 1000)
+			if err == nil && len(old) != 0 {
+				err = fmt.Errorf("found %d", len(old))
+			}
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// seedEach calls put for 0..n-1, 5,000 calls per write transaction.
+func seedEach(b *testing.B, db *storage.DB, n int, put func(tx app.Tx, i int) error) {
+	b.Helper()
+	for i := 0; i < n; i += 5000 {
+		if err := db.Update(func(tx app.Tx) error {
+			for j := i; j < min(n, i+5000); j++ {
+				if err := put(tx, j); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
 			b.Fatal(err)
 		}
 	}
