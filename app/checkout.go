@@ -47,9 +47,9 @@ type PaymentTx interface {
 	// IdempotencyRecordsBefore returns up to limit of a store's records made
 	// before t, in no particular order (sweepIdempotency).
 	IdempotencyRecordsBefore(storeID uint64, t time.Time, limit int) ([]*IdempotencyRecord, error)
-	// DeleteIdempotencyRecordBefore deletes the record of (store, customer,
-	// key) if it was made before t, and reports whether it did.
-	DeleteIdempotencyRecordBefore(storeID, customerID uint64, key string, t time.Time) (bool, error)
+	// DeleteIdempotencyRecords deletes the records of recs (by customer and
+	// key) still made before t, and returns how many.
+	DeleteIdempotencyRecords(storeID uint64, recs []*IdempotencyRecord, t time.Time) (int, error)
 	SharedStoreTx
 	// PutProductStock writes a product whose stock alone changed since it was
 	// read in this transaction (its doc and index entry values follow; slug and
@@ -855,18 +855,9 @@ func (os *OrderService) sweepIdempotency(storeID uint64, before time.Time) (int,
 			return total, err
 		}
 		n := 0
-		err = os.s.DB.Update(func(tx Tx) error {
-			n = 0
-			for _, r := range old {
-				done, err := tx.DeleteIdempotencyRecordBefore(storeID, r.CustomerID, r.Key, before)
-				if err != nil {
-					return err
-				}
-				if done {
-					n++
-				}
-			}
-			return nil
+		err = os.s.DB.Update(func(tx Tx) (err error) {
+			n, err = tx.DeleteIdempotencyRecords(storeID, old, before)
+			return err
 		})
 		total += n
 		if err != nil || n == 0 || len(old) < idemSweepBatch {

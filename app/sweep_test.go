@@ -44,14 +44,16 @@ func (t *sweepTx) IdempotencyRecordsBefore(storeID uint64, before time.Time, lim
 	return out, nil
 }
 
-func (t *sweepTx) DeleteIdempotencyRecordBefore(storeID, customerID uint64, key string, before time.Time) (bool, error) {
-	at, ok := t.db.recs[key]
-	if !ok || !at.Before(before) {
-		return false, nil
+func (t *sweepTx) DeleteIdempotencyRecords(storeID uint64, recs []*IdempotencyRecord, before time.Time) (int, error) {
+	n := 0
+	for _, r := range recs {
+		if at, ok := t.db.recs[r.Key]; ok && at.Before(before) {
+			delete(t.db.recs, r.Key)
+			n++
+		}
 	}
-	delete(t.db.recs, key)
-	t.deletes++
-	return true, nil
+	t.deletes += n
+	return n, nil
 }
 
 // TestSweepIdempotency: old records are searched in read transactions (the

@@ -150,17 +150,9 @@ func TestIdempotencyRecordForms(t *testing.T) {
 		if err := db.View(func(tx app.Tx) (err error) { old, err = tx.IdempotencyRecordsBefore(1, before, 100); return }); err != nil {
 			return 0, err
 		}
-		return n, db.Update(func(tx app.Tx) error {
-			for _, r := range old {
-				done, err := tx.DeleteIdempotencyRecordBefore(1, r.CustomerID, r.Key, before)
-				if err != nil {
-					return err
-				}
-				if done {
-					n++
-				}
-			}
-			return nil
+		return n, db.Update(func(tx app.Tx) (err error) {
+			n, err = tx.DeleteIdempotencyRecords(1, old, before)
+			return err
 		})
 	}
 	if n, err := prune(at); err != nil || n != 1 {

@@ -21,6 +21,17 @@ func prefixEnd(prefix []byte) []byte {
 	return nil
 }
 
+// seekGet is Bucket.Get through c, one cursor for a series of lookups: a
+// Get makes a cursor of its own, whose stack was most of a search's
+// allocations (four a lookup; storage/search.go).
+func seekGet(c *bolt.Cursor, key []byte) []byte {
+	k, v := c.Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
 // walk visits the keys under prefix in order (descending when desc), starting
 // just after prefix|after when after is set. visit returns false to stop.
 // The bytes passed to visit are bbolt's: copy what outlives the transaction.

@@ -44,7 +44,7 @@ func (t *Tx) IdempotencyRecord(storeID, customerID uint64, k string) (*app.Idemp
 
 // IdempotencyRecordsBefore returns up to limit of a store's records made
 // before before. The keys are in no time order: it reads every record of
-// the store (ExpirePending's sweep calls it in a read transaction).
+// the store (the hourly sweep calls it in a read transaction).
 func (t *Tx) IdempotencyRecordsBefore(storeID uint64, before time.Time, limit int) ([]*app.IdempotencyRecord, error) {
 	var out []*app.IdempotencyRecord
 	err := walk(t.b(bIdempotency), tenant(storeID), nil, false, func(k, v []byte) (bool, error) {
@@ -60,17 +60,24 @@ func (t *Tx) IdempotencyRecordsBefore(storeID uint64, before time.Time, limit in
 	return out, err
 }
 
-// DeleteIdempotencyRecordBefore deletes the record of (store, customer, key)
-// if it was made before before.
-func (t *Tx) DeleteIdempotencyRecordBefore(storeID, customerID uint64, k string, before time.Time) (bool, error) {
-	r, err := t.IdempotencyRecord(storeID, customerID, k)
-	if app.IsNotFound(err) || (err == nil && !r.CreatedAt.Before(before)) {
-		return false, nil
+// DeleteIdempotencyRecords deletes the records of recs still made before
+// before (one put again since it was read stays).
+func (t *Tx) DeleteIdempotencyRecords(storeID uint64, recs []*app.IdempotencyRecord, before time.Time) (int, error) {
+	n := 0
+	for _, old := range recs {
+		r, err := t.IdempotencyRecord(storeID, old.CustomerID, old.Key)
+		if app.IsNotFound(err) || (err == nil && !r.CreatedAt.Before(before)) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if err := t.b(bIdempotency).Delete(idempotencyKey(storeID, old.CustomerID, old.Key)); err != nil {
+			return n, err
+		}
+		n++
 	}
-	if err != nil {
-		return false, err
-	}
-	return true, t.b(bIdempotency).Delete(idempotencyKey(storeID, customerID, k))
+	return n, nil
 }
 
 // PutIdempotencyRecord stores a checkout's Idempotency-Key record.

@@ -315,17 +315,6 @@ func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (a
 	return pg, nil
 }
 
-// seekGet is Bucket.Get through c, one cursor for a series of lookups: a
-// Get makes a cursor of its own, whose stack was most of a search's
-// allocations (four a lookup).
-func seekGet(c *bolt.Cursor, key []byte) []byte {
-	k, v := c.Seek(key)
-	if !bytes.Equal(k, key) {
-		return nil
-	}
-	return v
-}
-
 // postingHit is a matching product of a posting list with its sort key: the
 // key suffix after sid|sort, a cursor's bytes.
 type postingHit struct {

@@ -93,7 +93,7 @@ type Orders struct {
 	ExpireSchedule string        // orders.expire_schedule (cron)
 }
 
-// Cache is the category page cache upkeep.
+// Cache is the upkeep of the page and detail caches.
 type Cache struct {
 	EvictSchedule string // cache.evict_schedule (cron)
 }

@@ -54,10 +54,17 @@ func (t *Tx) IdempotencyRecordsBefore(storeID uint64, before time.Time, limit in
 		`SELECT doc FROM idempotency_keys WHERE store_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3`, i64(storeID), before, limit)
 }
 
-// DeleteIdempotencyRecordBefore deletes the record of (store, customer, key)
-// if it was made before before.
-func (t *Tx) DeleteIdempotencyRecordBefore(storeID, customerID uint64, k string, before time.Time) (bool, error) {
-	n, err := t.execN(storeID, "delete idempotency key", `DELETE FROM idempotency_keys WHERE store_id = $1 AND customer_id = $2 AND key = $3 AND created_at < $4`,
-		i64(storeID), i64(customerID), bs(k), before)
-	return n == 1, err
+// DeleteIdempotencyRecords deletes the records of recs still made before
+// before, in one statement (under the store's lock: one round trip, not one
+// a key).
+func (t *Tx) DeleteIdempotencyRecords(storeID uint64, recs []*app.IdempotencyRecord, before time.Time) (int, error) {
+	customers, keys := make([]int64, len(recs)), make([][]byte, len(recs))
+	for i, r := range recs {
+		customers[i], keys[i] = i64(r.CustomerID), bs(r.Key)
+	}
+	n, err := t.execN(storeID, "delete idempotency keys", `DELETE FROM idempotency_keys AS k
+		USING unnest($2::bigint[], $3::bytea[]) AS d (customer_id, key)
+		WHERE k.store_id = $1 AND k.customer_id = d.customer_id AND k.key = d.key AND k.created_at < $4`,
+		i64(storeID), customers, keys, before)
+	return int(n), err
 }

@@ -116,19 +116,7 @@ func testPayments(e *env) {
 // finds the old ones and deletes each only while it is still old.
 func testIdempotency(e *env) {
 	a, b := e.store("a"), e.store("b")
-	e.update(func(tx app.Tx) error {
-		for i, r := range []*app.IdempotencyRecord{
-			{StoreID: a, CustomerID: 1, Key: "k", BodyHash: bodyHash(1), OrderID: 1, CreatedAt: t0},
-			{StoreID: a, CustomerID: 2, Key: "k", BodyHash: bodyHash(2), OrderID: 2, CreatedAt: t0.Add(time.Hour)},
-			{StoreID: a, CustomerID: 0, Key: "k", BodyHash: bodyHash(3), OrderID: 3, CreatedAt: t0.Add(2 * time.Hour)},
-			{StoreID: b, CustomerID: 1, Key: "k", BodyHash: bodyHash(4), OrderID: 4, CreatedAt: t0},
-		} {
-			if err := tx.PutIdempotencyRecord(r); err != nil {
-				return fmt.Errorf("record %d: %w", i, err)
-			}
-		}
-		return nil
-	})
+	putIdempotencyRecords(e, a, b)
 	e.view(func(tx app.Tx) error {
 		r, err := tx.IdempotencyRecord(a, 2, "k")
 		e.want(err, "")
@@ -142,6 +130,30 @@ func testIdempotency(e *env) {
 		e.want(err, app.ENotFound)
 		return nil
 	})
+	sweepIdempotencyRecords(e, a, b)
+}
+
+// putIdempotencyRecords stores store a's records of customers 1, 2 and a
+// guest, made at t0, t0+1h and t0+2h, and store b's of customer 1 at t0.
+func putIdempotencyRecords(e *env, a, b uint64) {
+	e.update(func(tx app.Tx) error {
+		for i, r := range []*app.IdempotencyRecord{
+			{StoreID: a, CustomerID: 1, Key: "k", BodyHash: bodyHash(1), OrderID: 1, CreatedAt: t0},
+			{StoreID: a, CustomerID: 2, Key: "k", BodyHash: bodyHash(2), OrderID: 2, CreatedAt: t0.Add(time.Hour)},
+			{StoreID: a, CustomerID: 0, Key: "k", BodyHash: bodyHash(3), OrderID: 3, CreatedAt: t0.Add(2 * time.Hour)},
+			{StoreID: b, CustomerID: 1, Key: "k", BodyHash: bodyHash(4), OrderID: 4, CreatedAt: t0},
+		} {
+			if err := tx.PutIdempotencyRecord(r); err != nil {
+				return fmt.Errorf("record %d: %w", i, err)
+			}
+		}
+		return nil
+	})
+}
+
+// sweepIdempotencyRecords: the records of putIdempotencyRecords found old,
+// and deleted only while they are.
+func sweepIdempotencyRecords(e *env, a, b uint64) {
 	e.view(func(tx app.Tx) error {
 		old, err := tx.IdempotencyRecordsBefore(a, t0.Add(time.Hour), 10) // only the one made at t0
 		e.want(err, "")
@@ -153,13 +165,17 @@ func testIdempotency(e *env) {
 		return nil
 	})
 	e.update(func(tx app.Tx) error {
-		done, err := tx.DeleteIdempotencyRecordBefore(a, 2, "k", t0.Add(time.Hour)) // made later: kept
+		del := func(customerID uint64) (bool, error) {
+			n, err := tx.DeleteIdempotencyRecords(a, []*app.IdempotencyRecord{{CustomerID: customerID, Key: "k"}}, t0.Add(time.Hour))
+			return n == 1, err
+		}
+		done, err := del(2) // made later: kept
 		e.want(err, "")
 		e.same("newer deleted", done, false)
-		done, err = tx.DeleteIdempotencyRecordBefore(a, 1, "k", t0.Add(time.Hour))
+		done, err = del(1)
 		e.want(err, "")
 		e.same("old deleted", done, true)
-		done, err = tx.DeleteIdempotencyRecordBefore(a, 1, "k", t0.Add(time.Hour))
+		done, err = del(1)
 		e.same("deleted twice", done, false)
 		return err
 	})
@@ -169,6 +185,20 @@ func testIdempotency(e *env) {
 		_, err = tx.IdempotencyRecord(a, 2, "k")
 		e.want(err, "")
 		_, err = tx.IdempotencyRecord(b, 1, "k") // another store's stays
+		e.want(err, "")
+		return nil
+	})
+	// a batch: the one made at t0+1h goes, not the later one nor an unknown one
+	e.update(func(tx app.Tx) error {
+		n, err := tx.DeleteIdempotencyRecords(a, []*app.IdempotencyRecord{{CustomerID: 2, Key: "k"}, {CustomerID: 0, Key: "k"}, {CustomerID: 9, Key: "k"}},
+			t0.Add(90*time.Minute))
+		e.same("batch deleted", n, 1)
+		return err
+	})
+	e.view(func(tx app.Tx) error {
+		_, err := tx.IdempotencyRecord(a, 2, "k")
+		e.want(err, app.ENotFound)
+		_, err = tx.IdempotencyRecord(a, 0, "k")
 		e.want(err, "")
 		return nil
 	})
