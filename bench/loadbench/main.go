@@ -257,12 +257,14 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		}
 	}
 	ours := &server{name: "ours", url: sf.url, key: key, proc: sf}
-	bare := &server{name: "bare", url: bp.url, proc: bp}
+	// The bare baselines get the same requests as ours, headers and all, so
+	// that a ratio counts only what our code adds to a request.
+	bare := &server{name: "bare", url: bp.url, key: key, proc: bp}
 	initScript, err := postScript(dir, "initiate", ck.Body, ck.Key, true)
 	if err != nil {
 		return 0, err
 	}
-	bareScript, err := postScript(dir, "bare", ck.Body, "", false)
+	bareScript, err := postScript(dir, "bare", ck.Body, ck.Key, true)
 	if err != nil {
 		return 0, err
 	}
