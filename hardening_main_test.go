@@ -113,10 +113,22 @@ func TestServeRequestTimeout(t *testing.T) {
 		}
 	})
 	t.Run("SlowSecondRequest", func(t *testing.T) {
-		// a keep-alive connection's next request is held to the read
-		// timeout too (the connection arms deadlines lazily: web/server.go)
+		// a keep-alive connection's next request is held to the idle
+		// timeout (the connection arms its deadlines: web/server.go)
 		conn, br := keepAliveAfterOne(t, s.addr)
 		_, _ = io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: x\r\n") // headers never end
+		rest, err := io.ReadAll(br)
+		if err != nil {
+			t.Fatalf("the server neither answered nor closed within 10s: %v (got %q)", err, rest)
+		}
+		if got := string(rest); !strings.HasPrefix(got, "HTTP/1.1 408") || !strings.Contains(got, `"error_code":"request_timeout"`) {
+			t.Fatalf("got %q, want 408 request_timeout", got)
+		}
+	})
+	t.Run("SlowSecondBody", func(t *testing.T) {
+		// its body too (ReadTimeout from its headers: web.Server.tuneServer)
+		conn, br := keepAliveAfterOne(t, s.addr)
+		_, _ = io.WriteString(conn, "POST /api/v1/customer/auth/login/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
 		rest, err := io.ReadAll(br)
 		if err != nil {
 			t.Fatalf("the server neither answered nor closed within 10s: %v (got %q)", err, rest)

@@ -464,7 +464,7 @@ func (s *instance) startJobs() error {
 func (s *instance) startServing() chan error {
 	cfg, log := s.cfg, s.log
 	served := make(chan error, 1)
-	go func() { served <- s.srv.App.Listener(web.Listener(s.ln)) }()
+	go func() { served <- s.srv.App.Listener(s.srv.Listener(s.ln)) }()
 	if s.mln != nil {
 		ma := s.srv.MetricsApp(s.metrics, cfg.HTTP.MetricsToken)
 		s.mapp = ma

@@ -1,12 +1,18 @@
 package web
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"net"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"storefront/app"
 )
 
 // countingPipe is a counting connection over one end of a pipe (which
@@ -147,5 +153,52 @@ func TestWriteDeadline(t *testing.T) {
 	}
 	if time.Now().Before(want) {
 		t.Fatalf("timed out after %v, want not before %v", time.Since(start), want.Sub(start))
+	}
+}
+
+// TestAnsweredArmsNextDeadlines: after a request is answered its
+// connection writes within the write timeout and waits for the next request
+// within the idle timeout, both counted from the answer, with no clock read
+// of fasthttp's (Server.tuneServer).
+func TestAnsweredArmsNextDeadlines(t *testing.T) {
+	t.Parallel()
+	c, _ := countingPipe(t) // the peer neither reads nor writes
+	end := time.Now()
+	c.answered(end, timeouts{write: 30 * time.Millisecond, idle: 60 * time.Millisecond})
+	if _, err := c.Write([]byte("nobody reads")); !timedOut(err) {
+		t.Fatalf("Write: %v, want a timeout", err)
+	}
+	if d := time.Since(end); d < 30*time.Millisecond {
+		t.Fatalf("Write timed out after %v, want 30ms", d)
+	}
+	if _, err := c.Read(make([]byte, 1)); !timedOut(err) {
+		t.Fatalf("Read: %v, want a timeout", err)
+	}
+	if d := time.Since(end); d < 60*time.Millisecond {
+		t.Fatalf("Read timed out after %v, want 60ms", d)
+	}
+}
+
+// TestBodyHasReadTimeout: a request with a body has the read timeout from
+// its headers (the idle timeout that covers the headers may be almost
+// over); one without a body keeps the deadline it has.
+func TestBodyHasReadTimeout(t *testing.T) {
+	t.Parallel()
+	s := New(Config{ReadTimeout: 7 * time.Second}, &app.Services{})
+	received := s.App.Server().HeaderReceived
+	for raw, want := range map[string]time.Duration{
+		"GET /x HTTP/1.1\r\nHost: x\r\n\r\n":                                     0,
+		"POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n":               0,
+		"POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n":               7 * time.Second,
+		"POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n":      7 * time.Second,
+		"POST /x/images/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n": 7 * time.Second,
+	} {
+		var h fasthttp.RequestHeader
+		if err := h.Read(bufio.NewReader(strings.NewReader(raw))); err != nil {
+			t.Fatal(err)
+		}
+		if got := received(&h).ReadTimeout; got != want {
+			t.Errorf("%q: ReadTimeout %v, want %v", raw, got, want)
+		}
 	}
 }

@@ -12,10 +12,9 @@ import (
 	"testing"
 
 	"storefront/testenv"
-	"storefront/web"
 )
 
-// oneConnection serves e's app as main does (web.Listener) and returns a
+// oneConnection serves e's app as main does (Server.Listener) and returns a
 // client that keeps one keep-alive connection to it, and its base URL.
 func oneConnection(t *testing.T, e *testenv.Env) (*http.Client, string) {
 	t.Helper()
@@ -23,7 +22,7 @@ func oneConnection(t *testing.T, e *testenv.Env) (*http.Client, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = e.App.Listener(web.Listener(ln)) }()
+	go func() { _ = e.App.Listener(e.Server.Listener(ln)) }()
 	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
 	t.Cleanup(func() { tr.CloseIdleConnections(); _ = e.App.Shutdown() })
 	return &http.Client{Transport: tr}, "http://" + ln.Addr().String()
@@ -51,7 +50,7 @@ func getConfig(t *testing.T, client *http.Client, base, key string, conns map[st
 // (app.KeyMemo), and every store change still shows at once on it: another
 // store's key, a deactivated store, a rotated key, a wrong key of the same
 // length. The requests go over one keep-alive connection served as main
-// serves (web.Listener).
+// serves (Server.Listener).
 func TestAPIKeyOnOneConnection(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -241,7 +240,7 @@ func TestConfigPipelinedOnOneConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = e.App.Listener(web.Listener(ln)) }()
+	go func() { _ = e.App.Listener(e.Server.Listener(ln)) }()
 	t.Cleanup(func() { _ = e.App.Shutdown() })
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {

@@ -79,9 +79,9 @@ var (
 )
 
 func (s *Server) requestLog(c *fiber.Ctx) error {
-	// The request's start: fasthttp reads the clock just before it calls the
-	// handler (a second read here cost as much as the security headers); zero
-	// only when the handler is called without a server (benchmarks).
+	// The request's start: fasthttp reads the clock at the first call
+	// (LazyRequestTime), zero when the handler is called without a server
+	// (benchmarks).
 	start := c.Context().Time()
 	if start.IsZero() {
 		start = time.Now()
@@ -106,8 +106,11 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 		}
 	}
 	status := c.Response().StatusCode()
-	end := time.Now() // the request's end: its duration and its log line's time
+	end := time.Now() // the request's end: its duration, its log line's time, the next deadlines
 	d := end.Sub(start)
+	if cc != nil {
+		cc.answered(end, s.timeouts)
+	}
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}

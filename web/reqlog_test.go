@@ -48,7 +48,7 @@ func TestRequestLogLines(t *testing.T) {
 }
 
 // TestRequestLogOnOneConnection: requests served one after another on one
-// keep-alive connection (as main serves, web.Listener), which lends the
+// keep-alive connection (as main serves, Server.Listener), which lends the
 // request id its buffer, each write their own line with their own request
 // id, the one the response carries.
 func TestRequestLogOnOneConnection(t *testing.T) {
@@ -62,7 +62,7 @@ func TestRequestLogOnOneConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = srv.App.Listener(web.Listener(ln)) }()
+	go func() { _ = srv.App.Listener(srv.Listener(ln)) }()
 	tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
 	t.Cleanup(func() { tr.CloseIdleConnections(); _ = srv.App.Shutdown() })
 	client := &http.Client{Transport: tr}
@@ -132,7 +132,7 @@ func TestLargeResponseOneWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var writes atomic.Int64
-	go func() { _ = srv.App.Listener(web.Listener(writeCounter{ln, &writes})) }()
+	go func() { _ = srv.App.Listener(srv.Listener(writeCounter{ln, &writes})) }()
 	tr := &http.Transport{}
 	t.Cleanup(func() { tr.CloseIdleConnections(); _ = srv.App.Shutdown() })
 	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/v1/business/website/products/?limit=24", nil)

@@ -74,12 +74,13 @@ type services struct {
 
 // Server holds the services the handlers call.
 type Server struct {
-	cfg     Config
-	svc     services
-	log     *slog.Logger
-	cursors app.CursorCodec
-	apiRate *Limiter
-	proxies httpkit.Proxies // http.trusted_proxies
+	cfg      Config
+	svc      services
+	log      *slog.Logger
+	cursors  app.CursorCodec
+	apiRate  *Limiter
+	proxies  httpkit.Proxies // http.trusted_proxies
+	timeouts timeouts
 	// draining is set by Drain: every response closes its connection.
 	draining atomic.Bool
 	// App is the Fiber app; main mounts the admin side and operations on it too.
@@ -121,7 +122,8 @@ func New(cfg Config, svc *app.Services) *Server {
 		Stores: svc.Stores, Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts,
 		Orders: svc.Orders, Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews,
 		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies), timeouts: timeouts{read: orDefault(cfg.ReadTimeout, 30*time.Second),
+			write: orDefault(cfg.WriteTimeout, 30*time.Second), idle: orDefault(cfg.IdleTimeout, 120*time.Second)}}
 	if cfg.APIPerSecond > 0 {
 		s.apiRate = NewLimiter(cfg.APIPerSecond, time.Second)
 	}
@@ -135,32 +137,51 @@ func New(cfg Config, svc *app.Services) *Server {
 		// would hand out the left, client-written part of X-Forwarded-For).
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
-		ReadTimeout:             orDefault(cfg.ReadTimeout, 30*time.Second),
-		WriteTimeout:            orDefault(cfg.WriteTimeout, 30*time.Second),
-		IdleTimeout:             orDefault(cfg.IdleTimeout, 120*time.Second),
 		ReadBufferSize:          HeaderLimit,
 		WriteBufferSize:         WriteBuffer,
 	})
+	s.tuneServer(s.App.Server())
+	s.App.Use(s.requestLog)
+	s.routes()
+	return s
+}
+
+// tuneServer sets what Fiber's configuration does not reach on the
+// fasthttp server: the body limit and the timeouts of a request, and the
+// answer to a read error.
+func (s *Server) tuneServer(fs *fasthttp.Server) {
+	// The connection arms its deadlines itself (Listener, requestLog):
+	// fasthttp would read the clock for each of them, and for the time of
+	// every request.
+	fs.LazyRequestTime = true
 	// Fiber's limit is the upload one; every other request, and an upload
 	// without a live admin credential, is held to BodyLimit from its
-	// headers, before its body is read.
-	s.App.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-		if s.mayUpload(h) {
-			return fasthttp.RequestConfig{MaxRequestBodySize: UploadLimit}
+	// headers, before its body is read. A body has ReadTimeout from its
+	// headers.
+	fs.HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+		rc := fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
+		if n := h.ContentLength(); n > 0 || n == -1 { // -1: chunked
+			rc.ReadTimeout = s.timeouts.read
 		}
-		return fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
+		if s.mayUpload(h) {
+			rc.MaxRequestBodySize = UploadLimit
+		}
+		return rc
 	}
 	// A connection that timed out before sending a single byte gets no answer
 	// (there is no request to answer; an unsolicited 408 confuses clients
 	// that reuse connections): it is just closed. Every other read error goes
-	// to Fiber's handler (408, 431, 400 through ErrorHandler). Serve through
-	// Listener so connections count what they read.
-	fs := s.App.Server()
+	// to Fiber's handler (408, 431, 400 through ErrorHandler), written
+	// within WriteTimeout.
 	inner := fs.ErrorHandler
 	fs.ErrorHandler = func(ctx *fasthttp.RequestCtx, err error) {
-		if cc, ok := ctx.Conn().(*countingConn); ok && cc.read.Load() == 0 {
+		cc, _ := ctx.Conn().(*countingConn)
+		if cc != nil && cc.read.Load() == 0 {
 			_ = cc.Close()
 			return
+		}
+		if cc != nil {
+			_ = cc.SetWriteDeadline(time.Now().Add(s.timeouts.write))
 		}
 		if errors.Is(err, fasthttp.ErrBodyTooLarge) && s.anonymousUpload(&ctx.Request.Header) {
 			unauthorizedUpload(ctx)
@@ -168,9 +189,6 @@ func New(cfg Config, svc *app.Services) *Server {
 		}
 		inner(ctx, err)
 	}
-	s.App.Use(s.requestLog)
-	s.routes()
-	return s
 }
 
 // mayUpload reports whether a request may send an upload's body: a POST to
@@ -241,19 +259,40 @@ func (s *Server) Mount() {
 	})
 }
 
-// Listener wraps ln so that each connection counts the bytes it read: a
-// connection that times out having sent nothing is closed without an answer.
-// Serve the app with s.App.Listener(web.Listener(ln)).
-func Listener(ln net.Listener) net.Listener { return countingListener{ln} }
+// Listener wraps ln for the app: each connection keeps the request
+// timeouts and counts the bytes it read (a connection that times out having
+// sent nothing is closed without an answer). Serve the app with
+// s.App.Listener(s.Listener(ln)).
+func (s *Server) Listener(ln net.Listener) net.Listener {
+	return countingListener{ln, s.timeouts.read}
+}
 
-type countingListener struct{ net.Listener }
+type countingListener struct {
+	net.Listener
+	read time.Duration // the first request's time (ReadTimeout)
+}
 
 func (l countingListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Conn: c}, nil
+	cc := &countingConn{Conn: c}
+	return cc, cc.SetReadDeadline(time.Now().Add(l.read))
+}
+
+// timeouts are the connections' (Config.ReadTimeout and the others, with
+// their defaults).
+type timeouts struct{ read, write, idle time.Duration }
+
+// answered arms the deadlines that follow a request handled at end: its
+// answer is written within WriteTimeout, and the next request arrives whole
+// within IdleTimeout (its body, when it has one, within ReadTimeout of its
+// headers: HeaderReceived). fasthttp would arm them from the clock read
+// per deadline; the first request has ReadTimeout from Accept.
+func (c *countingConn) answered(end time.Time, t timeouts) {
+	_ = c.SetWriteDeadline(end.Add(t.write))
+	_ = c.SetReadDeadline(end.Add(t.idle))
 }
 
 // WriteBuffer is the size of a connection's response buffer. fasthttp sends
