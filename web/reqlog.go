@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -82,7 +81,7 @@ func (l *reqLine) plain() bool {
 			}
 		}
 	}
-	y := secondOf(l.t).year
+	y := l.t.Year()
 	return len(l.rid) > 0 && y >= 0 && y < 10000
 }
 
@@ -116,11 +115,16 @@ func (l *reqLine) append(b []byte, json bool) []byte {
 // appendTime appends t as AppendFormat writes it with time.RFC3339Nano
 // (nano) or "2006-01-02T15:04:05.000Z07:00", the layouts of slog's JSON and
 // text handlers; t's year is 0-9999. AppendFormat reads its layout on every
-// call, and a time's date and zone cost as much again: lines share them
-// per second (secondOf). docs/benchmarks.md has the A/Bs.
+// call: it was a third of the line's cost (docs/benchmarks.md).
 func appendTime(b []byte, t time.Time, nano bool) []byte {
-	sec := secondOf(t)
-	b = append(b, sec.clock[:]...)
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b = appendDigits(b, y, 4)
+	b = appendDigits(append(b, '-'), int(mo), 2)
+	b = appendDigits(append(b, '-'), d, 2)
+	b = appendDigits(append(b, 'T'), h, 2)
+	b = appendDigits(append(b, ':'), mi, 2)
+	b = appendDigits(append(b, ':'), s, 2)
 	switch ns := t.Nanosecond(); {
 	case !nano:
 		b = appendDigits(append(b, '.'), ns/1e6, 3)
@@ -130,45 +134,6 @@ func appendTime(b []byte, t time.Time, nano bool) []byte {
 			b = b[:len(b)-1]
 		}
 	}
-	return append(b, sec.zone...)
-}
-
-// second is the text of one second of one zone, shared by the lines
-// written in it: the date and the clock ("2006-01-02T15:04:05") and the
-// zone ("Z", "+05:30").
-type second struct {
-	unix  int64
-	loc   *time.Location
-	year  int
-	clock [19]byte
-	zone  []byte
-}
-
-// lastSecond is the second of the last line (nil before the first).
-var lastSecond atomic.Pointer[second]
-
-// secondOf returns t's second, made when t is in another second or zone
-// than the last line's.
-func secondOf(t time.Time) *second {
-	if s := lastSecond.Load(); s != nil && s.unix == t.Unix() && s.loc == t.Location() {
-		return s
-	}
-	s := &second{unix: t.Unix(), loc: t.Location(), year: t.Year()}
-	y, mo, d := t.Date()
-	h, mi, sc := t.Clock()
-	b := appendDigits(s.clock[:0], y, 4)
-	b = appendDigits(append(b, '-'), int(mo), 2)
-	b = appendDigits(append(b, '-'), d, 2)
-	b = appendDigits(append(b, 'T'), h, 2)
-	b = appendDigits(append(b, ':'), mi, 2)
-	appendDigits(append(b, ':'), sc, 2)
-	s.zone = appendZone(nil, t)
-	lastSecond.Store(s)
-	return s
-}
-
-// appendZone appends t's offset as the layouts' Z07:00 writes it.
-func appendZone(b []byte, t time.Time) []byte {
 	_, off := t.Zone()
 	if off == 0 {
 		return append(b, 'Z')
