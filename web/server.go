@@ -376,8 +376,8 @@ func (c *countingConn) Write(b []byte) (int, error) {
 	}
 }
 
-// Deadlines. fasthttp sets three per request (the idle wait, the read of
-// the request, the write of the response), and each one handed to the
+// Deadlines. Two are asked for per request (answered: the write of its
+// answer, the wait for the next request), and each one handed to the
 // runtime resets a timer of the poller: together more CPU than the
 // middleware of a GET config. A connection keeps the deadline it was asked
 // for apart from the one the runtime holds ("armed"), and hands a new one on
@@ -385,8 +385,8 @@ func (c *countingConn) Write(b []byte) (int, error) {
 // armed deadline passes first, Read or Write sees the timeout, arms the
 // deadline asked for (if it has not passed) and carries on. So a timeout
 // fires when it was asked to, never earlier and never later, and a
-// keep-alive connection arms about twice per read timeout instead of three
-// times per request. Read, Write and the setters are called from the
+// keep-alive connection arms about once per timeout instead of twice per
+// request. Read, Write and the setters are called from the
 // connection's goroutine (fasthttp serves a connection in one), like keys.
 
 func (c *countingConn) SetReadDeadline(t time.Time) error {
