@@ -44,11 +44,12 @@ type Config struct {
 	LogJSON   bool
 	// Observe, when set, is called after every request (metrics).
 	Observe func(route, method string, status int, d time.Duration)
-	// ReadTimeout bounds the reading of one request, headers and body (0: 30s);
-	// a request not complete by then is 408 request_timeout. WriteTimeout bounds
-	// writing the response (0: 30s); IdleTimeout is how long a keep-alive
-	// connection waits for its next request (0: 120s) before it is closed
-	// without a word.
+	// ReadTimeout bounds the reading of a connection's first request, and of
+	// a request body from its headers (0: 30s); a request not complete by then
+	// is 408 request_timeout. WriteTimeout bounds writing the response (0:
+	// 30s). IdleTimeout bounds the wait for a keep-alive connection's next
+	// request, its request line and headers (0: 120s): 408 after, or closed
+	// without a word when nothing came.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 

@@ -54,9 +54,9 @@ type HTTP struct {
 	PublicURL      string        // http.public_url: base URL clients reach the server at, no trailing slash
 	TrustedProxies []string      // http.trusted_proxies: IPs or CIDRs whose X-Forwarded-For is believed
 	LogRequests    bool          // http.log_requests: one log line per request
-	ReadTimeout    time.Duration // http.read_timeout: one request must arrive within this (408 after)
+	ReadTimeout    time.Duration // http.read_timeout: a first request, and a body from its headers, must arrive within this (408 after)
 	WriteTimeout   time.Duration // http.write_timeout: writing one response
-	IdleTimeout    time.Duration // http.idle_timeout: a keep-alive connection waits this long for its next request
+	IdleTimeout    time.Duration // http.idle_timeout: a keep-alive connection's next request must arrive within this
 	ShutdownDelay  time.Duration // http.shutdown_delay: on SIGTERM, keep accepting this long with Connection: close before draining
 	MetricsAddr    string        // http.metrics_addr: separate listener for /metrics (empty: on http.addr)
 	MetricsToken   string        // http.metrics_token: bearer token /metrics requires (empty: none)
