@@ -83,9 +83,9 @@ func peakRSS(t *testing.T, pid int) int64 {
 }
 
 // TestUploadFloodsBoundedMemory (issue 27 point 5): 40 parallel anonymous
-// 31 MB uploads (images and CSV import) and 10 parallel uploads of a 16-bit
-// 50 MP PNG from an admin leave the binary under 300 MB of resident memory
-// while it keeps serving. Before: 1.06 GB for 20 anonymous uploads, 2.1 GB
+// 31 MB uploads (images and CSV import), 10 parallel uploads of a 16-bit
+// 50 MP PNG from an admin and 12 parallel 31 MB uploads from that admin leave
+// the binary under 300 MB of resident memory while it keeps serving. Before: 1.06 GB for 20 anonymous uploads, 2.1 GB
 // for three PNGs.
 func TestUploadFloodsBoundedMemory(t *testing.T) {
 	t.Parallel()
@@ -215,13 +215,30 @@ func TestUploadFloodsBoundedMemory(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(stopHealth)
-	<-healthDone
 	if statuses[400] != 10 {
 		t.Errorf("16-bit 50 MP PNGs: got %v, want 10 x 400 for the decoded size", statuses)
 	}
+	pngs := peakRSS(t, p.cmd.Process.Pid)
+
+	// An admin's flood of 31 MB uploads: two are read at once (web.UploadsPerStore),
+	// the others are 429 before their bodies are read (0: closed while sending).
+	statuses = map[int]int{}
+	for range 12 {
+		wg.Go(func() {
+			s, _ := upload(images, tok, "big.jpg", big)
+			mu.Lock()
+			statuses[s]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stopHealth)
+	<-healthDone
+	if statuses[429]+statuses[0] == 0 || statuses[429]+statuses[0]+statuses[413]+statuses[400] != 12 {
+		t.Errorf("an admin's 31 MB uploads: got %v, want 429s and the rest 400 or 413", statuses)
+	}
 	peak := peakRSS(t, p.cmd.Process.Pid)
-	t.Logf("peak RSS: %d MB after the anonymous uploads, %d MB after the PNGs", anon>>20, peak>>20)
+	t.Logf("peak RSS: %d MB after the anonymous uploads, %d MB after the PNGs, %d MB after the admin's uploads", anon>>20, pngs>>20, peak>>20)
 	if peak > 300<<20 {
 		t.Errorf("peak RSS %d MB, want under 300 MB", peak>>20)
 	}

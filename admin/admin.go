@@ -129,20 +129,26 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 }
 
 // UploadAllowed reports whether a request's headers carry a live admin
-// credential: a valid bearer token (admin API) or a live panel session
-// cookie. The server asks it before it reads an upload's body (web.Server's
+// credential, a valid bearer token (admin API) or a live panel session
+// cookie, and the store of its admin. The server asks it before it reads an upload's body (web.Server's
 // UploadAuth), so an anonymous client cannot make it read a large one; the
 // routes still check everything as usual once the body is read.
-func (h *Handler) UploadAllowed(authorization string, cookie func(name string) string) bool {
+func (h *Handler) UploadAllowed(authorization string, cookie func(name string) string) (store uint64, ok bool) {
+	var u *app.AdminUser
+	var err error
 	if len(authorization) > 7 && strings.EqualFold(authorization[:7], "Bearer ") {
-		_, err := h.svc.Admins.Authenticate(strings.TrimSpace(authorization[7:]))
-		return err == nil
+		u, err = h.svc.Admins.Authenticate(strings.TrimSpace(authorization[7:]))
+	} else if h.panelSessions == nil {
+		return 0, false
+	} else if sess, found := h.panelSessions.get(cookie(sessionCookie)); found {
+		u, err = h.svc.Admins.Get(sess.adminID)
+	} else {
+		return 0, false
 	}
-	if h.panelSessions == nil {
-		return false
+	if err != nil {
+		return 0, false
 	}
-	_, found := h.panelSessions.get(cookie(sessionCookie))
-	return found
+	return u.StoreID, true
 }
 
 // auth requires an admin bearer token. Shopper tokens never verify here.

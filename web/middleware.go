@@ -111,6 +111,7 @@ func (s *Server) requestLog(c *fiber.Ctx) error {
 	if cc != nil {
 		cc.answered(end, s.timeouts)
 	}
+	s.uploads.give(&c.Request().Header)
 	if s.cfg.Observe != nil {
 		s.cfg.Observe(c.Route().Path, c.Method(), status, d)
 	}

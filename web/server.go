@@ -82,6 +82,7 @@ type Server struct {
 	apiRate  *Limiter
 	proxies  httpkit.Proxies // http.trusted_proxies
 	timeouts timeouts
+	uploads  uploadSlots
 	// draining is set by Drain: every response closes its connection.
 	draining atomic.Bool
 	// App is the Fiber app; main mounts the admin side and operations on it too.
@@ -89,7 +90,7 @@ type Server struct {
 	// UploadAuth, when set, tells from an upload's headers whether it
 	// carries a live admin credential (admin.Handler.UploadAllowed): only
 	// then may its body exceed BodyLimit. nil: every upload may.
-	UploadAuth func(authorization string, cookie func(name string) string) bool
+	UploadAuth func(authorization string, cookie func(name string) string) (store uint64, ok bool)
 }
 
 // BodyLimit is the largest request body accepted (decisions.md §1), except
@@ -163,9 +164,7 @@ func (s *Server) tuneServer(fs *fasthttp.Server) {
 		rc := fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
 		if n := h.ContentLength(); n > 0 || n == -1 { // -1: chunked
 			rc.ReadTimeout = s.timeouts.read
-		}
-		if s.mayUpload(h) {
-			rc.MaxRequestBodySize = UploadLimit
+			rc.MaxRequestBodySize, _ = s.uploadBody(h)
 		}
 		return rc
 	}
@@ -184,38 +183,12 @@ func (s *Server) tuneServer(fs *fasthttp.Server) {
 		if cc != nil {
 			_ = cc.SetWriteDeadline(time.Now().Add(s.timeouts.write))
 		}
-		if errors.Is(err, fasthttp.ErrBodyTooLarge) && s.anonymousUpload(&ctx.Request.Header) {
-			unauthorizedUpload(ctx)
+		defer s.uploads.give(&ctx.Request.Header)
+		if errors.Is(err, fasthttp.ErrBodyTooLarge) && s.refusedUpload(ctx) {
 			return
 		}
 		inner(ctx, err)
 	}
-}
-
-// mayUpload reports whether a request may send an upload's body: a POST to
-// an upload route with a live admin credential (when UploadAuth is set).
-func (s *Server) mayUpload(h *fasthttp.RequestHeader) bool {
-	if string(h.Method()) != fiber.MethodPost || !LargeBody(string(h.RequestURI())) {
-		return false
-	}
-	return s.UploadAuth == nil || s.UploadAuth(string(h.Peek(fiber.HeaderAuthorization)), func(name string) string { return string(h.Cookie(name)) })
-}
-
-// anonymousUpload reports an upload without a live admin credential.
-func (s *Server) anonymousUpload(h *fasthttp.RequestHeader) bool {
-	return string(h.Method()) == fiber.MethodPost && LargeBody(string(h.RequestURI())) && !s.mayUpload(h)
-}
-
-// unauthorizedUpload answers an anonymous upload larger than BodyLimit,
-// whose body was not read: 401, and the connection closes.
-func unauthorizedUpload(ctx *fasthttp.RequestCtx) {
-	ctx.Response.Reset()
-	ctx.SetStatusCode(fiber.StatusUnauthorized)
-	ctx.SetContentType(fiber.MIMEApplicationJSONCharsetUTF8)
-	ctx.Response.Header.Set(headerNosniff, "nosniff")
-	ctx.Response.Header.Set(fiber.HeaderCacheControl, "no-store")
-	ctx.SetConnectionClose()
-	ctx.SetBodyString(`{"status":false,"status_code":401,"message":"sign in before uploading: an upload needs an admin bearer token or panel session","data":null,"error_code":"unauthorized"}`)
 }
 
 func orDefault(d, def time.Duration) time.Duration {
