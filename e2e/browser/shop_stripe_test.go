@@ -8,13 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"storefront/e2e/browser"
+	"storefront/testenv"
 )
 
 // startStripeMock starts stripe-mock ($STRIPE_MOCK_BIN, else the one
@@ -42,27 +41,12 @@ func startStripeMock(t *testing.T) string {
 		}
 		t.Skip("stripe-mock not installed (scripts/stripe-mock.sh)")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, stop, err := testenv.StartStripeMock(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "-http-addr", addr)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("stripe-mock did not listen within 30s")
-		}
-		time.Sleep(20 * time.Millisecond) // between connection attempts
-	}
+	t.Cleanup(stop)
+	return url
 }
 
 // sessionRecorder stands between the server and stripe-mock and keeps the

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +12,7 @@ import (
 
 	"storefront/app"
 	"storefront/app/payment/stripe"
+	"storefront/testenv"
 )
 
 // mockURL is the base URL of the stripe-mock started by TestMain ("" when
@@ -34,38 +33,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(m.Run())
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, stop, err := testenv.StartStripeMock(bin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "-http-addr", addr)
-	// Its request log stays quiet (nil: discarded); failures show in the tests.
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "starting stripe-mock:", err)
-		os.Exit(1)
-	}
-	// Wait until it accepts connections (poll with a deadline).
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			fmt.Fprintln(os.Stderr, "stripe-mock did not listen within 30s")
-			os.Exit(1)
-		}
-		time.Sleep(20 * time.Millisecond) // between connection attempts, not waiting for an event
-	}
-	mockURL = "http://" + addr
+	mockURL = url
 	code := m.Run()
-	cmd.Process.Kill()
-	cmd.Wait()
+	stop()
 	os.Exit(code)
 }
 
