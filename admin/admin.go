@@ -130,9 +130,10 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 
 // UploadAllowed reports whether a request's headers carry a live admin
 // credential, a valid bearer token (admin API) or a live panel session
-// cookie, and the store of its admin. The server asks it before it reads an upload's body (web.Server's
-// UploadAuth), so an anonymous client cannot make it read a large one; the
-// routes still check everything as usual once the body is read.
+// cookie, and the store of its admin. The server asks it before it reads an
+// upload's body (web.Server's UploadAuth), so an anonymous client cannot make
+// it read a large one, and one store's staff cannot take every upload slot;
+// the routes still check everything as usual once the body is read.
 func (h *Handler) UploadAllowed(authorization string, cookie func(name string) string) (store uint64, ok bool) {
 	var u *app.AdminUser
 	var err error

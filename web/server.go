@@ -88,8 +88,10 @@ type Server struct {
 	// App is the Fiber app; main mounts the admin side and operations on it too.
 	App *fiber.App
 	// UploadAuth, when set, tells from an upload's headers whether it
-	// carries a live admin credential (admin.Handler.UploadAllowed): only
-	// then may its body exceed BodyLimit. nil: every upload may.
+	// carries a live admin credential, and of which store
+	// (admin.Handler.UploadAllowed): only then may its body exceed BodyLimit,
+	// holding one of the store's upload slots (uploads.go). nil: every upload
+	// may, as store 0.
 	UploadAuth func(authorization string, cookie func(name string) string) (store uint64, ok bool)
 }
 
