@@ -166,7 +166,7 @@ func (s *Server) tuneServer(fs *fasthttp.Server) {
 		rc := fasthttp.RequestConfig{MaxRequestBodySize: BodyLimit}
 		if n := h.ContentLength(); n > 0 || n == -1 { // -1: chunked
 			rc.ReadTimeout = s.timeouts.read
-			rc.MaxRequestBodySize, _ = s.uploadBody(h)
+			rc.MaxRequestBodySize = s.uploadBody(h)
 		}
 		return rc
 	}

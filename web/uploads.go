@@ -84,20 +84,20 @@ func (u *uploadSlots) give(h *fasthttp.RequestHeader) {
 
 // uploadBody returns the body limit of a request from its headers: UploadLimit
 // for an upload with a live admin credential (when UploadAuth is set) that
-// is small or gets a slot, else BodyLimit; busy tells an upload refused a
-// slot.
-func (s *Server) uploadBody(h *fasthttp.RequestHeader) (limit int, busy bool) {
+// is small or gets a slot, else BodyLimit (an upload refused a slot holds
+// none: refusedUpload).
+func (s *Server) uploadBody(h *fasthttp.RequestHeader) int {
 	store, ok := s.uploader(h)
 	if !ok {
-		return BodyLimit, false
+		return BodyLimit
 	}
 	if n := h.ContentLength(); n >= 0 && n <= BodyLimit {
-		return UploadLimit, false
+		return UploadLimit
 	}
 	if !s.uploads.take(h, store, time.Now(), s.timeouts.read+s.timeouts.write) {
-		return BodyLimit, true
+		return BodyLimit
 	}
-	return UploadLimit, false
+	return UploadLimit
 }
 
 // uploader reports whether a request may send an upload's body: a POST to
