@@ -83,6 +83,10 @@ type CheckoutInput struct {
 	// CartToken, instead of Items, checks out a guest cart: its lines at
 	// the server's prices; the cart empties when the order is paid.
 	CartToken string `json:"cart_token,omitempty"`
+	// Country and Region are where the order goes, for its tax (optional;
+	// default: the store's store.country and store.region).
+	Country string `json:"country"`
+	Region  string `json:"region"`
 }
 
 // CheckoutResult is the data of payment initiation.
@@ -129,6 +133,7 @@ func (in *CheckoutInput) validate(guest bool) error {
 	v.MaxLen("coupon_code", in.CouponCode, 50)
 	v.OneOf("payment_method", in.PaymentMethod, WalletA, WalletB)
 	v.Check(ValidHTTPURL(in.CallbackURL), "callback_url", "must be an absolute http(s) URL")
+	checkDestination(&v, in.Country, in.Region)
 	switch {
 	case len(in.Items) == 0:
 		v.Add("items", "must have at least one line")
@@ -580,6 +585,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	}
 	q := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
 		SentFee: in.DeliveryFee, Currency: st.Currency, SentCurrency: in.Currency}
+	set.taxQuote(&q, in.Country, in.Region)
 	if in.CouponCode != "" {
 		c, err := tx.CouponByCode(storeID, in.CouponCode)
 		if err != nil && !IsNotFound(err) {
@@ -599,7 +605,8 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
 		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
-		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test}
+		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test,
+		OrderTax: pr.orderTax(q)}
 	if q.Coupon != nil {
 		o.CouponCode = q.Coupon.Code
 	}

@@ -98,6 +98,10 @@ type Settings struct {
 	// "Hardening").
 	CallbackOrigins []string `json:"callback_origins"`
 	AllowedOrigins  []string `json:"-"`
+	// Taxes is the config key "taxes"; Home the store's country and region
+	// (store.country, store.region): tax.go.
+	Taxes TaxSettings `json:"taxes"`
+	Home  StoreHome   `json:"store"`
 }
 
 // MaxCallbackOrigins is the most origins callback_origins may list.
