@@ -70,10 +70,11 @@ func readOrderDays(c *fiber.Ctx, q *app.OrderQuery) error {
 // csvHeader is the first line of an order export.
 var csvHeader = []string{"id", "created_at", "status", "payment_status", "payment_method", "customer_id", "email",
 	"receiver_name", "phone", "address", "items", "item_count", "subtotal", "discount", "delivery_fee", "total",
-	"refunded_amount", "currency", "coupon_code", "tracking_number", "carrier", "test"}
+	"refunded_amount", "currency", "coupon_code", "tracking_number", "carrier", "test",
+	"tax_total", "tax_lines", "invoice_number", "country"}
 
 // csvLineHeader are the columns ?lines=true adds: one row per line item.
-var csvLineHeader = []string{"line_product_id", "line_variant_id", "line_name", "line_quantity", "line_unit_price", "line_total"}
+var csvLineHeader = []string{"line_product_id", "line_variant_id", "line_name", "line_quantity", "line_unit_price", "line_total", "line_tax_rate", "line_tax"}
 
 // csvOptions are an export's layout choices: Lines, one row per line item
 // (the order's columns repeated); BOM, a UTF-8 byte order mark first, so
@@ -114,7 +115,7 @@ func orderCSVRows(o *app.Order, opt csvOptions) [][]string {
 			variant = strconv.FormatUint(it.VariantID, 10)
 		}
 		out[i] = append(slices.Clip(row), strconv.FormatUint(it.ProductID, 10), variant, csvText(it.Name),
-			strconv.FormatInt(it.Quantity, 10), it.UnitPrice.String(), it.LineTotal.String())
+			strconv.FormatInt(it.Quantity, 10), it.UnitPrice.String(), it.LineTotal.String(), it.TaxRate, it.Tax.String())
 	}
 	return out
 }
@@ -144,7 +145,17 @@ func orderCSV(o *app.Order) []string {
 		o.PaymentMethod, cust, csvText(o.Email), csvText(o.ReceiverName), csvText(o.Phone), csvText(o.Address),
 		csvText(strings.Join(items, "; ")), strconv.FormatInt(n, 10), o.Subtotal.String(), o.Discount.String(),
 		o.DeliveryFee.String(), o.Total.String(), o.RefundedAmount.String(), o.Currency, csvText(o.CouponCode),
-		csvText(o.TrackingNumber), csvText(o.Carrier), strconv.FormatBool(o.Test)}
+		csvText(o.TrackingNumber), csvText(o.Carrier), strconv.FormatBool(o.Test),
+		o.TaxTotal.String(), csvText(taxLinesText(o.TaxLines)), csvText(o.InvoiceNumber), o.Country}
+}
+
+// taxLinesText is an order's tax per rate in one cell: "VAT 20%: 2.00; ...".
+func taxLinesText(lines []app.TaxLine) string {
+	parts := make([]string, len(lines))
+	for i, l := range lines {
+		parts[i] = l.Name + " " + l.Rate + "%: " + l.Amount.String()
+	}
+	return strings.Join(parts, "; ")
 }
 
 // streamOrdersCSV validates q and the layout options, then answers text/csv streamed from

@@ -90,17 +90,17 @@ func TestAdminOrderExport(t *testing.T) {
 	t.Run("Staff", func(t *testing.T) { export(t, staff, "?status=PENDING") })
 	t.Run("TestColumn", func(t *testing.T) {
 		rows := export(t, e.OwnerToken, "?q=zoe")
-		if h := rows[0]; h[len(h)-1] != "test" || rows[1][len(h)-1] != "false" {
-			t.Fatalf("got %v / %v, want a last column test = false", h, rows[1])
+		if h := rows[0]; h[len(h)-5] != "test" || rows[1][len(h)-5] != "false" || h[len(h)-4] != "tax_total" || rows[1][len(h)-4] != "0.00" {
+			t.Fatalf("got %v / %v, want a column test = false, then tax_total 0.00 (no rates)", h, rows[1])
 		}
 	})
 	t.Run("Lines", func(t *testing.T) {
 		rows := export(t, e.OwnerToken, "?lines=true&payment_status=PAID")
 		h := rows[0]
-		if len(rows) != 3 || h[len(h)-6] != "line_product_id" || h[len(h)-1] != "line_total" {
+		if len(rows) != 3 || h[len(h)-8] != "line_product_id" || h[len(h)-3] != "line_total" || h[len(h)-1] != "line_tax" {
 			t.Fatalf("got %v, want the header with the line columns and one row per line", rows)
 		}
-		if r := rows[1]; r[0] != fmt.Sprint(third.ID) || r[len(r)-4] != "Mug" || r[len(r)-3] != "3" || r[len(r)-2] != "12.50" || r[len(r)-1] != "37.50" {
+		if r := rows[1]; r[0] != fmt.Sprint(third.ID) || r[len(r)-6] != "Mug" || r[len(r)-5] != "3" || r[len(r)-4] != "12.50" || r[len(r)-3] != "37.50" || r[len(r)-1] != "0.00" {
 			t.Fatalf("line row %v", r)
 		}
 	})
