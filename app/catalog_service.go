@@ -345,6 +345,8 @@ type ProductInput struct {
 	Variants       *[]VariantInput `json:"variants"`
 	// LowStockThreshold: low on stock at or below it (0: never, and no alert).
 	LowStockThreshold *int64 `json:"low_stock_threshold"`
+	// TaxClass picks the product's tax rate ("" the standard one; tax.go).
+	TaxClass *string `json:"tax_class"`
 }
 
 // VariantInput is one variant of ProductInput.
@@ -355,6 +357,7 @@ type VariantInput struct {
 	Price      *Money            `json:"price"`
 	Stock      int64             `json:"stock"`
 	Attributes map[string]string `json:"attributes"`
+	TaxClass   string            `json:"tax_class"`
 }
 
 // Product limits.
@@ -429,6 +432,7 @@ func checkProductFields(tx CatalogTx, p *Product, v *Validation) {
 	v.URLs("images", p.Images, MaxProductImages)
 	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
 	v.Check(p.LowStockThreshold >= 0 && p.LowStockThreshold <= MaxStock, "low_stock_threshold", "must be between 0 and 1000000000")
+	checkTaxClass(v, "tax_class", p.TaxClass)
 	if p.CategoryID != 0 {
 		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
 			v.Add("category_id", "unknown category")
@@ -481,6 +485,9 @@ func setProductFields(p *Product, in ProductInput) {
 	if in.LowStockThreshold != nil {
 		p.LowStockThreshold = *in.LowStockThreshold
 	}
+	if in.TaxClass != nil {
+		p.TaxClass = strings.TrimSpace(*in.TaxClass)
+	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
@@ -497,7 +504,9 @@ func setVariants(p *Product, vs []VariantInput, v *Validation) {
 	p.Variants = make([]Variant, 0, len(vs))
 	for i, vi := range vs {
 		f := "variants[" + itoa(i) + "]"
-		nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price}
+		nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price,
+			TaxClass: strings.TrimSpace(vi.TaxClass)}
+		checkTaxClass(v, f+".tax_class", nv.TaxClass)
 		if vi.Price != nil {
 			nv.Price = *vi.Price
 		}

@@ -377,3 +377,8 @@ func checkTaxRate(v *Validation, i string, e map[string]any) {
 	v.Check(region == "" || country != "", i+".region", "needs a country")
 	v.Check(class == "" || taxClassRE.MatchString(class), i+".class", "must be a word of lower-case letters, digits, - or _ (at most 30), or empty for any")
 }
+
+// checkTaxClass checks the tax class of a product or variant.
+func checkTaxClass(v *Validation, field, class string) {
+	v.Check(class == "" || taxClassRE.MatchString(class), field, "must be a word of lower-case letters, digits, - or _ (at most 30), like reduced; empty for the standard class")
+}
