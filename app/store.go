@@ -242,6 +242,8 @@ var configShape = map[string]string{
 	"home":             "strmap", "pages": "strmap",
 	// tracking_urls: a carrier's tracking link, {"Carrier": "https://...{tracking_number}"}
 	"tracking_urls": "strmap",
+	// taxes: TaxSettings, checked by checkTaxes
+	"taxes": "object",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks
