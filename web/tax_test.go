@@ -52,6 +52,11 @@ func setupTaxes(t *testing.T, e *testenv.Env) (sid uint64, key string, mug, book
 	book = e.Product(sid, 0, "Book", 2000, 100)
 	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, book.ID), Token: e.OwnerToken,
 		Body: map[string]any{"tax_class": "reduced"}}).Expect(t, 200, "")
+	r := e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, mug.ID), Token: e.OwnerToken,
+		Body: map[string]any{"variants": []map[string]any{{"name": "Big", "tax_class": "Not A Class"}}}}).Expect(t, 400, "validation_failed")
+	if r.Body.Errors["variants[0].tax_class"] == "" {
+		t.Fatalf("a bad variant tax class: %v", r.Body.Errors)
+	}
 	return sid, key, mug, book
 }
 
