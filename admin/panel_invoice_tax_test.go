@@ -1,0 +1,40 @@
+package admin_test
+
+import (
+	"fmt"
+	"testing"
+
+	"storefront/app"
+	"storefront/testenv"
+)
+
+// TestPanelInvoiceTax: the printable invoice of a taxed, paid order shows
+// its number and date, the seller's tax id, each line's rate, the tax per
+// rate (inclusive: below the total) and the buyer; its credit note prints
+// the same way; an unknown credit note is 404.
+func TestPanelInvoiceTax(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid), Token: e.OwnerToken,
+		Body: `{"store":{"name":"Tea Ltd","address":"1 High St, Leeds","country":"GB"},"taxes":{"prices_include_tax":true,"tax_id":"GB123456789","rates":[{"name":"VAT","rate":"20","country":"GB"}]}}`}).Expect(t, 200, "")
+	p := e.Product(sid, 0, "Teapot", 2400, 100)
+	o := e.PlaceOrder(sid, 0, app.OrderConfirmed, app.PaymentPaid, testenv.Line{Product: p, Qty: 1})
+	o.Items[0].TaxRate, o.Items[0].Tax = "20", 400
+	at := e.Now()
+	o.OrderTax = app.OrderTax{Country: "GB", PricesIncludeTax: true, TaxTotal: 400, TaxLines: []app.TaxLine{{Name: "VAT", Rate: "20", Amount: 400}},
+		InvoiceNumber: "INV-7", InvoicedAt: at,
+		CreditNotes: []app.CreditNote{{Number: "CN-2", Invoice: "INV-7", Amount: 1200, TaxLines: []app.TaxLine{{Name: "VAT", Rate: "20", Amount: 200}}, At: at}}}
+	o.RefundedAmount = 1200
+	if err := e.DB.Update(func(tx app.Tx) error { return tx.PutOrder(o) }); err != nil {
+		t.Fatal(err)
+	}
+	b := owner(t, e)
+	op := fmt.Sprintf("/admin/stores/%d/orders/%d/", sid, o.ID)
+	b.get(op+"invoice/").expect(t, 200, "<h1>Invoice INV-7</h1>", "Tax id: GB123456789", "<b>Tea Ltd</b>", "Ann Lee",
+		`<td class="num">20%</td>`, "incl. VAT 20%", "4.00 USD", "24.00 USD", "Refunded · CN-2")
+	b.get(op).expect(t, 200, "Invoice INV-7", "?credit_note=CN-2", "incl. VAT 20%")
+	b.get(op+"invoice/?credit_note=CN-2").expect(t, 200, "<h1>Credit note CN-2</h1>", "for invoice INV-7", "Tax id: GB123456789",
+		"−12.00 USD", "incl. VAT 20%", "−2.00 USD")
+	b.get(op+"invoice/?credit_note=CN-9").expect(t, 404)
+}
