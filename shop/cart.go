@@ -409,6 +409,8 @@ var cartMessages = map[string]string{
 	"cart.discount":         "Discount",
 	"cart.deliveryfee":      "Delivery",
 	"cart.grandtotal":       "Total",
+	"cart.tax.plus":         "plus %s %s%%",
+	"cart.tax.incl":         "incl. %s %s%%",
 	"cart.summary":          "Order summary",
 	"cart.checkout":         "Go to checkout",
 	"cart.err.out_of_stock": "Not enough stock.",
