@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"storefront/app"
@@ -37,4 +38,11 @@ func TestPanelInvoiceTax(t *testing.T) {
 	b.get(op+"invoice/?credit_note=CN-2").expect(t, 200, "<h1>Credit note CN-2</h1>", "for invoice INV-7", "Tax id: GB123456789",
 		"−12.00 USD", "incl. VAT 20%", "−2.00 USD")
 	b.get(op+"invoice/?credit_note=CN-9").expect(t, 404)
+	// The dashboard: the tax per rate of the last 30 days, less the credit notes.
+	b.get(fmt.Sprintf("/admin/stores/%d/", sid)).expect(t, 200, "Tax collected, last 30 days",
+		`<tr data-rate="VAT 20"><td>VAT 20%</td><td class="num">4.00 USD</td><td class="num">2.00 USD</td><td class="num"><b>2.00 USD</b></td></tr>`)
+	other, _ := e.Store("No taxes")
+	if pg := b.get(fmt.Sprintf("/admin/stores/%d/", other)).expect(t, 200, "Sales"); strings.Contains(pg.Body, "Tax collected") {
+		t.Fatal("a store without rates shows a tax table")
+	}
 }
