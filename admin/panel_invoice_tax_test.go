@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -45,4 +46,44 @@ func TestPanelInvoiceTax(t *testing.T) {
 	if pg := b.get(fmt.Sprintf("/admin/stores/%d/", other)).expect(t, 200, "Sales"); strings.Contains(pg.Body, "Tax collected") {
 		t.Fatal("a store without rates shows a tax table")
 	}
+}
+
+// TestPanelTaxSettings: the "Taxes and invoices" section sets the taxes
+// object and the store's country; a bad rate line or value is refused with
+// the form shown again, the configuration unchanged; the change is in the
+// settings history.
+func TestPanelTaxSettings(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	b := owner(t, e)
+	page := fmt.Sprintf("/admin/stores/%d/settings/taxes/", sid)
+	b.get(page).expect(t, 200, "Taxes and invoices", `name="taxes.rates"`, `name="store.country"`)
+	form := url.Values{"taxes.prices_include_tax": {"on"}, "taxes.rates": {"VAT | 20 | GB\nReduced | 5 | GB | | reduced"},
+		"store.country": {"gb"}, "taxes.invoice_prefix": {"INV-"}, "taxes.tax_id": {"GB123"}}
+	for _, bad := range []struct{ rates, want string }{
+		{"VAT", "line 1: write name | rate"},
+		{"VAT | twenty | GB", "taxes.rates[0].rate"},
+		{"VAT | 20 | Britain", "taxes.rates[0].country"},
+	} {
+		f := url.Values{}
+		for k, v := range form {
+			f[k] = v
+		}
+		f.Set("taxes.rates", bad.rates)
+		b.submit(page, page, f).expect(t, 400, bad.want, bad.rates)
+	}
+	if cfg := storeConfig(t, e, sid); cfg["taxes"] != nil {
+		t.Fatalf("a refused form changed the config: %v", cfg["taxes"])
+	}
+	b.submit(page, page, form).redirectsTo(t, page)
+	cfg := storeConfig(t, e, sid)
+	taxes := cfg["taxes"].(map[string]any)
+	rates := taxes["rates"].([]any)
+	if cfg["store"].(map[string]any)["country"] != "GB" || taxes["prices_include_tax"] != true || taxes["tax_delivery"] != false ||
+		len(rates) != 2 || rates[1].(map[string]any)["class"] != "reduced" || taxes["tax_id"] != "GB123" {
+		t.Fatalf("config: %v", cfg)
+	}
+	b.get(page).expect(t, 200, "Settings saved.", "VAT | 20 | GB\nReduced | 5 | GB |  | reduced", `value="INV-"`)
+	b.get(fmt.Sprintf("/admin/stores/%d/settings/history/", sid)).expect(t, 200, "config.taxes")
 }

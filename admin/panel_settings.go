@@ -25,6 +25,7 @@ var settingsSections = []tab{
 	{Key: "shop", Label: "Shop window"},
 	{Key: "delivery", Label: "Delivery"},
 	{Key: "payment-methods", Label: "Payment methods"},
+	{Key: "taxes", Label: "Taxes and invoices"}, // panel_settings_tax.go
 	{Key: "origins", Label: "CORS origins"},
 	{Key: "advanced", Label: "Advanced (JSON)"},
 	{Key: "history", Label: "History"}, // its own page: panel_settings_history.go
@@ -106,6 +107,7 @@ type settingsData struct {
 	Allowed  string // one origin per line
 	Domains  string // the shop's custom domains, one per line
 	Shop     any
+	Taxes    any // taxFields
 	Callback string
 	Config   string // the advanced editor's text
 	// ErrLine and ErrCol point at a JSON syntax error in Config (1-based; 0: none).
@@ -145,7 +147,7 @@ func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) showSettings(c *fiber.Ctx, v *view, status int, d settingsData) error {
-	d.Sections, d.Identity, d.Theme, d.Shop = settingsSections, identityFields, themeFields, shopFields
+	d.Sections, d.Identity, d.Theme, d.Shop, d.Taxes = settingsSections, identityFields, themeFields, shopFields, taxFields
 	for _, t := range settingsSections {
 		if t.Key == d.Section {
 			v.Title = "Settings: " + t.Label
@@ -310,6 +312,8 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		d.Rows = withBlankRows(d.Rows, cols)
 	case "payment-methods":
 		d.Methods = methodRows(cfg)
+	case "taxes":
+		taxesFromConfig(cfg, &d)
 	case "origins":
 		d.Callback = strings.Join(strings.Fields(stringList(cfg["callback_origins"])), "\n")
 	case "advanced":
@@ -393,6 +397,7 @@ var settingsFormReaders = map[string]func(c *fiber.Ctx, d *settingsData, v *app.
 	"navigation":      readRowsForm,
 	"delivery":        readRowsForm,
 	"payment-methods": readMethodsForm,
+	"taxes":           readTaxesForm,
 	"origins":         readOriginsForm,
 }
 
