@@ -382,3 +382,16 @@ func checkTaxRate(v *Validation, i string, e map[string]any) {
 func checkTaxClass(v *Validation, field, class string) {
 	v.Check(class == "" || taxClassRE.MatchString(class), field, "must be a word of lower-case letters, digits, - or _ (at most 30), like reduced; empty for the standard class")
 }
+
+// defaultCountry gives a new address without a country the store's.
+func defaultCountry(tx SharedStoreTx, a *Address) error {
+	if a.Country != "" {
+		return nil
+	}
+	st, err := tx.SharedStore(a.StoreID)
+	if err != nil {
+		return err
+	}
+	a.Country = st.Settings().Home.Country
+	return nil
+}

@@ -180,3 +180,35 @@ func TestInvoiceNumbersParallel(t *testing.T) {
 		}
 	})
 }
+
+// TestAddressCountry: a saved address without a country gets the store's;
+// one sent is kept; a bad one is 400 naming country.
+func TestAddressCountry(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, key, _, _ := setupTaxes(t, e)
+	_, tok := e.Shopper(sid, "ann@example.com")
+	country := func(body map[string]any) string {
+		var created struct {
+			ID string `json:"id"`
+		}
+		e.Do(testenv.Req{Method: "POST", Path: pAddresses, Key: key, Token: tok, Body: body}).Expect(t, 200, "").Decode(t, &created)
+		var a struct {
+			Country string `json:"country"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: pAddresses + created.ID + "/", Key: key, Token: tok}).Expect(t, 200, "").Decode(t, &a)
+		return a.Country
+	}
+	if c := country(addressBody("Ann", true)); c != "US" {
+		t.Fatalf("country %q, want the store's US", c)
+	}
+	body := addressBody("Ann", false)
+	body["country"] = "CA"
+	if c := country(body); c != "CA" {
+		t.Fatalf("country %q, want CA", c)
+	}
+	body["country"] = "Canada"
+	if r := e.Do(testenv.Req{Method: "POST", Path: pAddresses, Key: key, Token: tok, Body: body}).Expect(t, 400, "validation_failed"); r.Body.Errors["country"] == "" {
+		t.Fatalf("errors %v", r.Body.Errors)
+	}
+}
