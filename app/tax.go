@@ -91,18 +91,21 @@ func ComputeTax(in TaxInput) TaxResult {
 		amounts[i], sum = l.Amount, sum+l.Amount
 	}
 	shareDiscount(amounts, sum, min(in.Discount, sum))
-	perRate := make([]Money, len(in.Settings.Rates))
-	matched := make([]bool, len(in.Settings.Rates))
+	n := len(in.Settings.Rates)
+	perRate, matched, parsed, shown := make([]Money, n), make([]bool, n), make([]int64, n), make([]string, n)
+	for i, r := range in.Settings.Rates {
+		parsed[i], _ = ParseTaxRate(r.Rate)
+		shown[i] = FormatTaxRate(parsed[i])
+	}
 	tax := func(base Money, class string) LineTax {
 		i := MatchTaxRate(in.Settings.Rates, in.Country, in.Region, class)
 		if i < 0 || base <= 0 {
 			return LineTax{}
 		}
-		r, _ := ParseTaxRate(in.Settings.Rates[i].Rate)
-		t := taxOf(base, r, in.Settings.PricesIncludeTax)
+		t := taxOf(base, parsed[i], in.Settings.PricesIncludeTax)
 		perRate[i] += t
 		matched[i] = true
-		return LineTax{Rate: FormatTaxRate(r), Tax: t}
+		return LineTax{Rate: shown[i], Tax: t}
 	}
 	for i, l := range in.Lines {
 		res.Lines[i] = tax(amounts[i], l.Class)
@@ -114,8 +117,7 @@ func ComputeTax(in TaxInput) TaxResult {
 	}
 	for i, r := range in.Settings.Rates {
 		if matched[i] {
-			pr, _ := ParseTaxRate(r.Rate)
-			res.TaxLines = append(res.TaxLines, TaxLine{Name: r.Name, Rate: FormatTaxRate(pr), Amount: perRate[i]})
+			res.TaxLines = append(res.TaxLines, TaxLine{Name: r.Name, Rate: shown[i], Amount: perRate[i]})
 		}
 	}
 	return res
@@ -169,24 +171,24 @@ func mulDivRound(a Money, b, c int64) Money {
 func MatchTaxRate(rates []TaxRate, country, region, class string) int {
 	best, bestScore := -1, -1
 	for i, r := range rates {
-		score := 0
-		for _, m := range []struct {
-			want, got string
-			weight    int
-		}{{r.Country, country, 1}, {r.Region, region, 2}, {r.Class, class, 4}} {
-			switch {
-			case m.want == "":
-			case m.want == m.got:
-				score += m.weight
-			default:
-				score = -1 << 10
-			}
-		}
+		score := matchScore(r.Country, country, 1) + matchScore(r.Region, region, 2) + matchScore(r.Class, class, 4)
 		if score > bestScore {
 			best, bestScore = i, score
 		}
 	}
 	return best
+}
+
+// matchScore is weight when a rate's field (want) names got, 0 when it is
+// empty (any), and far below zero when it names another.
+func matchScore(want, got string, weight int) int {
+	switch want {
+	case "":
+		return 0
+	case got:
+		return weight
+	}
+	return -1 << 10
 }
 
 // RefundTax is the tax contained in a refund of amount from an order whose
@@ -204,18 +206,20 @@ func RefundTax(lines []TaxLine, total, amount Money) []TaxLine {
 	return out
 }
 
-var taxRateRE = regexp.MustCompile(`^[0-9]{1,3}(\.[0-9]{1,4})?$`)
-
-// ParseTaxRate parses a percentage ("20", "7.25", at most 4 decimals, at
-// most 100) into 1/10000 of a percent.
+// ParseTaxRate parses a percentage ("20", "7.25": 1 to 3 digits, at most
+// 4 decimals, at most 100) into 1/10000 of a percent.
 func ParseTaxRate(s string) (int64, bool) {
-	if !taxRateRE.MatchString(s) {
+	whole, frac, dot := strings.Cut(s, ".")
+	if len(whole) < 1 || len(whole) > 3 || (dot && (len(frac) < 1 || len(frac) > 4)) {
 		return 0, false
 	}
-	whole, frac, _ := strings.Cut(s, ".")
-	w, _ := strconv.ParseInt(whole, 10, 64)
-	f, _ := strconv.ParseInt((frac + "0000")[:4], 10, 64)
-	r := w*10000 + f
+	var r int64
+	for _, c := range whole + (frac + "0000")[:4] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		r = r*10 + int64(c-'0')
+	}
 	return r, r <= rateScale
 }
 
