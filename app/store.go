@@ -292,22 +292,34 @@ func MergeConfig(cfg json.RawMessage, patch []byte) (json.RawMessage, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if err := normalizeConfig(p, base); err != nil {
+		return nil, err
+	}
+	return json.Marshal(base)
+}
+
+// normalizeConfig stores the typed keys patch p set in base in their one
+// form: delivery_options as DeliveryOptions, taxes whole (normalTaxes).
+func normalizeConfig(p, base map[string]any) error {
+	if raw, ok := p["taxes"]; ok && raw != nil {
+		base["taxes"] = normalTaxes(base["taxes"])
+	}
 	if raw, ok := p["delivery_options"]; ok && raw != nil {
 		b, _ := json.Marshal(raw)
 		var opts []DeliveryOption
 		if err := json.Unmarshal(b, &opts); err != nil {
-			return nil, Invalid("delivery_options", "must be an array of {id, name, fee}")
+			return Invalid("delivery_options", "must be an array of {id, name, fee}")
 		}
 		seen := map[string]bool{}
 		for _, o := range opts {
 			if strings.TrimSpace(o.ID) == "" || o.Fee < 0 || seen[o.ID] {
-				return nil, Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
+				return Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
 			}
 			seen[o.ID] = true
 		}
 		base["delivery_options"] = opts
 	}
-	return json.Marshal(base)
+	return nil
 }
 
 func checkConfigValue(v *Validation, k, kind string, val any) {

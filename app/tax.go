@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"math/bits"
 	"regexp"
 	"strconv"
@@ -398,4 +399,16 @@ func defaultCountry(tx SharedStoreTx, a *Address) error {
 	}
 	a.Country = st.Settings().Home.Country
 	return nil
+}
+
+// normalTaxes is the stored form of a checked taxes object: every member
+// present (rates [] when none), each rate with its five.
+func normalTaxes(val any) TaxSettings {
+	var t TaxSettings
+	b, _ := json.Marshal(val)
+	_ = json.Unmarshal(b, &t)
+	if t.Rates == nil {
+		t.Rates = []TaxRate{}
+	}
+	return t
 }
