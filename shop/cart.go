@@ -411,6 +411,8 @@ var cartMessages = map[string]string{
 	"cart.grandtotal":       "Total",
 	"cart.tax.plus":         "plus %s %s%%",
 	"cart.tax.incl":         "incl. %s %s%%",
+	"price.tax.incl":        "incl. %s",
+	"price.tax.plus":        "plus tax",
 	"cart.summary":          "Order summary",
 	"cart.checkout":         "Go to checkout",
 	"cart.err.out_of_stock": "Not enough stock.",

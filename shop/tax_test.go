@@ -30,3 +30,23 @@ func TestShopTaxLines(t *testing.T) {
 	add(b, plain.hammer.ID, 0, 1)
 	b.get("/cart/").expect(t, 200, "12.50").lacks(t, "incl.", "plus ")
 }
+
+// TestShopTaxNote: the product page's price says "incl. VAT" or "plus tax"
+// as the settings say, and nothing without rates.
+func TestShopTaxNote(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	for _, c := range []struct{ name, cfg, want string }{
+		{"Acme", `{"taxes":{"rates":[{"name":"Sales tax","rate":"7.25","country":"US"}]}}`, `<small class="tax-note">plus tax</small>`},
+		{"Bravo", `{"taxes":{"prices_include_tax":true,"rates":[{"name":"VAT","rate":"20"}]}}`, `<small class="tax-note">incl. VAT</small>`},
+		{"Plain", ``, ``},
+	} {
+		cs := newCartStore(t, e, c.name)
+		if c.cfg != "" {
+			patchConfig(t, e, cs.id, c.cfg)
+		}
+		pg := newBrowser(t, e, cs.host).get("/products/" + cs.hammer.Slug + "/").expect(t, 200, c.want)
+		if c.want == "" {
+			pg.lacks(t, "tax-note")
+		}
+	}
+}
