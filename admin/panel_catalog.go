@@ -141,6 +141,7 @@ type productForm struct {
 	Stock          string
 	IsActive       bool
 	LowStock       string // the low-stock threshold
+	TaxClass       string // tax_class: "" the standard class
 	Variants       []variantRow
 	Options        string // the option builder's text: "Size: S, M, L" a line
 
@@ -174,7 +175,8 @@ type productData struct {
 func formOfProduct(pr *app.Product) productForm {
 	f := productForm{ID: pr.ID, Name: pr.Name, Slug: pr.Slug, Description: pr.Description,
 		Price: pr.Price.String(), CategoryID: pr.CategoryID, Images: strings.Join(pr.Images, "\n"),
-		Stock: strconv.FormatInt(pr.Stock, 10), IsActive: pr.IsActive, LowStock: strconv.FormatInt(pr.LowStockThreshold, 10)}
+		Stock: strconv.FormatInt(pr.Stock, 10), IsActive: pr.IsActive, LowStock: strconv.FormatInt(pr.LowStockThreshold, 10),
+		TaxClass: pr.TaxClass}
 	if pr.CompareAtPrice > 0 {
 		f.CompareAtPrice = pr.CompareAtPrice.String()
 	}
@@ -301,9 +303,10 @@ func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
 	f := productForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
 		Price: formValue(c, "price"), CompareAtPrice: formValue(c, "compare_at_price"), Images: formValue(c, "images"),
 		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold"),
-		Options: formValue(c, "options")}
+		Options: formValue(c, "options"), TaxClass: formValue(c, "tax_class")}
 	f.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
-	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive}
+	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive,
+		TaxClass: &f.TaxClass}
 	var v app.Validation
 	price, err := app.ParseMoney(f.Price)
 	v.Check(err == nil, "price", "must be an amount like 12.50")

@@ -87,3 +87,24 @@ func TestPanelTaxSettings(t *testing.T) {
 	b.get(page).expect(t, 200, "Settings saved.", "VAT | 20 | GB\nReduced | 5 | GB |  | reduced", `value="INV-"`)
 	b.get(fmt.Sprintf("/admin/stores/%d/settings/history/", sid)).expect(t, 200, "config.taxes")
 }
+
+// TestPanelProductTaxClass: the product form sets and shows the tax class;
+// a bad one is refused naming the field.
+func TestPanelProductTaxClass(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	b := owner(t, e)
+	base := fmt.Sprintf("/admin/stores/%d/products/", sid)
+	form := url.Values{"name": {"Novel"}, "price": {"9.99"}, "stock": {"5"}, "is_active": {"on"}, "tax_class": {"Reduced Rate"}}
+	b.submit(base+"new/", base, form).expect(t, 400, "lower-case letters")
+	form.Set("tax_class", "reduced")
+	if p := b.submit(base+"new/", base, form); p.Status != 303 {
+		t.Fatalf("create: %d", p.Status)
+	}
+	page, err := e.Svc.Catalog.AllProducts(sid, app.ListParams{Sort: app.SortNewest, Limit: 1})
+	if err != nil || len(page.Items) != 1 || page.Items[0].TaxClass != "reduced" {
+		t.Fatalf("product %+v, %v", page.Items, err)
+	}
+	b.get(fmt.Sprintf("%s%d/", base, page.Items[0].ID)).expect(t, 200, `name="tax_class" value="reduced"`)
+}
