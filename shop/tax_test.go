@@ -44,7 +44,7 @@ func TestShopTaxNote(t *testing.T) {
 		if c.cfg != "" {
 			patchConfig(t, e, cs.id, c.cfg)
 		}
-		pg := newBrowser(t, e, cs.host).get("/products/" + cs.hammer.Slug + "/").expect(t, 200, c.want)
+		pg := newBrowser(t, e, cs.host).get("/products/"+cs.hammer.Slug+"/").expect(t, 200, c.want)
 		if c.want == "" {
 			pg.lacks(t, "tax-note")
 		}
