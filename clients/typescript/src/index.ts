@@ -280,13 +280,16 @@ export class Storefront {
 
   readonly checkout = {
     /**
-     * Start a payment. A guest's cart is ordered (cart_token) unless items are
-     * given. The Idempotency-Key is new per call unless given: pass the same key
-     * to retry one checkout safely.
+     * Start a payment. Unless items are given, the cart the server holds is
+     * ordered: the signed-in shopper's (from_cart) or the guest's (cart_token).
+     * The Idempotency-Key is new per call unless given: pass the same key to
+     * retry one checkout safely.
      */
-    initiate: (input: Omit<CheckoutInput, "cart_token">, options: { idempotencyKey?: string } = {}): Promise<CheckoutResult> => {
+    initiate: (input: Omit<CheckoutInput, "cart_token" | "from_cart">, options: { idempotencyKey?: string } = {}): Promise<CheckoutResult> => {
       const cartToken = this.session.cartToken;
-      const body: CheckoutInput = input.items === undefined && !this.session.tokens && cartToken ? { ...input, cart_token: cartToken } : input;
+      let body: CheckoutInput = input;
+      if (input.items === undefined && this.session.tokens) body = { ...input, from_cart: true };
+      else if (input.items === undefined && cartToken) body = { ...input, cart_token: cartToken };
       const key = options.idempotencyKey ?? idempotencyKey();
       return unwrap(this.api.POST(`${STOREFRONT}/payment/initiate/`, { params: { header: { "Idempotency-Key": key } }, body }));
     },
