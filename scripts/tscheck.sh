@@ -1,7 +1,8 @@
 #!/bin/sh
 # The TypeScript SDK, clients/typescript (@storefront/client).
 #   tscheck.sh        make test: build the SDK and run its test against a real server
-#   tscheck.sh build  only build it
+#   tscheck.sh build  only build it (npm run build, and the package's prepare:
+#                     a file: dependency on a fresh clone builds on install)
 #   tscheck.sh pack VERSION DIR
 #                     build it and npm pack it as DIR/storefront-client-VERSION.tgz
 #                     (make dist; VERSION without its leading v)
@@ -57,7 +58,9 @@ if [ "$mode" = pack ]; then
   mkdir "$tmp/pkg"
   cp -R package.json README.md dist "$tmp/pkg/"
   cp "$root/LICENSE" "$tmp/pkg/"
-  (cd "$tmp/pkg" && npm pkg set version="$version" && npm pack --silent --pack-destination "$tmp" >/dev/null)
+  # The tarball carries the built dist/: no build scripts (prepare needs this checkout).
+  (cd "$tmp/pkg" && npm pkg set version="$version" && npm pkg delete scripts &&
+    npm pack --silent --ignore-scripts --pack-destination "$tmp" >/dev/null)
   # The file name spells build metadata as the binaries' archives do (+ -> _).
   name=storefront-client-$(echo "$version" | tr + _).tgz
   mv "$tmp"/storefront-client-*.tgz "$out/$name"
