@@ -628,7 +628,7 @@ func setGateways(cfg *config.Config, svc *app.Services, log *slog.Logger) {
 		g    config.Gateway
 	}{{app.WalletA, cfg.Payments.WalletA}, {app.WalletB, cfg.Payments.WalletB}} {
 		if slices.Contains(m.g.Providers, app.ProviderStripe) {
-			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL),
+			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL).WithLog(log),
 				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
 		}
 		svc.Payments.AllowProviders(m.code, m.g.Providers, m.g.Provider)

@@ -1,9 +1,11 @@
 package stripe_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -155,5 +157,37 @@ func TestStripeMockBusyDefaultPorts(t *testing.T) {
 	acct := app.GatewayAccount{SecretKey: "sk_test_123"}
 	if err := stripe.New(app.WalletA, url).CheckKey(context.Background(), acct, "f"); err != nil {
 		t.Fatalf("stripe-mock on its own ports: %v", err)
+	}
+}
+
+// TestStripeFailuresLogged: a failed call is logged with Stripe's status,
+// code and message (or the transport's error), and never with the key, not
+// even the masked one Stripe's message names.
+func TestStripeFailuresLogged(t *testing.T) {
+	gw, acct := mock(t)
+	var buf bytes.Buffer
+	gw.WithLog(slog.New(slog.NewTextHandler(&buf, nil)))
+	ps := session("USD", 2500)
+	ps.PaidTxID = ""
+	_, _ = gw.Refund(context.Background(), acct, app.RefundCall{Session: ps, Amount: 100, IdempotencyKey: "k", Reason: "not_a_reason"})
+	down := stripe.New(app.WalletA, "http://127.0.0.1:1").WithLog(slog.New(slog.NewTextHandler(&buf, nil)))
+	_, _ = down.Start(context.Background(), acct, app.PaymentStart{Session: ps})
+	logged := buf.String()
+	for _, want := range []string{"stripe: call failed", "doing=\"creating the Stripe refund\"", "http_status=400", "stripe_type=invalid_request_error",
+		"stripe_message=", "doing=\"opening the Stripe Checkout Session\"", "error=", "connection refused"} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("log lacks %q:\n%s", want, logged)
+		}
+	}
+	if strings.Contains(logged, acct.SecretKey) {
+		t.Errorf("the key is in the log:\n%s", logged)
+	}
+	for _, tc := range [][2]string{
+		{"Invalid API Key provided: sk_test_********************1234", "Invalid API Key provided: sk_test_…"},
+		{"key rk_live_abcDEF123 expired", "key rk_live_… expired"},
+	} {
+		if got := stripe.RedactKeys(tc[0]); got != tc[1] {
+			t.Errorf("redact %q: got %q, want %q", tc[0], got, tc[1])
+		}
 	}
 }
