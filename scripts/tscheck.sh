@@ -76,6 +76,21 @@ fi
 ./node_modules/.bin/tsc -p tsconfig.test.json
 echo "tscheck: shopper-flow.ts and test/sdk.test.ts type-check against the built SDK"
 
+# The TypeScript snippets of the READMEs (a ```ts block after <!-- ts-test -->),
+# each a module of its own, type-checked here and run against the demo below.
+rm -rf snippets build-snippets && mkdir snippets
+for doc in readme:"$root/README.md" client:README.md; do
+  awk -v prefix="snippets/${doc%%:*}" '
+    /<!-- ts-test -->/ { marked = 1; next }
+    marked && /^```ts/ { n++; file = prefix "-" n ".ts"; inblock = 1; marked = 0; next }
+    inblock && /^```/ { inblock = 0; next }
+    inblock { print > file }
+    { marked = 0 }' "${doc#*:}"
+done
+[ "$(ls snippets | wc -l)" -ge 2 ] || { echo "tscheck: found $(ls snippets | wc -l) README snippets marked ts-test, want 2"; exit 1; }
+./node_modules/.bin/tsc -p tsconfig.snippets.json
+echo "tscheck: the README snippets type-check: $(ls snippets | tr '\n' ' ')"
+
 (cd "$root" && CGO_ENABLED=0 $GO build -trimpath -o "$tmp/storefront" .) # as make build and dist: one build configuration
 STOREFRONT_DEMO=true STOREFRONT_DATA_DIR="$tmp/data" STOREFRONT_HTTP__ADDR=127.0.0.1:0 \
   STOREFRONT_LOG__FORMAT=json STOREFRONT_HTTP__LOG_REQUESTS=false \
@@ -97,3 +112,8 @@ done
 key=$(sed -n 's/^ *\(sk_[0-9a-f]*\) *$/\1/p' "$tmp/banner" | head -n 1)
 [ -n "$key" ] || { echo "tscheck: no API key in the banner:"; cat "$tmp/banner"; exit 1; }
 node build-test/test/sdk.test.js "http://$addr" "$key"
+for js in build-snippets/*.js; do
+  sed -i "s#http://127.0.0.1:8080#http://$addr#g; s#sk_\.\.\.#$key#g" "$js"
+  node "$js" >"$tmp/snippet.out" || { echo "tscheck: README snippet $js failed:"; cat "$tmp/snippet.out"; exit 1; }
+done
+echo "tscheck: the README snippets ran against the demo: $(ls build-snippets | tr '\n' ' ')"
