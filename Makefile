@@ -84,10 +84,14 @@ test-pg:
 	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin
 
 # test-client: the TypeScript client against the OpenAPI document and the
-# demo binary (scripts/tscheck.sh), then the release archive (test-dist):
-# one after the other, as both build clients/typescript/dist.
+# demo binary (scripts/tscheck.sh), the headless example type-checked, built
+# (scripts/example.sh) and bought through in Chromium against a demo server,
+# then the release archive (test-dist): one after the other, as they all use
+# clients/typescript/dist.
 test-client:
 	GO=$(GO) sh scripts/tscheck.sh
+	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
+	  STOREFRONT_EXAMPLE_DIST=$$d $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
 	@$(MAKE) --no-print-directory test-dist
 
 fmt:
