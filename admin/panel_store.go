@@ -123,7 +123,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 			in.Methods[m] = ci
 		}
 	}
-	if _, err := p.h.svc.Payments.SetPaymentSettingsBy(v.Store.ID, in, v.Admin.Email); err != nil {
+	if _, err := p.h.svc.Payments.SetPaymentSettingsBy(v.Store.ID, in, v.Admin); err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
 	}
 	return p.redirect(c, v, storePath(v.Store, ""), ok1("Payment settings saved."))
@@ -152,7 +152,7 @@ func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
 // renameStore serves POST /admin/stores/{id}/name/.
 func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 	name := formValue(c, "name")
-	st, err := p.h.svc.Stores.Rename(v.Store.ID, name)
+	st, err := p.h.svc.Stores.Change(v.Store.ID, app.StoreChange{Name: &name}, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", name)
 	}
@@ -162,7 +162,7 @@ func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 // setStoreActive serves POST /admin/stores/{id}/active/ {active: "true"|"false"}.
 func (p *panel) setStoreActive(c *fiber.Ctx, v *view) error {
 	active := c.FormValue("active") == "true"
-	st, err := p.h.svc.Stores.SetActive(v.Store.ID, active)
+	st, err := p.h.svc.Stores.Change(v.Store.ID, app.StoreChange{IsActive: &active}, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
 	}
@@ -198,7 +198,7 @@ func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
 	if _, err := removalGuard(c, v.Store.Config, patch); err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")
 	}
-	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
+	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")
 	}

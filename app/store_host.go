@@ -113,3 +113,47 @@ func (h ShopHost) URL(st *Store, publicURL string) string {
 	}
 	return ""
 }
+
+// SetShopHost tells the stores how the shop chooses them by host: no store
+// may claim shop.domain or a name under it as a custom domain (the shop
+// calls it when it starts).
+func (ss *StoreService) SetShopHost(h ShopHost) { ss.shop.Store(&h) }
+
+// hostRules are the hosts no store may claim as a custom domain: the
+// shop's parent domain and every name under it (the stores' subdomains),
+// the host of the server's public URL, localhost and IP addresses.
+type hostRules struct {
+	shopDomain string // ShopHost.Domain
+	publicHost string // the host of Options.PublicURL
+}
+
+func (ss *StoreService) hostRules() hostRules {
+	var hr hostRules
+	if h := ss.shop.Load(); h != nil {
+		hr.shopDomain = strings.TrimSuffix(strings.ToLower(h.Domain), ".")
+	}
+	if o := NormalizeOrigin(ss.s.publicURL); o != "" {
+		_, host, _ := strings.Cut(o, "://")
+		hr.publicHost = hostName(host)
+	}
+	return hr
+}
+
+// check returns why no store may claim d (lower case, no trailing dot) as
+// a custom domain, or "" when a store may.
+func (hr hostRules) check(d string) string {
+	bare := strings.Trim(d, "[]")
+	labels := strings.Split(bare, ".")
+	last := labels[len(labels)-1]
+	switch {
+	case net.ParseIP(bare) != nil || (last != "" && strings.Trim(last, "0123456789") == "") || strings.HasPrefix(last, "0x"):
+		return "must be a host name, not an IP address"
+	case bare == "localhost" || strings.HasSuffix(bare, ".localhost"):
+		return "localhost names the visitor's own machine: use a host name of the shop's own"
+	case hr.shopDomain != "" && (bare == hr.shopDomain || strings.HasSuffix(bare, "."+hr.shopDomain)):
+		return "is the shop's own domain (" + hr.shopDomain + ") or a store's subdomain under it"
+	case hr.publicHost != "" && bare == hr.publicHost:
+		return "is the server's own host (http.public_url)"
+	}
+	return ""
+}

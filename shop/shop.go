@@ -85,6 +85,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
+	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
 	s.bufs.New = func() any { return new(bytes.Buffer) }
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
