@@ -2,6 +2,7 @@ package app
 
 import (
 	"net"
+	"slices"
 	"strings"
 )
 
@@ -156,4 +157,52 @@ func (hr hostRules) check(d string) string {
 		return "is the server's own host (http.public_url)"
 	}
 	return ""
+}
+
+// OwnHost reports whether host (a Host header, port allowed) is one of st's
+// own shop hosts: {subdomain}.{h.Domain}, one of its custom domains, or,
+// for the default store, the host of publicURL. A host that reached the
+// default store only because it names no store is not: the shop's absolute
+// URLs and its page cache never take such a host (ShopHost.URL instead).
+func (h ShopHost) OwnHost(st *Store, host, publicURL string) bool {
+	name := hostName(host)
+	if h.Domain != "" && name == st.Subdomain+"."+strings.ToLower(h.Domain) {
+		return true
+	}
+	if slices.Contains(st.Domains, name) {
+		return true
+	}
+	if h.DefaultStore != st.ID {
+		return false
+	}
+	o := NormalizeOrigin(publicURL)
+	_, pub, _ := strings.Cut(o, "://")
+	return o != "" && hostName(pub) == name
+}
+
+// BaseURL is the scheme and host (no trailing slash) of the absolute URLs
+// of st's shop pages reached through host: host itself when it is one of
+// st's own (OwnHost), with publicURL's scheme and, but for a custom domain,
+// its port; else the address ShopHost.URL gives st; else publicURL. Nothing
+// of it comes from a Host header that st does not own.
+func (h ShopHost) BaseURL(st *Store, host, publicURL string) string {
+	pub := strings.TrimSuffix(publicURL, "/")
+	if !h.OwnHost(st, host, publicURL) {
+		if u := h.URL(st, publicURL); u != "" {
+			return strings.TrimSuffix(u, "/")
+		}
+		return pub
+	}
+	scheme, rest, ok := strings.Cut(pub, "://")
+	if !ok {
+		scheme, rest = "http", pub
+	}
+	name := hostName(host)
+	if strings.Contains(name, ":") {
+		name = "[" + name + "]"
+	}
+	if _, p, err := net.SplitHostPort(rest); err == nil && !slices.Contains(st.Domains, hostName(host)) {
+		name += ":" + p
+	}
+	return scheme + "://" + name
 }
