@@ -132,12 +132,10 @@ func isOrigin(s string) bool {
 }
 
 // CallbackAllowed reports whether a checkout may send the shopper back to
-// callbackURL: its origin is in callback_origins or allowed_origins, or both
-// lists are empty.
+// callbackURL by the store's lists: its origin is in callback_origins or
+// allowed_origins. With both lists empty nothing is (the store's own shop
+// hosts still are: OrderService.callbackAllowed); there is no "any URL".
 func (st Settings) CallbackAllowed(callbackURL string) bool {
-	if len(st.CallbackOrigins) == 0 && len(st.AllowedOrigins) == 0 {
-		return true
-	}
 	o := NormalizeOrigin(callbackURL)
 	for _, list := range [][]string{st.CallbackOrigins, st.AllowedOrigins} {
 		for _, a := range list {

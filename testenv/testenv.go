@@ -329,14 +329,37 @@ func (r *Response) Expect(t testing.TB, status int, code string) *Response {
 }
 
 // Store creates a store through the service and returns its id and API key.
+//
+// The store's front-end is at FrontOrigin: its callback_origins list it (a
+// checkout returns only to a listed origin or the store's own shop), written
+// as the store's first state, not as a settings change.
 func (e *Env) Store(name string) (uint64, string) {
 	e.T.Helper()
 	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: name, Subdomain: app.Slugify(name), Currency: "USD"})
 	if err != nil {
 		e.T.Fatal(err)
 	}
+	err = e.DB.Update(func(tx app.Tx) error {
+		st, err := tx.Store(st.ID)
+		if err != nil {
+			return err
+		}
+		cfg, err := app.MergeConfig(st.Config, []byte(`{"callback_origins":["`+FrontOrigin+`"]}`))
+		if err != nil {
+			return err
+		}
+		st.Config = cfg
+		return tx.PutStore(st)
+	})
+	if err != nil {
+		e.T.Fatal(err)
+	}
 	return st.ID, key
 }
+
+// FrontOrigin is the origin of the test stores' front-end (Env.Store): the
+// checkouts' callback_url.
+const FrontOrigin = "https://shop.example"
 
 // Shopper creates a customer directly in storage and returns its id and an
 // access token, without going through registration.
