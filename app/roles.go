@@ -60,6 +60,8 @@ var StoreRoutePerms = map[string]Perm{
 	"customers": PermCustomers, "tickets": PermCustomers, "contact-messages": PermCustomers,
 	"messages": PermCustomers, "outbox": PermCustomers,
 	"blog-posts": PermContent, "flash-deals": PermContent, "bundles": PermContent, "reviews": PermContent,
+	// one action on an item: "segment/*/action" (refunds give money back)
+	"orders/*/refund": PermRefunds, "refund-requests/*/approve": PermRefunds, "refunds/*/approve": PermRefunds,
 }
 
 // GlobalRoutePerms is the same for the routes outside a store, by their
@@ -100,6 +102,11 @@ func StoreRoutePerm(method string, segs []string) (p Perm, ok bool) {
 	}
 	if len(segs) == 0 {
 		return PermAny, true
+	}
+	if len(segs) > 2 {
+		if p, ok := StoreRoutePerms[segs[0]+"/*/"+segs[2]]; ok {
+			return p, true
+		}
 	}
 	if len(segs) > 1 {
 		if p, ok := StoreRoutePerms[segs[0]+"/"+segs[1]]; ok {

@@ -605,7 +605,14 @@ func (e *Env) Outbox(storeID uint64) []*app.Mail {
 // Staff creates a staff admin of storeID and returns an admin token of it.
 func (e *Env) Staff(storeID uint64, email string) string {
 	e.T.Helper()
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: storeID}); err != nil {
+	return e.Admin(storeID, email, app.RoleStaff)
+}
+
+// Admin creates an admin of role (manager or staff) of storeID, password
+// "staff-password", and returns an admin token of it.
+func (e *Env) Admin(storeID uint64, email, role string) string {
+	e.T.Helper()
+	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: role, StoreID: storeID}); err != nil {
 		e.T.Fatal(err)
 	}
 	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")
