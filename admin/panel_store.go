@@ -62,8 +62,8 @@ type storeData struct {
 	Name     string
 	Payments app.PaymentSettingsView // secrets masked
 	// OpenCallbacks: the store lists neither callback_origins nor
-	// allowed_origins, so its checkouts accept any http(s) callback_url
-	// (an open redirect); the page says so (issue 14).
+	// allowed_origins, so its checkouts return only to its own shop; the
+	// page says so (issues 14 and 38).
 	OpenCallbacks bool
 }
 

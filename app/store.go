@@ -94,8 +94,8 @@ type Settings struct {
 	// CallbackOrigins (the callback allow list, a config key) and
 	// AllowedOrigins (the CORS list: the store's own field, Store.AllowedOrigins,
 	// set with PATCH stores/{id}/) together are the origins a checkout's
-	// callback_url may have; both empty: any http(s) URL (docs/decisions.md,
-	// "Hardening").
+	// callback_url may have besides the store's own shop hosts
+	// (docs/decisions.md, "CORS and callback origins").
 	CallbackOrigins []string `json:"callback_origins"`
 	AllowedOrigins  []string `json:"-"`
 }
