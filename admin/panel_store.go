@@ -134,7 +134,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 // its order page) or on Stripe's test-mode page (the browser goes there and
 // comes back to the orders).
 func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
-	back := c.BaseURL() + storePath(v.Store, "orders/")
+	back := strings.TrimSuffix(p.h.svc.Opt.PublicURL, "/") + storePath(v.Store, "orders/") // trusted as the return: never from a Host header
 	t, err := p.h.svc.PayTestOrder(v.Store.ID, c.FormValue("method"), v.Admin.Email, back)
 	if err != nil && t.OrderID == 0 {
 		return p.redirect(c, v, storePath(v.Store, ""), &flash{Kind: "error", Message: "Test order not placed: " + app.ErrorMessage(err)})

@@ -88,6 +88,9 @@ func TestPanelHidesWhatRoleMayNotChange(t *testing.T) {
 	own := newRoleAdmin(t, e, sid, app.RoleOwner)
 	man := newRoleAdmin(t, e, sid, app.RoleManager)
 	staff := newRoleAdmin(t, e, sid, app.RoleStaff)
+	cid, _ := e.Shopper(sid, "s@example.com")
+	o := e.PlaceOrder(sid, cid, app.OrderDelivered, app.PaymentPaid, testenv.Line{Product: e.Product(sid, 0, "Mug", 1000, 10), Qty: 1})
+	orderPage := fmt.Sprintf("%sorders/%d/", page, o.ID)
 	for _, tc := range []struct {
 		a        roleAdmin
 		path     string
@@ -98,6 +101,8 @@ func TestPanelHidesWhatRoleMayNotChange(t *testing.T) {
 		{staff, page, nil, []string{`action="` + page + `payments/"`, `id="config-json"`, `action="` + page + `name/"`}},
 		{own, page + "settings/shop/", []string{"payment-methods/", `name="domains"`}, []string{"Only an owner may change the shop's domains"}},
 		{man, page + "settings/shop/", []string{"Only an owner may change the shop's domains", `disabled aria-describedby="domains-owner"`}, []string{"settings/payment-methods/"}},
+		{man, orderPage, []string{`/refund/" class="grid"`}, []string{"Only an owner or a manager may refund."}},
+		{staff, orderPage, []string{"Only an owner or a manager may refund."}, []string{`/refund/" class="grid"`}},
 	} {
 		p := tc.a.b.get(tc.path).expect(t, 200, tc.has...)
 		for _, s := range tc.not {
