@@ -18,8 +18,11 @@ func TestStoreChangeWhole(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
-	e.Store("Shop B")
+	sidB, _ := e.Store("Shop B")
 	manager := newRoleAdmin(t, e, sid, app.RoleManager)
+	managerB := e.Admin(sidB, "manager-b@example.com", app.RoleManager)
+	staff := e.Staff(sid, "staff-a@example.com")
+	_, shopper := e.Shopper(sid, "shopper@example.com")
 	path := fmt.Sprintf("%s/stores/%d/", api, sid)
 	live := fmt.Sprint(configValue("payments_live")(mustStore(t, e, sid)))
 	tests := []struct {
@@ -36,6 +39,9 @@ func TestStoreChangeWhole(t *testing.T) {
 		{"ErrManagerLive", manager.token, "PATCH", path + "config/", `{"theme_color":"#000000","payments_live":true}`, 403, "forbidden", "config.payments_live"},
 		{"ErrManagerMethods", manager.token, "PATCH", path + "config/", `{"payment_methods":[{"code":"WALLET_B","name":"B"}]}`, 403, "forbidden", "config.payment_methods"},
 		{"ErrManagerPayments", manager.token, "PATCH", path + "payments/", `{"payments_live":true}`, 403, "forbidden", ""},
+		{"ErrStaff", staff, "PATCH", path, `{"name":"New"}`, 403, "forbidden", ""},
+		{"ErrOtherStoreManager", managerB, "PATCH", path + "config/", `{"payments_live":true}`, 404, "not_found", ""},
+		{"ErrShopperToken", shopper, "PATCH", path, `{"domains":["shop-a.example"]}`, 401, "unauthorized", ""},
 		{"ManagerSameValue", manager.token, "PATCH", path + "config/", `{"payments_live":` + live + `}`, 200, "", ""},
 		{"ManagerSettings", manager.token, "PATCH", path, `{"name":"Renamed","notification_emails":["a@b.example"]}`, 200, "", ""},
 	}
