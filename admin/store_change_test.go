@@ -102,8 +102,8 @@ func TestPanelHidesWhatRoleMayNotChange(t *testing.T) {
 		path     string
 		has, not []string
 	}{
-		{own, page, []string{`action="` + page + `payments/"`, `id="config-json"`, `action="` + page + `name/"`}, nil},
-		{man, page, []string{`id="config-json"`, `action="` + page + `name/"`}, []string{`action="` + page + `payments/"`, "Save payments"}},
+		{own, page, []string{`action="` + page + `payments/"`, `id="config-json"`, `action="` + page + `name/"`}, []string{`id="config-owner-keys"`}},
+		{man, page, []string{`id="config-json"`, `action="` + page + `name/"`, `id="config-owner-keys"`}, []string{`action="` + page + `payments/"`, "Save payments"}},
 		{staff, page, nil, []string{`action="` + page + `payments/"`, `id="config-json"`, `action="` + page + `name/"`}},
 		{own, page + "settings/shop/", []string{"payment-methods/", `name="domains"`}, []string{"Only an owner may change the shop's domains"}},
 		{man, page + "settings/shop/", []string{"Only an owner may change the shop's domains", `disabled aria-describedby="domains-owner"`}, []string{"settings/payment-methods/"}},
@@ -116,6 +116,27 @@ func TestPanelHidesWhatRoleMayNotChange(t *testing.T) {
 				t.Fatalf("%s's %s shows %q", tc.a.role, tc.path, s)
 			}
 		}
+	}
+}
+
+// TestPanelJSONEditorRefusal: a manager's save of the configuration
+// editor that turns test mode on is the store page again with the editor
+// as typed and the field named (403, not a bare error page), nothing saved.
+func TestPanelJSONEditorRefusal(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, _ := e.Store("Shop A")
+	man := newRoleAdmin(t, e, sid, app.RoleManager)
+	st := mustStore(t, e, sid)
+	cfg, err := app.MergeConfig(st.Config, []byte(`{"payments_live":true,"theme_color":"#000000"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := fmt.Sprintf("/admin/stores/%d/", sid)
+	man.b.submit("/admin/", page+"config/", url.Values{"config": {string(cfg)}}).
+		expect(t, 403, `id="config-json"`, "config.payments_live", "#000000")
+	if ch := app.ChangedSettings(st, mustStore(t, e, sid)); len(ch) > 0 {
+		t.Fatalf("a refused save changed %v", ch)
 	}
 }
 
