@@ -283,8 +283,10 @@ func (ss *StoreService) updateTx(id uint64, by *AdminUser, fn func(storeData, *S
 		if err := fn(tx, st); err != nil {
 			return err
 		}
-		if err := PermitChanges(by, ChangedSettings(orig, st)); err != nil {
-			return err
+		if by != nil { // the server may change anything
+			if err := PermitChanges(by, ChangedSettings(orig, st)); err != nil {
+				return err
+			}
 		}
 		st.UpdatedAt = UTC(tx.Now())
 		if err := tx.PutStore(st); err != nil {
