@@ -38,6 +38,10 @@ func (e *Env) SeedCheckout() (*Checkout, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the checkouts return to the store's front-end: its origin is listed
+	if _, err := e.Svc.Stores.PatchConfig(st.ID, []byte(`{"callback_origins":["https://shop.example"]}`)); err != nil {
+		return nil, err
+	}
 	name, price, stock := "Mug", app.Money(1250), int64(app.MaxStock)
 	p, err := e.Svc.Catalog.SaveProduct(st.ID, 0, app.ProductInput{Name: &name, Price: &price, Stock: &stock})
 	if err != nil {
