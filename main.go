@@ -345,7 +345,6 @@ func (s *instance) startServices() error {
 	if err := bootstrapAdmin(cfg, svc, log, s.e.stderr); err != nil {
 		return failed("cannot create the owner account", err)
 	}
-	warnOpenCallbacks(svc, log)
 	if cfg.Demo {
 		if err := seedDemo(cfg, svc, s.e.stdout, log); err != nil {
 			return failed("cannot seed the demo store", err)
@@ -628,7 +627,7 @@ func setGateways(cfg *config.Config, svc *app.Services, log *slog.Logger) {
 		g    config.Gateway
 	}{{app.WalletA, cfg.Payments.WalletA}, {app.WalletB, cfg.Payments.WalletB}} {
 		if slices.Contains(m.g.Providers, app.ProviderStripe) {
-			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL),
+			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL).WithLog(log),
 				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
 		}
 		svc.Payments.AllowProviders(m.code, m.g.Providers, m.g.Provider)
@@ -991,21 +990,6 @@ func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Ser
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go hs.Serve(ln)
 	return hs, nil
-}
-
-// warnOpenCallbacks logs each store that lists no callback origins: its
-// checkouts accept any http(s) callback_url, which the sandbox page redirects to.
-func warnOpenCallbacks(svc *app.Services, log *slog.Logger) {
-	stores, err := svc.Stores.List()
-	if err != nil {
-		return
-	}
-	for _, st := range stores {
-		if set := st.Settings(); len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0 {
-			log.Warn("store has no callback_origins: checkouts accept any http(s) callback_url; set callback_origins in its config",
-				"store_id", st.ID, "store", st.Name)
-		}
-	}
 }
 
 // serveGCPercent is the garbage collector's target (GOGC) of serve unless the

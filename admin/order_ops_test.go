@@ -220,6 +220,7 @@ func TestAdminOrderCancelRefund(t *testing.T) {
 	sid, key := e.Store("Shop A")
 	sidB, _ := e.Store("Shop B")
 	staff := e.Staff(sid, "staff@example.com")
+	manager := e.Admin(sid, "manager@example.com", app.RoleManager)
 	staffB := e.Staff(sidB, "staffb@example.com")
 	cid, tok := e.Shopper(sid, "s@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 10)
@@ -246,9 +247,11 @@ func TestAdminOrderCancelRefund(t *testing.T) {
 		{"ErrRefundZero", refund(delivered), e.OwnerToken, map[string]any{"amount": 0}, 400, "validation_failed"},
 		{"ErrBadMethod", refund(delivered), e.OwnerToken, map[string]any{"refund_method": "GOLD"}, 400, "validation_failed"},
 		{"ErrBadJSON", refund(delivered), e.OwnerToken, "{", 400, "validation_failed"},
-		{"Cancel", cancel(paid), staff, map[string]any{"admin_note": "out of stock"}, 200, ""},
+		{"ErrStaffCancelPaid", cancel(paid), staff, nil, 403, "forbidden"}, // its money would go back: staff may not refund
+		{"ErrStaffRefund", refund(delivered), staff, nil, 403, "forbidden"},
+		{"Cancel", cancel(paid), manager, map[string]any{"admin_note": "out of stock"}, 200, ""},
 		{"ErrCancelAgain", cancel(paid), e.OwnerToken, nil, 409, "invalid_order_state"},
-		{"CancelUnpaidGuest", cancel(pending), e.OwnerToken, nil, 200, ""},
+		{"CancelUnpaidGuest", cancel(pending), staff, nil, 200, ""}, // nothing to give back: staff may
 		{"PartialRefund", refund(delivered), e.OwnerToken, map[string]any{"amount": "5.00", "refund_method": "STORE_CREDIT"}, 200, ""},
 		{"RefundRest", refund(delivered), e.OwnerToken, nil, 200, ""},
 		{"ErrNothingLeft", refund(delivered), e.OwnerToken, nil, 409, "invalid_order_state"},

@@ -335,6 +335,16 @@ type view struct {
 	sid string // session id, to set a flash
 }
 
+// Can reports whether the admin holds permission p (app.RolePerms): the
+// templates hide or disable what the admin may not do.
+func (v *view) Can(p string) bool { return v.Admin.Has(app.Perm(p)) }
+
+// MayChange reports whether the admin may change a store setting
+// (app.SettingPerms: "domains", "config.payments_live").
+func (v *view) MayChange(setting string) bool {
+	return v.Admin != nil && app.MayChange(v.Admin, setting)
+}
+
 // flash is a one-time message shown on the next page. Secret is shown once
 // in a code box (a new API key).
 type flash struct {

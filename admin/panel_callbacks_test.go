@@ -10,17 +10,22 @@ import (
 	"storefront/testenv"
 )
 
-// TestPanelOpenCallbacksNotice: the store page warns about a store with
-// neither allowed_origins nor callback_origins (its checkouts accept any
-// http(s) callback_url) and links to where to set them; setting either list
-// removes the notice (issue 14 pt 4).
+// TestPanelOpenCallbacksNotice: the store page tells about a store with
+// neither allowed_origins nor callback_origins (its checkouts return only
+// to its own shop) and links to where to set them; setting either list
+// removes the notice (issue 14 pt 4, issue 38).
 func TestPanelOpenCallbacksNotice(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	a, _ := e.Store("Shop A")
 	b, _ := e.Store("Shop B")
+	for _, id := range []uint64{a, b} { // no list (testenv's stores list their front-end)
+		if _, err := e.Svc.Stores.PatchConfig(id, []byte(`{"callback_origins":null}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	br := owner(t, e)
-	const notice = "No callback origins set"
+	const notice = "No callback origins set:</b> checkouts of this store return shoppers only to its own shop"
 	homeA, homeB := fmt.Sprintf("/admin/stores/%d/", a), fmt.Sprintf("/admin/stores/%d/", b)
 
 	t.Run("ShownWithLinks", func(t *testing.T) {

@@ -108,8 +108,8 @@ func (p *panel) moveImage(op string) pageFunc {
 
 // createProductWithImages serves POST /admin/stores/{id}/products/new/images/
 // (multipart): the new-product form with its photos (field file, none is
-// fine). The photos are checked before the product is made; the product is
-// made, then they are added to it.
+// fine). The photos are decoded first; the product and its photos are then
+// made in one transaction (both or neither).
 func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 	form, in, err := readProductForm(c)
 	if wantsVariants(c) {
@@ -122,20 +122,15 @@ func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return p.showProduct(c, v, p.formError(c, v, err), form, nil)
 	}
-	pr, err := p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in)
+	pr, err := p.h.svc.Catalog.SaveProductWithImages(v.Store.ID, 0, in, media) // one transaction
 	if err != nil {
 		return p.showProduct(c, v, p.formError(c, v, err), form, nil)
 	}
 	msg := "Product “" + pr.Name + "” created."
-	if len(media) > 0 {
-		if _, err := p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err != nil {
-			return p.redirect(c, v, productPath(v.Store, pr.ID), &flash{Kind: "error", Message: msg + " Its photos were not added: " + app.ErrorMessage(err)})
-		}
-		if len(media) == 1 {
-			msg += " 1 photo added."
-		} else {
-			msg += " " + strconv.Itoa(len(media)) + " photos added."
-		}
+	if len(media) == 1 {
+		msg += " 1 photo added."
+	} else if len(media) > 1 {
+		msg += " " + strconv.Itoa(len(media)) + " photos added."
 	}
 	return p.redirect(c, v, productPath(v.Store, pr.ID), ok1(msg))
 }

@@ -76,6 +76,19 @@ func TestPanelNewProductWithPhotos(t *testing.T) {
 			t.Fatal("the product was made although its photo was refused")
 		}
 	})
+	t.Run("ErrTooManyImages", func(t *testing.T) {
+		// 19 linked images and 2 photos pass 20: neither the product nor its
+		// photos are made (the product was made, the photos refused after)
+		var urls []string
+		for i := range app.MaxProductImages - 1 {
+			urls = append(urls, fmt.Sprintf("https://cdn.example/%d.jpg", i))
+		}
+		b.postMultipart(newPage, action, map[string]string{"name": "Flash", "price": "9.00", "stock": "1", "images": strings.Join(urls, "\n")},
+			upload{"a.jpg", testJPEG(t, 40, 30)}, upload{"b.png", testPNG(t, 20, 20)}).expect(t, 400, "at most 20 images", `value="Flash"`)
+		if pr := lastProduct(t, e, sid); pr.Name == "Flash" {
+			t.Fatal("the product was made although its photos were refused")
+		}
+	})
 	t.Run("ErrBadForm", func(t *testing.T) {
 		b.postMultipart(newPage, action, map[string]string{"name": "", "price": "9.00"}, upload{"a.jpg", testJPEG(t, 40, 30)}).expect(t, 400)
 	})

@@ -63,7 +63,7 @@ func (p *panel) saveNotifications(c *fiber.Ctx, v *view) error {
 	for _, k := range app.NotificationKinds {
 		in.Notifications[k] = c.FormValue("kind_"+k) == "on"
 	}
-	st, err := p.h.svc.Stores.SetSettingsBy(v.Store.ID, in, v.Admin.Email)
+	st, err := p.h.svc.Stores.SetSettingsBy(v.Store.ID, in, v.Admin)
 	if err != nil {
 		return p.showNotifications(c, v, p.formError(c, v, err), origins, emails, in.Notifications)
 	}

@@ -124,7 +124,7 @@ func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
 		if approve && k.Refund() {
 			in.RefundMethod = form.RefundMethod
 		}
-		decided, err := p.h.svc.Requests.Decide(v.Store.ID, k.Kind, r.ID, v.Admin.ID, approve, in)
+		decided, err := p.h.svc.Requests.DecideBy(v.Store.ID, k.Kind, r.ID, v.Admin, approve, in)
 		if err != nil {
 			if app.IsNotFound(err) {
 				return err

@@ -147,7 +147,11 @@ func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) showSettings(c *fiber.Ctx, v *view, status int, d settingsData) error {
-	d.Sections, d.Identity, d.Theme, d.Shop, d.Taxes = settingsSections, identityFields, themeFields, shopFields, taxFields
+	d.Identity, d.Theme, d.Shop, d.Taxes = identityFields, themeFields, shopFields, taxFields
+	d.Sections = slices.DeleteFunc(slices.Clone(settingsSections), func(t tab) bool { // the sections the admin may open
+		p, _ := app.StoreRoutePerm("GET", []string{"settings", t.Key})
+		return !v.Admin.Has(p)
+	})
 	for _, t := range settingsSections {
 		if t.Key == d.Section {
 			v.Title = "Settings: " + t.Label
@@ -179,23 +183,20 @@ func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
 	} else {
 		d, patch, err = readSettingsForm(c, v.Store.Config, section)
 	}
-	changed := patch != nil
+	ch := app.StoreChange{Config: patch}
 	if err == nil && section == "origins" {
-		list := lines(d.Allowed)
-		if !slices.Equal(list, v.Store.AllowedOrigins) {
-			_, err = p.h.svc.Stores.SetSettingsBy(v.Store.ID, app.StoreSettingsInput{AllowedOrigins: &list}, v.Admin.Email)
-			changed = true
+		if list := lines(d.Allowed); !slices.Equal(list, v.Store.AllowedOrigins) {
+			ch.AllowedOrigins = &list
 		}
 	}
-	if err == nil && section == "shop" {
-		list := lines(d.Domains)
-		if !slices.Equal(list, v.Store.Domains) {
-			_, err = p.h.svc.Stores.SetSettingsBy(v.Store.ID, app.StoreSettingsInput{Domains: &list}, v.Admin.Email)
-			changed = true
+	if err == nil && section == "shop" && v.MayChange(app.SettingDomains) { // the field is disabled for others
+		if list := lines(d.Domains); !slices.Equal(list, v.Store.Domains) {
+			ch.Domains = &list
 		}
 	}
-	if err == nil && patch != nil {
-		_, err = p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
+	changed := patch != nil || ch.AllowedOrigins != nil || ch.Domains != nil
+	if err == nil && changed {
+		_, err = p.h.svc.Stores.Change(v.Store.ID, ch, v.Admin) // the form's parts in one change
 	}
 	if err != nil {
 		status := p.formError(c, v, err)

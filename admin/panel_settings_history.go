@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 // The settings history: every change of the store's settings as a version,
@@ -82,7 +83,11 @@ func (p *panel) restoreSettings(c *fiber.Ctx, v *view) error {
 	if err != nil || id == 0 {
 		return app.NotFound("settings version")
 	}
-	nv, err := p.h.svc.Stores.RestoreSettings(v.Store.ID, id, v.Admin.Email)
+	nv, err := p.h.svc.Stores.RestoreSettings(v.Store.ID, id, v.Admin)
+	if err != nil && httpkit.StatusOfError(err) < 500 && !app.IsNotFound(err) {
+		return p.redirect(c, v, storePath(v.Store, "settings/history/"), &flash{Kind: "error",
+			Message: "Version " + strconv.FormatUint(id, 10) + " not restored: " + app.ErrorMessage(err)})
+	}
 	if err != nil {
 		return err
 	}

@@ -62,8 +62,8 @@ type storeData struct {
 	Name     string
 	Payments app.PaymentSettingsView // secrets masked
 	// OpenCallbacks: the store lists neither callback_origins nor
-	// allowed_origins, so its checkouts accept any http(s) callback_url
-	// (an open redirect); the page says so (issue 14).
+	// allowed_origins, so its checkouts return only to its own shop; the
+	// page says so (issues 14 and 38).
 	OpenCallbacks bool
 }
 
@@ -123,7 +123,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 			in.Methods[m] = ci
 		}
 	}
-	if _, err := p.h.svc.Payments.SetPaymentSettingsBy(v.Store.ID, in, v.Admin.Email); err != nil {
+	if _, err := p.h.svc.Payments.SetPaymentSettingsBy(v.Store.ID, in, v.Admin); err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
 	}
 	return p.redirect(c, v, storePath(v.Store, ""), ok1("Payment settings saved."))
@@ -134,7 +134,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 // its order page) or on Stripe's test-mode page (the browser goes there and
 // comes back to the orders).
 func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
-	back := c.BaseURL() + storePath(v.Store, "orders/")
+	back := strings.TrimSuffix(p.h.svc.Opt.PublicURL, "/") + storePath(v.Store, "orders/") // trusted as the return: never from a Host header
 	t, err := p.h.svc.PayTestOrder(v.Store.ID, c.FormValue("method"), v.Admin.Email, back)
 	if err != nil && t.OrderID == 0 {
 		return p.redirect(c, v, storePath(v.Store, ""), &flash{Kind: "error", Message: "Test order not placed: " + app.ErrorMessage(err)})
@@ -152,7 +152,7 @@ func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
 // renameStore serves POST /admin/stores/{id}/name/.
 func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 	name := formValue(c, "name")
-	st, err := p.h.svc.Stores.Rename(v.Store.ID, name)
+	st, err := p.h.svc.Stores.Change(v.Store.ID, app.StoreChange{Name: &name}, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", name)
 	}
@@ -162,7 +162,7 @@ func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 // setStoreActive serves POST /admin/stores/{id}/active/ {active: "true"|"false"}.
 func (p *panel) setStoreActive(c *fiber.Ctx, v *view) error {
 	active := c.FormValue("active") == "true"
-	st, err := p.h.svc.Stores.SetActive(v.Store.ID, active)
+	st, err := p.h.svc.Stores.Change(v.Store.ID, app.StoreChange{IsActive: &active}, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
 	}
@@ -198,7 +198,7 @@ func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
 	if _, err := removalGuard(c, v.Store.Config, patch); err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")
 	}
-	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin.Email)
+	st, err := p.h.svc.Stores.PatchConfigBy(v.Store.ID, patch, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), text, "")
 	}

@@ -86,7 +86,8 @@ func (p *panel) totpPolicy(c *fiber.Ctx, v *view) error {
 	if err != nil || id == 0 {
 		return app.NotFound("store")
 	}
-	st, err := p.h.svc.Stores.SetRequireStaffTOTP(id, c.FormValue("require") == "yes")
+	on := c.FormValue("require") == "yes"
+	st, err := p.h.svc.Stores.Change(id, app.StoreChange{RequireStaffTOTP: &on}, v.Admin)
 	if err != nil {
 		return err
 	}

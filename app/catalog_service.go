@@ -371,6 +371,13 @@ const (
 // Errors: validation_failed, not_found, conflict (slug taken, a SKU another
 // product of the store has).
 func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Product, error) {
+	return cs.SaveProductWithImages(storeID, id, in, nil)
+}
+
+// SaveProductWithImages is SaveProduct that also adds media (decoded
+// uploads) to the product's images, in the same transaction: a product
+// whose photos are refused is not made either.
+func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
 		st, err := tx.Store(storeID)
@@ -390,6 +397,9 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 			return err
 		}
 		if err := checkSKUs(tx, p); err != nil {
+			return err
+		}
+		if err := cs.attachMedia(tx, p, media); err != nil {
 			return err
 		}
 		now := UTC(tx.Now())

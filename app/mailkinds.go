@@ -430,7 +430,7 @@ func (ss *StoreService) SetMailTemplate(id uint64, kind string, t *MailTemplate)
 			return nil, err
 		}
 	}
-	return ss.update(id, "", func(st *Store) error {
+	return ss.update(id, nil, func(st *Store) error {
 		if t == nil {
 			delete(st.MailTemplates, kind)
 			return nil

@@ -94,8 +94,8 @@ type Settings struct {
 	// CallbackOrigins (the callback allow list, a config key) and
 	// AllowedOrigins (the CORS list: the store's own field, Store.AllowedOrigins,
 	// set with PATCH stores/{id}/) together are the origins a checkout's
-	// callback_url may have; both empty: any http(s) URL (docs/decisions.md,
-	// "Hardening").
+	// callback_url may have besides the store's own shop hosts
+	// (docs/decisions.md, "CORS and callback origins").
 	CallbackOrigins []string `json:"callback_origins"`
 	AllowedOrigins  []string `json:"-"`
 	// Taxes is the config key "taxes"; Home the store's country and region
@@ -136,12 +136,10 @@ func isOrigin(s string) bool {
 }
 
 // CallbackAllowed reports whether a checkout may send the shopper back to
-// callbackURL: its origin is in callback_origins or allowed_origins, or both
-// lists are empty.
+// callbackURL by the store's lists: its origin is in callback_origins or
+// allowed_origins. With both lists empty nothing is (the store's own shop
+// hosts still are: OrderService.callbackAllowed); there is no "any URL".
 func (st Settings) CallbackAllowed(callbackURL string) bool {
-	if len(st.CallbackOrigins) == 0 && len(st.AllowedOrigins) == 0 {
-		return true
-	}
 	o := NormalizeOrigin(callbackURL)
 	for _, list := range [][]string{st.CallbackOrigins, st.AllowedOrigins} {
 		for _, a := range list {

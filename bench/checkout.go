@@ -54,6 +54,10 @@ func (e *Env) seedCheckout(name, subdomain string, config []byte) (*Checkout, er
 	if err != nil {
 		return nil, err
 	}
+	// the checkouts return to the store's front-end: its origin is listed
+	if _, err := e.Svc.Stores.PatchConfig(st.ID, []byte(`{"callback_origins":["https://shop.example"]}`)); err != nil {
+		return nil, err
+	}
 	if config != nil {
 		if _, err := e.Svc.Stores.PatchConfig(st.ID, config); err != nil {
 			return nil, err

@@ -197,7 +197,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 	cc := s.readCart(c, rq)
 	in := app.CheckoutInput{ReceiverName: f.ReceiverName, Phone: f.Phone, Address: f.Address, Email: f.Email,
 		Currency: rq.Store.Currency, CouponCode: cc.Coupon, Items: items, PaymentMethod: f.PaymentMethod,
-		CallbackURL: c.Protocol() + "://" + c.Hostname() + "/checkout/return/"}
+		CallbackURL: s.baseURL(c) + "/checkout/return/"}
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
 		in.DeliveryFee = &opt.Fee
 	}

@@ -55,7 +55,11 @@ type cachedPage struct {
 // *app.Store per version (a change of the store builds new ones), so the
 // pointer is the version, even when two changes share a timestamp.
 type pageKey struct {
-	store   *app.Store
+	store *app.Store
+	// base is the page's base URL (request.Base): one of the store's own
+	// hosts, or its configured address. Never a Host no store owns, so a
+	// made-up Host neither poisons nor multiplies the entries.
+	base    string
 	catalog app.CatalogVersion
 	uri     string
 }
@@ -101,7 +105,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 			c.Cookies(cookieSession) != "" || c.Cookies(cookieCart) != "" {
 			return fn(c, rq)
 		}
-		k := pageKey{store: rq.Store,
+		k := pageKey{store: rq.Store, base: rq.Base,
 			catalog: s.svc.Catalog.Version(rq.Store.ID), uri: string(uri)}
 		now := time.Now()
 		if p := s.cache.get(k, now); p != nil {

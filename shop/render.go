@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
 )
 
 // pageTemplate is one page: the layout, the partials and the page's file.
@@ -183,14 +185,26 @@ func gzipBytes(b []byte) []byte {
 	return gz.Bytes()
 }
 
-// baseURL is the scheme and host the request came to: the store was
-// chosen by this host, so its pages' absolute URLs name it.
+// localBase is the fiber local that holds the request's base URL.
+const localBase = "shop.base"
+
+// setBase works out and keeps the scheme and host of the absolute URLs
+// (canonical, og:url, JSON-LD, the sitemap, checkout's return) of a page of
+// st: the Host that chose st when it is one of st's own, else st's
+// configured address (app.ShopHost.BaseURL). A request with a made-up Host
+// that fell through to the default store thus never names that host.
+func (s *Shop) setBase(c *fiber.Ctx, st *app.Store) string {
+	base := s.cfg.Host.BaseURL(st, c.Hostname(), s.publicURL)
+	c.Locals(localBase, base)
+	return base
+}
+
+// baseURL is the request's base URL (setBase; the public URL before it).
 func (s *Shop) baseURL(c *fiber.Ctx) string {
-	scheme := c.Protocol()
-	if s.cfg.SecureCookies {
-		scheme = "https"
+	if b, ok := c.Locals(localBase).(string); ok {
+		return b
 	}
-	return scheme + "://" + c.Hostname()
+	return strings.TrimSuffix(s.publicURL, "/")
 }
 
 // absURL makes a path on this site absolute; other URLs are kept.

@@ -73,11 +73,14 @@ type Shop struct {
 	bufs    sync.Pool
 	looks   lookCache
 	cache   pageCache
+	// publicURL is the server's (http.public_url): the default store's
+	// address, and the scheme and port of the stores' shop hosts.
+	publicURL string
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
 func New(cfg Config, svc *app.Services) (*Shop, error) {
-	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}, publicURL: svc.Opt.PublicURL,
 		proxies: httpkit.NewProxies(cfg.TrustedProxies),
 		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
 			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
@@ -85,6 +88,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
+	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
 	s.bufs.New = func() any { return new(bytes.Buffer) }
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
@@ -146,6 +150,8 @@ type request struct {
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
 	Token string
+	// Base is the scheme and host of the page's absolute URLs (setBase).
+	Base string
 	// capture, when set, receives the rendered page instead of the
 	// response (the page cache fills it; pagecache.go).
 	capture *cachedPage
@@ -164,7 +170,7 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
-		rq := &request{Store: st, Look: s.lookOf(st)}
+		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
 		rq.CSRF = s.csrfToken(c)
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
 			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
