@@ -1,4 +1,4 @@
--- 0018: invoice numbers (issue 35). They come from the counters table in the
+-- 0019: invoice numbers (issue 35). They come from the counters table in the
 -- transaction that marks an order paid, under the store's lock, so they are
 -- unique already; this index makes a duplicate a failed commit rather than
 -- two invoices with one number, whatever a future writer does. Orders keep
