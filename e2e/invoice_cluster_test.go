@@ -30,7 +30,7 @@ func TestInvoiceNumbersTwoProcesses(t *testing.T) {
 	ss[1].call("POST", "/api/v1/admin/stores/", "", tok, map[string]string{"name": "Numbered", "subdomain": "numbered", "currency": "USD"}, 201, &st)
 	admin := fmt.Sprintf("/api/v1/admin/stores/%d/", st.ID)
 	ss[1].call("PATCH", admin+"payments/", "", tok, map[string]any{"payments_live": false}, 200, nil)
-	ss[0].call("PATCH", admin+"config/", "", tok, map[string]any{"taxes": map[string]any{"invoice_prefix": "INV-", "prices_include_tax": true,
+	ss[0].call("PATCH", admin+"config/", "", tok, map[string]any{"callback_origins": []string{"https://shop.example"}, "taxes": map[string]any{"invoice_prefix": "INV-", "prices_include_tax": true,
 		"rates": []map[string]any{{"name": "VAT", "rate": "20"}}}}, 200, nil)
 	var p struct {
 		ID uint64 `json:"id"`
