@@ -357,7 +357,8 @@ type VariantInput struct {
 	Price      *Money            `json:"price"`
 	Stock      int64             `json:"stock"`
 	Attributes map[string]string `json:"attributes"`
-	TaxClass   string            `json:"tax_class"`
+	// TaxClass: nil keeps the class of the variant of ID (none for a new one).
+	TaxClass *string `json:"tax_class"`
 }
 
 // Product limits.
@@ -514,9 +515,7 @@ func setVariants(p *Product, vs []VariantInput, v *Validation) {
 	p.Variants = make([]Variant, 0, len(vs))
 	for i, vi := range vs {
 		f := "variants[" + itoa(i) + "]"
-		nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price,
-			TaxClass: strings.TrimSpace(vi.TaxClass)}
-		checkTaxClass(v, f+".tax_class", nv.TaxClass)
+		nv := Variant{Name: strings.TrimSpace(vi.Name), SKU: strings.TrimSpace(vi.SKU), Stock: vi.Stock, Attributes: vi.Attributes, Price: p.Price}
 		if vi.Price != nil {
 			nv.Price = *vi.Price
 		}
@@ -530,8 +529,12 @@ func setVariants(p *Product, vs []VariantInput, v *Validation) {
 		}
 		for _, o := range old {
 			if vi.ID != 0 && o.ID == vi.ID {
-				nv.ID = o.ID
+				nv.ID, nv.TaxClass = o.ID, o.TaxClass
 			}
+		}
+		if vi.TaxClass != nil {
+			nv.TaxClass = strings.TrimSpace(*vi.TaxClass)
+			checkTaxClass(v, f+".tax_class", nv.TaxClass)
 		}
 		if vi.ID != 0 && nv.ID == 0 {
 			v.Add(f+".id", "unknown variant of this product")

@@ -212,3 +212,37 @@ func TestAddressCountry(t *testing.T) {
 		t.Fatalf("errors %v", r.Body.Errors)
 	}
 }
+
+// TestVariantTaxClassKept: a variant's tax class, set through the admin
+// API, stays when the variants are sent again without it (the panel's form
+// does not show it) and goes when sent empty.
+func TestVariantTaxClassKept(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, _ := e.Store("Classes")
+	p := e.Product(sid, 0, "Book", 2000, 10)
+	path := fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, p.ID)
+	var got struct {
+		Variants []struct {
+			ID       uint64 `json:"id"`
+			TaxClass string `json:"tax_class"`
+		} `json:"variants"`
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: path, Token: e.OwnerToken, Body: map[string]any{"variants": []map[string]any{{"name": "Paperback", "tax_class": "zero"}}}}).
+		Expect(t, 200, "").Decode(t, &got)
+	id := got.Variants[0].ID
+	for _, c := range []struct {
+		variant map[string]any
+		want    string
+	}{
+		{map[string]any{"id": id, "name": "Paperback", "stock": 3}, "zero"},
+		{map[string]any{"id": id, "name": "Paperback", "tax_class": ""}, ""},
+	} {
+		got.Variants = nil // an empty class is left out of the answer
+		e.Do(testenv.Req{Method: "PATCH", Path: path, Token: e.OwnerToken, Body: map[string]any{"variants": []map[string]any{c.variant}}}).
+			Expect(t, 200, "").Decode(t, &got)
+		if got.Variants[0].TaxClass != c.want {
+			t.Fatalf("after %v: tax class %q, want %q", c.variant, got.Variants[0].TaxClass, c.want)
+		}
+	}
+}
