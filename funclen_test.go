@@ -17,7 +17,7 @@ const maxFuncLines = 60
 // shortFuncRoots are the folders whose shipped code keeps every function
 // short, with their subpackages (storage/storagetest included: it is shipped
 // test support), and main.go.
-var shortFuncRoots = []string{"app", "admin", "web", "storage", "shop", "httpkit", "main.go"}
+var shortFuncRoots = []string{"app", "admin", "panel", "web", "storage", "shop", "httpkit", "main.go"}
 
 // TestShortFunctions fails on any function or method over maxFuncLines lines
 // (from its func line to its closing brace) outside the _test.go files and

@@ -40,6 +40,8 @@ import (
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
 	"storefront/asynclog"
+	"storefront/httpkit"
+	"storefront/panel"
 	"storefront/shop"
 	"storefront/storage"
 	"storefront/storage/postgres"
@@ -406,13 +408,18 @@ func (s *instance) buildHTTP() error {
 		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
 	s.srv, s.metrics = srv, metrics
-	srv.UploadAuth = admin.Register(srv.App, svc, admin.Config{
+	api := admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup:         s.backup,
 		Backups:        s.listBackupFiles,
+	})
+	pages := panel.Register(srv.App, svc, panel.Config{
+		CursorSecret:   cursorSecret,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		ShopURL:        shopURL(cfg),
-	}).UploadAllowed // authenticated before an upload's body is read
+	})
+	srv.UploadAuth = httpkit.AnyUpload(api.UploadAllowed, pages.UploadAllowed) // authenticated before an upload's body is read
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return failed("broken OpenAPI document", err)
 	}
