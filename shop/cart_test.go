@@ -44,8 +44,7 @@ func add(b *browser, productID, variantID uint64, qty int) *page {
 	if variantID != 0 {
 		f.Set("variant_id", fmt.Sprint(variantID))
 	}
-	b.get("/cart/") // the product page's form carries the browser's token
-	f.Set("csrf", b.cookie("sf_csrf"))
+	f.Set("csrf", b.token()) // the product page's form carries the browser's token
 	return b.do("POST", "/cart/add", f)
 }
 

@@ -2,13 +2,14 @@ package shop
 
 import (
 	"bytes"
-	"strings"
+	"compress/gzip"
 	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // The page cache: the browse pages a guest sees (home, grids, product,
@@ -119,7 +120,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 		if bytes.Contains(p.body, csrfPlaceholder) {
 			p.parts = bytes.Split(p.body, csrfPlaceholder)
 		} else if len(p.body) > 1400 {
-			p.gz = gzipBytes(p.body)
+			p.gz = pagekit.Gzip(p.body, gzip.BestSpeed)
 		}
 		if p.status == fiber.StatusOK {
 			p.expires = now.Add(pageTTL)
@@ -138,18 +139,5 @@ func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
 		sendPage(c, p.status, p.private, p.body, p.gz, true)
 		return
 	}
-	if strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
-		body := bytes.Join(p.parts, []byte(rq.CSRF))
-		sendPage(c, p.status, p.private, body, nil, true)
-		return
-	}
-	sendPage(c, p.status, p.private, nil, nil, true)
-	r := c.Response()
-	r.ResetBody()
-	for i, part := range p.parts {
-		if i > 0 {
-			r.AppendBodyString(rq.CSRF)
-		}
-		r.AppendBody(part)
-	}
+	sendPage(c, p.status, p.private, bytes.Join(p.parts, []byte(rq.CSRF)), nil, true)
 }

@@ -23,8 +23,7 @@ func signIn(t *testing.T, e *testenv.Env, b *browser, storeID uint64, email stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.get("/cart/")
-	return b.do("POST", "/test/sign-in", url.Values{"csrf": {b.cookie("sf_csrf")}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}})
+	return b.do("POST", "/test/sign-in", url.Values{"csrf": {b.token()}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}})
 }
 
 func TestSignInMergesCart(t *testing.T) {
@@ -146,8 +145,7 @@ func TestSessionRefreshAndSignOut(t *testing.T) {
 
 	// sign-out ends the session for good: the old cookie is worthless
 	kept := b.cookie("sf_session")
-	b.get("/cart/")
-	b.do("POST", "/test/sign-out", url.Values{"csrf": {b.cookie("sf_csrf")}}).expect(t, 303)
+	b.do("POST", "/test/sign-out", url.Values{"csrf": {b.token()}}).expect(t, 303)
 	b.get("/test/who").expect(t, 200, "guest")
 	b.setCookie("sf_session", kept)
 	b.get("/test/who").expect(t, 200, "guest")
@@ -162,7 +160,7 @@ func TestSessionRefreshAndSignOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.do("POST", "/test/sign-in", url.Values{"csrf": {b.cookie("sf_csrf")}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
+	b.do("POST", "/test/sign-in", url.Values{"csrf": {b.token()}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
 		expect(t, 401)
 	b.get("/test/who").expect(t, 200, "guest")
 }
@@ -178,8 +176,8 @@ func TestSessionCookieSecure(t *testing.T) {
 		t.Fatal(err)
 	}
 	// over plain http the jar would not send the Secure CSRF cookie back
-	token := strings.Repeat("ab", 16)
-	b.setCookie("sf_csrf", token)
+	b.setCookie("sf_csrf", strings.Repeat("ab", 16))
+	token := b.token()
 	p := b.do("POST", "/test/sign-in", url.Values{"csrf": {token}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
 		expect(t, 303)
 	if len(p.Header.Values("Set-Cookie")) == 0 {

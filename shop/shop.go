@@ -11,6 +11,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
 // Config is what the shop needs besides the services.
@@ -66,8 +67,9 @@ type Shop struct {
 	cfg     Config
 	svc     services
 	log     *slog.Logger
-	pages   map[string]*pageTemplate
-	assets  assetSet
+	pages   *pagekit.Templates
+	assets  *pagekit.Assets
+	csrf    pagekit.CSRF
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
@@ -86,6 +88,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
 	s.bufs.New = func() any { return new(bytes.Buffer) }
+	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
@@ -159,17 +162,17 @@ type pageFunc func(c *fiber.Ctx, rq *request) error
 // as a page.
 func (s *Shop) page(fn pageFunc) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		setPageHeaders(c)
+		pageHeaders.Set(c)
 		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
 		rq := &request{Store: st, Look: s.lookOf(st)}
-		rq.CSRF = s.csrfToken(c)
-		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
+		s.loadSession(c, rq)
+		rq.CSRF = s.csrfToken(c, rq)
+		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
 			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
 		}
-		s.loadSession(c, rq)
 		if err := fn(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}

@@ -1,0 +1,83 @@
+package pagekit
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// CSRF makes and checks the token a form carries in its csrf field: an
+// HMAC, under a key every process of the site shares, of what the token is
+// bound to: a session id (the panel), or a browser's seed cookie with the
+// host and who is signed in (the shop). Nothing is kept per process: any
+// process checks what another made, and a token taken from one session,
+// browser or host is worthless in another. The seed cookie itself proves
+// nothing: a cookie planted by someone else does not give them the token,
+// which needs the key.
+type CSRF struct{ key []byte }
+
+// NewCSRF keys the tokens with secret (at least 32 random bytes, the same
+// in every process) for one purpose: a secret that also signs other things
+// gives tokens that are worth nothing there.
+func NewCSRF(secret []byte, purpose string) CSRF {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("pagekit csrf\x00" + purpose))
+	return CSRF{key: m.Sum(nil)}
+}
+
+// Token is the token of binding (its parts are joined unambiguously).
+func (k CSRF) Token(binding ...string) string {
+	m := hmac.New(sha256.New, k.key)
+	m.Write([]byte("csrf"))
+	for _, b := range binding {
+		m.Write([]byte{0})
+		m.Write([]byte(b))
+	}
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// Valid reports whether got is the token of binding (constant time).
+func (k CSRF) Valid(got string, binding ...string) bool {
+	want := k.Token(binding...)
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// FormOK reports whether the form's csrf field is the token of binding.
+func (k CSRF) FormOK(c *fiber.Ctx, binding ...string) bool {
+	return k.Valid(c.FormValue("csrf"), binding...)
+}
+
+// SeedCookie is a browser's CSRF seed: a random value in an HttpOnly,
+// SameSite=Lax cookie, for forms shown before there is a session.
+type SeedCookie struct {
+	Name, Path string
+	MaxAge     time.Duration // 0: a session cookie
+	Secure     bool          // always Secure (else only behind https)
+}
+
+// Get returns the request's seed, and whether it came with the request.
+func (s SeedCookie) Get(c *fiber.Ctx) (string, bool) {
+	v := c.Cookies(s.Name)
+	if len(v) == 32 && strings.Trim(v, "0123456789abcdef") == "" {
+		return v, true
+	}
+	return "", false
+}
+
+// Ensure returns the request's seed, setting a new one when it has none.
+// A POST that came without it cannot carry a token of the new one: it fails.
+func (s SeedCookie) Ensure(c *fiber.Ctx) string {
+	if v, ok := s.Get(c); ok {
+		return v
+	}
+	v := randomHex()
+	ck := &fiber.Cookie{Name: s.Name, Value: v, Path: s.Path, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+		Secure: s.Secure || c.Protocol() == "https", MaxAge: int(s.MaxAge / time.Second)}
+	c.Cookie(ck)
+	return v
+}
