@@ -194,11 +194,8 @@ func (p *panel) auditPage(c *fiber.Ctx, v *view) error {
 // favicon serves GET /favicon.ico: the panel's embedded icon (browsers ask
 // for it on every page).
 func (p *panel) favicon(c *fiber.Ctx) error {
-	f, found := p.static["favicon.ico"]
-	if !found {
+	if !p.static.ServeFile(c, "favicon.ico") {
 		return p.notFound(c)
 	}
-	c.Set(fiber.HeaderContentType, f.contentType)
-	c.Set(fiber.HeaderCacheControl, "public, max-age=86400")
-	return c.Send(f.body)
+	return nil
 }

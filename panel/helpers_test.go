@@ -11,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -302,4 +303,19 @@ func segsAfter(path, prefix string) []string {
 		}
 	}
 	return out
+}
+
+var assetRE = regexp.MustCompile(`/admin/static/[a-z]+\.[0-9a-f]{8}\.[a-z]+`)
+
+// asset is the fingerprinted URL of a static file, as the layout links it.
+func (b *browser) asset(name string) string {
+	b.t.Helper()
+	ext := path.Ext(name)
+	for _, u := range assetRE.FindAllString(b.get("/admin/").Body, -1) {
+		if strings.HasPrefix(u, "/admin/static/"+strings.TrimSuffix(name, ext)+".") && strings.HasSuffix(u, ext) {
+			return u
+		}
+	}
+	b.t.Fatalf("the layout links no %s", name)
+	return ""
 }

@@ -2,16 +2,13 @@ package panel
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/url"
-	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,6 +20,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 	"storefront/httpkit/staff"
 )
 
@@ -35,17 +33,13 @@ var panelFS embed.FS
 // memory: a restart logs every admin out.
 type panel struct {
 	h        *Handler
-	pages    map[string]*template.Template
-	static   map[string]staticFile
+	pages    *pagekit.Templates
+	static   *pagekit.Assets
 	sessions *sessions
-	// loginKey signs the CSRF token of the login form (double-submit cookie).
+	// loginKey signs the second step of a login (totpTicket) and keys the
+	// CSRF tokens (csrf): of a session, or of the login form's seed cookie.
 	loginKey []byte
-}
-
-type staticFile struct {
-	body        []byte
-	contentType string
-	version     string // short content hash, appended to URLs as ?v=
+	csrf     pagekit.CSRF
 }
 
 // Config is what the panel needs besides the services.
@@ -102,8 +96,8 @@ func (h *Handler) UploadAllowed(_ string, cookie func(name string) string) (stor
 
 // parsedPanel is the panel's static files and parsed page templates.
 type parsedPanel struct {
-	static map[string]staticFile
-	pages  map[string]*template.Template
+	static *pagekit.Assets
+	pages  *pagekit.Templates
 }
 
 // panelFiles parses the embedded files once per process: they never change,
@@ -113,7 +107,7 @@ var panelFiles = sync.OnceValues(func() (parsedPanel, error) { return parsePanel
 
 // parsePanel parses the panel's static files and templates from fsys.
 func parsePanel(fsys fs.FS) (parsedPanel, error) {
-	static, err := loadStatic(fsys)
+	static, err := pagekit.LoadAssets(fsys, "static", "/admin/static/")
 	if err != nil {
 		return parsedPanel{}, err
 	}
@@ -144,6 +138,7 @@ func newPanel(h *Handler, files parsedPanel) *panel {
 		static:   files.static,
 		sessions: newSessions(h.svc.Now, ttl, shared),
 		loginKey: loginKey,
+		csrf:     pagekit.NewCSRF(loginKey, "panel"),
 	}
 }
 
@@ -378,21 +373,19 @@ type view struct {
 
 // flash is a one-time message shown on the next page. Secret is shown once
 // in a code box (a new API key).
-type flash struct {
-	Kind    string // ok, error
-	Message string
-	Secret  string
-}
+type flash = pagekit.Flash
 
 type pageFunc func(c *fiber.Ctx, v *view) error
 
+// panelHeaders are the security headers of every panel response.
+var panelHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "same-origin",
+	CSP: pagekit.BaseCSP().Set("img-src", "'self'", "https:", "http:").Set("form-action", "'self'").String()}
+
 // securityHeaders are set on every panel response.
-func securityHeaders(c *fiber.Ctx) {
-	c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	c.Set("X-Frame-Options", "DENY")
-	c.Set("Referrer-Policy", "same-origin")
-	c.Set("X-Content-Type-Options", "nosniff")
-}
+func securityHeaders(c *fiber.Ctx) { panelHeaders.Set(c) }
+
+// sessionToken is the CSRF token of a session's forms.
+func (p *panel) sessionToken(sid string) string { return p.csrf.Token("panel-session", sid) }
 
 // authed runs fn for a logged-in admin. Without a live session it redirects
 // to the login page; a POST must carry the session's CSRF token (else 403).
@@ -410,12 +403,12 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 			p.sessions.drop(sid)
 			return p.toLogin(c)
 		}
-		v := &view{CSRF: sess.csrf, sid: strings.Clone(sid)}
+		v := &view{CSRF: p.sessionToken(sid), sid: strings.Clone(sid)}
 		if err != nil {
 			return p.fail(c, v, err)
 		}
 		v.Admin, v.Owner = u, u.Role == app.RoleOwner
-		if c.Method() == fiber.MethodPost && !tokenEqual(c.FormValue("csrf"), sess.csrf) {
+		if c.Method() == fiber.MethodPost && !p.csrf.FormOK(c, "panel-session", sid) {
 			return p.errorPage(c, v, fiber.StatusForbidden, "This form has expired or did not come from this panel. Go back, reload the page and try again.")
 		}
 		segs := staff.RouteSegs(c.Path(), "/admin")
@@ -499,7 +492,7 @@ func (p *panel) redirect(c *fiber.Ctx, v *view, to string, f *flash) error {
 	return c.Redirect(to, fiber.StatusSeeOther)
 }
 
-func ok1(msg string) *flash { return &flash{Kind: "ok", Message: msg} }
+func ok1(msg string) *flash { return pagekit.OK(msg) }
 
 // panelPageSize is the length of a list page in the panel.
 const panelPageSize = 25
@@ -542,22 +535,18 @@ func storePath(st *app.Store, rest string) string {
 	return "/admin/stores/" + strconv.FormatUint(st.ID, 10) + "/" + rest
 }
 
-// render writes page name with v. The page is executed into a buffer first
-// so that a failing template never sends half a page.
+// render writes page name with v (pagekit: executed into a buffer first,
+// so that a failing template never sends half a page; gzipped, no-store).
 func (p *panel) render(c *fiber.Ctx, status int, name string, v *view) error {
-	t, found := p.pages[name]
-	if !found {
-		return fmt.Errorf("admin panel: no page %q", name)
-	}
 	if v.Flash == nil && v.sid != "" {
 		v.Flash = p.sessions.popFlash(v.sid)
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
-		return fmt.Errorf("admin panel: render %s: %w", name, err)
+	if err := p.pages.Execute(&buf, name, v); err != nil {
+		return fmt.Errorf("admin panel: %w", err)
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return c.Status(status).Send(buf.Bytes())
+	pagekit.Send(c, pagekit.Page{Status: status, Body: buf.Bytes(), Keep: true, Caching: pagekit.NoStore})
+	return nil
 }
 
 // formError puts err on v for a form shown again, and returns the page status.
@@ -614,11 +603,7 @@ type errorData struct {
 }
 
 func (p *panel) errorPage(c *fiber.Ctx, v *view, status int, msg string) error {
-	heading := map[int]string{400: "Bad request", 401: "Not logged in", 403: "Forbidden", 404: "Not found",
-		409: "Conflict", 429: "Too many requests", 500: "Server error"}[status]
-	if heading == "" {
-		heading = "Error"
-	}
+	heading := pagekit.Heading(status)
 	v.Title, v.Data = heading, errorData{Status: status, Heading: heading, Message: msg}
 	v.Store, v.Tabs = nil, nil
 	if err := p.render(c, status, "error", v); err != nil {
@@ -632,56 +617,29 @@ func (p *panel) errorPage(c *fiber.Ctx, v *view, status int, msg string) error {
 func (p *panel) notFound(c *fiber.Ctx) error {
 	securityHeaders(c)
 	v := &view{}
-	if sess, found := p.sessions.get(c.Cookies(sessionCookie)); found {
+	sid := c.Cookies(sessionCookie)
+	if sess, found := p.sessions.get(sid); found {
 		if u, err := p.adminUser(sess.adminID); err == nil && u.TokenVersion == sess.version {
-			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, sess.csrf
+			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, p.sessionToken(sid)
 		}
 	}
 	return p.errorPage(c, v, fiber.StatusNotFound, "There is no such page in the admin panel.")
 }
 
-// serveStatic serves the embedded CSS. URLs carry ?v=<hash>, so files may be
-// cached for a long time.
+// serveStatic serves the embedded CSS, JS and icon under fingerprinted
+// names (panel.1a2b3c4d.css), gzipped and immutable.
 func (p *panel) serveStatic(c *fiber.Ctx) error {
 	securityHeaders(c)
-	f, found := p.static[c.Params("file")]
-	if !found {
+	if !p.static.Serve(c, c.Params("file")) {
 		return p.notFound(c)
 	}
-	c.Set(fiber.HeaderContentType, f.contentType)
-	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
-	return c.Send(f.body)
-}
-
-func loadStatic(fsys fs.FS) (map[string]staticFile, error) {
-	out := map[string]staticFile{}
-	entries, err := fs.ReadDir(fsys, "static")
-	if err != nil {
-		return nil, fmt.Errorf("static files: %w", err)
-	}
-	types := map[string]string{".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		b, err := fs.ReadFile(fsys, "static/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ct := types[path.Ext(e.Name())]
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		sum := sha256.Sum256(b)
-		out[e.Name()] = staticFile{body: b, contentType: ct, version: hex.EncodeToString(sum[:4])}
-	}
-	return out, nil
+	return nil
 }
 
 // parsePages parses each page template (templates/NAME.html) with the layout
 // and the shared partials (templates/_*.html) into one set per page, named by
 // the file without .html.
-func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.Template, error) {
+func parsePages(fsys fs.FS, static *pagekit.Assets) (*pagekit.Templates, error) {
 	funcs := template.FuncMap{
 		"has":   func(list []string, s string) bool { return slices.Contains(list, s) },
 		"money": func(m app.Money, currency string) string { return m.String() + " " + currency },
@@ -691,50 +649,16 @@ func parsePages(fsys fs.FS, static map[string]staticFile) (map[string]*template.
 			}
 			return t.UTC().Format("2006-01-02 15:04 UTC")
 		},
-		"asset": func(name string) (string, error) {
-			f, found := static[name]
-			if !found {
-				return "", fmt.Errorf("no static file %q", name)
-			}
-			return "/admin/static/" + name + "?v=" + f.version, nil
-		},
+		"asset":     static.URL,
 		"storePath": storePath,
 		"inc":       func(i int) int { return i + 1 },
 		"lower":     strings.ToLower,
 		"hasPrefix": strings.HasPrefix,
 		"field":     fieldLabel,
 	}
-	files, err := fs.Glob(fsys, "templates/*.html")
-	if err != nil {
-		return nil, err
-	}
-	partials, err := fs.Glob(fsys, "templates/_*.html")
-	if err != nil {
-		return nil, err
-	}
-	pages := map[string]*template.Template{}
-	for _, f := range files {
-		name := strings.TrimSuffix(path.Base(f), ".html")
-		if name == "layout" || strings.HasPrefix(name, "_") {
-			continue
-		}
-		patterns := append([]string{"templates/layout.html"}, partials...)
-		t, err := template.New(name).Funcs(funcs).ParseFS(fsys, append(patterns, f)...)
-		if err != nil {
-			return nil, fmt.Errorf("template %s: %w", f, err)
-		}
-		if t.Lookup("layout") == nil || t.Lookup("content") == nil {
-			return nil, fmt.Errorf("template %s: needs the layout and a content block", f)
-		}
-		pages[name] = t
-	}
-	for _, need := range []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
-		"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
-		"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings",
-		"confirm", "audit", "invoice", "packing", "password"} {
-		if pages[need] == nil {
-			return nil, fmt.Errorf("template %s.html is missing", need)
-		}
-	}
-	return pages, nil
+	return pagekit.ParseTemplates(fsys, pagekit.TemplateOptions{Dir: "templates", Funcs: funcs, Layout: "layout", Block: "content",
+		Need: []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",
+			"orders", "order", "requests", "request", "reviews", "tickets", "ticket", "messages", "customers", "customer",
+			"posts", "post", "deals", "deal", "bundles", "bundle", "coupons", "coupon", "products_import", "settings",
+			"confirm", "audit", "invoice", "packing", "password"}})
 }

@@ -235,14 +235,15 @@ func TestPanelSecurityHeaders(t *testing.T) {
 	if !strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("404 is %s, want the HTML page", p.Header.Get("Content-Type"))
 	}
-	css := b.get("/admin/static/panel.css").expect(t, 200, "font-family")
+	css := b.get(b.asset("panel.css")).expect(t, 200, "font-family")
 	if !strings.HasPrefix(css.Header.Get("Content-Type"), "text/css") {
 		t.Fatalf("css served as %q", css.Header.Get("Content-Type"))
 	}
-	if !regexp.MustCompile(`href="/admin/static/panel.css\?v=[0-9a-f]+"`).MatchString(b.get("/admin/").Body) {
+	if !regexp.MustCompile(`href="/admin/static/panel\.[0-9a-f]{8}\.css"`).MatchString(b.get("/admin/").Body) {
 		t.Fatalf("layout does not link the stylesheet")
 	}
 	b.get("/admin/static/nope.js").expect(t, 404)
+	b.get("/admin/static/panel.css").expect(t, 404) // only by its fingerprinted name, which is immutable
 }
 
 func TestPanelCSRF(t *testing.T) {

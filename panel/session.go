@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // cookieGone is an Expires in the past: the browser deletes the cookie.
@@ -30,7 +31,6 @@ const (
 type session struct {
 	adminID uint64
 	version uint64 // the admin's TokenVersion at login: a password change ends the session
-	csrf    string
 	expires time.Time
 	flash   *flash
 }
@@ -60,12 +60,11 @@ const sharedKind = "admin_panel_session"
 type storedSession struct {
 	AdminID uint64 `json:"admin_id"`
 	Version uint64 `json:"version"`
-	CSRF    string `json:"csrf"`
 	Flash   *flash `json:"flash,omitempty"`
 }
 
 func (s *sessions) put(k [32]byte, sess *session) bool {
-	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, CSRF: sess.csrf, Flash: sess.flash})
+	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, Flash: sess.flash})
 	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
 }
 
@@ -75,7 +74,7 @@ func (s *sessions) load(k [32]byte) (*session, bool) {
 	if err != nil || !found || json.Unmarshal(b, &st) != nil {
 		return nil, false
 	}
-	return &session{adminID: st.AdminID, version: st.Version, csrf: st.CSRF, expires: exp, flash: st.Flash}, true
+	return &session{adminID: st.AdminID, version: st.Version, expires: exp, flash: st.Flash}, true
 }
 
 // create starts a session for an admin and returns its id. After
@@ -84,7 +83,7 @@ func (s *sessions) load(k [32]byte) (*session, bool) {
 func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
-	sess := &session{adminID: u.ID, version: u.TokenVersion, csrf: app.RandomHex(32), expires: now.Add(s.ttl)}
+	sess := &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)}
 	if s.shared != nil {
 		_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
 		s.put(sessionKey(id), sess)
@@ -197,19 +196,15 @@ func (s *sessions) popFlash(id string) *flash {
 	return f
 }
 
-// tokenEqual compares a submitted CSRF token in constant time.
+// tokenEqual compares a submitted token (a login ticket) in constant time.
 func tokenEqual(got, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// loginToken is the login form's CSRF token for a seed cookie: an HMAC, so a
-// cookie planted by someone else does not give them a valid form.
-func (p *panel) loginToken(seed string) string {
-	m := hmac.New(sha256.New, p.loginKey)
-	m.Write([]byte("panel-login\x00"))
-	m.Write([]byte(seed))
-	return hex.EncodeToString(m.Sum(nil))
-}
+// loginSeed is the login form's CSRF seed cookie, before there is a
+// session; the form's token is bound to it (pagekit.CSRF), so a cookie
+// planted by someone else does not give them a valid form.
+var loginSeed = pagekit.SeedCookie{Name: loginCookie, Path: "/admin", MaxAge: time.Hour}
 
 type loginData struct {
 	Email     string
@@ -252,13 +247,7 @@ func (p *panel) loginPage(c *fiber.Ctx) error {
 
 // showLogin renders the login form with a CSRF token bound to the seed cookie.
 func (p *panel) showLogin(c *fiber.Ctx, v *view, status int) error {
-	seed := c.Cookies(loginCookie)
-	if len(seed) != 64 {
-		seed = app.RandomHex(32)
-	}
-	c.Cookie(&fiber.Cookie{Name: loginCookie, Value: seed, Path: "/admin", MaxAge: 3600,
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
-	v.CSRF = p.loginToken(seed)
+	v.CSRF = p.csrf.Token("panel-login", loginSeed.Ensure(c))
 	if err := p.render(c, status, "login", v); err != nil {
 		return p.fail(c, v, err)
 	}
@@ -269,8 +258,8 @@ func (p *panel) showLogin(c *fiber.Ctx, v *view, status int) error {
 func (p *panel) loginPost(c *fiber.Ctx) error {
 	securityHeaders(c)
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	seed := c.Cookies(loginCookie)
-	if len(seed) != 64 || !tokenEqual(c.FormValue("csrf"), p.loginToken(seed)) {
+	seed, found := loginSeed.Get(c)
+	if !found || !p.csrf.FormOK(c, "panel-login", seed) {
 		return p.errorPage(c, &view{}, fiber.StatusForbidden, "The login form has expired. Reload the login page and try again.")
 	}
 	email := app.NormalizeEmail(c.FormValue("email"))

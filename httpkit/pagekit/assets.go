@@ -44,10 +44,7 @@ func LoadAssets(fsys fs.FS, dir, prefix string) (*Assets, error) {
 		sum := sha256.Sum256(body)
 		ext := path.Ext(name)
 		hashed := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:4]) + ext
-		a := &asset{url: prefix + hashed, ctype: mime.TypeByExtension(ext), body: body}
-		if a.ctype == "" {
-			a.ctype = "application/octet-stream"
-		}
+		a := &asset{url: prefix + hashed, ctype: contentType(ext), body: body}
 		if gz := Gzip(body, gzip.BestCompression); len(gz) < len(body) {
 			a.gz = gz
 		}
@@ -98,4 +95,27 @@ func (as *Assets) send(c *fiber.Ctx, a *asset, cache string) {
 		return
 	}
 	c.Response().SetBodyRaw(a.body)
+}
+
+// contentType is the type of a static file by its extension: the few a
+// page uses are fixed here (the system's table differs between machines).
+func contentType(ext string) string {
+	switch ext {
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	case ".ico":
+		return "image/x-icon"
+	case ".woff2":
+		return "font/woff2"
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
 }

@@ -69,13 +69,18 @@ func (s SeedCookie) Get(c *fiber.Ctx) (string, bool) {
 	return "", false
 }
 
-// Ensure returns the request's seed, setting a new one when it has none.
-// A POST that came without it cannot carry a token of the new one: it fails.
+// Ensure returns the request's seed, setting a new one when it has none
+// (and setting it again, for MaxAge more, when it has one and MaxAge is
+// set). A POST that came without it cannot carry a token of a new one: it
+// fails.
 func (s SeedCookie) Ensure(c *fiber.Ctx) string {
-	if v, ok := s.Get(c); ok {
+	v, ok := s.Get(c)
+	if ok && s.MaxAge == 0 {
 		return v
 	}
-	v := randomHex()
+	if !ok {
+		v = randomHex()
+	}
 	ck := &fiber.Cookie{Name: s.Name, Value: v, Path: s.Path, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
 		Secure: s.Secure || c.Protocol() == "https", MaxAge: int(s.MaxAge / time.Second)}
 	c.Cookie(ck)
