@@ -1,9 +1,13 @@
 package pagekit
 
 import (
+	"bytes"
 	"errors"
+	"html/template"
 	"sort"
 	"strings"
+
+	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
 	"storefront/httpkit"
@@ -56,4 +60,19 @@ func (p Problem) FieldsText(label func(string) string) string {
 		names[i] = label(k) + ": " + p.Fields[k]
 	}
 	return strings.Join(names, "; ")
+}
+
+// plainPage is the page of an error where no set of pages answers (a host
+// without a shop, the sandbox gateway): a heading, a message, a detail.
+var plainPage = template.Must(template.New("plain").Parse(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+	`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
+	`<title>{{.Title}}</title></head><body><main><h1>{{.Title}}</h1><p>{{.Message}}</p>` +
+	`{{with .Detail}}<p><small>{{.}}</small></p>{{end}}</main></body></html>`))
+
+// SendPlain answers with the plain error page: title, message and a small
+// detail line ("" : none), never cached.
+func SendPlain(c *fiber.Ctx, status int, title, message, detail string) {
+	var buf bytes.Buffer
+	_ = plainPage.Execute(&buf, struct{ Title, Message, Detail string }{title, message, detail})
+	Send(c, Page{Status: status, Body: buf.Bytes(), Keep: true, Caching: NoStore})
 }
