@@ -1019,7 +1019,7 @@ func warnOpenCallbacks(svc *app.Services, log *slog.Logger) {
 // GOGC environment variable sets it: the server's live heap is small (20-30
 // MB), so at Go's 100 it collected every few milliseconds under load. At 200
 // the 24-product page took 25% less CPU per request and initiation 10-15%
-// less, for about 10 MB more heap (docs/decisions.md, Performance).
+// less, for about 10 MB more heap (docs/decisions.md, "Operations").
 const serveGCPercent = 200
 
 // gcPercent sets serveGCPercent unless GOGC is set, and returns the target.

@@ -95,7 +95,7 @@ type Settings struct {
 	// AllowedOrigins (the CORS list: the store's own field, Store.AllowedOrigins,
 	// set with PATCH stores/{id}/) together are the origins a checkout's
 	// callback_url may have; both empty: any http(s) URL (docs/decisions.md,
-	// "Hardening").
+	// "CORS and callback origins").
 	CallbackOrigins []string `json:"callback_origins"`
 	AllowedOrigins  []string `json:"-"`
 }
