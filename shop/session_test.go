@@ -27,6 +27,7 @@ func signIn(t *testing.T, e *testenv.Env, b *browser, storeID uint64, email stri
 }
 
 func TestSignInMergesCart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	cid, _ := e.Shopper(s.id, "ann@example.com")
@@ -72,6 +73,7 @@ func TestSignInMergesCart(t *testing.T) {
 }
 
 func TestSignedInCheckout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	cid, _ := e.Shopper(s.id, "ann@example.com")
@@ -108,6 +110,7 @@ func TestSignedInCheckout(t *testing.T) {
 }
 
 func TestSessionRefreshAndSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	bravo := newCartStore(t, e, "Bravo")
@@ -166,6 +169,7 @@ func TestSessionRefreshAndSignOut(t *testing.T) {
 }
 
 func TestSessionCookieSecure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{SecureCookies: true})
 	s := newCartStore(t, e, "Acme")
 	e.Shopper(s.id, "ann@example.com")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestHomeByHost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	b, _ := e.Store("Bravo")
@@ -29,6 +30,7 @@ func TestHomeByHost(t *testing.T) {
 }
 
 func TestDefaultStore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
 	e.Store("Acme")
 	newBrowser(t, e, "127.0.0.1").get("/").expect(t, 200, "Acme")
@@ -36,6 +38,7 @@ func TestDefaultStore(t *testing.T) {
 }
 
 func TestNotFoundPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -51,6 +54,7 @@ func TestNotFoundPages(t *testing.T) {
 }
 
 func TestAssetsImmutable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
