@@ -3,14 +3,12 @@ package panel
 import (
 	"bytes"
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -552,43 +550,28 @@ func (p *panel) render(c *fiber.Ctx, status int, name string, v *view) error {
 // formError puts err on v for a form shown again, and returns the page status.
 // Internal errors are logged and read "internal error".
 func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
-	status := httpkit.StatusOfError(err)
-	if status == fiber.StatusInternalServerError {
+	pr := pagekit.ProblemOf(err)
+	if pr.Internal {
 		p.logError(c, err)
 	}
-	v.Error = app.ErrorMessage(err)
-	var ae *app.Error
-	if errors.As(err, &ae) {
-		v.Fields = ae.Fields
-	}
-	return status
+	v.Error, v.Fields = pr.Message, pr.Fields
+	return pr.Status
 }
 
 // fail shows the error page for err.
 func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
-	status := httpkit.StatusOfError(err)
-	msg := app.ErrorMessage(err)
-	switch status {
-	case fiber.StatusBadRequest:
-		var ae *app.Error
-		if errors.As(err, &ae) && len(ae.Fields) > 0 {
-			names := make([]string, 0, len(ae.Fields))
-			for k := range ae.Fields {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			for i, k := range names {
-				names[i] = fieldLabel(k) + ": " + ae.Fields[k]
-			}
-			msg += " (" + strings.Join(names, "; ") + ")"
-		}
-	case fiber.StatusNotFound:
-		msg = "There is nothing here, or it is not yours to see."
-	case fiber.StatusInternalServerError:
+	pr := pagekit.ProblemOf(err)
+	msg := pr.Message
+	switch {
+	case pr.Internal:
 		p.logError(c, err)
 		msg = "Something went wrong on our side. The details are in the server log."
+	case pr.Status == fiber.StatusNotFound:
+		msg = "There is nothing here, or it is not yours to see."
+	case pr.Status == fiber.StatusBadRequest && len(pr.Fields) > 0:
+		msg += " (" + pr.FieldsText(fieldLabel) + ")"
 	}
-	return p.errorPage(c, v, status, msg)
+	return p.errorPage(c, v, pr.Status, msg)
 }
 
 func (p *panel) logError(c *fiber.Ctx, err error) {

@@ -2,7 +2,6 @@ package shop
 
 import (
 	"bytes"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -180,20 +179,19 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 	}
 }
 
-// renderError renders err as the error page with its status: not_found is
-// the 404 page, every other app error its status and message; an error that
-// is not an app error is logged and shown as a plain failure.
+// renderError renders err as the error page with its status (pagekit.Problem):
+// not_found is the 404 page, every other app error its status and message;
+// an internal error is logged and shown as a plain failure.
 func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
-	var ae *app.Error
-	if !errors.As(err, &ae) {
+	pr := pagekit.ProblemOf(err)
+	if pr.Internal {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
-		ae = &app.Error{Code: app.EInternal, Message: msg("error.internal")}
+		pr.Message = msg("error.internal")
 	}
-	status := httpkit.StatusOf(ae.Code)
-	if ae.Code == app.ENotFound {
-		return s.render(c, rq, status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
+	if pr.Code == app.ENotFound {
+		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
 	}
-	return s.render(c, rq, status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, ae)
+	return s.render(c, rq, pr.Status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, pr)
 }
 
 // plainNotFound answers a host that names no active store: a plain page
