@@ -44,8 +44,12 @@ type cachedPage struct {
 	private bool
 	body    []byte
 	gz      []byte // body gzipped, when it has no token to put in
-	// parts is body cut at each csrfPlaceholder (nil: it has none).
+	// parts is body cut at each csrfPlaceholder (nil: it has none), with
+	// their CRC-32C and length for the ETag (pagekit.PartsETag).
 	parts   [][]byte
+	sum     uint32
+	n       int
+	etag    string // of body, when it has no parts
 	expires time.Time
 	// renewing: one request is rendering the page again; the others get
 	// this one meanwhile (for at most pageTTL more), not a render each.
@@ -119,8 +123,12 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 		}
 		if bytes.Contains(p.body, csrfPlaceholder) {
 			p.parts = bytes.Split(p.body, csrfPlaceholder)
-		} else if len(p.body) > 1400 {
-			p.gz = pagekit.Gzip(p.body, gzip.BestSpeed)
+			p.sum, p.n = pagekit.PartsSum(p.parts)
+		} else {
+			p.etag = pagekit.ETag(p.body)
+			if len(p.body) > 1400 {
+				p.gz = pagekit.Gzip(p.body, gzip.BestSpeed)
+			}
 		}
 		if p.status == fiber.StatusOK {
 			p.expires = now.Add(pageTTL)
@@ -135,9 +143,9 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 // cached bytes are never changed, so a page without a token is handed to
 // the response as it is (no copy).
 func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
-	if p.parts == nil {
-		sendPage(c, p.status, p.private, p.body, p.gz, true)
-		return
+	pg := pagekit.Page{Status: p.status, Caching: caching(p.private), Body: p.body, Gzip: p.gz, Keep: true, ETag: p.etag}
+	if p.parts != nil {
+		pg.Parts, pg.Fill, pg.ETag = p.parts, rq.CSRF, pagekit.PartsETag(p.sum, p.n, rq.CSRF)
 	}
-	sendPage(c, p.status, p.private, bytes.Join(p.parts, []byte(rq.CSRF)), nil, true)
+	pagekit.Send(c, pg)
 }

@@ -90,19 +90,16 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 		*rq.capture = cachedPage{status: status, private: private, body: bytes.Clone(buf.Bytes())}
 		return nil
 	}
-	sendPage(c, status, private, buf.Bytes(), nil, false)
+	pagekit.Send(c, pagekit.Page{Status: status, Body: buf.Bytes(), Caching: caching(private)}) // copied: buf is pooled
 	return nil
 }
 
-// sendPage writes an HTML answer (pagekit.Send): body, or gz, its gzip,
-// when the client takes gzip. body is copied unless keep says it stays
-// unchanged for as long as the response needs it.
-func sendPage(c *fiber.Ctx, status int, private bool, body, gz []byte, keep bool) {
-	caching := pagekit.Revalidate
+// caching is how a page may be kept: a private one not at all.
+func caching(private bool) pagekit.Caching {
 	if private {
-		caching = pagekit.PrivateNoStore
+		return pagekit.PrivateNoStore
 	}
-	pagekit.Send(c, pagekit.Page{Status: status, Body: body, Gzip: gz, Keep: keep, Caching: caching})
+	return pagekit.Revalidate
 }
 
 // baseURL is the scheme and host the request came to: the store was

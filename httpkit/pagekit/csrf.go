@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"hash"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +21,7 @@ import (
 // browser or host is worthless in another. The seed cookie itself proves
 // nothing: a cookie planted by someone else does not give them the token,
 // which needs the key.
-type CSRF struct{ key []byte }
+type CSRF struct{ macs *sync.Pool }
 
 // NewCSRF keys the tokens with secret (at least 32 random bytes, the same
 // in every process) for one purpose: a secret that also signs other things
@@ -27,18 +29,23 @@ type CSRF struct{ key []byte }
 func NewCSRF(secret []byte, purpose string) CSRF {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("pagekit csrf\x00" + purpose))
-	return CSRF{key: m.Sum(nil)}
+	key := m.Sum(nil)
+	return CSRF{macs: &sync.Pool{New: func() any { return hmac.New(sha256.New, key) }}}
 }
 
 // Token is the token of binding (its parts are joined unambiguously).
 func (k CSRF) Token(binding ...string) string {
-	m := hmac.New(sha256.New, k.key)
-	m.Write([]byte("csrf"))
-	for _, b := range binding {
-		m.Write([]byte{0})
-		m.Write([]byte(b))
+	m := k.macs.Get().(hash.Hash)
+	defer k.macs.Put(m)
+	m.Reset()
+	var buf [128]byte
+	b := append(buf[:0], "csrf"...)
+	for _, part := range binding {
+		b = append(append(b, 0), part...)
 	}
-	return hex.EncodeToString(m.Sum(nil)[:16])
+	m.Write(b)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(m.Sum(sum[:0])[:16])
 }
 
 // Valid reports whether got is the token of binding (constant time).
