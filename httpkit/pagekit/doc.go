@@ -11,7 +11,8 @@
 //     SetSecurityHeaders);
 //   - the one CSRF scheme: a token that is an HMAC of what it is bound to,
 //     a session or a browser's seed cookie with the host (CSRF);
-//   - the form decoder whose errors are per field (Field, DecodeForm);
+//   - the form decoder whose errors are per field (Field, DecodeForm,
+//     Problem.Fields);
 //   - flash notices (Flash) and the error page's wording (Problem).
 //
 // pagekit imports app for its error type only, and Fiber; it knows nothing

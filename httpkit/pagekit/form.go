@@ -1,7 +1,6 @@
 package pagekit
 
 import (
-	"errors"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -25,7 +24,7 @@ func (f Field) Secret() bool { return f.Type == "password" }
 
 // DecodeForm reads a urlencoded body of at most max bytes holding fields:
 // values are trimmed (passwords are not); one over its length, or not
-// UTF-8, is a validation error naming it (FieldErrors). Fields not listed
+// UTF-8, is a validation error naming it (ProblemOf(err).Fields). Fields not listed
 // are ignored; a missing one reads "" (Required is the service's to check,
 // with its own message).
 func DecodeForm(body []byte, max int, fields []Field) (map[string]string, error) {
@@ -50,14 +49,4 @@ func DecodeForm(body []byte, max int, fields []Field) (map[string]string, error)
 		vals[f.Name] = s
 	}
 	return vals, v.Err()
-}
-
-// FieldErrors are err's messages by field name, for a page that shows each
-// beside its field (nil when err names no field).
-func FieldErrors(err error) map[string]string {
-	var ae *app.Error
-	if errors.As(err, &ae) {
-		return ae.Fields
-	}
-	return nil
 }

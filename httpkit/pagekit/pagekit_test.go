@@ -3,6 +3,7 @@ package pagekit_test
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"storefront/app"
 	"storefront/httpkit/pagekit"
 )
 
@@ -275,12 +277,15 @@ func TestDecodeFormFieldErrors(t *testing.T) {
 		{strings.Repeat("x", 101), "body"},
 	} {
 		_, err := pagekit.DecodeForm([]byte(tc.body), 100, fields)
-		if fe := pagekit.FieldErrors(err); fe[tc.field] == "" {
+		if fe := pagekit.ProblemOf(err).Fields; fe[tc.field] == "" {
 			t.Errorf("%q: errors %v, want one on %s", tc.body, fe, tc.field)
 		}
 	}
-	if pagekit.FieldErrors(nil) != nil {
-		t.Fatal("no error has field errors")
+	if p := pagekit.ProblemOf(app.Errorf(app.EConflict, "taken")); p.Status != 409 || p.Fields != nil || p.Internal {
+		t.Fatalf("conflict: %+v", p)
+	}
+	if p := pagekit.ProblemOf(errors.New("disk on fire")); p.Status != 500 || !p.Internal {
+		t.Fatalf("internal: %+v", p)
 	}
 }
 
