@@ -193,3 +193,40 @@ func TestSessionCookieSecure(t *testing.T) {
 		}
 	}
 }
+
+// TestCSRFBoundToBrowserHostAndShopper: a form's token is the HMAC of the
+// host, the store, the browser's seed cookie and the signed-in shopper, so a
+// token taken from another browser, host or session is refused.
+func TestCSRFBoundToBrowserHostAndShopper(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, shop.Config{})
+	a, bravo := newCartStore(t, e, "Acme"), newCartStore(t, e, "Bravo")
+	e.Shopper(a.id, "ann@example.com")
+	ann := newBrowser(t, e, a.host)
+	guestToken, seed := ann.token(), ann.cookie("sf_csrf")
+	if guestToken == seed || len(guestToken) != 32 {
+		t.Fatalf("token %q is the cookie's value or malformed", guestToken)
+	}
+	signOut := func(b *browser, token string) *page {
+		return b.do("POST", "/test/sign-out", url.Values{"csrf": {token}})
+	}
+	// another browser (its own seed) cannot use Ann's token
+	other := newBrowser(t, e, a.host)
+	other.token()
+	signOut(other, guestToken).expect(t, 403, "Your session expired")
+	// Ann's seed and token on another store's host: refused there
+	elsewhere := newBrowser(t, e, bravo.host)
+	elsewhere.setCookie("sf_csrf", seed)
+	signOut(elsewhere, guestToken).expect(t, 403)
+	signOut(elsewhere, elsewhere.token()).expect(t, 303)
+	// the guest's token is worthless once she has signed in, and a signed-in one after sign-out
+	signIn(t, e, ann, a.id, "ann@example.com").expect(t, 303)
+	signOut(ann, guestToken).expect(t, 403)
+	shopperToken := ann.token()
+	signOut(ann, shopperToken).expect(t, 303)
+	ann.get("/test/who").expect(t, 200, "guest")
+	signOut(ann, shopperToken).expect(t, 403)
+	// no seed cookie: nothing is accepted
+	ann.setCookie("sf_csrf", "")
+	signOut(ann, guestToken).expect(t, 403)
+}
