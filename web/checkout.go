@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"embed"
-	_ "embed"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
