@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // passwordPage serves GET /admin/password/: the form to change one's own password.
@@ -28,8 +29,7 @@ func (p *panel) changePassword(c *fiber.Ctx, v *view) error {
 	}
 	p.sessions.drop(v.sid)
 	id := p.sessions.create(u)
-	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin",
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin"}, false)
 	v.sid = id
 	return p.redirect(c, v, "/admin/", ok1("Password changed. Every other session and API token of your account has ended."))
 }

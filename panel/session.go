@@ -300,17 +300,14 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 		return p.showLogin(c, v, p.formError(c, v, err))
 	}
 	u := r.User
-	c.Cookie(&fiber.Cookie{Name: deviceCookie, Value: r.Device, Path: "/admin", Expires: r.DeviceExpiresAt,
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+	pagekit.SetCookie(c, fiber.Cookie{Name: deviceCookie, Value: r.Device, Path: "/admin", Expires: r.DeviceExpiresAt}, false)
 	if p.h.svc.Admins.MustEnrolTOTP(u, p.h.svc.Stores.Get) {
 		next = "/admin/totp/"
 	}
 	// A browser-session cookie: the server ends the session after its lifetime.
 	id := p.sessions.create(u)
-	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin",
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
-	c.Cookie(&fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone,
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin"}, false)
+	pagekit.SetCookie(c, fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
 	p.h.log.Info("admin panel login", "admin_id", u.ID)
 	return c.Redirect(next, fiber.StatusSeeOther)
 }
@@ -318,8 +315,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 // logout serves POST /admin/logout/.
 func (p *panel) logout(c *fiber.Ctx, v *view) error {
 	p.sessions.drop(v.sid)
-	c.Cookie(&fiber.Cookie{Name: sessionCookie, Value: "", Path: "/admin", Expires: cookieGone,
-		HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
 	return c.Redirect("/admin/login/?out=1", fiber.StatusSeeOther)
 }
 

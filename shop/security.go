@@ -32,15 +32,14 @@ var pageHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "strict-origin-when-cr
 // setCookie sets a shop cookie: HttpOnly, SameSite=Lax, Secure behind https.
 // maxAge 0 makes a session cookie; a negative one deletes it.
 func (s *Shop) setCookie(c *fiber.Ctx, name, value string, maxAge time.Duration) {
-	ck := &fiber.Cookie{Name: name, Value: value, Path: "/", HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
-		Secure: s.cfg.SecureCookies || c.Protocol() == "https"}
+	ck := fiber.Cookie{Name: name, Value: value, Path: "/"}
 	switch {
 	case maxAge < 0:
 		ck.Value, ck.MaxAge, ck.Expires = "", -1, time.Unix(0, 0)
 	case maxAge > 0:
 		ck.MaxAge = int(maxAge / time.Second)
 	}
-	c.Cookie(ck)
+	pagekit.SetCookie(c, ck, s.cfg.SecureCookies)
 }
 
 // csrfSeed is a browser's CSRF seed cookie (the kit's one scheme, pagekit.CSRF).

@@ -88,8 +88,13 @@ func (s SeedCookie) Ensure(c *fiber.Ctx) string {
 	if !ok {
 		v = randomHex()
 	}
-	ck := &fiber.Cookie{Name: s.Name, Value: v, Path: s.Path, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
-		Secure: s.Secure || c.Protocol() == "https", MaxAge: int(s.MaxAge / time.Second)}
-	c.Cookie(ck)
+	SetCookie(c, fiber.Cookie{Name: s.Name, Value: v, Path: s.Path, MaxAge: int(s.MaxAge / time.Second)}, s.Secure)
 	return v
+}
+
+// SetCookie sets a cookie of a set of pages: HttpOnly and SameSite=Lax
+// always, Secure when secure (a https public URL) or behind https.
+func SetCookie(c *fiber.Ctx, ck fiber.Cookie, secure bool) {
+	ck.HTTPOnly, ck.SameSite, ck.Secure = true, fiber.CookieSameSiteLaxMode, secure || c.Protocol() == "https"
+	c.Cookie(&ck)
 }
