@@ -475,7 +475,7 @@ func (p *panel) toLogin(c *fiber.Ctx) error {
 
 // safeNext keeps a post-login redirect inside the panel.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/admin/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") ||
+	if !pagekit.LocalPath(next) || !strings.HasPrefix(next, "/admin/") ||
 		strings.HasPrefix(next, "/admin/login") || strings.HasPrefix(next, "/admin/logout") {
 		return "/admin/"
 	}

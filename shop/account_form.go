@@ -143,11 +143,10 @@ func retryAfter(c *fiber.Ctx, err error) {
 	}
 }
 
-// localNext is next when it is a path of this site ("/..." but not
-// "//..." nor "/\..."), else "/account/".
+// localNext is next when it is a path of this site (pagekit.LocalPath),
+// else "/account/".
 func localNext(next string) string {
-	if len(next) > 500 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
-		strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n\t") {
+	if !pagekit.LocalPath(next) {
 		return "/account/"
 	}
 	return next

@@ -297,3 +297,16 @@ func TestCSPBuilder(t *testing.T) {
 		t.Fatalf("CSP %q, want %q", got, want)
 	}
 }
+
+func TestLocalPath(t *testing.T) {
+	t.Parallel()
+	for next, want := range map[string]bool{
+		"/account/": true, "/admin/stores/1/?q=a%2Fb": true, "": false, "account": false, "//evil.example/": false,
+		"/\\evil.example": false, "/a\\b": false, "/a\r\nSet-Cookie: x": false, "/a\tb": false, "https://evil.example/": false,
+		"/" + strings.Repeat("a", 500): false,
+	} {
+		if got := pagekit.LocalPath(next); got != want {
+			t.Errorf("LocalPath(%q) = %v, want %v", next, got, want)
+		}
+	}
+}
