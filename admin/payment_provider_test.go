@@ -1,10 +1,7 @@
 package admin_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,36 +10,6 @@ import (
 	"storefront/app/payment/stripe"
 	"storefront/testenv"
 )
-
-// stripeAPI is a minimal Stripe API: the balance (a key containing
-// "revoked" is refused with 401, as Stripe refuses a bad key) and Checkout
-// Session creation. It counts the balance calls.
-func stripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		auth := r.Header.Get("Authorization")
-		switch {
-		case strings.Contains(auth, "revoked"):
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****oked"}}`)
-		case r.Method == "GET" && r.URL.Path == "/v1/balance":
-			balanceCalls.Add(1)
-			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
-		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
-			_ = r.ParseForm()
-			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
-				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
-				"client_reference_id": r.PostForm.Get("client_reference_id")})
-			w.Write(b)
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":{"type":"invalid_request_error","message":"unknown route %s"}}`, r.URL.Path)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // providerEnv is a server that allows the sandbox and Stripe for WALLET_A
 // (the sandbox by default) and only the sandbox for WALLET_B.
@@ -121,3 +88,6 @@ func rawHas(t *testing.T, raw []byte, want ...string) {
 		}
 	}
 }
+
+// stripeAPI is testenv.FakeStripeAPI.
+var stripeAPI = testenv.FakeStripeAPI

@@ -67,34 +67,6 @@ func walked(method, path string) bool {
 	return !strings.Contains(path, "*") && strings.Contains("GET POST PUT PATCH DELETE", method)
 }
 
-type roleCase struct {
-	user  *app.AdminUser
-	token string
-}
-
-// roleUsers makes a manager and a staff of store sid (and takes the owner).
-func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
-	out := map[string]roleCase{}
-	for _, role := range app.Roles {
-		email := role + "@roles.example.com"
-		if role == app.RoleOwner {
-			email = "owner@example.com"
-		} else if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "role-password", Role: role, StoreID: sid}); err != nil {
-			t.Fatal(err)
-		}
-		u, err := e.Svc.Admins.Get(map[string]uint64{app.RoleOwner: 1, app.RoleStaff: 2, app.RoleManager: 3}[role])
-		if err != nil || u.Role != role {
-			t.Fatalf("admin of role %s: %v %v", role, u, err)
-		}
-		tok, _, err := e.Svc.Admins.Token(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[role] = roleCase{user: u, token: tok}
-	}
-	return out
-}
-
 // TestRolesWalkAPI walks every admin API route as each role: 403 forbidden
 // exactly where the role table says so.
 func TestRolesWalkAPI(t *testing.T) {
@@ -109,10 +81,10 @@ func TestRolesWalkAPI(t *testing.T) {
 		path := concretePath(r.Path, sid)
 		for _, role := range app.Roles {
 			rc := users[role]
-			allowed := wantAllowed(t, rc.user, r.Method, path, "/api/v1/admin")
+			allowed := wantAllowed(t, rc.User, r.Method, path, "/api/v1/admin")
 			req := httptest.NewRequest(r.Method, path, bytes.NewReader([]byte("{}")))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+rc.token)
+			req.Header.Set("Authorization", "Bearer "+rc.Token)
 			resp, err := e.App.Test(req, -1)
 			if err != nil {
 				t.Fatal(err)
@@ -128,4 +100,10 @@ func TestRolesWalkAPI(t *testing.T) {
 	if seen < 100 {
 		t.Fatalf("walked %d requests, want every admin route", seen)
 	}
+}
+
+type roleCase = testenv.RoleUser
+
+func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
+	return e.RoleUsers(t, sid)
 }

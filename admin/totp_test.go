@@ -1,40 +1,12 @@
 package admin_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"storefront/app"
 	"storefront/testenv"
 )
-
-type totpEnrolment struct {
-	Secret string `json:"secret"`
-	URI    string `json:"otpauth_uri"`
-}
-
-// enrolTOTP enrols the admin of tok and returns the secret and recovery codes.
-func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
-	t.Helper()
-	var en totpEnrolment
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/", Token: tok}).Expect(t, 200, "").Decode(t, &en)
-	if en.Secret == "" || !strings.HasPrefix(en.URI, "otpauth://totp/Storefront:") || !strings.Contains(en.URI, "secret="+en.Secret) {
-		t.Fatalf("got enrolment %+v", en)
-	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": "000000"}}).
-		Expect(t, 400, "validation_failed")
-	var out struct {
-		RecoveryCodes []string `json:"recovery_codes"`
-	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": app.TOTPCode(en.Secret, e.Now())}}).
-		Expect(t, 200, "").Decode(t, &out)
-	if len(out.RecoveryCodes) != app.RecoveryCodes {
-		t.Fatalf("got %d recovery codes, want %d", len(out.RecoveryCodes), app.RecoveryCodes)
-	}
-	e.Advance(30 * time.Second) // the confirming code's step is spent
-	return en.Secret, out.RecoveryCodes
-}
 
 func TestAdminTOTPLogin(t *testing.T) {
 	e := testenv.New(t)
@@ -68,4 +40,8 @@ func TestAdminTOTPLogin(t *testing.T) {
 			t.Fatalf("got %+v, want enabled with %d codes left", me, app.RecoveryCodes-1)
 		}
 	})
+}
+
+func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
+	return e.EnrolTOTP(t, tok)
 }

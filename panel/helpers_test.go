@@ -2,21 +2,13 @@ package panel_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
-	"image/png"
 	"mime/multipart"
-	"net/http"
-	"net/http/httptest"
 	"path"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"storefront/app"
 	"storefront/app/payment/stripe"
@@ -59,28 +51,6 @@ func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail {
 		}
 	}
 	return out
-}
-
-// enrolTOTP enrols the admin of tok and returns the secret and recovery codes.
-func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
-	t.Helper()
-	var en totpEnrolment
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/", Token: tok}).Expect(t, 200, "").Decode(t, &en)
-	if en.Secret == "" || !strings.HasPrefix(en.URI, "otpauth://totp/Storefront:") || !strings.Contains(en.URI, "secret="+en.Secret) {
-		t.Fatalf("got enrolment %+v", en)
-	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": "000000"}}).
-		Expect(t, 400, "validation_failed")
-	var out struct {
-		RecoveryCodes []string `json:"recovery_codes"`
-	}
-	e.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": app.TOTPCode(en.Secret, e.Now())}}).
-		Expect(t, 200, "").Decode(t, &out)
-	if len(out.RecoveryCodes) != app.RecoveryCodes {
-		t.Fatalf("got %d recovery codes, want %d", len(out.RecoveryCodes), app.RecoveryCodes)
-	}
-	e.Advance(30 * time.Second) // the confirming code's step is spent
-	return en.Secret, out.RecoveryCodes
 }
 
 func from(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip} }
@@ -132,94 +102,6 @@ func providerEnv(t *testing.T, balanceCalls *atomic.Int64) *testenv.Env {
 
 func ptr[T any](v T) *T { return &v }
 
-// roleUsers makes a manager and a staff of store sid (and takes the owner).
-func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
-	out := map[string]roleCase{}
-	for _, role := range app.Roles {
-		email := role + "@roles.example.com"
-		if role == app.RoleOwner {
-			email = "owner@example.com"
-		} else if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "role-password", Role: role, StoreID: sid}); err != nil {
-			t.Fatal(err)
-		}
-		u, err := e.Svc.Admins.Get(map[string]uint64{app.RoleOwner: 1, app.RoleStaff: 2, app.RoleManager: 3}[role])
-		if err != nil || u.Role != role {
-			t.Fatalf("admin of role %s: %v %v", role, u, err)
-		}
-		tok, _, err := e.Svc.Admins.Token(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[role] = roleCase{user: u, token: tok}
-	}
-	return out
-}
-
-// stripeAPI is a minimal Stripe API: the balance (a key containing
-// "revoked" is refused with 401, as Stripe refuses a bad key) and Checkout
-// Session creation. It counts the balance calls.
-func stripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		auth := r.Header.Get("Authorization")
-		switch {
-		case strings.Contains(auth, "revoked"):
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****oked"}}`)
-		case r.Method == "GET" && r.URL.Path == "/v1/balance":
-			balanceCalls.Add(1)
-			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
-		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
-			_ = r.ParseForm()
-			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
-				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
-				"client_reference_id": r.PostForm.Get("client_reference_id")})
-			w.Write(b)
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":{"type":"invalid_request_error","message":"unknown route %s"}}`, r.URL.Path)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-// testJPEG is a w×h gradient JPEG with an EXIF segment (GPS position
-// included) spliced in after SOI, as a phone writes it.
-func testJPEG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
-		}
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
-		t.Fatal(err)
-	}
-	exif := []byte("Exif\x00\x00MM\x00\x2aGPSLatitude 48.8584 GPSLongitude 2.2945 SECRET-LOCATION")
-	seg := append([]byte{0xFF, 0xE1, byte((len(exif) + 2) >> 8), byte(len(exif) + 2)}, exif...)
-	raw := buf.Bytes()
-	return append(append(append([]byte{}, raw[:2]...), seg...), raw[2:]...)
-}
-
-func testPNG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.NRGBA{200, uint8(x), uint8(y), uint8(x % 256)}) // transparent parts
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 var ticketRE = regexp.MustCompile(`name="ticket" value="([^"]+)"`)
 
 type upload struct {
@@ -254,10 +136,6 @@ func wantAllowed(t *testing.T, u *app.AdminUser, method, path, prefix string) bo
 
 func (nopMailer) Send(app.Mail) error { return nil }
 
-type roleCase struct {
-	user  *app.AdminUser
-	token string
-}
 type auditItem struct {
 	ID         uint64  `json:"id"`
 	AdminEmail string  `json:"admin_email"`
@@ -267,11 +145,6 @@ type auditItem struct {
 	IP         string  `json:"ip"`
 	Via        string  `json:"via"`
 	Status     int     `json:"status"`
-}
-
-type totpEnrolment struct {
-	Secret string `json:"secret"`
-	URI    string `json:"otpauth_uri"`
 }
 
 // multipartBody builds a multipart body with one part per file, all named field.
@@ -318,4 +191,16 @@ func (b *browser) asset(name string) string {
 	}
 	b.t.Fatalf("the layout links no %s", name)
 	return ""
+}
+
+var testJPEG, testPNG, stripeAPI = testenv.JPEG, testenv.PNG, testenv.FakeStripeAPI
+
+type roleCase = testenv.RoleUser
+
+func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
+	return e.RoleUsers(t, sid)
+}
+
+func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
+	return e.EnrolTOTP(t, tok)
 }

@@ -1,0 +1,142 @@
+package testenv
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"storefront/app"
+)
+
+// What the admin API's and the panel's tests both need.
+
+// JPEG is a w×h gradient JPEG with an EXIF segment (GPS position included)
+// spliced in after SOI, as a phone writes it.
+func JPEG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	exif := []byte("Exif\x00\x00MM\x00\x2aGPSLatitude 48.8584 GPSLongitude 2.2945 SECRET-LOCATION")
+	seg := append([]byte{0xFF, 0xE1, byte((len(exif) + 2) >> 8), byte(len(exif) + 2)}, exif...)
+	raw := buf.Bytes()
+	return append(append(append([]byte{}, raw[:2]...), seg...), raw[2:]...)
+}
+
+// PNG is a w×h PNG with transparent parts.
+func PNG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.NRGBA{200, uint8(x), uint8(y), uint8(x % 256)}) // transparent parts
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// FakeStripeAPI is a minimal Stripe API: the balance (a key containing
+// "revoked" is refused with 401, as Stripe refuses a bad key) and Checkout
+// Session creation. It counts the balance calls.
+func FakeStripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		auth := r.Header.Get("Authorization")
+		switch {
+		case strings.Contains(auth, "revoked"):
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****oked"}}`)
+		case r.Method == "GET" && r.URL.Path == "/v1/balance":
+			balanceCalls.Add(1)
+			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
+		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
+			_ = r.ParseForm()
+			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
+				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
+				"client_reference_id": r.PostForm.Get("client_reference_id")})
+			w.Write(b)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"error":{"type":"invalid_request_error","message":"unknown route %s"}}`, r.URL.Path)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// RoleUser is an admin of one role and a token of theirs.
+type RoleUser struct {
+	User  *app.AdminUser
+	Token string
+}
+
+// RoleUsers makes a manager and a staff of store sid (and takes the owner).
+func (e *Env) RoleUsers(t *testing.T, sid uint64) map[string]RoleUser {
+	out := map[string]RoleUser{}
+	for _, role := range app.Roles {
+		email := role + "@roles.example.com"
+		if role == app.RoleOwner {
+			email = "owner@example.com"
+		} else if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "role-password", Role: role, StoreID: sid}); err != nil {
+			t.Fatal(err)
+		}
+		u, err := e.Svc.Admins.Get(map[string]uint64{app.RoleOwner: 1, app.RoleStaff: 2, app.RoleManager: 3}[role])
+		if err != nil || u.Role != role {
+			t.Fatalf("admin of role %s: %v %v", role, u, err)
+		}
+		tok, _, err := e.Svc.Admins.Token(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[role] = RoleUser{User: u, Token: tok}
+	}
+	return out
+}
+
+// EnrolTOTP enrols the admin of tok through the admin API and returns the
+// secret and recovery codes.
+func (e *Env) EnrolTOTP(t *testing.T, tok string) (string, []string) {
+	t.Helper()
+	var en struct {
+		Secret string `json:"secret"`
+		URI    string `json:"otpauth_uri"`
+	}
+	e.Do(Req{Method: "POST", Path: "/api/v1/admin/auth/totp/", Token: tok}).Expect(t, 200, "").Decode(t, &en)
+	if en.Secret == "" || !strings.HasPrefix(en.URI, "otpauth://totp/Storefront:") || !strings.Contains(en.URI, "secret="+en.Secret) {
+		t.Fatalf("got enrolment %+v", en)
+	}
+	e.Do(Req{Method: "POST", Path: "/api/v1/admin/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": "000000"}}).
+		Expect(t, 400, "validation_failed")
+	var out struct {
+		RecoveryCodes []string `json:"recovery_codes"`
+	}
+	e.Do(Req{Method: "POST", Path: "/api/v1/admin/auth/totp/confirm/", Token: tok, Body: map[string]string{"code": app.TOTPCode(en.Secret, e.Now())}}).
+		Expect(t, 200, "").Decode(t, &out)
+	if len(out.RecoveryCodes) != app.RecoveryCodes {
+		t.Fatalf("got %d recovery codes, want %d", len(out.RecoveryCodes), app.RecoveryCodes)
+	}
+	e.Advance(30 * time.Second) // the confirming code's step is spent
+	return en.Secret, out.RecoveryCodes
+}
