@@ -24,24 +24,6 @@ type auditPage struct {
 	NextCursor *string     `json:"next_cursor"`
 }
 
-// concretePath fills a route pattern's parameters: the store, a
-// payment-methods settings section (a sub-page with its own permission),
-// and ids that do not exist.
-func concretePath(pattern string, sid uint64) string {
-	segs := strings.Split(pattern, "/")
-	for i, s := range segs {
-		switch {
-		case s == ":store_id" || s == ":sid":
-			segs[i] = fmt.Sprint(sid)
-		case s == ":section":
-			segs[i] = "payment-methods"
-		case strings.HasPrefix(s, ":"):
-			segs[i] = "999999"
-		}
-	}
-	return strings.Join(segs, "/")
-}
-
 // deliveredMails returns the store's "delivered" mails of order id.
 func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail {
 	var out []*app.Mail
@@ -109,31 +91,6 @@ type upload struct {
 	data []byte
 }
 
-// walked reports whether a route is one of the admin's own (not a
-// catch-all) with a method the routes use.
-func walked(method, path string) bool {
-	return !strings.Contains(path, "*") && strings.Contains("GET POST PUT PATCH DELETE", method)
-}
-
-// wantAllowed asks the role table about a concrete admin path, and fails
-// when the route's resource is missing from it (a new route needs a line).
-func wantAllowed(t *testing.T, u *app.AdminUser, method, path, prefix string) bool {
-	t.Helper()
-	segs := segsAfter(path, prefix)
-	scoped := len(segs) >= 2 && segs[0] == "stores"
-	var ok bool
-	if scoped {
-		segs = segs[2:]
-		_, ok = app.StoreRoutePerm(method, segs)
-	} else {
-		_, ok = app.GlobalRoutePerm(method, segs)
-	}
-	if !ok {
-		t.Errorf("%s %s: no permission in app.StoreRoutePerms/GlobalRoutePerms", method, path)
-	}
-	return app.Allow(u, scoped, method, segs) == nil
-}
-
 func (nopMailer) Send(app.Mail) error { return nil }
 
 type auditItem struct {
@@ -167,17 +124,6 @@ func importPath(sid uint64) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/products/import/", sid)
 }
 
-// segsAfter splits path after prefix into its segments.
-func segsAfter(path, prefix string) []string {
-	var out []string
-	for _, s := range strings.Split(strings.TrimPrefix(path, prefix), "/") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 var assetRE = regexp.MustCompile(`/admin/static/[a-z]+\.[0-9a-f]{8}\.[a-z]+`)
 
 // asset is the fingerprinted URL of a static file, as the layout links it.
@@ -204,3 +150,6 @@ func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
 func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
 	return e.EnrolTOTP(t, tok)
 }
+
+// The role walk's helpers (testenv).
+var concretePath, walked, wantAllowed = testenv.ConcretePath, testenv.RouteWalked, testenv.WantAllowed

@@ -140,3 +140,53 @@ func (e *Env) EnrolTOTP(t *testing.T, tok string) (string, []string) {
 	e.Advance(30 * time.Second) // the confirming code's step is spent
 	return en.Secret, out.RecoveryCodes
 }
+
+// RouteWalked reports whether a route is one of the admin side's own (not a
+// catch-all) with a method the routes use, for the tests that walk every
+// route with every role.
+func RouteWalked(method, path string) bool {
+	return !strings.Contains(path, "*") && strings.Contains("GET POST PUT PATCH DELETE", method)
+}
+
+// WantAllowed asks the role table about a concrete admin path (after
+// prefix), and fails when the route's resource is missing from it (a new
+// route needs a line).
+func WantAllowed(t *testing.T, u *app.AdminUser, method, path, prefix string) bool {
+	t.Helper()
+	var segs []string
+	for _, s := range strings.Split(strings.TrimPrefix(path, prefix), "/") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	scoped := len(segs) >= 2 && segs[0] == "stores"
+	var ok bool
+	if scoped {
+		segs = segs[2:]
+		_, ok = app.StoreRoutePerm(method, segs)
+	} else {
+		_, ok = app.GlobalRoutePerm(method, segs)
+	}
+	if !ok {
+		t.Errorf("%s %s: no permission in app.StoreRoutePerms/GlobalRoutePerms", method, path)
+	}
+	return app.Allow(u, scoped, method, segs) == nil
+}
+
+// ConcretePath fills a route pattern's parameters: the store, a
+// payment-methods settings section (a sub-page with its own permission),
+// and ids that do not exist.
+func ConcretePath(pattern string, sid uint64) string {
+	segs := strings.Split(pattern, "/")
+	for i, s := range segs {
+		switch {
+		case s == ":store_id" || s == ":sid":
+			segs[i] = fmt.Sprint(sid)
+		case s == ":section":
+			segs[i] = "payment-methods"
+		case strings.HasPrefix(s, ":"):
+			segs[i] = "999999"
+		}
+	}
+	return strings.Join(segs, "/")
+}
