@@ -10,17 +10,6 @@ import (
 	"storefront/testenv"
 )
 
-// deliveredMails returns the store's "delivered" mails of order id.
-func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail {
-	var out []*app.Mail
-	for _, m := range e.Outbox(sid) {
-		if m.Kind == app.MailOrderDelivered && strings.Contains(m.Subject, fmt.Sprintf("#%d", id)) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // Issue 28 point 1: a move to DELIVERED records when and by whom, holds the
 // shopper's mail for the undo window, and POST .../undo-delivered/ takes it
 // back within the window (CONFIRMED again, shipped fulfilment kept, the mail
@@ -92,3 +81,5 @@ func TestAdminOrderUndoDelivered(t *testing.T) {
 	e.Do(testenv.Req{Method: "POST", Path: undo(late.ID), Token: e.OwnerToken}).Expect(t, 409, "invalid_order_state")
 	e.Do(testenv.Req{Method: "POST", Path: undo(o.ID), Token: e.OwnerToken}).Expect(t, 409, "invalid_order_state")
 }
+
+func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail { return e.DeliveredMails(sid, id) }

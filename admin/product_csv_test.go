@@ -41,15 +41,6 @@ type importData struct {
 	Rows, Created, Updated int
 }
 
-func productCount(t *testing.T, e *testenv.Env, sid uint64) int {
-	t.Helper()
-	page, err := e.Svc.Catalog.AdminProducts(sid, app.AdminProductQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page.Total
-}
-
 func TestProductExport(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
@@ -289,3 +280,5 @@ func TestProductImport(t *testing.T) {
 		importCSV(e, staffA, sid, "name,price\nStaff made,1\n").Expect(t, 200, "")
 	})
 }
+
+func productCount(t *testing.T, e *testenv.Env, sid uint64) int { return e.ProductCount(t, sid) }

@@ -24,17 +24,6 @@ type auditPage struct {
 	NextCursor *string     `json:"next_cursor"`
 }
 
-// deliveredMails returns the store's "delivered" mails of order id.
-func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail {
-	var out []*app.Mail
-	for _, m := range e.Outbox(sid) {
-		if m.Kind == app.MailOrderDelivered && strings.Contains(m.Subject, fmt.Sprintf("#%d", id)) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 func from(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip} }
 
 func importCSV(e *testenv.Env, token string, sid uint64, body string) *testenv.Response {
@@ -50,26 +39,6 @@ type nopMailer struct{}
 
 func opsPath(sid uint64, rest string, args ...any) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/", sid) + fmt.Sprintf(rest, args...)
-}
-
-// placeAs stores an order as PlaceOrder does, then sets who placed it.
-func placeAs(e *testenv.Env, sid, cid uint64, status, pay, email, name, phone string, p *app.Product, qty int64) *app.Order {
-	e.T.Helper()
-	o := e.PlaceOrder(sid, cid, status, pay, testenv.Line{Product: p, Qty: qty})
-	o.Email, o.ReceiverName, o.Phone = email, name, phone
-	if err := e.DB.Update(func(tx app.Tx) error { return tx.PutOrder(o) }); err != nil {
-		e.T.Fatal(err)
-	}
-	return o
-}
-
-func productCount(t *testing.T, e *testenv.Env, sid uint64) int {
-	t.Helper()
-	page, err := e.Svc.Catalog.AdminProducts(sid, app.AdminProductQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page.Total
 }
 
 // providerEnv is a server that allows the sandbox and Stripe for WALLET_A
@@ -92,17 +61,6 @@ type upload struct {
 }
 
 func (nopMailer) Send(app.Mail) error { return nil }
-
-type auditItem struct {
-	ID         uint64  `json:"id"`
-	AdminEmail string  `json:"admin_email"`
-	StoreID    *uint64 `json:"store_id"`
-	Action     string  `json:"action"`
-	Object     string  `json:"object"`
-	IP         string  `json:"ip"`
-	Via        string  `json:"via"`
-	Status     int     `json:"status"`
-}
 
 // multipartBody builds a multipart body with one part per file, all named field.
 func multipartBody(t testing.TB, field string, files ...upload) ([]byte, string) {
@@ -153,3 +111,13 @@ func enrolTOTP(t *testing.T, e *testenv.Env, tok string) (string, []string) {
 
 // The role walk's helpers (testenv).
 var concretePath, walked, wantAllowed = testenv.ConcretePath, testenv.RouteWalked, testenv.WantAllowed
+
+func placeAs(e *testenv.Env, sid, cid uint64, status, pay, email, name, phone string, p *app.Product, qty int64) *app.Order {
+	return e.PlaceOrderAs(sid, cid, status, pay, email, name, phone, p, qty)
+}
+
+func deliveredMails(e *testenv.Env, sid, id uint64) []*app.Mail { return e.DeliveredMails(sid, id) }
+
+func productCount(t *testing.T, e *testenv.Env, sid uint64) int { return e.ProductCount(t, sid) }
+
+type auditItem = testenv.AuditItem

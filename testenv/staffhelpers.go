@@ -190,3 +190,47 @@ func ConcretePath(pattern string, sid uint64) string {
 	}
 	return strings.Join(segs, "/")
 }
+
+// PlaceOrderAs stores an order as PlaceOrder does, then sets who placed it.
+func (e *Env) PlaceOrderAs(sid, cid uint64, status, pay, email, name, phone string, p *app.Product, qty int64) *app.Order {
+	e.T.Helper()
+	o := e.PlaceOrder(sid, cid, status, pay, Line{Product: p, Qty: qty})
+	o.Email, o.ReceiverName, o.Phone = email, name, phone
+	if err := e.DB.Update(func(tx app.Tx) error { return tx.PutOrder(o) }); err != nil {
+		e.T.Fatal(err)
+	}
+	return o
+}
+
+// DeliveredMails returns the store's "delivered" mails of order id.
+func (e *Env) DeliveredMails(sid, id uint64) []*app.Mail {
+	var out []*app.Mail
+	for _, m := range e.Outbox(sid) {
+		if m.Kind == app.MailOrderDelivered && strings.Contains(m.Subject, fmt.Sprintf("#%d", id)) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ProductCount is how many products store sid has (active and hidden).
+func (e *Env) ProductCount(t *testing.T, sid uint64) int {
+	t.Helper()
+	page, err := e.Svc.Catalog.AdminProducts(sid, app.AdminProductQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Total
+}
+
+// AuditItem is an entry of GET /api/v1/admin/audit-log/.
+type AuditItem struct {
+	ID         uint64  `json:"id"`
+	AdminEmail string  `json:"admin_email"`
+	StoreID    *uint64 `json:"store_id"`
+	Action     string  `json:"action"`
+	Object     string  `json:"object"`
+	IP         string  `json:"ip"`
+	Via        string  `json:"via"`
+	Status     int     `json:"status"`
+}
