@@ -78,10 +78,10 @@ test-race:
 test-browser:
 	$(GO) test -count=1 -timeout 30m ./e2e/browser
 
-# test-pg: the HTTP suites of web and admin again on PostgreSQL (without
+# test-pg: the HTTP suites of web, admin and panel again on PostgreSQL (without
 # -race: test-race ran the same code under the race detector).
 test-pg:
-	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin
+	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin ./panel
 
 # test-client: the TypeScript client against the OpenAPI document and the
 # demo binary (scripts/tscheck.sh), the headless example type-checked, built
@@ -125,8 +125,8 @@ bench-1m: build
 # the CSV export's rows per second (docs/benchmarks.md, "Panel").
 # The product list alone then runs again on a throwaway PostgreSQL.
 bench-panel:
-	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./admin
-	scripts/with-postgres.sh env STOREFRONT_TEST_BACKEND=postgres $(GO) test -run '^$$' -bench 'BenchmarkPanelProducts100k' -benchtime 200x -benchmem -timeout 30m ./admin
+	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./panel
+	scripts/with-postgres.sh env STOREFRONT_TEST_BACKEND=postgres $(GO) test -run '^$$' -bench 'BenchmarkPanelProducts100k' -benchtime 200x -benchmem -timeout 30m ./panel
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).

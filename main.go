@@ -40,6 +40,8 @@ import (
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
 	"storefront/asynclog"
+	"storefront/httpkit"
+	"storefront/panel"
 	"storefront/shop"
 	"storefront/storage"
 	"storefront/storage/postgres"
@@ -405,13 +407,18 @@ func (s *instance) buildHTTP() error {
 		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
 	s.srv, s.metrics = srv, metrics
-	srv.UploadAuth = admin.Register(srv.App, svc, admin.Config{
+	api := admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup:         s.backup,
 		Backups:        s.listBackupFiles,
+	})
+	pages := panel.Register(srv.App, svc, panel.Config{
+		CursorSecret:   cursorSecret,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		ShopURL:        shopURL(cfg),
-	}).UploadAllowed // authenticated before an upload's body is read
+	})
+	srv.UploadAuth = httpkit.AnyUpload(api.UploadAllowed, pages.UploadAllowed) // authenticated before an upload's body is read
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return failed("broken OpenAPI document", err)
 	}
@@ -996,7 +1003,7 @@ func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Ser
 // GOGC environment variable sets it: the server's live heap is small (20-30
 // MB), so at Go's 100 it collected every few milliseconds under load. At 200
 // the 24-product page took 25% less CPU per request and initiation 10-15%
-// less, for about 10 MB more heap (docs/decisions.md, Performance).
+// less, for about 10 MB more heap (docs/decisions.md, "Operations").
 const serveGCPercent = 200
 
 // gcPercent sets serveGCPercent unless GOGC is set, and returns the target.

@@ -12,17 +12,6 @@ import (
 	"storefront/testenv"
 )
 
-// placeAs stores an order as PlaceOrder does, then sets who placed it.
-func placeAs(e *testenv.Env, sid, cid uint64, status, pay, email, name, phone string, p *app.Product, qty int64) *app.Order {
-	e.T.Helper()
-	o := e.PlaceOrder(sid, cid, status, pay, testenv.Line{Product: p, Qty: qty})
-	o.Email, o.ReceiverName, o.Phone = email, name, phone
-	if err := e.DB.Update(func(tx app.Tx) error { return tx.PutOrder(o) }); err != nil {
-		e.T.Fatal(err)
-	}
-	return o
-}
-
 func opsPath(sid uint64, rest string, args ...any) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/", sid) + fmt.Sprintf(rest, args...)
 }
@@ -311,4 +300,8 @@ func TestAdminOrderCancelRefund(t *testing.T) {
 	if o := e.Order(sid, o3.ID); o.RefundedAmount != 500 || o.PaymentStatus != app.PaymentPartiallyRefunded {
 		t.Fatalf("order after the shopper's refund: %s %s, want 5.00 PARTIALLY_REFUNDED", o.RefundedAmount, o.PaymentStatus)
 	}
+}
+
+func placeAs(e *testenv.Env, sid, cid uint64, status, pay, email, name, phone string, p *app.Product, qty int64) *app.Order {
+	return e.PlaceOrderAs(sid, cid, status, pay, email, name, phone, p, qty)
 }

@@ -2,7 +2,7 @@ package app
 
 import "slices"
 
-// Perm is one permission of the admin side (decisions.md, "Staff roles").
+// Perm is one permission of the admin side (docs/decisions.md, "Staff roles").
 // A role is a fixed set of them (RolePerms); every admin route needs one
 // (StoreRoutePerms, GlobalRoutePerms) or none (PermAny).
 type Perm string

@@ -2,7 +2,6 @@ package shop
 
 import (
 	"bytes"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
 // Config is what the shop needs besides the services.
@@ -66,8 +66,9 @@ type Shop struct {
 	cfg     Config
 	svc     services
 	log     *slog.Logger
-	pages   map[string]*pageTemplate
-	assets  assetSet
+	pages   *pagekit.Templates
+	assets  *pagekit.Assets
+	csrf    pagekit.CSRF
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
@@ -90,6 +91,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 	svc.Orders.SetShopHost(cfg.Host)
 	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
 	s.bufs.New = func() any { return new(bytes.Buffer) }
+	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
@@ -165,17 +167,17 @@ type pageFunc func(c *fiber.Ctx, rq *request) error
 // as a page.
 func (s *Shop) page(fn pageFunc) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		setPageHeaders(c)
+		pageHeaders.Set(c)
 		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
 		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
-		rq.CSRF = s.csrfToken(c)
-		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
+		s.loadSession(c, rq)
+		rq.CSRF = s.csrfToken(c, rq)
+		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
 			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
 		}
-		s.loadSession(c, rq)
 		if err := fn(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}
@@ -183,20 +185,19 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 	}
 }
 
-// renderError renders err as the error page with its status: not_found is
-// the 404 page, every other app error its status and message; an error that
-// is not an app error is logged and shown as a plain failure.
+// renderError renders err as the error page with its status (pagekit.Problem):
+// not_found is the 404 page, every other app error its status and message;
+// an internal error is logged and shown as a plain failure.
 func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
-	var ae *app.Error
-	if !errors.As(err, &ae) {
+	pr := pagekit.ProblemOf(err)
+	if pr.Internal {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
-		ae = &app.Error{Code: app.EInternal, Message: msg("error.internal")}
+		pr.Message = msg("error.internal")
 	}
-	status := httpkit.StatusOf(ae.Code)
-	if ae.Code == app.ENotFound {
-		return s.render(c, rq, status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
+	if pr.Code == app.ENotFound {
+		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
 	}
-	return s.render(c, rq, status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, ae)
+	return s.render(c, rq, pr.Status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, pr)
 }
 
 // plainNotFound answers a host that names no active store: a plain page

@@ -9,6 +9,7 @@ import (
 )
 
 func TestHomeByHost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	b, _ := e.Store("Bravo")
@@ -30,6 +31,7 @@ func TestHomeByHost(t *testing.T) {
 }
 
 func TestDefaultStore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
 	e.Store("Acme")
 	newBrowser(t, e, "127.0.0.1").get("/").expect(t, 200, "Acme")
@@ -37,6 +39,7 @@ func TestDefaultStore(t *testing.T) {
 }
 
 func TestNotFoundPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -52,6 +55,7 @@ func TestNotFoundPages(t *testing.T) {
 }
 
 func TestAssetsImmutable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))

@@ -28,6 +28,8 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/app/webhook"
+	"storefront/httpkit"
+	"storefront/panel"
 	"storefront/storage"
 	"storefront/storage/postgres/pgtest"
 	"storefront/web"
@@ -71,6 +73,9 @@ func (e *Env) With(t testing.TB) *Env {
 type Options struct {
 	Web   web.Config   // CursorSecret is filled in
 	Admin admin.Config // CursorSecret is filled in
+	// Panel is filled in with the CursorSecret, and Admin's TrustedProxies
+	// when it has none.
+	Panel panel.Config
 	// App sets service options (LoginFailures, Limiter); the env fills in
 	// PublicURL and GatewaySecrets when they are empty.
 	App app.Options
@@ -180,7 +185,12 @@ func NewWith(t testing.TB, opt Options) *Env {
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
 	opt.Admin.CursorSecret = cursor
-	e.Server.UploadAuth = admin.Register(e.App, e.Svc, opt.Admin).UploadAllowed
+	api := admin.Register(e.App, e.Svc, opt.Admin)
+	opt.Panel.CursorSecret = cursor
+	if opt.Panel.TrustedProxies == nil {
+		opt.Panel.TrustedProxies = opt.Admin.TrustedProxies
+	}
+	e.Server.UploadAuth = httpkit.AnyUpload(api.UploadAllowed, panel.Register(e.App, e.Svc, opt.Panel).UploadAllowed)
 	if opt.Routes != nil {
 		opt.Routes(e)
 	}
