@@ -221,7 +221,7 @@ type ContentTx interface {
 	DeleteBundle(storeID, id uint64) error
 }
 
-// UnitPriceAt is the one place cart and checkout price a unit: the catalog
+// UnitPriceAt is PriceAt inside a transaction (cart, quote, checkout): the catalog
 // price of the product or variant, or the lowest active flash deal on it. A
 // deal without a variant covers every variant of its product (never raising
 // a variant's price).
@@ -231,7 +231,7 @@ func UnitPriceAt(tx clockedContentTx, p *Product, variantID uint64) (Money, erro
 	if err != nil || len(deals) == 0 {
 		return price, err
 	}
-	return DealPrice(price, variantID, deals, tx.Now()), nil
+	return PriceAt(p, variantID, deals, tx.Now()).Unit(), nil
 }
 
 // ContentService serves the blog, flash deals and bundles.

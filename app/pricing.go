@@ -9,20 +9,7 @@ import (
 // no clock but the time they are given, so every rule is table-tested
 // without a transaction (pricing_test.go). OrderService.price reads what
 // they look at (the lines' products, the coupon, the store's settings) and
-// calls them; the cart prices a unit with the same DealPrice.
-
-// DealPrice is the unit price of a product or variant whose catalog price is
-// price under the flash deals of the product: the lowest deal running at now
-// that covers the variant (a deal of variant 0 covers them all), never more
-// than the catalog price.
-func DealPrice(price Money, variantID uint64, deals []*FlashDeal, now time.Time) Money {
-	for _, d := range deals {
-		if d.ActiveAt(now) && (d.VariantID == 0 || d.VariantID == variantID) && d.DealPrice < price {
-			price = d.DealPrice
-		}
-	}
-	return price
-}
+// calls them; the cart prices a unit with the same PriceAt (price.go).
 
 // PricedLine is one checkout line with what the catalog says of it. Lines of
 // one product share its *Product, so stock is taken from one count.
@@ -30,7 +17,7 @@ type PricedLine struct {
 	Product   *Product
 	VariantID uint64
 	Quantity  int64
-	UnitPrice Money  // the catalog's price now (DealPrice)
+	UnitPrice Money  // the catalog's price now (PriceAt's Unit)
 	Sent      *Money // the unit price the client sent, if any
 }
 
