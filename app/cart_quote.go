@@ -16,8 +16,11 @@ type CartQuote struct {
 	DeliveryFee Money  `json:"delivery_fee"`
 	Total       Money  `json:"total"`
 	Currency    string `json:"currency"`
-	// Delivery are the store's delivery options, the first the default.
-	Delivery []DeliveryOption `json:"delivery_options"`
+	// Delivery are the store's delivery options offered in the quote's
+	// country, the first the default; DeliveryOption is the one charged
+	// ("" : none).
+	Delivery       []DeliveryOption `json:"delivery_options"`
+	DeliveryOption string           `json:"delivery_option"`
 }
 
 // QuoteLine is one priced line with the stock left of its product or variant.
@@ -27,11 +30,14 @@ type QuoteLine struct {
 }
 
 // QuoteInput is a cart to price: its lines, the coupon applied ("" for
-// none) and the delivery fee chosen (nil: the store's first option).
+// none), the delivery option chosen ("" : by the fee sent, or else the
+// store's first), the delivery fee expected (nil: none) and the country.
 type QuoteInput struct {
-	Items       []CheckoutItem `json:"items"`
-	CouponCode  string         `json:"coupon_code"`
-	DeliveryFee *Money         `json:"delivery_fee"`
+	Items          []CheckoutItem `json:"items"`
+	CouponCode     string         `json:"coupon_code"`
+	DeliveryFee    *Money         `json:"delivery_fee"`
+	DeliveryOption string         `json:"delivery_option"`
+	Country        string         `json:"country"`
 }
 
 // Quote prices a cart of a store (a guest's cookie cart or a shopper's API
@@ -46,6 +52,9 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 		return q, Invalid("items", "must have at most 100 lines")
 	}
 	in.CouponCode = NormalizeCouponCode(in.CouponCode)
+	if in.Country = NormalizeCountry(in.Country); in.Country != "" && !ValidCountry(in.Country) {
+		return q, Invalid("country", "must be an ISO 3166-1 alpha-2 code such as \"US\"")
+	}
 	err := os.s.DB.View(func(tx Tx) error {
 		q = CartQuote{Items: []QuoteLine{}, Delivery: []DeliveryOption{}}
 		st, err := tx.SharedStore(storeID)
@@ -54,15 +63,17 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 		}
 		set := os.settingsOf(st)
 		q.Currency = st.Currency
-		if set.DeliveryOptions != nil {
-			q.Delivery = set.DeliveryOptions
+		for _, o := range set.DeliveryOptions {
+			if o.Serves(in.Country) {
+				q.Delivery = append(q.Delivery, o)
+			}
 		}
 		lines, err := quoteLines(tx, storeID, in.Items, &q)
 		if err != nil || len(lines) == 0 {
 			return err
 		}
 		pq := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
-			SentFee: in.DeliveryFee, Currency: st.Currency}
+			SentFee: in.DeliveryFee, Option: in.DeliveryOption, Country: in.Country, Currency: st.Currency}
 		if in.CouponCode != "" {
 			c, err := tx.CouponByCode(storeID, in.CouponCode)
 			if err != nil && !IsNotFound(err) {
@@ -77,6 +88,9 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 			return err
 		}
 		q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
+		if pr.Delivery != nil {
+			q.DeliveryOption = pr.Delivery.ID
+		}
 		for i := range q.Items {
 			q.Items[i].OrderItem = pr.Items[i]
 		}

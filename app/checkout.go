@@ -70,11 +70,17 @@ type CheckoutItem struct {
 // and Currency, when sent, must equal the server's; an omitted delivery_fee
 // means the store's first delivery option.
 type CheckoutInput struct {
-	ReceiverName  string         `json:"receiver_name"`
-	Phone         string         `json:"phone"`
-	Address       string         `json:"address"`
-	Email         string         `json:"email"`
-	DeliveryFee   *Money         `json:"delivery_fee"`
+	ReceiverName string `json:"receiver_name"`
+	Phone        string `json:"phone"`
+	Address      string `json:"address"`
+	Email        string `json:"email"`
+	DeliveryFee  *Money `json:"delivery_fee"`
+	// DeliveryOption names the delivery option (its id): its rule sets the
+	// fee, and an option that needs no address (a pickup) takes none.
+	DeliveryOption string `json:"delivery_option"`
+	// Country is where the order goes (ISO 3166-1 alpha-2): the delivery
+	// options offered are those of that country ("" : every option).
+	Country       string         `json:"country"`
 	Currency      string         `json:"currency"`
 	CouponCode    string         `json:"coupon_code"`
 	Items         []CheckoutItem `json:"items"`
@@ -112,7 +118,9 @@ func (i Idempotency) name() string {
 	return i.Name
 }
 
-func (in *CheckoutInput) validate(guest bool) error {
+// validate checks what a checkout says of itself; the address may be
+// empty only when noAddress (the option named is a pickup).
+func (in *CheckoutInput) validate(guest, noAddress bool) error {
 	var v Validation
 	in.ReceiverName = strings.TrimSpace(in.ReceiverName)
 	in.Phone = strings.TrimSpace(in.Phone)
@@ -120,9 +128,11 @@ func (in *CheckoutInput) validate(guest bool) error {
 	in.Email = strings.TrimSpace(in.Email)
 	in.CouponCode = NormalizeCouponCode(in.CouponCode)
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	in.Country = NormalizeCountry(in.Country)
 	v.Text("receiver_name", in.ReceiverName, true, 200)
 	v.Text("phone", in.Phone, true, 40)
-	v.Text("address", in.Address, true, 500)
+	v.Text("address", in.Address, !noAddress, 500)
+	v.Check(in.Country == "" || ValidCountry(in.Country), "country", "must be an ISO 3166-1 alpha-2 code such as \"US\"")
 	if guest || in.Email != "" {
 		v.Email("email", in.Email)
 	}
@@ -218,7 +228,7 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	if err != nil {
 		return res, err
 	}
-	if err := in.validate(customerID == 0); err != nil {
+	if err := in.validate(customerID == 0, os.pickup(storeID, in.DeliveryOption)); err != nil {
 		return res, err
 	}
 	if len(idem.Key) > MaxIdempotencyKey {
@@ -262,6 +272,26 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		os.s.Kick()
 	}
 	return res, nil
+}
+
+// pickup reports whether the store's delivery option id needs no address
+// (price checks it again in the checkout's transaction). It decodes the
+// settings of the cached store (not settingsOf's, which follows the
+// transaction's store record): only checkouts naming an option pay for it.
+func (os *OrderService) pickup(storeID uint64, id string) bool {
+	if id == "" {
+		return false
+	}
+	st, err := os.s.Stores.Cached(storeID)
+	if err != nil {
+		return false
+	}
+	for _, o := range st.Settings().DeliveryOptions {
+		if o.ID == id {
+			return !o.NeedsAddress
+		}
+	}
+	return false
 }
 
 // cartLines fills in.Items from the guest cart of in.CartToken, when sent,
@@ -579,7 +609,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		return nil, nil, nil, err
 	}
 	q := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
-		SentFee: in.DeliveryFee, Currency: st.Currency, SentCurrency: in.Currency}
+		SentFee: in.DeliveryFee, Option: in.DeliveryOption, Country: in.Country, Currency: st.Currency, SentCurrency: in.Currency}
 	if in.CouponCode != "" {
 		c, err := tx.CouponByCode(storeID, in.CouponCode)
 		if err != nil && !IsNotFound(err) {
@@ -593,13 +623,18 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	pickup := pr.Delivery != nil && in.DeliveryOption != "" && !pr.Delivery.NeedsAddress
+	if in.Address == "" && !pickup {
+		return nil, nil, nil, Invalid("address", "is required (for "+pr.Delivery.Name+")")
+	}
 	if err := ReserveStock(lines); err != nil {
 		return nil, nil, nil, err
 	}
 	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
 		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
-		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test}
+		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test,
+		DeliveryOption: in.DeliveryOption, Pickup: pickup}
 	if q.Coupon != nil {
 		o.CouponCode = q.Coupon.Code
 	}

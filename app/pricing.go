@@ -1,9 +1,6 @@
 package app
 
-import (
-	"strings"
-	"time"
-)
+import "time"
 
 // The pricing rules of checkout, as pure functions: they read no storage and
 // no clock but the time they are given, so every rule is table-tested
@@ -29,6 +26,8 @@ type Quote struct {
 	Now          time.Time
 	Delivery     []DeliveryOption // the store's options, first is the default
 	SentFee      *Money           // the delivery fee the client sent, if any
+	Option       string           // the delivery option named (its id); "" for none
+	Country      string           // the order's country ("" : none named)
 	Currency     string           // the store's
 	SentCurrency string           // as sent; "" for none
 }
@@ -37,12 +36,14 @@ type Quote struct {
 type Priced struct {
 	Items                                  []OrderItem
 	Subtotal, Discount, DeliveryFee, Total Money
+	Delivery                               *DeliveryOption // the option charged (nil: none)
 }
 
 // PriceOrder applies the rules in their order: line totals and the subtotal
 // (at most MaxMoney), the coupon (unknown, inactive, not started, expired,
 // used up, under its minimum: validation_failed on coupon_code), the
-// delivery fee (one of the store's; omitted: the first; no options: only 0),
+// delivery fee (DeliveryFee: the option named, or one of the store's;
+// omitted: the first; no options: only 0),
 // then the client's unit prices, fee and currency against the server's
 // (price_changed, naming every field that differs with the server's value),
 // and the total (at most MaxMoney).
@@ -72,8 +73,11 @@ func PriceOrder(q Quote) (Priced, error) {
 		}
 		pr.Discount = d
 	}
-	fee, offered := DeliveryFee(q.Delivery, q.SentFee)
-	pr.DeliveryFee = fee
+	fee, offered, opt, err := DeliveryFee(q.Delivery, DeliveryChoice{Option: q.Option, Country: q.Country, Sent: q.SentFee}, pr.Subtotal-pr.Discount)
+	if err != nil {
+		return pr, err
+	}
+	pr.DeliveryFee, pr.Delivery = fee, opt
 	if offered != "" {
 		changed["delivery_fee"] = offered
 	}
@@ -102,34 +106,6 @@ func LineOf(p *Product, variantID uint64, qty int64, unit Money) OrderItem {
 		name += " - " + v.Name
 	}
 	return OrderItem{ProductID: p.ID, VariantID: variantID, Name: name, UnitPrice: unit, Quantity: qty, LineTotal: unit * Money(qty)}
-}
-
-// DeliveryFee is the fee of an order: the one sent (when sent), else the
-// store's first option (0 without options). When the fee sent is not one the
-// store offers (with no options: anything but 0), offered lists the fees it
-// does offer, for a price_changed answer; it is "" when the fee is fine.
-func DeliveryFee(options []DeliveryOption, sent *Money) (fee Money, offered string) {
-	allowed := len(options) == 0 && (sent == nil || *sent == 0)
-	fees := make([]string, 0, len(options))
-	for _, d := range options {
-		fees = append(fees, d.Fee.String())
-		if sent != nil && *sent == d.Fee {
-			allowed = true
-		}
-	}
-	switch {
-	case sent != nil:
-		fee = *sent
-	case len(options) > 0:
-		fee, allowed = options[0].Fee, true
-	}
-	if allowed {
-		return fee, ""
-	}
-	if len(fees) == 0 {
-		fees = append(fees, Money(0).String())
-	}
-	return fee, strings.Join(fees, ", ")
 }
 
 // ReserveStock takes every line's quantity from its product (lines of one

@@ -157,8 +157,10 @@ type cartData struct {
 	// Coupon is the code applied; CouponInput what was typed (kept on
 	// error), CouponError the server's message about it.
 	Coupon, CouponInput, CouponError string
-	// Delivery is the id of the delivery option the totals are for.
+	// Delivery is the id of the delivery option the totals are for;
+	// Options the options offered with their fees for this cart.
 	Delivery string
+	Options  deliveryChoices
 	Notice   string // a message key: what the last form did
 	Error    string // what went wrong with the last form
 }
@@ -185,6 +187,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	if err != nil {
 		return err
 	}
+	d.Options = choicesOf(d.Quote)
 	if d.CouponError == "" {
 		d.CouponError = couponErr
 	}
@@ -197,8 +200,8 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (q app.CartQuote, delivery, couponErr string, err error) {
 	opt := deliveryOption(rq.Store.Settings().DeliveryOptions, id)
 	in := app.QuoteInput{Items: items, CouponCode: coupon}
-	if opt != nil {
-		in.DeliveryFee, delivery = &opt.Fee, opt.ID
+	if opt != nil { // its rule (free_over) sets the fee
+		in.DeliveryOption, delivery = opt.ID, opt.ID
 	}
 	q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	if err != nil && coupon != "" && fieldError(err, "coupon_code") != "" {
@@ -220,6 +223,53 @@ func deliveryOption(opts []app.DeliveryOption, id string) *app.DeliveryOption {
 		return &opts[0]
 	}
 	return nil
+}
+
+// deliveryChoice is a delivery option as the cart and checkout offer it:
+// its fee for the cart (app.DeliveryOption.FeeFor), and how much more the
+// cart needs for it to be free (0: it is, or never will be).
+type deliveryChoice struct {
+	ID, Name     string
+	Fee, FreeIn  app.Money
+	NeedsAddress bool
+}
+
+type deliveryChoices []deliveryChoice
+
+// choicesOf are the options of q with their fees for q's subtotal after
+// discounts.
+func choicesOf(q app.CartQuote) deliveryChoices {
+	net := q.Subtotal - q.Discount
+	out := make(deliveryChoices, 0, len(q.Delivery))
+	for _, o := range q.Delivery {
+		c := deliveryChoice{ID: o.ID, Name: o.Name, Fee: o.FeeFor(net), NeedsAddress: o.NeedsAddress}
+		if o.FreeOver != nil && c.Fee > 0 {
+			c.FreeIn = *o.FreeOver - net
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Of is the choice of id (nil: none).
+func (cs deliveryChoices) Of(id string) *deliveryChoice {
+	for i := range cs {
+		if cs[i].ID == id {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// NeedAddress reports whether every option needs an address (the
+// checkout's address field is then required as typed).
+func (cs deliveryChoices) NeedAddress() bool {
+	for _, c := range cs {
+		if !c.NeedsAddress {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldError is the message of a validation error about field ("" when err
@@ -405,6 +455,7 @@ var cartMessages = map[string]string{
 	"cart.delivery":         "Delivery",
 	"cart.delivery.update":  "Update delivery",
 	"cart.delivery.free":    "Free",
+	"cart.delivery.freein":  "Add %s more for free %s.",
 	"cart.subtotal":         "Subtotal",
 	"cart.discount":         "Discount",
 	"cart.deliveryfee":      "Delivery",
@@ -436,6 +487,7 @@ var cartMessages = map[string]string{
 	"checkout.receiver_name":  "Full name",
 	"checkout.phone":          "Phone",
 	"checkout.address":        "Delivery address",
+	"checkout.noaddress":      "no address needed",
 	"checkout.delivery":       "Delivery option",
 	"checkout.payment":        "Payment method",
 	"checkout.place":          "Place order and pay",
@@ -452,6 +504,7 @@ var cartMessages = map[string]string{
 	"return.next":         "What happens next",
 	"return.next.text":    "We will email you a confirmation and let you know when your order ships.",
 	"return.deliver.to":   "Delivering to",
+	"return.pickup":       "Pickup (no delivery address)",
 	"return.failed.title": "Payment not completed",
 	"return.failed.lead":  "Your payment for order %d did not go through.",
 	"return.retry":        "Try the payment again",

@@ -64,7 +64,9 @@ type checkoutData struct {
 	Errors map[string]string // field -> the server's message
 	Error  string            // about the whole form
 	Quote  app.CartQuote
-	Coupon string
+	// Options are the delivery options with their fees for this cart.
+	Options deliveryChoices
+	Coupon  string
 	// Methods are the payment methods the store's checkout accepts.
 	Methods []payMethod
 	// Test: a method takes test payments (the sandbox): no money moves.
@@ -164,6 +166,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	if err != nil {
 		return err
 	}
+	d.Options = choicesOf(d.Quote)
 	if couponErr != "" {
 		d.Coupon = ""
 		if d.Error == "" {
@@ -199,7 +202,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 		Currency: rq.Store.Currency, CouponCode: cc.Coupon, Items: items, PaymentMethod: f.PaymentMethod,
 		CallbackURL: c.Protocol() + "://" + c.Hostname() + "/checkout/return/"}
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
-		in.DeliveryFee = &opt.Fee
+		in.DeliveryOption = opt.ID // its rule sets the fee; a pickup takes no address
 	}
 	var customerID uint64
 	if rq.Customer != nil {

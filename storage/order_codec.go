@@ -31,6 +31,7 @@ import (
 //	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
 //	with orderShipped: string tracking_url, time shipped_at
 //	with orderDelivered: time delivered_at, string delivered_by
+//	with orderDeliveryOption: string delivery_option (orderPickup: pickup)
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
@@ -44,6 +45,10 @@ const (
 	orderGuestCart = 1 << 1
 	orderShipped   = 1 << 2
 	orderDelivered = 1 << 3
+	// orderDeliveryOption: the order names its delivery option;
+	// orderPickup: that option needs no address (no payload).
+	orderDeliveryOption = 1 << 4
+	orderPickup         = 1 << 5
 )
 
 // encodeOrder is the stored form of o.
@@ -58,7 +63,7 @@ func encodeOrder(o *app.Order) ([]byte, error) {
 func orderSize(o *app.Order) int {
 	n := 96 + len(o.Status) + len(o.PaymentStatus) + len(o.PaymentMethod) + len(o.PaymentSessionID) + len(o.ReceiverName) +
 		len(o.Phone) + len(o.Address) + len(o.Email) + len(o.Currency) + len(o.CouponCode) + len(o.CallbackURL) +
-		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL) + len(o.DeliveredBy)
+		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL) + len(o.DeliveredBy) + len(o.DeliveryOption)
 	for _, it := range o.Items {
 		n += 32 + len(it.Name)
 	}
@@ -101,6 +106,7 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if o.DeliveredBy != "" || !o.DeliveredAt.IsZero() {
 		flags |= orderDelivered
 	}
+	flags |= deliveryFlags(o)
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
 	b = binary.AppendUvarint(b, o.StoreID)
@@ -133,7 +139,22 @@ func appendOrder(b []byte, o *app.Order) []byte {
 		b = appendTime(b, o.DeliveredAt)
 		b = appendString(b, o.DeliveredBy)
 	}
+	if flags&orderDeliveryOption != 0 {
+		b = appendString(b, o.DeliveryOption)
+	}
 	return b
+}
+
+// deliveryFlags are the flags of o's delivery option.
+func deliveryFlags(o *app.Order) byte {
+	var f byte
+	if o.DeliveryOption != "" {
+		f |= orderDeliveryOption
+	}
+	if o.Pickup {
+		f |= orderPickup
+	}
+	return f
 }
 
 // appendOrderItems appends an order's lines.
@@ -218,6 +239,10 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	if v[1]&orderDelivered != 0 {
 		o.DeliveredAt, o.DeliveredBy = d.time(), d.str()
 	}
+	if v[1]&orderDeliveryOption != 0 {
+		o.DeliveryOption = d.str()
+	}
+	o.Pickup = v[1]&orderPickup != 0
 	if !d.done() {
 		return nil, errOrderCorrupt
 	}

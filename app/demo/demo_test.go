@@ -59,7 +59,9 @@ func TestSeed(t *testing.T) {
 		if !codes["WALLET_A"] || !codes["WALLET_B"] {
 			t.Fatalf("payment methods %v, want WALLET_A and WALLET_B", cfg.PaymentMethods)
 		}
-		if len(cfg.Delivery) != 3 || cfg.Delivery[0]["fee"] != "4.99" {
+		// what the demo's texts promise: free standard delivery over $50; pickup takes no address
+		if len(cfg.Delivery) != 3 || cfg.Delivery[0]["fee"] != "4.99" || cfg.Delivery[0]["free_over"] != "50.00" ||
+			cfg.Delivery[2]["needs_address"] != false {
 			t.Fatalf("delivery options %v", cfg.Delivery)
 		}
 	})
