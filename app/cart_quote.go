@@ -23,10 +23,13 @@ type CartQuote struct {
 	DeliveryOption string           `json:"delivery_option"`
 }
 
-// QuoteLine is one priced line with the stock left of its product or variant.
+// QuoteLine is one priced line with the stock left of its product or
+// variant. Short: the stock is below the quantity; the line is left out of
+// the totals, and checkout refuses it (out_of_stock) until it is changed.
 type QuoteLine struct {
 	OrderItem
 	Stock int64 `json:"stock"`
+	Short bool  `json:"short"`
 }
 
 // QuoteInput is a cart to price: its lines, the coupon applied ("" for
@@ -83,20 +86,42 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 				pq.Coupon = c
 			}
 		}
-		pr, err := PriceOrder(pq)
-		if err != nil {
-			return err
-		}
-		q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
-		if pr.Delivery != nil {
-			q.DeliveryOption = pr.Delivery.ID
-		}
-		for i := range q.Items {
-			q.Items[i].OrderItem = pr.Items[i]
-		}
-		return nil
+		return priceQuote(pq, &q)
 	})
 	return q, err
+}
+
+// priceQuote prices the lines of q that stock can serve (PriceOrder) and
+// shows the short ones at their price, out of the totals.
+func priceQuote(pq Quote, q *CartQuote) error {
+	all := pq.Lines
+	pq.Lines = make([]PricedLine, 0, len(all))
+	for i, l := range all {
+		if q.Items[i].Short {
+			q.Items[i].OrderItem = LineOf(l.Product, l.VariantID, l.Quantity, l.UnitPrice)
+		} else {
+			pq.Lines = append(pq.Lines, l)
+		}
+	}
+	if len(pq.Lines) == 0 {
+		return nil // nothing can be served: no totals
+	}
+	pr, err := PriceOrder(pq)
+	if err != nil {
+		return err
+	}
+	q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
+	if pr.Delivery != nil {
+		q.DeliveryOption = pr.Delivery.ID
+	}
+	n := 0
+	for i := range q.Items {
+		if !q.Items[i].Short {
+			q.Items[i].OrderItem = pr.Items[n]
+			n++
+		}
+	}
+	return nil
 }
 
 // quoteLines loads and prices the sellable lines of a cart, adding them to
@@ -121,7 +146,8 @@ func quoteLines(tx Tx, storeID uint64, items []CheckoutItem, q *CartQuote) ([]Pr
 			return nil, err
 		}
 		lines = append(lines, PricedLine{Product: p, VariantID: it.VariantID, Quantity: it.Quantity, UnitPrice: price})
-		q.Items = append(q.Items, QuoteLine{Stock: stockOf(p, it.VariantID)})
+		stock := stockOf(p, it.VariantID)
+		q.Items = append(q.Items, QuoteLine{Stock: stock, Short: stock < it.Quantity})
 		q.ItemCount += it.Quantity
 	}
 	return lines, nil

@@ -223,6 +223,17 @@ func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string
 // ratelimit.unpaid_orders_per_hour (429 rate_limited past it, before any
 // work); a refused checkout or an idempotent replay gives them back.
 func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
+	res, err := os.initiateFrom(storeID, customerID, ip, in, idem)
+	// a store that accepts no payment method refuses every checkout, whatever
+	// else is wrong with it; looked at on refusals only (a checkout that
+	// goes through had a method)
+	if err != nil && ErrorCode(err) != EInternal && ErrorCode(err) != ERateLimited && !os.s.Payments.Accepts(storeID) {
+		return res, &Error{Code: ENoPaymentMethod, Message: "this store cannot take payments yet: it accepts no payment method"}
+	}
+	return res, err
+}
+
+func (os *OrderService) initiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
 	var res CheckoutResult
 	guestCartID, err := os.cartLines(storeID, &in)
 	if err != nil {

@@ -163,10 +163,33 @@ type cartData struct {
 	Options  deliveryChoices
 	Notice   string // a message key: what the last form did
 	Error    string // what went wrong with the last form
+	// Short names the lines stock cannot serve (out of the totals);
+	// NoPayment: the store accepts no payment method. Either stops checkout.
+	Short     []string
+	NoPayment bool
+}
+
+// CanCheckout reports whether the cart may go on to checkout.
+func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
+
+// shortLines names the lines of q stock cannot serve, with what is left.
+func shortLines(q app.CartQuote) []string {
+	var out []string
+	for _, l := range q.Items {
+		if !l.Short {
+			continue
+		}
+		if l.Stock <= 0 {
+			out = append(out, l.Name+": "+msg("cart.stock.out"))
+		} else {
+			out = append(out, l.Name+": "+msgf("cart.stock.low", l.Stock))
+		}
+	}
+	return out
 }
 
 // notices are the messages a redirect may name (?m=).
-var notices = map[string]string{"added": "cart.added", "updated": "cart.updated", "removed": "cart.removed",
+var notices = map[string]string{"short": "cart.short", "added": "cart.added", "updated": "cart.updated", "removed": "cart.removed",
 	"coupon": "cart.coupon.applied", "nocoupon": "cart.coupon.removed"}
 
 // cartPage serves GET /cart/: the lines, the coupon, the delivery options
@@ -188,6 +211,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 		return err
 	}
 	d.Options = choicesOf(d.Quote)
+	d.Short, d.NoPayment = shortLines(d.Quote), len(s.methodsOf(rq.Store)) == 0
 	if d.CouponError == "" {
 		d.CouponError = couponErr
 	}
@@ -441,6 +465,10 @@ var cartMessages = map[string]string{
 	"cart.stock.low":        "Only %d left",
 	"cart.stock.out":        "Out of stock",
 	"cart.dropped":          "Some items are no longer available and were left out.",
+	"cart.short":            "Some items cannot be ordered as they are: change or remove them to check out.",
+	"cart.short.line":       "Not counted in the total",
+	"cart.nopay":            "This shop cannot take payments yet, so orders cannot be placed. Please come back later.",
+	"cart.nopay.owner":      "Shop owner: set up a payment method in the admin panel (Settings › Payment methods, and Payments on the store's overview).",
 	"cart.added":            "Added to your cart.",
 	"cart.updated":          "Your cart was updated.",
 	"cart.removed":          "The item was removed.",

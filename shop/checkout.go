@@ -74,6 +74,8 @@ type checkoutData struct {
 	// Verify: the order was refused until the shopper verifies their
 	// email address; the message links to the verification page.
 	Verify bool
+	// NoPayment: the store accepts no payment method: no form is shown.
+	NoPayment bool
 }
 
 // payMethod is a payment method as the page shows it; Test marks one
@@ -167,6 +169,9 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		return err
 	}
 	d.Options = choicesOf(d.Quote)
+	if len(shortLines(d.Quote)) > 0 { // refused until the cart is changed
+		return redirect(c, "/cart/?m=short")
+	}
 	if couponErr != "" {
 		d.Coupon = ""
 		if d.Error == "" {
@@ -174,6 +179,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		}
 	}
 	d.Methods = s.methodsOf(rq.Store)
+	d.NoPayment = len(d.Methods) == 0
 	for _, m := range d.Methods {
 		d.Test = d.Test || m.Test
 	}

@@ -53,3 +53,26 @@ func TestCartDeliveryRules(t *testing.T) {
 		t.Fatalf("mail (%v):\n%s", err, m.Text)
 	}
 }
+
+// TestCartShortLine: a line the stock can no longer serve is named in the
+// cart with what is left, left out of the totals, and checkout is refused
+// (no button; the page and a posted form send the shopper back to the cart)
+// until it is changed.
+func TestCartShortLine(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	s := newCartStore(t, e, "Acme")
+	b := newBrowser(t, e, s.host)
+	add(b, s.hammer.ID, 0, 3)
+	add(b, s.shirt.ID, s.small, 1)
+	co := b.get("/checkout/").expect(t, 200, "$57.50")
+	stock := int64(2)
+	editProduct(t, e, s.id, s.hammer.ID, app.ProductInput{Stock: &stock})
+	b.get("/cart/").expect(t, 200, "Some items cannot be ordered as they are", "Acme Hammer: Only 2 left", "Not counted in the total",
+		"$37.50", "$20.00").lacks(t, `href="/checkout/`, "$57.50")
+	b.get("/checkout/").expect(t, 303)
+	if p := b.do("POST", "/checkout/", checkoutForm(co.Body, app.WalletA)); p.Status != 303 || p.Location != "/cart/?m=short" {
+		t.Fatalf("a checkout with a short line: %d %q", p.Status, p.Location)
+	}
+	b.post("/cart/", "/cart/update", line(s.hammer.ID, 0, 2)).expect(t, 303)
+	b.get("/cart/").expect(t, 200, `href="/checkout/`, "$45.00").lacks(t, "cannot be ordered")
+}

@@ -128,3 +128,56 @@ func TestDeliveryPickup(t *testing.T) {
 		})
 	}
 }
+
+// TestNoPaymentMethod: a live store whose methods are all the sandbox
+// accepts none: every checkout is 409 no_payment_method, whatever else is
+// wrong with it; the same store with test mode on takes the order.
+func TestNoPaymentMethod(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, key := e.Store("Acme")
+	p := e.Product(sid, 0, "Lamp", 1000, 5)
+	if _, err := e.Svc.Stores.PatchConfig(sid, []byte(`{"payments_live": true}`)); err != nil {
+		t.Fatal(err)
+	}
+	noMethod := order(1, p)
+	delete(noMethod, "payment_method")
+	noAddress := order(1, p)
+	delete(noAddress, "address")
+	for name, body := range map[string]map[string]any{"Sandbox": order(1, p), "NoMethod": noMethod, "NoAddress": noAddress} {
+		t.Run(name, func(t *testing.T) {
+			e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: body}).Expect(t, 409, "no_payment_method")
+		})
+	}
+	if got := e.Stock(sid, p.ID); got != 5 {
+		t.Fatalf("stock %d, want 5", got)
+	}
+	if _, err := e.Svc.Stores.PatchConfig(sid, []byte(`{"payments_live": false}`)); err != nil {
+		t.Fatal(err)
+	}
+	initiate(t, e, key, "", order(1, p))
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: noAddress}).Expect(t, 400, "validation_failed")
+}
+
+// TestQuoteShortLine: a line over the stock left is flagged short and left
+// out of the quote's totals; initiation refuses it (out_of_stock).
+func TestQuoteShortLine(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, key := e.Store("Acme")
+	lamp := e.Product(sid, 0, "Lamp", 1000, 2)
+	mug := e.Product(sid, 0, "Mug", 500, 9)
+	var q struct {
+		Items []struct {
+			Name  string `json:"name"`
+			Short bool   `json:"short"`
+		} `json:"items"`
+		Subtotal string `json:"subtotal"`
+	}
+	items := []map[string]any{{"product_id": lamp.ID, "quantity": 3}, {"product_id": mug.ID, "quantity": 1}}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/quote/", Key: key, Body: map[string]any{"items": items}}).Expect(t, 200, "").Decode(t, &q)
+	if len(q.Items) != 2 || !q.Items[0].Short || q.Items[1].Short || q.Subtotal != "5.00" {
+		t.Fatalf("quote %+v", q)
+	}
+	e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: order(3, lamp)}).Expect(t, 409, "out_of_stock")
+}
