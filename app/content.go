@@ -172,6 +172,8 @@ type BundleItemView struct {
 	Quantity  int64   `json:"quantity"`
 	Name      string  `json:"name"`
 	UnitPrice Money   `json:"unit_price"`
+	// Slug is the product's (the shop links the item to its page).
+	Slug string `json:"-"`
 }
 
 // BundleView is a bundle on the wire.
@@ -348,7 +350,7 @@ func bundleView(tx CatalogTx, b *Bundle) (BundleView, bool, error) {
 		case !p.IsActive || (it.VariantID != 0 && p.Variant(it.VariantID) == nil):
 			whole = false
 		default:
-			iv.Name = p.Name
+			iv.Name, iv.Slug = p.Name, p.Slug
 			if vr := p.Variant(it.VariantID); vr != nil {
 				iv.Name += " - " + vr.Name
 			}

@@ -144,3 +144,20 @@ func TestOnePrice(t *testing.T) {
 		t.Errorf("price_changed: %s", r.Raw)
 	}
 }
+
+// TestBundleNoPrice: a bundle is ordered as its items at their own prices,
+// so the shop shows it without a price of its own (a price the cart would
+// not charge): its items, each linked to its page.
+func TestBundleNoPrice(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	sid, _ := e.Store("Acme")
+	lamp := e.Product(sid, 0, "Lamp", 1000, 5)
+	mug := e.Product(sid, 0, "Mug", 700, 5)
+	name, price, active := "Desk set", app.Money(1234), true
+	items := []app.BundleItem{{ProductID: lamp.ID, Quantity: 1}, {ProductID: mug.ID, Quantity: 2}}
+	if _, err := e.Svc.Content.SaveBundle(sid, 0, app.BundleInput{Name: &name, Items: &items, Price: &price, IsActive: &active}); err != nil {
+		t.Fatal(err)
+	}
+	newBrowser(t, e, hostOf("Acme")).get("/").expect(t, 200, "Desk set", `1 × <a href="/products/lamp/">Lamp</a>`, `2 × <a href="/products/mug/">Mug</a>`).
+		lacks(t, "$12.34", "$24.00")
+}
