@@ -119,7 +119,24 @@ var nullDeal = []byte(`"deal_price":null,"deal_ends_at":null}`)
 // names them (nil: every light field): the product's flash deal running at
 // the view's instant, null when none runs.
 func (l *LiveDeals) AppendDeal(dst []byte, start int, d Doc, fs FieldSet) ([]byte, error) {
-	wantPrice, wantEnds := fs.Has("deal_price"), fs.Has("deal_ends_at")
+	return l.Fields(fs).Append(dst, start, d)
+}
+
+// DealFields writes the deal members one field set names (a page's docs
+// share it: the set is looked at once).
+type DealFields struct {
+	l                   *LiveDeals
+	wantPrice, wantEnds bool
+}
+
+// Fields is the writer of the deal members fs names.
+func (l *LiveDeals) Fields(fs FieldSet) DealFields {
+	return DealFields{l: l, wantPrice: fs.Has("deal_price"), wantEnds: fs.Has("deal_ends_at")}
+}
+
+// Append is LiveDeals.AppendDeal with the field set looked at already.
+func (w DealFields) Append(dst []byte, start int, d Doc) ([]byte, error) {
+	l, wantPrice, wantEnds := w.l, w.wantPrice, w.wantEnds
 	if !wantPrice && !wantEnds {
 		return dst, nil
 	}

@@ -82,6 +82,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], de
 	b = append(b, `{"items":[`...)
 	var err error
 	tr := app.Trimmer{Fields: fs}
+	deal := deals.Fields(fs)
 	for i, d := range page.Items {
 		if i > 0 {
 			b = append(b, ',')
@@ -93,7 +94,7 @@ func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], de
 			b, err = tr.Append(b, d)
 		}
 		if err == nil {
-			b, err = deals.AppendDeal(b, start, d, fs)
+			b, err = deal.Append(b, start, d)
 		}
 		if err != nil {
 			return err
