@@ -68,9 +68,6 @@ type LiveDeals struct {
 	Until time.Time
 }
 
-// NoDeals is the view of a store without deals.
-var NoDeals = &LiveDeals{}
-
 // newLiveDeals is the view at now of deals (those ended are left out).
 func newLiveDeals(deals []*FlashDeal, now time.Time) *LiveDeals {
 	l := &LiveDeals{at: now}
