@@ -17,23 +17,32 @@ type CartQuote struct {
 	Total       Money  `json:"total"`
 	Currency    string `json:"currency"`
 	QuoteTax
-	// Delivery are the store's delivery options, the first the default.
-	Delivery []DeliveryOption `json:"delivery_options"`
+	// Delivery are the store's delivery options offered in the quote's
+	// country, the first the default; DeliveryOption is the one charged
+	// ("" : none).
+	Delivery       []DeliveryOption `json:"delivery_options"`
+	DeliveryOption string           `json:"delivery_option"`
 }
 
-// QuoteLine is one priced line with the stock left of its product or variant.
+// QuoteLine is one priced line with the stock left of its product or
+// variant. Short: the stock is below the quantity; the line is left out of
+// the totals, and checkout refuses it (out_of_stock) until it is changed.
 type QuoteLine struct {
 	OrderItem
 	Stock int64 `json:"stock"`
+	Short bool  `json:"short"`
 }
 
 // QuoteInput is a cart to price: its lines, the coupon applied ("" for
-// none) and the delivery fee chosen (nil: the store's first option).
+// none), the delivery option chosen ("" : by the fee sent, or else the
+// store's first), the delivery fee expected (nil: none) and the country.
 type QuoteInput struct {
-	Items       []CheckoutItem `json:"items"`
-	CouponCode  string         `json:"coupon_code"`
-	DeliveryFee *Money         `json:"delivery_fee"`
-	// Country and Region: the destination taxed (CheckoutInput's).
+	Items          []CheckoutItem `json:"items"`
+	CouponCode     string         `json:"coupon_code"`
+	DeliveryFee    *Money         `json:"delivery_fee"`
+	DeliveryOption string         `json:"delivery_option"`
+	// Country and Region: the destination taxed and delivered to
+	// (CheckoutInput's).
 	Country string `json:"country"`
 	Region  string `json:"region"`
 }
@@ -49,6 +58,7 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 	if len(in.Items) > MaxOrderLines {
 		return q, Invalid("items", "must have at most 100 lines")
 	}
+	in.Country, in.Region = NormalizeCountry(in.Country), NormalizeCountry(in.Region)
 	if err := checkQuoteDestination(in); err != nil {
 		return q, err
 	}
@@ -61,15 +71,17 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 		}
 		set := os.settingsOf(st)
 		q.Currency = st.Currency
-		if set.DeliveryOptions != nil {
-			q.Delivery = set.DeliveryOptions
+		for _, o := range set.DeliveryOptions {
+			if o.Serves(in.Country) {
+				q.Delivery = append(q.Delivery, o)
+			}
 		}
 		lines, err := quoteLines(tx, storeID, in.Items, &q)
 		if err != nil || len(lines) == 0 {
 			return err
 		}
 		pq := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
-			SentFee: in.DeliveryFee, Currency: st.Currency}
+			SentFee: in.DeliveryFee, Option: in.DeliveryOption, Currency: st.Currency}
 		set.taxQuote(&pq, in.Country, in.Region)
 		if in.CouponCode != "" {
 			c, err := tx.CouponByCode(storeID, in.CouponCode)
@@ -80,18 +92,43 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 				pq.Coupon = c
 			}
 		}
-		pr, err := PriceOrder(pq)
-		if err != nil {
-			return err
-		}
-		q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
-		q.QuoteTax = pr.quoteTax(pq)
-		for i := range q.Items {
-			q.Items[i].OrderItem = pr.Items[i]
-		}
-		return nil
+		return priceQuote(pq, &q)
 	})
 	return q, err
+}
+
+// priceQuote prices the lines of q that stock can serve (PriceOrder) and
+// shows the short ones at their price, out of the totals.
+func priceQuote(pq Quote, q *CartQuote) error {
+	all := pq.Lines
+	pq.Lines = make([]PricedLine, 0, len(all))
+	for i, l := range all {
+		if q.Items[i].Short {
+			q.Items[i].OrderItem = LineOf(l.Product, l.VariantID, l.Quantity, l.UnitPrice)
+		} else {
+			pq.Lines = append(pq.Lines, l)
+		}
+	}
+	if len(pq.Lines) == 0 {
+		return nil // nothing can be served: no totals
+	}
+	pr, err := PriceOrder(pq)
+	if err != nil {
+		return err
+	}
+	q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
+	q.QuoteTax = pr.quoteTax(pq)
+	if pr.Delivery != nil {
+		q.DeliveryOption = pr.Delivery.ID
+	}
+	n := 0
+	for i := range q.Items {
+		if !q.Items[i].Short {
+			q.Items[i].OrderItem = pr.Items[n]
+			n++
+		}
+	}
+	return nil
 }
 
 // quoteLines loads and prices the sellable lines of a cart, adding them to
@@ -116,7 +153,8 @@ func quoteLines(tx Tx, storeID uint64, items []CheckoutItem, q *CartQuote) ([]Pr
 			return nil, err
 		}
 		lines = append(lines, PricedLine{Product: p, VariantID: it.VariantID, Quantity: it.Quantity, UnitPrice: price})
-		q.Items = append(q.Items, QuoteLine{Stock: stockOf(p, it.VariantID)})
+		stock := stockOf(p, it.VariantID)
+		q.Items = append(q.Items, QuoteLine{Stock: stock, Short: stock < it.Quantity})
 		q.ItemCount += it.Quantity
 	}
 	return lines, nil

@@ -25,6 +25,10 @@ type CatalogService struct {
 	// details are the cached product details (detail_cache.go).
 	details SizedCache[detailKey, cachedDetail]
 	epoch   uint64 // bumped by changedAll (catalogGen)
+	// dealGen and deals are each store's deal generation, bumped on every
+	// deal write, and its deals (deal_cache.go).
+	dealGen map[uint64]uint64
+	deals   map[uint64]*storeDeals
 }
 
 // pageKey is a cached page's: its store, pageQuery, and whether it is a
@@ -56,7 +60,7 @@ func pageSize(k pageKey, p cachedPage) int {
 }
 
 func newCatalogService(d catalogDeps) *CatalogService {
-	return &CatalogService{s: d, gen: map[uint64]uint64{},
+	return &CatalogService{s: d, gen: map[uint64]uint64{}, dealGen: map[uint64]uint64{}, deals: map[uint64]*storeDeals{},
 		pages:   NewSizedCache(pageCacheBytes, pageSize),
 		details: NewSizedCache(detailCacheBytes, func(_ detailKey, d cachedDetail) int { return len(d.json) })}
 }
@@ -187,6 +191,7 @@ func (cs *CatalogService) changedAll() {
 	cs.epoch++ // every store's generation (genOf) changes with it
 	cs.pages.Clear()
 	cs.details.Clear()
+	clear(cs.deals)
 	cs.mu.Unlock()
 }
 

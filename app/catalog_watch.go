@@ -8,21 +8,31 @@ package app
 type catalogDB struct {
 	DB
 	changed func(storeID uint64)
+	// dealsChanged follows a transaction that wrote a store's flash deals
+	// (nil: changed alone).
+	dealsChanged func(storeID uint64)
 }
 
 func (d catalogDB) Update(fn func(Tx) error) error { return d.write(d.DB.Update, fn) }
 func (d catalogDB) Batch(fn func(Tx) error) error  { return d.write(d.DB.Batch, fn) }
 
 func (d catalogDB) write(run func(func(Tx) error) error, fn func(Tx) error) error {
-	var touched storeSet
+	var touched, dealt storeSet
 	err := run(func(tx Tx) error {
 		// Batch may run fn again (or with others that fail): collecting across
 		// attempts can only drop a page too many, never keep a stale one.
-		return fn(catalogTx{Tx: tx, touched: &touched})
+		return fn(catalogTx{Tx: tx, touched: &touched, dealt: &dealt})
 	})
 	if err == nil {
 		for _, id := range touched {
 			d.changed(id)
+		}
+		for _, id := range dealt {
+			if d.dealsChanged != nil {
+				d.dealsChanged(id)
+			} else {
+				d.changed(id)
+			}
 		}
 	}
 	return err
@@ -40,10 +50,21 @@ func (s *storeSet) add(id uint64) {
 	*s = append(*s, id)
 }
 
-// catalogTx records the stores whose catalog a transaction writes.
+// catalogTx records the stores whose catalog (and flash deals) a
+// transaction writes.
 type catalogTx struct {
 	Tx
-	touched *storeSet
+	touched, dealt *storeSet
+}
+
+func (t catalogTx) PutFlashDeal(d *FlashDeal) error {
+	t.dealt.add(d.StoreID)
+	return t.Tx.PutFlashDeal(d)
+}
+
+func (t catalogTx) DeleteFlashDeal(storeID, id uint64) error {
+	t.dealt.add(storeID)
+	return t.Tx.DeleteFlashDeal(storeID, id)
 }
 
 func (t catalogTx) PutCategory(c *Category) error {

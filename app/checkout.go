@@ -70,11 +70,14 @@ type CheckoutItem struct {
 // and Currency, when sent, must equal the server's; an omitted delivery_fee
 // means the store's first delivery option.
 type CheckoutInput struct {
-	ReceiverName  string         `json:"receiver_name"`
-	Phone         string         `json:"phone"`
-	Address       string         `json:"address"`
-	Email         string         `json:"email"`
-	DeliveryFee   *Money         `json:"delivery_fee"`
+	ReceiverName string `json:"receiver_name"`
+	Phone        string `json:"phone"`
+	Address      string `json:"address"`
+	Email        string `json:"email"`
+	DeliveryFee  *Money `json:"delivery_fee"`
+	// DeliveryOption names the delivery option (its id): its rule sets the
+	// fee, and an option that needs no address (a pickup) takes none.
+	DeliveryOption string `json:"delivery_option"`
 	Currency      string         `json:"currency"`
 	CouponCode    string         `json:"coupon_code"`
 	Items         []CheckoutItem `json:"items"`
@@ -89,8 +92,10 @@ type CheckoutInput struct {
 	// panelReturn: the server itself chose CallbackURL (the panel's test
 	// order returns to the panel), so no list need allow it.
 	panelReturn bool
-	// Country and Region are where the order goes, for its tax (optional;
-	// default: the store's store.country and store.region).
+	// Country and Region are where the order goes (ISO 3166-1 alpha-2, and
+	// the part of ISO 3166-2 after it), for its tax and the delivery
+	// options offered there (optional; default: the store's store.country
+	// and store.region).
 	Country string `json:"country"`
 	Region  string `json:"region"`
 }
@@ -122,7 +127,9 @@ func (i Idempotency) name() string {
 	return i.Name
 }
 
-func (in *CheckoutInput) validate(guest bool) error {
+// validate checks what a checkout says of itself; the address may be
+// empty only when noAddress (the option named is a pickup).
+func (in *CheckoutInput) validate(guest, noAddress bool) error {
 	var v Validation
 	in.ReceiverName = strings.TrimSpace(in.ReceiverName)
 	in.Phone = strings.TrimSpace(in.Phone)
@@ -130,9 +137,10 @@ func (in *CheckoutInput) validate(guest bool) error {
 	in.Email = strings.TrimSpace(in.Email)
 	in.CouponCode = NormalizeCouponCode(in.CouponCode)
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	in.Country, in.Region = NormalizeCountry(in.Country), NormalizeCountry(in.Region)
 	v.Text("receiver_name", in.ReceiverName, true, 200)
 	v.Text("phone", in.Phone, true, 40)
-	v.Text("address", in.Address, true, 500)
+	v.Text("address", in.Address, !noAddress, 500)
 	if guest || in.Email != "" {
 		v.Email("email", in.Email)
 	}
@@ -224,12 +232,23 @@ func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string
 // ratelimit.unpaid_orders_per_hour (429 rate_limited past it, before any
 // work); a refused checkout or an idempotent replay gives them back.
 func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
+	res, err := os.initiateFrom(storeID, customerID, ip, in, idem)
+	// a store that accepts no payment method refuses every checkout, whatever
+	// else is wrong with it; looked at on refusals only (a checkout that
+	// goes through had a method)
+	if err != nil && ErrorCode(err) != EInternal && ErrorCode(err) != ERateLimited && !os.s.Payments.Accepts(storeID) {
+		return res, &Error{Code: ENoPaymentMethod, Message: "this store cannot take payments yet: it accepts no payment method"}
+	}
+	return res, err
+}
+
+func (os *OrderService) initiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
 	var res CheckoutResult
 	guestCartID, err := os.cartLines(storeID, customerID, &in)
 	if err != nil {
 		return res, err
 	}
-	if err := in.validate(customerID == 0); err != nil {
+	if err := in.validate(customerID == 0, os.pickup(storeID, in.DeliveryOption)); err != nil {
 		return res, err
 	}
 	if len(idem.Key) > MaxIdempotencyKey {
@@ -273,6 +292,26 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		os.s.Kick()
 	}
 	return res, nil
+}
+
+// pickup reports whether the store's delivery option id needs no address
+// (price checks it again in the checkout's transaction). It decodes the
+// settings of the cached store (not settingsOf's, which follows the
+// transaction's store record): only checkouts naming an option pay for it.
+func (os *OrderService) pickup(storeID uint64, id string) bool {
+	if id == "" {
+		return false
+	}
+	st, err := os.s.Stores.Cached(storeID)
+	if err != nil {
+		return false
+	}
+	for _, o := range st.Settings().DeliveryOptions {
+		if o.ID == id {
+			return !o.NeedsAddress
+		}
+	}
+	return false
 }
 
 // cartLines fills in.Items from the cart the server holds: the guest cart
@@ -603,7 +642,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		return nil, nil, nil, err
 	}
 	q := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
-		SentFee: in.DeliveryFee, Currency: st.Currency, SentCurrency: in.Currency}
+		SentFee: in.DeliveryFee, Option: in.DeliveryOption, Currency: st.Currency, SentCurrency: in.Currency}
 	set.taxQuote(&q, in.Country, in.Region)
 	if in.CouponCode != "" {
 		c, err := tx.CouponByCode(storeID, in.CouponCode)
@@ -618,6 +657,10 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	pickup := pr.Delivery != nil && in.DeliveryOption != "" && !pr.Delivery.NeedsAddress
+	if in.Address == "" && !pickup {
+		return nil, nil, nil, Invalid("address", "is required (for "+pr.Delivery.Name+")")
+	}
 	if err := ReserveStock(lines); err != nil {
 		return nil, nil, nil, err
 	}
@@ -625,7 +668,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
 		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
 		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test,
-		OrderTax: pr.orderTax(q)}
+		OrderTax: pr.orderTax(q), DeliveryOption: in.DeliveryOption, Pickup: pickup}
 	if q.Coupon != nil {
 		o.CouponCode = q.Coupon.Code
 	}

@@ -16,7 +16,7 @@ import (
 
 // Event is one announced change.
 type Event struct {
-	Kind    string // EventStore, EventCatalog, EventRevocation
+	Kind    string // EventStore, EventCatalog, EventDeals, EventRevocation
 	StoreID uint64
 	Data    []byte // kind-specific (a revocation's JSON)
 	// Lost is set instead of a change when announcements may have been missed
@@ -29,6 +29,7 @@ const (
 	EventStore      = "store"      // a store record changed: its key and config caches
 	EventCatalog    = "catalog"    // a store's catalog changed: its category pages
 	EventRevocation = "revocation" // an access-token revocation was stored
+	EventDeals      = "deals"      // a store's flash deals changed: its deals and category pages
 )
 
 // Broadcaster is implemented by a storage shared by several processes.
@@ -81,6 +82,8 @@ func (s *Services) listen() {
 			s.Stores.forgetLocal(ev.StoreID)
 		case ev.Kind == EventCatalog:
 			s.Catalog.changedLocal(ev.StoreID)
+		case ev.Kind == EventDeals:
+			s.Catalog.dealsChanged(ev.StoreID)
 		case ev.Kind == EventRevocation:
 			var rv Revocation
 			if err := json.Unmarshal(ev.Data, &rv); err != nil {

@@ -172,6 +172,8 @@ type BundleItemView struct {
 	Quantity  int64   `json:"quantity"`
 	Name      string  `json:"name"`
 	UnitPrice Money   `json:"unit_price"`
+	// Slug is the product's (the shop links the item to its page).
+	Slug string `json:"-"`
 }
 
 // BundleView is a bundle on the wire.
@@ -221,7 +223,7 @@ type ContentTx interface {
 	DeleteBundle(storeID, id uint64) error
 }
 
-// UnitPriceAt is the one place cart and checkout price a unit: the catalog
+// UnitPriceAt is PriceAt inside a transaction (cart, quote, checkout): the catalog
 // price of the product or variant, or the lowest active flash deal on it. A
 // deal without a variant covers every variant of its product (never raising
 // a variant's price).
@@ -231,7 +233,7 @@ func UnitPriceAt(tx clockedContentTx, p *Product, variantID uint64) (Money, erro
 	if err != nil || len(deals) == 0 {
 		return price, err
 	}
-	return DealPrice(price, variantID, deals, tx.Now()), nil
+	return PriceAt(p, variantID, deals, tx.Now()).Unit(), nil
 }
 
 // ContentService serves the blog, flash deals and bundles.
@@ -348,7 +350,7 @@ func bundleView(tx CatalogTx, b *Bundle) (BundleView, bool, error) {
 		case !p.IsActive || (it.VariantID != 0 && p.Variant(it.VariantID) == nil):
 			whole = false
 		default:
-			iv.Name = p.Name
+			iv.Name, iv.Slug = p.Name, p.Slug
 			if vr := p.Variant(it.VariantID); vr != nil {
 				iv.Name += " - " + vr.Name
 			}

@@ -38,7 +38,8 @@ type cachedDetail struct {
 }
 
 // WithProductDetail calls fn with the JSON of an active product's detail:
-// every light member and its variants (Doc.AppendJSONWith). The bytes are
+// every light member and its variants (Doc.AppendJSONWith), and its flash
+// deal (LiveDeals.AppendDeal). The bytes are
 // shared with other requests: fn writes them out and neither keeps nor
 // changes them. fn runs outside any transaction.
 func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func(detail []byte) error) error {
@@ -50,17 +51,24 @@ func (cs *CatalogService) WithProductDetail(storeID uint64, slug string, fn func
 	if ok && hit.gen == gen && now.Before(hit.expires) {
 		return fn(hit.json)
 	}
+	deals, err := cs.Deals(storeID)
+	if err != nil {
+		return err
+	}
 	var detail []byte
-	err := cs.WithProductBySlug(storeID, slug, func(d Doc) error {
+	err = cs.WithProductBySlug(storeID, slug, func(d Doc) error {
 		var err error
-		detail, err = d.AppendJSONWith(make([]byte, 0, len(d)), "variants")
+		detail, err = d.AppendJSONWith(make([]byte, 0, len(d)+len(nullDeal)), "variants")
+		if err == nil {
+			detail, err = deals.AppendDeal(detail, 0, d, nil)
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if len(detail) <= detailMaxBytes {
-		cs.keepDetail(detailKey{storeID, strings.Clone(slug)}, cachedDetail{gen: gen, json: detail, expires: now.Add(CategoryCacheTTL)}, now)
+	if len(detail) <= detailMaxBytes { // kept until its deal starts or ends at the latest
+		cs.keepDetail(detailKey{storeID, strings.Clone(slug)}, cachedDetail{gen: gen, json: detail, expires: deals.Expires(now.Add(CategoryCacheTTL))}, now)
 	}
 	return fn(detail)
 }

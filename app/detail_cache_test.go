@@ -12,9 +12,11 @@ import (
 type detailTx struct {
 	Tx
 	during func()
+	reads  *int
 }
 
 func (t detailTx) ProductDocBySlug(storeID uint64, slug string) (Doc, error) {
+	*t.reads++
 	if t.during != nil {
 		t.during()
 	}
@@ -36,15 +38,20 @@ func (t detailTx) ProductDocs(storeID uint64, q ProductQuery) (Page[Doc], error)
 	return Page[Doc]{Items: []Doc{d}}, err
 }
 
+// The store has no flash deals (its reads are not counted below).
+func (t detailTx) FlashDeals(storeID uint64, lp ListParams) (Page[*FlashDeal], error) {
+	return Page[*FlashDeal]{}, nil
+}
+
 type detailDB struct {
 	DB
 	reads  *int
 	during func()
 }
 
+// View's reads of the catalog are counted (ProductDocBySlug), not the deals'.
 func (d detailDB) View(fn func(Tx) error) error {
-	*d.reads++
-	return fn(detailTx{during: d.during})
+	return fn(detailTx{during: d.during, reads: d.reads})
 }
 
 func newDetailCatalog(now *time.Time, during func()) (*CatalogService, *int) {
@@ -69,7 +76,7 @@ func detailOf(t *testing.T, cs *CatalogService, storeID uint64, slug string) str
 func TestDetailCacheValidation(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	cs, reads := newDetailCatalog(&now, nil)
-	want := `{"slug":"1/a","description":"` + strings.Repeat("x", 100) + `","variants":[1]}`
+	want := `{"slug":"1/a","description":"` + strings.Repeat("x", 100) + `","variants":[1],"deal_price":null,"deal_ends_at":null}`
 	for i := 0; i < 3; i++ {
 		if got := detailOf(t, cs, 1, "a"); got != want {
 			t.Fatalf("got %s, want %s", got, want)

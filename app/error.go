@@ -28,7 +28,10 @@ const (
 	EProviderDeclined = "payment_provider_declined"
 	// ETestPaymentsRefused: a live store (payments_live) refuses the test sandbox (409).
 	ETestPaymentsRefused = "test_payments_refused"
-	EInternal            = "internal"
+	// ENoPaymentMethod: the store accepts no payment method at all (none
+	// offered, none configured, or only test ones on a live store) (409).
+	ENoPaymentMethod = "no_payment_method"
+	EInternal        = "internal"
 	// Codes beyond the contract's table (docs/decisions.md, "Errors, envelope, lists and cursors").
 	ERequestTimeout  = "request_timeout"           // 408: the request did not arrive in time
 	EHeadersTooLarge = "request_headers_too_large" // 431: request line or headers over the limit
@@ -47,7 +50,7 @@ const (
 var Codes = []string{EValidation, EInvalidAPIKey, EStoreInactive, EUnauthorized, EInvalidCreds,
 	EEmailNotVerified, EForbidden, ENotFound, EConflict, EInvalidOrderState, EPriceChanged,
 	EOutOfStock, EPayloadTooLarge, ERateLimited, EProviderUnavailable, EProviderDeclined,
-	ETestPaymentsRefused, EInternal, ETOTPRequired, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
+	ETestPaymentsRefused, ENoPaymentMethod, EInternal, ETOTPRequired, ERequestTimeout, EHeadersTooLarge, EStorageFull, EStorageUnavailable}
 
 // Error is a domain error: a code from the list above, a message safe to show
 // to the client, and for validation the per-field messages.

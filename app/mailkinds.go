@@ -109,8 +109,8 @@ var DefaultMailTemplates = map[string]MailTemplate{
 	},
 	MailOrderDelivered: {
 		Subject: `Order #{{.Order.ID}} was delivered`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was delivered to:</p><p>{{.Order.ReceiverName}}<br>{{.Order.Address}}</p><p>We hope you enjoy it. <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Visit {{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was delivered to:\n{{.Order.ReceiverName}}\n{{.Order.Address}}\n\nWe hope you enjoy it.\n{{.Store.URL}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was delivered to:</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}</p><p>We hope you enjoy it. <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Visit {{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was delivered to:\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}\n\nWe hope you enjoy it.\n{{.Store.URL}}",
 	},
 	MailOrderCancelled: {
 		Subject: `Order #{{.Order.ID}} was cancelled`,
@@ -177,7 +177,7 @@ const mailOrderHTML = `{{define "order"}}<table role="presentation" width="100%"
 {{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%</td><td align="right">{{.Amount}}</td></tr>
 {{end}}<tr><td colspan="3" align="right"><b>Total</b></td><td align="right"><b>{{.Order.Total}} {{.Order.Currency}}</b></td></tr>
 </table>
-<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>Deliver to:</b> {{.Order.ReceiverName}}, {{.Order.Address}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
+<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
 
 const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
 {{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{.UnitPrice}} = {{.LineTotal}}
@@ -188,7 +188,7 @@ const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
 {{end}}Total: {{.Order.Total}} {{.Order.Currency}}{{with .Order.InvoiceNumber}}
 Invoice: {{.}}{{end}}
 
-Deliver to: {{.Order.ReceiverName}}, {{.Order.Address}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}`
+{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}`
 
 const mailLayoutHTML = `<!doctype html>
 <html>

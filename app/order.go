@@ -41,8 +41,12 @@ type Order struct {
 	Currency         string      `json:"currency"`
 	CouponCode       string      `json:"coupon_code"`
 	CouponID         uint64      `json:"coupon_id,omitempty"` // its use is given back when the order expires
-	RefundedAmount   Money       `json:"refunded_amount"`
-	CallbackURL      string      `json:"callback_url"`
+	// DeliveryOption is the id of the delivery option named at checkout
+	// ("" : none named); Pickup is set when that option needs no address.
+	DeliveryOption string `json:"delivery_option,omitempty"`
+	Pickup         bool   `json:"pickup,omitempty"`
+	RefundedAmount Money  `json:"refunded_amount"`
+	CallbackURL    string `json:"callback_url"`
 	// GuestCartID is the guest cart the order was placed from (cart_token):
 	// its lines go when the order is paid, as a shopper's cart lines do.
 	GuestCartID uint64 `json:"guest_cart_id,omitempty"`
@@ -135,6 +139,10 @@ type OrderView struct {
 	Total         Money           `json:"total"`
 	Currency      string          `json:"currency"`
 	CouponCode    string          `json:"coupon_code"`
+	// DeliveryOption is the delivery option named at checkout ("" : none);
+	// Pickup: it needs no address (the order is collected).
+	DeliveryOption string `json:"delivery_option"`
+	Pickup         bool   `json:"pickup"`
 	// Test: a test payment through the sandbox (no money moved).
 	Test bool `json:"test"`
 	// TrackingNumber and Carrier are set by the store once shipped ("" until then).
@@ -232,7 +240,8 @@ func (o *Order) View() OrderView {
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
 		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, TrackingNumber: o.TrackingNumber, Carrier: o.Carrier,
-		Fulfillment: o.Fulfillment(), CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt), OrderTaxView: o.taxView()}
+		Fulfillment: o.Fulfillment(), CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt), OrderTaxView: o.taxView(),
+		DeliveryOption: o.DeliveryOption, Pickup: o.Pickup}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus

@@ -274,6 +274,13 @@ func (ps *PaymentService) OfferedMethods(st *Store) []OfferedMethod {
 	return out
 }
 
+// Accepts reports whether a store's checkout accepts any payment method
+// (OfferedMethods is not empty); an unknown store accepts none.
+func (ps *PaymentService) Accepts(storeID uint64) bool {
+	st, err := ps.s.Stores.Cached(storeID)
+	return err == nil && len(ps.OfferedMethods(st)) > 0
+}
+
 // TakesTestPayments reports whether a store's checkout takes test payments
 // (a method it offers is served by the sandbox and payments_live is off):
 // the panel dashboard shows a banner then.

@@ -1,28 +1,12 @@
 package app
 
-import (
-	"strings"
-	"time"
-)
+import "time"
 
 // The pricing rules of checkout, as pure functions: they read no storage and
 // no clock but the time they are given, so every rule is table-tested
 // without a transaction (pricing_test.go). OrderService.price reads what
 // they look at (the lines' products, the coupon, the store's settings) and
-// calls them; the cart prices a unit with the same DealPrice.
-
-// DealPrice is the unit price of a product or variant whose catalog price is
-// price under the flash deals of the product: the lowest deal running at now
-// that covers the variant (a deal of variant 0 covers them all), never more
-// than the catalog price.
-func DealPrice(price Money, variantID uint64, deals []*FlashDeal, now time.Time) Money {
-	for _, d := range deals {
-		if d.ActiveAt(now) && (d.VariantID == 0 || d.VariantID == variantID) && d.DealPrice < price {
-			price = d.DealPrice
-		}
-	}
-	return price
-}
+// calls them; the cart prices a unit with the same PriceAt (price.go).
 
 // PricedLine is one checkout line with what the catalog says of it. Lines of
 // one product share its *Product, so stock is taken from one count.
@@ -30,7 +14,7 @@ type PricedLine struct {
 	Product   *Product
 	VariantID uint64
 	Quantity  int64
-	UnitPrice Money  // the catalog's price now (DealPrice)
+	UnitPrice Money  // the catalog's price now (PriceAt's Unit)
 	Sent      *Money // the unit price the client sent, if any
 }
 
@@ -42,6 +26,7 @@ type Quote struct {
 	Now          time.Time
 	Delivery     []DeliveryOption // the store's options, first is the default
 	SentFee      *Money           // the delivery fee the client sent, if any
+	Option       string           // the delivery option named (its id); "" for none
 	Currency     string           // the store's
 	SentCurrency string           // as sent; "" for none
 	// Tax are the store's tax settings; Country and Region the destination
@@ -60,12 +45,14 @@ type Priced struct {
 	TaxTotal         Money
 	DeliveryTaxRate  string
 	PricesIncludeTax bool
+	Delivery                               *DeliveryOption // the option charged (nil: none)
 }
 
 // PriceOrder applies the rules in their order: line totals and the subtotal
 // (at most MaxMoney), the coupon (unknown, inactive, not started, expired,
 // used up, under its minimum: validation_failed on coupon_code), the
-// delivery fee (one of the store's; omitted: the first; no options: only 0),
+// delivery fee (DeliveryFee: the option named, or one of the store's;
+// omitted: the first; no options: only 0),
 // then the client's unit prices, fee and currency against the server's
 // (price_changed, naming every field that differs with the server's value),
 // and the total (at most MaxMoney) with the tax (tax.go).
@@ -95,8 +82,11 @@ func PriceOrder(q Quote) (Priced, error) {
 		}
 		pr.Discount = d
 	}
-	fee, offered := DeliveryFee(q.Delivery, q.SentFee)
-	pr.DeliveryFee = fee
+	fee, offered, opt, err := DeliveryFee(q.Delivery, DeliveryChoice{Option: q.Option, Country: q.Country, Sent: q.SentFee}, pr.Subtotal-pr.Discount)
+	if err != nil {
+		return pr, err
+	}
+	pr.DeliveryFee, pr.Delivery = fee, opt
 	if offered != "" {
 		changed["delivery_fee"] = offered
 	}
@@ -122,34 +112,6 @@ func LineOf(p *Product, variantID uint64, qty int64, unit Money) OrderItem {
 		name += " - " + v.Name
 	}
 	return OrderItem{ProductID: p.ID, VariantID: variantID, Name: name, UnitPrice: unit, Quantity: qty, LineTotal: unit * Money(qty)}
-}
-
-// DeliveryFee is the fee of an order: the one sent (when sent), else the
-// store's first option (0 without options). When the fee sent is not one the
-// store offers (with no options: anything but 0), offered lists the fees it
-// does offer, for a price_changed answer; it is "" when the fee is fine.
-func DeliveryFee(options []DeliveryOption, sent *Money) (fee Money, offered string) {
-	allowed := len(options) == 0 && (sent == nil || *sent == 0)
-	fees := make([]string, 0, len(options))
-	for _, d := range options {
-		fees = append(fees, d.Fee.String())
-		if sent != nil && *sent == d.Fee {
-			allowed = true
-		}
-	}
-	switch {
-	case sent != nil:
-		fee = *sent
-	case len(options) > 0:
-		fee, allowed = options[0].Fee, true
-	}
-	if allowed {
-		return fee, ""
-	}
-	if len(fees) == 0 {
-		fees = append(fees, Money(0).String())
-	}
-	return fee, strings.Join(fees, ", ")
 }
 
 // ReserveStock takes every line's quantity from its product (lines of one

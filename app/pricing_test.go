@@ -37,30 +37,6 @@ func TestDealPrice(t *testing.T) {
 	}
 }
 
-func TestDeliveryFee(t *testing.T) {
-	opts := []DeliveryOption{{ID: "std", Fee: 500}, {ID: "exp", Fee: 1500}}
-	for _, c := range []struct {
-		name    string
-		options []DeliveryOption
-		sent    *Money
-		fee     Money
-		offered string
-	}{
-		{"no options, none sent", nil, nil, 0, ""},
-		{"no options, 0 sent", nil, money(0), 0, ""},
-		{"no options, a fee sent", nil, money(300), 300, "0.00"},
-		{"omitted: the first option", opts, nil, 500, ""},
-		{"second option sent", opts, money(1500), 1500, ""},
-		{"a fee not offered", opts, money(100), 100, "5.00, 15.00"},
-		{"0 sent with options", opts, money(0), 0, "5.00, 15.00"},
-	} {
-		fee, offered := DeliveryFee(c.options, c.sent)
-		if fee != c.fee || offered != c.offered {
-			t.Errorf("%s: got %d %q, want %d %q", c.name, fee, offered, c.fee, c.offered)
-		}
-	}
-}
-
 func TestLineOf(t *testing.T) {
 	p := &Product{ID: 4, Name: "Shirt", Variants: []Variant{{ID: 2, Name: "Large"}}}
 	if got := LineOf(p, 2, 3, 1999); got != (OrderItem{ProductID: 4, VariantID: 2, Name: "Shirt - Large", UnitPrice: 1999, Quantity: 3, LineTotal: 5997}) {

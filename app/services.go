@@ -102,7 +102,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s := &Services{Now: now, Tokens: tokens, Pass: pass, Log: log, Opt: opt, Limits: opt.Limiter, revocations: newRevocations()}
 	// Every service writes through catalogDB: a catalog write drops the
 	// store's cached category pages (the one place that does).
-	s.DB = catalogDB{DB: db, changed: func(storeID uint64) { s.Catalog.dropPages(storeID) }}
+	s.DB = catalogDB{DB: db, changed: func(id uint64) { s.Catalog.dropPages(id) }, dealsChanged: func(id uint64) { s.Catalog.dropDeals(id) }}
 	s.raw = db
 	if s.Limits == nil {
 		s.Limits = NewMemLimiter(now)

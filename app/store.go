@@ -70,13 +70,6 @@ type StoreTx interface {
 	SettingsVersion(storeID, id uint64) (*SettingsVersion, error)
 }
 
-// DeliveryOption is one way of delivering an order, with its fee.
-type DeliveryOption struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Fee  Money  `json:"fee"`
-}
-
 // PaymentMethod codes (storefront-api.md: neutral stand-ins for two gateways).
 const (
 	WalletA = "WALLET_A"
@@ -220,7 +213,7 @@ func NewStoreConfig(name string, live bool) json.RawMessage {
 		"navigation":       []any{},
 		"payment_methods":  []map[string]string{{"code": WalletA, "name": "Wallet A"}, {"code": WalletB, "name": "Wallet B"}},
 		"announcement_bar": []any{},
-		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0}},
+		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0, NeedsAddress: true}},
 		"payments_live":    live,
 	}
 	b, _ := json.Marshal(cfg)
@@ -306,14 +299,10 @@ func normalizeConfig(p, base map[string]any) error {
 		b, _ := json.Marshal(raw)
 		var opts []DeliveryOption
 		if err := json.Unmarshal(b, &opts); err != nil {
-			return Invalid("delivery_options", "must be an array of {id, name, fee}")
+			return Invalid("delivery_options", "must be an array of {id, name, fee, free_over, countries, needs_address}")
 		}
-		seen := map[string]bool{}
-		for _, o := range opts {
-			if strings.TrimSpace(o.ID) == "" || o.Fee < 0 || seen[o.ID] {
-				return Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
-			}
-			seen[o.ID] = true
+		if err := checkDeliveryOptions(opts); err != nil {
+			return err
 		}
 		base["delivery_options"] = opts
 	}

@@ -32,6 +32,7 @@ var statusOf = map[string]int{
 	app.EProviderUnavailable: fiber.StatusBadGateway,
 	app.EProviderDeclined:    fiber.StatusConflict,
 	app.ETestPaymentsRefused: fiber.StatusConflict,
+	app.ENoPaymentMethod:     fiber.StatusConflict,
 	app.EInternal:            fiber.StatusInternalServerError,
 }
 

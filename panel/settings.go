@@ -275,7 +275,7 @@ func extraJSON(m map[string]any, shown ...string) string {
 	return string(b)
 }
 
-var rowColumns = map[string][]string{"navigation": {"label", "url"}, "delivery": {"id", "name", "fee"}}
+var rowColumns = map[string][]string{"navigation": {"label", "url"}, "delivery": {"id", "name", "fee", "free_over", "countries", "pickup"}}
 
 // settingsFromConfig fills the section's form from the stored configuration.
 func settingsFromConfig(raw []byte, section string) settingsData {
@@ -304,9 +304,12 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
 		cols := rowColumns[section]
 		for _, m := range objects(cfg, key) {
-			r := settingsRow{Cells: map[string]string{}, Extra: extraJSON(m, cols...)}
+			r := settingsRow{Cells: map[string]string{}, Extra: extraJSON(m, append(cols, "needs_address")...)}
 			for _, col := range cols {
 				r.Cells[col] = cellString(m[col])
+			}
+			if section == "delivery" {
+				deliveryCells(r.Cells, m)
 			}
 			d.Rows = append(d.Rows, r)
 		}
@@ -321,6 +324,16 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		d.Config = prettyJSON(raw)
 	}
 	return d
+}
+
+// deliveryCells writes a delivery option's rules as its row shows them:
+// the countries space-separated, pickup ticked when it needs no address.
+func deliveryCells(cells map[string]string, m map[string]any) {
+	cells["countries"] = strings.TrimSpace(strings.ReplaceAll(stringList(m["countries"]), "\n", " "))
+	cells["pickup"] = ""
+	if na, ok := m["needs_address"].(bool); ok && !na {
+		cells["pickup"] = "on"
+	}
 }
 
 func stringList(v any) string {
@@ -514,6 +527,31 @@ func readDeliveryRow(v *app.Validation, row string, i int, r settingsRow, entry 
 	fee, err := app.ParseMoney(r.Cells["fee"])
 	v.Check(err == nil && fee >= 0, row, "needs a fee like 4.90 (0 for free)")
 	entry["id"], entry["name"], entry["fee"] = id, r.Cells["name"], fee
+	readDeliveryRules(v, row, r, entry)
+}
+
+// readDeliveryRules checks a delivery row's rules into entry: free over an
+// amount (empty: never), the countries offered in (empty: everywhere),
+// pickup (needs no address).
+func readDeliveryRules(v *app.Validation, row string, r settingsRow, entry map[string]any) {
+	delete(entry, "free_over")
+	if s := r.Cells["free_over"]; s != "" {
+		over, err := app.ParseMoney(s)
+		v.Check(err == nil && over >= 0, row, "needs a free-over amount like 50.00, or none")
+		entry["free_over"] = over
+	}
+	delete(entry, "countries")
+	if cs := strings.FieldsFunc(r.Cells["countries"], func(c rune) bool { return c == ' ' || c == ',' }); len(cs) > 0 {
+		for i, c := range cs {
+			cs[i] = app.NormalizeCountry(c)
+			v.Check(app.ValidCountry(cs[i]), row, "needs countries as ISO codes like US DE, or none")
+		}
+		entry["countries"] = cs
+	}
+	delete(entry, "needs_address")
+	if r.Cells["pickup"] == "on" {
+		entry["needs_address"] = false
+	}
 }
 
 // readMethodsForm reads the payment methods offered.

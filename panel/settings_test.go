@@ -104,13 +104,23 @@ func TestPanelSettings(t *testing.T) {
 		}
 		form.Set("r1_id", "express")
 		form.Set("r1_fee", "9.5")
+		form.Set("r1_countries", "us, USA")
+		b.submit(page, page, form).expect(t, 400, "needs countries as ISO codes")
+		form.Set("r1_countries", "us de")
+		form.Set("r0_free_over", "50")
+		form.Set("r2_id", "pickup")
+		form.Set("r2_name", "Pick up")
+		form.Set("r2_fee", "0")
+		form.Set("r2_pickup", "on")
 		b.submit(page, page, form).redirectsTo(t, page)
 		st, _ := e.Svc.Stores.Get(sid)
-		if d := st.Settings().DeliveryOptions; len(d) != 2 || d[1].ID != "express" || d[1].Fee != 950 {
+		if d := st.Settings().DeliveryOptions; len(d) != 3 || d[1].ID != "express" || d[1].Fee != 950 || strings.Join(d[1].Countries, ",") != "US,DE" ||
+			d[0].FreeOver == nil || *d[0].FreeOver != 5000 || !d[0].NeedsAddress || d[2].NeedsAddress {
 			t.Fatalf("delivery: %+v", d)
 		}
-		all := url.Values{"rows": {"2"}, "r0_id": {"standard"}, "r0_name": {"Standard"}, "r0_fee": {"0"}, "r0_delete": {"1"},
-			"r1_id": {"express"}, "r1_name": {"Express"}, "r1_fee": {"9.50"}, "r1_delete": {"1"}}
+		b.get(page).expect(t, 200, `value="50.00"`, `value="US DE"`, `name="r2_pickup" value="on" aria-label="Row 3 pickup, no address" checked`)
+		all := url.Values{"rows": {"3"}, "r0_id": {"standard"}, "r0_name": {"Standard"}, "r0_fee": {"0"}, "r0_delete": {"1"},
+			"r1_id": {"express"}, "r1_name": {"Express"}, "r1_fee": {"9.50"}, "r1_delete": {"1"}, "r2_id": {"pickup"}, "r2_name": {"Pick up"}, "r2_fee": {"0"}, "r2_delete": {"1"}}
 		b.submit(page, page, all).expect(t, 400, "at least one delivery option")
 	})
 	t.Run("PaymentMethods", func(t *testing.T) {

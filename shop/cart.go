@@ -157,14 +157,39 @@ type cartData struct {
 	// Coupon is the code applied; CouponInput what was typed (kept on
 	// error), CouponError the server's message about it.
 	Coupon, CouponInput, CouponError string
-	// Delivery is the id of the delivery option the totals are for.
+	// Delivery is the id of the delivery option the totals are for;
+	// Options the options offered with their fees for this cart.
 	Delivery string
+	Options  deliveryChoices
 	Notice   string // a message key: what the last form did
 	Error    string // what went wrong with the last form
+	// Short names the lines stock cannot serve (out of the totals);
+	// NoPayment: the store accepts no payment method. Either stops checkout.
+	Short     []string
+	NoPayment bool
+}
+
+// CanCheckout reports whether the cart may go on to checkout.
+func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
+
+// shortLines names the lines of q stock cannot serve, with what is left.
+func shortLines(q app.CartQuote) []string {
+	var out []string
+	for _, l := range q.Items {
+		if !l.Short {
+			continue
+		}
+		if l.Stock <= 0 {
+			out = append(out, l.Name+": "+msg("cart.stock.out"))
+		} else {
+			out = append(out, l.Name+": "+msgf("cart.stock.low", l.Stock))
+		}
+	}
+	return out
 }
 
 // notices are the messages a redirect may name (?m=).
-var notices = map[string]string{"added": "cart.added", "updated": "cart.updated", "removed": "cart.removed",
+var notices = map[string]string{"short": "cart.short", "added": "cart.added", "updated": "cart.updated", "removed": "cart.removed",
 	"coupon": "cart.coupon.applied", "nocoupon": "cart.coupon.removed"}
 
 // cartPage serves GET /cart/: the lines, the coupon, the delivery options
@@ -185,6 +210,8 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	if err != nil {
 		return err
 	}
+	d.Options = choicesOf(d.Quote)
+	d.Short, d.NoPayment = shortLines(d.Quote), len(s.methodsOf(rq.Store)) == 0
 	if d.CouponError == "" {
 		d.CouponError = couponErr
 	}
@@ -197,8 +224,8 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (q app.CartQuote, delivery, couponErr string, err error) {
 	opt := deliveryOption(rq.Store.Settings().DeliveryOptions, id)
 	in := app.QuoteInput{Items: items, CouponCode: coupon}
-	if opt != nil {
-		in.DeliveryFee, delivery = &opt.Fee, opt.ID
+	if opt != nil { // its rule (free_over) sets the fee
+		in.DeliveryOption, delivery = opt.ID, opt.ID
 	}
 	q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	if err != nil && coupon != "" && fieldError(err, "coupon_code") != "" {
@@ -220,6 +247,53 @@ func deliveryOption(opts []app.DeliveryOption, id string) *app.DeliveryOption {
 		return &opts[0]
 	}
 	return nil
+}
+
+// deliveryChoice is a delivery option as the cart and checkout offer it:
+// its fee for the cart (app.DeliveryOption.FeeFor), and how much more the
+// cart needs for it to be free (0: it is, or never will be).
+type deliveryChoice struct {
+	ID, Name     string
+	Fee, FreeIn  app.Money
+	NeedsAddress bool
+}
+
+type deliveryChoices []deliveryChoice
+
+// choicesOf are the options of q with their fees for q's subtotal after
+// discounts.
+func choicesOf(q app.CartQuote) deliveryChoices {
+	net := q.Subtotal - q.Discount
+	out := make(deliveryChoices, 0, len(q.Delivery))
+	for _, o := range q.Delivery {
+		c := deliveryChoice{ID: o.ID, Name: o.Name, Fee: o.FeeFor(net), NeedsAddress: o.NeedsAddress}
+		if o.FreeOver != nil && c.Fee > 0 {
+			c.FreeIn = *o.FreeOver - net
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Of is the choice of id (nil: none).
+func (cs deliveryChoices) Of(id string) *deliveryChoice {
+	for i := range cs {
+		if cs[i].ID == id {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// NeedAddress reports whether every option needs an address (the
+// checkout's address field is then required as typed).
+func (cs deliveryChoices) NeedAddress() bool {
+	for _, c := range cs {
+		if !c.NeedsAddress {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldError is the message of a validation error about field ("" when err
@@ -391,6 +465,10 @@ var cartMessages = map[string]string{
 	"cart.stock.low":        "Only %d left",
 	"cart.stock.out":        "Out of stock",
 	"cart.dropped":          "Some items are no longer available and were left out.",
+	"cart.short":            "Some items cannot be ordered as they are: change or remove them to check out.",
+	"cart.short.line":       "Not counted in the total",
+	"cart.nopay":            "This shop cannot take payments yet, so orders cannot be placed. Please come back later.",
+	"cart.nopay.owner":      "Shop owner: set up a payment method in the admin panel (Settings › Payment methods, and Payments on the store's overview).",
 	"cart.added":            "Added to your cart.",
 	"cart.updated":          "Your cart was updated.",
 	"cart.removed":          "The item was removed.",
@@ -405,6 +483,7 @@ var cartMessages = map[string]string{
 	"cart.delivery":         "Delivery",
 	"cart.delivery.update":  "Update delivery",
 	"cart.delivery.free":    "Free",
+	"cart.delivery.freein":  "Add %s more for free %s.",
 	"cart.subtotal":         "Subtotal",
 	"cart.discount":         "Discount",
 	"cart.deliveryfee":      "Delivery",
@@ -440,6 +519,7 @@ var cartMessages = map[string]string{
 	"checkout.receiver_name":  "Full name",
 	"checkout.phone":          "Phone",
 	"checkout.address":        "Delivery address",
+	"checkout.noaddress":      "no address needed",
 	"checkout.delivery":       "Delivery option",
 	"checkout.payment":        "Payment method",
 	"checkout.place":          "Place order and pay",
@@ -456,6 +536,7 @@ var cartMessages = map[string]string{
 	"return.next":         "What happens next",
 	"return.next.text":    "We will email you a confirmation and let you know when your order ships.",
 	"return.deliver.to":   "Delivering to",
+	"return.pickup":       "Pickup (no delivery address)",
 	"return.failed.title": "Payment not completed",
 	"return.failed.lead":  "Your payment for order %d did not go through.",
 	"return.retry":        "Try the payment again",

@@ -160,20 +160,22 @@ func TestCheckoutPaymentFails(t *testing.T) {
 	b.get("/checkout/return/").expect(t, 400)
 }
 
-// TestCheckoutTestPaymentsRefused: a live store refuses the sandbox; the
-// checkout page says so next to the form, never an error page.
-func TestCheckoutTestPaymentsRefused(t *testing.T) {
+// TestCheckoutNoPaymentMethod: a live store whose only methods are the
+// sandbox accepts none: the cart and the checkout page say so before any
+// form (with a hint for the owner), and a checkout posted anyway is 409.
+func TestCheckoutNoPaymentMethod(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
+	b := newBrowser(t, e, s.host)
+	add(b, s.hammer.ID, 0, 1)
+	co := b.get("/checkout/").expect(t, 200, "Place order and pay")
 	if _, err := e.Svc.Stores.PatchConfig(s.id, []byte(`{"payments_live": true}`)); err != nil {
 		t.Fatal(err)
 	}
-	b := newBrowser(t, e, s.host)
-	add(b, s.hammer.ID, 0, 1)
-	co := b.get("/checkout/")
-	b.do("POST", "/checkout/", checkoutForm(co.Body, app.WalletA)).expect(t, 409, "takes real payments only",
-		`value="ann@example.com"`, "Place order and pay")
+	b.get("/cart/").expect(t, 200, "cannot take payments yet", "Shop owner: set up a payment method").lacks(t, `href="/checkout/`)
+	b.get("/checkout/").expect(t, 200, "cannot take payments yet", "Shop owner").lacks(t, "<form class=\"checkout-form\"", "Place order and pay")
+	b.do("POST", "/checkout/", checkoutForm(co.Body, app.WalletA)).expect(t, 409, "cannot take payments yet").lacks(t, "Place order and pay")
 }
 
 // TestCheckoutDoubleSubmit: the same checkout page posted N times at once

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -54,6 +55,7 @@ var catalogMessages = map[string]string{
 	"product.quantity":      "Quantity",
 	"product.add":           "Add to cart",
 	"product.stock.low":     "Only %d left",
+	"product.deal.ends":     "Deal ends %s",
 	"product.description":   "Description",
 	"product.reviews":       "Reviews",
 	"product.reviews.none":  "No reviews yet.",
@@ -98,6 +100,10 @@ type productCard struct {
 	InStock   bool       `json:"in_stock"`
 	Stock     int64      `json:"stock"`
 	Images    []string   `json:"images"`
+	// DealPrice and DealEndsAt are the running flash deal's (null: none),
+	// as the API's product reads carry them (app.LiveDeals.AppendDeal).
+	DealPrice  *app.Money `json:"deal_price"`
+	DealEndsAt *time.Time `json:"deal_ends_at"`
 }
 
 // cardView is a card with the currency its prices are written in.
@@ -108,8 +114,20 @@ type cardView struct {
 	Eager bool
 }
 
-// Was is the compare-at price when it is above the price (0: none).
+// Now is the price the cart charges: the deal's while one runs.
+func (p productCard) Now() app.Money {
+	if p.DealPrice != nil {
+		return *p.DealPrice
+	}
+	return p.Price
+}
+
+// Was is the price struck through: the regular price during a deal, else
+// the compare-at price when it is above the price (0: none).
 func (p productCard) Was() app.Money {
+	if p.DealPrice != nil {
+		return p.Price
+	}
 	if p.CompareAt != nil && *p.CompareAt > p.Price {
 		return *p.CompareAt
 	}
@@ -133,13 +151,20 @@ func (p productCard) SrcSet() string {
 	return srcset(p.Images[0])
 }
 
-// productCards decodes a page of product docs into cards.
-func productCards(docs []app.Doc) ([]productCard, error) {
+// productCards decodes a page of a store's product docs into cards, with
+// their flash deals as the API writes them.
+func (s *Shop) productCards(storeID uint64, docs []app.Doc) ([]productCard, error) {
+	deals, err := s.svc.Catalog.Deals(storeID)
+	if err != nil {
+		return nil, err
+	}
 	cards := make([]productCard, len(docs))
 	var buf []byte
 	for i, d := range docs {
-		var err error
 		if buf, err = d.AppendJSON(buf[:0], nil); err != nil {
+			return nil, err
+		}
+		if buf, err = deals.AppendDeal(buf, 0, d, nil); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal(buf, &cards[i]); err != nil {
@@ -326,7 +351,7 @@ func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, m
 	if err != nil {
 		return err
 	}
-	if g.Cards, err = productCards(page.Items); err != nil {
+	if g.Cards, err = s.productCards(rq.Store.ID, page.Items); err != nil {
 		return err
 	}
 	link := f.Query()

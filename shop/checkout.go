@@ -42,7 +42,9 @@ type checkoutData struct {
 	Errors map[string]string // field -> the server's message
 	Error  string            // about the whole form
 	Quote  app.CartQuote
-	Coupon string
+	// Options are the delivery options with their fees for this cart.
+	Options deliveryChoices
+	Coupon  string
 	// Methods are the payment methods the store's checkout accepts.
 	Methods []payMethod
 	// Test: a method takes test payments (the sandbox): no money moves.
@@ -50,6 +52,8 @@ type checkoutData struct {
 	// Verify: the order was refused until the shopper verifies their
 	// email address; the message links to the verification page.
 	Verify bool
+	// NoPayment: the store accepts no payment method: no form is shown.
+	NoPayment bool
 }
 
 // payMethod is a payment method as the page shows it; Test marks one
@@ -142,6 +146,10 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	if err != nil {
 		return err
 	}
+	d.Options = choicesOf(d.Quote)
+	if len(shortLines(d.Quote)) > 0 { // refused until the cart is changed
+		return redirect(c, "/cart/?m=short")
+	}
 	if couponErr != "" {
 		d.Coupon = ""
 		if d.Error == "" {
@@ -149,6 +157,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		}
 	}
 	d.Methods = s.methodsOf(rq.Store)
+	d.NoPayment = len(d.Methods) == 0
 	for _, m := range d.Methods {
 		d.Test = d.Test || m.Test
 	}
@@ -177,7 +186,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 		Currency: rq.Store.Currency, CouponCode: cc.Coupon, Items: items, PaymentMethod: f.PaymentMethod,
 		CallbackURL: s.baseURL(c) + "/checkout/return/"}
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
-		in.DeliveryFee = &opt.Fee
+		in.DeliveryOption = opt.ID // its rule sets the fee; a pickup takes no address
 	}
 	var customerID uint64
 	if rq.Customer != nil {

@@ -78,7 +78,7 @@ func (s *Shop) homeProducts(storeID uint64, featured []string) ([]productCard, b
 			docs = append(docs, d)
 		}
 		if len(docs) > 0 {
-			cards, err := productCards(docs)
+			cards, err := s.productCards(storeID, docs)
 			return cards, true, err
 		}
 	}
@@ -87,7 +87,7 @@ func (s *Shop) homeProducts(storeID uint64, featured []string) ([]productCard, b
 	if err != nil {
 		return nil, false, err
 	}
-	cards, err := productCards(page.Items)
+	cards, err := s.productCards(storeID, page.Items)
 	return cards, false, err
 }
 

@@ -19,7 +19,8 @@ import (
 // is good while the store (config, name, domains) and its
 // catalog (app.CatalogVersion: every product, stock, rating or category
 // write) are unchanged, and for at most pageTTL, which bounds how stale the
-// rest can be (posts, flash deals starting or ending). A signed-in shopper,
+// rest can be (posts); a page is not served past the instant a flash deal
+// of its store starts or ends (app.LiveDeals.Until). A signed-in shopper,
 // or a guest with a cart cookie, is never served from it: the layout may
 // show what is theirs.
 
@@ -51,6 +52,9 @@ type cachedPage struct {
 	n       int
 	etag    string // of body, when it has no parts
 	expires time.Time
+	// firm: expires is when a flash deal starts or ends, and the page is
+	// not served a moment past it.
+	firm bool
 	// renewing: one request is rendering the page again; the others get
 	// this one meanwhile (for at most pageTTL more), not a render each.
 	renewing bool
@@ -82,7 +86,7 @@ func (pc *pageCache) get(k pageKey, now time.Time) *cachedPage {
 	defer pc.mu.Unlock()
 	p := pc.m[k]
 	switch {
-	case p == nil || now.After(p.expires.Add(pageTTL)):
+	case p == nil || now.After(p.expires.Add(pageTTL)) || (p.firm && !now.Before(p.expires)):
 		return nil
 	case !now.After(p.expires):
 		return p
@@ -112,7 +116,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 		}
 		k := pageKey{store: rq.Store, base: rq.Base,
 			catalog: s.svc.Catalog.Version(rq.Store.ID), uri: string(uri)}
-		now := time.Now()
+		now := s.svc.Now() // the clock of the deals' Until (keepPage)
 		if p := s.cache.get(k, now); p != nil {
 			s.sendCached(c, rq, p)
 			return nil
@@ -135,12 +139,25 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 			}
 		}
 		if p.status == fiber.StatusOK {
-			p.expires = now.Add(pageTTL)
-			s.cache.put(k, p)
+			s.keepPage(k, p, rq.Store.ID, now)
 		}
 		s.sendCached(c, rq, p)
 		return nil
 	})
+}
+
+// keepPage caches p for pageTTL, or until a deal of the store starts or
+// ends when that comes first.
+func (s *Shop) keepPage(k pageKey, p *cachedPage, storeID uint64, now time.Time) {
+	p.expires = now.Add(pageTTL)
+	deals, err := s.svc.Catalog.Deals(storeID)
+	if err != nil {
+		return // not cached
+	}
+	if until := deals.Expires(p.expires); until.Before(p.expires) {
+		p.expires, p.firm = until, true
+	}
+	s.cache.put(k, p)
 }
 
 // sendCached sends a cached page with the request's CSRF token in it. The

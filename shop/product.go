@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -23,7 +24,8 @@ type productData struct {
 	Gallery    []galleryImage
 	Variants   []variantOption
 	Stock      int64
-	Was        app.Money // compare-at price above the price (0: none)
+	Price      app.Price // the product's (app.PriceAt): what the cart charges is Price.Unit()
+	Was        app.Money // struck through: the regular price during a deal, else a compare-at price above the price (0: none)
 	Summary    app.SummaryView
 	Reviews    []app.ReviewView
 	NextReview string // the next page of reviews ("" : none)
@@ -43,7 +45,7 @@ type galleryImage struct {
 type variantOption struct {
 	ID       uint64
 	Label    string
-	Price    app.Money // the variant's, or the product's when it has none
+	Price    app.Money // what one unit of the variant costs now (app.Price.Unit)
 	InStock  bool
 	Selected bool // the first one in stock
 }
@@ -79,12 +81,19 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		}
 		lp.After = cur
 	}
+	deals, err := s.svc.Catalog.Deals(rq.Store.ID)
+	if err != nil {
+		return nil, err
+	}
 	p, page, sum, err := s.svc.Reviews.ProductReviews(rq.Store.ID, slug, lp)
 	if err != nil {
 		return nil, err
 	}
-	d := &productData{P: p, Path: productPath(p.Slug), Stock: p.AvailableStock(), Summary: sum.View()}
-	if p.CompareAtPrice > p.Price {
+	d := &productData{P: p, Path: productPath(p.Slug), Stock: p.AvailableStock(), Summary: sum.View(), Price: deals.PriceOf(p, 0)}
+	switch {
+	case d.Price.OnDeal:
+		d.Was = d.Price.Regular
+	case p.CompareAtPrice > p.Price:
 		d.Was = p.CompareAtPrice
 	}
 	if p.CategoryID != 0 {
@@ -99,7 +108,7 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		d.Crumbs = append(d.Crumbs, crumb{d.Category.Name, categoryPath(d.Category)})
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
-	fillProduct(d, rq.Look.Currency)
+	fillProduct(d, deals, rq.Look.Currency)
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -117,8 +126,8 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 }
 
 // fillProduct sets what the page shows of d.P: its description's
-// paragraphs, its gallery and its variant choices.
-func fillProduct(d *productData, currency string) {
+// paragraphs, its gallery and its variant choices at their prices now.
+func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
 	p := d.P
 	d.Paragraphs = paragraphs(p.Description)
 	for i, u := range p.Images {
@@ -131,11 +140,8 @@ func fillProduct(d *productData, currency string) {
 		}
 	}
 	for _, v := range p.Variants {
-		price := v.Price
-		if price <= 0 {
-			price = p.Price
-		}
-		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, currency, p.Price), Price: price, InStock: v.Stock > 0})
+		price := deals.PriceOf(p, v.ID).Unit()
+		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, price, currency, d.Price.Unit()), Price: price, InStock: v.Stock > 0})
 	}
 	for i := range d.Variants {
 		if d.Variants[i].InStock {
@@ -147,10 +153,10 @@ func fillProduct(d *productData, currency string) {
 
 // variantLabel is a variant's choice: its name, and its price when it
 // differs from the product's.
-func variantLabel(v app.Variant, currency string, base app.Money) string {
+func variantLabel(v app.Variant, price app.Money, currency string, base app.Money) string {
 	l := v.Name
-	if v.Price != base && v.Price > 0 {
-		l += " – " + formatMoney(v.Price, currency)
+	if price != base {
+		l += " – " + formatMoney(price, currency)
 	}
 	if v.Stock <= 0 {
 		l += " (" + msg("product.outstock") + ")"
@@ -189,14 +195,14 @@ func (s *Shop) renderProduct(c *fiber.Ctx, rq *request, status int, d *productDa
 		desc = string([]rune(desc)[:157]) + "…"
 	}
 	if desc == "" {
-		desc = p.Name + " – " + formatMoney(p.Price, rq.Look.Currency)
+		desc = p.Name + " – " + formatMoney(d.Price.Unit(), rq.Look.Currency)
 	}
 	meta := pageMeta{Title: p.Name, Description: strings.Join(strings.Fields(desc), " "), Canonical: d.Path, OGType: "product",
 		NoIndex: c.Query("reviews") != ""}
 	if len(d.Gallery) > 0 {
 		meta.Image = d.Gallery[0].Src
 	}
-	meta.OG = []metaTag{{"product:price:amount", p.Price.String()}, {"product:price:currency", rq.Look.Currency}}
+	meta.OG = []metaTag{{"product:price:amount", d.Price.Unit().String()}, {"product:price:currency", rq.Look.Currency}}
 	base := s.baseURL(c)
 	meta.JSONLD = []any{s.productLD(base, rq, d), breadcrumbLD(base, d.Crumbs, d.Path)}
 	return s.render(c, rq, status, "product", meta, d)
@@ -210,10 +216,13 @@ func (s *Shop) productLD(base string, rq *request, d *productData) map[string]an
 	if d.InStock() {
 		avail = "https://schema.org/InStock"
 	}
+	offer := map[string]any{"@type": "Offer", "price": d.Price.Unit().String(), "priceCurrency": rq.Look.Currency,
+		"availability": avail, "url": base + d.Path}
+	if d.Price.OnDeal { // the price the cart charges, and until when
+		offer["priceValidUntil"] = d.Price.DealEnds.Format(time.RFC3339)
+	}
 	ld := map[string]any{"@context": "https://schema.org", "@type": "Product", "name": p.Name,
-		"url": base + d.Path, "sku": strconv.FormatUint(p.ID, 10),
-		"offers": map[string]any{"@type": "Offer", "price": p.Price.String(), "priceCurrency": rq.Look.Currency,
-			"availability": avail, "url": base + d.Path}}
+		"url": base + d.Path, "sku": strconv.FormatUint(p.ID, 10), "offers": offer}
 	if p.Description != "" {
 		ld["description"] = p.Description
 	}

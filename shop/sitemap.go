@@ -38,7 +38,7 @@ func (s *Shop) sitemapPaths(st *app.Store) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		cards, err := productCards(page.Items)
+		cards, err := s.productCards(st.ID, page.Items)
 		if err != nil {
 			return nil, err
 		}

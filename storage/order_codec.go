@@ -32,6 +32,7 @@ import (
 //	with orderShipped: string tracking_url, time shipped_at
 //	with orderDelivered: time delivered_at, string delivered_by
 //	with orderTaxed: the tax part (order_codec_tax.go)
+//	with orderDeliveryOption: string delivery_option (orderPickup: pickup)
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
@@ -45,6 +46,10 @@ const (
 	orderGuestCart = 1 << 1
 	orderShipped   = 1 << 2
 	orderDelivered = 1 << 3
+	// orderDeliveryOption: the order names its delivery option;
+	// orderPickup: that option needs no address (no payload).
+	orderDeliveryOption = 1 << 5 // 1 << 4 is orderTaxed (order_codec_tax.go)
+	orderPickup         = 1 << 6
 )
 
 // encodeOrder is the stored form of o.
@@ -59,7 +64,7 @@ func encodeOrder(o *app.Order) ([]byte, error) {
 func orderSize(o *app.Order) int {
 	n := 96 + len(o.Status) + len(o.PaymentStatus) + len(o.PaymentMethod) + len(o.PaymentSessionID) + len(o.ReceiverName) +
 		len(o.Phone) + len(o.Address) + len(o.Email) + len(o.Currency) + len(o.CouponCode) + len(o.CallbackURL) +
-		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL) + len(o.DeliveredBy)
+		len(o.TrackingNumber) + len(o.Carrier) + len(o.TrackingURL) + len(o.DeliveredBy) + len(o.DeliveryOption)
 	for _, it := range o.Items {
 		n += 32 + len(it.Name)
 	}
@@ -110,6 +115,7 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if taxed(o) {
 		flags |= orderTaxed
 	}
+	flags |= deliveryFlags(o)
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
 	b = binary.AppendUvarint(b, o.StoreID)
@@ -145,7 +151,22 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if flags&orderTaxed != 0 {
 		b = appendOrderTax(b, o)
 	}
+	if flags&orderDeliveryOption != 0 {
+		b = appendString(b, o.DeliveryOption)
+	}
 	return b
+}
+
+// deliveryFlags are the flags of o's delivery option.
+func deliveryFlags(o *app.Order) byte {
+	var f byte
+	if o.DeliveryOption != "" {
+		f |= orderDeliveryOption
+	}
+	if o.Pickup {
+		f |= orderPickup
+	}
+	return f
 }
 
 // appendOrderItems appends an order's lines.
@@ -233,6 +254,10 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	if v[1]&orderTaxed != 0 {
 		readOrderTax(&d, o)
 	}
+	if v[1]&orderDeliveryOption != 0 {
+		o.DeliveryOption = d.str()
+	}
+	o.Pickup = v[1]&orderPickup != 0
 	if !d.done() {
 		return nil, errOrderCorrupt
 	}

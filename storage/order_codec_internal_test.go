@@ -31,7 +31,7 @@ func codecOrders() map[string]*app.Order {
 		Subtotal: 2500, Discount: 100, DeliveryFee: 300, Total: 2700, Currency: "USD", CouponCode: "SAVE10", CouponID: 9,
 		RefundedAmount: 500, CallbackURL: "https://shop.example/return?a=1&b=2", Test: true, GuestCartID: 4, TrackingNumber: "1Z999AA10123456784",
 		Carrier: "UPS", TrackingURL: "https://track.example/1Z999AA10123456784", ShippedAt: at.Add(30 * time.Minute),
-		DeliveredAt: at.Add(2 * time.Hour), DeliveredBy: "owner@example.com",
+		DeliveredAt: at.Add(2 * time.Hour), DeliveredBy: "owner@example.com", DeliveryOption: "pickup", Pickup: true,
 		Notes: []app.OrderNote{{At: at.Add(time.Hour), AdminID: 1, Author: "ann", Text: "{\"id\":1} called the shopper"},
 			{At: at.Add(2 * time.Hour), AdminID: 2, Author: "Zoë", Text: "ok"}},
 		ProviderRefunds: []app.ProviderRefundRecord{{ID: "re_1", Amount: 300, RequestKind: "refund", RequestID: 4, At: at.Add(3 * time.Hour)},

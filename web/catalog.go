@@ -69,6 +69,10 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	deals, err := s.svc.Catalog.Deals(store(c).ID)
+	if err != nil {
+		return err
+	}
 	heavy := s.heavyProductFields(c, fs)
 	if heavy == nil {
 		// written out inside the read transaction, from the database's own
@@ -76,7 +80,7 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 		// doc goes out whole (PostgreSQL then ships the JSON objects alone)
 		q.Whole = fs == nil
 		return s.svc.Catalog.WithProducts(store(c).ID, q, func(page app.Page[app.Doc]) error {
-			return s.sendDocs(c, "products", page, fs, nil, nil)
+			return s.sendDocs(c, "products", page, deals, fs, nil, nil)
 		})
 	}
 	// the reviews are read in transactions of their own: the page is copied first
@@ -84,7 +88,7 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return s.sendDocs(c, "products", page, fs, nil, heavy)
+	return s.sendDocs(c, "products", page, deals, fs, nil, heavy)
 }
 
 // listCategoryProducts serves GET /api/v1/business/website/categories/{id}/products/.
@@ -98,11 +102,15 @@ func (s *Server) listCategoryProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	deals, err := s.svc.Catalog.Deals(store(c).ID)
+	if err != nil {
+		return err
+	}
 	cat, page, err := s.svc.Catalog.CategoryProducts(store(c).ID, id, q)
 	if err != nil {
 		return err
 	}
-	return s.sendDocs(c, scope, page, fs, map[string]any{"category": app.CategoryRef{ID: cat.ID, Name: cat.Name}}, s.heavyProductFields(c, fs))
+	return s.sendDocs(c, scope, page, deals, fs, map[string]any{"category": app.CategoryRef{ID: cat.ID, Name: cat.Name}}, s.heavyProductFields(c, fs))
 }
 
 // heavyProductFields returns the writer for fields=...variants/reviews, or nil
@@ -142,31 +150,38 @@ func docID(d app.Doc) (uint64, error) {
 // product with its variants always.
 func (s *Server) getProduct(c *fiber.Ctx) error {
 	fs := httpkit.ParseFields(c)
+	if fs == nil { // the whole detail: from the catalog's detail cache
+		return s.svc.Catalog.WithProductDetail(store(c).ID, c.Params("slug"), func(detail []byte) error {
+			return httpkit.SendRaw(c, fiber.StatusOK, "", detail)
+		})
+	}
+	deals, err := s.svc.Catalog.Deals(store(c).ID)
+	if err != nil {
+		return err
+	}
 	if fs.Wants("reviews") {
 		// the reviews are read in a transaction of their own: the doc is copied first
 		d, err := s.svc.Catalog.ProductDocBySlug(store(c).ID, c.Params("slug"))
 		if err != nil {
 			return err
 		}
-		return s.sendProduct(c, d, fs)
-	}
-	if fs == nil { // the whole detail: from the catalog's detail cache
-		return s.svc.Catalog.WithProductDetail(store(c).ID, c.Params("slug"), func(detail []byte) error {
-			return httpkit.SendRaw(c, fiber.StatusOK, "", detail)
-		})
+		return s.sendProduct(c, d, deals, fs)
 	}
 	// written out inside the read transaction, from the database's own bytes
 	return s.svc.Catalog.WithProductBySlug(store(c).ID, c.Params("slug"), func(d app.Doc) error {
-		return s.sendProduct(c, d, fs)
+		return s.sendProduct(c, d, deals, fs)
 	})
 }
 
 // sendProduct writes the fields asked for of a product's detail: the envelope and the doc are
 // written into a pooled buffer, then copied into the response's own (pooled)
 // body, so a response allocates nothing.
-func (s *Server) sendProduct(c *fiber.Ctx, d app.Doc, fs app.FieldSet) error {
+func (s *Server) sendProduct(c *fiber.Ctx, d app.Doc, deals *app.LiveDeals, fs app.FieldSet) error {
 	bp := docBufs.Get().(*[]byte)
 	b, err := s.appendProduct(append((*bp)[:0], httpkit.OKPrefix...), c, d, fs)
+	if err == nil {
+		b, err = deals.AppendDeal(b, len(httpkit.OKPrefix), d, fs)
+	}
 	if err == nil {
 		c.Status(fiber.StatusOK)
 		httpkit.SetJSON(c)

@@ -73,22 +73,28 @@ func (s *Server) parseList(c *fiber.Ctx, scope string, sorts []string, def, max 
 // pins both.
 var docBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
-// sendDocs writes a page of pre-encoded docs as the list shape, trimming each
-// to the fields asked for and adding heavy members only when named.
-func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
+// sendDocs writes a page of pre-encoded product docs as the list shape,
+// trimming each to the fields asked for, adding heavy members only when
+// named, and each product's flash deal from deals.
+func (s *Server) sendDocs(c *fiber.Ctx, scope string, page app.Page[app.Doc], deals *app.LiveDeals, fs app.FieldSet, extra map[string]any, heavy func(app.Doc, []byte) ([]byte, error)) error {
 	bp := docBufs.Get().(*[]byte)
 	b := append((*bp)[:0], httpkit.OKPrefix...)
 	b = append(b, `{"items":[`...)
 	var err error
 	tr := app.Trimmer{Fields: fs}
+	deal := deals.Fields(fs)
 	for i, d := range page.Items {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		start := len(b)
 		if heavy != nil {
 			b, err = heavy(d, b)
 		} else {
 			b, err = tr.Append(b, d)
+		}
+		if err == nil {
+			b, err = deal.Append(b, start, d)
 		}
 		if err != nil {
 			return err

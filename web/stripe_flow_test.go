@@ -384,6 +384,11 @@ func TestStripeSecretsNeverShown(t *testing.T) {
 	keep(e.Do(testenv.Req{Method: "GET", Path: adminPath(sid, "/config/"), Token: e.OwnerToken})).Expect(t, 200, "")
 	keep(e.Do(testenv.Req{Method: "GET", Path: "/api/v1/admin/stores/", Token: e.OwnerToken})).Expect(t, 200, "")
 	keep(e.Do(testenv.Req{Method: "GET", Path: api + "/config/", Key: key})).Expect(t, 200, "")
+	// live with a live method: the sandbox one is refused as such (not
+	// no_payment_method: the store accepts WALLET_A)
+	sandbox := order(1, p)
+	sandbox["payment_method"] = app.WalletB
+	keep(e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: sandbox})).Expect(t, 409, "test_payments_refused")
 
 	in := stripeInitiate(t, e, f, key, tok, order(2, p), nil)
 	s := f.sessionOf(in.PaymentSessionID)

@@ -59,7 +59,9 @@ func TestSeed(t *testing.T) {
 		if !codes["WALLET_A"] || !codes["WALLET_B"] {
 			t.Fatalf("payment methods %v, want WALLET_A and WALLET_B", cfg.PaymentMethods)
 		}
-		if len(cfg.Delivery) != 3 || cfg.Delivery[0]["fee"] != "4.99" {
+		// what the demo's texts promise: free standard delivery over $50; pickup takes no address
+		if len(cfg.Delivery) != 3 || cfg.Delivery[0]["fee"] != "4.99" || cfg.Delivery[0]["free_over"] != "50.00" ||
+			cfg.Delivery[2]["needs_address"] != false {
 			t.Fatalf("delivery options %v", cfg.Delivery)
 		}
 	})
@@ -130,6 +132,32 @@ func TestSeed(t *testing.T) {
 		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/classic-hoodie/", Key: key}).Expect(t, 200, "").Decode(t, &p)
 		if p.Price != "59.00" || p.Compare == nil || *p.Compare != "69.00" || len(p.Variants) != 4 {
 			t.Fatalf("got %+v", p)
+		}
+	})
+
+	// What issue 35 found: the headphones' deal shown where it is charged,
+	// and standard delivery free over $50 as the demo's texts promise.
+	t.Run("OnePriceAndFreeDelivery", func(t *testing.T) {
+		var p struct {
+			ID        uint64 `json:"id"`
+			Price     string `json:"price"`
+			DealPrice string `json:"deal_price"`
+			Variants  []struct {
+				ID uint64 `json:"id"`
+			} `json:"variants"`
+		}
+		e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website/products/wireless-headphones/", Key: key}).Expect(t, 200, "").Decode(t, &p)
+		var q struct {
+			Items []struct {
+				UnitPrice string `json:"unit_price"`
+			} `json:"items"`
+			Subtotal    string `json:"subtotal"`
+			DeliveryFee string `json:"delivery_fee"`
+		}
+		body := map[string]any{"items": []map[string]any{{"product_id": p.ID, "variant_id": p.Variants[0].ID, "quantity": 1}}, "delivery_option": "standard"}
+		e.Do(testenv.Req{Method: "POST", Path: "/api/v1/business/website/payment/quote/", Key: key, Body: body}).Expect(t, 200, "").Decode(t, &q)
+		if p.Price != "149.00" || p.DealPrice != "119.00" || len(q.Items) != 1 || q.Items[0].UnitPrice != p.DealPrice || q.DeliveryFee != "0.00" {
+			t.Fatalf("product %+v, quote %+v", p, q)
 		}
 	})
 
