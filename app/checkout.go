@@ -77,12 +77,12 @@ type CheckoutInput struct {
 	DeliveryFee  *Money `json:"delivery_fee"`
 	// DeliveryOption names the delivery option (its id): its rule sets the
 	// fee, and an option that needs no address (a pickup) takes none.
-	DeliveryOption string `json:"delivery_option"`
-	Currency      string         `json:"currency"`
-	CouponCode    string         `json:"coupon_code"`
-	Items         []CheckoutItem `json:"items"`
-	PaymentMethod string         `json:"payment_method"`
-	CallbackURL   string         `json:"callback_url"`
+	DeliveryOption string         `json:"delivery_option"`
+	Currency       string         `json:"currency"`
+	CouponCode     string         `json:"coupon_code"`
+	Items          []CheckoutItem `json:"items"`
+	PaymentMethod  string         `json:"payment_method"`
+	CallbackURL    string         `json:"callback_url"`
 	// CartToken, instead of Items, checks out a guest cart: its lines at
 	// the server's prices; the cart empties when the order is paid.
 	CartToken string `json:"cart_token,omitempty"`

@@ -77,9 +77,7 @@ func (o *DeliveryOption) Serves(country string) bool {
 
 // ValidCountry reports whether s is an ISO 3166-1 alpha-2 code as stored:
 // two letters A-Z.
-func ValidCountry(s string) bool {
-	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
-}
+func ValidCountry(s string) bool { return CountryRE.MatchString(s) }
 
 // NormalizeCountry is a country code as sent, trimmed and upper-cased.
 func NormalizeCountry(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }

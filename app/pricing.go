@@ -45,7 +45,7 @@ type Priced struct {
 	TaxTotal         Money
 	DeliveryTaxRate  string
 	PricesIncludeTax bool
-	Delivery                               *DeliveryOption // the option charged (nil: none)
+	Delivery         *DeliveryOption // the option charged (nil: none)
 }
 
 // PriceOrder applies the rules in their order: line totals and the subtotal

@@ -303,7 +303,7 @@ var (
 // checkDestination checks an optional country and region sent with a
 // checkout, a quote or an address.
 func checkDestination(v *Validation, country, region string) {
-	v.Check(country == "" || CountryRE.MatchString(country), "country", "must be an ISO 3166-1 alpha-2 code in upper case, like GB or US")
+	v.Check(country == "" || CountryRE.MatchString(country), "country", "must be an ISO 3166-1 alpha-2 code such as \"US\"")
 	v.Check(region == "" || RegionRE.MatchString(region), "region", "must be a region code in upper case, like CA (the part of ISO 3166-2 after the country)")
 	v.Check(region == "" || country != "", "region", "needs a country")
 }
