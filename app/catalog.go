@@ -226,6 +226,9 @@ type ProductQuery struct {
 	// CatalogService.WithProducts sets it, for a page written out inside the
 	// transaction.
 	Borrow bool
+	// Lenient allows every word of Q one typo more than a search does
+	// (SearchWord.Slack): the suggestions of a search that found nothing.
+	Lenient bool
 }
 
 // IndexEntry is what a product index holds beside the sort key: enough to

@@ -151,15 +151,29 @@ type SearchWord struct {
 	Word  string   // folded, as typed: it begins a word of the name
 	Term  string   // TermMark and its stem: a word of the name or description in any inflection
 	Typos []string // terms of the store within its typo allowance (set by the backend when Word and Term find nothing)
+	Slack int      // typos allowed beyond TypoAllowance, to a word of 3 letters or more (ProductQuery.Lenient)
 }
 
-// NewSearchWords makes the search words of a query's words.
-func NewSearchWords(words []string, stem Stemmer) []SearchWord {
+// NewSearchWords makes the search words of a query's words; lenient
+// allows each word one typo more (Lenient).
+func NewSearchWords(words []string, stem Stemmer, lenient bool) []SearchWord {
 	out := make([]SearchWord, len(words))
 	for i, w := range words {
 		out[i] = SearchWord{Word: w, Term: TermMark + stem(w)}
+		if lenient {
+			out[i].Slack = 1
+		}
 	}
 	return out
+}
+
+// allowance is how many typos w may have.
+func (w SearchWord) allowance() int {
+	n := TypoAllowance(w.Word)
+	if utf8.RuneCountInString(w.Word) >= 3 {
+		n += w.Slack
+	}
+	return n
 }
 
 // Exact lists the terms the word finds as whole words: its own and its typos.

@@ -64,7 +64,7 @@ func TestTypoTerms(t *testing.T) {
 		{"cafes", []string{}}, // its own term is no typo of itself
 	}
 	for _, c := range cases {
-		w := app.NewSearchWords([]string{c.q}, app.StemEnglish)[0]
+		w := app.NewSearchWords([]string{c.q}, app.StemEnglish, false)[0]
 		got := app.TypoTerms(v, w)
 		var bodies []string
 		for _, g := range got {
@@ -78,7 +78,7 @@ func TestTypoTerms(t *testing.T) {
 
 func TestSearchRelevance(t *testing.T) {
 	stem := app.StemEnglish
-	words := func(q string) []app.SearchWord { return app.NewSearchWords(app.QueryWords(q), stem) }
+	words := func(q string) []app.SearchWord { return app.NewSearchWords(app.QueryWords(q), stem, false) }
 	cases := []struct {
 		name, q string
 		want    byte

@@ -11,12 +11,12 @@ type Vocabulary interface {
 const MaxTypoTerms = 16
 
 // TypoTerms returns the terms of v within w's typo allowance of its stem
-// (TypoAllowance of the word as typed; a swap of neighbouring letters is
-// one typo), at most MaxTypoTerms, in byte order. It walks the terms in
+// (TypoAllowance of the word as typed, and its Slack; a swap of
+// neighbouring letters is one typo), at most MaxTypoTerms, in byte order. It walks the terms in
 // order and skips every term that begins with a prefix already too far
 // from the stem, so it reads a few seeks per letter, not the vocabulary.
 func TypoTerms(v Vocabulary, w SearchWord) []string {
-	k := TypoAllowance(w.Word)
+	k := w.allowance()
 	if k == 0 {
 		return nil
 	}

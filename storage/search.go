@@ -221,8 +221,8 @@ func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, 
 
 // searchWords makes the query's search words; a word that reads no key of
 // the index as typed gets its typos (app.TypoTerms) from the store's terms.
-func (t *Tx) searchWords(storeID uint64, words []string) []app.SearchWord {
-	sws := app.NewSearchWords(words, searchStem)
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) []app.SearchWord {
+	sws := app.NewSearchWords(words, searchStem, lenient)
 	for i, w := range sws {
 		if n, _ := t.countPostings(storeID, w, 0); n == 0 {
 			sws[i].Typos = app.TypoTerms(vocabulary{c: t.b(bSearchWords).Cursor(), sid: storeID}, w)
@@ -331,7 +331,7 @@ func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.Se
 // rarest word has at most searchCandidates, else newest first (the word's
 // postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	sws := t.searchWords(storeID, q.Words)
+	sws := t.searchWords(storeID, q.Words, q.Lenient)
 	w, n, only := t.rarestWord(storeID, sws)
 	byPostings := func() (app.Page[app.Doc], error) {
 		return t.pageOfPostings(storeID, q, sws, t.postings(storeID, w, n))

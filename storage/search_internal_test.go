@@ -161,7 +161,7 @@ func TestSearchWordCounts(t *testing.T) {
 	count := func(w string) (n int) {
 		t.Helper()
 		if err := db.bolt.View(func(btx *bolt.Tx) error {
-			n, _ = db.tx(btx).countPostings(1, app.NewSearchWords([]string{w}, searchStem)[0], 1<<20)
+			n, _ = db.tx(btx).countPostings(1, app.NewSearchWords([]string{w}, searchStem, false)[0], 1<<20)
 			return nil
 		}); err != nil {
 			t.Fatal(err)

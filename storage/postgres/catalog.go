@@ -318,7 +318,7 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		q.Words = app.QueryWords(q.Q)
 	}
 	if len(q.Words) > 0 {
-		sws, err := t.searchWords(storeID, q.Words)
+		sws, err := t.searchWords(storeID, q.Words, q.Lenient)
 		if err != nil {
 			return app.Page[app.Doc]{}, err
 		}

@@ -96,15 +96,15 @@ func (t *Tx) writeWords(p *app.Product) error {
 // searchWords makes the query's search words; a word that finds no word or
 // term of the store as typed gets its typos (app.TypoTerms) from the
 // store's terms, one indexed seek each.
-func (t *Tx) searchWords(storeID uint64, words []string) ([]app.SearchWord, error) {
-	sws := app.NewSearchWords(words, searchStem)
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) ([]app.SearchWord, error) {
+	sws := app.NewSearchWords(words, searchStem, lenient)
 	for i, w := range sws {
 		found, err := t.exists(storeID, "search words", `SELECT 1 FROM product_words WHERE store_id = $1 AND (word LIKE $2::text OR word = $3::text) LIMIT 1`,
 			i64(storeID), w.Word+"%", w.Term)
-		if err != nil || found || app.TypoAllowance(w.Word) == 0 {
-			if err != nil {
-				return nil, err
-			}
+		if err != nil {
+			return nil, err
+		}
+		if found {
 			continue
 		}
 		v := &vocabulary{t: t, sid: storeID}
