@@ -33,33 +33,33 @@ func (cs *CatalogService) SearchHints(storeID uint64, text string, limit int) ([
 	return cs.hints(storeID, searchQuery(words, min(max(limit, 1), MaxHints), false))
 }
 
-// DidYouMean returns the names of up to MaxSuggestions products closest to
-// a search that found nothing, best first: those the search finds with one
+// DidYouMean returns up to MaxSuggestions products (distinct names) closest
+// to a search that found nothing, best first: those the search finds with one
 // typo more per word (SearchWord.Slack), then those each of its words finds
 // alone so. None when nothing is close.
-func (cs *CatalogService) DidYouMean(storeID uint64, words []string) ([]string, error) {
+func (cs *CatalogService) DidYouMean(storeID uint64, words []string) ([]SearchHint, error) {
 	tries := [][]string{words}
 	if len(words) > 1 {
 		for _, w := range words {
 			tries = append(tries, []string{w})
 		}
 	}
-	names := []string{}
+	out := []SearchHint{}
 	for _, ws := range tries {
 		hs, err := cs.hints(storeID, searchQuery(ws, MaxSuggestions, true))
 		if err != nil {
 			return nil, err
 		}
 		for _, h := range hs {
-			if len(names) < MaxSuggestions && !slices.Contains(names, h.Name) {
-				names = append(names, h.Name)
+			if len(out) < MaxSuggestions && !slices.ContainsFunc(out, func(x SearchHint) bool { return x.Name == h.Name }) {
+				out = append(out, h)
 			}
 		}
-		if len(names) == MaxSuggestions {
+		if len(out) == MaxSuggestions {
 			break
 		}
 	}
-	return names, nil
+	return out, nil
 }
 
 // searchQuery is the first page of a relevance search for words.

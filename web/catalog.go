@@ -107,9 +107,13 @@ func searchFoundNothing(q app.ProductQuery, page app.Page[app.Doc]) bool {
 // suggestions beside the items: the names of the closest products
 // (app.CatalogService.DidYouMean; "Did you mean ...").
 func (s *Server) sendSuggestions(c *fiber.Ctx, q app.ProductQuery, fs app.FieldSet) error {
-	names, err := s.svc.Catalog.DidYouMean(store(c).ID, q.Words)
+	hints, err := s.svc.Catalog.DidYouMean(store(c).ID, q.Words)
 	if err != nil {
 		return err
+	}
+	names := make([]string, len(hints))
+	for i, h := range hints {
+		names[i] = h.Name
 	}
 	return s.sendDocs(c, "products", app.Page[app.Doc]{}, fs, map[string]any{"suggestions": names}, nil)
 }
