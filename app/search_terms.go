@@ -203,6 +203,17 @@ func (w SearchWord) NameScore(folded string, stem Stemmer) int {
 	return best
 }
 
+// InName reports whether w matches a word of the folded name
+// (NameScore > 0), testing the prefixes before it stems any word.
+func (w SearchWord) InName(folded string, stem Stemmer) bool {
+	for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
+		if strings.HasPrefix(x, w.Word) {
+			return true
+		}
+	}
+	return w.NameScore(folded, stem) > 0
+}
+
 // SearchRelevance scores how well name matches the query (0-255, higher is
 // better): per query word its NameScore (a word found only in the
 // description scores 0), and 1 more when the name's first word begins with

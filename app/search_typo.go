@@ -1,5 +1,7 @@
 package app
 
+import "strings"
+
 // Vocabulary is a store's search terms in byte order, as a backend reads
 // them: Seek returns the first indexed key at or after from ("" past the
 // last). A from ending in NUL asks for the first key after the rest.
@@ -12,7 +14,7 @@ const MaxTypoTerms = 16
 
 // TypoTerms returns the terms of v within w's typo allowance of its stem
 // (TypoAllowance of the word as typed, and its Slack; a swap of
-// neighbouring letters is one typo), at most MaxTypoTerms, in byte order. It walks the terms in
+// neighbouring letters is one typo; the first letter must be right), at most MaxTypoTerms, in byte order. It walks the terms in
 // order and skips every term that begins with a prefix already too far
 // from the stem, so it reads a few seeks per letter, not the vocabulary.
 func TypoTerms(v Vocabulary, w SearchWord) []string {
@@ -21,10 +23,17 @@ func TypoTerms(v Vocabulary, w SearchWord) []string {
 		return nil
 	}
 	tw := typoWalk{target: []rune(w.Term[len(TermMark):]), k: k}
+	if len(tw.target) == 0 {
+		return nil
+	}
+	// the first letter is taken as typed: the walk stays among the terms
+	// that begin with it (a few seeks, where every first letter would be
+	// one walk per letter of the alphabet and each digit)
+	first := TermMark + string(tw.target[0])
 	var out []string
-	for from := TermMark; len(out) < MaxTypoTerms; {
+	for from := first; len(out) < MaxTypoTerms; {
 		term := v.Seek(from)
-		if len(term) <= len(TermMark) || term[:len(TermMark)] != TermMark {
+		if !strings.HasPrefix(term, first) {
 			break
 		}
 		body := term[len(TermMark):]

@@ -221,14 +221,23 @@ func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, 
 
 // searchWords makes the query's search words; a word that reads no key of
 // the index as typed gets its typos (app.TypoTerms) from the store's terms.
-func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) []app.SearchWord {
-	sws := app.NewSearchWords(words, searchStem, lenient)
-	for i, w := range sws {
-		if n, _ := t.countPostings(storeID, w, 0); n == 0 {
-			sws[i].Typos = app.TypoTerms(vocabulary{c: t.b(bSearchWords).Cursor(), sid: storeID}, w)
+// It returns the word with the fewest postings too, their count (counted up
+// to a little over searchCandidates) and the one key it reads, if one.
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest app.SearchWord, n int, only string) {
+	sws = app.NewSearchWords(words, searchStem, lenient)
+	n = searchCandidates + 1
+	for i := range sws {
+		m, o := t.countPostings(storeID, sws[i], n)
+		if m == 0 {
+			if sws[i].Typos = app.TypoTerms(vocabulary{c: t.b(bSearchWords).Cursor(), sid: storeID}, sws[i]); len(sws[i].Typos) > 0 {
+				m, o = t.countPostings(storeID, sws[i], n)
+			}
+		}
+		if i == 0 || m < n {
+			rarest, n, only = sws[i], m, o
 		}
 	}
-	return sws
+	return sws, rarest, n, only
 }
 
 // vocabulary is a store's keys of the word counts (app.Vocabulary).
@@ -243,19 +252,6 @@ func (v vocabulary) Seek(from string) string {
 		return ""
 	}
 	return string(k[8:])
-}
-
-// rarestWord returns the query word with the fewest postings, their count
-// (counted up to a little over searchCandidates) and the one key it reads,
-// if one.
-func (t *Tx) rarestWord(storeID uint64, words []app.SearchWord) (w app.SearchWord, n int, only string) {
-	n = searchCandidates + 1
-	for i, x := range words {
-		if m, o := t.countPostings(storeID, x, n); i == 0 || m < n {
-			w, n, only = x, m, o
-		}
-	}
-	return w, n, only
 }
 
 // posting is a product a search word matches, with its rating key.
@@ -292,7 +288,7 @@ func (t *Tx) postings(storeID uint64, w app.SearchWord, sizeHint int) []posting 
 func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.SearchWord) bool {
 	folded := app.FoldText(name)
 	for _, w := range words {
-		if w.NameScore(folded, searchStem) > 0 {
+		if w.InName(folded, searchStem) {
 			continue
 		}
 		found := false
@@ -331,8 +327,7 @@ func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.Se
 // rarest word has at most searchCandidates, else newest first (the word's
 // postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	sws := t.searchWords(storeID, q.Words, q.Lenient)
-	w, n, only := t.rarestWord(storeID, sws)
+	sws, w, n, only := t.searchWords(storeID, q.Words, q.Lenient)
 	byPostings := func() (app.Page[app.Doc], error) {
 		return t.pageOfPostings(storeID, q, sws, t.postings(storeID, w, n))
 	}
