@@ -18,7 +18,6 @@ import (
 func TestShopSearchForgives(t *testing.T) {
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
-	p.AllowConsoleErrors("https://picsum.photos/") // the demo's images: no network in tests
 	p.Go("/")
 	p.Type("#q", "headph")
 	p.Do("hints", chromedp.WaitReady(chromedp.CSS(`datalist#q-hints-1 option[value="Wireless Headphones"]`)))
