@@ -19,6 +19,7 @@ func (s *Shop) registerOrderRoutes(a *fiber.App) {
 	a.Post("/account/orders/:order_id/delivery", s.page(signedIn(s.orderDelivery)))
 	a.Post("/account/orders/:order_id/cancel", s.page(signedIn(s.orderCancel)))
 	a.Post("/account/orders/:order_id/refund", s.page(signedIn(s.orderRefund)))
+	a.Get("/orders/:token/", s.page(s.guestOrderPage))
 }
 
 // ordersView is a page of the shopper's orders.
