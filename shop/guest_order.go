@@ -6,17 +6,17 @@ import (
 	"storefront/app"
 )
 
-// guestOrderPage serves GET /orders/{token}/: the order's own page for its
-// buyer, signed in or not, by the signed link of the thank-you page
-// (app.OrderService.OrderLinkToken): status, payment, tracking, where it
-// goes, the lines and the totals. A bad or foreign token is the 404 page.
-func (s *Shop) guestOrderPage(c *fiber.Ctx, rq *request) error {
-	o, err := s.svc.Orders.OrderByLink(rq.Store.ID, c.Params("token"))
+// linkScope is the order of the path's signed link (/orders/{token}/,
+// app.OrderService.OrderByLink): its page and forms for whoever holds the
+// link, signed in or not, as a signed-in shopper has them for an order of
+// theirs. A bad or foreign token is the 404 page.
+func (s *Shop) linkScope(c *fiber.Ctx, rq *request) (orderScope, error) {
+	token := c.Params("token")
+	o, err := s.svc.Orders.OrderByLink(rq.Store.ID, token)
 	if err != nil {
-		return err
+		return orderScope{}, err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return s.render(c, rq, fiber.StatusOK, "guest_order", pageMeta{Title: msgf("account.order.title", o.ID), NoIndex: true}, o)
+	return orderScope{sh: app.Shopper{StoreID: rq.Store.ID, LinkedOrder: o.ID}, order: o, base: "/orders/" + token}, nil
 }
 
 // orderLink is the path of an order's own page ("" when it cannot be made).

@@ -1,6 +1,7 @@
 package shop_test
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,4 +54,23 @@ func TestGuestOrderPage(t *testing.T) {
 	}
 	bravo := newCartStore(t, e, "Bravo")
 	newBrowser(t, e, bravo.host).get(link).expect(t, 404)
+
+	// the link's page has the forms a signed-in shopper's has: a new
+	// address, then a cancellation request (the order is confirmed)
+	other.get(link).expect(t, 200, "Request cancellation", `action="`+link[:len(link)-1]+`/cancel"`)
+	other.post(link, link+"delivery", url.Values{"receiver_name": {"Bo Lee"}, "phone": {"+1 555 0100"}, "address": {"2 Side St"}}).expect(t, 303)
+	other.post(link, link+"cancel", url.Values{"reason": {""}}).expect(t, 400, "Request cancellation")
+	other.do("POST", link+"cancel", url.Values{"reason": {"no csrf"}}).expect(t, 403)
+	other.post(link, "/orders/"+token[:i]+flip+token[i+1:]+"/cancel", url.Values{"reason": {"forged"}}).expect(t, 404)
+	other.post(link, link+"cancel", url.Values{"reason": {"Ordered twice"}}).expect(t, 303)
+	other.get(link+"?m=cancel").expect(t, 200, "Cancellation", "Waiting for the shop", "Bo Lee", "2 Side St").lacks(t, "Request cancellation")
+	if o := e.Order(s.id, id); o.ReceiverName != "Bo Lee" {
+		t.Fatalf("receiver %q after the link's delivery form", o.ReceiverName)
+	}
+	// the link's shopper reaches that order only
+	if _, err := e.Svc.Requests.RequestCancellation(app.Shopper{StoreID: s.id, LinkedOrder: id}, app.CancellationInput{OrderID: id + 1, Reason: "x"}); !app.IsNotFound(err) {
+		t.Fatalf("another order by the link's shopper: %v, want not_found", err)
+	}
+	// a refund asked on a confirmed order: the state's message
+	other.post(link, link+"refund", url.Values{"reason": {"broken"}}).expect(t, 409)
 }
