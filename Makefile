@@ -36,28 +36,33 @@ test:
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
 	scripts/with-postgres.sh $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
 
-# dist: the release archives in dist/: a static binary per platform (TARGETS)
-# with the version stamped, packed with README.md, LICENSE and
-# config.example.yaml (tar.gz; zip for Windows), the TypeScript SDK packed by
-# npm (storefront-client-VERSION.tgz, when npm is installed), and SHA256SUMS over them
-# (`cd dist && sha256sum -c SHA256SUMS`). DIST=DIR writes elsewhere.
+# dist: the release archives in dist/: a static binary per platform (TARGETS,
+# e.g. `make dist TARGETS=linux/amd64` for one) with the version stamped,
+# packed with README.md, LICENSE, CHANGELOG.md, config.example.yaml, docs/ and
+# deploy/ (tar.gz; zip for Windows), the TypeScript SDK packed by npm
+# (storefront-client-VERSION.tgz, when npm is installed), and SHA256SUMS over
+# all of them (`cd dist && sha256sum -c SHA256SUMS`). DIST=DIR writes elsewhere.
 TARGETS ?= linux/amd64,linux/arm64,darwin/arm64,windows/amd64
 DIST    ?= dist
 dist:
 	rm -rf $(DIST) && mkdir -p $(DIST)
-	@if command -v npm >/dev/null 2>&1; then GO=$(GO) sh scripts/tscheck.sh pack '$(VERSION)' $(DIST); \
+	@if command -v npm >/dev/null 2>&1; then GO=$(GO) sh scripts/tscheck.sh pack '$(VERSION)' '$(abspath $(DIST))'; \
 	  else echo "dist: npm not found: no SDK tarball (storefront-client-*.tgz)"; fi
 	$(GO) run ./scripts/dist -version '$(VERSION)' -ldflags '$(LDFLAGS)' -out $(DIST) -targets '$(TARGETS)'
 
 # test-dist: make test builds the linux/amd64 archive into a temporary folder,
-# checks SHA256SUMS with sha256sum -c, that the SDK tarball holds the built
-# package (when npm is installed), and runs the packed binary's version.
+# checks SHA256SUMS with sha256sum -c, that the archive holds what
+# docs/deploy.md's install steps use, that the SDK tarball is beside it, in
+# SHA256SUMS, and holds the built package (when npm is installed), and runs
+# the packed binary's version.
 test-dist:
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	  $(MAKE) --no-print-directory dist TARGETS=linux/amd64 DIST=$$d >/dev/null && \
 	  (cd $$d && sha256sum -c SHA256SUMS) && \
 	  tar -xzf $$d/storefront-*-linux-amd64.tar.gz -C $$d && \
-	  for f in README.md LICENSE config.example.yaml; do test -f $$d/storefront-*-linux-amd64/$$f || { echo "test-dist: $$f missing"; exit 1; }; done && \
+	  for f in README.md LICENSE CHANGELOG.md config.example.yaml docs/deploy.md deploy/storefront.service deploy/storefront.env.example; do \
+	    test -f $$d/storefront-*-linux-amd64/$$f || { echo "test-dist: $$f missing"; exit 1; }; done && \
+	  { ! command -v npm >/dev/null 2>&1 || grep -q ' storefront-client-.*\.tgz$$' $$d/SHA256SUMS || { echo "test-dist: the SDK tarball is not in SHA256SUMS"; exit 1; }; } && \
 	  { ! command -v npm >/dev/null 2>&1 || tar -tzf $$d/storefront-client-*.tgz | grep -q '^package/dist/index.d.ts$$' || { echo "test-dist: SDK tarball missing"; exit 1; }; } && \
 	  $$d/storefront-*-linux-amd64/storefront version | grep -q '^storefront v' && echo "test-dist: linux/amd64 archive, SDK tarball and SHA256SUMS check out"
 
@@ -73,16 +78,20 @@ test-race:
 test-browser:
 	$(GO) test -count=1 -timeout 30m ./e2e/browser
 
-# test-pg: the HTTP suites of web and admin again on PostgreSQL (without
+# test-pg: the HTTP suites of web, admin and panel again on PostgreSQL (without
 # -race: test-race ran the same code under the race detector).
 test-pg:
-	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin
+	STOREFRONT_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 30m ./web ./admin ./panel
 
 # test-client: the TypeScript client against the OpenAPI document and the
-# demo binary (scripts/tscheck.sh), then the release archive (test-dist):
-# one after the other, as both build clients/typescript/dist.
+# demo binary (scripts/tscheck.sh), the headless example type-checked, built
+# (scripts/example.sh) and bought through in Chromium against a demo server,
+# then the release archive (test-dist): one after the other, as they all use
+# clients/typescript/dist.
 test-client:
 	GO=$(GO) sh scripts/tscheck.sh
+	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
+	  STOREFRONT_EXAMPLE_DIST=$$d $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
 	@$(MAKE) --no-print-directory test-dist
 
 fmt:
@@ -116,8 +125,8 @@ bench-1m: build
 # the CSV export's rows per second (docs/benchmarks.md, "Panel").
 # The product list alone then runs again on a throwaway PostgreSQL.
 bench-panel:
-	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./admin
-	scripts/with-postgres.sh env STOREFRONT_TEST_BACKEND=postgres $(GO) test -run '^$$' -bench 'BenchmarkPanelProducts100k' -benchtime 200x -benchmem -timeout 30m ./admin
+	$(GO) test -run '^$$' -bench 'BenchmarkPanel100k' -benchtime 200x -benchmem -timeout 30m ./panel
+	scripts/with-postgres.sh env STOREFRONT_TEST_BACKEND=postgres $(GO) test -run '^$$' -bench 'BenchmarkPanelProducts100k' -benchtime 200x -benchmem -timeout 30m ./panel
 
 # docker: build the container image (Dockerfile) tagged with the version; only
 # where Docker is installed (CI does not run it; a test builds it when an engine answers).

@@ -184,18 +184,8 @@ func migrateDataCmd(args []string, e env) int {
 		return fail(err)
 	}
 	defer dst.Close()
-	ctx := context.Background()
-	empty, err := dst.Empty(ctx)
-	if err != nil {
+	if err := emptyTarget(dst, *force); err != nil {
 		return fail(err)
-	}
-	if !empty {
-		if !*force {
-			return fail(errors.New("the target database already holds data; pass --force to empty it first"))
-		}
-		if err := dst.Clear(ctx); err != nil {
-			return fail(err)
-		}
 	}
 	start := time.Now()
 	rep, err := dst.Import(func(fn func(postgres.ImportRecord) error) error {
@@ -206,6 +196,26 @@ func migrateDataCmd(args []string, e env) int {
 	if err != nil {
 		return fail(err)
 	}
+	printImport(e.stdout, rep, time.Since(start))
+	return 0
+}
+
+// emptyTarget refuses a migration target that holds data, or with force
+// empties it.
+func emptyTarget(dst *postgres.DB, force bool) error {
+	ctx := context.Background()
+	empty, err := dst.Empty(ctx)
+	if err != nil || empty {
+		return err
+	}
+	if !force {
+		return errors.New("the target database already holds data; pass --force to empty it first")
+	}
+	return dst.Clear(ctx)
+}
+
+// printImport writes the records copied per bucket and the verification.
+func printImport(w io.Writer, rep postgres.ImportReport, took time.Duration) {
 	buckets := make([]string, 0, len(rep.Counts))
 	total := 0
 	for b, n := range rep.Counts {
@@ -214,9 +224,8 @@ func migrateDataCmd(args []string, e env) int {
 	}
 	sort.Strings(buckets)
 	for _, b := range buckets {
-		fmt.Fprintf(e.stdout, "%-22s %8d\n", b, rep.Counts[b])
+		fmt.Fprintf(w, "%-22s %8d\n", b, rep.Counts[b])
 	}
-	fmt.Fprintf(e.stdout, "copied %d records in %s; counts match, %d sampled records match by checksum\n",
-		total, time.Since(start).Round(time.Millisecond), rep.Checked)
-	return 0
+	fmt.Fprintf(w, "copied %d records in %s; counts match, %d sampled records match by checksum\n",
+		total, took.Round(time.Millisecond), rep.Checked)
 }

@@ -127,7 +127,7 @@ func TestSystemdInstallSteps(t *testing.T) {
 	if out, err := exec.Command("cp", buildBinary(t), bin).CombinedOutput(); err != nil {
 		t.Fatalf("copy the binary: %v\n%s", err, out)
 	}
-	moved := strings.NewReplacer(" /etc/", " "+root+"/etc/", " /usr/local/bin/", " "+root+"/usr/local/bin/", " bin/storefront", " "+bin)
+	moved := strings.NewReplacer(" /etc/", " "+root+"/etc/", " /usr/local/bin/", " "+root+"/usr/local/bin/", " 0755 storefront", " 0755 "+bin)
 	steps := 0
 	for _, line := range strings.Split(string(raw), "\n") {
 		cmd, ok := strings.CutPrefix(line, "#   ")

@@ -20,7 +20,7 @@ import (
 // connections) and 5-10% of their throughput. So serve governs it: one P
 // while the process mostly reads, two while it commits often, and back to
 // one after half a calm second. A GOMAXPROCS in the environment, or more than
-// one CPU, leaves Go's choice alone (docs/decisions.md, Performance).
+// one CPU, leaves Go's choice alone (docs/decisions.md, "Operations").
 
 // governTick is how often the governor looks at the commit counter.
 const governTick = 100 * time.Millisecond

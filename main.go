@@ -40,6 +40,8 @@ import (
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
 	"storefront/asynclog"
+	"storefront/httpkit"
+	"storefront/panel"
 	"storefront/shop"
 	"storefront/storage"
 	"storefront/storage/postgres"
@@ -345,7 +347,6 @@ func (s *instance) startServices() error {
 	if err := bootstrapAdmin(cfg, svc, log, s.e.stderr); err != nil {
 		return failed("cannot create the owner account", err)
 	}
-	warnOpenCallbacks(svc, log)
 	if cfg.Demo {
 		if err := seedDemo(cfg, svc, s.e.stdout, log); err != nil {
 			return failed("cannot seed the demo store", err)
@@ -406,13 +407,18 @@ func (s *instance) buildHTTP() error {
 		IdleTimeout:      cfg.HTTP.IdleTimeout,
 	}, svc)
 	s.srv, s.metrics = srv, metrics
-	srv.UploadAuth = admin.Register(srv.App, svc, admin.Config{
+	api := admin.Register(srv.App, svc, admin.Config{
 		CursorSecret:   cursorSecret,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		Backup:         s.backup,
 		Backups:        s.listBackupFiles,
+	})
+	pages := panel.Register(srv.App, svc, panel.Config{
+		CursorSecret:   cursorSecret,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
 		ShopURL:        shopURL(cfg),
-	}).UploadAllowed // authenticated before an upload's body is read
+	})
+	srv.UploadAuth = httpkit.AnyUpload(api.UploadAllowed, pages.UploadAllowed) // authenticated before an upload's body is read
 	if err := web.ServeOpenAPI(srv.App); err != nil {
 		return failed("broken OpenAPI document", err)
 	}
@@ -628,7 +634,7 @@ func setGateways(cfg *config.Config, svc *app.Services, log *slog.Logger) {
 		g    config.Gateway
 	}{{app.WalletA, cfg.Payments.WalletA}, {app.WalletB, cfg.Payments.WalletB}} {
 		if slices.Contains(m.g.Providers, app.ProviderStripe) {
-			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL),
+			svc.Payments.RegisterGateway(stripe.New(m.code, m.g.Stripe.APIURL).WithLog(log),
 				app.GatewayAccount{SecretKey: m.g.Stripe.SecretKey, WebhookSecret: m.g.Stripe.WebhookSecret})
 		}
 		svc.Payments.AllowProviders(m.code, m.g.Providers, m.g.Provider)
@@ -993,26 +999,11 @@ func serveBackupSocket(path string, db *storage.DB, log *slog.Logger) (*http.Ser
 	return hs, nil
 }
 
-// warnOpenCallbacks logs each store that lists no callback origins: its
-// checkouts accept any http(s) callback_url, which the sandbox page redirects to.
-func warnOpenCallbacks(svc *app.Services, log *slog.Logger) {
-	stores, err := svc.Stores.List()
-	if err != nil {
-		return
-	}
-	for _, st := range stores {
-		if set := st.Settings(); len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0 {
-			log.Warn("store has no callback_origins: checkouts accept any http(s) callback_url; set callback_origins in its config",
-				"store_id", st.ID, "store", st.Name)
-		}
-	}
-}
-
 // serveGCPercent is the garbage collector's target (GOGC) of serve unless the
 // GOGC environment variable sets it: the server's live heap is small (20-30
 // MB), so at Go's 100 it collected every few milliseconds under load. At 200
 // the 24-product page took 25% less CPU per request and initiation 10-15%
-// less, for about 10 MB more heap (docs/decisions.md, Performance).
+// less, for about 10 MB more heap (docs/decisions.md, "Operations").
 const serveGCPercent = 200
 
 // gcPercent sets serveGCPercent unless GOGC is set, and returns the target.

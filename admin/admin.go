@@ -9,6 +9,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/staff"
 )
 
 // Config is what the admin side needs besides the services.
@@ -21,9 +22,6 @@ type Config struct {
 	Backup func() (string, int64, error)
 	// Backups lists the backup files, newest first.
 	Backups func() ([]BackupFile, error)
-	// ShopURL is the address of a store's shop window, for the panel's
-	// "View shop" link (nil or "": no link, as with shop.enabled false).
-	ShopURL func(st *app.Store) string
 }
 
 // BackupFile is one file in the backups folder.
@@ -33,53 +31,14 @@ type BackupFile struct {
 	CreatedAt string `json:"created_at"`
 }
 
-// services are the parts of the domain the admin handlers call, and nothing
-// else (the cart, checkout and payment services are not reachable from here).
-type services struct {
-	Now app.Clock
-	Opt app.Options
-	// Outbox pages the mail kept in the database (app.Services.Outbox).
-	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
-	// MaskCodes: mail goes out by SMTP, so the outbox view masks the codes
-	// of account mails (app.Mail.MaskCodes).
-	MaskCodes bool
-	// RetryMail, PreviewMail and TestMail are the outbox and template
-	// actions of app.Services.
-	RetryMail   func(storeID, id uint64) (*app.Mail, error)
-	PreviewMail func(st *app.Store, kind string, draft *app.MailTemplate) (app.Mail, error)
-	TestMail    func(st *app.Store, kind, to string) (*app.Mail, error)
-	// PayTestOrder is app.Services.PayTestOrder (the "Pay a test order" button).
-	PayTestOrder func(storeID uint64, method, email, callbackURL string) (app.TestOrder, error)
-	// Shared keeps the panel sessions when several processes share the
-	// database (nil: in memory); Secret gives them one login-form key.
-	Shared app.SharedState
-	Secret func(name string) ([]byte, error)
-
-	Stores    *app.StoreService
-	Admins    *app.AdminService
-	Catalog   *app.CatalogService
-	Customers *app.CustomerService
-	Orders    *app.OrderService
-	Payments  *app.PaymentService
-	Coupons   *app.CouponService
-	Requests  *app.RequestService
-	Reviews   *app.ReviewService
-	Tickets   *app.TicketService
-	Contact   *app.ContactService
-	Content   *app.ContentService
-	Webhooks  *app.WebhookService
-	Audit     *app.AuditService
-}
-
 // Handler holds what the admin handlers call.
 type Handler struct {
 	cfg     Config
-	svc     services
+	svc     staff.Services
+	staff   staff.Staff
 	log     *slog.Logger
 	cursors app.CursorCodec
 	proxies httpkit.Proxies // http.trusted_proxies
-	// panelSessions are the panel's, for UploadAllowed.
-	panelSessions *sessions
 }
 
 type localKey int
@@ -89,15 +48,11 @@ const (
 	keyStore
 )
 
-// Register mounts the admin JSON API and the panel on r.
+// Register mounts the admin JSON API on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
-		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, MaskCodes: svc.Mailer != nil, Shared: svc.Shared(), Secret: svc.DB.Secret,
-		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, PayTestOrder: svc.PayTestOrder, Webhooks: svc.Webhooks,
-		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
-		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
-		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	h := &Handler{cfg: cfg, log: svc.Log, svc: staff.NewServices(svc), cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
+	h.staff = staff.Staff{Services: h.svc, Log: h.log, Proxies: h.proxies}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other
@@ -124,28 +79,20 @@ func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h.registerMailRoutes(st)
 	h.registerWebhookRoutes(st)
 	h.registerSettingsVersionRoutes(st)
-	h.registerPanel(r)
 	return h
 }
 
-// UploadAllowed reports whether a request's headers carry a live admin
-// credential, a valid bearer token (admin API) or a live panel session
-// cookie, and the store of its admin. The server asks it before it reads an
-// upload's body (web.Server's UploadAuth), so an anonymous client cannot make
-// it read a large one, and one store's staff cannot take every upload slot;
-// the routes still check everything as usual once the body is read.
-func (h *Handler) UploadAllowed(authorization string, cookie func(name string) string) (store uint64, ok bool) {
-	var u *app.AdminUser
-	var err error
-	if len(authorization) > 7 && strings.EqualFold(authorization[:7], "Bearer ") {
-		u, err = h.svc.Admins.Authenticate(strings.TrimSpace(authorization[7:]))
-	} else if h.panelSessions == nil {
-		return 0, false
-	} else if sess, found := h.panelSessions.get(cookie(sessionCookie)); found {
-		u, err = h.svc.Admins.Get(sess.adminID)
-	} else {
+// UploadAllowed reports whether a request's headers carry a valid admin
+// bearer token, and the store of its admin. The server asks it (with the
+// panel's, httpkit.AnyUpload) before it reads an upload's body (web.Server's
+// UploadAuth), so an anonymous client cannot make it read a large one, and
+// one store's staff cannot take every upload slot; the routes still check
+// everything as usual once the body is read.
+func (h *Handler) UploadAllowed(authorization string, _ func(name string) string) (store uint64, ok bool) {
+	if len(authorization) <= 7 || !strings.EqualFold(authorization[:7], "Bearer ") {
 		return 0, false
 	}
+	u, err := h.svc.Admins.Authenticate(strings.TrimSpace(authorization[7:]))
 	if err != nil {
 		return 0, false
 	}
@@ -167,7 +114,7 @@ func (h *Handler) auth(c *fiber.Ctx) error {
 		return err
 	}
 	c.Locals(keyAdmin, u)
-	if segs := routeSegs(c.Path(), "/api/v1/admin"); !enrolRoute(segs) && h.svc.Admins.MustEnrolTOTP(u, h.svc.Stores.Get) {
+	if segs := staff.RouteSegs(c.Path(), "/api/v1/admin"); !staff.EnrolRoute(segs) && h.svc.Admins.MustEnrolTOTP(u, h.svc.Stores.Get) {
 		return app.Errorf(app.EForbidden, "your store requires a second factor: enrol at POST /api/v1/admin/auth/totp/ first")
 	}
 	return c.Next()
@@ -184,7 +131,7 @@ func (h *Handler) storeScope(c *fiber.Ctx) error {
 		return err
 	}
 	c.Locals(keyStore, st)
-	if err := app.Allow(adminOf(c), true, c.Method(), routeSegs(c.Path(), "/api/v1/admin")[2:]); err != nil {
+	if err := app.Allow(adminOf(c), true, c.Method(), staff.RouteSegs(c.Path(), "/api/v1/admin")[2:]); err != nil {
 		return err
 	}
 	return c.Next()
@@ -194,8 +141,8 @@ func (h *Handler) storeScope(c *fiber.Ctx) error {
 // hold (app.GlobalRoutePerms; 403 forbidden). A store's routes are checked
 // by storeScope once the store is known to be the admin's.
 func (h *Handler) authorize(c *fiber.Ctx) error {
-	segs := routeSegs(c.Path(), "/api/v1/admin")
-	if isStoreRoute(segs) {
+	segs := staff.RouteSegs(c.Path(), "/api/v1/admin")
+	if staff.IsStoreRoute(segs) {
 		return c.Next()
 	}
 	if err := app.Allow(adminOf(c), false, c.Method(), segs); err != nil {
@@ -203,26 +150,6 @@ func (h *Handler) authorize(c *fiber.Ctx) error {
 	}
 	return c.Next()
 }
-
-// enrolRoute reports whether segs are a route an admin who must enrol a
-// second factor may still use (the enrolment, /me, the password, logout).
-func enrolRoute(segs []string) bool {
-	return len(segs) > 0 && (segs[0] == "auth" || segs[0] == "me" || segs[0] == "totp" || segs[0] == "password" || segs[0] == "logout")
-}
-
-// routeSegs splits a request path after prefix into its non-empty segments.
-func routeSegs(path, prefix string) []string {
-	var segs []string
-	for _, s := range strings.Split(strings.TrimPrefix(path, prefix), "/") {
-		if s != "" {
-			segs = append(segs, s)
-		}
-	}
-	return segs
-}
-
-// isStoreRoute reports whether segs are under stores/{id}/.
-func isStoreRoute(segs []string) bool { return len(segs) >= 2 && segs[0] == "stores" }
 
 func adminOf(c *fiber.Ctx) *app.AdminUser {
 	u, _ := c.Locals(keyAdmin).(*app.AdminUser)

@@ -9,17 +9,6 @@ import (
 	"storefront/testenv"
 )
 
-type auditItem struct {
-	ID         uint64  `json:"id"`
-	AdminEmail string  `json:"admin_email"`
-	StoreID    *uint64 `json:"store_id"`
-	Action     string  `json:"action"`
-	Object     string  `json:"object"`
-	IP         string  `json:"ip"`
-	Via        string  `json:"via"`
-	Status     int     `json:"status"`
-}
-
 type auditPage struct {
 	Items      []auditItem `json:"items"`
 	NextCursor *string     `json:"next_cursor"`
@@ -146,3 +135,5 @@ func TestAdminAuditLog(t *testing.T) {
 		// (the env checks the bbolt indexes after the test)
 	})
 }
+
+type auditItem = testenv.AuditItem

@@ -23,41 +23,6 @@ import (
 	"storefront/testenv"
 )
 
-// testJPEG is a w×h gradient JPEG with an EXIF segment (GPS position
-// included) spliced in after SOI, as a phone writes it.
-func testJPEG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
-		}
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
-		t.Fatal(err)
-	}
-	exif := []byte("Exif\x00\x00MM\x00\x2aGPSLatitude 48.8584 GPSLongitude 2.2945 SECRET-LOCATION")
-	seg := append([]byte{0xFF, 0xE1, byte((len(exif) + 2) >> 8), byte(len(exif) + 2)}, exif...)
-	raw := buf.Bytes()
-	return append(append(append([]byte{}, raw[:2]...), seg...), raw[2:]...)
-}
-
-func testPNG(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.NRGBA{200, uint8(x), uint8(y), uint8(x % 256)}) // transparent parts
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func testGIF(t testing.TB) []byte {
 	t.Helper()
 	img := image.NewPaletted(image.Rect(0, 0, 300, 200), color.Palette{color.Black, color.White})
@@ -371,3 +336,6 @@ func pngHeader(w, h uint32, depth, ct byte) []byte {
 	out = append(out, chunk("IDAT", nil)...)
 	return append(out, chunk("IEND", nil)...)
 }
+
+// testJPEG and testPNG are test images (testenv.JPEG, testenv.PNG).
+var testJPEG, testPNG = testenv.JPEG, testenv.PNG

@@ -8,29 +8,8 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/staff"
 )
-
-// maxShipCSV bounds a bulk shipping file (500 rows of long tracking links fit).
-const maxShipCSV = 1 << 20
-
-// bulkShipResult is the answer of a bulk shipment: counts and each row.
-type bulkShipResult struct {
-	Shipped int              `json:"shipped"`
-	Errors  int              `json:"errors"`
-	Results []app.ShipResult `json:"results"`
-}
-
-func newBulkShipResult(res []app.ShipResult) bulkShipResult {
-	out := bulkShipResult{Results: res}
-	for _, r := range res {
-		if r.Status == "shipped" {
-			out.Shipped++
-		} else {
-			out.Errors++
-		}
-	}
-	return out
-}
 
 // bulkShip serves POST stores/{id}/orders/bulk-ship/: a text/csv body of
 // order_number,carrier,tracking_number[,tracking_url] rows, or JSON
@@ -39,7 +18,7 @@ func newBulkShipResult(res []app.ShipResult) bulkShipResult {
 func (h *Handler) bulkShip(c *fiber.Ctx) error {
 	var rows []app.ShipRow
 	if strings.HasPrefix(strings.ToLower(c.Get(fiber.HeaderContentType)), "text/csv") {
-		if len(c.Body()) > maxShipCSV {
+		if len(c.Body()) > staff.MaxShipCSV {
 			return app.Errorf(app.EPayloadTooLarge, "the file is larger than 1 MiB")
 		}
 		var err error
@@ -58,5 +37,5 @@ func (h *Handler) bulkShip(c *fiber.Ctx) error {
 		}
 		rows = in.Rows
 	}
-	return httpkit.OK(c, newBulkShipResult(h.svc.Orders.ShipMany(storeOf(c).ID, rows)))
+	return httpkit.OK(c, staff.NewBulkShipResult(h.svc.Orders.ShipMany(storeOf(c).ID, rows)))
 }

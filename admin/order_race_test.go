@@ -16,7 +16,7 @@ func TestAdminOrderCancelRefundRace(t *testing.T) {
 	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Shop A")
-	staff := e.Staff(sid, "staff@example.com")
+	staff := e.Admin(sid, "manager@example.com", app.RoleManager) // a paid order's cancel refunds: not staff's
 	cid, _ := e.Shopper(sid, "s@example.com")
 	p := e.Product(sid, 0, "Mug", 1000, 100)
 	const n = 8

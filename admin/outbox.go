@@ -20,23 +20,10 @@ func (h *Handler) listOutbox(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page, err := h.outbox(storeOf(c).ID, lp)
+	page, err := h.staff.OutboxPage(storeOf(c).ID, lp)
 	if err != nil {
 		return err
 	}
-	h.recordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
+	h.staff.RecordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
 	return sendPage(h, c, "outbox", page, viewMail)
-}
-
-// outbox is a page of the outbox as admins may see it (codes masked when
-// mail goes out by SMTP).
-func (h *Handler) outbox(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error) {
-	page, err := h.svc.Outbox(storeID, lp)
-	if err != nil || !h.svc.MaskCodes {
-		return page, err
-	}
-	for i, m := range page.Items {
-		page.Items[i] = m.MaskCodes()
-	}
-	return page, nil
 }

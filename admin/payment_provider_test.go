@@ -1,50 +1,15 @@
 package admin_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"storefront/app"
 	"storefront/app/payment/stripe"
 	"storefront/testenv"
 )
-
-// stripeAPI is a minimal Stripe API: the balance (a key containing
-// "revoked" is refused with 401, as Stripe refuses a bad key) and Checkout
-// Session creation. It counts the balance calls.
-func stripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		auth := r.Header.Get("Authorization")
-		switch {
-		case strings.Contains(auth, "revoked"):
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"Invalid API Key provided: sk_test_****oked"}}`)
-		case r.Method == "GET" && r.URL.Path == "/v1/balance":
-			balanceCalls.Add(1)
-			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
-		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
-			_ = r.ParseForm()
-			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
-				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
-				"client_reference_id": r.PostForm.Get("client_reference_id")})
-			w.Write(b)
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":{"type":"invalid_request_error","message":"unknown route %s"}}`, r.URL.Path)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // providerEnv is a server that allows the sandbox and Stripe for WALLET_A
 // (the sandbox by default) and only the sandbox for WALLET_B.
@@ -115,47 +80,6 @@ func TestAdminPaymentProviderChoice(t *testing.T) {
 	}
 }
 
-func TestPanelPaymentProviderAndTestOrder(t *testing.T) {
-	t.Parallel()
-	var calls atomic.Int64
-	e := providerEnv(t, &calls)
-	sid, _ := e.Store("Panel Provider Shop")
-	e.Product(sid, 0, "Sticker", 150, 3)
-	b := owner(t, e)
-	home := fmt.Sprintf("/admin/stores/%d/", sid)
-	b.get(home).expect(t, 200, `name="WALLET_A_provider"`, `<option value="stripe"`, "Pay a test order with WALLET_B")
-
-	// A bad key is a field error on the page; a good one is saved.
-	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_revoked12345"}}).
-		expect(t, 400, "Stripe refused this key")
-	b.submit(home, home+"payments/", url.Values{"WALLET_B_provider": {"stripe"}}).expect(t, 400, "must be one of: sandbox")
-	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_paneltest9876"}}).
-		redirectsTo(t, home)
-	b.get(home).expect(t, 200, "sk_test_…9876", "Pay a test order with WALLET_A")
-
-	// The sandbox test order is placed through checkout and paid; its page is shown.
-	r := b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_B"}})
-	r.redirectsTo(t, home+"orders/")
-	loc := r.Header.Get("Location")
-	b.get(loc).expect(t, 200, "Test order paid with the sandbox", ">TEST</span>")
-	var id uint64
-	fmt.Sscanf(strings.TrimPrefix(loc, home+"orders/"), "%d", &id)
-	if o := e.Order(sid, id); o.Status != app.OrderConfirmed || o.PaymentStatus != app.PaymentPaid || !o.Test || o.PaymentMethod != app.WalletB {
-		t.Fatalf("the test order: %+v", o)
-	}
-	// With Stripe in test mode the browser goes to Stripe's Checkout page.
-	b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}}).redirectsTo(t, "https://checkout.stripe.test/")
-
-	// Live mode: no test order.
-	e.Svc.Payments.SetPaymentSettings(sid, app.PaymentSettingsInput{Methods: map[string]app.CredentialsInput{"WALLET_A": {Provider: ptr("")}}})
-	live := true
-	if _, err := e.Svc.Payments.SetPaymentSettings(sid, app.PaymentSettingsInput{PaymentsLive: &live}); err != nil {
-		t.Fatal(err)
-	}
-	b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_B"}}).redirectsTo(t, home)
-	b.get(home).expect(t, 200, "Test order not placed: WALLET_B is not in test mode")
-}
-
 func rawHas(t *testing.T, raw []byte, want ...string) {
 	t.Helper()
 	for _, w := range want {
@@ -165,34 +89,5 @@ func rawHas(t *testing.T, raw []byte, want ...string) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
-func TestPanelSendTestWebhook(t *testing.T) {
-	t.Parallel()
-	e := testenv.New(t)
-	sid, _ := e.Store("Hook Shop")
-	rcv := testenv.NewHookReceiver(t)
-	u, events := rcv.URL, []string{app.EvOrderPaid}
-	w, err := e.Svc.Webhooks.Create(sid, app.WebhookInput{URL: &u, Events: &events})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rcv.Secret = w.Secret
-	b := owner(t, e)
-	list := fmt.Sprintf("/admin/stores/%d/webhooks/", sid)
-	ep := fmt.Sprintf("%s%d/", list, w.ID)
-	b.get(list).expect(t, 200, "Send test webhook")
-	b.submit(list, ep+"test/", url.Values{}).redirectsTo(t, ep)
-	b.get(ep).expect(t, 200, "Test webhook sent: the endpoint answered HTTP 200")
-	got := rcv.WaitFor(t, 1, 5*time.Second)
-	if got[0].Type != app.EvWebhookTest || !got[0].SignatureOK {
-		t.Fatalf("received: %+v", got[0])
-	}
-	// An error answer is shown as such.
-	rcv.Answer(500)
-	b.submit(ep, ep+"test/", url.Values{}).redirectsTo(t, ep)
-	b.get(ep).expect(t, 200, "answered HTTP 500", "Only a 2xx acknowledges")
-	// Another store's endpoint is not found.
-	other, _ := e.Store("Other Shop")
-	b.submit(list, fmt.Sprintf("/admin/stores/%d/webhooks/%d/test/", other, w.ID), url.Values{}).expect(t, 404)
-}
+// stripeAPI is testenv.FakeStripeAPI.
+var stripeAPI = testenv.FakeStripeAPI

@@ -104,7 +104,7 @@ func (h *Handler) decideRequest(kind string, approve bool) fiber.Handler {
 				return err
 			}
 		}
-		r, err := h.svc.Requests.Decide(storeOf(c).ID, kind, id, adminOf(c).ID, approve, in)
+		r, err := h.svc.Requests.DecideBy(storeOf(c).ID, kind, id, adminOf(c), approve, in)
 		if err != nil {
 			return err
 		}

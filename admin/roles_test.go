@@ -2,99 +2,15 @@ package admin_test
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
 	"storefront/app"
 	"storefront/testenv"
 )
-
-// concretePath fills a route pattern's parameters: the store, a
-// payment-methods settings section (a sub-page with its own permission),
-// and ids that do not exist.
-func concretePath(pattern string, sid uint64) string {
-	segs := strings.Split(pattern, "/")
-	for i, s := range segs {
-		switch {
-		case s == ":store_id" || s == ":sid":
-			segs[i] = fmt.Sprint(sid)
-		case s == ":section":
-			segs[i] = "payment-methods"
-		case strings.HasPrefix(s, ":"):
-			segs[i] = "999999"
-		}
-	}
-	return strings.Join(segs, "/")
-}
-
-// segsAfter splits path after prefix into its segments.
-func segsAfter(path, prefix string) []string {
-	var out []string
-	for _, s := range strings.Split(strings.TrimPrefix(path, prefix), "/") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// wantAllowed asks the role table about a concrete admin path, and fails
-// when the route's resource is missing from it (a new route needs a line).
-func wantAllowed(t *testing.T, u *app.AdminUser, method, path, prefix string) bool {
-	t.Helper()
-	segs := segsAfter(path, prefix)
-	scoped := len(segs) >= 2 && segs[0] == "stores"
-	var ok bool
-	if scoped {
-		segs = segs[2:]
-		_, ok = app.StoreRoutePerm(method, segs)
-	} else {
-		_, ok = app.GlobalRoutePerm(method, segs)
-	}
-	if !ok {
-		t.Errorf("%s %s: no permission in app.StoreRoutePerms/GlobalRoutePerms", method, path)
-	}
-	return app.Allow(u, scoped, method, segs) == nil
-}
-
-// walked reports whether a route is one of the admin's own (not a
-// catch-all) with a method the routes use.
-func walked(method, path string) bool {
-	return !strings.Contains(path, "*") && strings.Contains("GET POST PUT PATCH DELETE", method)
-}
-
-type roleCase struct {
-	user  *app.AdminUser
-	token string
-}
-
-// roleUsers makes a manager and a staff of store sid (and takes the owner).
-func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
-	out := map[string]roleCase{}
-	for _, role := range app.Roles {
-		email := role + "@roles.example.com"
-		if role == app.RoleOwner {
-			email = "owner@example.com"
-		} else if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "role-password", Role: role, StoreID: sid}); err != nil {
-			t.Fatal(err)
-		}
-		u, err := e.Svc.Admins.Get(map[string]uint64{app.RoleOwner: 1, app.RoleStaff: 2, app.RoleManager: 3}[role])
-		if err != nil || u.Role != role {
-			t.Fatalf("admin of role %s: %v %v", role, u, err)
-		}
-		tok, _, err := e.Svc.Admins.Token(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[role] = roleCase{user: u, token: tok}
-	}
-	return out
-}
 
 // TestRolesWalkAPI walks every admin API route as each role: 403 forbidden
 // exactly where the role table says so.
@@ -110,10 +26,10 @@ func TestRolesWalkAPI(t *testing.T) {
 		path := concretePath(r.Path, sid)
 		for _, role := range app.Roles {
 			rc := users[role]
-			allowed := wantAllowed(t, rc.user, r.Method, path, "/api/v1/admin")
+			allowed := wantAllowed(t, rc.User, r.Method, path, "/api/v1/admin")
 			req := httptest.NewRequest(r.Method, path, bytes.NewReader([]byte("{}")))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+rc.token)
+			req.Header.Set("Authorization", "Bearer "+rc.Token)
 			resp, err := e.App.Test(req, -1)
 			if err != nil {
 				t.Fatal(err)
@@ -131,44 +47,11 @@ func TestRolesWalkAPI(t *testing.T) {
 	}
 }
 
-// TestRolesWalkPanel does the same for every panel page and form.
-func TestRolesWalkPanel(t *testing.T) {
-	e := testenv.New(t)
-	sid, _ := e.Store("Shop A")
-	roleUsers(t, e, sid)
-	browsers := map[string]*browser{}
-	csrf := map[string]string{}
-	for _, role := range app.Roles {
-		b := newBrowser(t, e)
-		email, pw := role+"@roles.example.com", "role-password"
-		if role == app.RoleOwner {
-			email, pw = "owner@example.com", "owner-password"
-		}
-		b.login(email, pw).redirectsTo(t, "/admin/")
-		browsers[role], csrf[role] = b, b.csrf("/admin/password/")
-	}
-	seen := 0
-	for _, r := range e.App.GetRoutes(true) {
-		if !strings.HasPrefix(r.Path, "/admin") || !walked(r.Method, r.Path) || strings.HasPrefix(r.Path, "/admin/static") ||
-			strings.HasPrefix(r.Path, "/admin/log") {
-			continue
-		}
-		path := concretePath(r.Path, sid)
-		for _, role := range app.Roles {
-			u, _ := e.Svc.Admins.Get(map[string]uint64{app.RoleOwner: 1, app.RoleStaff: 2, app.RoleManager: 3}[role])
-			allowed := wantAllowed(t, u, r.Method, path, "/admin")
-			var form url.Values
-			if r.Method == "POST" {
-				form = url.Values{"csrf": {csrf[role]}}
-			}
-			p := browsers[role].do(r.Method, path, form)
-			if got := p.Status == http.StatusForbidden; got != !allowed || p.Status == http.StatusSeeOther && strings.HasPrefix(p.Header.Get("Location"), "/admin/login") {
-				t.Errorf("%s %s as %s: got %d, want allowed=%v", r.Method, path, role, p.Status, allowed)
-			}
-			seen++
-		}
-	}
-	if seen < 100 {
-		t.Fatalf("walked %d requests, want every panel route", seen)
-	}
+type roleCase = testenv.RoleUser
+
+func roleUsers(t *testing.T, e *testenv.Env, sid uint64) map[string]roleCase {
+	return e.RoleUsers(t, sid)
 }
+
+// The role walk's helpers (testenv).
+var concretePath, walked, wantAllowed = testenv.ConcretePath, testenv.RouteWalked, testenv.WantAllowed

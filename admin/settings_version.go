@@ -50,7 +50,7 @@ func (h *Handler) restoreSettingsVersion(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c).Email)
+	v, err := h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c))
 	if err != nil {
 		return err
 	}

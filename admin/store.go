@@ -43,7 +43,7 @@ func (h *Handler) patchPayments(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	v, err := h.svc.Payments.SetPaymentSettingsBy(storeOf(c).ID, in, adminOf(c).Email)
+	v, err := h.svc.Payments.SetPaymentSettingsBy(storeOf(c).ID, in, adminOf(c))
 	if err != nil {
 		return err
 	}
@@ -115,48 +115,16 @@ func (h *Handler) createStore(c *fiber.Ctx) error {
 func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(storeOf(c))) }
 
 // patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name,
-// allowed_origins, domains, notification_emails, notifications}.
+// require_staff_totp, allowed_origins, domains, notification_emails,
+// notifications}: one change (app.StoreService.Change), whole or not at all.
 func (h *Handler) patchStore(c *fiber.Ctx) error {
-	var in struct {
-		IsActive         *bool   `json:"is_active"`
-		Name             *string `json:"name"`
-		RequireStaffTOTP *bool   `json:"require_staff_totp"`
-		app.StoreSettingsInput
-	}
+	var in app.StoreChange
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	st := storeOf(c)
-	if in.IsActive != nil {
-		if err := app.Permit(adminOf(c), app.ActSetActive); err != nil {
-			return err
-		}
-	}
-	if in.RequireStaffTOTP != nil {
-		if err := app.Permit(adminOf(c), app.PermUsers); err != nil {
-			return err
-		}
-	}
-	var err error
-	if in.AllowedOrigins != nil || in.Domains != nil || in.NotificationEmails != nil || in.Notifications != nil {
-		if st, err = h.svc.Stores.SetSettingsBy(st.ID, in.StoreSettingsInput, adminOf(c).Email); err != nil {
-			return err
-		}
-	}
-	if in.Name != nil {
-		if st, err = h.svc.Stores.Rename(st.ID, *in.Name); err != nil {
-			return err
-		}
-	}
-	if in.IsActive != nil {
-		if st, err = h.svc.Stores.SetActive(st.ID, *in.IsActive); err != nil {
-			return err
-		}
-	}
-	if in.RequireStaffTOTP != nil {
-		if st, err = h.svc.Stores.SetRequireStaffTOTP(st.ID, *in.RequireStaffTOTP); err != nil {
-			return err
-		}
+	st, err := h.svc.Stores.Change(storeOf(c).ID, in, adminOf(c))
+	if err != nil {
+		return err
 	}
 	return httpkit.OK(c, viewStore(st))
 }
@@ -180,7 +148,7 @@ func (h *Handler) patchConfig(c *fiber.Ctx) error {
 	if !json.Valid(c.Body()) {
 		return app.Invalid("body", "malformed JSON")
 	}
-	st, err := h.svc.Stores.PatchConfigBy(storeOf(c).ID, c.Body(), adminOf(c).Email)
+	st, err := h.svc.Stores.PatchConfigBy(storeOf(c).ID, c.Body(), adminOf(c))
 	if err != nil {
 		return err
 	}

@@ -15,20 +15,22 @@ const (
 
 // Address is a saved delivery address of one customer. ID is a uuid (v4, lower case).
 type Address struct {
-	ID           string    `json:"id"`
-	StoreID      uint64    `json:"store_id"`
-	CustomerID   uint64    `json:"customer_id"`
-	Label        string    `json:"label"`
-	ReceiverName string    `json:"receiver_name"`
-	Phone        string    `json:"phone"`
-	AddressLine1 string    `json:"address_line1"`
-	AddressLine2 string    `json:"address_line2"`
-	City         string    `json:"city"`
-	Area         string    `json:"area"`
-	PostalCode   string    `json:"postal_code"`
-	IsDefault    bool      `json:"is_default"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	ID           string `json:"id"`
+	StoreID      uint64 `json:"store_id"`
+	CustomerID   uint64 `json:"customer_id"`
+	Label        string `json:"label"`
+	ReceiverName string `json:"receiver_name"`
+	Phone        string `json:"phone"`
+	AddressLine1 string `json:"address_line1"`
+	AddressLine2 string `json:"address_line2"`
+	City         string `json:"city"`
+	Area         string `json:"area"`
+	PostalCode   string `json:"postal_code"`
+	// Country (ISO 3166-1 alpha-2): the store's when none was sent.
+	Country   string    `json:"country,omitempty"`
+	IsDefault bool      `json:"is_default"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // AddressView is an address on the wire.
@@ -42,6 +44,7 @@ type AddressView struct {
 	City         string    `json:"city"`
 	Area         string    `json:"area"`
 	PostalCode   string    `json:"postal_code"`
+	Country      string    `json:"country"`
 	IsDefault    bool      `json:"is_default"`
 	CreatedAt    time.Time `json:"created_at"`
 	UpdatedAt    time.Time `json:"updated_at"`
@@ -51,7 +54,7 @@ type AddressView struct {
 func (a *Address) View() AddressView {
 	return AddressView{ID: a.ID, Label: a.Label, ReceiverName: a.ReceiverName, Phone: a.Phone,
 		AddressLine1: a.AddressLine1, AddressLine2: a.AddressLine2, City: a.City, Area: a.Area,
-		PostalCode: a.PostalCode, IsDefault: a.IsDefault, CreatedAt: UTC(a.CreatedAt), UpdatedAt: UTC(a.UpdatedAt)}
+		PostalCode: a.PostalCode, Country: a.Country, IsDefault: a.IsDefault, CreatedAt: UTC(a.CreatedAt), UpdatedAt: UTC(a.UpdatedAt)}
 }
 
 // AddressInput is the body of create (every field) and update (only the
@@ -65,6 +68,7 @@ type AddressInput struct {
 	City         *string `json:"city"`
 	Area         *string `json:"area"`
 	PostalCode   *string `json:"postal_code"`
+	Country      *string `json:"country"`
 	IsDefault    *bool   `json:"is_default"`
 }
 
@@ -85,6 +89,7 @@ func (in AddressInput) apply(a *Address) {
 	set(&a.City, in.City)
 	set(&a.Area, in.Area)
 	set(&a.PostalCode, in.PostalCode)
+	set(&a.Country, in.Country)
 	if in.IsDefault != nil {
 		a.IsDefault = *in.IsDefault
 	}
@@ -102,6 +107,7 @@ func (a *Address) Validate() error {
 	v.Text("city", a.City, true, MaxNameLen)
 	v.Text("area", a.Area, false, MaxNameLen)
 	v.Text("postal_code", a.PostalCode, false, 20)
+	v.Check(a.Country == "" || CountryRE.MatchString(a.Country), "country", "must be an ISO 3166-1 alpha-2 code in upper case, like GB or US")
 	return v.Err()
 }
 

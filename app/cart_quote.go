@@ -16,6 +16,7 @@ type CartQuote struct {
 	DeliveryFee Money  `json:"delivery_fee"`
 	Total       Money  `json:"total"`
 	Currency    string `json:"currency"`
+	QuoteTax
 	// Delivery are the store's delivery options, the first the default.
 	Delivery []DeliveryOption `json:"delivery_options"`
 }
@@ -32,6 +33,9 @@ type QuoteInput struct {
 	Items       []CheckoutItem `json:"items"`
 	CouponCode  string         `json:"coupon_code"`
 	DeliveryFee *Money         `json:"delivery_fee"`
+	// Country and Region: the destination taxed (CheckoutInput's).
+	Country string `json:"country"`
+	Region  string `json:"region"`
 }
 
 // Quote prices a cart of a store (a guest's cookie cart or a shopper's API
@@ -45,9 +49,12 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 	if len(in.Items) > MaxOrderLines {
 		return q, Invalid("items", "must have at most 100 lines")
 	}
+	if err := checkQuoteDestination(in); err != nil {
+		return q, err
+	}
 	in.CouponCode = NormalizeCouponCode(in.CouponCode)
 	err := os.s.DB.View(func(tx Tx) error {
-		q = CartQuote{Items: []QuoteLine{}, Delivery: []DeliveryOption{}}
+		q = CartQuote{Items: []QuoteLine{}, Delivery: []DeliveryOption{}, QuoteTax: QuoteTax{TaxLines: []TaxLine{}}}
 		st, err := tx.SharedStore(storeID)
 		if err != nil {
 			return err
@@ -63,6 +70,7 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 		}
 		pq := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
 			SentFee: in.DeliveryFee, Currency: st.Currency}
+		set.taxQuote(&pq, in.Country, in.Region)
 		if in.CouponCode != "" {
 			c, err := tx.CouponByCode(storeID, in.CouponCode)
 			if err != nil && !IsNotFound(err) {
@@ -77,6 +85,7 @@ func (os *OrderService) Quote(storeID uint64, in QuoteInput) (CartQuote, error) 
 			return err
 		}
 		q.Subtotal, q.Discount, q.DeliveryFee, q.Total = pr.Subtotal, pr.Discount, pr.DeliveryFee, pr.Total
+		q.QuoteTax = pr.quoteTax(pq)
 		for i := range q.Items {
 			q.Items[i].OrderItem = pr.Items[i]
 		}

@@ -50,11 +50,13 @@ type Product struct {
 	// LowStockThreshold: the product is low on stock when its available
 	// stock is at or below it (0: never); reaching it tells the owner (mail,
 	// product.low_stock webhook).
-	LowStockThreshold int64     `json:"low_stock_threshold"`
-	RatingSum         int64     `json:"rating_sum"`
-	ReviewCount       int64     `json:"review_count"`
-	CreatedAt         time.Time `json:"created_at"`
-	UpdatedAt         time.Time `json:"updated_at"`
+	LowStockThreshold int64 `json:"low_stock_threshold"`
+	// TaxClass picks the tax rate (TaxRate.Class): "" is the standard class.
+	TaxClass    string    `json:"tax_class,omitempty"`
+	RatingSum   int64     `json:"rating_sum"`
+	ReviewCount int64     `json:"review_count"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // Variant is one option of a product (a size, a colour).
@@ -65,6 +67,8 @@ type Variant struct {
 	Price      Money             `json:"price"`
 	Stock      int64             `json:"stock"`
 	Attributes map[string]string `json:"attributes"`
+	// TaxClass overrides the product's ("": the product's).
+	TaxClass string `json:"tax_class,omitempty"`
 }
 
 // AvailableStock is what can still be bought: the product's stock, or the sum

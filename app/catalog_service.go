@@ -348,6 +348,8 @@ type ProductInput struct {
 	Variants       *[]VariantInput `json:"variants"`
 	// LowStockThreshold: low on stock at or below it (0: never, and no alert).
 	LowStockThreshold *int64 `json:"low_stock_threshold"`
+	// TaxClass picks the product's tax rate ("" the standard one; tax.go).
+	TaxClass *string `json:"tax_class"`
 }
 
 // VariantInput is one variant of ProductInput.
@@ -358,6 +360,8 @@ type VariantInput struct {
 	Price      *Money            `json:"price"`
 	Stock      int64             `json:"stock"`
 	Attributes map[string]string `json:"attributes"`
+	// TaxClass: nil keeps the class of the variant of ID (none for a new one).
+	TaxClass *string `json:"tax_class"`
 }
 
 // Product limits.
@@ -371,6 +375,13 @@ const (
 // Errors: validation_failed, not_found, conflict (slug taken, a SKU another
 // product of the store has).
 func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Product, error) {
+	return cs.SaveProductWithImages(storeID, id, in, nil)
+}
+
+// SaveProductWithImages is SaveProduct that also adds media (decoded
+// uploads) to the product's images, in the same transaction: a product
+// whose photos are refused is not made either.
+func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
 		st, err := tx.Store(storeID)
@@ -390,6 +401,9 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 			return err
 		}
 		if err := checkSKUs(tx, p); err != nil {
+			return err
+		}
+		if err := cs.attachMedia(tx, p, media); err != nil {
 			return err
 		}
 		now := UTC(tx.Now())
@@ -432,6 +446,7 @@ func checkProductFields(tx CatalogTx, p *Product, v *Validation) {
 	v.URLs("images", p.Images, MaxProductImages)
 	v.Check(p.Stock >= 0 && p.Stock <= MaxStock, "stock", "must be between 0 and 1000000000")
 	v.Check(p.LowStockThreshold >= 0 && p.LowStockThreshold <= MaxStock, "low_stock_threshold", "must be between 0 and 1000000000")
+	checkTaxClass(v, "tax_class", p.TaxClass)
 	if p.CategoryID != 0 {
 		if _, err := tx.Category(p.StoreID, p.CategoryID); err != nil {
 			v.Add("category_id", "unknown category")
@@ -484,6 +499,9 @@ func setProductFields(p *Product, in ProductInput) {
 	if in.LowStockThreshold != nil {
 		p.LowStockThreshold = *in.LowStockThreshold
 	}
+	if in.TaxClass != nil {
+		p.TaxClass = strings.TrimSpace(*in.TaxClass)
+	}
 	if in.CategoryID != nil {
 		p.CategoryID = *in.CategoryID
 	}
@@ -514,8 +532,12 @@ func setVariants(p *Product, vs []VariantInput, v *Validation) {
 		}
 		for _, o := range old {
 			if vi.ID != 0 && o.ID == vi.ID {
-				nv.ID = o.ID
+				nv.ID, nv.TaxClass = o.ID, o.TaxClass
 			}
+		}
+		if vi.TaxClass != nil {
+			nv.TaxClass = strings.TrimSpace(*vi.TaxClass)
+			checkTaxClass(v, f+".tax_class", nv.TaxClass)
 		}
 		if vi.ID != 0 && nv.ID == 0 {
 			v.Add(f+".id", "unknown variant of this product")

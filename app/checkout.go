@@ -83,6 +83,16 @@ type CheckoutInput struct {
 	// CartToken, instead of Items, checks out a guest cart: its lines at
 	// the server's prices; the cart empties when the order is paid.
 	CartToken string `json:"cart_token,omitempty"`
+	// FromCart, instead of Items, checks out the signed-in shopper's cart
+	// in the same way.
+	FromCart bool `json:"from_cart,omitempty"`
+	// panelReturn: the server itself chose CallbackURL (the panel's test
+	// order returns to the panel), so no list need allow it.
+	panelReturn bool
+	// Country and Region are where the order goes, for its tax (optional;
+	// default: the store's store.country and store.region).
+	Country string `json:"country"`
+	Region  string `json:"region"`
 }
 
 // CheckoutResult is the data of payment initiation.
@@ -129,6 +139,7 @@ func (in *CheckoutInput) validate(guest bool) error {
 	v.MaxLen("coupon_code", in.CouponCode, 50)
 	v.OneOf("payment_method", in.PaymentMethod, WalletA, WalletB)
 	v.Check(ValidHTTPURL(in.CallbackURL), "callback_url", "must be an absolute http(s) URL")
+	checkDestination(&v, in.Country, in.Region)
 	switch {
 	case len(in.Items) == 0:
 		v.Add("items", "must have at least one line")
@@ -214,7 +225,7 @@ func (os *OrderService) orderLimits(storeID, customerID uint64, ip, email string
 // work); a refused checkout or an idempotent replay gives them back.
 func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in CheckoutInput, idem Idempotency) (CheckoutResult, error) {
 	var res CheckoutResult
-	guestCartID, err := os.cartLines(storeID, &in)
+	guestCartID, err := os.cartLines(storeID, customerID, &in)
 	if err != nil {
 		return res, err
 	}
@@ -264,18 +275,31 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 	return res, nil
 }
 
-// cartLines fills in.Items from the guest cart of in.CartToken, when sent,
-// and returns the cart's id (0 without one).
-// Errors: validation_failed (items too, or an empty cart), not_found.
-func (os *OrderService) cartLines(storeID uint64, in *CheckoutInput) (uint64, error) {
-	if in.CartToken == "" {
+// cartLines fills in.Items from the cart the server holds: the guest cart
+// of in.CartToken, or the shopper's with in.FromCart. It returns the guest
+// cart's id (0 without one); paying empties the ordered lines either way.
+// Errors: validation_failed (items too, both carts, from_cart without a
+// shopper, an empty cart), not_found (the guest cart).
+func (os *OrderService) cartLines(storeID, customerID uint64, in *CheckoutInput) (uint64, error) {
+	if in.CartToken == "" && !in.FromCart {
 		return 0, nil
 	}
-	if len(in.Items) > 0 {
+	switch {
+	case in.CartToken != "" && in.FromCart:
+		return 0, Invalid("from_cart", "send cart_token or from_cart, not both")
+	case len(in.Items) > 0 && in.FromCart:
+		return 0, Invalid("items", "send items or from_cart, not both")
+	case len(in.Items) > 0:
 		return 0, Invalid("items", "send items or cart_token, not both")
+	case in.FromCart && customerID == 0:
+		return 0, Invalid("from_cart", "needs a shopper's token; a guest sends cart_token")
 	}
 	var id uint64
 	err := os.s.DB.View(func(tx Tx) (err error) {
+		if in.FromCart {
+			in.Items, err = checkoutItems(tx, storeID, customerID, "from_cart")
+			return err
+		}
 		in.Items, id, err = guestCheckoutItems(tx, storeID, in.CartToken)
 		return err
 	})
@@ -560,9 +584,9 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	if !set.MethodEnabled(in.PaymentMethod) {
 		return nil, nil, nil, Invalid("payment_method", "is not offered by this store")
 	}
-	if !set.CallbackAllowed(in.CallbackURL) && !demoLocal(os.s.Opt.DemoSubdomain, st, in.CallbackURL) && !os.shopCallback(st, in.CallbackURL) {
+	if !in.panelReturn && !set.CallbackAllowed(in.CallbackURL) && !demoLocal(os.s.Opt.DemoSubdomain, st, in.CallbackURL) && !os.shopCallback(st, in.CallbackURL) {
 		return nil, nil, nil, Invalid("callback_url", "its origin "+NormalizeOrigin(in.CallbackURL)+
-			" is not allowed: add it to the store's callback_origins (a configuration key) or allowed_origins (a store setting)")
+			" is not allowed: a checkout returns to the store's own shop or to an origin in its callback_origins (a configuration key) or allowed_origins (a store setting)")
 	}
 	test := os.s.Payments.MethodTest(st, gw)
 	if test && set.PaymentsLive {
@@ -580,6 +604,7 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	}
 	q := Quote{Lines: lines, CouponCode: in.CouponCode, Now: tx.Now(), Delivery: set.DeliveryOptions,
 		SentFee: in.DeliveryFee, Currency: st.Currency, SentCurrency: in.Currency}
+	set.taxQuote(&q, in.Country, in.Region)
 	if in.CouponCode != "" {
 		c, err := tx.CouponByCode(storeID, in.CouponCode)
 		if err != nil && !IsNotFound(err) {
@@ -599,7 +624,8 @@ func (os *OrderService) price(tx Tx, storeID, customerID uint64, in CheckoutInpu
 	o := &Order{StoreID: storeID, CustomerID: customerID, Status: OrderPending, PaymentStatus: PaymentUnpaid,
 		PaymentMethod: in.PaymentMethod, ReceiverName: in.ReceiverName, Phone: in.Phone, Address: in.Address,
 		Email: email, Currency: st.Currency, CallbackURL: in.CallbackURL, Items: pr.Items,
-		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test}
+		Subtotal: pr.Subtotal, Discount: pr.Discount, DeliveryFee: pr.DeliveryFee, Total: pr.Total, Test: test,
+		OrderTax: pr.orderTax(q)}
 	if q.Coupon != nil {
 		o.CouponCode = q.Coupon.Code
 	}

@@ -850,6 +850,9 @@ func (cs *CustomerService) CreateAddress(sh *Shopper, in AddressInput) (*Address
 		}
 		now := UTC(tx.Now())
 		a.CreatedAt, a.UpdatedAt = now, now
+		if err := defaultCountry(tx, a); err != nil {
+			return err
+		}
 		if a.IsDefault {
 			if err := clearDefault(tx, all, id, now); err != nil {
 				return err

@@ -111,11 +111,21 @@ type Dashboard struct {
 	Chart    []ChartDay
 	Todos    []Todo
 	Now      time.Time
+	// Taxes is the tax per rate of the last 30 days (stores with rates only).
+	Taxes []TaxCollected
 }
 
 // Dashboard builds a store's dashboard from the day aggregates and the
 // status indexes, in one read transaction. Errors: not_found.
 func (os *OrderService) Dashboard(storeID uint64) (*Dashboard, error) {
+	d, err := os.dashboard(storeID)
+	if err == nil {
+		err = os.dashboardTaxes(storeID, d)
+	}
+	return d, err
+}
+
+func (os *OrderService) dashboard(storeID uint64) (*Dashboard, error) {
 	return view(os.s.DB, func(tx Tx) (*Dashboard, error) {
 		st, err := tx.Store(storeID)
 		if err != nil {

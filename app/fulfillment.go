@@ -114,7 +114,7 @@ func (os *OrderService) Ship(storeID, id uint64, in ShipInput) (*Order, error) {
 // DeliveryUndoWindow is how long after the store marks an order DELIVERED
 // it may undo that (UndoDelivered). The shopper's "delivered" mail is held
 // for the window and a minute more, so that an undo withdraws it before any
-// worker can claim it (docs/decisions.md, "Undo a delivery").
+// worker can claim it (docs/decisions.md, "Fulfilment, delivery undo, timeline and bulk").
 const DeliveryUndoWindow = 5 * time.Minute
 
 // deliveredMailHold is how long the "delivered" mail waits in the outbox.

@@ -325,21 +325,29 @@ func (cs *CartService) sweepStore(storeID uint64) (int, error) {
 	return n, err
 }
 
-// GuestCheckoutItems are the lines of the guest cart of token as checkout
-// items (the lines Cart shows, no prices: the server prices them) and the
-// cart's id, for payment initiation with cart_token.
+// guestCheckoutItems are the lines of the guest cart of token as checkout
+// items (checkoutItems) and the cart's id, for payment initiation with
+// cart_token.
 // Errors: not_found (an unknown or expired cart), validation_failed (empty).
 func guestCheckoutItems(tx cartData, storeID uint64, token string) ([]CheckoutItem, uint64, error) {
 	g, err := guestCart(tx, storeID, token)
 	if err != nil {
 		return nil, 0, err
 	}
-	v, err := cartView(tx, storeID, g.Owner())
+	items, err := checkoutItems(tx, storeID, g.Owner(), "cart_token")
+	return items, g.ID, err
+}
+
+// checkoutItems are the lines of owner's cart as checkout items (the lines
+// Cart shows, no prices: the server prices them). field names the request
+// field that chose the cart, for the error of an empty one.
+func checkoutItems(tx cartData, storeID, owner uint64, field string) ([]CheckoutItem, error) {
+	v, err := cartView(tx, storeID, owner)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if len(v.Items) == 0 {
-		return nil, 0, Invalid("cart_token", "the cart is empty")
+		return nil, Invalid(field, "the cart is empty")
 	}
 	items := make([]CheckoutItem, len(v.Items))
 	for i, it := range v.Items {
@@ -348,5 +356,5 @@ func guestCheckoutItems(tx cartData, storeID uint64, token string) ([]CheckoutIt
 			items[i].VariantID = *it.VariantID
 		}
 	}
-	return items, g.ID, nil
+	return items, nil
 }

@@ -8,8 +8,8 @@ import "time"
 // while one was in a batch) never send the same item. A lease lapses at
 // Until; then another worker may claim the item. The worker that holds it
 // ends it in the transaction that records the attempt, which fails with
-// conflict when the lease was taken over (decisions.md, "One sender per
-// cluster: leases on the outbox").
+// conflict when the lease was taken over (docs/decisions.md, "Side
+// effects: events, mail, the outbox and webhooks").
 type Lease struct {
 	Claimant string    // the worker's id, random per worker
 	Until    time.Time // the claim lapses then

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Failed-login limits (docs/decisions.md, "Login limits" and "Logins that
-// cannot be locked from elsewhere"). Every login kind (admin JSON API, admin
+// Failed-login limits (docs/decisions.md, "Rate limits and login
+// limits": logins that cannot be locked from elsewhere). Every login kind (admin JSON API, admin
 // panel, shopper) takes its slots from Services.Limits before any password
 // work and gives them back when the login succeeds, so a parallel burst is
 // checked at most up to the limit and the rest is 429 without bcrypt.

@@ -174,16 +174,19 @@ const mailOrderHTML = `{{define "order"}}<table role="presentation" width="100%"
 {{end}}<tr><td colspan="3" align="right">Subtotal</td><td align="right">{{.Order.Subtotal}}</td></tr>
 {{if .Order.Discount}}<tr><td colspan="3" align="right">Discount{{with .Order.CouponCode}} ({{.}}){{end}}</td><td align="right">-{{.Order.Discount}}</td></tr>{{end}}
 <tr><td colspan="3" align="right">Delivery</td><td align="right">{{.Order.DeliveryFee}}</td></tr>
-<tr><td colspan="3" align="right"><b>Total</b></td><td align="right"><b>{{.Order.Total}} {{.Order.Currency}}</b></td></tr>
+{{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%</td><td align="right">{{.Amount}}</td></tr>
+{{end}}<tr><td colspan="3" align="right"><b>Total</b></td><td align="right"><b>{{.Order.Total}} {{.Order.Currency}}</b></td></tr>
 </table>
-<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br><b>Deliver to:</b> {{.Order.ReceiverName}}, {{.Order.Address}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
+<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>Deliver to:</b> {{.Order.ReceiverName}}, {{.Order.Address}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
 
 const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
 {{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{.UnitPrice}} = {{.LineTotal}}
 {{end}}Subtotal: {{.Order.Subtotal}}
 {{if .Order.Discount}}Discount{{with .Order.CouponCode}} ({{.}}){{end}}: -{{.Order.Discount}}
 {{end}}Delivery: {{.Order.DeliveryFee}}
-Total: {{.Order.Total}} {{.Order.Currency}}
+{{range .Order.TaxLines}}{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%: {{.Amount}}
+{{end}}Total: {{.Order.Total}} {{.Order.Currency}}{{with .Order.InvoiceNumber}}
+Invoice: {{.}}{{end}}
 
 Deliver to: {{.Order.ReceiverName}}, {{.Order.Address}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}`
 
@@ -374,7 +377,8 @@ func SampleMailData(kind string, b Brand) MailData {
 		Phone: "+1 555 0100", Address: "1 Main Street, Springfield", Email: "ann@example.com", Currency: "USD",
 		Items: []OrderItemView{{ProductID: 3, Name: "Blue mug", UnitPrice: 1250, Quantity: 2, LineTotal: 2500},
 			{ProductID: 5, VariantID: &v, Name: "T-shirt (M)", UnitPrice: 1999, Quantity: 1, LineTotal: 1999}},
-		Subtotal: 4499, DeliveryFee: 500, Total: 4999}
+		Subtotal: 4499, DeliveryFee: 500, Total: 4999,
+		OrderTaxView: OrderTaxView{TaxLines: []TaxLine{}, CreditNotes: []CreditNote{}}}
 	d := MailData{Store: b, Name: "Ann", Code: "123456", Order: o, Cancelled: "store",
 		Request:  &RequestMail{Kind: "refund", Status: RequestApproved, Reason: "Arrived broken", Note: "Sorry about that.", Method: "original method", Amount: 1250, OrderID: o.ID},
 		Ticket:   &TicketMail{Number: "TKT-000012", Subject: "Where is my parcel?", Message: "It left our warehouse today.", From: "Ann Example"},
@@ -426,7 +430,7 @@ func (ss *StoreService) SetMailTemplate(id uint64, kind string, t *MailTemplate)
 			return nil, err
 		}
 	}
-	return ss.update(id, "", func(st *Store) error {
+	return ss.update(id, nil, func(st *Store) error {
 		if t == nil {
 			delete(st.MailTemplates, kind)
 			return nil

@@ -121,27 +121,14 @@ func MediaHashes(storeID uint64, images []string) []string {
 // largest width, absolute with the public URL) to the product's images, in
 // one transaction. Errors: not_found, validation_failed (too many images).
 func (cs *CatalogService) AddProductImages(storeID, id uint64, media []Media) (*Product, error) {
-	base := strings.TrimSuffix(cs.s.PublicURL, "/")
-	largest := MediaWidths[len(MediaWidths)-1]
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
 		var err error
 		if p, err = tx.Product(storeID, id); err != nil {
 			return err
 		}
-		for i := range media {
-			m := &media[i]
-			m.StoreID = storeID
-			if err := tx.PutMedia(m); err != nil {
-				return err
-			}
-			u := base + MediaPath(storeID, m.Hash, largest, m.Ext)
-			if !slices.Contains(p.Images, u) {
-				p.Images = append(p.Images, u)
-			}
-		}
-		if len(p.Images) > MaxProductImages {
-			return Invalid("file", "a product has at most "+itoa(MaxProductImages)+" images")
+		if err := cs.attachMedia(tx, p, media); err != nil {
+			return err
 		}
 		p.UpdatedAt = UTC(tx.Now())
 		return tx.PutProduct(p)
@@ -150,6 +137,28 @@ func (cs *CatalogService) AddProductImages(storeID, id uint64, media []Media) (*
 		return nil, err
 	}
 	return p, nil
+}
+
+// attachMedia stores media (decoded uploads) in tx and adds their largest
+// renditions to p's images (at most MaxProductImages: validation_failed).
+func (cs *CatalogService) attachMedia(tx Tx, p *Product, media []Media) error {
+	base := strings.TrimSuffix(cs.s.PublicURL, "/")
+	largest := MediaWidths[len(MediaWidths)-1]
+	for i := range media {
+		m := &media[i]
+		m.StoreID = p.StoreID
+		if err := tx.PutMedia(m); err != nil {
+			return err
+		}
+		u := base + MediaPath(p.StoreID, m.Hash, largest, m.Ext)
+		if !slices.Contains(p.Images, u) {
+			p.Images = append(p.Images, u)
+		}
+	}
+	if len(p.Images) > MaxProductImages {
+		return Invalid("file", "a product has at most "+itoa(MaxProductImages)+" images")
+	}
+	return nil
 }
 
 // SetProductImages reorders or removes a product's images: images must be

@@ -64,6 +64,35 @@ type Order struct {
 	ProviderRefunds []ProviderRefundRecord `json:"provider_refunds,omitempty"`
 	CreatedAt       time.Time              `json:"created_at"`
 	UpdatedAt       time.Time              `json:"updated_at"`
+	OrderTax
+}
+
+// OrderTax is the tax and the invoices of an order (tax.go, invoice.go).
+// Country and Region are the destination taxed; TaxLines the tax per rate
+// (none without rates), TaxTotal their sum, in Total when prices exclude
+// tax; DeliveryTaxRate the rate on the delivery fee ("" when untaxed).
+// InvoiceNumber is given when the order is paid (InvoicedAt), a
+// CreditNote per refund.
+type OrderTax struct {
+	Country          string       `json:"country,omitempty"`
+	Region           string       `json:"region,omitempty"`
+	PricesIncludeTax bool         `json:"prices_include_tax,omitempty"`
+	TaxTotal         Money        `json:"tax_total,omitempty"`
+	TaxLines         []TaxLine    `json:"tax_lines,omitempty"`
+	DeliveryTaxRate  string       `json:"delivery_tax_rate,omitempty"`
+	InvoiceNumber    string       `json:"invoice_number,omitempty"`
+	InvoicedAt       time.Time    `json:"invoiced_at,omitzero"`
+	CreditNotes      []CreditNote `json:"credit_notes,omitempty"`
+}
+
+// CreditNote is one refund's document: its number, the invoice it refers
+// to, the amount refunded and the tax it contains (RefundTax).
+type CreditNote struct {
+	Number   string    `json:"number"`
+	Invoice  string    `json:"invoice"`
+	Amount   Money     `json:"amount"`
+	TaxLines []TaxLine `json:"tax_lines"`
+	At       time.Time `json:"at"`
 }
 
 // ProviderRefundRecord is one refund made at the payment provider.
@@ -83,6 +112,10 @@ type OrderItem struct {
 	UnitPrice Money  `json:"unit_price"`
 	Quantity  int64  `json:"quantity"`
 	LineTotal Money  `json:"line_total"`
+	// TaxRate is the percentage of tax on the line ("" when none applies)
+	// and Tax its amount, after the line's share of the discount (tax.go).
+	TaxRate string `json:"tax_rate"`
+	Tax     Money  `json:"tax"`
 }
 
 // OrderView is an order as shown to clients (decisions.md §4).
@@ -110,6 +143,7 @@ type OrderView struct {
 	Fulfillment    FulfillmentView `json:"fulfillment"`
 	CreatedAt      time.Time       `json:"created_at"`
 	UpdatedAt      time.Time       `json:"updated_at"`
+	OrderTaxView
 }
 
 // Fulfilment statuses: beside the order's status, which keeps its meaning.
@@ -151,13 +185,44 @@ type OrderItemView struct {
 	UnitPrice Money   `json:"unit_price"`
 	Quantity  int64   `json:"quantity"`
 	LineTotal Money   `json:"line_total"`
+	TaxRate   string  `json:"tax_rate"`
+	Tax       Money   `json:"tax"`
+}
+
+// OrderTaxView is the tax and invoices of an order on the wire (OrderTax):
+// country "" for orders placed before the store had one.
+type OrderTaxView struct {
+	Country          string       `json:"country"`
+	PricesIncludeTax bool         `json:"prices_include_tax"`
+	TaxTotal         Money        `json:"tax_total"`
+	TaxLines         []TaxLine    `json:"tax_lines"`
+	InvoiceNumber    *string      `json:"invoice_number"`
+	CreditNotes      []CreditNote `json:"credit_notes"`
+}
+
+// taxView is the wire form of t.
+func (t OrderTax) taxView() OrderTaxView {
+	v := OrderTaxView{Country: t.Country, PricesIncludeTax: t.PricesIncludeTax, TaxTotal: t.TaxTotal,
+		TaxLines: t.TaxLines, CreditNotes: t.CreditNotes}
+	if v.TaxLines == nil {
+		v.TaxLines = []TaxLine{}
+	}
+	if v.CreditNotes == nil {
+		v.CreditNotes = []CreditNote{}
+	}
+	if t.InvoiceNumber != "" {
+		n := t.InvoiceNumber
+		v.InvoiceNumber = &n
+	}
+	return v
 }
 
 // View returns the wire form of o.
 func (o *Order) View() OrderView {
 	items := make([]OrderItemView, len(o.Items))
 	for i, it := range o.Items {
-		items[i] = OrderItemView{ProductID: it.ProductID, Name: it.Name, UnitPrice: it.UnitPrice, Quantity: it.Quantity, LineTotal: it.LineTotal}
+		items[i] = OrderItemView{ProductID: it.ProductID, Name: it.Name, UnitPrice: it.UnitPrice, Quantity: it.Quantity,
+			LineTotal: it.LineTotal, TaxRate: it.TaxRate, Tax: it.Tax}
 		if it.VariantID != 0 {
 			v := it.VariantID
 			items[i].VariantID = &v
@@ -167,7 +232,7 @@ func (o *Order) View() OrderView {
 		ReceiverName: o.ReceiverName, Phone: o.Phone, Address: o.Address, Email: o.Email, Items: items,
 		Subtotal: o.Subtotal, Discount: o.Discount, DeliveryFee: o.DeliveryFee, Total: o.Total,
 		Currency: o.Currency, CouponCode: o.CouponCode, Test: o.Test, TrackingNumber: o.TrackingNumber, Carrier: o.Carrier,
-		Fulfillment: o.Fulfillment(), CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt)}
+		Fulfillment: o.Fulfillment(), CreatedAt: UTC(o.CreatedAt), UpdatedAt: UTC(o.UpdatedAt), OrderTaxView: o.taxView()}
 }
 
 // AdminOrderView is an order as the store sees it: the shopper's view plus

@@ -399,6 +399,9 @@ func (rs *RequestService) storeAction(storeID, orderID uint64, kind string, by *
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
+	if err := rs.permitRefund(storeID, orderID, kind, by); err != nil {
+		return nil, err
+	}
 	var (
 		r     *Request
 		filed bool

@@ -457,6 +457,9 @@ func (ps *PaymentService) settleLate(tx settleLateTx, sess *PaymentSession, o *O
 	sess.UpdatedAt = now
 	sess.PaidTxID = gr.TransactionID
 	o.PaymentStatus, o.UpdatedAt = PaymentPaid, now
+	if err := assignInvoice(tx, o, now); err != nil {
+		return err
+	}
 	res.Message += "; the payment is recorded and the store will refund it"
 	ps.s.Log.Warn("payment received for an order no longer pending: refund due",
 		"store_id", o.StoreID, "order_id", o.ID, "status", o.Status)
@@ -475,6 +478,9 @@ func (ps *PaymentService) settleAttempt(tx settleTx, sess *PaymentSession, o *Or
 	if gr.Paid {
 		sess.Status, sess.PaidTxID = SessionPaid, gr.TransactionID
 		o.Status, o.PaymentStatus = OrderConfirmed, PaymentPaid
+		if err := assignInvoice(tx, o, now); err != nil {
+			return err
+		}
 		if err := removeOrdered(tx, o); err != nil {
 			return err
 		}

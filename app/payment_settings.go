@@ -124,12 +124,18 @@ func (ps *PaymentService) liveWithTestKey(st *Store) error {
 // any transaction). Errors: validation_failed, not_found,
 // payment_provider_unavailable.
 func (ps *PaymentService) SetPaymentSettings(storeID uint64, in PaymentSettingsInput) (PaymentSettingsView, error) {
-	return ps.SetPaymentSettingsBy(storeID, in, "")
+	return ps.SetPaymentSettingsBy(storeID, in, nil)
 }
 
 // SetPaymentSettingsBy is SetPaymentSettings by an admin (the settings
-// version of payments_live names by; credentials are never versioned).
-func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSettingsInput, by string) (PaymentSettingsView, error) {
+// version of payments_live names by; credentials are never versioned): by
+// must hold PermPayments, asked before a key is checked with its provider.
+func (ps *PaymentService) SetPaymentSettingsBy(storeID uint64, in PaymentSettingsInput, by *AdminUser) (PaymentSettingsView, error) {
+	if by != nil {
+		if err := PermitChanges(by, []string{"config.payments_live", SettingGateways}); err != nil {
+			return PaymentSettingsView{}, err
+		}
+	}
 	if err := ps.validatePaymentInput(in); err != nil {
 		return PaymentSettingsView{}, err
 	}

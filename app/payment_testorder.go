@@ -33,7 +33,7 @@ func (s *Services) PayTestOrder(storeID uint64, method, email, callbackURL strin
 		return TestOrder{}, err
 	}
 	in := CheckoutInput{ReceiverName: "Test order", Phone: "+10000000000", Address: "Test order placed from the admin panel",
-		Email: email, Items: []CheckoutItem{item}, PaymentMethod: method, CallbackURL: callbackURL}
+		Email: email, Items: []CheckoutItem{item}, PaymentMethod: method, CallbackURL: callbackURL, panelReturn: true}
 	res, err := s.Orders.InitiateFrom(storeID, 0, "", in, Idempotency{})
 	if err != nil {
 		return TestOrder{}, err

@@ -44,12 +44,22 @@ type Quote struct {
 	SentFee      *Money           // the delivery fee the client sent, if any
 	Currency     string           // the store's
 	SentCurrency string           // as sent; "" for none
+	// Tax are the store's tax settings; Country and Region the destination
+	// (tax.go).
+	Tax             TaxSettings
+	Country, Region string
 }
 
 // Priced is the money of an order as the rules compute it.
 type Priced struct {
 	Items                                  []OrderItem
 	Subtotal, Discount, DeliveryFee, Total Money
+	// The tax (applyTax): per rate, in all, the delivery's rate, and
+	// whether it is included in the prices (false without rates).
+	TaxLines         []TaxLine
+	TaxTotal         Money
+	DeliveryTaxRate  string
+	PricesIncludeTax bool
 }
 
 // PriceOrder applies the rules in their order: line totals and the subtotal
@@ -58,7 +68,7 @@ type Priced struct {
 // delivery fee (one of the store's; omitted: the first; no options: only 0),
 // then the client's unit prices, fee and currency against the server's
 // (price_changed, naming every field that differs with the server's value),
-// and the total (at most MaxMoney).
+// and the total (at most MaxMoney) with the tax (tax.go).
 func PriceOrder(q Quote) (Priced, error) {
 	var pr Priced
 	changed := map[string]string{}
@@ -97,10 +107,7 @@ func PriceOrder(q Quote) (Priced, error) {
 		return pr, &Error{Code: EPriceChanged, Message: "prices changed; review the order", Fields: changed}
 	}
 	pr.Total = pr.Subtotal - pr.Discount + pr.DeliveryFee
-	if pr.Total > MaxMoney {
-		return pr, overMax()
-	}
-	return pr, nil
+	return pr, pr.applyTax(q)
 }
 
 func overMax() error {

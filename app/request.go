@@ -723,6 +723,9 @@ func applyDecision(tx decisionTx, kind string, r *Request, o *Order, adminID uin
 		case kind == KindRefund:
 			err = approveRefundRequest(tx, o, r, now)
 		}
+		if err == nil {
+			err = putCredited(tx, o, now)
+		}
 		if err != nil {
 			return err
 		}
@@ -812,6 +815,9 @@ func recordRefunded(db DB, sess *PaymentSession, refunded Money) (*Order, error)
 		}
 		raiseRefunded(o, refunded)
 		o.UpdatedAt = UTC(tx.Now())
+		if _, err := creditRefunds(tx, o, o.UpdatedAt); err != nil {
+			return err
+		}
 		return tx.PutOrder(o)
 	})
 	return o, err

@@ -2,14 +2,14 @@ package app
 
 import "slices"
 
-// Perm is one permission of the admin side (decisions.md, "Staff roles").
+// Perm is one permission of the admin side (docs/decisions.md, "Staff roles").
 // A role is a fixed set of them (RolePerms); every admin route needs one
 // (StoreRoutePerms, GlobalRoutePerms) or none (PermAny).
 type Perm string
 
 // The permissions. Payments, webhooks, API keys, store creation and
-// opening, users, the audit log and backups are owner-only: no other role
-// holds them.
+// opening, users, domains, the audit log and backups are owner-only: no
+// other role holds them. Refunds are the owner's and the managers'.
 const (
 	PermAny       Perm = ""          // any admin who may see the store
 	PermCatalog   Perm = "catalog"   // categories, products, images, coupons
@@ -24,6 +24,8 @@ const (
 	PermUsers     Perm = "users"     // admin accounts
 	PermAudit     Perm = "audit"     // the audit log
 	PermBackups   Perm = "backups"   // database backups
+	PermDomains   Perm = "domains"   // the shop's custom domains (hosts that serve the store)
+	PermRefunds   Perm = "refunds"   // refunding money: a refund, approving a refund request
 )
 
 // The owner-only actions under their older names.
@@ -38,8 +40,8 @@ const (
 // RolePerms is what each role may do. An owner may do everything.
 var RolePerms = map[string][]Perm{
 	RoleOwner: {PermCatalog, PermOrders, PermCustomers, PermContent, PermSettings, PermPayments,
-		PermWebhooks, PermKeys, PermStores, PermUsers, PermAudit, PermBackups},
-	RoleManager: {PermCatalog, PermOrders, PermCustomers, PermContent, PermSettings},
+		PermWebhooks, PermKeys, PermStores, PermUsers, PermAudit, PermBackups, PermDomains, PermRefunds},
+	RoleManager: {PermCatalog, PermOrders, PermCustomers, PermContent, PermSettings, PermRefunds},
 	RoleStaff:   {PermCatalog, PermOrders, PermCustomers, PermContent},
 }
 
@@ -58,6 +60,8 @@ var StoreRoutePerms = map[string]Perm{
 	"customers": PermCustomers, "tickets": PermCustomers, "contact-messages": PermCustomers,
 	"messages": PermCustomers, "outbox": PermCustomers,
 	"blog-posts": PermContent, "flash-deals": PermContent, "bundles": PermContent, "reviews": PermContent,
+	// one action on an item: "segment/*/action" (refunds give money back)
+	"orders/*/refund": PermRefunds, "refund-requests/*/approve": PermRefunds, "refunds/*/approve": PermRefunds,
 }
 
 // GlobalRoutePerms is the same for the routes outside a store, by their
@@ -98,6 +102,11 @@ func StoreRoutePerm(method string, segs []string) (p Perm, ok bool) {
 	}
 	if len(segs) == 0 {
 		return PermAny, true
+	}
+	if len(segs) > 2 {
+		if p, ok := StoreRoutePerms[segs[0]+"/*/"+segs[2]]; ok {
+			return p, true
+		}
 	}
 	if len(segs) > 1 {
 		if p, ok := StoreRoutePerms[segs[0]+"/"+segs[1]]; ok {

@@ -129,6 +129,7 @@ type (
 	decisionTx interface {
 		cancelTx
 		RequestTx
+		invoiceTx // credit notes
 	}
 	// storeRequestTx files a request the store makes itself.
 	storeRequestTx interface {
@@ -140,6 +141,7 @@ type (
 	settleLateTx interface {
 		OrderTx
 		PaymentTx
+		invoiceTx
 	}
 	// settleInvalidTx cancels an order whose payment failed its checks.
 	settleInvalidTx interface {

@@ -113,7 +113,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// n turns changes into their webhook events and mails (notify.go).
 	n := s.notifier()
 	mailing := mailDeps{DB: sdb, notifier: n}
-	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain, newLive: opt.NewStoresLive})
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain, newLive: opt.NewStoresLive, publicURL: opt.PublicURL})
 	_, shared := db.(Broadcaster)
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n, cacheLists: shared})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -150,6 +150,7 @@ type (
 		broadcast func(Event) // tells the other processes sharing the database
 		demo      string      // Options.DemoSubdomain
 		newLive   bool        // Options.NewStoresLive
+		publicURL string      // Options.PublicURL: its host is no store's domain
 	}
 
 	catalogDeps struct {

@@ -164,9 +164,10 @@ func (ss *StoreService) SettingsVersions(storeID uint64, lp ListParams) (Page[*S
 
 // RestoreSettings makes a version's settings current again and returns the
 // new version it writes (by by; even when nothing changed). Secrets stay as
-// they are. Errors: not_found, conflict (a domain another store uses now),
-// validation_failed.
-func (ss *StoreService) RestoreSettings(storeID, versionID uint64, by string) (*SettingsVersion, error) {
+// they are. A restore that would change a setting by may not change is
+// refused whole (forbidden). Errors: not_found, forbidden, conflict (a
+// domain another store uses now), validation_failed.
+func (ss *StoreService) RestoreSettings(storeID, versionID uint64, by *AdminUser) (*SettingsVersion, error) {
 	var out *SettingsVersion
 	err := ss.db.Update(func(tx storeData) error {
 		v, err := tx.SettingsVersion(storeID, versionID)
@@ -177,18 +178,21 @@ func (ss *StoreService) RestoreSettings(storeID, versionID uint64, by string) (*
 		if err != nil {
 			return err
 		}
-		before := settingsOf(st)
+		orig, before := cloneStore(st), settingsOf(st)
 		if err := v.Settings.applyTo(st); err != nil {
 			return err
 		}
-		if err := domainsFree(tx, st); err != nil {
+		if err := PermitChanges(by, ChangedSettings(orig, st)); err != nil {
+			return err
+		}
+		if err := ss.domainsAllowed(tx, st); err != nil {
 			return err
 		}
 		st.UpdatedAt = UTC(tx.Now())
 		if err := tx.PutStore(st); err != nil {
 			return err
 		}
-		out, err = writeVersion(tx, before, st, by, true)
+		out, err = writeVersion(tx, before, st, emailOf(by), true)
 		return err
 	})
 	ss.forget(storeID)

@@ -94,10 +94,14 @@ type Settings struct {
 	// CallbackOrigins (the callback allow list, a config key) and
 	// AllowedOrigins (the CORS list: the store's own field, Store.AllowedOrigins,
 	// set with PATCH stores/{id}/) together are the origins a checkout's
-	// callback_url may have; both empty: any http(s) URL (docs/decisions.md,
-	// "Hardening").
+	// callback_url may have besides the store's own shop hosts
+	// (docs/decisions.md, "CORS and callback origins").
 	CallbackOrigins []string `json:"callback_origins"`
 	AllowedOrigins  []string `json:"-"`
+	// Taxes is the config key "taxes"; Home the store's country and region
+	// (store.country, store.region): tax.go.
+	Taxes TaxSettings `json:"taxes"`
+	Home  StoreHome   `json:"store"`
 }
 
 // MaxCallbackOrigins is the most origins callback_origins may list.
@@ -132,12 +136,10 @@ func isOrigin(s string) bool {
 }
 
 // CallbackAllowed reports whether a checkout may send the shopper back to
-// callbackURL: its origin is in callback_origins or allowed_origins, or both
-// lists are empty.
+// callbackURL by the store's lists: its origin is in callback_origins or
+// allowed_origins. With both lists empty nothing is (the store's own shop
+// hosts still are: OrderService.callbackAllowed); there is no "any URL".
 func (st Settings) CallbackAllowed(callbackURL string) bool {
-	if len(st.CallbackOrigins) == 0 && len(st.AllowedOrigins) == 0 {
-		return true
-	}
 	o := NormalizeOrigin(callbackURL)
 	for _, list := range [][]string{st.CallbackOrigins, st.AllowedOrigins} {
 		for _, a := range list {
@@ -238,6 +240,8 @@ var configShape = map[string]string{
 	"home":             "strmap", "pages": "strmap",
 	// tracking_urls: a carrier's tracking link, {"Carrier": "https://...{tracking_number}"}
 	"tracking_urls": "strmap",
+	// taxes: TaxSettings, checked by checkTaxes
+	"taxes": "object",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks
@@ -286,22 +290,34 @@ func MergeConfig(cfg json.RawMessage, patch []byte) (json.RawMessage, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if err := normalizeConfig(p, base); err != nil {
+		return nil, err
+	}
+	return json.Marshal(base)
+}
+
+// normalizeConfig stores the typed keys patch p set in base in their one
+// form: delivery_options as DeliveryOptions, taxes whole (normalTaxes).
+func normalizeConfig(p, base map[string]any) error {
+	if raw, ok := p["taxes"]; ok && raw != nil {
+		base["taxes"] = normalTaxes(base["taxes"])
+	}
 	if raw, ok := p["delivery_options"]; ok && raw != nil {
 		b, _ := json.Marshal(raw)
 		var opts []DeliveryOption
 		if err := json.Unmarshal(b, &opts); err != nil {
-			return nil, Invalid("delivery_options", "must be an array of {id, name, fee}")
+			return Invalid("delivery_options", "must be an array of {id, name, fee}")
 		}
 		seen := map[string]bool{}
 		for _, o := range opts {
 			if strings.TrimSpace(o.ID) == "" || o.Fee < 0 || seen[o.ID] {
-				return nil, Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
+				return Invalid("delivery_options", "each option needs a unique id and a fee of at least 0")
 			}
 			seen[o.ID] = true
 		}
 		base["delivery_options"] = opts
 	}
-	return json.Marshal(base)
+	return nil
 }
 
 func checkConfigValue(v *Validation, k, kind string, val any) {

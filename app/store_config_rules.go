@@ -66,6 +66,8 @@ func checkConfigRules(v *Validation, patch, merged map[string]any) {
 				v.Check(name != "" && utf8.RuneCountInString(name) <= MaxConfigLabel, i+".name", "needs a name of at most 100 characters")
 			})
 			v.Check(n > 0, k, "keep at least one delivery option: checkout needs a fee to charge")
+		case "taxes":
+			checkTaxes(v, val)
 		default:
 			for _, t := range ThemeKeys {
 				if k == t {
@@ -89,6 +91,12 @@ func checkStoreIdentity(v *Validation, m map[string]any) {
 	}
 	if s := str(m["logo_size"]); s != "" {
 		v.OneOf("store.logo_size", s, "small", "medium", "large")
+	}
+	if s := str(m["country"]); s != "" {
+		v.Check(CountryRE.MatchString(s), "store.country", "must be an ISO 3166-1 alpha-2 code in upper case, like GB or US")
+	}
+	if s := str(m["region"]); s != "" {
+		v.Check(RegionRE.MatchString(s), "store.region", "must be a region code in upper case, like CA (the part of ISO 3166-2 after the country)")
 	}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net"
+	"slices"
 	"strings"
 )
 
@@ -112,4 +113,96 @@ func (h ShopHost) URL(st *Store, publicURL string) string {
 		return scheme + "://" + rest + "/"
 	}
 	return ""
+}
+
+// SetShopHost tells the stores how the shop chooses them by host: no store
+// may claim shop.domain or a name under it as a custom domain (the shop
+// calls it when it starts).
+func (ss *StoreService) SetShopHost(h ShopHost) { ss.shop.Store(&h) }
+
+// hostRules are the hosts no store may claim as a custom domain: the
+// shop's parent domain and every name under it (the stores' subdomains),
+// the host of the server's public URL, localhost and IP addresses.
+type hostRules struct {
+	shopDomain string // ShopHost.Domain
+	publicHost string // the host of Options.PublicURL
+}
+
+func (ss *StoreService) hostRules() hostRules {
+	var hr hostRules
+	if h := ss.shop.Load(); h != nil {
+		hr.shopDomain = strings.TrimSuffix(strings.ToLower(h.Domain), ".")
+	}
+	if o := NormalizeOrigin(ss.s.publicURL); o != "" {
+		_, host, _ := strings.Cut(o, "://")
+		hr.publicHost = hostName(host)
+	}
+	return hr
+}
+
+// check returns why no store may claim d (lower case, no trailing dot) as
+// a custom domain, or "" when a store may.
+func (hr hostRules) check(d string) string {
+	bare := strings.Trim(d, "[]")
+	labels := strings.Split(bare, ".")
+	last := labels[len(labels)-1]
+	switch {
+	case net.ParseIP(bare) != nil || (last != "" && strings.Trim(last, "0123456789") == "") || strings.HasPrefix(last, "0x"):
+		return "must be a host name, not an IP address"
+	case bare == "localhost" || strings.HasSuffix(bare, ".localhost"):
+		return "localhost names the visitor's own machine: use a host name of the shop's own"
+	case hr.shopDomain != "" && (bare == hr.shopDomain || strings.HasSuffix(bare, "."+hr.shopDomain)):
+		return "is the shop's own domain (" + hr.shopDomain + ") or a store's subdomain under it"
+	case hr.publicHost != "" && bare == hr.publicHost:
+		return "is the server's own host (http.public_url)"
+	}
+	return ""
+}
+
+// OwnHost reports whether host (a Host header, port allowed) is one of st's
+// own shop hosts: {subdomain}.{h.Domain}, one of its custom domains, or,
+// for the default store, the host of publicURL. A host that reached the
+// default store only because it names no store is not: the shop's absolute
+// URLs and its page cache never take such a host (ShopHost.URL instead).
+func (h ShopHost) OwnHost(st *Store, host, publicURL string) bool {
+	name := hostName(host)
+	if h.Domain != "" && name == st.Subdomain+"."+strings.ToLower(h.Domain) {
+		return true
+	}
+	if slices.Contains(st.Domains, name) {
+		return true
+	}
+	if h.DefaultStore != st.ID {
+		return false
+	}
+	o := NormalizeOrigin(publicURL)
+	_, pub, _ := strings.Cut(o, "://")
+	return o != "" && hostName(pub) == name
+}
+
+// BaseURL is the scheme and host (no trailing slash) of the absolute URLs
+// of st's shop pages reached through host: host itself when it is one of
+// st's own (OwnHost), with publicURL's scheme and, but for a custom domain,
+// its port; else the address ShopHost.URL gives st; else publicURL. Nothing
+// of it comes from a Host header that st does not own.
+func (h ShopHost) BaseURL(st *Store, host, publicURL string) string {
+	pub := strings.TrimSuffix(publicURL, "/")
+	if !h.OwnHost(st, host, publicURL) {
+		if u := h.URL(st, publicURL); u != "" {
+			return strings.TrimSuffix(u, "/")
+		}
+		return pub
+	}
+	scheme, rest, ok := strings.Cut(pub, "://")
+	if !ok {
+		scheme, rest = "http", pub
+	}
+	name := hostName(host)
+	if strings.Contains(name, ":") {
+		name = "[" + name + "]"
+	}
+	if _, p, err := net.SplitHostPort(rest); err == nil && !slices.Contains(st.Domains, hostName(host)) {
+		name += ":" + p
+	}
+	return scheme + "://" + name
 }

@@ -32,6 +32,8 @@ type StoreService struct {
 	// hosts maps a shop host name (subdomain label or custom domain) to
 	// its store (nil: to be rebuilt); every store change drops it.
 	hosts atomic.Pointer[hostIndex]
+	// shop is how the shop chooses stores by host (SetShopHost; nil: no shop).
+	shop atomic.Pointer[ShopHost]
 }
 
 // storeCache is one immutable snapshot of the caches.
@@ -261,37 +263,53 @@ func (ss *StoreService) List() ([]*Store, error) {
 }
 
 // update applies fn to the stored store and drops the caches; a change of
-// the settings writes a version by by (an admin's email, "" for the server).
-func (ss *StoreService) update(id uint64, by string, fn func(*Store) error) (*Store, error) {
+// the settings writes a version by by (the admin who changes the store; nil
+// for the server).
+func (ss *StoreService) update(id uint64, by *AdminUser, fn func(*Store) error) (*Store, error) {
 	return ss.updateTx(id, by, func(_ storeData, st *Store) error { return fn(st) })
 }
 
-// updateTx is update with fn given the transaction too (checks across stores).
-func (ss *StoreService) updateTx(id uint64, by string, fn func(storeData, *Store) error) (*Store, error) {
+// updateTx is update with fn given the transaction too (checks across
+// stores). After fn, every setting it changed must be one by may change
+// (PermitChanges); otherwise nothing is written.
+func (ss *StoreService) updateTx(id uint64, by *AdminUser, fn func(storeData, *Store) error) (*Store, error) {
 	var st *Store
 	err := ss.db.Update(func(tx storeData) error {
 		var err error
 		if st, err = tx.Store(id); err != nil {
 			return err
 		}
-		before := settingsOf(st)
+		orig, before := cloneStore(st), settingsOf(st)
 		if err := fn(tx, st); err != nil {
 			return err
+		}
+		if by != nil { // the server may change anything
+			if err := PermitChanges(by, ChangedSettings(orig, st)); err != nil {
+				return err
+			}
 		}
 		st.UpdatedAt = UTC(tx.Now())
 		if err := tx.PutStore(st); err != nil {
 			return err
 		}
-		return recordVersion(tx, before, st, by)
+		return recordVersion(tx, before, st, emailOf(by))
 	})
 	ss.forget(id)
 	return st, err
 }
 
+// emailOf is u's email, "" for the server (nil).
+func emailOf(u *AdminUser) string {
+	if u == nil {
+		return ""
+	}
+	return u.Email
+}
+
 // RotateKey replaces a store's API key; the old key stops working at once.
 func (ss *StoreService) RotateKey(id uint64) (*Store, string, error) {
 	key := NewAPIKey()
-	st, err := ss.update(id, "", func(st *Store) error {
+	st, err := ss.update(id, nil, func(st *Store) error {
 		st.APIKeyHash = HashAPIKey(key)
 		return nil
 	})
@@ -303,18 +321,18 @@ func (ss *StoreService) RotateKey(id uint64) (*Store, string, error) {
 
 // SetActive activates or deactivates a store.
 func (ss *StoreService) SetActive(id uint64, active bool) (*Store, error) {
-	return ss.update(id, "", func(st *Store) error { st.IsActive = active; return nil })
+	return ss.update(id, nil, func(st *Store) error { st.IsActive = active; return nil })
 }
 
 // SetRequireStaffTOTP sets whether the store's managers and staff must have
 // a second factor (TOTP) to use the admin side.
 func (ss *StoreService) SetRequireStaffTOTP(id uint64, on bool) (*Store, error) {
-	return ss.update(id, "", func(st *Store) error { st.RequireStaffTOTP = on; return nil })
+	return ss.update(id, nil, func(st *Store) error { st.RequireStaffTOTP = on; return nil })
 }
 
 // Rename changes the display name of a store.
 func (ss *StoreService) Rename(id uint64, name string) (*Store, error) {
-	return ss.update(id, "", func(st *Store) error {
+	return ss.update(id, nil, func(st *Store) error {
 		var v Validation
 		v.Text("name", name, true, 100)
 		if err := v.Err(); err != nil {
@@ -327,17 +345,11 @@ func (ss *StoreService) Rename(id uint64, name string) (*Store, error) {
 
 // PatchConfig merges patch into the store's configuration (MergeConfig).
 func (ss *StoreService) PatchConfig(id uint64, patch []byte) (*Store, error) {
-	return ss.PatchConfigBy(id, patch, "")
+	return ss.PatchConfigBy(id, patch, nil)
 }
 
-// PatchConfigBy is PatchConfig by an admin (the settings version names by).
-func (ss *StoreService) PatchConfigBy(id uint64, patch []byte, by string) (*Store, error) {
-	return ss.update(id, by, func(st *Store) error {
-		cfg, err := MergeConfig(st.Config, patch)
-		if err != nil {
-			return err
-		}
-		st.Config = cfg
-		return nil
-	})
+// PatchConfigBy is PatchConfig by an admin, who must be allowed to change
+// every key the patch changes (PermitChanges).
+func (ss *StoreService) PatchConfigBy(id uint64, patch []byte, by *AdminUser) (*Store, error) {
+	return ss.Change(id, StoreChange{Config: patch}, by)
 }

@@ -115,8 +115,9 @@ type StoreSettingsInput struct {
 	Notifications      map[string]bool `json:"notifications"`
 }
 
-// apply validates in and applies it to st.
-func (in StoreSettingsInput) apply(st *Store) error {
+// apply validates in and applies it to st; hr says which hosts no store
+// may claim as a domain.
+func (in StoreSettingsInput) apply(st *Store, hr hostRules) error {
 	var v Validation
 	if in.AllowedOrigins != nil {
 		list := []string{}
@@ -134,7 +135,7 @@ func (in StoreSettingsInput) apply(st *Store) error {
 		st.AllowedOrigins = list
 	}
 	if in.Domains != nil {
-		st.Domains = validDomains(&v, *in.Domains)
+		st.Domains = validDomains(&v, *in.Domains, hr)
 	}
 	if in.NotificationEmails != nil {
 		list := []string{}
@@ -164,14 +165,20 @@ func (in StoreSettingsInput) apply(st *Store) error {
 }
 
 // validDomains checks a store's custom shop domains and returns them
-// normalised (lower case, no trailing dot, no duplicates).
-func validDomains(v *Validation, in []string) []string {
+// normalised (lower case, no trailing dot, no duplicates). A domain must be
+// a host name that no store can already answer on (hostRules.check).
+func validDomains(v *Validation, in []string, hr hostRules) []string {
 	list := []string{}
 	v.Check(len(in) <= MaxDomains, "domains", "at most "+itoa(MaxDomains)+" domains")
 	for i, d := range in {
 		d = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
+		f := "domains[" + itoa(i) + "]"
+		if msg := hr.check(d); msg != "" {
+			v.Add(f, msg)
+			continue
+		}
 		if !IsHostName(d) {
-			v.Add("domains["+itoa(i)+"]", "must be a host name such as shop.example.com (no scheme, port or path)")
+			v.Add(f, "must be a host name such as shop.example.com (no scheme, port or path)")
 			continue
 		}
 		if !slices.Contains(list, d) {
@@ -199,20 +206,29 @@ func IsHostName(s string) bool {
 // notification settings. Errors: validation_failed, not_found, conflict (a
 // domain another store uses).
 func (ss *StoreService) SetSettings(id uint64, in StoreSettingsInput) (*Store, error) {
-	return ss.SetSettingsBy(id, in, "")
+	return ss.SetSettingsBy(id, in, nil)
 }
 
-// SetSettingsBy is SetSettings by an admin (the settings version names by).
-func (ss *StoreService) SetSettingsBy(id uint64, in StoreSettingsInput, by string) (*Store, error) {
-	return ss.updateTx(id, by, func(tx storeData, st *Store) error {
-		if err := in.apply(st); err != nil {
-			return err
+// SetSettingsBy is SetSettings by an admin (Change): forbidden when by may
+// not change one of the settings it changes.
+func (ss *StoreService) SetSettingsBy(id uint64, in StoreSettingsInput, by *AdminUser) (*Store, error) {
+	return ss.Change(id, StoreChange{StoreSettingsInput: in}, by)
+}
+
+// domainsAllowed checks st's domains against the host rules (a version
+// restored may predate them) and the other stores' domains.
+func (ss *StoreService) domainsAllowed(tx storeData, st *Store) error {
+	var v Validation
+	hr := ss.hostRules()
+	for i, d := range st.Domains {
+		if msg := hr.check(d); msg != "" {
+			v.Add("domains["+itoa(i)+"]", msg)
 		}
-		if in.Domains != nil {
-			return domainsFree(tx, st)
-		}
-		return nil
-	})
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return domainsFree(tx, st)
 }
 
 // domainsFree fails with conflict when another store lists one of st's

@@ -23,6 +23,7 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/asynclog"
+	"storefront/panel"
 	"storefront/storage"
 	"storefront/web"
 )
@@ -173,6 +174,7 @@ func (e *Env) Server(logRequests bool) (*web.Server, error) {
 	}
 	s := web.New(cfg, e.Svc)
 	admin.Register(s.App, e.Svc, admin.Config{CursorSecret: cursor})
+	panel.Register(s.App, e.Svc, panel.Config{CursorSecret: cursor})
 	if err := web.ServeOpenAPI(s.App); err != nil {
 		return nil, err
 	}

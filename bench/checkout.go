@@ -34,12 +34,37 @@ type Checkout struct {
 // SeedCheckout creates the checkout store, places one order through the
 // services (to measure RecordSize) and returns the load's parameters.
 func (e *Env) SeedCheckout() (*Checkout, error) {
-	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: "Checkout Shop", Subdomain: "checkout-shop", Currency: "USD"})
+	return e.seedCheckout("Checkout Shop", "checkout-shop", nil)
+}
+
+// TaxesConfig are the taxed checkout store's settings: two rates (the
+// product's country's and a reduced one), prices without tax, the delivery
+// taxed (issue 35: checkout with two tax rates set).
+const TaxesConfig = `{"store":{"country":"US","region":"CA"},"taxes":{"prices_include_tax":false,"tax_delivery":true,
+ "invoice_prefix":"INV-","rates":[{"name":"CA sales tax","rate":"7.25","country":"US","region":"CA"},
+ {"name":"Reduced","rate":"5","country":"US","class":"reduced"}]}}`
+
+// SeedTaxedCheckout is SeedCheckout's store with TaxesConfig set.
+func (e *Env) SeedTaxedCheckout() (*Checkout, error) {
+	return e.seedCheckout("Taxed Shop", "taxed-shop", []byte(TaxesConfig))
+}
+
+func (e *Env) seedCheckout(name, subdomain string, config []byte) (*Checkout, error) {
+	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: name, Subdomain: subdomain, Currency: "USD"})
 	if err != nil {
 		return nil, err
 	}
-	name, price, stock := "Mug", app.Money(1250), int64(app.MaxStock)
-	p, err := e.Svc.Catalog.SaveProduct(st.ID, 0, app.ProductInput{Name: &name, Price: &price, Stock: &stock})
+	// the checkouts return to the store's front-end: its origin is listed
+	if _, err := e.Svc.Stores.PatchConfig(st.ID, []byte(`{"callback_origins":["https://shop.example"]}`)); err != nil {
+		return nil, err
+	}
+	if config != nil {
+		if _, err := e.Svc.Stores.PatchConfig(st.ID, config); err != nil {
+			return nil, err
+		}
+	}
+	pname, price, stock := "Mug", app.Money(1250), int64(app.MaxStock)
+	p, err := e.Svc.Catalog.SaveProduct(st.ID, 0, app.ProductInput{Name: &pname, Price: &price, Stock: &stock})
 	if err != nil {
 		return nil, err
 	}

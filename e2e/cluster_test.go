@@ -115,6 +115,8 @@ func TestCluster(t *testing.T) {
 	ss[1].call("POST", "/api/v1/admin/stores/", "", tok, map[string]string{"name": "Shared", "subdomain": "shared", "currency": "USD"}, 201, &st)
 	// A new store starts with test mode off: these orders go through the sandbox.
 	ss[1].call("PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/payments/", st.ID), "", tok, map[string]any{"payments_live": false}, 200, nil)
+	// The checkouts return to the store's front-end: its origin is listed.
+	ss[1].call("PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/config/", st.ID), "", tok, map[string]any{"callback_origins": []string{"https://shop.example"}}, 200, nil)
 	var cat struct {
 		ID uint64 `json:"id"`
 	}

@@ -2,11 +2,17 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/jpeg"
+	"image/png"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +23,15 @@ import (
 const readmeMarker = "<!-- readme-test -->"
 
 // readmeFiles hold the runnable examples, run in this order as one script:
-// the README's first steps, then the walk-through in docs/api.md.
-var readmeFiles = []string{"README.md", "docs/api.md"}
+// the README's first steps, the walk-through in docs/api.md, then the
+// examples of the panel (images, CSV) and webhooks pages.
+var readmeFiles = []string{"README.md", "docs/api.md", "docs/panel.md", "docs/webhooks.md"}
+
+// snippetMarkers are the comments one of which must stand before every ```sh
+// and ```ts block of the README and docs: run by TestReadmeRunsAsWritten,
+// by scripts/tscheck.sh (ts-test), checked against the release archive
+// (install-steps, scripts/dist), or not run, saying why.
+var snippetMarkers = []string{readmeMarker, "<!-- ts-test -->", "<!-- install-steps -->", "<!-- not-run: "}
 
 // readmeBlocks returns the marked ```sh blocks of readmeFiles, in order.
 func readmeBlocks(t *testing.T) []string {
@@ -96,6 +109,7 @@ func TestReadmeRunsAsWritten(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-x", "-c", prelude+script)
 	cmd.Dir = t.TempDir()
+	writeImages(t, cmd.Dir, "mug.jpg", "mug-side.png") // docs/panel.md uploads them
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("a README example failed (%v); the trace of the run:\n%s", err, out)
@@ -173,4 +187,56 @@ func startDemo(t *testing.T, bin, dataDir string) (string, string) {
 		}
 	}
 	return base, key
+}
+
+// writeImages writes a small real image under each name (JPEG or PNG by its
+// extension) into dir.
+func writeImages(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	for _, name := range names {
+		var buf bytes.Buffer
+		var err error
+		if strings.HasSuffix(name, ".png") {
+			err = png.Encode(&buf, img)
+		} else {
+			err = jpeg.Encode(&buf, img, nil)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEverySnippetAccountedFor: every ```sh and ```ts block of the README,
+// docs/*.md and the SDK's README follows one of snippetMarkers, so a new
+// example is run by a test or says why it is not.
+func TestEverySnippetAccountedFor(t *testing.T) {
+	files, _ := filepath.Glob("../docs/*.md")
+	files = append(files, "../README.md", "../clients/typescript/README.md")
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(raw), "\n")
+		for i, line := range lines {
+			if line != "```sh" && line != "```ts" {
+				continue
+			}
+			prev := ""
+			if i > 0 {
+				prev = strings.TrimSpace(lines[i-1])
+			}
+			if !slices.ContainsFunc(snippetMarkers, func(m string) bool { return strings.HasPrefix(prev, m) }) {
+				t.Errorf("%s:%d: a %s block without a marker before it (%s, or <!-- not-run: why -->)", name, i+1, line, readmeMarker)
+			}
+		}
+	}
 }

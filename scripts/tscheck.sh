@@ -1,7 +1,8 @@
 #!/bin/sh
 # The TypeScript SDK, clients/typescript (@storefront/client).
 #   tscheck.sh        make test: build the SDK and run its test against a real server
-#   tscheck.sh build  only build it
+#   tscheck.sh build  only build it (npm run build, and the package's prepare:
+#                     a file: dependency on a fresh clone builds on install)
 #   tscheck.sh pack VERSION DIR
 #                     build it and npm pack it as DIR/storefront-client-VERSION.tgz
 #                     (make dist; VERSION without its leading v)
@@ -57,7 +58,9 @@ if [ "$mode" = pack ]; then
   mkdir "$tmp/pkg"
   cp -R package.json README.md dist "$tmp/pkg/"
   cp "$root/LICENSE" "$tmp/pkg/"
-  (cd "$tmp/pkg" && npm pkg set version="$version" && npm pack --silent --pack-destination "$tmp" >/dev/null)
+  # The tarball carries the built dist/: no build scripts (prepare needs this checkout).
+  (cd "$tmp/pkg" && npm pkg set version="$version" && npm pkg delete scripts &&
+    npm pack --silent --ignore-scripts --pack-destination "$tmp" >/dev/null)
   # The file name spells build metadata as the binaries' archives do (+ -> _).
   name=storefront-client-$(echo "$version" | tr + _).tgz
   mv "$tmp"/storefront-client-*.tgz "$out/$name"
@@ -72,6 +75,21 @@ if sed 's#//.*$##' shopper-flow.ts | grep -nE '(\)|\w|\])!([.;,)[]|$)|\bas [A-Za
 fi
 ./node_modules/.bin/tsc -p tsconfig.test.json
 echo "tscheck: shopper-flow.ts and test/sdk.test.ts type-check against the built SDK"
+
+# The TypeScript snippets of the READMEs (a ```ts block after <!-- ts-test -->),
+# each a module of its own, type-checked here and run against the demo below.
+rm -rf snippets build-snippets && mkdir snippets
+for doc in readme:"$root/README.md" client:README.md; do
+  awk -v prefix="snippets/${doc%%:*}" '
+    /<!-- ts-test -->/ { marked = 1; next }
+    marked && /^```ts/ { n++; file = prefix "-" n ".ts"; inblock = 1; marked = 0; next }
+    inblock && /^```/ { inblock = 0; next }
+    inblock { print > file }
+    { marked = 0 }' "${doc#*:}"
+done
+[ "$(ls snippets | wc -l)" -ge 2 ] || { echo "tscheck: found $(ls snippets | wc -l) README snippets marked ts-test, want 2"; exit 1; }
+./node_modules/.bin/tsc -p tsconfig.snippets.json
+echo "tscheck: the README snippets type-check: $(ls snippets | tr '\n' ' ')"
 
 (cd "$root" && CGO_ENABLED=0 $GO build -trimpath -o "$tmp/storefront" .) # as make build and dist: one build configuration
 STOREFRONT_DEMO=true STOREFRONT_DATA_DIR="$tmp/data" STOREFRONT_HTTP__ADDR=127.0.0.1:0 \
@@ -94,3 +112,8 @@ done
 key=$(sed -n 's/^ *\(sk_[0-9a-f]*\) *$/\1/p' "$tmp/banner" | head -n 1)
 [ -n "$key" ] || { echo "tscheck: no API key in the banner:"; cat "$tmp/banner"; exit 1; }
 node build-test/test/sdk.test.js "http://$addr" "$key"
+for js in build-snippets/*.js; do
+  sed -i "s#http://127.0.0.1:8080#http://$addr#g; s#sk_\.\.\.#$key#g" "$js"
+  node "$js" >"$tmp/snippet.out" || { echo "tscheck: README snippet $js failed:"; cat "$tmp/snippet.out"; exit 1; }
+done
+echo "tscheck: the README snippets ran against the demo: $(ls build-snippets | tr '\n' ' ')"

@@ -5,12 +5,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
 // The account pages' forms are described in Go (fieldSpec) and drawn by
@@ -22,19 +22,8 @@ import (
 const maxAccountForm = 16 << 10
 
 // fieldSpec is one field of a form. Its label is the string
-// "account.field.<Name>".
-type fieldSpec struct {
-	Name     string
-	Type     string // input type; "textarea" and "select" draw those
-	Auto     string // autocomplete
-	Max      int    // longest accepted value, in characters
-	Required bool
-	// Options are a select's values (labels "account.opt.<value>").
-	Options []string
-}
-
-// secret reports whether the field's value is never written back.
-func (f fieldSpec) secret() bool { return f.Type == "password" }
+// "account.field.<Name>"; a select's option labels "account.opt.<value>".
+type fieldSpec = pagekit.Field
 
 // fieldView is a field as the page draws it.
 type fieldView struct {
@@ -53,31 +42,9 @@ type formView struct {
 	Class  string
 }
 
-// decodeAccountForm reads a form of specs' fields: values are trimmed
-// (passwords are not); one over its length, or not UTF-8, is a validation
-// error naming it. Fields not in specs are ignored.
+// decodeAccountForm reads a form of specs' fields (pagekit.DecodeForm).
 func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error) {
-	vals := make(map[string]string, len(specs))
-	if len(body) > maxAccountForm {
-		return vals, app.Invalid("body", "is too large")
-	}
-	q, err := url.ParseQuery(string(body))
-	if err != nil {
-		return vals, app.Invalid("body", "is not a form")
-	}
-	var v app.Validation
-	for _, f := range specs {
-		s := q.Get(f.Name)
-		if !f.secret() {
-			s = strings.TrimSpace(s)
-		}
-		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > f.Max {
-			v.Add(f.Name, "is too long or not text")
-			s = ""
-		}
-		vals[f.Name] = s
-	}
-	return vals, v.Err()
+	return pagekit.DecodeForm(body, maxAccountForm, specs)
 }
 
 // newForm is the form of specs filled with vals (passwords left empty).
@@ -85,7 +52,7 @@ func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[str
 	f := formView{Action: action, Submit: submit, CSRF: rq.CSRF, Fields: make([]fieldView, len(specs))}
 	for i, sp := range specs {
 		f.Fields[i] = fieldView{fieldSpec: sp, Label: msg("account.field." + sp.Name)}
-		if !sp.secret() {
+		if !sp.Secret() {
 			f.Fields[i].Value = vals[sp.Name]
 		}
 	}
@@ -176,11 +143,10 @@ func retryAfter(c *fiber.Ctx, err error) {
 	}
 }
 
-// localNext is next when it is a path of this site ("/..." but not
-// "//..." nor "/\..."), else "/account/".
+// localNext is next when it is a path of this site (pagekit.LocalPath),
+// else "/account/".
 func localNext(next string) string {
-	if len(next) > 500 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
-		strings.HasPrefix(next, "/\\") || strings.ContainsAny(next, "\r\n\t") {
+	if !pagekit.LocalPath(next) {
 		return "/account/"
 	}
 	return next

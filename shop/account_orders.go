@@ -182,7 +182,7 @@ func (s *Shop) orderAction(c *fiber.Ctx, rq *request, sc orderScope, specs []fie
 		*f = &formView{Action: "", CSRF: rq.CSRF}
 	}
 	for i := range (*f).Fields {
-		if fd := &(*f).Fields[i]; !fd.secret() {
+		if fd := &(*f).Fields[i]; !fd.Secret() {
 			fd.Value = vals[fd.Name]
 		}
 	}

@@ -119,6 +119,7 @@ var accountMessages = map[string]string{
 	"account.order.discount":         "Discount",
 	"account.order.delivery":         "Delivery",
 	"account.order.refunded":         "Refunded",
+	"account.order.invoice":          "Invoice",
 	"account.order.requests":         "Your requests",
 	"account.order.req.cancel":       "Cancellation",
 	"account.order.req.refund":       "Refund",

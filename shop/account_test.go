@@ -57,6 +57,7 @@ func noindexed(t *testing.T, p *page) *page {
 }
 
 func TestAccountJourney(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := otpStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -181,6 +182,7 @@ func customerID(t *testing.T, e *testenv.Env, storeID uint64, email string) uint
 }
 
 func TestAccountLogin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	e.Shopper(s.id, "ann@example.com")
@@ -232,6 +234,7 @@ func TestAccountLogin(t *testing.T) {
 }
 
 func TestAccountForgotReset(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	e.Shopper(s.id, "ann@example.com")
@@ -259,6 +262,7 @@ func TestAccountForgotReset(t *testing.T) {
 }
 
 func TestAccountOthersAre404(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	ann, _ := e.Shopper(s.id, "ann@example.com")
@@ -292,6 +296,7 @@ func TestAccountOthersAre404(t *testing.T) {
 }
 
 func TestAccountSessionsPerStore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	acme := newCartStore(t, e, "Acme")
 	other := newCartStore(t, e, "Other")
@@ -309,6 +314,7 @@ func TestAccountSessionsPerStore(t *testing.T) {
 }
 
 func TestAccountRateLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{AuthPerMinute: 2})
 	s := newCartStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -337,6 +343,7 @@ func FuzzAccountForm(f *testing.F) {
 }
 
 func TestAccountRefundAndTracking(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	ann, _ := e.Shopper(s.id, "ann@example.com")
@@ -358,6 +365,7 @@ func TestAccountRefundAndTracking(t *testing.T) {
 }
 
 func TestAccountMailLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{LoginFailures: 1})
 	s := newCartStore(t, e, "Acme")
 	e.Shopper(s.id, "ann@example.com")

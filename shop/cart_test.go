@@ -44,8 +44,7 @@ func add(b *browser, productID, variantID uint64, qty int) *page {
 	if variantID != 0 {
 		f.Set("variant_id", fmt.Sprint(variantID))
 	}
-	b.get("/cart/") // the product page's form carries the browser's token
-	f.Set("csrf", b.cookie("sf_csrf"))
+	f.Set("csrf", b.token()) // the product page's form carries the browser's token
 	return b.do("POST", "/cart/add", f)
 }
 
@@ -55,6 +54,7 @@ func line(productID, variantID uint64, qty int) url.Values {
 }
 
 func TestGuestCart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	code, typ, val := "SAVE10", app.CouponPercent, app.Money(1000) // 10.00 percent
@@ -102,6 +102,7 @@ func TestGuestCart(t *testing.T) {
 }
 
 func TestGuestCheckout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -141,6 +142,7 @@ func TestGuestCheckout(t *testing.T) {
 }
 
 func TestCheckoutPaymentFails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -161,6 +163,7 @@ func TestCheckoutPaymentFails(t *testing.T) {
 // TestCheckoutTestPaymentsRefused: a live store refuses the sandbox; the
 // checkout page says so next to the form, never an error page.
 func TestCheckoutTestPaymentsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	if _, err := e.Svc.Stores.PatchConfig(s.id, []byte(`{"payments_live": true}`)); err != nil {
@@ -176,6 +179,7 @@ func TestCheckoutTestPaymentsRefused(t *testing.T) {
 // TestCheckoutDoubleSubmit: the same checkout page posted N times at once
 // places one order, and every answer sends the shopper to its payment.
 func TestCheckoutDoubleSubmit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -211,6 +215,7 @@ func TestCheckoutDoubleSubmit(t *testing.T) {
 // mix. A browser keeps cookies per host; here Acme's cookie is also carried
 // to Bravo's host by hand, to show the store-bound signature refuses it.
 func TestCartCookieBound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a := newCartStore(t, e, "Acme")
 	bv := newCartStore(t, e, "Bravo")
@@ -285,6 +290,7 @@ func orderIDOf(t *testing.T, body string) uint64 {
 // headless front-end still takes its own shop's checkout; no other origin
 // is added to its allow list.
 func TestCheckoutCallbackOrigins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	if _, err := e.Svc.Stores.PatchConfig(s.id, []byte(`{"callback_origins": ["https://headless.example"]}`)); err != nil {
@@ -318,6 +324,7 @@ func TestCheckoutCallbackOrigins(t *testing.T) {
 // TestCheckoutCallbackDefaultStore: the shop's default store (served on
 // the server's public URL, as the demo is) may return there.
 func TestCheckoutCallbackDefaultStore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
 	s := newCartStore(t, e, "Acme")
 	other := newCartStore(t, e, "Bravo")

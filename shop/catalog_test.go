@@ -12,6 +12,7 @@ import (
 )
 
 func TestProductGrid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	cat := e.Category(a, "Tools").ID
@@ -48,6 +49,7 @@ func TestProductGrid(t *testing.T) {
 }
 
 func TestGridPaging(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	for i := 0; i < 30; i++ {
@@ -75,6 +77,7 @@ func TestGridPaging(t *testing.T) {
 }
 
 func TestSearchPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	e.Product(a, 0, "Red Kite", 900, 5)
@@ -119,6 +122,7 @@ func TestSearchHints(t *testing.T) {
 }
 
 func TestCategoryPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	tools := e.Category(a, "Power Tools")
@@ -149,6 +153,7 @@ func TestCategoryPage(t *testing.T) {
 }
 
 func TestProductPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	cat := e.Category(a, "Tools")
@@ -235,6 +240,7 @@ func TestProductPage(t *testing.T) {
 }
 
 func TestStoresNeverMix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	b, _ := e.Store("Bravo")
@@ -257,6 +263,7 @@ func ptr[T any](v T) *T { return &v }
 // product page (never from the page cache: the layout names the account),
 // sends a review (POST-redirect-GET) and is told it waits for approval.
 func TestReviewSignedIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	p := e.Product(a, 0, "Hammer", 1250, 5)

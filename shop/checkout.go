@@ -1,13 +1,12 @@
 package shop
 
 import (
-	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // checkoutForm is the checkout page's form. Field names are the API's
@@ -22,40 +21,19 @@ type checkoutForm struct {
 }
 
 // checkoutFields are the form's fields and their longest accepted value.
-var checkoutFields = []struct {
-	name string
-	max  int
-}{{"email", 254}, {"receiver_name", 200}, {"phone", 40}, {"address", 500}, {"delivery", 100},
-	{"payment_method", 40}, {"idempotency_key", 64}}
+var checkoutFields = []pagekit.Field{{Name: "email", Max: 254}, {Name: "receiver_name", Max: 200}, {Name: "phone", Max: 40},
+	{Name: "address", Max: 500}, {Name: "delivery", Max: 100}, {Name: "payment_method", Max: 40}, {Name: "idempotency_key", Max: 64}}
 
-// decodeCheckoutForm reads the checkout form. Values are trimmed; one over
-// its length is a validation error naming it. An idempotency_key that is
-// not 32 hex digits is replaced by a new one.
+// decodeCheckoutForm reads the checkout form (pagekit.DecodeForm). An
+// idempotency_key that is not 32 hex digits is replaced by a new one.
 func decodeCheckoutForm(body []byte) (checkoutForm, error) {
-	var f checkoutForm
-	if len(body) > maxCartForm {
-		return f, app.Invalid("body", "is too large")
-	}
-	q, err := url.ParseQuery(string(body))
-	if err != nil {
-		return f, app.Invalid("body", "is not a form")
-	}
-	var v app.Validation
-	vals := make(map[string]string, len(checkoutFields))
-	for _, fd := range checkoutFields {
-		s := strings.TrimSpace(q.Get(fd.name))
-		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > fd.max {
-			v.Add(fd.name, "is too long or not text")
-			s = ""
-		}
-		vals[fd.name] = s
-	}
-	f = checkoutForm{Email: vals["email"], ReceiverName: vals["receiver_name"], Phone: vals["phone"],
+	vals, err := pagekit.DecodeForm(body, maxCartForm, checkoutFields)
+	f := checkoutForm{Email: vals["email"], ReceiverName: vals["receiver_name"], Phone: vals["phone"],
 		Address: vals["address"], Delivery: vals["delivery"], PaymentMethod: vals["payment_method"], Key: vals["idempotency_key"]}
-	if len(f.Key) != 32 || !isHex(f.Key) {
+	if len(f.Key) != 32 || strings.Trim(f.Key, "0123456789abcdef") != "" {
 		f.Key = app.RandomHex(16)
 	}
-	return f, v.Err()
+	return f, err
 }
 
 // checkoutData is what the checkout page shows.
@@ -197,7 +175,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 	cc := s.readCart(c, rq)
 	in := app.CheckoutInput{ReceiverName: f.ReceiverName, Phone: f.Phone, Address: f.Address, Email: f.Email,
 		Currency: rq.Store.Currency, CouponCode: cc.Coupon, Items: items, PaymentMethod: f.PaymentMethod,
-		CallbackURL: c.Protocol() + "://" + c.Hostname() + "/checkout/return/"}
+		CallbackURL: s.baseURL(c) + "/checkout/return/"}
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
 		in.DeliveryFee = &opt.Fee
 	}
@@ -247,7 +225,7 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 // to a field of its own.
 func isCheckoutField(f string) bool {
 	for _, fd := range checkoutFields {
-		if fd.name == f && f != "idempotency_key" {
+		if fd.Name == f && f != "idempotency_key" {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 // payment-methods/ lists (same rule), each marked when it takes test
 // payments; a live store offers no sandbox method.
 func TestCheckoutMethods(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)
@@ -34,6 +35,7 @@ func TestCheckoutMethods(t *testing.T) {
 // TestCheckoutUnverified: a store that asks for verified emails refuses an
 // unverified shopper's order with a link to the verification page.
 func TestCheckoutUnverified(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := otpStore(t, e, "Acme")
 	b := newBrowser(t, e, s.host)

@@ -174,6 +174,7 @@ func (s *Shop) plain(fn func(c *fiber.Ctx, st *app.Store) error) fiber.Handler {
 			return s.plainNotFound(c, err)
 		}
 		c.Set("X-Content-Type-Options", "nosniff")
+		s.setBase(c, st)
 		return fn(c, st)
 	}
 }

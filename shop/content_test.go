@@ -15,6 +15,7 @@ import (
 )
 
 func TestBlogPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	for i := 0; i < 12; i++ {
@@ -34,6 +35,7 @@ func TestBlogPages(t *testing.T) {
 }
 
 func TestContentPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -46,6 +48,7 @@ func TestContentPages(t *testing.T) {
 }
 
 func TestContactForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -78,6 +81,7 @@ func TestContactForm(t *testing.T) {
 }
 
 func TestContactRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{ContactPerMinute: 1})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -128,6 +132,7 @@ func TestSitemapAndRobots(t *testing.T) {
 }
 
 func TestHomePage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	cat := e.Category(a, "Tools")
@@ -164,6 +169,7 @@ func TestHomePage(t *testing.T) {
 }
 
 func TestThemeOverride(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	over := `{{define "main"}}<h1 class="themed">{{t "notfound.title"}} in {{.Rq.Look.Name}}</h1>{{end}}`
 	if err := os.WriteFile(filepath.Join(dir, "notfound.html"), []byte(over), 0o644); err != nil {
@@ -185,6 +191,7 @@ func TestThemeOverride(t *testing.T) {
 }
 
 func TestSafeURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://ex.example/a.png": "https://ex.example/a.png", "HTTP://ex.example": "HTTP://ex.example",
 		"/products/": "/products/", " /x ": "/x", "//evil.example/x": "", "javascript:alert(1)": "",
@@ -198,6 +205,7 @@ func TestSafeURL(t *testing.T) {
 }
 
 func TestInkContrast(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"#ffcc00": "#000", "#1f6feb": "#fff", "#000": "#fff", "#fff": "#000", "#767676": "#000", "#595959": "#fff"} {
 		if got := shop.InkOn(in); got != want {
 			t.Errorf("inkOn(%s) = %s, want %s", in, got, want)

@@ -110,6 +110,12 @@ func (b *browser) post(from, path string, form url.Values) *page {
 	return b.do(http.MethodPost, path, form)
 }
 
+// token is the browser's CSRF token, as the contact page's form carries it.
+func (b *browser) token() string {
+	b.t.Helper()
+	return csrfOf(b.t, b.get("/contact/").Body)
+}
+
 var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
 
 // csrfOf is the CSRF token of the first form of body.

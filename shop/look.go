@@ -38,6 +38,9 @@ type look struct {
 	Sections []string
 	// Pages are the content pages the config has (pages.about, ...).
 	Pages map[string]string
+	// TaxNote follows a price: "incl. VAT" or "plus tax" as the store's
+	// taxes say ("" without rates; taxNote).
+	TaxNote string
 }
 
 type hero struct{ Title, Subtitle, Image, CTALabel, CTAURL string }
@@ -101,6 +104,7 @@ func lookOf(st *app.Store) look {
 	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {
 		l.Name = n
 	}
+	l.TaxNote = taxNote(st)
 	if l.Footer == "" {
 		l.Footer = cfg.Footer["about"]
 	}
@@ -215,4 +219,17 @@ func inkOn(colour string) string {
 		return "#000"
 	}
 	return "#fff"
+}
+
+// taxNote is what follows a price of st: "incl. {the first rate's name}"
+// when prices include tax, "plus tax" when they do not, "" without rates.
+func taxNote(st *app.Store) string {
+	t := st.Settings().Taxes
+	switch {
+	case len(t.Rates) == 0:
+		return ""
+	case t.PricesIncludeTax:
+		return msgf("price.tax.incl", t.Rates[0].Name)
+	}
+	return msg("price.tax.plus")
 }

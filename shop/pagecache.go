@@ -2,13 +2,14 @@ package shop
 
 import (
 	"bytes"
-	"strings"
+	"compress/gzip"
 	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // The page cache: the browse pages a guest sees (home, grids, product,
@@ -43,8 +44,12 @@ type cachedPage struct {
 	private bool
 	body    []byte
 	gz      []byte // body gzipped, when it has no token to put in
-	// parts is body cut at each csrfPlaceholder (nil: it has none).
+	// parts is body cut at each csrfPlaceholder (nil: it has none), with
+	// their CRC-32C and length for the ETag (pagekit.PartsETag).
 	parts   [][]byte
+	sum     uint32
+	n       int
+	etag    string // of body, when it has no parts
 	expires time.Time
 	// renewing: one request is rendering the page again; the others get
 	// this one meanwhile (for at most pageTTL more), not a render each.
@@ -55,7 +60,11 @@ type cachedPage struct {
 // *app.Store per version (a change of the store builds new ones), so the
 // pointer is the version, even when two changes share a timestamp.
 type pageKey struct {
-	store   *app.Store
+	store *app.Store
+	// base is the page's base URL (request.Base): one of the store's own
+	// hosts, or its configured address. Never a Host no store owns, so a
+	// made-up Host neither poisons nor multiplies the entries.
+	base    string
 	catalog app.CatalogVersion
 	uri     string
 }
@@ -101,7 +110,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 			c.Cookies(cookieSession) != "" || c.Cookies(cookieCart) != "" {
 			return fn(c, rq)
 		}
-		k := pageKey{store: rq.Store,
+		k := pageKey{store: rq.Store, base: rq.Base,
 			catalog: s.svc.Catalog.Version(rq.Store.ID), uri: string(uri)}
 		now := time.Now()
 		if p := s.cache.get(k, now); p != nil {
@@ -118,8 +127,12 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 		}
 		if bytes.Contains(p.body, csrfPlaceholder) {
 			p.parts = bytes.Split(p.body, csrfPlaceholder)
-		} else if len(p.body) > 1400 {
-			p.gz = gzipBytes(p.body)
+			p.sum, p.n = pagekit.PartsSum(p.parts)
+		} else {
+			p.etag = pagekit.ETag(p.body)
+			if len(p.body) > 1400 {
+				p.gz = pagekit.Gzip(p.body, gzip.BestSpeed)
+			}
 		}
 		if p.status == fiber.StatusOK {
 			p.expires = now.Add(pageTTL)
@@ -134,22 +147,9 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 // cached bytes are never changed, so a page without a token is handed to
 // the response as it is (no copy).
 func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
-	if p.parts == nil {
-		sendPage(c, p.status, p.private, p.body, p.gz, true)
-		return
+	pg := pagekit.Page{Status: p.status, Caching: caching(p.private), Body: p.body, Gzip: p.gz, Keep: true, ETag: p.etag}
+	if p.parts != nil {
+		pg.Parts, pg.Fill, pg.ETag = p.parts, rq.CSRF, pagekit.PartsETag(p.sum, p.n, rq.CSRF)
 	}
-	if strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
-		body := bytes.Join(p.parts, []byte(rq.CSRF))
-		sendPage(c, p.status, p.private, body, nil, true)
-		return
-	}
-	sendPage(c, p.status, p.private, nil, nil, true)
-	r := c.Response()
-	r.ResetBody()
-	for i, part := range p.parts {
-		if i > 0 {
-			r.AppendBodyString(rq.CSRF)
-		}
-		r.AppendBody(part)
-	}
+	pagekit.Send(c, pg)
 }

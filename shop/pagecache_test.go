@@ -10,6 +10,7 @@ import (
 // TestPageCache: a cached page carries each shopper's own CSRF token, never
 // the placeholder, and a catalog or store change shows at once.
 func TestPageCache(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	p := e.Product(a, 0, "Hammer", 1250, 5)

@@ -2,21 +2,17 @@ package shop
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 
-	"github.com/gofiber/fiber/v2"
-)
+	"storefront/httpkit/pagekit"
 
-// pageTemplate is one page: the layout, the partials and the page's file.
-type pageTemplate struct{ t *template.Template }
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
 
 // pageMeta is what the layout writes in <head> for a page.
 type pageMeta struct {
@@ -47,52 +43,9 @@ type view struct {
 
 // loadTemplates parses every page with the layout and the partials. A file
 // of the same name in themeDir replaces the embedded one.
-func (s *Shop) loadTemplates(themeDir string) (map[string]*pageTemplate, error) {
-	files, err := fs.Glob(embedded, "templates/*.html")
-	if err != nil {
-		return nil, err
-	}
-	read := func(name string) (string, error) {
-		if themeDir != "" {
-			b, err := os.ReadFile(filepath.Join(themeDir, name))
-			if err == nil {
-				return string(b), nil
-			}
-			if !os.IsNotExist(err) {
-				return "", err
-			}
-		}
-		b, err := embedded.ReadFile("templates/" + name)
-		return string(b), err
-	}
-	var shared []string // layout and partials, parsed into every page
-	for _, f := range files {
-		if n := path.Base(f); n == "layout.html" || strings.HasPrefix(n, "_") {
-			shared = append(shared, n)
-		}
-	}
-	pages := map[string]*pageTemplate{}
-	for _, f := range files {
-		n := path.Base(f)
-		if n == "layout.html" || strings.HasPrefix(n, "_") {
-			continue
-		}
-		t := template.New("page:" + n).Funcs(s.funcs())
-		for _, part := range append(shared, n) {
-			text, err := read(part)
-			if err != nil {
-				return nil, fmt.Errorf("shop template %s: %w", part, err)
-			}
-			if _, err := t.New(part).Parse(text); err != nil {
-				return nil, fmt.Errorf("shop template %s: %w", part, err)
-			}
-		}
-		if t.Lookup("layout") == nil || t.Lookup("main") == nil {
-			return nil, fmt.Errorf("shop template %s: needs the layout and a main block", n)
-		}
-		pages[strings.TrimSuffix(n, ".html")] = &pageTemplate{t: t}
-	}
-	return pages, nil
+func (s *Shop) loadTemplates(themeDir string) (*pagekit.Templates, error) {
+	return pagekit.ParseTemplates(embedded, pagekit.TemplateOptions{Dir: "templates", ThemeDir: themeDir,
+		Funcs: s.funcs(), Layout: "layout", Block: "main"})
 }
 
 // funcs are the template functions.
@@ -100,7 +53,7 @@ func (s *Shop) funcs() template.FuncMap {
 	return template.FuncMap{
 		"t":     msg,
 		"tf":    msgf,
-		"asset": s.assets.url,
+		"asset": s.assets.URL,
 		"money": formatMoney,
 		"url":   safeURL,
 		"jsonld": func(v any) (template.JS, error) {
@@ -126,71 +79,51 @@ func (s *Shop) funcs() template.FuncMap {
 // client takes it. For a page the page cache is filling (rq.capture), it
 // hands the bytes to the cache instead, which sends them.
 func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta pageMeta, data any) error {
-	p := s.pages[name]
-	if p == nil {
-		return fmt.Errorf("shop: no page template %q", name)
-	}
 	buf := s.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer s.bufs.Put(buf)
 	base := s.baseURL(c)
 	meta.Canonical, meta.Image = absURL(base, meta.Canonical), absURL(base, meta.Image)
-	if err := p.t.ExecuteTemplate(buf, "layout", view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
-		return fmt.Errorf("shop: page %s: %w", name, err)
+	if err := s.pages.Execute(buf, name, view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
+		return fmt.Errorf("shop: %w", err)
 	}
 	private := meta.NoIndex || rq.Customer != nil
 	if rq.capture != nil {
 		*rq.capture = cachedPage{status: status, private: private, body: bytes.Clone(buf.Bytes())}
 		return nil
 	}
-	sendPage(c, status, private, buf.Bytes(), nil, false)
+	pagekit.Send(c, pagekit.Page{Status: status, Body: buf.Bytes(), Caching: caching(private)}) // copied: buf is pooled
 	return nil
 }
 
-// sendPage writes an HTML answer: body, or gz, its gzip, when the client
-// takes gzip (gz nil: compressed here when worth it). body is copied unless
-// keep says it stays unchanged for as long as the response needs it.
-func sendPage(c *fiber.Ctx, status int, private bool, body, gz []byte, keep bool) {
-	c.Status(status)
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+// caching is how a page may be kept: a private one not at all.
+func caching(private bool) pagekit.Caching {
 	if private {
-		c.Set(fiber.HeaderCacheControl, "private, no-store")
-	} else {
-		c.Set(fiber.HeaderCacheControl, "no-cache")
+		return pagekit.PrivateNoStore
 	}
-	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-	if len(body) > 1400 && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
-		if gz == nil {
-			gz = gzipBytes(body)
-		}
-		c.Set(fiber.HeaderContentEncoding, "gzip")
-		c.Response().SetBodyRaw(gz) // gz is the answer's own or a cached page's
-		return
-	}
-	if keep {
-		c.Response().SetBodyRaw(body)
-		return
-	}
-	c.Response().SetBody(body) // a copy: body may be a pooled buffer
+	return pagekit.Revalidate
 }
 
-// gzipBytes compresses b (fast level: pages are made per request).
-func gzipBytes(b []byte) []byte {
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-	zw.Write(b)
-	zw.Close()
-	return gz.Bytes()
+// localBase is the fiber local that holds the request's base URL.
+const localBase = "shop.base"
+
+// setBase works out and keeps the scheme and host of the absolute URLs
+// (canonical, og:url, JSON-LD, the sitemap, checkout's return) of a page of
+// st: the Host that chose st when it is one of st's own, else st's
+// configured address (app.ShopHost.BaseURL). A request with a made-up Host
+// that fell through to the default store thus never names that host.
+func (s *Shop) setBase(c *fiber.Ctx, st *app.Store) string {
+	base := s.cfg.Host.BaseURL(st, c.Hostname(), s.publicURL)
+	c.Locals(localBase, base)
+	return base
 }
 
-// baseURL is the scheme and host the request came to: the store was
-// chosen by this host, so its pages' absolute URLs name it.
+// baseURL is the request's base URL (setBase; the public URL before it).
 func (s *Shop) baseURL(c *fiber.Ctx) string {
-	scheme := c.Protocol()
-	if s.cfg.SecureCookies {
-		scheme = "https"
+	if b, ok := c.Locals(localBase).(string); ok {
+		return b
 	}
-	return scheme + "://" + c.Hostname()
+	return strings.TrimSuffix(s.publicURL, "/")
 }
 
 // absURL makes a path on this site absolute; other URLs are kept.

@@ -16,6 +16,7 @@ import (
 // (the session code fills rq.Customer; here the test does) with a refused
 // review: the form, its messages next to the fields and the values kept.
 func TestReviewFormRenders(t *testing.T) {
+	t.Parallel()
 	s, err := New(Config{}, testenv.New(t).Svc)
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func TestReviewFormRenders(t *testing.T) {
 // comes back with its messages, a good one redirects (PRG) and waits for
 // moderation, a second one is refused.
 func TestSubmitReview(t *testing.T) {
+	t.Parallel()
 	e := testenv.New(t)
 	sid, _ := e.Store("Acme")
 	p := e.Product(sid, 0, "Hammer", 1250, 5)

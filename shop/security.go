@@ -3,14 +3,14 @@ package shop
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	"storefront/httpkit/pagekit"
 
-	"storefront/app"
+	"github.com/gofiber/fiber/v2"
 )
 
 // Cookie names. Every shop cookie is HttpOnly and SameSite=Lax, and Secure
@@ -21,57 +21,54 @@ const (
 	cookieCart    = "sf_cart"    // the guest cart (cart.go)
 )
 
-// csp is the shop's Content-Security-Policy: no inline script, nothing
-// from elsewhere but images (product images may be on a CDN) and the
-// payment gateway a checkout form redirects to.
-const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; " +
-	"font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self' https:"
-
-// setPageHeaders sets the headers every shop page carries.
-func setPageHeaders(c *fiber.Ctx) {
-	h := &c.Response().Header
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	h.Set("X-Frame-Options", "DENY")
-}
+// pageHeaders are the headers every shop page carries. The policy: no
+// inline script, nothing from elsewhere but images (product images may be
+// on a CDN) and the payment gateway a checkout form redirects to.
+var pageHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "strict-origin-when-cross-origin",
+	CSP: pagekit.BaseCSP().Set("script-src", "'self'").Set("style-src", "'self'", "'unsafe-inline'").
+		Set("img-src", "'self'", "data:", "https:").Set("font-src", "'self'").Set("connect-src", "'self'").
+		Set("base-uri", "'self'").Set("form-action", "'self'", "https:").String()}
 
 // setCookie sets a shop cookie: HttpOnly, SameSite=Lax, Secure behind https.
 // maxAge 0 makes a session cookie; a negative one deletes it.
 func (s *Shop) setCookie(c *fiber.Ctx, name, value string, maxAge time.Duration) {
-	ck := &fiber.Cookie{Name: name, Value: value, Path: "/", HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
-		Secure: s.cfg.SecureCookies || c.Protocol() == "https"}
+	ck := fiber.Cookie{Name: name, Value: value, Path: "/"}
 	switch {
 	case maxAge < 0:
 		ck.Value, ck.MaxAge, ck.Expires = "", -1, time.Unix(0, 0)
 	case maxAge > 0:
 		ck.MaxAge = int(maxAge / time.Second)
 	}
-	c.Cookie(ck)
+	pagekit.SetCookie(c, ck, s.cfg.SecureCookies)
 }
 
-// csrfToken returns the request's CSRF token, setting a new one in its
-// cookie when the request has none (double-submit: a form's token must
-// equal the cookie's, which another site can neither read nor set).
-func (s *Shop) csrfToken(c *fiber.Ctx) string {
-	if t := c.Cookies(cookieCSRF); len(t) == 32 && isHex(t) {
-		return t
+// csrfSeed is a browser's CSRF seed cookie (the kit's one scheme, pagekit.CSRF).
+func (s *Shop) csrfSeed() pagekit.SeedCookie {
+	return pagekit.SeedCookie{Name: cookieCSRF, Path: "/", Secure: s.cfg.SecureCookies}
+}
+
+// csrfBinding is what a form's CSRF token is bound to: the host and store,
+// the browser's seed cookie and the signed-in shopper (0: a guest). A token
+// from another host, browser or shopper is refused.
+func csrfBinding(c *fiber.Ctx, rq *request, seed string) []string {
+	cust := uint64(0)
+	if rq.Customer != nil {
+		cust = rq.Customer.ID
 	}
-	t := app.RandomHex(16)
-	s.setCookie(c, cookieCSRF, t, 0)
-	return t
+	return []string{"shop", c.Hostname(), strconv.FormatUint(rq.Store.ID, 10), seed, strconv.FormatUint(cust, 10)}
 }
 
-// csrfOK reports whether a POST's csrf field is the cookie's token. A
-// request that came without the cookie had a new token made above, which
-// its form cannot carry: it fails.
-func (s *Shop) csrfOK(c *fiber.Ctx, token string) bool {
-	got := c.FormValue("csrf")
-	return c.Cookies(cookieCSRF) == token && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+// csrfToken returns the request's CSRF token, setting a seed cookie when
+// the request has none.
+func (s *Shop) csrfToken(c *fiber.Ctx, rq *request) string {
+	return s.csrf.Token(csrfBinding(c, rq, s.csrfSeed().Ensure(c))...)
 }
 
-func isHex(s string) bool {
-	return strings.Trim(s, "0123456789abcdef") == ""
+// csrfOK reports whether a POST's csrf field is the token of its binding.
+// A request that came without the seed cookie fails.
+func (s *Shop) csrfOK(c *fiber.Ctx, rq *request) bool {
+	seed, ok := s.csrfSeed().Get(c)
+	return ok && s.csrf.FormOK(c, csrfBinding(c, rq, seed)...)
 }
 
 // sign returns value with an HMAC of it and the store id appended, so a

@@ -23,11 +23,11 @@ func signIn(t *testing.T, e *testenv.Env, b *browser, storeID uint64, email stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.get("/cart/")
-	return b.do("POST", "/test/sign-in", url.Values{"csrf": {b.cookie("sf_csrf")}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}})
+	return b.do("POST", "/test/sign-in", url.Values{"csrf": {b.token()}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}})
 }
 
 func TestSignInMergesCart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	cid, _ := e.Shopper(s.id, "ann@example.com")
@@ -73,6 +73,7 @@ func TestSignInMergesCart(t *testing.T) {
 }
 
 func TestSignedInCheckout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	cid, _ := e.Shopper(s.id, "ann@example.com")
@@ -109,6 +110,7 @@ func TestSignedInCheckout(t *testing.T) {
 }
 
 func TestSessionRefreshAndSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	s := newCartStore(t, e, "Acme")
 	bravo := newCartStore(t, e, "Bravo")
@@ -146,8 +148,7 @@ func TestSessionRefreshAndSignOut(t *testing.T) {
 
 	// sign-out ends the session for good: the old cookie is worthless
 	kept := b.cookie("sf_session")
-	b.get("/cart/")
-	b.do("POST", "/test/sign-out", url.Values{"csrf": {b.cookie("sf_csrf")}}).expect(t, 303)
+	b.do("POST", "/test/sign-out", url.Values{"csrf": {b.token()}}).expect(t, 303)
 	b.get("/test/who").expect(t, 200, "guest")
 	b.setCookie("sf_session", kept)
 	b.get("/test/who").expect(t, 200, "guest")
@@ -162,12 +163,13 @@ func TestSessionRefreshAndSignOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.do("POST", "/test/sign-in", url.Values{"csrf": {b.cookie("sf_csrf")}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
+	b.do("POST", "/test/sign-in", url.Values{"csrf": {b.token()}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
 		expect(t, 401)
 	b.get("/test/who").expect(t, 200, "guest")
 }
 
 func TestSessionCookieSecure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{SecureCookies: true})
 	s := newCartStore(t, e, "Acme")
 	e.Shopper(s.id, "ann@example.com")
@@ -178,8 +180,8 @@ func TestSessionCookieSecure(t *testing.T) {
 		t.Fatal(err)
 	}
 	// over plain http the jar would not send the Secure CSRF cookie back
-	token := strings.Repeat("ab", 16)
-	b.setCookie("sf_csrf", token)
+	b.setCookie("sf_csrf", strings.Repeat("ab", 16))
+	token := b.token()
 	p := b.do("POST", "/test/sign-in", url.Values{"csrf": {token}, "access": {res.AccessToken}, "refresh": {res.RefreshToken}}).
 		expect(t, 303)
 	if len(p.Header.Values("Set-Cookie")) == 0 {
@@ -190,4 +192,41 @@ func TestSessionCookieSecure(t *testing.T) {
 			t.Fatalf("session cookie %s", c)
 		}
 	}
+}
+
+// TestCSRFBoundToBrowserHostAndShopper: a form's token is the HMAC of the
+// host, the store, the browser's seed cookie and the signed-in shopper, so a
+// token taken from another browser, host or session is refused.
+func TestCSRFBoundToBrowserHostAndShopper(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, shop.Config{})
+	a, bravo := newCartStore(t, e, "Acme"), newCartStore(t, e, "Bravo")
+	e.Shopper(a.id, "ann@example.com")
+	ann := newBrowser(t, e, a.host)
+	guestToken, seed := ann.token(), ann.cookie("sf_csrf")
+	if guestToken == seed || len(guestToken) != 32 {
+		t.Fatalf("token %q is the cookie's value or malformed", guestToken)
+	}
+	signOut := func(b *browser, token string) *page {
+		return b.do("POST", "/test/sign-out", url.Values{"csrf": {token}})
+	}
+	// another browser (its own seed) cannot use Ann's token
+	other := newBrowser(t, e, a.host)
+	other.token()
+	signOut(other, guestToken).expect(t, 403, "Your session expired")
+	// Ann's seed and token on another store's host: refused there
+	elsewhere := newBrowser(t, e, bravo.host)
+	elsewhere.setCookie("sf_csrf", seed)
+	signOut(elsewhere, guestToken).expect(t, 403)
+	signOut(elsewhere, elsewhere.token()).expect(t, 303)
+	// the guest's token is worthless once she has signed in, and a signed-in one after sign-out
+	signIn(t, e, ann, a.id, "ann@example.com").expect(t, 303)
+	signOut(ann, guestToken).expect(t, 403)
+	shopperToken := ann.token()
+	signOut(ann, shopperToken).expect(t, 303)
+	ann.get("/test/who").expect(t, 200, "guest")
+	signOut(ann, shopperToken).expect(t, 403)
+	// no seed cookie: nothing is accepted
+	ann.setCookie("sf_csrf", "")
+	signOut(ann, guestToken).expect(t, 403)
 }

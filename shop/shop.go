@@ -2,7 +2,6 @@ package shop
 
 import (
 	"bytes"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
 // Config is what the shop needs besides the services.
@@ -66,18 +66,22 @@ type Shop struct {
 	cfg     Config
 	svc     services
 	log     *slog.Logger
-	pages   map[string]*pageTemplate
-	assets  assetSet
+	pages   *pagekit.Templates
+	assets  *pagekit.Assets
+	csrf    pagekit.CSRF
 	cursors app.CursorCodec
 	proxies httpkit.Proxies
 	bufs    sync.Pool
 	looks   lookCache
 	cache   pageCache
+	// publicURL is the server's (http.public_url): the default store's
+	// address, and the scheme and port of the stores' shop hosts.
+	publicURL string
 }
 
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
 func New(cfg Config, svc *app.Services) (*Shop, error) {
-	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}, publicURL: svc.Opt.PublicURL,
 		proxies: httpkit.NewProxies(cfg.TrustedProxies),
 		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
 			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
@@ -85,7 +89,9 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
+	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
 	s.bufs.New = func() any { return new(bytes.Buffer) }
+	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
@@ -146,6 +152,8 @@ type request struct {
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
 	Token string
+	// Base is the scheme and host of the page's absolute URLs (setBase).
+	Base string
 	// capture, when set, receives the rendered page instead of the
 	// response (the page cache fills it; pagecache.go).
 	capture *cachedPage
@@ -159,17 +167,17 @@ type pageFunc func(c *fiber.Ctx, rq *request) error
 // as a page.
 func (s *Shop) page(fn pageFunc) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		setPageHeaders(c)
+		pageHeaders.Set(c)
 		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
-		rq := &request{Store: st, Look: s.lookOf(st)}
-		rq.CSRF = s.csrfToken(c)
-		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq.CSRF) {
+		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
+		s.loadSession(c, rq)
+		rq.CSRF = s.csrfToken(c, rq)
+		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
 			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
 		}
-		s.loadSession(c, rq)
 		if err := fn(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}
@@ -177,20 +185,19 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 	}
 }
 
-// renderError renders err as the error page with its status: not_found is
-// the 404 page, every other app error its status and message; an error that
-// is not an app error is logged and shown as a plain failure.
+// renderError renders err as the error page with its status (pagekit.Problem):
+// not_found is the 404 page, every other app error its status and message;
+// an internal error is logged and shown as a plain failure.
 func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
-	var ae *app.Error
-	if !errors.As(err, &ae) {
+	pr := pagekit.ProblemOf(err)
+	if pr.Internal {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
-		ae = &app.Error{Code: app.EInternal, Message: msg("error.internal")}
+		pr.Message = msg("error.internal")
 	}
-	status := httpkit.StatusOf(ae.Code)
-	if ae.Code == app.ENotFound {
-		return s.render(c, rq, status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
+	if pr.Code == app.ENotFound {
+		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
 	}
-	return s.render(c, rq, status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, ae)
+	return s.render(c, rq, pr.Status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, pr)
 }
 
 // plainNotFound answers a host that names no active store: a plain page

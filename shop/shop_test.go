@@ -1,6 +1,7 @@
 package shop_test
 
 import (
+	"strings"
 	"testing"
 
 	"storefront/app"
@@ -8,6 +9,7 @@ import (
 )
 
 func TestHomeByHost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	a, _ := e.Store("Acme")
 	b, _ := e.Store("Bravo")
@@ -29,6 +31,7 @@ func TestHomeByHost(t *testing.T) {
 }
 
 func TestDefaultStore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
 	e.Store("Acme")
 	newBrowser(t, e, "127.0.0.1").get("/").expect(t, 200, "Acme")
@@ -36,6 +39,7 @@ func TestDefaultStore(t *testing.T) {
 }
 
 func TestNotFoundPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -51,6 +55,7 @@ func TestNotFoundPages(t *testing.T) {
 }
 
 func TestAssetsImmutable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	e.Store("Acme")
 	br := newBrowser(t, e, hostOf("Acme"))
@@ -64,4 +69,26 @@ func TestAssetsImmutable(t *testing.T) {
 		t.Fatalf("Cache-Control %q", cc)
 	}
 	br.get("/assets/shop.00000000.css").expect(t, 404)
+}
+
+// TestUnknownHostPoisonsNothing: a request with a made-up Host reaches the
+// default store, and its page names the store's configured address, not
+// that host; so does the page cached for the next visitors (it named
+// attacker.example for 2 seconds), the sitemap and robots.txt.
+func TestUnknownHostPoisonsNothing(t *testing.T) {
+	e := newEnv(t, shop.Config{Host: app.ShopHost{Domain: shopDomain, DefaultStore: 1}})
+	e.Store("Acme")
+	for _, path := range []string{"/", "/products/", "/sitemap.xml", "/robots.txt"} {
+		evil := newBrowser(t, e, "attacker.example").get(path).expect(t, 200)
+		if strings.Contains(evil.Body, "attacker.example") {
+			t.Fatalf("%s with Host attacker.example names it:\n%s", path, evil.Body)
+		}
+		for _, host := range []string{"shop.test", hostOf("Acme")} {
+			p := newBrowser(t, e, host).get(path).expect(t, 200, "http://"+host+"/")
+			if strings.Contains(p.Body, "attacker.example") {
+				t.Fatalf("%s on %s after a poisoned request names attacker.example:\n%s", path, host, p.Body)
+			}
+		}
+	}
+	newBrowser(t, e, "attacker.example").get("/").expect(t, 200, `<link rel="canonical" href="http://acme.shops.test/">`)
 }

@@ -12,6 +12,7 @@ import (
 // TestMessageKeys: every literal key a template or the Go code names has
 // its string (a missing one would show as its key).
 func TestMessageKeys(t *testing.T) {
+	t.Parallel()
 	keyRE := regexp.MustCompile(`(?:\{\{-?\s*(?:t|tf)|\(t|\(tf|msgf?\()\s*"([a-z0-9_.]*[a-z0-9_])"`)
 	files, _ := filepath.Glob("templates/*.html")
 	gofiles, _ := filepath.Glob("*.go")

@@ -11,7 +11,7 @@ import (
 	"storefront/app"
 )
 
-// A full disk (docs/decisions.md, "Hardening"): a write that fails because the
+// A full disk (docs/decisions.md, "Operations"): a write that fails because the
 // file system has no space (ENOSPC, EDQUOT) is answered 507 storage_full with
 // Retry-After instead of 500 internal; the database remembers that it is full
 // (readiness 503, a metric) until a write succeeds again, and logs one WARN per

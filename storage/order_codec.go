@@ -31,6 +31,7 @@ import (
 //	with orderGuestCart: uvarint guest_cart_id (orders before it have none)
 //	with orderShipped: string tracking_url, time shipped_at
 //	with orderDelivered: time delivered_at, string delivered_by
+//	with orderTaxed: the tax part (order_codec_tax.go)
 //
 // A time is uvarint 0 for the zero time, else 1 + its Unix nanoseconds
 // zigzag-encoded (as binary.AppendVarint), read back in UTC; an order with a
@@ -68,7 +69,7 @@ func orderSize(o *app.Order) int {
 	for _, r := range o.ProviderRefunds {
 		n += 32 + len(r.ID) + len(r.RequestKind)
 	}
-	return n
+	return n + orderTaxSize(o)
 }
 
 // orderFits is nil when the form holds o's times.
@@ -83,7 +84,12 @@ func orderFits(o *app.Order) error {
 			return err
 		}
 	}
-	return timesFit(o.CreatedAt, o.UpdatedAt, o.ShippedAt, o.DeliveredAt)
+	for _, c := range o.CreditNotes {
+		if err := timesFit(c.At); err != nil {
+			return err
+		}
+	}
+	return timesFit(o.CreatedAt, o.UpdatedAt, o.ShippedAt, o.DeliveredAt, o.InvoicedAt)
 }
 
 // appendOrder appends the compact form of o (orderFits).
@@ -100,6 +106,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	}
 	if o.DeliveredBy != "" || !o.DeliveredAt.IsZero() {
 		flags |= orderDelivered
+	}
+	if taxed(o) {
+		flags |= orderTaxed
 	}
 	b = append(b, orderCompact, flags)
 	b = binary.AppendUvarint(b, o.ID)
@@ -132,6 +141,9 @@ func appendOrder(b []byte, o *app.Order) []byte {
 	if flags&orderDelivered != 0 {
 		b = appendTime(b, o.DeliveredAt)
 		b = appendString(b, o.DeliveredBy)
+	}
+	if flags&orderTaxed != 0 {
+		b = appendOrderTax(b, o)
 	}
 	return b
 }
@@ -217,6 +229,9 @@ func decodeOrder(v []byte) (*app.Order, error) {
 	}
 	if v[1]&orderDelivered != 0 {
 		o.DeliveredAt, o.DeliveredBy = d.time(), d.str()
+	}
+	if v[1]&orderTaxed != 0 {
+		readOrderTax(&d, o)
 	}
 	if !d.done() {
 		return nil, errOrderCorrupt

@@ -26,8 +26,8 @@ func codecOrders() map[string]*app.Order {
 		PaymentMethod: app.WalletA, PaymentSessionID: app.SessionID(1, 7, "9f9f9f9f9f9f9f9f9f9f9f9f"),
 		ReceiverName: `"id":"x" \"status\": \u0001 é 🙂`, Phone: "+1 555 0100", Address: "line 1\nline 2\t\\ Straße 5, 東京",
 		Email: "a@example.com",
-		Items: []app.OrderItem{{ProductID: 1, VariantID: 2, Name: `Trail "Runner" – EU 42`, UnitPrice: 1250, Quantity: 2, LineTotal: 2500},
-			{ProductID: 1 << 40, VariantID: math.MaxUint64, Name: "Mug ☕", UnitPrice: 1_000_000_00, Quantity: 1 << 40, LineTotal: -5}},
+		Items: []app.OrderItem{{ProductID: 1, VariantID: 2, Name: `Trail "Runner" – EU 42`, UnitPrice: 1250, Quantity: 2, LineTotal: 2500, TaxRate: "19", Tax: 399},
+			{ProductID: 1 << 40, VariantID: math.MaxUint64, Name: "Mug ☕", UnitPrice: 1_000_000_00, Quantity: 1 << 40, LineTotal: -5, TaxRate: "7.25", Tax: -1}},
 		Subtotal: 2500, Discount: 100, DeliveryFee: 300, Total: 2700, Currency: "USD", CouponCode: "SAVE10", CouponID: 9,
 		RefundedAmount: 500, CallbackURL: "https://shop.example/return?a=1&b=2", Test: true, GuestCartID: 4, TrackingNumber: "1Z999AA10123456784",
 		Carrier: "UPS", TrackingURL: "https://track.example/1Z999AA10123456784", ShippedAt: at.Add(30 * time.Minute),
@@ -36,7 +36,12 @@ func codecOrders() map[string]*app.Order {
 			{At: at.Add(2 * time.Hour), AdminID: 2, Author: "Zoë", Text: "ok"}},
 		ProviderRefunds: []app.ProviderRefundRecord{{ID: "re_1", Amount: 300, RequestKind: "refund", RequestID: 4, At: at.Add(3 * time.Hour)},
 			{ID: "re_2", Amount: 200, RequestKind: "admin", RequestID: 5, At: at.Add(4 * time.Hour)}},
-		CreatedAt: at, UpdatedAt: at.Add(5 * time.Hour)}
+		CreatedAt: at, UpdatedAt: at.Add(5 * time.Hour),
+		OrderTax: app.OrderTax{Country: "DE", Region: "BY", PricesIncludeTax: true, TaxTotal: 431,
+			TaxLines: []app.TaxLine{{Name: "MwSt.", Rate: "19", Amount: 431}, {Name: "ermäßigt", Rate: "7", Amount: 12}}, DeliveryTaxRate: "19",
+			InvoiceNumber: "RE-2026-17", InvoicedAt: at.Add(time.Minute),
+			CreditNotes: []app.CreditNote{{Number: "GS-1", Invoice: "RE-2026-17", Amount: 500,
+				TaxLines: []app.TaxLine{{Name: "MwSt.", Rate: "19", Amount: 80}}, At: at.Add(3 * time.Hour)}}}}
 	guest := benchOrder(1, 8)
 	customer := &app.Order{ID: 1 << 33, StoreID: 1 << 20, CustomerID: 12, Status: app.OrderConfirmed, PaymentStatus: app.PaymentPaid,
 		PaymentMethod: "CARD", PaymentSessionID: "ps_legacy", ReceiverName: "Ада Лавлейс", Phone: "", Address: "",

@@ -28,6 +28,8 @@ import (
 	"storefront/app"
 	"storefront/app/auth"
 	"storefront/app/webhook"
+	"storefront/httpkit"
+	"storefront/panel"
 	"storefront/storage"
 	"storefront/storage/postgres/pgtest"
 	"storefront/web"
@@ -71,6 +73,9 @@ func (e *Env) With(t testing.TB) *Env {
 type Options struct {
 	Web   web.Config   // CursorSecret is filled in
 	Admin admin.Config // CursorSecret is filled in
+	// Panel is filled in with the CursorSecret, and Admin's TrustedProxies
+	// when it has none.
+	Panel panel.Config
 	// App sets service options (LoginFailures, Limiter); the env fills in
 	// PublicURL and GatewaySecrets when they are empty.
 	App app.Options
@@ -180,7 +185,12 @@ func NewWith(t testing.TB, opt Options) *Env {
 	e.Server = web.New(opt.Web, e.Svc)
 	e.App = e.Server.App
 	opt.Admin.CursorSecret = cursor
-	e.Server.UploadAuth = admin.Register(e.App, e.Svc, opt.Admin).UploadAllowed
+	api := admin.Register(e.App, e.Svc, opt.Admin)
+	opt.Panel.CursorSecret = cursor
+	if opt.Panel.TrustedProxies == nil {
+		opt.Panel.TrustedProxies = opt.Admin.TrustedProxies
+	}
+	e.Server.UploadAuth = httpkit.AnyUpload(api.UploadAllowed, panel.Register(e.App, e.Svc, opt.Panel).UploadAllowed)
 	if opt.Routes != nil {
 		opt.Routes(e)
 	}
@@ -329,14 +339,37 @@ func (r *Response) Expect(t testing.TB, status int, code string) *Response {
 }
 
 // Store creates a store through the service and returns its id and API key.
+//
+// The store's front-end is at FrontOrigin: its callback_origins list it (a
+// checkout returns only to a listed origin or the store's own shop), written
+// as the store's first state, not as a settings change.
 func (e *Env) Store(name string) (uint64, string) {
 	e.T.Helper()
 	st, key, err := e.Svc.Stores.Create(app.NewStore{Name: name, Subdomain: app.Slugify(name), Currency: "USD"})
 	if err != nil {
 		e.T.Fatal(err)
 	}
+	err = e.DB.Update(func(tx app.Tx) error {
+		st, err := tx.Store(st.ID)
+		if err != nil {
+			return err
+		}
+		cfg, err := app.MergeConfig(st.Config, []byte(`{"callback_origins":["`+FrontOrigin+`"]}`))
+		if err != nil {
+			return err
+		}
+		st.Config = cfg
+		return tx.PutStore(st)
+	})
+	if err != nil {
+		e.T.Fatal(err)
+	}
 	return st.ID, key
 }
+
+// FrontOrigin is the origin of the test stores' front-end (Env.Store): the
+// checkouts' callback_url.
+const FrontOrigin = "https://shop.example"
 
 // Shopper creates a customer directly in storage and returns its id and an
 // access token, without going through registration.
@@ -582,7 +615,14 @@ func (e *Env) Outbox(storeID uint64) []*app.Mail {
 // Staff creates a staff admin of storeID and returns an admin token of it.
 func (e *Env) Staff(storeID uint64, email string) string {
 	e.T.Helper()
-	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: app.RoleStaff, StoreID: storeID}); err != nil {
+	return e.Admin(storeID, email, app.RoleStaff)
+}
+
+// Admin creates an admin of role (manager or staff) of storeID, password
+// "staff-password", and returns an admin token of it.
+func (e *Env) Admin(storeID uint64, email, role string) string {
+	e.T.Helper()
+	if _, err := e.Svc.Admins.Create(app.NewAdmin{Email: email, Password: "staff-password", Role: role, StoreID: storeID}); err != nil {
 		e.T.Fatal(err)
 	}
 	tok, _, _, err := e.Svc.Admins.Login(email, "staff-password", "")

@@ -13,6 +13,7 @@ import (
 
 	"storefront/admin"
 	"storefront/app"
+	"storefront/panel"
 	"storefront/testenv"
 	"storefront/web"
 )
@@ -588,6 +589,7 @@ func TestNoSecrets(t *testing.T) {
 	e := testenv.NewWith(t, testenv.Options{Log: slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	srv := web.New(web.Config{LogRequests: true, AuthPerMinute: 1000, LoginFailures: 1000}, e.Svc)
 	admin.Register(srv.App, e.Svc, admin.Config{})
+	panel.Register(srv.App, e.Svc, panel.Config{})
 	srv.Mount()
 	e.App = srv.App
 	sid, key := e.Store("Shop A")

@@ -2,22 +2,32 @@ package web
 
 import (
 	"bytes"
-	_ "embed"
-	"html/template"
+	"embed"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
-// The sandbox page is parsed once at start-up: a broken template fails the start.
+// The sandbox page is parsed once at start-up (pagekit): a broken template fails the start.
 //
 //go:embed sandbox/pay.html
-var sandboxHTML string
+var sandboxFS embed.FS
 
-var sandboxPage = template.Must(template.New("pay").Parse(sandboxHTML))
+var sandboxPages = must(pagekit.ParseTemplates(sandboxFS, pagekit.TemplateOptions{Dir: "sandbox", Need: []string{"pay"}}))
+
+// sandboxHeaders forbid framing the sandbox's pages (clickjacking of the Pay button).
+var sandboxHeaders = pagekit.SecurityHeaders{CSP: (&pagekit.CSP{}).Set("frame-ancestors", "'none'").String()}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
 
 func (s *Server) registerCheckoutRoutes(r fiber.Router) {
 	r.Post("/payment/initiate", s.optionalShopper, s.initiatePayment)
@@ -136,13 +146,12 @@ func (s *Server) sandboxPay(c *fiber.Ctx) error {
 		return s.sandboxError(c, err)
 	}
 	var b bytes.Buffer
-	if err := sandboxPage.Execute(&b, v); err != nil {
+	if err := sandboxPages.Execute(&b, "pay", v); err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	noFraming(c)
-	return c.Send(b.Bytes())
+	sandboxHeaders.Set(c)
+	pagekit.Send(c, pagekit.Page{Status: fiber.StatusOK, Body: b.Bytes(), Keep: true, Caching: pagekit.NoStore})
+	return nil
 }
 
 // sandboxOutcome serves POST /sandbox/pay/{session_id}/ (form field outcome):
@@ -155,21 +164,14 @@ func (s *Server) sandboxOutcome(c *fiber.Ctx) error {
 	return c.Redirect(loc, fiber.StatusSeeOther)
 }
 
-// noFraming forbids framing the sandbox's pages (clickjacking of the Pay button).
-func noFraming(c *fiber.Ctx) {
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set(fiber.HeaderContentSecurityPolicy, "frame-ancestors 'none'")
-}
-
-// sandboxError answers a browser: a short HTML page with the error's status.
+// sandboxError answers a browser: the plain error page with the error's status.
 func (s *Server) sandboxError(c *fiber.Ctx, err error) error {
 	code := app.ErrorCode(err)
 	if code == app.EInternal {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	noFraming(c)
-	msg := template.HTMLEscapeString(app.ErrorMessage(err))
-	return c.Status(httpkit.StatusOf(code)).SendString("<!doctype html><title>Sandbox payment</title><p>" + msg +
-		"</p><p><small>" + strconv.Itoa(httpkit.StatusOf(code)) + " " + code + "</small></p>")
+	sandboxHeaders.Set(c)
+	status := httpkit.StatusOf(code)
+	pagekit.SendPlain(c, status, "Sandbox payment", app.ErrorMessage(err), strconv.Itoa(status)+" "+code)
+	return nil
 }

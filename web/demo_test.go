@@ -55,9 +55,9 @@ func TestDemoLocalOrigins(t *testing.T) {
 	e.Do(withCallback(key, p, "http://localhost:5173/checkout/done")).Expect(t, 200, "")
 	e.Do(withCallback(key, p, "http://127.0.0.1:3000/done")).Expect(t, 200, "")
 	e.Do(withCallback(key, p, "https://front.example/done")).Expect(t, 200, "")
-	r := e.Do(withCallback(key, p, "https://shop.example/return")).Expect(t, 400, "validation_failed")
+	r := e.Do(withCallback(key, p, "https://elsewhere.example/return")).Expect(t, 400, "validation_failed")
 	msg := r.Body.Errors["callback_url"]
-	for _, want := range []string{"https://shop.example", "callback_origins", "allowed_origins"} {
+	for _, want := range []string{"https://elsewhere.example", "callback_origins", "allowed_origins"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("errors.callback_url: got %q, want it to name %q", msg, want)
 		}

@@ -232,7 +232,7 @@ func TestCallbackOrigins(t *testing.T) {
 	initiate := func(u string) *testenv.Response {
 		return e.Do(testenv.Req{Method: "POST", Path: api + "/payment/initiate/", Key: key, Body: withCallback(u)})
 	}
-	initiate("https://anywhere.example/x").Expect(t, 200, "") // no list: today's behaviour
+	initiate("https://anywhere.example/x").Expect(t, 400, "validation_failed") // the store lists testenv.FrontOrigin only
 	for _, bad := range []string{`{"callback_origins":"https://shop.example"}`, `{"callback_origins":["https://shop.example/return"]}`,
 		`{"callback_origins":["ftp://shop.example"]}`, `{"callback_origins":[3]}`} {
 		e.Do(testenv.Req{Method: "PATCH", Path: cfg, Token: e.OwnerToken, Body: bad}).Expect(t, 400, "validation_failed")
@@ -255,4 +255,13 @@ func TestCallbackOrigins(t *testing.T) {
 	initiate("https://front.example/return").Expect(t, 200, "")
 	initiate("https://shop.example/return").Expect(t, 400, "validation_failed")
 	e.Do(testenv.Req{Method: "PATCH", Path: cfg, Token: e.OwnerToken, Body: `{"callback_origins":[]}`}).Expect(t, 200, "")
+	// no list at all: no open redirect through the payment pages (any
+	// http(s) URL was accepted); the store's own shop hosts still are
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/", sid), Token: e.OwnerToken,
+		Body: map[string]any{"allowed_origins": []string{}}}).Expect(t, 200, "")
+	r = initiate("https://anywhere.example/x").Expect(t, 400, "validation_failed")
+	if r.Body.Errors["callback_url"] == "" {
+		t.Fatalf("errors %v lack callback_url", r.Body.Errors)
+	}
+	initiate("https://evil.example/").Expect(t, 400, "validation_failed")
 }

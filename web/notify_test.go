@@ -511,13 +511,15 @@ func TestWebhookPrivateTargets(t *testing.T) {
 	for _, u := range []string{"http://127.0.0.1:8080/x", "http://10.0.0.5/x", "http://192.168.1.1/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://localhost/x", "http://[fe80::1]/x", "http://0.0.0.0/x", "http://[::ffff:127.0.0.1]/x",
 		// the rest of the IANA special-purpose blocks (issue 27 point 9)
 		"http://198.18.0.1/x", "http://192.0.0.1/x", "http://240.0.0.1/x", "http://255.255.255.255/x", "http://203.0.113.7/x",
-		"http://[2001:db8::1]/x", "http://[64:ff9b::a00:1]/x", "http://[2002:c000:201::1]/x", "http://[fd00::1]/x"} {
+		"http://[2001:db8::1]/x", "http://[64:ff9b::a00:1]/x", "http://[2002:c000:201::1]/x", "http://[fd00::1]/x",
+		// loopback in the other forms a resolver takes (issue 38: accepted at save, refused only at delivery)
+		"http://2130706433/x", "http://127.1/x", "http://0x7f000001/x", "http://0177.0.0.1/x", "http://0x7f.1/x", "http://10.1/x", "http://localhost./x"} {
 		r := e.Do(testenv.Req{Method: "POST", Path: base, Token: e.OwnerToken, Body: map[string]any{"url": u, "events": []string{"order.paid"}}}).Expect(t, 400, "validation_failed")
 		if r.Body.Errors["url"] == "" {
 			t.Fatalf("%s: %s", u, r.Raw)
 		}
 	}
-	// a name that resolves to loopback passes the save check; the dial refuses it
+	// a name that does not resolve now passes the save check; the dial checks it again
 	hooks := testenv.NewHookReceiver(t)
 	hooks.OffContract() // bodies posted straight through the sender, not events
 	port := hooks.URL[strings.LastIndex(hooks.URL, ":")+1:]

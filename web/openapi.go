@@ -20,16 +20,17 @@ import (
 var openapiFS embed.FS
 
 // OpenAPI returns the merged OpenAPI 3.1 document as served: an operation
-// that takes fields= answers the full schema (every member required), and its
-// answer's description names the XFields schema of a trimmed answer.
-func OpenAPI() ([]byte, error) { return buildOpenAPI(false) }
+// that takes fields= answers anyOf the full schema X (every member
+// required: the answer without fields=) and XFields (only id required: the
+// answer with fields=), so the document holds for every request.
+func OpenAPI() ([]byte, error) { return buildOpenAPI(true) }
 
-// OpenAPITrimmed returns the document as it holds for a request with
-// fields=: those operations answer the XFields schemas (only id required).
-// The contract check validates such exchanges against it.
-func OpenAPITrimmed() ([]byte, error) { return buildOpenAPI(true) }
+// OpenAPIFull returns the document as it holds for a request without
+// fields=: those operations answer the full schema X alone. The contract
+// check validates such exchanges against it (stricter than the served one).
+func OpenAPIFull() ([]byte, error) { return buildOpenAPI(false) }
 
-func buildOpenAPI(trimmed bool) ([]byte, error) {
+func buildOpenAPI(served bool) ([]byte, error) {
 	names, err := fs.Glob(openapiFS, "openapi/*.json")
 	if err != nil {
 		return nil, err
@@ -50,10 +51,8 @@ func buildOpenAPI(trimmed bool) ([]byte, error) {
 	if err := addFieldsSchemas(doc); err != nil {
 		return nil, err
 	}
-	if !trimmed {
-		if err := fullAnswers(doc); err != nil {
-			return nil, err
-		}
+	if err := fullAnswers(doc, served); err != nil {
+		return nil, err
 	}
 	addServerResponses(doc)
 	return json.MarshalIndent(doc, "", "  ")
@@ -64,7 +63,9 @@ func buildOpenAPI(trimmed bool) ([]byte, error) {
 // request_headers_too_large (the server answers them before routing), and
 // on every operation that writes (not GET) 507 storage_full while the disk is
 // full, and on every operation 503 storage_unavailable while the database
-// cannot be reached. A fragment that lists one itself keeps its own.
+// cannot be reached; on every list (an answer of the List schema) 400
+// validation_failed for a malformed limit, sort or cursor, which even the
+// complete lists check. A fragment that lists one itself keeps its own.
 func addServerResponses(doc map[string]any) {
 	paths, _ := doc["paths"].(map[string]any)
 	for _, item := range paths {
@@ -81,6 +82,9 @@ func addServerResponses(doc map[string]any) {
 			add := map[string]string{"408": "Error", "431": "Error", "503": "StorageUnavailable"}
 			if method != "get" {
 				add["507"] = "StorageFull"
+			}
+			if ok, _ := json.Marshal(resp["200"]); strings.Contains(string(ok), `"#/components/schemas/List"`) {
+				add["400"] = "Error"
 			}
 			for status, ref := range add {
 				if _, ok := resp[status]; !ok {
@@ -129,9 +133,14 @@ func addFieldsSchemas(doc map[string]any) error {
 	return nil
 }
 
-// fullAnswers makes every answer that refers to an XFields schema refer to X
-// instead (the answer without fields=) and says so in its description.
-func fullAnswers(doc map[string]any) error {
+// fullAnswers makes every answer that refers to an XFields schema refer to
+// anyOf X and XFields (served) or to X alone (the answer without fields=),
+// and says so in its description.
+func fullAnswers(doc map[string]any, served bool) error {
+	full := `{"$$ref":"#/components/schemas/${1}"}` // a regexp replacement: $$ is $
+	if served {
+		full = `{"anyOf":[{"$$ref":"#/components/schemas/${1}"},{"$$ref":"#/components/schemas/${1}` + fieldsSuffix + `"}]}`
+	}
 	paths, _ := doc["paths"].(map[string]any)
 	for _, item := range paths {
 		ops, _ := item.(map[string]any)
@@ -147,21 +156,22 @@ func fullAnswers(doc map[string]any) error {
 				if len(names) == 0 {
 					continue
 				}
-				var full map[string]any
-				if err := json.Unmarshal([]byte(fieldsRef.ReplaceAllString(string(raw), `"#/components/schemas/$1"`)), &full); err != nil {
+				var answer map[string]any
+				if err := json.Unmarshal([]byte(fieldsRef.ReplaceAllString(string(raw), full)), &answer); err != nil {
 					return err
 				}
-				desc, _ := full["description"].(string)
-				full["description"] = strings.TrimSpace(desc + " Without fields=, the full " + names[0][1] +
+				desc, _ := answer["description"].(string)
+				answer["description"] = strings.TrimSpace(desc + " Without fields=, the full " + names[0][1] +
 					"; with fields=, only id and the named members (schema " + names[0][1] + fieldsSuffix + ").")
-				resp[status] = full
+				resp[status] = answer
 			}
 		}
 	}
 	return nil
 }
 
-var fieldsRef = regexp.MustCompile(`"#/components/schemas/([A-Za-z0-9]+)` + fieldsSuffix + `"`)
+// fieldsRef is a reference to an XFields schema, as JSON.
+var fieldsRef = regexp.MustCompile(`\{"\$ref":"#/components/schemas/([A-Za-z0-9]+)` + fieldsSuffix + `"\}`)
 
 // mergeInto merges src into dst: objects merge key by key, anything else replaces.
 func mergeInto(dst, src map[string]any) {

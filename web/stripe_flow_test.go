@@ -120,6 +120,7 @@ func TestAdminRefundOrder(t *testing.T) {
 	other, _ := e.Store("Other")
 	otherStaff := e.Staff(other, "other@example.com")
 	ownStaff := e.Staff(sid, "staff@example.com")
+	manager := e.Admin(sid, "manager@example.com", app.RoleManager)
 	paid := paidStripeOrder(t, e, f, sid, key, "", p, 2) // 50.00
 	pending := stripeInitiate(t, e, f, key, "", order(1, p), nil)
 	path := refundPath(sid, paid.OrderID)
@@ -142,6 +143,7 @@ func TestAdminRefundOrder(t *testing.T) {
 		{"ErrNoteTooLong", testenv.Req{Method: "POST", Path: path, Token: e.OwnerToken, Body: map[string]any{"admin_note": strings.Repeat("n", 1001)}}, 400, "validation_failed"},
 		{"ErrMalformed", testenv.Req{Method: "POST", Path: path, Token: e.OwnerToken, Body: "{"}, 400, "validation_failed"},
 		{"ErrPendingOrder", testenv.Req{Method: "POST", Path: refundPath(sid, pending.OrderID), Token: e.OwnerToken}, 409, "invalid_order_state"},
+		{"ErrStaff", testenv.Req{Method: "POST", Path: path, Token: ownStaff, Body: map[string]any{"amount": "20.00"}}, 403, "forbidden"}, // refunds: owners and managers
 	} {
 		t.Run(c.name, func(t *testing.T) { e.With(t).Do(c.req).Expect(t, c.status, c.code) })
 	}
@@ -149,12 +151,12 @@ func TestAdminRefundOrder(t *testing.T) {
 		t.Fatalf("refused refunds left %d requests behind", n)
 	}
 
-	// The store's staff may refund; a partial refund goes to Stripe once.
+	// The store's manager may refund; a partial refund goes to Stripe once.
 	var (
 		r  adminRefund
 		rr storeRefunded
 	)
-	e.Do(testenv.Req{Method: "POST", Path: path, Token: ownStaff, Body: map[string]any{"amount": "20.00", "admin_note": "goodwill"}}).Expect(t, 200, "").Decode(t, &rr)
+	e.Do(testenv.Req{Method: "POST", Path: path, Token: manager, Body: map[string]any{"amount": "20.00", "admin_note": "goodwill"}}).Expect(t, 200, "").Decode(t, &rr)
 	r = rr.Request
 	if r.Status != "APPROVED" || r.Amount != "20.00" || r.ProviderRefundID == "" || !r.ByStore {
 		t.Fatalf("partial refund: got %+v", r)

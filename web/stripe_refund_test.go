@@ -185,25 +185,25 @@ func TestStoreRefundOrder(t *testing.T) {
 	e, f := stripeEnv(t)
 	sid, key, p := stripeShop(t, e)
 	in := paidStripeOrder(t, e, f, sid, key, "", p, 2)
-	r, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{Amount: ptrMoney(500)})
+	r, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1, Role: app.RoleOwner}, app.StoreActionInput{Amount: ptrMoney(500)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Status != app.RequestApproved || !r.ByStore || r.ProviderRefundID == "" {
 		t.Fatalf("request: got %+v", r)
 	}
-	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{Amount: ptrMoney(5000)}); app.ErrorCode(err) != app.EValidation {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1, Role: app.RoleOwner}, app.StoreActionInput{Amount: ptrMoney(5000)}); app.ErrorCode(err) != app.EValidation {
 		t.Fatalf("over the rest: got %v", err)
 	}
-	if _, err := e.Svc.Requests.StoreRefund(sid+1, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.ENotFound {
+	if _, err := e.Svc.Requests.StoreRefund(sid+1, in.OrderID, &app.AdminUser{ID: 1, Role: app.RoleOwner}, app.StoreActionInput{}); app.ErrorCode(err) != app.ENotFound {
 		t.Fatalf("other store: got %v", err)
 	}
 	f.down.Store(true)
-	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.EProviderUnavailable {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1, Role: app.RoleOwner}, app.StoreActionInput{}); app.ErrorCode(err) != app.EProviderUnavailable {
 		t.Fatalf("provider down: got %v", err)
 	}
 	// The failed refund waits as a pending request; a second refund is refused until it is decided.
-	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1}, app.StoreActionInput{}); app.ErrorCode(err) != app.EConflict {
+	if _, err := e.Svc.Requests.StoreRefund(sid, in.OrderID, &app.AdminUser{ID: 1, Role: app.RoleOwner}, app.StoreActionInput{}); app.ErrorCode(err) != app.EConflict {
 		t.Fatalf("second refund while one is pending: got %v", err)
 	}
 	f.down.Store(false)

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -27,7 +28,12 @@ import (
 type Sender struct {
 	client       *http.Client
 	allowPrivate bool
+	// lookup resolves a host name at save time (net.DefaultResolver).
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 }
+
+// lookupTimeout bounds the resolution of a webhook's host at save time.
+const lookupTimeout = 3 * time.Second
 
 // ErrPrivateTarget is returned for a refused address.
 var ErrPrivateTarget = errors.New("webhook: the target resolves to a loopback, private or other special-purpose address (webhooks.allow_private_targets is off)")
@@ -37,7 +43,9 @@ func New(timeout time.Duration, allowPrivate bool) *Sender {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	s := &Sender{allowPrivate: allowPrivate}
+	s := &Sender{allowPrivate: allowPrivate, lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
+		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}}
 	dialer := &net.Dialer{Timeout: timeout, Control: s.control}
 	tr := &http.Transport{
 		Proxy:                 nil, // a proxy would hide the real target from the check
@@ -67,8 +75,11 @@ func (s *Sender) control(network, address string, _ syscall.RawConn) error {
 	return nil
 }
 
-// CheckURL refuses, at save time, a URL whose host is a literal private
-// address or localhost (names are checked again at every dial).
+// CheckURL refuses, at save time, a URL whose host is a special-purpose
+// address as delivery would: localhost, a literal address in any of the
+// forms a resolver takes (127.0.0.1, 127.1, 2130706433, 0x7f000001, ::1),
+// or a name that resolves to one now. A name that does not resolve yet is
+// taken; every dial checks the address again.
 func (s *Sender) CheckURL(raw string) error {
 	if s.allowPrivate {
 		return nil
@@ -77,14 +88,62 @@ func (s *Sender) CheckURL(raw string) error {
 	if err != nil {
 		return app.Invalid("url", "is not a URL")
 	}
-	host := strings.ToLower(u.Hostname())
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return app.Invalid("url", "must not point to this machine (localhost)")
 	}
-	if ip, err := netip.ParseAddr(host); err == nil && app.PrivateAddr(ip) {
-		return app.Invalid("url", "must not be a loopback, private or other special-purpose address (IANA registry)")
+	special := app.Invalid("url", "must not be a loopback, private or other special-purpose address (IANA registry)")
+	if ip, ok := literalAddr(host); ok {
+		if app.PrivateAddr(ip) {
+			return special
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	defer cancel()
+	addrs, err := s.lookup(ctx, host)
+	if err != nil {
+		return nil // not resolvable now: the dial checks it
+	}
+	for _, a := range addrs {
+		if app.PrivateAddr(a) {
+			return app.Invalid("url", "its host "+host+" resolves to "+a.String()+", a loopback, private or other special-purpose address (IANA registry)")
+		}
 	}
 	return nil
+}
+
+// literalAddr parses host as an address literal: IPv6, or IPv4 in the
+// inet_aton forms resolvers accept (one to four parts, each decimal, octal
+// with a leading 0 or hex with 0x: 127.1, 2130706433, 0x7f.0.0.1).
+func literalAddr(host string) (netip.Addr, bool) {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip, true
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 0, 32)
+		if err != nil || p == "" {
+			return netip.Addr{}, false
+		}
+		nums[i] = n
+	}
+	last := len(nums) - 1
+	v := nums[last]
+	if v >= 1<<(8*(4-last)) {
+		return netip.Addr{}, false
+	}
+	for i, n := range nums[:last] {
+		if n > 255 {
+			return netip.Addr{}, false
+		}
+		v |= n << (8 * (3 - i))
+	}
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
 }
 
 // Post sends r and returns the status and the first 1 KiB of the body.

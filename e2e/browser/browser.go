@@ -114,14 +114,10 @@ func launch() error {
 	shared.profile = profile
 	shared.shots = os.Getenv("SCREENSHOT_DIR")
 	shared.review = shared.shots != ""
-	if shared.shots == "" {
-		// Kept after the run so they can be looked at; one folder, emptied
-		// at the start of each run, so runs do not pile up.
-		shared.shots = filepath.Join(os.TempDir(), "storefront-screenshots")
-		_ = os.RemoveAll(shared.shots)
-	}
-	if err := os.MkdirAll(shared.shots, 0o755); err != nil {
-		return err
+	if shared.review {
+		if err := os.MkdirAll(shared.shots, 0o755); err != nil {
+			return err
+		}
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -478,7 +474,7 @@ func (p *Page) saveScreenshot(label string) string {
 	if label != "" {
 		name += "-" + label
 	}
-	file := filepath.Join(shared.shots, name+".jpg")
+	file := filepath.Join(shotDir(p.T), name+".jpg")
 	if err := os.WriteFile(file, buf, 0o644); err != nil {
 		p.T.Fatalf("screenshot: %v", err)
 	}
@@ -486,8 +482,26 @@ func (p *Page) saveScreenshot(label string) string {
 	return file
 }
 
-// ScreenshotDir is the folder screenshots go to ($SCREENSHOT_DIR or a
-// storefront-screenshots folder in the temp dir), once the browser started.
+// shotDir is the folder screenshots go to: $SCREENSHOT_DIR, else one made
+// for this run when a failed check saves its first (storefront-screenshots-*
+// in the temp dir, kept after the run so they can be looked at, and named
+// by Main; a passing run writes none). Never a fixed folder: runs at once on
+// one machine must not empty or mix each other's.
+func shotDir(t testing.TB) string {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.shots == "" {
+		dir, err := os.MkdirTemp("", "storefront-screenshots-")
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		shared.shots = dir
+	}
+	return shared.shots
+}
+
+// ScreenshotDir is the folder screenshots go to ($SCREENSHOT_DIR, or the
+// run's own folder once a failed check saved one; "" before).
 func ScreenshotDir() string {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()

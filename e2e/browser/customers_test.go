@@ -55,6 +55,8 @@ func TestCustomerAndMessages(t *testing.T) {
 	shop(t, srv, st.APIKey, "", "POST", "/api/v1/customer/auth/register/", map[string]string{"email": "ann@example.com", "password": "password123",
 		"password_confirm": "password123", "first_name": long("Ann", 100), "last_name": "Lee", "phone": "+15550100"}, 0, &reg)
 	tok := reg.AccessToken
+	// the checkout returns to the store's front-end: its origin is listed
+	srv.API(t, "PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/config/", st.ID), srv.OwnerToken(t), map[string]any{"callback_origins": []string{"https://shop.example"}}, 200, nil)
 	shop(t, srv, st.APIKey, tok, "POST", web+"/payment/initiate/", map[string]any{"receiver_name": "Ann Lee", "phone": "+15550100", "address": "1 Main St",
 		"currency": "USD", "items": []map[string]any{{"product_id": prods[1].ID, "quantity": 1}}, "payment_method": "WALLET_A",
 		"callback_url": "https://shop.example/return"}, 0, nil)

@@ -14,8 +14,8 @@
 //
 // With $SCREENSHOT_DIR set, every page loaded through Go or Submit is saved
 // there as a screenshot (the path is logged); without it only a failed
-// overflow or word-break check saves one (in storefront-screenshots in the
-// temp dir). A console error, an uncaught exception or a browser log error
+// overflow or word-break check saves one (in a storefront-screenshots-*
+// folder of the run's own in the temp dir). A console error, an uncaught exception or a browser log error
 // on the page fails the test when it ends. Waits are on DOM conditions and
 // load events, never sleeps.
 //

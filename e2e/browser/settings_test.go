@@ -22,7 +22,7 @@ func TestSettingsForms(t *testing.T) {
 	p := browser.NewPage(t, srv)
 	p.LoginOwner()
 	base := fmt.Sprintf("/admin/stores/%d/settings/", st.ID)
-	for _, s := range []string{"identity", "theme", "navigation", "delivery", "payment-methods", "origins", "advanced"} {
+	for _, s := range []string{"identity", "theme", "navigation", "delivery", "payment-methods", "taxes", "origins", "advanced"} {
 		p.Go(base + s + "/")
 		p.CheckNoOverflow()
 	}

@@ -1,9 +1,9 @@
 // Command dist builds the release archives (make dist): a static binary per
-// target with the version stamped, packed with the README, the LICENSE and
-// config.example.yaml as storefront-VERSION-OS-ARCH.tar.gz (.zip for
-// Windows), the TypeScript SDK's npm tarball when one was packed into the
-// output folder beforehand, and SHA256SUMS over all of them, in the format
-// `sha256sum -c` reads.
+// target with the version stamped, packed with the README, the LICENSE, the
+// CHANGELOG, config.example.yaml, docs/ and deploy/ as
+// storefront-VERSION-OS-ARCH.tar.gz (.zip for Windows), and SHA256SUMS over
+// them and the TypeScript SDK's npm tarball when one was packed into the
+// output folder beforehand, in the format `sha256sum -c` reads.
 //
 //	go run ./scripts/dist -version v0.9.0 -ldflags '...' -out dist [-targets linux/amd64,...]
 package main
@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,8 +29,9 @@ import (
 // defaultTargets are the platforms a release is built for.
 const defaultTargets = "linux/amd64,linux/arm64,darwin/arm64,windows/amd64"
 
-// extras are the files packed beside the binary.
-var extras = []string{"README.md", "LICENSE", "config.example.yaml"}
+// extras are the files and folders (their files, recursively) packed beside
+// the binary: what docs/deploy.md's install steps need from an unpacked archive.
+var extras = []string{"README.md", "LICENSE", "CHANGELOG.md", "config.example.yaml", "docs", "deploy"}
 
 func main() {
 	version := flag.String("version", "v0.0.0-dev", "version stamped into the binaries and the archive names")
@@ -79,15 +81,37 @@ func buildTarget(version, ldflags, out, goos, goarch string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("go build: %w", err)
 	}
+	return pack(version, out, goos, goarch, filepath.Join(tmp, exe))
+}
+
+// pack writes the archive of one target around the binary at exe (run from
+// the module root, where the extras are) and returns its name.
+func pack(version, out, goos, goarch, exe string) (string, error) {
 	base := fmt.Sprintf("storefront-%s-%s-%s", strings.ReplaceAll(version, "+", "_"), goos, goarch)
-	files := map[string]string{exe: filepath.Join(tmp, exe)}
+	files := map[string]string{filepath.Base(exe): exe}
 	for _, f := range extras {
-		files[f] = f
+		if err := addExtra(files, f); err != nil {
+			return "", err
+		}
 	}
 	if goos == "windows" {
 		return base + ".zip", packZip(filepath.Join(out, base+".zip"), base, files)
 	}
 	return base + ".tar.gz", packTarGz(filepath.Join(out, base+".tar.gz"), base, files)
+}
+
+// addExtra adds the file at path, or every regular file under the folder at
+// path, to files under the same relative name (with forward slashes).
+func addExtra(files map[string]string, path string) error {
+	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files[filepath.ToSlash(p)] = p
+		}
+		return nil
+	})
 }
 
 // sorted returns the names of files in order, so archives are reproducible.

@@ -367,6 +367,10 @@ func (t *Tx) execN(storeID uint64, what, sql string, args ...any) (int64, error)
 // mapErr turns a unique violation into conflict and wraps everything else.
 func (t *Tx) mapErr(what string, err error) error {
 	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" && pe.ConstraintName == "store_domains_pkey" {
+		return t.fail(&app.Error{Code: app.EConflict, Message: "a domain of the store is used by another store",
+			Fields: map[string]string{"domains": "already used by another store"}})
+	}
 	if errors.As(err, &pe) && pe.Code == "23505" {
 		return t.fail(&app.Error{Code: app.EConflict, Message: what + ": already exists"})
 	}

@@ -11,7 +11,7 @@ import (
 	"storefront/app"
 )
 
-// A full disk on PostgreSQL (docs/decisions.md, "Loose ends"): the server
+// A full disk on PostgreSQL (docs/decisions.md, "Operations"): the server
 // refuses a statement it has no room for with SQLSTATE 53100 disk_full (a
 // WAL or data file that cannot grow) and rolls the transaction back. That is
 // answered as on bbolt (storage/full.go): 507 storage_full with Retry-After,

@@ -12,14 +12,14 @@ import (
 
 // goSteps run after a migration's SQL, in its transaction.
 var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
-	// 4's product words are written by 18, in the form this binary reads
+	// 4's product words are written by 20, in the form this binary reads
 	8:  backfillAdminWords,
 	12: backfillLightDocs, // 0011's too
-	18: rewriteProductWords,
+	20: rewriteProductWords,
 }
 
 // rewriteProductWords writes the search words and terms of every active
-// product (migration 0018), replacing the rows of earlier forms.
+// product (migration 0020), replacing the rows of earlier forms.
 func rewriteProductWords(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM product_words`); err != nil {
 		return err

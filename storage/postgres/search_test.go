@@ -6,11 +6,11 @@ import (
 	"storefront/app"
 )
 
-// TestSearchMigration0018: a database whose product words are of the form
-// before 0018 (the name's words only, no in_name) gets every active
+// TestSearchMigration0020: a database whose product words are of the form
+// before 0020 (the name's words only, no in_name) gets every active
 // product's words and terms written by the migration: a description word
 // a plural and a typo find the product after it.
-func TestSearchMigration0018(t *testing.T) {
+func TestSearchMigration0020(t *testing.T) {
 	f, db := newOutboxFixture(t)
 	defer func() { db.Close() }()
 	p := &app.Product{StoreID: f.sid, Name: "Hiking Boot", Slug: "hiking-boot", Currency: "USD", Price: 100, IsActive: true,
@@ -32,13 +32,13 @@ func TestSearchMigration0018(t *testing.T) {
 		return n
 	}
 	execAll(t, db,
-		`DELETE FROM product_words WHERE pos < 0`, // the terms: 0017's form
+		`DELETE FROM product_words WHERE pos < 0`, // the terms: the form before 0020
 		`ALTER TABLE product_words DROP COLUMN in_name`,
-		`DELETE FROM schema_migrations WHERE version = 18`)
+		`DELETE FROM schema_migrations WHERE version = 20`)
 	db = f.reopen(db)
 	for _, q := range []string{"leather", "boots", "hik", "waterprof"} {
 		if n := found(q); n != 1 {
-			t.Errorf("q=%s after 0018: %d products, want 1", q, n)
+			t.Errorf("q=%s after 0020: %d products, want 1", q, n)
 		}
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,7 @@ const DefaultAPIURL = "https://api.stripe.com"
 type Gateway struct {
 	code     string
 	backends *sg.Backends
+	log      *slog.Logger // where failed calls are logged (WithLog; nil: nowhere)
 }
 
 var _ app.Gateway = (*Gateway)(nil)
@@ -47,6 +50,14 @@ func New(method, apiURL string) *Gateway {
 		EnableTelemetry:   sg.Bool(false),
 	}
 	return &Gateway{code: method, backends: sg.NewBackendsWithConfig(cfg)}
+}
+
+// WithLog makes g log each failed call to Stripe on log (a WARN with what it
+// was doing, Stripe's HTTP status, error type, code, message and request id;
+// never the key) and returns g.
+func (g *Gateway) WithLog(log *slog.Logger) *Gateway {
+	g.log = log
+	return g
 }
 
 // Method implements app.Gateway.
@@ -115,7 +126,7 @@ func (g *Gateway) Start(ctx context.Context, acct app.GatewayAccount, in app.Pay
 	p.SetIdempotencyKey("storefront-checkout-" + ps.ID)
 	cs, err := sc.V1CheckoutSessions.Create(ctx, p)
 	if err != nil {
-		return app.Started{}, providerError("opening the Stripe Checkout Session", err)
+		return app.Started{}, g.providerError("opening the Stripe Checkout Session", err)
 	}
 	if cs.ID == "" || cs.URL == "" {
 		return app.Started{}, app.ProviderUnavailable("Stripe answered without a Checkout Session URL")
@@ -139,7 +150,7 @@ func (g *Gateway) Check(ctx context.Context, acct app.GatewayAccount, ps *app.Pa
 		if errors.As(err, &se) && se.HTTPStatusCode == http.StatusNotFound {
 			return app.GatewayResult{Message: "the payment could not be verified: Stripe does not know the session"}, nil
 		}
-		return app.GatewayResult{}, providerError("retrieving the Stripe Checkout Session", err)
+		return app.GatewayResult{}, g.providerError("retrieving the Stripe Checkout Session", err)
 	}
 	return app.JudgeSession(ps, fromSession(cs)), nil
 }
@@ -177,7 +188,7 @@ func (g *Gateway) Refund(ctx context.Context, acct app.GatewayAccount, in app.Re
 	p.SetIdempotencyKey(in.IdempotencyKey)
 	r, err := sc.V1Refunds.Create(ctx, p)
 	if err != nil {
-		return "", providerError("creating the Stripe refund", err)
+		return "", g.providerError("creating the Stripe refund", err)
 	}
 	if r.Status == sg.RefundStatusFailed || r.Status == sg.RefundStatusCanceled {
 		return "", app.ProviderDeclined("Stripe did not make the refund (%s)", r.Status)
@@ -246,7 +257,7 @@ func (g *Gateway) SessionOfPayment(ctx context.Context, acct app.GatewayAccount,
 		if errors.As(err, &se) && se.HTTPStatusCode == http.StatusNotFound {
 			return "", app.NotFound("payment")
 		}
-		return "", providerError("retrieving the Stripe PaymentIntent", err)
+		return "", g.providerError("retrieving the Stripe PaymentIntent", err)
 	}
 	if id := pi.Metadata["payment_session_id"]; id != "" {
 		return id, nil
@@ -254,11 +265,13 @@ func (g *Gateway) SessionOfPayment(ctx context.Context, acct app.GatewayAccount,
 	return "", app.NotFound("payment")
 }
 
-// providerError maps a stripe-go error to ours: Stripe's refusal of the
-// request itself (4xx other than auth and rate limits) is declined with
-// Stripe's message; anything else (network, 5xx, 429, bad key) is
-// unavailable. The key never appears: Stripe's messages do not carry it.
-func providerError(doing string, err error) error {
+// providerError logs a failed call (WithLog) and maps the stripe-go error
+// to ours: Stripe's refusal of the request itself (4xx other than auth and
+// rate limits) is declined with Stripe's message; anything else (network,
+// 5xx, 429, bad key) is unavailable. The key never appears: what Stripe
+// says of one (a masked key) is redacted too.
+func (g *Gateway) providerError(doing string, err error) error {
+	g.logFailure(doing, err)
 	var se *sg.Error
 	if errors.As(err, &se) {
 		switch {
@@ -266,7 +279,7 @@ func providerError(doing string, err error) error {
 			return app.ProviderUnavailable("Stripe refused the store's credentials while %s", doing)
 		case se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500 && se.HTTPStatusCode != http.StatusTooManyRequests &&
 			se.HTTPStatusCode != http.StatusConflict:
-			msg := se.Msg
+			msg := redactKeys(se.Msg)
 			if msg == "" {
 				msg = string(se.Code)
 			}
@@ -276,6 +289,29 @@ func providerError(doing string, err error) error {
 	}
 	return app.ProviderUnavailable("Stripe could not be reached while %s; try again", doing)
 }
+
+// logFailure writes one WARN for a failed call: Stripe's own account of it
+// when it answered (status, type, code, message, request id), else the
+// transport's error.
+func (g *Gateway) logFailure(doing string, err error) {
+	if g.log == nil {
+		return
+	}
+	var se *sg.Error
+	if errors.As(err, &se) {
+		g.log.Warn("stripe: call failed", "method", g.code, "doing", doing, "http_status", se.HTTPStatusCode,
+			"stripe_type", string(se.Type), "stripe_code", string(se.Code), "stripe_message", redactKeys(se.Msg),
+			"stripe_request_id", se.RequestID)
+		return
+	}
+	g.log.Warn("stripe: call failed", "method", g.code, "doing", doing, "error", redactKeys(err.Error()))
+}
+
+// stripeKey is a Stripe API key, whole or masked as Stripe prints it.
+var stripeKey = regexp.MustCompile(`\b(sk|rk|pk)_(test|live)_[A-Za-z0-9*]+`)
+
+// redactKeys replaces every Stripe key in s by its prefix.
+func redactKeys(s string) string { return stripeKey.ReplaceAllString(s, "${1}_${2}_…") }
 
 // zeroDecimal are the currencies Stripe counts in whole units.
 var zeroDecimal = map[string]bool{"BIF": true, "CLP": true, "DJF": true, "GNF": true, "JPY": true, "KMF": true,
@@ -318,7 +354,7 @@ func (g *Gateway) CheckKey(ctx context.Context, acct app.GatewayAccount, field s
 		return app.Invalid(field, "Stripe refused this key (HTTP "+strconv.Itoa(se.HTTPStatusCode)+": "+msg+")")
 	}
 	if err != nil {
-		return providerError("checking the key", err)
+		return g.providerError("checking the key", err)
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
 package stripe_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,10 +25,7 @@ var mockURL string
 // TestMain starts stripe-mock (installed by scripts/stripe-mock.sh, which
 // make test runs) on a free loopback port and stops it after the tests.
 func TestMain(m *testing.M) {
-	bin := os.Getenv("STRIPE_MOCK_BIN")
-	if bin == "" {
-		bin, _ = filepath.Abs("../../../.tools/bin/stripe-mock")
-	}
+	bin := stripeMockBin()
 	if _, err := os.Stat(bin); err != nil {
 		if os.Getenv("CI") != "" {
 			fmt.Fprintln(os.Stderr, "stripe-mock is not installed (make test installs it: scripts/stripe-mock.sh):", err)
@@ -42,6 +42,15 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	stop()
 	os.Exit(code)
+}
+
+// stripeMockBin is $STRIPE_MOCK_BIN, else the one scripts/stripe-mock.sh installs.
+func stripeMockBin() string {
+	if bin := os.Getenv("STRIPE_MOCK_BIN"); bin != "" {
+		return bin
+	}
+	bin, _ := filepath.Abs("../../../.tools/bin/stripe-mock")
+	return bin
 }
 
 func mock(t *testing.T) (*stripe.Gateway, app.GatewayAccount) {
@@ -124,5 +133,61 @@ func TestStripeMockCheckKey(t *testing.T) {
 	down := stripe.New(app.WalletA, "http://127.0.0.1:1")
 	if err := down.CheckKey(context.Background(), acct, "f"); app.ErrorCode(err) != app.EProviderUnavailable {
 		t.Fatalf("unreachable: got %v", err)
+	}
+}
+
+// TestStripeMockBusyDefaultPorts: stripe-mock starts, and answers, while
+// something else holds its default ports (12111 HTTP, 12112 HTTPS): the
+// suite must share the machine. A port another process holds already is
+// busy all the same.
+func TestStripeMockBusyDefaultPorts(t *testing.T) {
+	if mockURL == "" {
+		t.Skip("stripe-mock not installed (run make test, or scripts/stripe-mock.sh)")
+	}
+	for _, port := range []string{":12111", ":12112"} {
+		if ln, err := net.Listen("tcp", port); err == nil {
+			t.Cleanup(func() { ln.Close() })
+		}
+	}
+	url, stop, err := testenv.StartStripeMock(stripeMockBin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	acct := app.GatewayAccount{SecretKey: "sk_test_123"}
+	if err := stripe.New(app.WalletA, url).CheckKey(context.Background(), acct, "f"); err != nil {
+		t.Fatalf("stripe-mock on its own ports: %v", err)
+	}
+}
+
+// TestStripeFailuresLogged: a failed call is logged with Stripe's status,
+// code and message (or the transport's error), and never with the key, not
+// even the masked one Stripe's message names.
+func TestStripeFailuresLogged(t *testing.T) {
+	gw, acct := mock(t)
+	var buf bytes.Buffer
+	gw.WithLog(slog.New(slog.NewTextHandler(&buf, nil)))
+	ps := session("USD", 2500)
+	ps.PaidTxID = ""
+	_, _ = gw.Refund(context.Background(), acct, app.RefundCall{Session: ps, Amount: 100, IdempotencyKey: "k", Reason: "not_a_reason"})
+	down := stripe.New(app.WalletA, "http://127.0.0.1:1").WithLog(slog.New(slog.NewTextHandler(&buf, nil)))
+	_, _ = down.Start(context.Background(), acct, app.PaymentStart{Session: ps})
+	logged := buf.String()
+	for _, want := range []string{"stripe: call failed", "doing=\"creating the Stripe refund\"", "http_status=400", "stripe_type=invalid_request_error",
+		"stripe_message=", "doing=\"opening the Stripe Checkout Session\"", "error=", "connection refused"} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("log lacks %q:\n%s", want, logged)
+		}
+	}
+	if strings.Contains(logged, acct.SecretKey) {
+		t.Errorf("the key is in the log:\n%s", logged)
+	}
+	for _, tc := range [][2]string{
+		{"Invalid API Key provided: sk_test_********************1234", "Invalid API Key provided: sk_test_…"},
+		{"key rk_live_abcDEF123 expired", "key rk_live_… expired"},
+	} {
+		if got := stripe.RedactKeys(tc[0]); got != tc[1] {
+			t.Errorf("redact %q: got %q, want %q", tc[0], got, tc[1])
+		}
 	}
 }

@@ -8,9 +8,13 @@ import type { components, paths, webhooks } from "./schema.js";
 
 export type { components, paths, webhooks };
 export type Schemas = components["schemas"];
-/** A product as lists return it (fields= may trim it; without fields every member is there). */
-export type ProductCard = Schemas["ProductFields"];
+/** A product as a list trimmed by fields= returns it: only id is sure to be there. */
+export type ProductCard = Schemas["ProductListItemFields"];
+/** A product as a list without fields= returns it: every member. */
+export type ProductListItem = Schemas["ProductListItem"];
 export type Product = Schemas["Product"];
+export type Order = Schemas["Order"];
+export type Profile = Schemas["Profile"];
 export type Cart = Schemas["Cart"];
 export type CartItem = Schemas["CartItem"];
 export type CartItemInput = Schemas["CartItemInput"];
@@ -87,6 +91,18 @@ export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
   if (r.data === undefined) throw new StorefrontError(r.response.status, r.error);
   return r.data.data;
 }
+
+/**
+ * full is unwrap for a call sent without fields=: the document types such an
+ * answer as anyOf the full schema and the one fields= trims (it cannot tie the
+ * answer to the query), and without fields= the server sends every member.
+ */
+function full<T>(call: Promise<Answer<unknown>>): Promise<T> {
+  return unwrap(call) as Promise<T>;
+}
+
+/** A list query's items: trimmed when it names fields, else full. */
+export type Items<Q, Full, Trimmed> = Q extends { fields: string } ? Trimmed : Full;
 
 /** ok throws StorefrontError unless the call succeeded (for answers whose data is null). */
 async function ok(call: Promise<{ error?: unknown; response: Response }>): Promise<void> {
@@ -234,22 +250,28 @@ export class Storefront {
       if (!r.response.ok && r.response.status !== 401) throw new StorefrontError(r.response.status, r.error);
     },
     /** The signed-in shopper's profile. */
-    me: () => unwrap(this.api.GET("/api/v1/customer/me/")),
+    me: () => full<Profile>(this.api.GET("/api/v1/customer/me/")),
   };
 
   readonly products = {
-    /** Every product matching the query, page by page: for await (const p of client.products.list({ sort: "price_asc" })). */
-    list: (query: Omit<ProductQuery, "cursor"> = {}) =>
-      pages((cursor) => this.api.GET(`${STOREFRONT}/products/`, { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } })),
-    /** Every product of a category, page by page. */
-    inCategory: (categoryId: number, query: Omit<CategoryQuery, "cursor"> = {}) =>
-      pages((cursor) =>
-        this.api.GET(`${STOREFRONT}/categories/{category_id}/products/`, {
-          params: { path: { category_id: categoryId }, query: { ...query, ...(cursor ? { cursor } : {}) } },
-        }),
+    /**
+     * Every product matching the query, page by page: for await (const p of client.products.list({ sort: "price_asc" })).
+     * Items are ProductListItem, or ProductCard when the query names fields.
+     */
+    list: <Q extends Omit<ProductQuery, "cursor">>(query?: Q) =>
+      pages<Items<Q, ProductListItem, ProductCard>>(
+        (cursor) => this.api.GET(`${STOREFRONT}/products/`, { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }) as Promise<Answer<never>>,
       ),
-    /** One product by slug. */
-    get: (slug: string) => unwrap(this.api.GET(`${STOREFRONT}/products/{slug}/`, { params: { path: { slug } } })),
+    /** Every product of a category, page by page (items as list's). */
+    inCategory: <Q extends Omit<CategoryQuery, "cursor">>(categoryId: number, query?: Q) =>
+      pages<Items<Q, ProductListItem, ProductCard>>(
+        (cursor) =>
+          this.api.GET(`${STOREFRONT}/categories/{category_id}/products/`, {
+            params: { path: { category_id: categoryId }, query: { ...query, ...(cursor ? { cursor } : {}) } },
+          }) as Promise<Answer<never>>,
+      ),
+    /** One product by slug, every member. */
+    get: (slug: string) => full<Product>(this.api.GET(`${STOREFRONT}/products/{slug}/`, { params: { path: { slug } } })),
   };
 
   readonly cart = {
@@ -280,13 +302,16 @@ export class Storefront {
 
   readonly checkout = {
     /**
-     * Start a payment. A guest's cart is ordered (cart_token) unless items are
-     * given. The Idempotency-Key is new per call unless given: pass the same key
-     * to retry one checkout safely.
+     * Start a payment. Unless items are given, the cart the server holds is
+     * ordered: the signed-in shopper's (from_cart) or the guest's (cart_token).
+     * The Idempotency-Key is new per call unless given: pass the same key to
+     * retry one checkout safely.
      */
-    initiate: (input: Omit<CheckoutInput, "cart_token">, options: { idempotencyKey?: string } = {}): Promise<CheckoutResult> => {
+    initiate: (input: Omit<CheckoutInput, "cart_token" | "from_cart">, options: { idempotencyKey?: string } = {}): Promise<CheckoutResult> => {
       const cartToken = this.session.cartToken;
-      const body: CheckoutInput = input.items === undefined && !this.session.tokens && cartToken ? { ...input, cart_token: cartToken } : input;
+      let body: CheckoutInput = input;
+      if (input.items === undefined && this.session.tokens) body = { ...input, from_cart: true };
+      else if (input.items === undefined && cartToken) body = { ...input, cart_token: cartToken };
       const key = options.idempotencyKey ?? idempotencyKey();
       return unwrap(this.api.POST(`${STOREFRONT}/payment/initiate/`, { params: { header: { "Idempotency-Key": key } }, body }));
     },
@@ -295,10 +320,12 @@ export class Storefront {
   };
 
   readonly orders = {
-    /** The shopper's orders, page by page. */
-    list: (query: Omit<OrderQuery, "cursor"> = {}) =>
-      pages((cursor) => this.api.GET(`${STOREFRONT}/orders/`, { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } })),
-    /** One order. */
-    get: (orderId: number) => unwrap(this.api.GET(`${STOREFRONT}/orders/{order_id}/`, { params: { path: { order_id: orderId } } })),
+    /** The shopper's orders, page by page (trimmed when the query names fields). */
+    list: <Q extends Omit<OrderQuery, "cursor">>(query?: Q) =>
+      pages<Items<Q, Order, Schemas["OrderFields"]>>(
+        (cursor) => this.api.GET(`${STOREFRONT}/orders/`, { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }) as Promise<Answer<never>>,
+      ),
+    /** One order, every member. */
+    get: (orderId: number) => full<Order>(this.api.GET(`${STOREFRONT}/orders/{order_id}/`, { params: { path: { order_id: orderId } } })),
   };
 }

@@ -2,7 +2,7 @@
 // its own name) and a real server in demo mode:
 //   node build-test/test/sdk.test.js BASE_URL API_KEY
 // A guest's cart from a cart token to a paid order, cursor iteration, the
-// merge at register, one token refresh for concurrent 401s, idempotent
+// merge at register, the shopper's cart to a paid order (from_cart), one token refresh for concurrent 401s, idempotent
 // checkout keys, and a webhook signed by the Go code verified here.
 import { readFileSync } from "node:fs";
 import { createStorefrontClient, StorefrontError, type ProductCard, type Storefront } from "@storefront/client";
@@ -22,7 +22,8 @@ async function pickProduct(client: Storefront): Promise<{ product_id: number; va
   check(seen > 2, `cursor iteration walked ${seen} products over pages of 2`);
   check(pick?.slug !== undefined, "an in-stock product with a slug");
   const detail = await client.products.get(pick.slug);
-  const variant = detail.variants.find((v) => v.stock > 0);
+  // The variant with the most stock: the test orders five units of it.
+  const variant = detail.variants.reduce<(typeof detail.variants)[number] | undefined>((best, v) => (v.stock > (best?.stock ?? 0) ? v : best), undefined);
   return { product_id: detail.id, variant_id: variant ? variant.id : null };
 }
 
@@ -72,6 +73,16 @@ async function mergeAndRefresh(baseUrl: string, storeKey: string): Promise<void>
   check(client.state.cartToken === null && client.state.tokens !== null, "register forgot the merged cart's token");
   const cart = await client.cart.get();
   check(cart.item_count === 2, `the guest cart merged into the shopper's (${cart.item_count} units)`);
+
+  // The shopper pays for the cart the server holds, without resending its lines (from_cart).
+  const fromCart = await client.checkout.initiate({
+    receiver_name: "Ada L", phone: "+15550100", address: "1 Main St", payment_method: "WALLET_A", callback_url: `${baseUrl}/return`,
+  });
+  const paid = await client.checkout.verify({ payment_session_id: fromCart.payment_session_id, provider_params: await pay(fromCart.redirect_url) });
+  check(paid.success, `verify the shopper's cart order: ${paid.message}`);
+  const order = await client.orders.get(fromCart.order_id);
+  check(order.items.length === 1 && order.items[0]?.quantity === 2, "the order holds the cart's line");
+  check((await client.cart.get()).items.length === 0, "the shopper's cart is empty once the order is paid");
 
   // A stale access token: three calls at once get 401, one refresh serves them all.
   const tokens = client.state.tokens;
@@ -132,4 +143,4 @@ if (!baseUrl || !storeKey) throw new Error("usage: sdk.test.js BASE_URL API_KEY"
 webhookVector();
 await guestCheckout(baseUrl, storeKey);
 await mergeAndRefresh(baseUrl, storeKey);
-console.log("sdk test: guest checkout from a cart token, merge at register, one refresh, idempotency keys, webhook vector: ok");
+console.log("sdk test: guest checkout from a cart token, merge at register, shopper checkout from the server cart, one refresh, idempotency keys, webhook vector: ok");

@@ -1,0 +1,4 @@
+package stripe
+
+// RedactKeys is redactKeys for the tests.
+var RedactKeys = redactKeys

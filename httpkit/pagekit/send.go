@@ -1,0 +1,157 @@
+package pagekit
+
+import (
+	"bytes"
+	"compress/gzip"
+	"hash/crc32"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// gzipFrom is the smallest body worth compressing (about one packet).
+const gzipFrom = 1400
+
+// Caching is how a page may be kept by the browser.
+type Caching int
+
+const (
+	// NoStore: a page with a session's data (the panel, an account page).
+	NoStore Caching = iota
+	// PrivateNoStore: private, no-store (a shop page with a shopper or
+	// marked noindex).
+	PrivateNoStore
+	// Revalidate: no-cache, kept and revalidated by its ETag.
+	Revalidate
+)
+
+var cacheControl = [...]string{NoStore: "no-store", PrivateNoStore: "private, no-store", Revalidate: "no-cache"}
+
+// Page is an HTML answer to send.
+type Page struct {
+	Status  int
+	Body    []byte
+	Caching Caching
+	// Gzip is Body compressed, when already made (a cached page); nil:
+	// compressed here when the client takes gzip and it is worth it.
+	Gzip []byte
+	// Keep says Body stays unchanged for as long as the response needs it
+	// (else it is copied: it may be a pooled buffer).
+	Keep bool
+	// Parts, instead of Body, are a page kept with holes: the body is the
+	// parts with Fill between them (a cached page and this visitor's CSRF
+	// token), written into the response without joining them first.
+	Parts [][]byte
+	Fill  string
+	// ETag, when set, is the page's tag made beforehand (PartsETag): a
+	// cached page is not hashed again per request.
+	ETag string
+}
+
+// Send writes p with its ETag (a weak one: the same page gzipped or not);
+// a GET whose If-None-Match names it is 304 without a body.
+func Send(c *fiber.Ctx, p Page) {
+	h := &c.Response().Header
+	h.SetContentType(fiber.MIMETextHTMLCharsetUTF8)
+	h.Set(fiber.HeaderCacheControl, cacheControl[p.Caching])
+	h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	etag := p.ETag
+	if etag == "" {
+		etag = ETag(p.Body)
+	}
+	h.Set(fiber.HeaderETag, etag)
+	if p.Status == fiber.StatusOK && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) && etagMatch(c.Get(fiber.HeaderIfNoneMatch), etag) {
+		c.Status(fiber.StatusNotModified)
+		return
+	}
+	c.Status(p.Status)
+	if p.Parts != nil {
+		sendParts(c, p)
+		return
+	}
+	if len(p.Body) > gzipFrom && acceptsGzip(c) {
+		if p.Gzip == nil {
+			p.Gzip = Gzip(p.Body, gzip.BestSpeed)
+		}
+		h.Set(fiber.HeaderContentEncoding, "gzip")
+		c.Response().SetBodyRaw(p.Gzip)
+		return
+	}
+	if p.Keep {
+		c.Response().SetBodyRaw(p.Body)
+		return
+	}
+	c.Response().SetBody(p.Body)
+}
+
+// sendParts writes a page with holes: joined and gzipped when the client
+// takes gzip, else appended part by part to the response's own buffer.
+func sendParts(c *fiber.Ctx, p Page) {
+	if acceptsGzip(c) {
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		c.Response().SetBodyRaw(Gzip(bytes.Join(p.Parts, []byte(p.Fill)), gzip.BestSpeed))
+		return
+	}
+	r := c.Response()
+	r.ResetBody()
+	for i, part := range p.Parts {
+		if i > 0 {
+			r.AppendBodyString(p.Fill)
+		}
+		r.AppendBody(part)
+	}
+}
+
+// PartsETag is the weak entity tag of a page with holes filled with fill,
+// from sum, the CRC-32C of its parts made once (PartsSum): a visitor with
+// the same fill (the same token) gets the same tag.
+func PartsETag(sum uint32, n int, fill string) string {
+	return `W/"` + strconv.FormatUint(uint64(sum), 16) + "-" + strconv.Itoa(n) + "-" +
+		strconv.FormatUint(uint64(crc32.Checksum([]byte(fill), castagnoli)), 16) + `"`
+}
+
+// PartsSum is the CRC-32C of parts and their total length.
+func PartsSum(parts [][]byte) (sum uint32, n int) {
+	for _, part := range parts {
+		sum = crc32.Update(sum, castagnoli, part)
+		n += len(part)
+	}
+	return sum, n
+}
+
+// ETag is the weak entity tag of body: its CRC-32C and length.
+func ETag(body []byte) string {
+	sum := crc32.Checksum(body, castagnoli)
+	return `W/"` + strconv.FormatUint(uint64(sum), 16) + "-" + strconv.Itoa(len(body)) + `"`
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// etagMatch reports whether an If-None-Match list names etag (or is "*").
+func etagMatch(list, etag string) bool {
+	if list == "" {
+		return false
+	}
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {
+			return true
+		}
+	}
+	return false
+}
+
+func acceptsGzip(c *fiber.Ctx) bool {
+	return strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip")
+}
+
+// Gzip compresses b at level (gzip.BestSpeed for pages made per request,
+// gzip.BestCompression for files made once).
+func Gzip(b []byte, level int) []byte {
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, level)
+	zw.Write(b)
+	zw.Close()
+	return gz.Bytes()
+}

@@ -1,0 +1,137 @@
+package pagekit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// TemplateOptions say how a set of pages is parsed.
+type TemplateOptions struct {
+	// Dir is the folder of the .html files in the FS ("templates").
+	Dir string
+	// ThemeDir, when set, holds files that replace the embedded ones of the
+	// same name, file by file (a missing file keeps the embedded one).
+	ThemeDir string
+	// Funcs are the template functions.
+	Funcs template.FuncMap
+	// Layout is the template every page is executed through ("layout",
+	// from layout.html); "" makes every file a page of its own, executed
+	// by its file name.
+	Layout string
+	// Block is the block every page file must define with a layout
+	// ("main", "content").
+	Block string
+	// Need are the pages that must exist (a missing one fails the parse).
+	Need []string
+}
+
+// Templates are parsed pages: each page file with the layout and the
+// partials (files named _*.html), by name without .html. Parsed templates
+// are safe for concurrent use.
+type Templates struct {
+	pages  map[string]*template.Template
+	layout string
+}
+
+// ParseTemplates parses every page of opt.Dir in fsys. A broken or missing
+// template is an error here, at start-up, never mid-request.
+func ParseTemplates(fsys fs.FS, opt TemplateOptions) (*Templates, error) {
+	files, err := fs.Glob(fsys, opt.Dir+"/*.html")
+	if err != nil {
+		return nil, err
+	}
+	var shared []string // layout and partials, parsed into every page
+	for _, f := range files {
+		if n := path.Base(f); isShared(n, opt.Layout) {
+			shared = append(shared, n)
+		}
+	}
+	ts := &Templates{pages: map[string]*template.Template{}, layout: opt.Layout}
+	for _, f := range files {
+		n := path.Base(f)
+		if isShared(n, opt.Layout) {
+			continue
+		}
+		t, err := parsePage(fsys, opt, append(shared, n))
+		if err != nil {
+			return nil, err
+		}
+		if opt.Layout != "" && (t.Lookup(opt.Layout) == nil || t.Lookup(opt.Block) == nil) {
+			return nil, fmt.Errorf("template %s: needs the %s and a %s block", n, opt.Layout, opt.Block)
+		}
+		ts.pages[strings.TrimSuffix(n, ".html")] = t
+	}
+	for _, need := range opt.Need {
+		if ts.pages[need] == nil {
+			return nil, fmt.Errorf("template %s.html is missing", need)
+		}
+	}
+	return ts, nil
+}
+
+func isShared(name, layout string) bool {
+	return (layout != "" && name == layout+".html") || strings.HasPrefix(name, "_")
+}
+
+// parsePage parses files (the last is the page) into one template.
+func parsePage(fsys fs.FS, opt TemplateOptions, files []string) (*template.Template, error) {
+	page := files[len(files)-1]
+	t := template.New("page:" + page).Funcs(opt.Funcs)
+	for _, name := range files {
+		text, err := readTemplate(fsys, opt, name)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", name, err)
+		}
+		tn := name
+		if opt.Layout == "" && name == page {
+			tn = strings.TrimSuffix(name, ".html")
+		}
+		if _, err := t.New(tn).Parse(text); err != nil {
+			return nil, fmt.Errorf("template %s: %w", name, err)
+		}
+	}
+	return t, nil
+}
+
+// readTemplate reads name from the theme directory, else from fsys.
+func readTemplate(fsys fs.FS, opt TemplateOptions, name string) (string, error) {
+	if opt.ThemeDir != "" {
+		b, err := os.ReadFile(filepath.Join(opt.ThemeDir, name))
+		if err == nil {
+			return string(b), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	b, err := fs.ReadFile(fsys, opt.Dir+"/"+name)
+	return string(b), err
+}
+
+// Has reports whether the set has page name.
+func (ts *Templates) Has(name string) bool { return ts.pages[name] != nil }
+
+// Execute writes page name with data into buf, through the layout. A page
+// is executed into a buffer so that a failing template never sends half a
+// page.
+func (ts *Templates) Execute(buf *bytes.Buffer, name string, data any) error {
+	t := ts.pages[name]
+	if t == nil {
+		return fmt.Errorf("no page template %q", name)
+	}
+	root := ts.layout
+	if root == "" {
+		root = name
+	}
+	if err := t.ExecuteTemplate(buf, root, data); err != nil {
+		return fmt.Errorf("page %s: %w", name, err)
+	}
+	return nil
+}

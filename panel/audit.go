@@ -1,0 +1,201 @@
+package panel
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+	"storefront/httpkit/staff"
+)
+
+// recordPanel writes the audit entry of a panel POST just served (the one
+// place the panel records; see auditAPI for the JSON API).
+func (p *panel) recordPanel(c *fiber.Ctx, v *view) {
+	if c.Method() != fiber.MethodPost || v.Admin == nil {
+		return
+	}
+	var sid uint64
+	if id, err := strconv.ParseUint(c.Params("sid"), 10, 64); err == nil && v.Admin.CanAccess(id) {
+		sid = id
+	}
+	p.h.staff.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
+}
+
+// permit refuses what app.Permit refuses, with the 403 page.
+func (p *panel) permit(action app.Perm, fn pageFunc) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		if err := app.Permit(v.Admin, action); err != nil {
+			return app.Errorf(app.EForbidden, "Only an owner may do this.")
+		}
+		return fn(c, v)
+	}
+}
+
+// confirmData is the confirm page of a dangerous action: its form posts
+// Fields (and confirm=yes) to Action.
+type confirmData struct {
+	Heading string
+	Message string
+	Action  string
+	Button  string
+	Back    string
+	Fields  map[string]string
+}
+
+// askFunc describes the confirmation a request needs, or nil when it needs
+// none (activating a store). It reads its fields with param, so that the
+// same description serves the GET page and the POST.
+type askFunc func(c *fiber.Ctx, v *view) (*confirmData, error)
+
+// param reads a form field, or the query parameter of the confirm page.
+func param(c *fiber.Ctx, name string) string {
+	if s := c.FormValue(name); s != "" {
+		return strings.Clone(strings.TrimSpace(s))
+	}
+	return strings.Clone(strings.TrimSpace(c.Query(name)))
+}
+
+// confirmStep guards a dangerous POST with a confirm page, without script:
+// a POST without confirm=yes is answered 303 to the same path (GET), which
+// shows the page; its form posts again with confirm=yes, and the action
+// ends in its own redirect (post/redirect/get throughout).
+func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
+	get = func(c *fiber.Ctx, v *view) error {
+		d, err := ask(c, v)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return c.Redirect(storePathOr(v, ""), fiber.StatusSeeOther)
+		}
+		v.Title, v.Data = d.Heading, d
+		return p.render(c, fiber.StatusOK, "confirm", v)
+	}
+	post = func(c *fiber.Ctx, v *view) error {
+		d, err := ask(c, v)
+		if err != nil {
+			return err
+		}
+		if d != nil && c.FormValue("confirm") != "yes" {
+			q := url.Values{}
+			for k, val := range d.Fields {
+				q.Set(k, val)
+			}
+			c.Locals(staff.LocalConfirmAsked, true)
+			to := d.Action
+			if len(q) > 0 {
+				to += "?" + q.Encode()
+			}
+			return c.Redirect(to, fiber.StatusSeeOther)
+		}
+		return fn(c, v)
+	}
+	return get, post
+}
+
+func storePathOr(v *view, rest string) string {
+	if v.Store != nil {
+		return storePath(v.Store, rest)
+	}
+	return "/admin/"
+}
+
+func (p *panel) askRotateKey(c *fiber.Ctx, v *view) (*confirmData, error) {
+	return &confirmData{Heading: "Rotate the API key of “" + v.Store.Name + "”?",
+		Message: "A new key is made and the old one stops working at once: every storefront and script using it gets 401 until it is given the new key.",
+		Action:  storePath(v.Store, "rotate-key/"), Button: "Rotate the key", Back: storePath(v.Store, "")}, nil
+}
+
+func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
+	if param(c, "active") != "false" {
+		return nil, nil
+	}
+	return &confirmData{Heading: "Deactivate “" + v.Store.Name + "”?",
+		Message: "Its API key then answers 403 store_inactive: the storefront stops selling until an owner activates it again.",
+		Action:  storePath(v.Store, "active/"), Button: "Deactivate the store", Back: storePath(v.Store, ""),
+		Fields: map[string]string{"active": "false"}}, nil
+}
+
+func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
+	id, err := httpkit.PathID(c, "cid", "category")
+	if err != nil {
+		return nil, err
+	}
+	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &confirmData{Heading: "Delete the category “" + cat.Name + "”?",
+		Message: "Its products stay, without a category.",
+		Action:  storePath(v.Store, "categories/"+strconv.FormatUint(id, 10)+"/delete/"), Button: "Delete the category",
+		Back: storePath(v.Store, "categories/")}, nil
+}
+
+type auditData struct {
+	Entries []*app.AuditEntry
+	Filter  app.AuditFilter
+	Stores  []*app.Store
+	Names   map[uint64]string
+	From    string
+	To      string
+	Pager
+}
+
+// auditPage serves GET /admin/audit/ (owner): the audit log, newest first,
+// filtered by ?store_id=&admin_id=&action=&object=&from=&to=.
+func (p *panel) auditPage(c *fiber.Ctx, v *view) error {
+	f, err := staff.ReadAuditFilter(c)
+	if err != nil {
+		return err
+	}
+	scope := staff.AuditScope(f)
+	lp, err := p.listParams(c, scope, 0)
+	if err != nil {
+		return err
+	}
+	lp.Limit = 50
+	page, err := p.h.svc.Audit.List(f, lp)
+	if err != nil {
+		return err
+	}
+	stores, err := p.h.svc.Stores.List()
+	if err != nil {
+		return err
+	}
+	names := map[uint64]string{}
+	for _, st := range stores {
+		names[st.ID] = st.Name
+	}
+	q := url.Values{}
+	for k, val := range c.Queries() {
+		if k != "cursor" && val != "" {
+			q.Set(k, val)
+		}
+	}
+	base := "/admin/audit/"
+	if len(q) > 0 {
+		base += "?" + q.Encode()
+	}
+	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(base, scope, 0, lp, page.Next)}
+	if !f.From.IsZero() {
+		d.From = f.From.Format("2006-01-02")
+	}
+	if !f.To.IsZero() {
+		d.To = f.To.Format("2006-01-02")
+	}
+	v.Title, v.Data = "Audit log", d
+	return p.render(c, fiber.StatusOK, "audit", v)
+}
+
+// favicon serves GET /favicon.ico: the panel's embedded icon (browsers ask
+// for it on every page).
+func (p *panel) favicon(c *fiber.Ctx) error {
+	if !p.static.ServeFile(c, "favicon.ico") {
+		return p.notFound(c)
+	}
+	return nil
+}

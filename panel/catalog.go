@@ -1,0 +1,439 @@
+package panel
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// categoryForm is the category form as typed.
+type categoryForm struct {
+	ID          uint64
+	Name        string
+	Slug        string
+	Description string
+	Image       string
+	ParentID    uint64
+}
+
+type categoriesData struct {
+	Categories []*app.Category
+	Names      map[uint64]string
+	Form       categoryForm // the create form, or the edit form on the category page
+}
+
+func readCategoryForm(c *fiber.Ctx) (categoryForm, app.CategoryInput) {
+	f := categoryForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"),
+		Description: formValue(c, "description"), Image: formValue(c, "image")}
+	f.ParentID, _ = strconv.ParseUint(c.FormValue("parent_id"), 10, 64)
+	in := app.CategoryInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, Image: &f.Image, ParentID: &f.ParentID}
+	return f, in
+}
+
+func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesData, error) {
+	cats, err := p.h.svc.Catalog.Categories(storeID)
+	if err != nil {
+		return categoriesData{}, err
+	}
+	names := make(map[uint64]string, len(cats))
+	for _, c := range cats {
+		names[c.ID] = c.Name
+	}
+	return categoriesData{Categories: cats, Names: names, Form: form}, nil
+}
+
+// categoriesPage serves GET /admin/stores/{id}/categories/: the list and the create form.
+func (p *panel) categoriesPage(c *fiber.Ctx, v *view) error {
+	return p.showCategories(c, v, fiber.StatusOK, categoryForm{})
+}
+
+func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, form categoryForm) error {
+	d, err := p.categoriesData(v.Store.ID, form)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Tab, v.Data = "Categories", "categories", d
+	return p.render(c, status, "categories", v)
+}
+
+// createCategory serves POST /admin/stores/{id}/categories/.
+func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
+	form, in := readCategoryForm(c)
+	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, 0, in)
+	if err != nil {
+		return p.showCategories(c, v, p.formError(c, v, err), form)
+	}
+	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” created."))
+}
+
+// categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
+func (p *panel) categoryPage(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "cid", "category")
+	if err != nil {
+		return err
+	}
+	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
+	if err != nil {
+		return err
+	}
+	return p.showCategory(c, v, fiber.StatusOK, categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
+		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
+}
+
+func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryForm) error {
+	d, err := p.categoriesData(v.Store.ID, form)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Tab, v.Data = "Edit category", "categories", d
+	return p.render(c, status, "category", v)
+}
+
+// updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
+func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "cid", "category")
+	if err != nil {
+		return err
+	}
+	form, in := readCategoryForm(c)
+	form.ID = id
+	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, id, in)
+	if err != nil {
+		if app.IsNotFound(err) {
+			return err
+		}
+		return p.showCategory(c, v, p.formError(c, v, err), form)
+	}
+	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” saved."))
+}
+
+// deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
+func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "cid", "category")
+	if err != nil {
+		return err
+	}
+	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
+		if app.IsNotFound(err) {
+			return err
+		}
+		return p.showCategories(c, v, p.formError(c, v, err), categoryForm{})
+	}
+	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
+}
+
+// productForm is the product form as typed: numbers stay text so that a
+// mistake is shown back exactly as entered.
+type productForm struct {
+	ID             uint64
+	Name           string
+	Slug           string
+	Description    string
+	Price          string
+	CompareAtPrice string
+	CategoryID     uint64
+	Images         string // one URL per line
+	Stock          string
+	IsActive       bool
+	LowStock       string // the low-stock threshold
+	TaxClass       string // tax_class: "" the standard class
+	Variants       []variantRow
+	Options        string // the option builder's text: "Size: S, M, L" a line
+
+	variantIndex []int // service variant index -> row, after reading the form
+}
+
+// variantRow is one variant row of the product form, as typed. Err holds the
+// row's errors after a failed save.
+type variantRow struct {
+	ID     uint64
+	Name   string
+	SKU    string
+	Price  string // empty: the product's price
+	Stock  string
+	Attrs  string // "size=L; colour=red"
+	Delete bool
+	Err    string
+}
+
+// blankVariantRows is how many empty rows the form offers for new variants
+// (the form works without JavaScript: save to get more).
+const blankVariantRows = 3
+
+type productData struct {
+	Form       productForm
+	Categories []*app.Category
+	Product    *app.Product // nil when creating
+	Images     []imageRow
+}
+
+func formOfProduct(pr *app.Product) productForm {
+	f := productForm{ID: pr.ID, Name: pr.Name, Slug: pr.Slug, Description: pr.Description,
+		Price: pr.Price.String(), CategoryID: pr.CategoryID, Images: strings.Join(pr.Images, "\n"),
+		Stock: strconv.FormatInt(pr.Stock, 10), IsActive: pr.IsActive, LowStock: strconv.FormatInt(pr.LowStockThreshold, 10),
+		TaxClass: pr.TaxClass}
+	if pr.CompareAtPrice > 0 {
+		f.CompareAtPrice = pr.CompareAtPrice.String()
+	}
+	for _, x := range pr.Variants {
+		f.Variants = append(f.Variants, variantRow{ID: x.ID, Name: x.Name, SKU: x.SKU, Price: x.Price.String(),
+			Stock: strconv.FormatInt(x.Stock, 10), Attrs: formatAttrs(x.Attributes)})
+	}
+	return f.withBlankRows()
+}
+
+func (f productForm) withBlankRows() productForm {
+	blank := 0
+	for i := len(f.Variants) - 1; i >= 0 && f.Variants[i] == (variantRow{}); i-- {
+		blank++
+	}
+	for range blankVariantRows - blank {
+		f.Variants = append(f.Variants, variantRow{})
+	}
+	return f
+}
+
+// formatAttrs writes attributes as "key=value; key=value", keys sorted.
+func formatAttrs(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// parseAttrs reads "key=value; key=value" (empty: none).
+func parseAttrs(s string) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ";") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		k, v, found := strings.Cut(part, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !found || k == "" {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
+}
+
+// readVariantRows reads the variant rows of the form. A row with no id and
+// no name is an unused blank row; a ticked Delete drops the variant. rows
+// maps the index of each variant sent to the service to its form row, so
+// that the service's "variants[i].x" errors land on the right row.
+func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []app.VariantInput, index []int) {
+	n, _ := strconv.Atoi(c.FormValue("variant_rows"))
+	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
+	for i := range n {
+		pre := "v" + strconv.Itoa(i) + "_"
+		r := variantRow{Name: formValue(c, pre+"name"), SKU: formValue(c, pre+"sku"), Price: formValue(c, pre+"price"),
+			Stock: formValue(c, pre+"stock"), Attrs: formValue(c, pre+"attrs"), Delete: c.FormValue(pre+"delete") != ""}
+		r.ID, _ = strconv.ParseUint(c.FormValue(pre+"id"), 10, 64)
+		if r.ID == 0 && r.Name == "" && r.SKU == "" && r.Price == "" && r.Stock == "" && r.Attrs == "" {
+			continue
+		}
+		rows = append(rows, r)
+		if r.Delete {
+			continue
+		}
+		row := len(rows) - 1
+		f := "variants[" + strconv.Itoa(row) + "]"
+		vi := app.VariantInput{ID: r.ID, Name: r.Name, SKU: r.SKU}
+		if r.Price != "" {
+			price, err := app.ParseMoney(r.Price)
+			v.Check(err == nil, f+".price", "must be an amount like 12.50, or empty for the product's price")
+			vi.Price = &price
+		}
+		if r.Stock != "" {
+			stock, err := strconv.ParseInt(r.Stock, 10, 64)
+			v.Check(err == nil, f+".stock", "must be a whole number")
+			vi.Stock = stock
+		}
+		attrs, ok := parseAttrs(r.Attrs)
+		v.Check(ok, f+".attributes", "write them as key=value; key=value")
+		vi.Attributes = attrs
+		in = append(in, vi)
+		index = append(index, row)
+	}
+	return rows, in, index
+}
+
+// rowErrors moves "variants[i].x" errors onto the form rows (i is the index
+// in what the service got) and returns the other errors.
+func rowErrors(f *productForm, index []int, fields map[string]string) {
+	for k, msg := range fields {
+		rest, ok := strings.CutPrefix(k, "variants[")
+		if !ok {
+			continue
+		}
+		num, field, ok := strings.Cut(rest, "]")
+		i, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			continue
+		}
+		row := i
+		if index != nil && i < len(index) {
+			row = index[i]
+		}
+		if row < len(f.Variants) {
+			e := strings.TrimPrefix(field, ".") + " " + msg
+			if f.Variants[row].Err != "" {
+				e = f.Variants[row].Err + "; " + e
+			}
+			f.Variants[row].Err = e
+		}
+	}
+}
+
+// readProductForm reads the form into the service's input. Values that do
+// not parse are validation errors named like the API's fields.
+func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
+	f := productForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
+		Price: formValue(c, "price"), CompareAtPrice: formValue(c, "compare_at_price"), Images: formValue(c, "images"),
+		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold"),
+		Options: formValue(c, "options"), TaxClass: formValue(c, "tax_class")}
+	f.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
+	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive,
+		TaxClass: &f.TaxClass}
+	var v app.Validation
+	price, err := app.ParseMoney(f.Price)
+	v.Check(err == nil, "price", "must be an amount like 12.50")
+	in.Price = &price
+	var compare app.Money
+	if f.CompareAtPrice != "" {
+		compare, err = app.ParseMoney(f.CompareAtPrice)
+		v.Check(err == nil, "compare_at_price", "must be an amount like 12.50, or empty")
+	}
+	in.CompareAtPrice = &compare
+	var stock int64
+	if f.Stock != "" {
+		stock, err = strconv.ParseInt(f.Stock, 10, 64)
+		v.Check(err == nil, "stock", "must be a whole number")
+	}
+	in.Stock = &stock
+	images := []string{}
+	for _, line := range strings.Split(f.Images, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			images = append(images, line)
+		}
+	}
+	in.Images = &images
+	var low int64
+	if f.LowStock != "" {
+		low, err = strconv.ParseInt(f.LowStock, 10, 64)
+		v.Check(err == nil, "low_stock_threshold", "must be a whole number (0: no alert)")
+	}
+	in.LowStockThreshold = &low
+	rows, variants, index := readVariantRows(c, &v)
+	if variants == nil {
+		variants = []app.VariantInput{}
+	}
+	f.Variants = rows
+	in.Variants = &variants
+	f.variantIndex = index
+	return f, in, v.Err()
+}
+
+func (p *panel) showProduct(c *fiber.Ctx, v *view, status int, form productForm, pr *app.Product) error {
+	if status != fiber.StatusOK {
+		rowErrors(&form, form.variantIndex, v.Fields)
+		form = form.withBlankRows()
+	}
+	cats, err := p.h.svc.Catalog.Categories(v.Store.ID)
+	if err != nil {
+		return err
+	}
+	v.Tab, v.Title = "products", "New product"
+	if pr != nil {
+		v.Title = pr.Name
+	}
+	v.Data = productData{Form: form, Categories: cats, Product: pr, Images: p.imageRows(pr)}
+	return p.render(c, status, "product", v)
+}
+
+// newProductPage serves GET /admin/stores/{id}/products/new/.
+func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
+	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows(), nil)
+}
+
+// createProduct serves POST /admin/stores/{id}/products/.
+func (p *panel) createProduct(c *fiber.Ctx, v *view) error {
+	form, in, err := readProductForm(c)
+	if wantsVariants(c) {
+		return p.makeVariants(c, v, form, nil)
+	}
+	if err == nil {
+		var pr *app.Product
+		if pr, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(pr.ID, 10)+"/"), ok1("Product “"+pr.Name+"” created."))
+		}
+	}
+	return p.showProduct(c, v, p.formError(c, v, err), form, nil)
+}
+
+// productPage serves GET /admin/stores/{id}/products/{pid}/: the edit form.
+func (p *panel) productPage(c *fiber.Ctx, v *view) error {
+	pr, err := p.pathProduct(c, v)
+	if err != nil {
+		return err
+	}
+	return p.showProduct(c, v, fiber.StatusOK, formOfProduct(pr), pr)
+}
+
+func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
+	id, err := httpkit.PathID(c, "pid", "product")
+	if err != nil {
+		return nil, err
+	}
+	return p.h.svc.Catalog.Product(v.Store.ID, id)
+}
+
+// updateProduct serves POST /admin/stores/{id}/products/{pid}/.
+func (p *panel) updateProduct(c *fiber.Ctx, v *view) error {
+	pr, err := p.pathProduct(c, v)
+	if err != nil {
+		return err
+	}
+	form, in, err := readProductForm(c)
+	form.ID = pr.ID
+	if wantsVariants(c) {
+		return p.makeVariants(c, v, form, pr)
+	}
+	if err == nil {
+		var saved *app.Product
+		if saved, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, pr.ID, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Product saved."))
+		}
+		if app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" {
+			return err
+		}
+	}
+	return p.showProduct(c, v, p.formError(c, v, err), form, pr)
+}
+
+// deleteProduct serves POST /admin/stores/{id}/products/{pid}/delete/ {confirm=yes}.
+func (p *panel) deleteProduct(c *fiber.Ctx, v *view) error {
+	pr, err := p.pathProduct(c, v)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return p.showProduct(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfProduct(pr), pr)
+	}
+	if err := p.h.svc.Catalog.DeleteProduct(v.Store.ID, pr.ID); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "products/"), ok1("Product “"+pr.Name+"” deleted."))
+}

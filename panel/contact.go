@@ -1,0 +1,82 @@
+package panel
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+type messagesData struct {
+	Base     string
+	Messages []*app.ContactMessage
+	Pager
+}
+
+// messagesPage serves GET /admin/stores/{id}/messages/?cursor=: the contact
+// form's messages, every unread one first, then newest first.
+func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
+	st := v.Store
+	const scope = "messages:unread_first"
+	lp, err := p.listParams(c, scope, st.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Contact.List(st.ID, nil, true, lp)
+	if err != nil {
+		return err
+	}
+	base := storePath(st, "messages/")
+	v.Title, v.Tab = "Messages", "messages"
+	v.Data = messagesData{Base: base, Messages: page.Items, Pager: p.pager(base, scope, st.ID, lp, page.Next)}
+	return p.render(c, fiber.StatusOK, "messages", v)
+}
+
+// setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
+func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "mid", "contact message")
+	if err != nil {
+		return err
+	}
+	var read bool
+	switch c.FormValue("read") {
+	case "true":
+		read = true
+	case "false":
+	default:
+		return app.Invalid("read", "must be true or false")
+	}
+	if _, err := p.h.svc.Contact.SetRead(v.Store.ID, id, read); err != nil {
+		return err
+	}
+	msg := "Message #" + strconv.FormatUint(id, 10) + " marked unread."
+	if read {
+		msg = "Message #" + strconv.FormatUint(id, 10) + " marked read."
+	}
+	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1(msg))
+}
+
+// replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/
+// {message}: the answer goes to the sender by email (through the outbox) and
+// the message is marked read, in one transaction.
+func (p *panel) replyMessage(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "mid", "contact message")
+	if err != nil {
+		return err
+	}
+	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, c.FormValue("message"))
+	back := storePath(v.Store, "messages/")
+	if err != nil {
+		if httpStatus := p.formError(c, v, err); httpStatus >= 500 || app.IsNotFound(err) {
+			return err
+		}
+		msg := "Message #" + strconv.FormatUint(id, 10) + ": the reply was not sent: "
+		for _, m := range v.Fields {
+			msg += m
+		}
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: msg})
+	}
+	return p.redirect(c, v, back, ok1("Reply to "+m.Email+" queued in the outbox; message #"+strconv.FormatUint(id, 10)+" marked read."))
+}

@@ -1,0 +1,578 @@
+package panel
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// The content pages of the panel: blog posts, flash deals and bundles. Each
+// is a list (newest first, a page at a time), a form for a new one, an edit
+// form with a delete box, like the products pages.
+
+// ---- blog posts ----
+
+// postForm is the blog post form as typed.
+type postForm struct {
+	ID         uint64
+	Title      string
+	Slug       string
+	Excerpt    string
+	Content    string
+	CoverImage string
+	Author     string
+	Tags       string // comma-separated
+	Status     string
+}
+
+type postsData struct {
+	Rows []*app.BlogPost
+	Pager
+}
+
+type postData struct {
+	Form     postForm
+	Post     *app.BlogPost // nil when creating
+	Statuses []string
+}
+
+func formOfPost(bp *app.BlogPost) postForm {
+	return postForm{ID: bp.ID, Title: bp.Title, Slug: bp.Slug, Excerpt: bp.Excerpt, Content: bp.Content,
+		CoverImage: bp.CoverImage, Author: bp.Author, Tags: strings.Join(bp.Tags, ", "), Status: bp.Status}
+}
+
+func readPostForm(c *fiber.Ctx) (postForm, app.BlogPostInput) {
+	f := postForm{Title: formValue(c, "title"), Slug: formValue(c, "slug"), Excerpt: strings.Clone(c.FormValue("excerpt")),
+		Content: strings.Clone(c.FormValue("content")), CoverImage: formValue(c, "cover_image"), Author: formValue(c, "author"),
+		Tags: formValue(c, "tags"), Status: formValue(c, "status")}
+	tags := []string{}
+	for _, t := range strings.Split(f.Tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tags = append(tags, t)
+		}
+	}
+	in := app.BlogPostInput{Title: &f.Title, Slug: &f.Slug, Excerpt: &f.Excerpt, Content: &f.Content,
+		CoverImage: &f.CoverImage, Author: &f.Author, Tags: &tags, Status: &f.Status}
+	return f, in
+}
+
+// postsPage serves GET /admin/stores/{id}/blog-posts/?cursor=: every post,
+// drafts included, newest first.
+func (p *panel) postsPage(c *fiber.Ctx, v *view) error {
+	st := v.Store
+	lp, err := p.listParams(c, "blog-posts", st.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Content.Posts(st.ID, lp)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Tab = "Blog posts", "blog"
+	v.Data = postsData{Rows: page.Items, Pager: p.pager(storePath(st, "blog-posts/"), "blog-posts", st.ID, lp, page.Next)}
+	return p.render(c, fiber.StatusOK, "posts", v)
+}
+
+func (p *panel) showPost(c *fiber.Ctx, v *view, status int, form postForm, bp *app.BlogPost) error {
+	v.Tab, v.Title = "blog", "New blog post"
+	if bp != nil {
+		v.Title = bp.Title
+	}
+	v.Data = postData{Form: form, Post: bp, Statuses: []string{app.PostDraft, app.PostPublished}}
+	return p.render(c, status, "post", v)
+}
+
+// newPostPage serves GET /admin/stores/{id}/blog-posts/new/.
+func (p *panel) newPostPage(c *fiber.Ctx, v *view) error {
+	return p.showPost(c, v, fiber.StatusOK, postForm{Status: app.PostDraft}, nil)
+}
+
+// createPost serves POST /admin/stores/{id}/blog-posts/.
+func (p *panel) createPost(c *fiber.Ctx, v *view) error {
+	form, in := readPostForm(c)
+	bp, err := p.h.svc.Content.SavePost(v.Store.ID, 0, in)
+	if err != nil {
+		return p.showPost(c, v, p.formError(c, v, err), form, nil)
+	}
+	return p.redirect(c, v, storePath(v.Store, "blog-posts/"+strconv.FormatUint(bp.ID, 10)+"/"), ok1("Blog post “"+bp.Title+"” created."))
+}
+
+func (p *panel) pathPost(c *fiber.Ctx, v *view) (*app.BlogPost, error) {
+	id, err := httpkit.PathID(c, "bpid", "blog post")
+	if err != nil {
+		return nil, err
+	}
+	return p.h.svc.Content.Post(v.Store.ID, id)
+}
+
+// postPage serves GET /admin/stores/{id}/blog-posts/{bpid}/: the edit form.
+func (p *panel) postPage(c *fiber.Ctx, v *view) error {
+	bp, err := p.pathPost(c, v)
+	if err != nil {
+		return err
+	}
+	return p.showPost(c, v, fiber.StatusOK, formOfPost(bp), bp)
+}
+
+// updatePost serves POST /admin/stores/{id}/blog-posts/{bpid}/.
+func (p *panel) updatePost(c *fiber.Ctx, v *view) error {
+	bp, err := p.pathPost(c, v)
+	if err != nil {
+		return err
+	}
+	form, in := readPostForm(c)
+	form.ID = bp.ID
+	saved, err := p.h.svc.Content.SavePost(v.Store.ID, bp.ID, in)
+	if err != nil {
+		if app.IsNotFound(err) {
+			return err
+		}
+		return p.showPost(c, v, p.formError(c, v, err), form, bp)
+	}
+	return p.redirect(c, v, storePath(v.Store, "blog-posts/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Blog post saved."))
+}
+
+// deletePost serves POST /admin/stores/{id}/blog-posts/{bpid}/delete/ {confirm=yes}.
+func (p *panel) deletePost(c *fiber.Ctx, v *view) error {
+	bp, err := p.pathPost(c, v)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return p.showPost(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfPost(bp), bp)
+	}
+	if err := p.h.svc.Content.DeletePost(v.Store.ID, bp.ID); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "blog-posts/"), ok1("Blog post “"+bp.Title+"” deleted."))
+}
+
+// ---- flash deals ----
+
+// dealTimeLayout is the value of a datetime-local input; the panel reads
+// and writes it in UTC.
+const dealTimeLayout = "2006-01-02T15:04"
+
+// dealForm is the flash deal form as typed.
+type dealForm struct {
+	ID        uint64
+	Title     string
+	ProductID string
+	VariantID string
+	DealPrice string
+	StartsAt  string // datetime-local, UTC
+	EndsAt    string
+}
+
+type dealRow struct {
+	app.FlashDealView
+	State string // running, upcoming, ended
+}
+
+type dealsData struct {
+	Rows []dealRow
+	Pager
+}
+
+type dealData struct {
+	Form     dealForm
+	Deal     *dealRow // nil when creating
+	Products []*app.Product
+}
+
+// dealState names where now is in the deal's window.
+func dealState(d app.FlashDealView, now time.Time) string {
+	switch {
+	case now.Before(d.StartsAt):
+		return "upcoming"
+	case now.Before(d.EndsAt):
+		return "running"
+	}
+	return "ended"
+}
+
+func formOfDeal(d app.FlashDealView) dealForm {
+	f := dealForm{ID: d.ID, Title: d.Title, ProductID: strconv.FormatUint(d.ProductID, 10), DealPrice: d.DealPrice.String(),
+		StartsAt: d.StartsAt.UTC().Format(dealTimeLayout), EndsAt: d.EndsAt.UTC().Format(dealTimeLayout)}
+	if d.VariantID != nil {
+		f.VariantID = strconv.FormatUint(*d.VariantID, 10)
+	}
+	return f
+}
+
+// readDealForm reads the form into the service's input; the times are
+// datetime-local values taken as UTC.
+func readDealForm(c *fiber.Ctx) (dealForm, app.FlashDealInput, error) {
+	f := dealForm{Title: formValue(c, "title"), ProductID: formValue(c, "product_id"), VariantID: formValue(c, "variant_id"),
+		DealPrice: formValue(c, "deal_price"), StartsAt: formValue(c, "starts_at"), EndsAt: formValue(c, "ends_at")}
+	in := app.FlashDealInput{Title: &f.Title}
+	var v app.Validation
+	var productID, variantID uint64
+	var err error
+	if f.ProductID == "" {
+		v.Add("product_id", "is required")
+	} else if productID, err = strconv.ParseUint(f.ProductID, 10, 64); err != nil {
+		v.Add("product_id", "must be a product id")
+	}
+	in.ProductID = &productID
+	if f.VariantID != "" {
+		variantID, err = strconv.ParseUint(f.VariantID, 10, 64)
+		v.Check(err == nil, "variant_id", "must be a variant id, or empty for the whole product")
+	}
+	in.VariantID = &variantID
+	price, err := app.ParseMoney(f.DealPrice)
+	v.Check(err == nil, "deal_price", "must be an amount like 12.50")
+	in.DealPrice = &price
+	in.StartsAt = readUTCTime(&v, "starts_at", f.StartsAt)
+	in.EndsAt = readUTCTime(&v, "ends_at", f.EndsAt)
+	return f, in, v.Err()
+}
+
+// readUTCTime turns a datetime-local value (seconds optional) into RFC 3339 UTC.
+func readUTCTime(v *app.Validation, field, s string) *string {
+	if s == "" {
+		v.Add(field, "is required")
+		return nil
+	}
+	for _, layout := range []string{dealTimeLayout, dealTimeLayout + ":05", time.RFC3339} {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			out := t.UTC().Format(time.RFC3339)
+			return &out
+		}
+	}
+	v.Add(field, "must be a date and time like 2026-12-01T09:00 (UTC)")
+	return nil
+}
+
+// dealsPage serves GET /admin/stores/{id}/flash-deals/?cursor=: every deal, newest first.
+func (p *panel) dealsPage(c *fiber.Ctx, v *view) error {
+	st := v.Store
+	lp, err := p.listParams(c, "flash-deals", st.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Content.Deals(st.ID, lp)
+	if err != nil {
+		return err
+	}
+	now := p.h.svc.Now()
+	d := dealsData{Pager: p.pager(storePath(st, "flash-deals/"), "flash-deals", st.ID, lp, page.Next)}
+	for _, x := range page.Items {
+		d.Rows = append(d.Rows, dealRow{FlashDealView: x, State: dealState(x, now)})
+	}
+	v.Title, v.Tab, v.Data = "Flash deals", "deals", d
+	return p.render(c, fiber.StatusOK, "deals", v)
+}
+
+// dealProductsShown is how many products the deal form offers to pick from;
+// any other is typed by id.
+const dealProductsShown = 200
+
+func (p *panel) showDeal(c *fiber.Ctx, v *view, status int, form dealForm, d *dealRow) error {
+	page, err := p.h.svc.Catalog.AllProducts(v.Store.ID, app.ListParams{Sort: app.SortNewest, Limit: dealProductsShown})
+	if err != nil {
+		return err
+	}
+	v.Tab, v.Title = "deals", "New flash deal"
+	if d != nil {
+		v.Title = d.Title
+	}
+	v.Data = dealData{Form: form, Deal: d, Products: page.Items}
+	return p.render(c, status, "deal", v)
+}
+
+// newDealPage serves GET /admin/stores/{id}/flash-deals/new/ (?product_id= preselects).
+func (p *panel) newDealPage(c *fiber.Ctx, v *view) error {
+	now := p.h.svc.Now().UTC().Truncate(time.Hour).Add(time.Hour)
+	return p.showDeal(c, v, fiber.StatusOK, dealForm{ProductID: strings.Clone(c.Query("product_id")),
+		StartsAt: now.Format(dealTimeLayout), EndsAt: now.Add(24 * time.Hour).Format(dealTimeLayout)}, nil)
+}
+
+// createDeal serves POST /admin/stores/{id}/flash-deals/.
+func (p *panel) createDeal(c *fiber.Ctx, v *view) error {
+	form, in, err := readDealForm(c)
+	if err == nil {
+		var d app.FlashDealView
+		if d, err = p.h.svc.Content.SaveDeal(v.Store.ID, 0, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "flash-deals/"+strconv.FormatUint(d.ID, 10)+"/"), ok1("Flash deal “"+d.Title+"” created."))
+		}
+	}
+	return p.showDeal(c, v, p.formError(c, v, err), form, nil)
+}
+
+func (p *panel) pathDeal(c *fiber.Ctx, v *view) (*dealRow, error) {
+	id, err := httpkit.PathID(c, "fdid", "flash deal")
+	if err != nil {
+		return nil, err
+	}
+	d, err := p.h.svc.Content.Deal(v.Store.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &dealRow{FlashDealView: d, State: dealState(d, p.h.svc.Now())}, nil
+}
+
+// dealPage serves GET /admin/stores/{id}/flash-deals/{fdid}/: the edit form.
+func (p *panel) dealPage(c *fiber.Ctx, v *view) error {
+	d, err := p.pathDeal(c, v)
+	if err != nil {
+		return err
+	}
+	return p.showDeal(c, v, fiber.StatusOK, formOfDeal(d.FlashDealView), d)
+}
+
+// updateDeal serves POST /admin/stores/{id}/flash-deals/{fdid}/.
+func (p *panel) updateDeal(c *fiber.Ctx, v *view) error {
+	d, err := p.pathDeal(c, v)
+	if err != nil {
+		return err
+	}
+	form, in, err := readDealForm(c)
+	form.ID = d.ID
+	if err == nil {
+		var saved app.FlashDealView
+		if saved, err = p.h.svc.Content.SaveDeal(v.Store.ID, d.ID, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "flash-deals/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Flash deal saved."))
+		}
+		if app.IsNotFound(err) {
+			return err
+		}
+	}
+	return p.showDeal(c, v, p.formError(c, v, err), form, d)
+}
+
+// deleteDeal serves POST /admin/stores/{id}/flash-deals/{fdid}/delete/ {confirm=yes}.
+func (p *panel) deleteDeal(c *fiber.Ctx, v *view) error {
+	d, err := p.pathDeal(c, v)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return p.showDeal(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfDeal(d.FlashDealView), d)
+	}
+	if err := p.h.svc.Content.DeleteDeal(v.Store.ID, d.ID); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "flash-deals/"), ok1("Flash deal “"+d.Title+"” deleted."))
+}
+
+// ---- bundles ----
+
+// bundleForm is the bundle form as typed.
+type bundleForm struct {
+	ID          uint64
+	Name        string
+	Slug        string
+	Description string
+	Images      string // one URL per line
+	Price       string
+	IsActive    bool
+	Items       string // one "product_id x quantity" (or "product_id/variant_id x quantity") per line
+}
+
+type bundlesData struct {
+	Rows []app.BundleView
+	Pager
+}
+
+type bundleData struct {
+	Form       bundleForm
+	Bundle     *app.BundleView // nil when creating
+	ItemErrors []string        // the service's items[i].field errors, "line i+1: field: message"
+}
+
+func formOfBundle(b app.BundleView) bundleForm {
+	f := bundleForm{ID: b.ID, Name: b.Name, Slug: b.Slug, Description: b.Description, Images: strings.Join(b.Images, "\n"),
+		Price: b.Price.String(), IsActive: b.IsActive}
+	lines := make([]string, len(b.Items))
+	for i, it := range b.Items {
+		id := strconv.FormatUint(it.ProductID, 10)
+		if it.VariantID != nil {
+			id += "/" + strconv.FormatUint(*it.VariantID, 10)
+		}
+		lines[i] = id + " x " + strconv.FormatInt(it.Quantity, 10)
+	}
+	f.Items = strings.Join(lines, "\n")
+	return f
+}
+
+// parseBundleItems reads lines "product_id x quantity"; "product_id/variant_id"
+// names a variant and a line without "x quantity" is one unit.
+func parseBundleItems(v *app.Validation, text string) []app.BundleItem {
+	items := []app.BundleItem{}
+	var bad []string
+	n := 0
+	for _, line := range strings.Split(text, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		n++
+		item, ok := parseBundleLine(line)
+		if !ok {
+			bad = append(bad, "line "+strconv.Itoa(n)+" (“"+line+"”)")
+			continue
+		}
+		items = append(items, item)
+	}
+	if len(bad) > 0 {
+		v.Add("items", strings.Join(bad, ", ")+": write product_id x quantity, like 12 x 2, or 12/3 x 2 for variant 3")
+	}
+	return items
+}
+
+func parseBundleLine(line string) (app.BundleItem, bool) {
+	it := app.BundleItem{Quantity: 1}
+	ids, qty, found := strings.Cut(strings.ToLower(strings.ReplaceAll(line, "×", "x")), "x")
+	if found {
+		q, err := strconv.ParseInt(strings.TrimSpace(qty), 10, 64)
+		if err != nil {
+			return it, false
+		}
+		it.Quantity = q
+	}
+	pid, vid, hasVariant := strings.Cut(strings.TrimSpace(ids), "/")
+	var err error
+	if it.ProductID, err = strconv.ParseUint(strings.TrimSpace(pid), 10, 64); err != nil {
+		return it, false
+	}
+	if hasVariant {
+		if it.VariantID, err = strconv.ParseUint(strings.TrimSpace(vid), 10, 64); err != nil {
+			return it, false
+		}
+	}
+	return it, true
+}
+
+func readBundleForm(c *fiber.Ctx) (bundleForm, app.BundleInput, error) {
+	f := bundleForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
+		Images: formValue(c, "images"), Price: formValue(c, "price"), IsActive: c.FormValue("is_active") != "", Items: formValue(c, "items")}
+	in := app.BundleInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, IsActive: &f.IsActive}
+	var v app.Validation
+	price, err := app.ParseMoney(f.Price)
+	v.Check(err == nil, "price", "must be an amount like 12.50")
+	in.Price = &price
+	images := []string{}
+	for _, line := range strings.Split(f.Images, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			images = append(images, line)
+		}
+	}
+	in.Images = &images
+	items := parseBundleItems(&v, f.Items)
+	in.Items = &items
+	return f, in, v.Err()
+}
+
+// bundlesPage serves GET /admin/stores/{id}/bundles/?cursor=: every bundle, newest first.
+func (p *panel) bundlesPage(c *fiber.Ctx, v *view) error {
+	st := v.Store
+	lp, err := p.listParams(c, "bundles", st.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Content.AllBundles(st.ID, lp)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Tab = "Bundles", "bundles"
+	v.Data = bundlesData{Rows: page.Items, Pager: p.pager(storePath(st, "bundles/"), "bundles", st.ID, lp, page.Next)}
+	return p.render(c, fiber.StatusOK, "bundles", v)
+}
+
+func (p *panel) showBundle(c *fiber.Ctx, v *view, status int, form bundleForm, b *app.BundleView) error {
+	v.Tab, v.Title = "bundles", "New bundle"
+	if b != nil {
+		v.Title = b.Name
+	}
+	d := bundleData{Form: form, Bundle: b}
+	for k, m := range v.Fields {
+		if rest, found := strings.CutPrefix(k, "items["); found {
+			if i, field, ok := strings.Cut(rest, "]."); ok {
+				n, _ := strconv.Atoi(i)
+				d.ItemErrors = append(d.ItemErrors, "line "+strconv.Itoa(n+1)+": "+field+" "+m)
+			}
+		}
+	}
+	sort.Strings(d.ItemErrors)
+	v.Data = d
+	return p.render(c, status, "bundle", v)
+}
+
+// newBundlePage serves GET /admin/stores/{id}/bundles/new/.
+func (p *panel) newBundlePage(c *fiber.Ctx, v *view) error {
+	return p.showBundle(c, v, fiber.StatusOK, bundleForm{IsActive: true, Price: "0.00"}, nil)
+}
+
+// createBundle serves POST /admin/stores/{id}/bundles/.
+func (p *panel) createBundle(c *fiber.Ctx, v *view) error {
+	form, in, err := readBundleForm(c)
+	if err == nil {
+		var b app.BundleView
+		if b, err = p.h.svc.Content.SaveBundle(v.Store.ID, 0, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "bundles/"+strconv.FormatUint(b.ID, 10)+"/"), ok1("Bundle “"+b.Name+"” created."))
+		}
+	}
+	return p.showBundle(c, v, p.formError(c, v, err), form, nil)
+}
+
+func (p *panel) pathBundle(c *fiber.Ctx, v *view) (*app.BundleView, error) {
+	id, err := httpkit.PathID(c, "buid", "bundle")
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.h.svc.Content.BundleByID(v.Store.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// bundlePage serves GET /admin/stores/{id}/bundles/{buid}/: the edit form.
+func (p *panel) bundlePage(c *fiber.Ctx, v *view) error {
+	b, err := p.pathBundle(c, v)
+	if err != nil {
+		return err
+	}
+	return p.showBundle(c, v, fiber.StatusOK, formOfBundle(*b), b)
+}
+
+// updateBundle serves POST /admin/stores/{id}/bundles/{buid}/.
+func (p *panel) updateBundle(c *fiber.Ctx, v *view) error {
+	b, err := p.pathBundle(c, v)
+	if err != nil {
+		return err
+	}
+	form, in, err := readBundleForm(c)
+	form.ID = b.ID
+	if err == nil {
+		var saved app.BundleView
+		if saved, err = p.h.svc.Content.SaveBundle(v.Store.ID, b.ID, in); err == nil {
+			return p.redirect(c, v, storePath(v.Store, "bundles/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Bundle saved."))
+		}
+		if app.IsNotFound(err) {
+			return err
+		}
+	}
+	return p.showBundle(c, v, p.formError(c, v, err), form, b)
+}
+
+// deleteBundle serves POST /admin/stores/{id}/bundles/{buid}/delete/ {confirm=yes}.
+func (p *panel) deleteBundle(c *fiber.Ctx, v *view) error {
+	b, err := p.pathBundle(c, v)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return p.showBundle(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfBundle(*b), b)
+	}
+	if err := p.h.svc.Content.DeleteBundle(v.Store.ID, b.ID); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "bundles/"), ok1("Bundle “"+b.Name+"” deleted."))
+}

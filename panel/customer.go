@@ -1,0 +1,97 @@
+package panel
+
+import (
+	"net/url"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+type customersData struct {
+	Base      string
+	Customers []app.Profile
+	Pager
+}
+
+// customersPage serves GET /admin/stores/{id}/customers/?cursor=: the
+// store's customer accounts, newest first, read-only.
+func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
+	st := v.Store
+	lp, err := p.listParams(c, "customers", st.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Customers.List(st.ID, lp)
+	if err != nil {
+		return err
+	}
+	base := storePath(st, "customers/")
+	d := customersData{Base: base, Pager: p.pager(base, "customers", st.ID, lp, page.Next)}
+	for _, cu := range page.Items {
+		d.Customers = append(d.Customers, cu.Profile())
+	}
+	v.Title, v.Tab, v.Data = "Customers", "customers", d
+	return p.render(c, fiber.StatusOK, "customers", v)
+}
+
+type customerData struct {
+	Base       string
+	Profile    app.Profile
+	Detail     app.CustomerDetail
+	Products   map[uint64]string // names of the reviewed products ("" when deleted)
+	Limit      int
+	OrdersPage bool   // a page of orders after the newest
+	NextOrders string // the link to the next page of orders ("" on the last)
+}
+
+// customerPage serves GET /admin/stores/{id}/customers/{cuid}/?orders=: the
+// profile with a page of the customer's orders (20, newest first; orders= is
+// the cursor of a later page), the newest tickets and reviews and every
+// address.
+func (p *panel) customerPage(c *fiber.Ctx, v *view) error {
+	id, err := httpkit.PathID(c, "cuid", "customer")
+	if err != nil {
+		return err
+	}
+	var after *app.Cursor
+	if cv := c.Query("orders"); cv != "" {
+		if after, err = p.h.cursors.Decode(customerOrdersScope(id), v.Store.ID, app.SortNewest, cv); err != nil {
+			return err
+		}
+	}
+	d, err := p.h.svc.Customers.Detail(v.Store.ID, id, after)
+	if err != nil {
+		return err
+	}
+	names := map[uint64]string{}
+	for _, r := range d.Reviews {
+		if _, seen := names[r.ProductID]; r.ProductID == 0 || seen {
+			continue
+		}
+		names[r.ProductID] = ""
+		if pr, err := p.h.svc.Catalog.Product(v.Store.ID, r.ProductID); err == nil {
+			names[r.ProductID] = pr.Name
+		} else if !app.IsNotFound(err) {
+			return err
+		}
+	}
+	prof := d.Customer.Profile()
+	v.Title, v.Tab = prof.Email, "customers"
+	data := customerData{Base: storePath(v.Store, "customers/"), Profile: prof, Detail: d, Products: names, Limit: app.CustomerDetailItems,
+		OrdersPage: after != nil}
+	if d.NextOrders != nil {
+		data.NextOrders = storePath(v.Store, "customers/"+strconv.FormatUint(id, 10)+"/") + "?orders=" +
+			url.QueryEscape(p.h.cursors.Encode(customerOrdersScope(id), v.Store.ID, d.NextOrders)) + "#orders"
+	}
+	v.Data = data
+	return p.render(c, fiber.StatusOK, "customer", v)
+}
+
+// customerOrdersScope is the cursor scope of a customer's orders: a cursor
+// of one customer's list is refused on another's.
+func customerOrdersScope(customerID uint64) string {
+	return "panel:customer_orders:" + strconv.FormatUint(customerID, 10)
+}

@@ -1,0 +1,81 @@
+package panel
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// seller is the invoice's and packing slip's seller block: the shop's name,
+// address, email and phone from its settings (identity: store.*), and its
+// tax id (taxes.tax_id).
+type seller struct {
+	Name, Address, Email, Phone, TaxID string
+}
+
+// printData is what the invoice and packing slip templates get; with
+// Credit, the invoice sheet prints that credit note of the order instead.
+type printData struct {
+	Order  *app.Order
+	Seller seller
+	Credit *app.CreditNote
+}
+
+// storeSeller reads the seller block from the store's configuration; the
+// panel's store name stands in for a missing shop name.
+func storeSeller(st *app.Store) seller {
+	var cfg struct {
+		Store struct {
+			Name, Address, Email, Phone string
+		} `json:"store"`
+		Taxes struct {
+			TaxID string `json:"tax_id"`
+		} `json:"taxes"`
+	}
+	_ = json.Unmarshal(st.Config, &cfg) // a config of another shape: no block, only the name
+	s := seller{Name: cfg.Store.Name, Address: cfg.Store.Address, Email: cfg.Store.Email, Phone: cfg.Store.Phone, TaxID: cfg.Taxes.TaxID}
+	if s.Name == "" {
+		s.Name = st.Name
+	}
+	return s
+}
+
+// orderPrint serves GET .../orders/{oid}/invoice/ and .../packing-slip/:
+// printable pages (print CSS hides the panel around them) with the seller
+// block and a Print button. invoice/?credit_note={number} prints one of the
+// order's credit notes (unknown: 404).
+func (p *panel) orderPrint(page string) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		o, err := p.pathOrder(c, v)
+		if err != nil {
+			return err
+		}
+		title := "Invoice"
+		if page == "packing" {
+			title = "Packing slip"
+		}
+		v.Title, v.Tab = title+" · order #"+strconv.FormatUint(o.ID, 10), "orders"
+		d := printData{Order: o, Seller: storeSeller(v.Store)}
+		if n := c.Query("credit_note"); n != "" && page == "invoice" {
+			if d.Credit = creditNote(o, n); d.Credit == nil {
+				return app.NotFound("credit note")
+			}
+			v.Title = "Credit note " + n + " · order #" + strconv.FormatUint(o.ID, 10)
+		}
+		v.Data = d
+		return p.render(c, fiber.StatusOK, page, v)
+	}
+}
+
+// creditNote is the order's credit note numbered n, or nil.
+func creditNote(o *app.Order, n string) *app.CreditNote {
+	for i := range o.CreditNotes {
+		if o.CreditNotes[i].Number == n {
+			return &o.CreditNotes[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package panel
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// requestKind is one kind of post-order request as the panel shows it.
+type requestKind struct {
+	Kind  string // app.KindCancellation, app.KindRefund
+	path  string // under the store: "cancellations"
+	Label string // "Cancellation"
+}
+
+func (k requestKind) Refund() bool { return k.Kind == app.KindRefund }
+
+var requestKinds = []requestKind{
+	{Kind: app.KindCancellation, path: "cancellations", Label: "Cancellation"},
+	{Kind: app.KindRefund, path: "refunds", Label: "Refund"},
+}
+
+var requestStatuses = []string{app.RequestPending, app.RequestApproved, app.RequestRejected}
+
+type requestsData struct {
+	Kind     requestKind
+	Base     string // the list's path
+	Requests []*app.Request
+	Filter   statusFilter
+	Pager
+}
+
+// requestsPage serves GET /admin/stores/{id}/cancellations/ and refunds/
+// (?status=PENDING by default, APPROVED, REJECTED or all; ?cursor=).
+func (p *panel) requestsPage(k requestKind) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		st := v.Store
+		base := storePath(st, k.path+"/")
+		f, err := readStatusFilter(c, base, app.RequestPending, requestStatuses)
+		if err != nil {
+			return err
+		}
+		scope := k.path + ":" + f.Value
+		lp, err := p.listParams(c, scope, st.ID)
+		if err != nil {
+			return err
+		}
+		page, err := p.h.svc.Requests.List(st.ID, k.Kind, f.Status, lp)
+		if err != nil {
+			return err
+		}
+		v.Title, v.Tab = k.Label+" requests", k.path
+		v.Data = requestsData{Kind: k, Base: base, Requests: page.Items, Filter: f,
+			Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+		return p.render(c, fiber.StatusOK, "requests", v)
+	}
+}
+
+// decisionForm is the approve/reject form as typed.
+type decisionForm struct {
+	Action       string // approve, reject: the form that was sent
+	AdminNote    string
+	RefundMethod string
+}
+
+type requestData struct {
+	Kind          requestKind
+	Base          string
+	Request       *app.Request
+	Order         *app.Order
+	Customer      *app.Customer // nil when the account is gone
+	ReviewedBy    string        // the deciding admin's email, or ""
+	RefundMethods []string
+	Form          decisionForm
+}
+
+// requestPage serves GET /admin/stores/{id}/cancellations/{rid}/ and
+// refunds/{rid}/: the request, its order and the decision forms.
+func (p *panel) requestPage(k requestKind) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		r, err := p.pathRequest(c, v, k)
+		if err != nil {
+			return err
+		}
+		return p.showRequest(c, v, fiber.StatusOK, k, r, decisionForm{RefundMethod: app.RefundOriginalMethod})
+	}
+}
+
+func (p *panel) pathRequest(c *fiber.Ctx, v *view, k requestKind) (*app.Request, error) {
+	id, err := httpkit.PathID(c, "rid", k.Kind+" request")
+	if err != nil {
+		return nil, err
+	}
+	return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
+}
+
+func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {
+	d := requestData{Kind: k, Base: storePath(v.Store, k.path+"/"), Request: r, RefundMethods: app.RefundMethods, Form: form}
+	det, err := p.h.svc.Requests.Detail(v.Store.ID, r)
+	if err != nil {
+		return err
+	}
+	d.Order, d.Customer, d.ReviewedBy = det.Order, det.Customer, det.ReviewedBy
+	v.Title, v.Tab, v.Data = k.Label+" request #"+strconv.FormatUint(r.ID, 10), k.path, d
+	return p.render(c, status, "request", v)
+}
+
+// decideRequest serves POST .../cancellations/{rid}/approve/ and .../reject/
+// (and the same under refunds/) {admin_note, refund_method (refund approval)}.
+func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		r, err := p.pathRequest(c, v, k)
+		if err != nil {
+			return err
+		}
+		form := decisionForm{Action: "reject", AdminNote: formValue(c, "admin_note"), RefundMethod: formValue(c, "refund_method")}
+		if approve {
+			form.Action = "approve"
+		}
+		in := app.DecisionInput{AdminNote: form.AdminNote}
+		if approve && k.Refund() {
+			in.RefundMethod = form.RefundMethod
+		}
+		decided, err := p.h.svc.Requests.DecideBy(v.Store.ID, k.Kind, r.ID, v.Admin, approve, in)
+		if err != nil {
+			if app.IsNotFound(err) {
+				return err
+			}
+			if cur, gerr := p.h.svc.Requests.Get(v.Store.ID, k.Kind, r.ID); gerr == nil {
+				r = cur // show what another admin may have decided meanwhile
+			}
+			return p.showRequest(c, v, p.formError(c, v, err), k, r, form)
+		}
+		verb := "rejected"
+		if approve {
+			verb = "approved"
+		}
+		return p.redirect(c, v, storePath(v.Store, k.path+"/"+strconv.FormatUint(decided.ID, 10)+"/"),
+			ok1(k.Label+" request #"+strconv.FormatUint(decided.ID, 10)+" "+verb+". The customer was told by email."))
+	}
+}

@@ -1,0 +1,325 @@
+package panel
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit/pagekit"
+)
+
+// cookieGone is an Expires in the past: the browser deletes the cookie.
+var cookieGone = time.Unix(1, 0).UTC()
+
+const (
+	sessionCookie = "sf_admin"       // the session id
+	loginCookie   = "sf_admin_login" // the login form's CSRF seed, before there is a session
+)
+
+// session is one logged-in browser. The id lives only in the cookie; the
+// server keys sessions by its SHA-256.
+type session struct {
+	adminID uint64
+	version uint64 // the admin's TokenVersion at login: a password change ends the session
+	expires time.Time
+	flash   *flash
+}
+
+// sessions are the panel's logins with an absolute lifetime: in memory, or,
+// when the database is shared by several processes (app.SharedState), in the
+// database, so that a browser's requests may land on any process.
+type sessions struct {
+	now    func() time.Time
+	ttl    time.Duration
+	shared app.SharedState // nil: memory only
+
+	mu sync.Mutex
+	m  map[[32]byte]*session
+}
+
+func newSessions(now func() time.Time, ttl time.Duration, shared app.SharedState) *sessions {
+	return &sessions{now: now, ttl: ttl, shared: shared, m: map[[32]byte]*session{}}
+}
+
+func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
+
+// sharedKind names the panel sessions in app.SharedState.
+const sharedKind = "admin_panel_session"
+
+// storedSession is a session as stored in app.SharedState.
+type storedSession struct {
+	AdminID uint64 `json:"admin_id"`
+	Version uint64 `json:"version"`
+	Flash   *flash `json:"flash,omitempty"`
+}
+
+func (s *sessions) put(k [32]byte, sess *session) bool {
+	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, Flash: sess.flash})
+	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
+}
+
+func (s *sessions) load(k [32]byte) (*session, bool) {
+	b, exp, found, err := s.shared.GetShared(sharedKind, string(k[:]))
+	var st storedSession
+	if err != nil || !found || json.Unmarshal(b, &st) != nil {
+		return nil, false
+	}
+	return &session{adminID: st.AdminID, version: st.Version, expires: exp, flash: st.Flash}, true
+}
+
+// create starts a session for an admin and returns its id. After
+// AdminService.ChangePassword, call it with the returned user to keep the
+// browser that made the change logged in (every older session has ended).
+func (s *sessions) create(u *app.AdminUser) string {
+	id := app.RandomHex(32)
+	now := s.now()
+	sess := &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)}
+	if s.shared != nil {
+		_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
+		s.put(sessionKey(id), sess)
+		return id
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, old := range s.m { // sweep: logins are rare, the map stays small
+		if !now.Before(old.expires) {
+			delete(s.m, k)
+		}
+	}
+	s.m[sessionKey(id)] = sess
+	return id
+}
+
+// get returns a copy of a live session.
+func (s *sessions) get(id string) (session, bool) {
+	if len(id) != 64 {
+		return session{}, false
+	}
+	k := sessionKey(id)
+	if s.shared != nil {
+		sess, found := s.load(k)
+		if !found {
+			return session{}, false
+		}
+		if !s.now().Before(sess.expires) {
+			_ = s.shared.DeleteShared(sharedKind, string(k[:]))
+			return session{}, false
+		}
+		return *sess, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, found := s.m[k]
+	if !found {
+		return session{}, false
+	}
+	if !s.now().Before(sess.expires) {
+		delete(s.m, k)
+		return session{}, false
+	}
+	return *sess, true
+}
+
+func (s *sessions) drop(id string) {
+	k := sessionKey(id)
+	if s.shared != nil {
+		_ = s.shared.DeleteShared(sharedKind, string(k[:]))
+		return
+	}
+	s.mu.Lock()
+	delete(s.m, k)
+	s.mu.Unlock()
+}
+
+// dropAdmin ends every session of an admin user (deleted account; a session
+// of an older token version also ends at its next request, see authed).
+func (s *sessions) dropAdmin(adminID uint64) {
+	if s.shared != nil {
+		_ = s.shared.DeleteSharedOf(sharedKind, adminID)
+		return
+	}
+	s.mu.Lock()
+	for k, sess := range s.m {
+		if sess.adminID == adminID {
+			delete(s.m, k)
+		}
+	}
+	s.mu.Unlock()
+}
+
+func (s *sessions) setFlash(id string, f *flash) {
+	k := sessionKey(id)
+	if s.shared != nil {
+		if sess, found := s.load(k); found {
+			sess.flash = f
+			s.put(k, sess)
+		}
+		return
+	}
+	s.mu.Lock()
+	if sess, found := s.m[k]; found {
+		sess.flash = f
+	}
+	s.mu.Unlock()
+}
+
+func (s *sessions) popFlash(id string) *flash {
+	k := sessionKey(id)
+	if s.shared != nil {
+		sess, found := s.load(k)
+		if !found || sess.flash == nil {
+			return nil
+		}
+		f := sess.flash
+		sess.flash = nil
+		s.put(k, sess)
+		return f
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, found := s.m[k]
+	if !found {
+		return nil
+	}
+	f := sess.flash
+	sess.flash = nil
+	return f
+}
+
+// tokenEqual compares a submitted token (a login ticket) in constant time.
+func tokenEqual(got, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// loginSeed is the login form's CSRF seed cookie, before there is a
+// session; the form's token is bound to it (pagekit.CSRF), so a cookie
+// planted by someone else does not give them a valid form.
+var loginSeed = pagekit.SeedCookie{Name: loginCookie, Path: "/admin", MaxAge: time.Hour}
+
+type loginData struct {
+	Email     string
+	Next      string
+	LoggedOut bool
+	// Ticket, when set, makes the page the second step: the account's
+	// TOTP or recovery code (the ticket proves the password was right).
+	Ticket string
+}
+
+// deviceCookie holds the admin's device token (takeLogin): failures from
+// elsewhere never lock this browser out.
+const deviceCookie = "sf_admin_device"
+
+// totpTicket signs "the password of email was right" for the second step
+// of a login started with the login form of seed, valid until exp.
+func (p *panel) totpTicket(email, seed string, exp int64) string {
+	m := hmac.New(sha256.New, p.loginKey)
+	m.Write([]byte("panel-totp\x00" + email + "\x00" + seed + "\x00" + strconv.FormatInt(exp, 10)))
+	return strconv.FormatInt(exp, 10) + "." + hex.EncodeToString(m.Sum(nil))
+}
+
+// ticketOK checks a second-step ticket of email (five minutes).
+func (p *panel) ticketOK(ticket, email, seed string) bool {
+	expS, _, _ := strings.Cut(ticket, ".")
+	exp, err := strconv.ParseInt(expS, 10, 64)
+	return err == nil && p.h.svc.Now().Unix() <= exp && tokenEqual(ticket, p.totpTicket(email, seed, exp))
+}
+
+// loginPage serves GET /admin/login/.
+func (p *panel) loginPage(c *fiber.Ctx) error {
+	securityHeaders(c)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if _, found := p.sessions.get(c.Cookies(sessionCookie)); found {
+		return c.Redirect(safeNext(c.Query("next")), fiber.StatusSeeOther)
+	}
+	v := &view{Title: "Log in", Data: loginData{Next: safeNext(c.Query("next")), LoggedOut: c.Query("out") == "1"}}
+	return p.showLogin(c, v, fiber.StatusOK)
+}
+
+// showLogin renders the login form with a CSRF token bound to the seed cookie.
+func (p *panel) showLogin(c *fiber.Ctx, v *view, status int) error {
+	v.CSRF = p.csrf.Token("panel-login", loginSeed.Ensure(c))
+	if err := p.render(c, status, "login", v); err != nil {
+		return p.fail(c, v, err)
+	}
+	return nil
+}
+
+// loginPost serves POST /admin/login/ {csrf, email, password, next}.
+func (p *panel) loginPost(c *fiber.Ctx) error {
+	securityHeaders(c)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	seed, found := loginSeed.Get(c)
+	if !found || !p.csrf.FormOK(c, "panel-login", seed) {
+		return p.errorPage(c, &view{}, fiber.StatusForbidden, "The login form has expired. Reload the login page and try again.")
+	}
+	email := app.NormalizeEmail(c.FormValue("email"))
+	next := safeNext(c.FormValue("next"))
+	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
+	ip := p.h.proxies.ClientIP(c)
+	in := app.LoginRequest{Email: email, Password: c.FormValue("password"), IP: ip, Device: c.Cookies(deviceCookie),
+		TOTPCode: strings.TrimSpace(c.FormValue("totp_code")), RecoveryCode: strings.TrimSpace(c.FormValue("recovery_code"))}
+	var r *app.AdminLogin
+	var err error
+	if ticket := c.FormValue("ticket"); ticket != "" {
+		if !p.ticketOK(ticket, email, seed) {
+			return p.showLogin(c, v.withError("The login has expired. Log in again."), fiber.StatusUnauthorized)
+		}
+		r, err = p.h.svc.Admins.LoginSecondStep(in)
+		if app.ErrorCode(err) == app.EInvalidCreds || app.ErrorCode(err) == app.ETOTPRequired {
+			v.Data = loginData{Email: strings.Clone(email), Next: next, Ticket: strings.Clone(ticket)}
+			return p.showLogin(c, v.withError("Wrong or already used code."), fiber.StatusUnauthorized)
+		}
+	} else {
+		r, err = p.h.svc.Admins.LoginWith(in)
+	}
+	if app.ErrorCode(err) == app.ETOTPRequired {
+		v.Data = loginData{Email: strings.Clone(email), Next: next, Ticket: p.totpTicket(email, seed, p.h.svc.Now().Add(5*time.Minute).Unix())}
+		return p.showLogin(c, v, fiber.StatusOK)
+	}
+	if err != nil {
+		var ae *app.Error
+		switch {
+		case errors.As(err, &ae) && ae.Code == app.ERateLimited:
+			mins := (ae.RetryAfter + 59) / 60
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
+			return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
+		case app.ErrorCode(err) == app.EInvalidCreds:
+			p.h.log.Warn("admin panel login failed", "ip", ip)
+			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
+		}
+		return p.showLogin(c, v, p.formError(c, v, err))
+	}
+	u := r.User
+	pagekit.SetCookie(c, fiber.Cookie{Name: deviceCookie, Value: r.Device, Path: "/admin", Expires: r.DeviceExpiresAt}, false)
+	if p.h.svc.Admins.MustEnrolTOTP(u, p.h.svc.Stores.Get) {
+		next = "/admin/totp/"
+	}
+	// A browser-session cookie: the server ends the session after its lifetime.
+	id := p.sessions.create(u)
+	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin"}, false)
+	pagekit.SetCookie(c, fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
+	p.h.log.Info("admin panel login", "admin_id", u.ID)
+	return c.Redirect(next, fiber.StatusSeeOther)
+}
+
+// logout serves POST /admin/logout/.
+func (p *panel) logout(c *fiber.Ctx, v *view) error {
+	p.sessions.drop(v.sid)
+	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
+	return c.Redirect("/admin/login/?out=1", fiber.StatusSeeOther)
+}
+
+func (v *view) withError(msg string) *view {
+	v.Error = msg
+	return v
+}

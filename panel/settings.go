@@ -1,0 +1,628 @@
+package panel
+
+import (
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+// The store settings pages: the configuration as forms, one section a page,
+// each saved as a JSON merge patch of its keys only (so a form never touches
+// what it does not show), plus the raw JSON editor as the "advanced" section.
+
+// settingsSections are the sections, in the order of the sub-navigation.
+var settingsSections = []tab{
+	{Key: "identity", Label: "Identity"},
+	{Key: "theme", Label: "Theme"},
+	{Key: "navigation", Label: "Navigation"},
+	{Key: "shop", Label: "Shop window"},
+	{Key: "delivery", Label: "Delivery"},
+	{Key: "payment-methods", Label: "Payment methods"},
+	{Key: "taxes", Label: "Taxes and invoices"}, // settings_tax.go
+	{Key: "origins", Label: "CORS origins"},
+	{Key: "advanced", Label: "Advanced (JSON)"},
+	{Key: "history", Label: "History"}, // its own page: panel_settings_history.go
+}
+
+// identityFields are the text fields of the identity form: the config key
+// path ("store.email") and its label.
+var identityFields = []struct{ Key, Label, Hint string }{
+	{"store.name", "Shop name", "shown on the storefront (the panel's store name is separate)"},
+	{"store.description", "Description", ""},
+	{"store.logo", "Logo URL", "an http(s) URL"},
+	{"store.email", "Contact email", ""},
+	{"store.phone", "Phone", ""},
+	{"store.address", "Address", ""},
+	{"store.currency_symbol", "Currency symbol", "such as $ or €"},
+	{"seo.title", "Page title (SEO)", ""},
+	{"seo.description", "Meta description (SEO)", ""},
+	{"seo.keywords", "Keywords (SEO)", "separated by commas"},
+}
+
+// themeFields are the theme form's text fields (top-level string keys).
+var themeFields = []struct{ Key, Label string }{
+	{"template", "Template"}, {"business_type", "Business type"}, {"header_layout", "Header layout"},
+	{"footer_layout", "Footer layout"}, {"product_card_layout", "Product card layout"},
+	{"product_grid_layout", "Product grid layout"}, {"product_detail_layout", "Product detail layout"},
+}
+
+// shopFields are the shop window form's fields (config key paths): its
+// home page, footer and content pages. Long ones are text areas.
+var shopFields = []struct {
+	Key, Label, Hint string
+	Long             bool
+}{
+	{"hero.title", "Banner title", "the home page's heading (the shop name when empty)", false},
+	{"hero.subtitle", "Banner text", "", false},
+	{"hero.image", "Banner image URL", "an http(s) URL or a path", false},
+	{"hero.cta_label", "Banner button label", "", false},
+	{"hero.cta_url", "Banner button link", "a path like /categories/1/shoes/ or an http(s) URL", false},
+	{"home.featured", "Featured products", "product slugs separated by commas (the newest products when empty)", false},
+	{"home.sections", "Home page sections", "in order, separated by commas: hero, banners, featured, deals, categories, bundles, posts", false},
+	{"footer.text", "Footer text", "", false},
+	{"pages.about", "About us page", "blank lines separate paragraphs; empty: no page", true},
+	{"pages.shipping", "Shipping and returns page", "", true},
+	{"pages.terms", "Terms and conditions page", "", true},
+	{"pages.privacy", "Privacy policy page", "", true},
+}
+
+// maxShopField bounds a shop window field (a content page may be long).
+func maxShopField(long bool) int {
+	if long {
+		return 20000
+	}
+	return 2000
+}
+
+// settingsRow is one row of a row form (navigation, delivery options).
+type settingsRow struct {
+	Cells  map[string]string
+	Extra  string // the entry's other keys as JSON, carried through the form
+	Delete bool
+}
+
+// methodRow is one payment method of the payment methods form.
+type methodRow struct {
+	Code, Name, Description string
+	Offered                 bool
+	Extra                   string
+}
+
+type settingsData struct {
+	Section  string
+	Sections []tab
+	// identity and theme: values by key path
+	Values   map[string]string
+	Identity any
+	Theme    any
+	Rows     []settingsRow // navigation, delivery
+	Methods  []methodRow
+	Allowed  string // one origin per line
+	Domains  string // the shop's custom domains, one per line
+	Shop     any
+	Taxes    any // taxFields
+	Callback string
+	Config   string // the advanced editor's text
+	// ErrLine and ErrCol point at a JSON syntax error in Config (1-based; 0: none).
+	ErrLine, ErrCol int
+	// Removes are the changes of a save that removes keys, to confirm.
+	Removes []historyLine
+}
+
+// blankSettingsRows is how many empty rows a row form offers.
+const blankSettingsRows = 3
+
+// settingsIndex serves GET /admin/stores/{id}/settings/: the first section.
+func (p *panel) settingsIndex(c *fiber.Ctx, v *view) error {
+	return c.Redirect(storePath(v.Store, "settings/identity/"), fiber.StatusSeeOther)
+}
+
+func settingsSection(c *fiber.Ctx) (string, error) {
+	s := c.Params("section")
+	for _, t := range settingsSections {
+		if t.Key == s {
+			return t.Key, nil
+		}
+	}
+	return "", app.NotFound("settings section")
+}
+
+// settingsPage serves GET /admin/stores/{id}/settings/{section}/.
+func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
+	section, err := settingsSection(c)
+	if err != nil {
+		return err
+	}
+	d := settingsFromConfig(v.Store.Config, section)
+	d.Allowed = strings.Join(v.Store.AllowedOrigins, "\n")
+	d.Domains = strings.Join(v.Store.Domains, "\n")
+	return p.showSettings(c, v, fiber.StatusOK, d)
+}
+
+func (p *panel) showSettings(c *fiber.Ctx, v *view, status int, d settingsData) error {
+	d.Identity, d.Theme, d.Shop, d.Taxes = identityFields, themeFields, shopFields, taxFields
+	d.Sections = slices.DeleteFunc(slices.Clone(settingsSections), func(t tab) bool { // the sections the admin may open
+		p, _ := app.StoreRoutePerm("GET", []string{"settings", t.Key})
+		return !v.Admin.Has(p)
+	})
+	for _, t := range settingsSections {
+		if t.Key == d.Section {
+			v.Title = "Settings: " + t.Label
+		}
+	}
+	v.Tab, v.Data = "settings", d
+	return p.render(c, status, "settings", v)
+}
+
+// saveSettings serves POST /admin/stores/{id}/settings/{section}/: the
+// section's form as a merge patch of its keys; a refused form is shown
+// again as typed, with the problems.
+func (p *panel) saveSettings(c *fiber.Ctx, v *view) error {
+	section, err := settingsSection(c)
+	if err != nil {
+		return err
+	}
+	var d settingsData
+	var patch []byte
+	if section == "advanced" {
+		d = settingsData{Section: section, Config: formValue(c, "config")}
+		patch, err = configPatch(v.Store.Config, d.Config)
+		if err != nil {
+			var m map[string]any
+			d.ErrLine, d.ErrCol = jsonErrorPosition(d.Config, decodeJSONNumbers([]byte(d.Config), &m))
+		} else {
+			d.Removes, err = removalGuard(c, v.Store.Config, patch)
+		}
+	} else {
+		d, patch, err = readSettingsForm(c, v.Store.Config, section)
+	}
+	ch := app.StoreChange{Config: patch}
+	if err == nil && section == "origins" {
+		if list := lines(d.Allowed); !slices.Equal(list, v.Store.AllowedOrigins) {
+			ch.AllowedOrigins = &list
+		}
+	}
+	if err == nil && section == "shop" && v.MayChange(app.SettingDomains) { // the field is disabled for others
+		if list := lines(d.Domains); !slices.Equal(list, v.Store.Domains) {
+			ch.Domains = &list
+		}
+	}
+	changed := patch != nil || ch.AllowedOrigins != nil || ch.Domains != nil
+	if err == nil && changed {
+		_, err = p.h.svc.Stores.Change(v.Store.ID, ch, v.Admin) // the form's parts in one change
+	}
+	if err != nil {
+		status := p.formError(c, v, err)
+		if status >= 500 {
+			return err
+		}
+		return p.showSettings(c, v, status, d)
+	}
+	msg := "Settings saved."
+	if !changed {
+		msg = "Nothing changed."
+	}
+	return p.redirect(c, v, storePath(v.Store, "settings/"+section+"/"), ok1(msg))
+}
+
+// configMap decodes a stored configuration (numbers kept exact).
+func configMap(raw []byte) map[string]any {
+	var m map[string]any
+	if err := decodeJSONNumbers(raw, &m); err != nil || m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// lookupString reads "a.b" or "a" from the config as a string ("" otherwise).
+func lookupString(cfg map[string]any, path string) string {
+	top, sub, nested := strings.Cut(path, ".")
+	if !nested {
+		s, _ := cfg[top].(string)
+		return s
+	}
+	m, _ := cfg[top].(map[string]any)
+	s, _ := m[sub].(string)
+	return s
+}
+
+// objects returns the config key's array of objects.
+func objects(cfg map[string]any, key string) []map[string]any {
+	arr, _ := cfg[key].([]any)
+	out := make([]map[string]any, 0, len(arr))
+	for _, e := range arr {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// cellString is an entry's value as the form shows it.
+func cellString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// extraJSON is the entry without the keys the form shows, as JSON ("" when
+// nothing is left).
+func extraJSON(m map[string]any, shown ...string) string {
+	rest := map[string]any{}
+	for k, v := range m {
+		if !slices.Contains(shown, k) {
+			rest[k] = v
+		}
+	}
+	if len(rest) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(rest)
+	return string(b)
+}
+
+var rowColumns = map[string][]string{"navigation": {"label", "url"}, "delivery": {"id", "name", "fee"}}
+
+// settingsFromConfig fills the section's form from the stored configuration.
+func settingsFromConfig(raw []byte, section string) settingsData {
+	cfg := configMap(raw)
+	d := settingsData{Section: section, Values: map[string]string{}}
+	switch section {
+	case "identity":
+		for _, f := range identityFields {
+			d.Values[f.Key] = lookupString(cfg, f.Key)
+		}
+		d.Values["store.logo_display"] = lookupString(cfg, "store.logo_display")
+		d.Values["store.logo_size"] = lookupString(cfg, "store.logo_size")
+		if b, _ := cfg["email_otp_enabled"].(bool); b {
+			d.Values["email_otp_enabled"] = "on"
+		}
+	case "shop":
+		for _, f := range shopFields {
+			d.Values[f.Key] = lookupString(cfg, f.Key)
+		}
+	case "theme":
+		for _, f := range themeFields {
+			d.Values[f.Key] = lookupString(cfg, f.Key)
+		}
+		d.Values["theme_color"] = lookupString(cfg, "theme_color")
+	case "navigation", "delivery":
+		key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
+		cols := rowColumns[section]
+		for _, m := range objects(cfg, key) {
+			r := settingsRow{Cells: map[string]string{}, Extra: extraJSON(m, cols...)}
+			for _, col := range cols {
+				r.Cells[col] = cellString(m[col])
+			}
+			d.Rows = append(d.Rows, r)
+		}
+		d.Rows = withBlankRows(d.Rows, cols)
+	case "payment-methods":
+		d.Methods = methodRows(cfg)
+	case "taxes":
+		taxesFromConfig(cfg, &d)
+	case "origins":
+		d.Callback = strings.Join(strings.Fields(stringList(cfg["callback_origins"])), "\n")
+	case "advanced":
+		d.Config = prettyJSON(raw)
+	}
+	return d
+}
+
+func stringList(v any) string {
+	arr, _ := v.([]any)
+	var b strings.Builder
+	for _, e := range arr {
+		if s, ok := e.(string); ok {
+			b.WriteString(s + "\n")
+		}
+	}
+	return b.String()
+}
+
+func withBlankRows(rows []settingsRow, cols []string) []settingsRow {
+	for range blankSettingsRows {
+		r := settingsRow{Cells: map[string]string{}}
+		for _, col := range cols {
+			r.Cells[col] = ""
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// methodRows lists every payment method the server knows, offered or not,
+// with the stored entry's name, description and other keys.
+func methodRows(cfg map[string]any) []methodRow {
+	stored := objects(cfg, "payment_methods")
+	var out []methodRow
+	for _, code := range []string{app.WalletA, app.WalletB} {
+		r := methodRow{Code: code, Name: map[string]string{app.WalletA: "Wallet A", app.WalletB: "Wallet B"}[code]}
+		for _, m := range stored {
+			if m["code"] == code {
+				r.Offered, r.Name, r.Description = true, cellString(m["name"]), cellString(m["description"])
+				r.Extra = extraJSON(m, "code", "name", "description")
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// readSettingsForm reads a section's form into the form data (as typed) and
+// the merge patch of its keys (nil when nothing changed). Its checks name
+// the form's fields; the rules themselves are app's (MergeConfig applies
+// them to every write, the admin API's included).
+func readSettingsForm(c *fiber.Ctx, raw []byte, section string) (settingsData, []byte, error) {
+	cfg := configMap(raw)
+	d := settingsData{Section: section, Values: map[string]string{}}
+	var v app.Validation
+	patch := map[string]any{}
+	if read := settingsFormReaders[section]; read != nil {
+		read(c, &d, &v, patch)
+	}
+	if err := v.Err(); err != nil {
+		return d, nil, err
+	}
+	dropUnchanged(cfg, patch)
+	if len(patch) == 0 {
+		return d, nil, nil
+	}
+	b, err := json.Marshal(patch)
+	return d, b, err
+}
+
+// settingsFormReaders read the form of each section of the settings page into
+// d (to show it again) and patch (the configuration it sets), checking it in v.
+var settingsFormReaders = map[string]func(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any){
+	"identity": readIdentityForm,
+	"theme":    readThemeForm,
+	"shop": func(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+		d.Domains = strings.Clone(c.FormValue("domains"))
+		readShopForm(c, d, v, patch)
+	},
+	"navigation":      readRowsForm,
+	"delivery":        readRowsForm,
+	"payment-methods": readMethodsForm,
+	"taxes":           readTaxesForm,
+	"origins":         readOriginsForm,
+}
+
+// readIdentityForm reads the store's identity, SEO and logo, and the email
+// codes switch.
+func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	store, seo := map[string]any{}, map[string]any{}
+	for _, f := range identityFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= 2000, f.Key, "must be at most 2000 characters")
+		top, sub, _ := strings.Cut(f.Key, ".")
+		if top == "store" {
+			store[sub] = val
+		} else {
+			seo[sub] = val
+		}
+	}
+	if e := d.Values["store.email"]; e != "" {
+		v.Check(app.ValidEmail(e), "store.email", "must be an email address")
+	}
+	if u := d.Values["store.logo"]; u != "" {
+		v.Check(app.ValidHTTPURL(u), "store.logo", "must be an http(s) URL")
+	}
+	for _, k := range []string{"store.logo_display", "store.logo_size"} {
+		d.Values[k] = formValue(c, k)
+	}
+	v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
+	v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
+	store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
+	otp := c.FormValue("email_otp_enabled") == "on"
+	if otp {
+		d.Values["email_otp_enabled"] = "on"
+	}
+	patch["store"], patch["seo"], patch["email_otp_enabled"] = store, seo, otp
+}
+
+// readThemeForm reads the theme's texts and colour.
+func readThemeForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	for _, f := range themeFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= 100, f.Key, "must be at most 100 characters")
+		patch[f.Key] = val
+	}
+	color := formValue(c, "theme_color")
+	d.Values["theme_color"] = color
+	v.Check(app.ThemeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
+	patch["theme_color"] = strings.ToLower(color)
+}
+
+// readRowsForm reads the rows of the navigation or the delivery options.
+func readRowsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	section := d.Section
+	cols := rowColumns[section]
+	n, _ := strconv.Atoi(c.FormValue("rows"))
+	n = min(max(n, 0), 200+blankSettingsRows)
+	entries := []any{}
+	ids := map[string]int{}
+	for i := range n {
+		pre := "r" + strconv.Itoa(i) + "_"
+		r := settingsRow{Cells: map[string]string{}, Extra: formValue(c, pre+"extra"), Delete: c.FormValue(pre+"delete") == "1"}
+		empty := true
+		for _, col := range cols {
+			r.Cells[col] = formValue(c, pre+col)
+			if r.Cells[col] != "" {
+				empty = false
+			}
+		}
+		d.Rows = append(d.Rows, r)
+		if empty || r.Delete {
+			continue
+		}
+		entry := map[string]any{}
+		if r.Extra != "" {
+			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
+				entry = map[string]any{}
+			}
+		}
+		row := "row " + strconv.Itoa(i+1)
+		if section == "navigation" {
+			readNavigationRow(v, row, r, entry)
+		} else {
+			readDeliveryRow(v, row, i, r, entry, ids)
+		}
+		entries = append(entries, entry)
+	}
+	key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
+	if section == "delivery" && len(entries) == 0 {
+		v.Add("rows", "keep at least one delivery option: checkout needs a fee to charge")
+	}
+	patch[key] = entries
+}
+
+// readNavigationRow checks a navigation row into entry.
+func readNavigationRow(v *app.Validation, row string, r settingsRow, entry map[string]any) {
+	v.Check(r.Cells["label"] != "" && utf8.RuneCountInString(r.Cells["label"]) <= 100, row, "needs a label of at most 100 characters")
+	u := r.Cells["url"]
+	v.Check(u != "" && len(u) <= 2048 && (strings.HasPrefix(u, "/") || app.ValidHTTPURL(u)), row, "needs a link: a path like /categories/shoes or an http(s) URL")
+	entry["label"], entry["url"] = r.Cells["label"], u
+}
+
+// readDeliveryRow checks the i-th delivery option row into entry; ids maps
+// the ids of the rows before to their row numbers.
+func readDeliveryRow(v *app.Validation, row string, i int, r settingsRow, entry map[string]any, ids map[string]int) {
+	id := r.Cells["id"]
+	if prev, dup := ids[id]; dup {
+		v.Add(row, "has the same id as row "+strconv.Itoa(prev))
+	}
+	ids[id] = i + 1
+	v.Check(id != "" && len(id) <= 50 && !strings.ContainsAny(id, " \t"), row, "needs an id without spaces (at most 50 characters)")
+	v.Check(r.Cells["name"] != "" && utf8.RuneCountInString(r.Cells["name"]) <= 100, row, "needs a name of at most 100 characters")
+	fee, err := app.ParseMoney(r.Cells["fee"])
+	v.Check(err == nil && fee >= 0, row, "needs a fee like 4.90 (0 for free)")
+	entry["id"], entry["name"], entry["fee"] = id, r.Cells["name"], fee
+}
+
+// readMethodsForm reads the payment methods offered.
+func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	entries := []any{}
+	for _, code := range []string{app.WalletA, app.WalletB} {
+		r := methodRow{Code: code, Name: formValue(c, code+"_name"), Description: formValue(c, code+"_description"),
+			Offered: c.FormValue(code+"_offered") == "on", Extra: formValue(c, code+"_extra")}
+		d.Methods = append(d.Methods, r)
+		if !r.Offered {
+			continue
+		}
+		v.Check(r.Name != "" && utf8.RuneCountInString(r.Name) <= 100, code+"_name", "needs a name of at most 100 characters")
+		entry := map[string]any{}
+		if r.Extra != "" {
+			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
+				entry = map[string]any{}
+			}
+		}
+		entry["code"], entry["name"] = code, r.Name
+		if r.Description != "" {
+			entry["description"] = r.Description
+		} else {
+			delete(entry, "description")
+		}
+		entries = append(entries, entry)
+	}
+	v.Check(len(entries) > 0, "payment_methods", "offer at least one payment method: checkout needs one")
+	patch["payment_methods"] = entries
+}
+
+// readOriginsForm reads the callback origins (allowed_origins is a store
+// field, Stores.SetSettings, saved by saveSettings; callback_origins is part
+// of the configuration).
+func readOriginsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	d.Allowed, d.Callback = strings.Clone(c.FormValue("allowed_origins")), strings.Clone(c.FormValue("callback_origins"))
+	list := strings.Fields(d.Callback)
+	for i, o := range list {
+		if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {
+			list[i] = n
+		} else {
+			v.Add("callback_origins", "“"+o+"” is not an origin: write the scheme and host only, like https://shop.example")
+		}
+	}
+	v.Check(len(list) <= app.MaxCallbackOrigins, "callback_origins", "at most "+strconv.Itoa(app.MaxCallbackOrigins)+" origins")
+	patch["callback_origins"] = list
+}
+
+// dropUnchanged removes from patch what does not differ from the stored
+// configuration cfg: saving an unchanged form changes nothing.
+func dropUnchanged(cfg map[string]any, patch map[string]any) {
+	for k, nv := range patch {
+		b, _ := json.Marshal(nv)
+		ob, _ := json.Marshal(cfg[k])
+		if om, ok := cfg[k].(map[string]any); ok {
+			if nm, ok := nv.(map[string]any); ok {
+				same := true
+				for sk, sv := range nm {
+					x, _ := json.Marshal(sv)
+					y, _ := json.Marshal(om[sk])
+					same = same && string(x) == string(y)
+				}
+				if same {
+					delete(patch, k)
+				}
+				continue
+			}
+		}
+		if string(b) == string(ob) {
+			delete(patch, k)
+		}
+	}
+}
+
+// bareOrigin reports whether s is a URL with nothing after the host (a "/" aside).
+func bareOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == "" && !u.ForceQuery && u.User == nil
+}
+
+// jsonErrorPosition is the line and column (1-based, in characters) where
+// the JSON text's syntax error is, or 0, 0.
+func jsonErrorPosition(text string, err error) (int, int) {
+	if err == nil {
+		return 0, 0
+	}
+	off, ok := jsonErrorOffset(text, err)
+	if !ok {
+		return 0, 0
+	}
+	return lineCol(text, off)
+}
+
+// readShopForm reads the shop window form's config fields into the patch
+// (hero, home, footer and pages are merged key by key).
+func readShopForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
+	for _, f := range shopFields {
+		val := formValue(c, f.Key)
+		d.Values[f.Key] = val
+		v.Check(utf8.RuneCountInString(val) <= maxShopField(f.Long), f.Key, "must be at most "+strconv.Itoa(maxShopField(f.Long))+" characters")
+		if (f.Key == "hero.image" || f.Key == "hero.cta_url") && val != "" {
+			v.Check(app.ValidHTTPURL(val) || (strings.HasPrefix(val, "/") && !strings.HasPrefix(val, "//")), f.Key, "must be an http(s) URL or a path")
+		}
+		top, sub, _ := strings.Cut(f.Key, ".")
+		m, _ := patch[top].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			patch[top] = m
+		}
+		m[sub] = val
+	}
+}

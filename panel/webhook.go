@@ -1,0 +1,212 @@
+package panel
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+)
+
+func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
+	r.Get(st+"/webhooks", p.store(p.webhooksPage))
+	r.Post(st+"/webhooks", p.store(p.createWebhook))
+	r.Get(st+"/webhooks/:wid", p.store(p.webhookPage))
+	r.Post(st+"/webhooks/:wid/enabled", p.store(p.setWebhookEnabled))
+	r.Post(st+"/webhooks/:wid", p.store(p.updateWebhook))
+	delGet, delPost := p.confirmStep(p.askDeleteWebhook, p.deleteWebhook)
+	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
+	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
+	r.Post(st+"/webhooks/:wid/test", p.store(p.testWebhook))
+	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(p.redeliverWebhook))
+}
+
+type webhooksData struct {
+	Endpoints []*app.WebhookEndpoint
+	Types     []string
+	URL       string
+	Checked   map[string]bool
+}
+
+// webhooksPage serves GET /admin/stores/{id}/webhooks/.
+func (p *panel) webhooksPage(c *fiber.Ctx, v *view) error {
+	return p.showWebhooks(c, v, fiber.StatusOK, "", map[string]bool{})
+}
+
+func (p *panel) showWebhooks(c *fiber.Ctx, v *view, status int, url string, checked map[string]bool) error {
+	list, err := p.h.svc.Webhooks.List(v.Store.ID)
+	if err != nil {
+		return err
+	}
+	v.Title, v.Tab = "Webhooks", "webhooks"
+	v.Data = webhooksData{Endpoints: list, Types: app.EventTypes, URL: url, Checked: checked}
+	return p.render(c, status, "webhooks", v)
+}
+
+// createWebhook serves POST /admin/stores/{id}/webhooks/: the secret is shown once.
+func (p *panel) createWebhook(c *fiber.Ctx, v *view) error {
+	url := formValue(c, "url")
+	events := []string{}
+	checked := map[string]bool{}
+	for _, t := range app.EventTypes {
+		if c.FormValue("event_"+t) == "on" {
+			events = append(events, t)
+			checked[t] = true
+		}
+	}
+	w, err := p.h.svc.Webhooks.Create(v.Store.ID, app.WebhookInput{URL: &url, Events: &events})
+	if err != nil {
+		return p.showWebhooks(c, v, p.formError(c, v, err), url, checked)
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), &flash{Kind: "ok",
+		Message: "Endpoint created. Copy its signing secret now: it is not shown again.", Secret: w.Secret})
+}
+
+type webhookData struct {
+	Endpoint   *app.WebhookEndpoint
+	Deliveries []*app.WebhookDelivery
+	Pager
+	// the edit form: every event type, the endpoint's ticked
+	Types   []string
+	Checked map[string]bool
+	URL     string
+}
+
+func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
+	id, err := strconv.ParseUint(c.Params("wid"), 10, 64)
+	if err != nil {
+		return nil, app.NotFound("webhook endpoint")
+	}
+	return p.h.svc.Webhooks.Get(v.Store.ID, id)
+}
+
+// webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint
+// and its delivery log, newest first.
+func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	checked := map[string]bool{}
+	for _, t := range w.Events {
+		checked[t] = true
+	}
+	return p.showWebhook(c, v, fiber.StatusOK, w, w.URL, checked)
+}
+
+// showWebhook renders an endpoint's page with the edit form as given.
+func (p *panel) showWebhook(c *fiber.Ctx, v *view, status int, w *app.WebhookEndpoint, url string, checked map[string]bool) error {
+	scope := "deliveries:" + c.Params("wid")
+	lp, err := p.listParams(c, scope, v.Store.ID)
+	if err != nil {
+		return err
+	}
+	page, err := p.h.svc.Webhooks.Deliveries(v.Store.ID, w.ID, lp)
+	if err != nil {
+		return err
+	}
+	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	v.Title, v.Tab = "Webhook "+w.URL, "webhooks"
+	v.Data = webhookData{Endpoint: w, Deliveries: page.Items, Pager: p.pager(base, scope, v.Store.ID, lp, page.Next),
+		Types: app.EventTypes, Checked: checked, URL: url}
+	return p.render(c, status, "webhook", v)
+}
+
+// updateWebhook serves POST /admin/stores/{id}/webhooks/{wid}/ {url, event_<type>}.
+func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	url := formValue(c, "url")
+	events, checked := []string{}, map[string]bool{}
+	for _, t := range app.EventTypes {
+		if c.FormValue("event_"+t) == "on" {
+			events = append(events, t)
+			checked[t] = true
+		}
+	}
+	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{URL: &url, Events: &events}); err != nil {
+		return p.showWebhook(c, v, p.formError(c, v, err), w, url, checked)
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Endpoint saved."))
+}
+
+func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return nil, err
+	}
+	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	return &confirmData{Heading: "Delete the webhook endpoint " + w.URL + "?",
+		Message: "No more events are sent to it and its delivery log is deleted with it. This cannot be undone.",
+		Action:  base + "delete/", Button: "Delete the endpoint", Back: base}, nil
+}
+
+// setWebhookEnabled serves POST /admin/stores/{id}/webhooks/{wid}/enabled/ {enabled}.
+func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	on := c.FormValue("enabled") == "true"
+	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{Enabled: &on}); err != nil {
+		return err
+	}
+	msg := "Endpoint disabled: no new deliveries."
+	if on {
+		msg = "Endpoint enabled."
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1(msg))
+}
+
+// deleteWebhook serves POST /admin/stores/{id}/webhooks/{wid}/delete/.
+func (p *panel) deleteWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	if err := p.h.svc.Webhooks.Delete(v.Store.ID, w.ID); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"), ok1("Endpoint deleted."))
+}
+
+// redeliverWebhook serves POST /admin/stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
+func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	did, err := strconv.ParseUint(c.Params("did"), 10, 64)
+	if err != nil {
+		return app.NotFound("delivery")
+	}
+	if _, err := p.h.svc.Webhooks.Redeliver(v.Store.ID, w.ID, did); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Delivery queued again."))
+}
+
+// testWebhook serves POST /admin/stores/{id}/webhooks/{wid}/test/: sends a
+// webhook.test event to the endpoint now and shows its answer.
+func (p *panel) testWebhook(c *fiber.Ctx, v *view) error {
+	w, err := p.webhookOf(c, v)
+	if err != nil {
+		return err
+	}
+	res, err := p.h.svc.Webhooks.SendTest(c.Context(), v.Store.ID, w.ID)
+	if err != nil {
+		return err
+	}
+	back := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	if res.Error != "" {
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: "Test webhook failed: " + res.Error})
+	}
+	msg := "Test webhook sent: the endpoint answered HTTP " + strconv.Itoa(res.StatusCode) + " in " +
+		strconv.FormatInt(res.LatencyMS, 10) + " ms."
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return p.redirect(c, v, back, &flash{Kind: "error", Message: msg + " Only a 2xx acknowledges a delivery."})
+	}
+	return p.redirect(c, v, back, ok1(msg))
+}
