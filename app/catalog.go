@@ -208,7 +208,7 @@ func (p *Product) Doc(cat *Category) (Doc, error) {
 type ProductQuery struct {
 	ListParams
 	Q          string   // the search as given, folded (FoldText); see search.go
-	Words      []string // its words (QueryWords(Q); nil: derived from Q): each must begin a word of the name
+	Words      []string // its words (QueryWords(Q); nil: derived from Q): each must find the product (SearchWord)
 	CategoryID uint64
 	MinPrice   Money // -1: none
 	MaxPrice   Money // -1: none
@@ -230,6 +230,9 @@ type ProductQuery struct {
 	// CatalogService.WithProducts sets it, for a page written out inside the
 	// transaction.
 	Borrow bool
+	// Lenient allows every word of Q one typo more than a search does
+	// (SearchWord.Slack): the suggestions of a search that found nothing.
+	Lenient bool
 }
 
 // IndexEntry is what a product index holds beside the sort key: enough to
@@ -241,7 +244,8 @@ type IndexEntry struct {
 	Name       string // NormalizeName form
 }
 
-// Match reports whether an index entry passes the query's filters.
+// Match reports whether an index entry passes the query's filters other
+// than its words, which a backend tests with its search index.
 func (q *ProductQuery) Match(e IndexEntry) bool {
 	if q.MinPrice >= 0 && e.Price < q.MinPrice {
 		return false
@@ -255,10 +259,7 @@ func (q *ProductQuery) Match(e IndexEntry) bool {
 	if q.CategoryID != 0 && e.CategoryID != q.CategoryID {
 		return false
 	}
-	if len(q.Words) > 0 && !MatchWords(e.Name, q.Words) {
-		return false
-	}
-	return true
+	return true // the words are the search index's (search_terms.go)
 }
 
 // NormalizeName is the case-folded form names are sorted and searched in.

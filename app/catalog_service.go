@@ -173,6 +173,9 @@ func pageQuery(q ProductQuery) string {
 	if q.Whole { // plain docs cannot be trimmed to a field set
 		b.WriteString(",whole")
 	}
+	if q.Lenient {
+		b.WriteString(",lenient")
+	}
 	return b.String()
 }
 

@@ -114,6 +114,10 @@ type CustomerTx interface {
 type Shopper struct {
 	StoreID    uint64
 	CustomerID uint64
+	// LinkedOrder is set (and CustomerID 0) for whoever holds an order's
+	// signed link (OrderService.OrderByLink): the after-order requests of
+	// that order only (requestOrderOf); nothing that needs a customer.
+	LinkedOrder uint64
 }
 
 // RequireVerified returns email_not_verified when the store has

@@ -208,9 +208,16 @@ func validDeliveryPhone(s string) bool {
 	return digits >= minDeliveryPhoneDigits && digits <= maxDeliveryPhoneDigits
 }
 
-// requestOrderOf loads an order of the shopper. Another shopper's order, a
-// guest order and an unknown id are all not_found.
+// requestOrderOf loads an order of the shopper, or the order whose signed
+// link the shopper holds (Shopper.LinkedOrder). Another shopper's order, a
+// guest order without its link and an unknown id are all not_found.
 func requestOrderOf(tx OrderTx, sh Shopper, orderID uint64) (*Order, error) {
+	if sh.LinkedOrder != 0 && sh.CustomerID == 0 { // the order's signed link: that order, a guest's too
+		if orderID != sh.LinkedOrder {
+			return nil, NotFound("order")
+		}
+		return tx.Order(sh.StoreID, orderID)
+	}
 	if sh.CustomerID == 0 {
 		return nil, NotFound("order")
 	}

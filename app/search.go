@@ -7,15 +7,17 @@ import (
 )
 
 // Product search (the q parameter of product lists): a product matches when
-// every word of q begins a word of its name, compared without case or
-// accents: "hea 300" and "HÉAD" find "Headlamp 300 Lumen", "lamp" does not.
-// Words are runs of letters and digits; everything else separates them.
+// every word of q finds it, compared without case or accents: the word
+// begins a word of its name ("hea 300" and "HÉAD" find "Headlamp 300
+// Lumen", "lamp" does not), or is a word of its name or description in
+// another inflection or with a typo (search_terms.go). Words are runs of
+// letters and digits; everything else separates them.
 
 // MaxSearchWords is how many words of q are used; more are ignored.
 const MaxSearchWords = 8
 
 // SortRelevance orders a search by how well the name matches q (see
-// Relevance), then newest first. Only product lists with q accept it.
+// SearchRelevance), then newest first. Only product lists with q accept it.
 const SortRelevance = "relevance"
 
 // FoldText lowercases s and strips the accents of Latin letters ("Café" ->
@@ -125,34 +127,6 @@ func MatchWords(name string, words []string) bool {
 		}
 	}
 	return true
-}
-
-// Relevance scores how well name matches the query words (0-255, higher is
-// better): 2 points per query word that is a whole word of the name, 1 per
-// query word that only begins one, and 1 more when the name's first word
-// begins with the query's first word. Ties list newest first.
-func Relevance(name string, words []string) byte {
-	// The name's words are walked in place (no slice of them): on a
-	// relevance search this runs for every product that matches.
-	folded := FoldText(name)
-	score := 0
-	for _, w := range words {
-		best := 0
-		for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
-			if x == w {
-				best = 2
-				break
-			}
-			if strings.HasPrefix(x, w) {
-				best = 1
-			}
-		}
-		score += best
-	}
-	if first, _ := nextWord(folded); len(words) > 0 && first != "" && strings.HasPrefix(first, words[0]) {
-		score++
-	}
-	return byte(min(score, 255))
 }
 
 // nextWord returns the first word of s (as SearchWords splits) and what

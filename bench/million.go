@@ -62,6 +62,16 @@ func bigProduct(tx app.Tx, storeID, catID uint64, i int, now time.Time) (*app.Pr
 	return p, nil
 }
 
+// Typo is w with two letters before its middle swapped ("trail" -> "taril"): one typo.
+func Typo(w string) string {
+	r := []rune(w)
+	i := len(r) / 2
+	if i > 0 {
+		r[i-1], r[i] = r[i], r[i-1]
+	}
+	return string(r)
+}
+
 // SeedBig creates dir/storefront.db with a store of n products and one of
 // SmallProducts; progress (may be nil) hears every 100k products.
 func SeedBig(dir string, n int, progress func(done int, took time.Duration)) (*Big, error) {

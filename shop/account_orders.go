@@ -15,10 +15,15 @@ import (
 
 func (s *Shop) registerOrderRoutes(a *fiber.App) {
 	a.Get("/account/orders", s.page(signedIn(s.ordersPage)))
-	a.Get("/account/orders/:order_id", s.page(signedIn(s.orderPage)))
-	a.Post("/account/orders/:order_id/delivery", s.page(signedIn(s.orderDelivery)))
-	a.Post("/account/orders/:order_id/cancel", s.page(signedIn(s.orderCancel)))
-	a.Post("/account/orders/:order_id/refund", s.page(signedIn(s.orderRefund)))
+	a.Get("/account/orders/:order_id", s.page(signedIn(s.orderPage(s.accountScope))))
+	a.Post("/account/orders/:order_id/delivery", s.page(signedIn(s.orderDelivery(s.accountScope))))
+	a.Post("/account/orders/:order_id/cancel", s.page(signedIn(s.orderCancel(s.accountScope))))
+	a.Post("/account/orders/:order_id/refund", s.page(signedIn(s.orderRefund(s.accountScope))))
+	// the same page and forms for whoever holds the order's signed link (guest_order.go)
+	a.Get("/orders/:token/", s.page(s.orderPage(s.linkScope)))
+	a.Post("/orders/:token/delivery", s.page(s.orderDelivery(s.linkScope)))
+	a.Post("/orders/:token/cancel", s.page(s.orderCancel(s.linkScope)))
+	a.Post("/orders/:token/refund", s.page(s.orderRefund(s.linkScope)))
 }
 
 // ordersView is a page of the shopper's orders.
@@ -63,6 +68,7 @@ var (
 
 // orderView is what the order page shows.
 type orderView struct {
+	Account       bool // the signed-in shopper's page (not the signed link's)
 	Order         *app.Order
 	Cancellations []*app.Request
 	Refunds       []*app.Request
@@ -71,23 +77,36 @@ type orderView struct {
 	Delivery, Cancel, Refund *formView
 }
 
-// loadOrder reads the shopper's order of the path and its requests, and
-// builds the forms its status allows.
-func (s *Shop) loadOrder(c *fiber.Ctx, rq *request) (orderView, error) {
-	var v orderView
+// orderScope is whose order page a request is on: the signed-in shopper's
+// (/account/orders/{id}) or that of whoever holds the order's signed link
+// (/orders/{token}).
+type orderScope struct {
+	sh      app.Shopper
+	order   *app.Order
+	base    string // the page's path without its final slash
+	account bool
+}
+
+// accountScope is the signed-in shopper's order of the path (404 for
+// another's or a guest order).
+func (s *Shop) accountScope(c *fiber.Ctx, rq *request) (orderScope, error) {
 	id, err := httpkit.PathID(c, "order_id", "order")
 	if err != nil {
-		return v, err
+		return orderScope{}, err
 	}
 	o, err := s.svc.Orders.CustomerOrder(rq.shopper(), id)
-	if err != nil {
+	return orderScope{sh: rq.shopper(), order: o, base: "/account/orders/" + strconv.FormatUint(id, 10), account: true}, err
+}
+
+// loadOrder reads the scope's order requests and builds the forms its
+// status allows.
+func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
+	o, base := sc.order, sc.base
+	v := orderView{Account: sc.account, Order: o}
+	var err error
+	if v.Cancellations, v.Refunds, err = s.svc.Requests.OrderRequests(sc.sh, o.ID); err != nil {
 		return v, err
 	}
-	v.Order = o
-	if v.Cancellations, v.Refunds, err = s.svc.Requests.OrderRequests(rq.shopper(), id); err != nil {
-		return v, err
-	}
-	base := "/account/orders/" + strconv.FormatUint(id, 10)
 	switch o.Status {
 	case app.OrderPending, app.OrderConfirmed:
 		d := newForm(rq, base+"/delivery", "account.order.delivery.submit", deliveryFields,
@@ -118,17 +137,26 @@ func pending(rs []*app.Request) bool {
 }
 
 func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) error {
+	if !v.Account {
+		c.Set(fiber.HeaderCacheControl, "private, no-store")
+	}
 	return s.render(c, rq, status, "account_order", pageMeta{Title: msgf("account.order.title", v.Order.ID), NoIndex: true}, v)
 }
 
-// orderPage serves GET /account/orders/{id}/.
-func (s *Shop) orderPage(c *fiber.Ctx, rq *request) error {
-	v, err := s.loadOrder(c, rq)
-	if err != nil {
-		return err
+// orderPage serves GET /account/orders/{id}/ and /orders/{token}/.
+func (s *Shop) orderPage(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		sc, err := scope(c, rq)
+		if err != nil {
+			return err
+		}
+		v, err := s.loadOrder(rq, sc)
+		if err != nil {
+			return err
+		}
+		v.Notice = notice(c)
+		return s.showOrder(c, rq, fiber.StatusOK, v)
 	}
-	v.Notice = notice(c)
-	return s.showOrder(c, rq, fiber.StatusOK, v)
 }
 
 // orderAction runs one of the order page's forms: it reads the order (404
@@ -136,18 +164,18 @@ func (s *Shop) orderPage(c *fiber.Ctx, rq *request) error {
 // redirects back with m; a refusal shows the page with the messages on
 // the form (pick chooses it; a form the status no longer allows shows the
 // message above the page).
-func (s *Shop) orderAction(c *fiber.Ctx, rq *request, specs []fieldSpec, pick func(*orderView) **formView,
-	m string, do func(id uint64, vals map[string]string) error) error {
-	v, err := s.loadOrder(c, rq)
+func (s *Shop) orderAction(c *fiber.Ctx, rq *request, sc orderScope, specs []fieldSpec, pick func(*orderView) **formView,
+	m string, do func(vals map[string]string) error) error {
+	v, err := s.loadOrder(rq, sc)
 	if err != nil {
 		return err
 	}
 	vals, err := decodeAccountForm(c.Body(), specs)
 	if err == nil {
-		err = do(v.Order.ID, vals)
+		err = do(vals)
 	}
 	if err == nil {
-		return redirect(c, "/account/orders/"+strconv.FormatUint(v.Order.ID, 10)+"/?m="+m)
+		return redirect(c, sc.base+"/?m="+m)
 	}
 	f := pick(&v)
 	if *f == nil {
@@ -169,30 +197,43 @@ func (s *Shop) orderAction(c *fiber.Ctx, rq *request, specs []fieldSpec, pick fu
 	return s.showOrder(c, rq, status, v)
 }
 
-// orderDelivery serves POST /account/orders/{id}/delivery (the API's PATCH orders).
-func (s *Shop) orderDelivery(c *fiber.Ctx, rq *request) error {
-	return s.orderAction(c, rq, deliveryFields, func(v *orderView) **formView { return &v.Delivery }, "delivery",
-		func(id uint64, vals map[string]string) error {
+// orderForm is a pageFunc running one of the order page's forms in the
+// scope (orderAction).
+func (s *Shop) orderForm(scope func(*fiber.Ctx, *request) (orderScope, error), specs []fieldSpec, pick func(*orderView) **formView,
+	m string, do func(sc orderScope, vals map[string]string) error) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		sc, err := scope(c, rq)
+		if err != nil {
+			return err
+		}
+		return s.orderAction(c, rq, sc, specs, pick, m, func(vals map[string]string) error { return do(sc, vals) })
+	}
+}
+
+// orderDelivery serves POST .../delivery (the API's PATCH orders).
+func (s *Shop) orderDelivery(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+	return s.orderForm(scope, deliveryFields, func(v *orderView) **formView { return &v.Delivery }, "delivery",
+		func(sc orderScope, vals map[string]string) error {
 			n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
-			_, err := s.svc.Requests.UpdateDelivery(rq.shopper(), app.DeliveryInput{OrderID: id, ReceiverName: &n, Phone: &p, Address: &a})
+			_, err := s.svc.Requests.UpdateDelivery(sc.sh, app.DeliveryInput{OrderID: sc.order.ID, ReceiverName: &n, Phone: &p, Address: &a})
 			return err
 		})
 }
 
-// orderCancel serves POST /account/orders/{id}/cancel (the API's orders/cancel).
-func (s *Shop) orderCancel(c *fiber.Ctx, rq *request) error {
-	return s.orderAction(c, rq, cancelFields, func(v *orderView) **formView { return &v.Cancel }, "cancel",
-		func(id uint64, vals map[string]string) error {
-			_, err := s.svc.Requests.RequestCancellation(rq.shopper(), app.CancellationInput{OrderID: id, Reason: vals["reason"]})
+// orderCancel serves POST .../cancel (the API's orders/cancel).
+func (s *Shop) orderCancel(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+	return s.orderForm(scope, cancelFields, func(v *orderView) **formView { return &v.Cancel }, "cancel",
+		func(sc orderScope, vals map[string]string) error {
+			_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
 			return err
 		})
 }
 
-// orderRefund serves POST /account/orders/{id}/refund (the API's
-// orders/refund; an empty amount is the whole refundable amount).
-func (s *Shop) orderRefund(c *fiber.Ctx, rq *request) error {
-	return s.orderAction(c, rq, refundFields, func(v *orderView) **formView { return &v.Refund }, "refund",
-		func(id uint64, vals map[string]string) error {
+// orderRefund serves POST .../refund (the API's orders/refund; an empty
+// amount is the whole refundable amount).
+func (s *Shop) orderRefund(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+	return s.orderForm(scope, refundFields, func(v *orderView) **formView { return &v.Refund }, "refund",
+		func(sc orderScope, vals map[string]string) error {
 			var amount *app.Money
 			if a := vals["amount"]; a != "" {
 				var m app.Money
@@ -201,7 +242,7 @@ func (s *Shop) orderRefund(c *fiber.Ctx, rq *request) error {
 				}
 				amount = &m
 			}
-			_, err := s.svc.Requests.RequestRefund(rq.shopper(), app.RefundInput{OrderID: id, Reason: vals["reason"], Amount: amount})
+			_, err := s.svc.Requests.RequestRefund(sc.sh, app.RefundInput{OrderID: sc.order.ID, Reason: vals["reason"], Amount: amount})
 			return err
 		})
 }

@@ -534,6 +534,8 @@ var cartMessages = map[string]string{
 	"return.paid.title":   "Thank you for your order",
 	"return.paid.lead":    "Your payment was received. Order number: %d.",
 	"return.next":         "What happens next",
+	"return.orderlink":    "Follow your order on its own page (keep this link)",
+	"order.link.help":     "A question about this order? Contact us",
 	"return.next.text":    "We will email you a confirmation and let you know when your order ships.",
 	"return.deliver.to":   "Delivering to",
 	"return.pickup":       "Pickup (no delivery address)",

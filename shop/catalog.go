@@ -36,6 +36,7 @@ var catalogMessages = map[string]string{
 	"list.apply":            "Apply",
 	"list.clear":            "Clear filters",
 	"list.empty":            "No products match.",
+	"list.didyoumean":       "Did you mean",
 	"list.count":            "%d products on this page",
 	"list.count.one":        "1 product on this page",
 	"list.next":             "Next page",
@@ -84,6 +85,7 @@ var catalogMessages = map[string]string{
 func (s *Shop) registerCatalogRoutes(a *fiber.App) {
 	a.Get("/products/", s.cachedPage(s.allProducts))
 	a.Get("/search/", s.cachedPage(s.search))
+	a.Get("/search/suggest", s.page(s.searchHints))
 	a.Get("/categories/:id/", s.page(s.categoryRedirect))
 	a.Get("/categories/:id/:slug/", s.cachedPage(s.category))
 	a.Get("/products/:slug/", s.cachedPage(s.product))
@@ -298,7 +300,9 @@ type gridData struct {
 	First     string // the first page's URL when this is a later one
 	Searching bool   // the search page (q shown in the form)
 	Prompt    bool   // a search page with nothing to search
-	Crumbs    []crumb
+	// Suggestions are the closest products when a search found nothing ("Did you mean").
+	Suggestions []app.SearchHint
+	Crumbs      []crumb
 }
 
 // Count is the page's result count line.
@@ -352,6 +356,9 @@ func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, m
 		return err
 	}
 	if g.Cards, err = s.productCards(rq.Store.ID, page.Items); err != nil {
+		return err
+	}
+	if err := s.didYouMean(rq, q, &g); err != nil {
 		return err
 	}
 	link := f.Query()

@@ -88,6 +88,37 @@ func TestSearchPage(t *testing.T) {
 	br.get("/search/?q=zzz").expect(t, 200, "No products match.")
 	br.get("/search/?q="+strings.Repeat("a", 101)).expect(t, 400, "at most 100 characters")
 	br.get("/search/?q=%3Cscript%3E").expect(t, 200, "&lt;script&gt;").lacks(t, "<script>alert")
+	// forgiving: a plural, a typo; nothing found suggests the closest names
+	br.get("/search/?q=kites").expect(t, 200, "Red Kite").lacks(t, "Blue Boat", "Did you mean")
+	br.get("/search/?q=bpat").expect(t, 200, "Blue Boat").lacks(t, "Red Kite")
+	br.get("/search/?q=reed+kyyte").expect(t, 200, "No products match.", `Did you mean <a href="/products/red-kite/">Red Kite</a>?`)
+	br.get("/search/?q=qqqqqqqq").expect(t, 200, "No products match.").lacks(t, "Did you mean")
+}
+
+// TestSearchHints: GET /search/suggest answers the products the text typed
+// so far finds, best first, as JSON for shop.js; no word, no items; another
+// store's products never.
+func TestSearchHints(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	a, _ := e.Store("Acme")
+	e.Product(a, 0, "Red Kite", 900, 5)
+	e.Product(a, 0, "Red Boat", 1200, 5)
+	b, _ := e.Store("Bravo")
+	e.Product(b, 0, "Red Bravo", 100, 1)
+	br := newBrowser(t, e, hostOf("Acme"))
+	for _, c := range []struct{ q, want string }{
+		{"red", `{"items":[{"name":"Red Boat","url":"/products/red-boat/"},{"name":"Red Kite","url":"/products/red-kite/"}]}`},
+		{"red+ki", `{"items":[{"name":"Red Kite","url":"/products/red-kite/"}]}`},
+		{"kiet", `{"items":[{"name":"Red Kite","url":"/products/red-kite/"}]}`},
+		{"%21%21", `{"items":[]}`},
+		{"", `{"items":[]}`},
+		{strings.Repeat("a", 101), `{"items":[]}`},
+	} {
+		p := br.get("/search/suggest?q="+c.q).expect(t, 200)
+		if strings.TrimSpace(p.Body) != c.want {
+			t.Errorf("q=%s: %s, want %s", c.q, p.Body, c.want)
+		}
+	}
 }
 
 func TestCategoryPage(t *testing.T) {

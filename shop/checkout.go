@@ -266,6 +266,8 @@ type returnData struct {
 	Message string // the gateway's, on failure
 	// Retry is where the shopper pays again ("" when it cannot).
 	Retry string
+	// OrderLink is the order's own signed page, with Order (guest_order.go).
+	OrderLink string
 }
 
 // checkoutReturn serves GET /checkout/return/ (the callback_url of the
@@ -302,5 +304,6 @@ func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
 		cc.Items, cc.Coupon = nil, ""
 		_ = s.writeCart(c, rq, cc) // an emptier cart always fits
 	}
+	d.OrderLink = s.orderLink(rq.Store.ID, d.Order)
 	return s.render(c, rq, fiber.StatusOK, "order_confirmation", pageMeta{Title: msg("return.paid.title"), NoIndex: true}, d)
 }

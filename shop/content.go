@@ -185,7 +185,7 @@ func (s *Shop) robots(c *fiber.Ctx, st *app.Store) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
 	var b strings.Builder
-	b.WriteString("User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /account/\nDisallow: /search/\n\n")
+	b.WriteString("User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /account/\nDisallow: /orders/\nDisallow: /search/\n\n")
 	b.WriteString("Sitemap: " + s.baseURL(c) + "/sitemap.xml\n")
 	return c.SendString(b.String())
 }

@@ -108,7 +108,7 @@ func TestSitemapAndRobots(t *testing.T) {
 	e.Product(a, cat.ID, "Hammer", 100, 1)
 	post(t, e, a, "Hello", "Text")
 	br := newBrowser(t, e, hostOf("Acme"))
-	r := br.get("/robots.txt").expect(t, 200, "Disallow: /cart/", "Disallow: /checkout/", "Disallow: /account/",
+	r := br.get("/robots.txt").expect(t, 200, "Disallow: /cart/", "Disallow: /checkout/", "Disallow: /account/", "Disallow: /orders/",
 		"Sitemap: http://acme.shops.test/sitemap.xml")
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
 		t.Fatalf("robots content type %q", ct)

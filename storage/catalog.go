@@ -389,15 +389,16 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 	if len(q.Words) > 0 {
 		return t.searchDocs(storeID, q)
 	}
-	return t.scanDocs(storeID, q, 0)
+	return t.scanDocs(storeID, q, nil, 0)
 }
 
-// scanDocs walks the index of q's sort and tests each entry against q; with
-// budget > 0 it fails with errScanBudget after testing that many entries.
+// scanDocs walks the index of q's sort and tests each entry against q and
+// its search words; with budget > 0 it fails with errScanBudget after
+// testing that many entries.
 // A price range starts the price sorts at its edge.
-func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, budget int) (app.Page[app.Doc], error) {
+func (t *Tx) scanDocs(storeID uint64, q app.ProductQuery, sws []app.SearchWord, budget int) (app.Page[app.Doc], error) {
 	code, desc := sortPlan(q.Sort)
-	w := docWalk{lp: q.ListParams, desc: desc, filtered: len(q.Words) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock}
+	w := docWalk{lp: q.ListParams, desc: desc, search: sws, filtered: len(sws) > 0 || q.MinPrice >= 0 || q.MaxPrice >= 0 || q.InStock}
 	if q.CategoryID != 0 {
 		w.b, w.prefix = t.b(bIdxCatProducts), keyOf(storeID).id(q.CategoryID).code(code)
 	} else {
@@ -418,6 +419,7 @@ type docWalk struct {
 	lp       app.ListParams
 	desc     bool
 	filtered bool
+	search   []app.SearchWord // tested with searchMatch when filtered
 }
 
 // walkDocs pages the docs of the products along w (see scanDocs).
@@ -431,18 +433,21 @@ func (t *Tx) walkDocs(storeID uint64, q app.ProductQuery, w docWalk, budget int)
 	vals := make([]app.Doc, 0, limit)  // bbolt's bytes, valid until the tx ends
 	var lastID uint64
 	tested := 0
+	terms := t.b(bIdxSearch).Cursor()
 	// page counts the items (zero-size: no slice to grow); vals holds them
 	sp, err := page(w.b, w.prefix, w.lp, w.desc, func(k, v []byte) (struct{}, bool, error) {
 		if tested++; budget > 0 && tested > budget {
 			return struct{}{}, false, errScanBudget
 		}
-		if w.filtered && !q.Match(decodeIndexEntry(v)) {
-			return struct{}{}, false, nil
+		id := idFromKeyEnd(k)
+		if w.filtered {
+			if e := decodeIndexEntry(v); !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, w.search) {
+				return struct{}{}, false, nil
+			}
 		}
 		if len(vals) == limit { // the look-ahead item: page only needs to know it exists
 			return struct{}{}, true, nil
 		}
-		id := idFromKeyEnd(k)
 		binary.BigEndian.PutUint64(dk[len(dk)-8:], id)
 		step := 0 // the first doc is sought
 		if len(vals) > 0 {

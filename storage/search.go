@@ -11,11 +11,13 @@ import (
 	"storefront/app"
 )
 
-// The search index: for every word of an active product's name (folded,
-// app.SearchWords), sid|word 0x00|id -> the product's rating key (8 bytes,
-// for the rating sort). It is written and deleted with the product's other
-// index entries, in the same transaction (PutProduct, DeleteProduct); stock
-// changes do not touch it (stock is read from the newest index entry).
+// The search index: for every key of an active product's search terms
+// (app.IndexTerms: the words of its name as typed, then app.TermMark and the
+// stem of every word of its name and description), sid|key 0x00|id -> the
+// product's rating key (8 bytes, for the rating sort). It is written and
+// deleted with the product's other index entries, in the same transaction
+// (PutProduct, DeleteProduct); stock changes do not touch it (stock is read
+// from the newest index entry).
 
 // searchCandidates is the most products one query word may match for the
 // index to answer: the matches are read whole, filtered and sorted in
@@ -57,12 +59,19 @@ func addWordCount(b *bolt.Bucket, k []byte, d int64) error {
 	return b.Put(k, u64(uint64(n)))
 }
 
-// searchWordsOf lists the words p is indexed under (none when inactive).
+// searchWordsOf lists the keys p is indexed under (none when inactive).
+// Every store searches in English until stores have a language (the
+// language's stemmer is then the store's: app.StemmerFor).
 func searchWordsOf(p *app.Product) []string {
 	if !p.IsActive {
 		return nil
 	}
-	return app.SearchWords(p.Name)
+	terms := app.IndexTerms(p.Name, p.Description, app.StemmerFor(""))
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = t.Key
+	}
+	return out
 }
 
 func (t *Tx) indexSearch(p *app.Product) error {
@@ -92,19 +101,25 @@ func (t *Tx) unindexSearch(p *app.Product) error {
 	return nil
 }
 
-// buildSearchIndex indexes every active product; Open runs it once on a
-// database made before the index existed (meta "search_index"). The word
-// counts are rebuilt with it.
+// searchIndexForm is the form of the search index this binary writes: 2
+// adds the terms of names and descriptions (issue 36) to 1's name words.
+const searchIndexForm = "2"
+
+// buildSearchIndex indexes every active product, with the word counts; Open
+// runs it once on a database whose index is of an older form or missing
+// (meta "search_index").
 func buildSearchIndex(tx *bolt.Tx) error {
 	meta := tx.Bucket(bMeta)
-	if meta.Get([]byte("search_index")) != nil {
+	if string(meta.Get([]byte("search_index"))) == searchIndexForm {
 		return nil
 	}
-	if err := tx.DeleteBucket(bSearchWords); err != nil {
-		return err
-	}
-	if _, err := tx.CreateBucket(bSearchWords); err != nil {
-		return err
+	for _, name := range [][]byte{bIdxSearch, bSearchWords} {
+		if err := tx.DeleteBucket(name); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket(name); err != nil {
+			return err
+		}
 	}
 	t := &Tx{tx: tx}
 	err := tx.Bucket(bProducts).ForEach(func(_, v []byte) error {
@@ -117,7 +132,7 @@ func buildSearchIndex(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	return meta.Put([]byte("search_index"), []byte("1"))
+	return meta.Put([]byte("search_index"), []byte(searchIndexForm))
 }
 
 var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
@@ -152,74 +167,142 @@ func rebuildSearchWords(tx *bolt.Tx) error {
 	return flush()
 }
 
-// countPostings is how many search index keys the words beginning with w
-// have (a product with two such words counts twice: an upper bound of the
-// products w matches); it stops adding once the sum is above limit. only is
-// the indexed word w expands to when it expands to exactly one ("" if not).
-func (t *Tx) countPostings(storeID uint64, w string, limit int) (n int, only string) {
-	prefix := searchWordKey(storeID, w)
+// searchStem is the stemmer of the search index (searchWordsOf).
+var searchStem = app.StemmerFor("")
+
+// wordKeys calls fn with each key of the search index w reads (every
+// indexed word that begins with w as typed, its term, its typos) and the
+// key's count; a word as typed whose term is w's is left out (w's term
+// holds its products). It stops when fn returns false.
+func (t *Tx) wordKeys(storeID uint64, w app.SearchWord, fn func(key []byte, n int) bool) {
 	c := t.b(bSearchWords).Cursor()
-	words := 0
-	var first []byte
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if words++; words == 1 {
-			first = k[8:] // the word (the key is sid|word)
-		} else if n > limit { // over, and more than one word: enough known
-			break
-		}
+	count := func(v []byte) int {
 		if len(v) == 8 {
-			n += int(min(binary.BigEndian.Uint64(v), 1<<31))
+			return int(min(binary.BigEndian.Uint64(v), 1<<31))
+		}
+		return 0
+	}
+	prefix := searchWordKey(storeID, w.Word)
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if app.TermMark+searchStem(string(k[8:])) == w.Term {
+			continue
+		}
+		if !fn(k[8:], count(v)) {
+			return
 		}
 	}
-	if words == 1 {
-		only = string(first)
+	for _, term := range w.Exact() {
+		if v := seekGet(c, searchWordKey(storeID, term)); v != nil && !fn([]byte(term), count(v)) {
+			return
+		}
 	}
+}
+
+// countPostings is how many search index keys w reads (a product with two
+// such keys counts twice: an upper bound of the products w matches); it
+// stops adding once the sum is above limit. only is the key w reads when
+// it reads exactly one ("" if not).
+func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, only string) {
+	keys := 0
+	t.wordKeys(storeID, w, func(key []byte, m int) bool {
+		if m == 0 {
+			return true
+		}
+		if keys++; keys == 1 {
+			only = string(key)
+		} else {
+			only = ""
+		}
+		n += m
+		return keys == 1 || n <= limit
+	})
 	return n, only
 }
 
-// rarestWord returns the query word with the fewest postings, their count
-// (counted up to a little over searchCandidates) and the one indexed word
-// it expands to, if one.
-func (t *Tx) rarestWord(storeID uint64, words []string) (w string, n int, only string) {
+// searchWords makes the query's search words; a word that reads no key of
+// the index as typed gets its typos (app.TypoTerms) from the store's terms.
+// It returns the word with the fewest postings too, their count (counted up
+// to a little over searchCandidates) and the one key it reads, if one.
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest app.SearchWord, n int, only string) {
+	sws = app.NewSearchWords(words, searchStem, lenient)
 	n = searchCandidates + 1
-	for i, x := range words {
-		if m, o := t.countPostings(storeID, x, n); i == 0 || m < n {
-			w, n, only = x, m, o
+	for i := range sws {
+		m, o := t.countPostings(storeID, sws[i], n)
+		if m == 0 {
+			if sws[i].Typos = app.TypoTerms(vocabulary{c: t.b(bSearchWords).Cursor(), sid: storeID}, sws[i]); len(sws[i].Typos) > 0 {
+				m, o = t.countPostings(storeID, sws[i], n)
+			}
+		}
+		if i == 0 || m < n {
+			rarest, n, only = sws[i], m, o
 		}
 	}
-	return w, n, only
+	return sws, rarest, n, only
+}
+
+// vocabulary is a store's keys of the word counts (app.Vocabulary).
+type vocabulary struct {
+	c   *bolt.Cursor
+	sid uint64
+}
+
+func (v vocabulary) Seek(from string) string {
+	k, _ := v.c.Seek(searchWordKey(v.sid, from))
+	if len(k) < 8 || binary.BigEndian.Uint64(k) != v.sid {
+		return ""
+	}
+	return string(k[8:])
 }
 
 // posting is a product a search word matches, with its rating key.
 type posting struct{ id, rating uint64 }
 
-// postings returns the distinct products with a word beginning with w, in
-// id order, with their rating keys.
-func (t *Tx) postings(storeID uint64, w string, sizeHint int) []posting {
-	prefix := keyOf(storeID).last(w) // no terminator: every word that begins with w
+// postings returns the distinct products w reads, in id order, with their
+// rating keys.
+func (t *Tx) postings(storeID uint64, w app.SearchWord, sizeHint int) []posting {
 	out := make([]posting, 0, sizeHint)
-	words := 0 // distinct words seen: with more than one, a product may be listed twice
-	var word []byte
+	keys := 0 // with more than one, a product may be listed twice
 	c := t.b(bIdxSearch).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if len(k) < 17 {
-			continue
+	t.wordKeys(storeID, w, func(key []byte, _ int) bool {
+		keys++
+		prefix := keyOf(storeID).str0(string(key))
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			p := posting{id: idFromKeyEnd(k)}
+			if len(v) == 8 {
+				p.rating = binary.BigEndian.Uint64(v)
+			}
+			out = append(out, p)
 		}
-		if w := k[:len(k)-9]; !bytes.Equal(w, word) {
-			word = w
-			words++
-		}
-		p := posting{id: idFromKeyEnd(k)}
-		if len(v) == 8 {
-			p.rating = binary.BigEndian.Uint64(v)
-		}
-		out = append(out, p)
-	}
-	if words > 1 {
+		return true
+	})
+	if keys > 1 {
 		slices.SortFunc(out, func(a, b posting) int { return cmpID(a.id, b.id) })
 		out = slices.CompactFunc(out, func(a, b posting) bool { return a.id == b.id })
 	}
 	return out
+}
+
+// searchMatch reports whether every word finds product id of the (index
+// entry's) name: in the name (app.SearchWord.NameScore) or, by one of its
+// terms, in the index (the description). c is a cursor of the search index.
+func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.SearchWord) bool {
+	folded := app.FoldText(name)
+	for _, w := range words {
+		if w.InName(folded, searchStem) {
+			continue
+		}
+		found := false
+		for _, term := range w.Exact() {
+			if seekGet(c, searchKey(storeID, term, id)) != nil {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // searchDocs answers a product list with q. It picks the cheapest of three
@@ -244,9 +327,9 @@ func (t *Tx) postings(storeID uint64, w string, sizeHint int) []posting {
 // rarest word has at most searchCandidates, else newest first (the word's
 // postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	w, n, only := t.rarestWord(storeID, q.Words)
+	sws, w, n, only := t.searchWords(storeID, q.Words, q.Lenient)
 	byPostings := func() (app.Page[app.Doc], error) {
-		return t.pageOfPostings(storeID, q, t.postings(storeID, w, n))
+		return t.pageOfPostings(storeID, q, sws, t.postings(storeID, w, n))
 	}
 	if n <= min(searchProbe, searchCandidates) {
 		return byPostings()
@@ -262,14 +345,14 @@ func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], 
 		len(q.Words) == 1 && q.CategoryID == 0 && q.MinPrice < 0 && q.MaxPrice < 0 && !q.InStock {
 		return t.wordDocs(storeID, scan, only)
 	}
-	pg, err := t.scanDocs(storeID, scan, budget)
+	pg, err := t.scanDocs(storeID, scan, sws, budget)
 	if budget == 0 || !errors.Is(err, errScanBudget) {
 		return pg, err
 	}
 	if n <= searchCandidates {
 		return byPostings()
 	}
-	return t.scanDocs(storeID, scan, 0)
+	return t.scanDocs(storeID, scan, sws, 0)
 }
 
 // searchWordWalk enables wordDocs (tests turn it off to compare the ways).
@@ -284,8 +367,8 @@ func (t *Tx) wordDocs(storeID uint64, q app.ProductQuery, word string) (app.Page
 }
 
 // pageOfPostings pages the products of ps that match q.
-func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, ps []posting) (app.Page[app.Doc], error) {
-	hits, desc := t.postingHits(storeID, q, ps)
+func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) (app.Page[app.Doc], error) {
+	hits, desc := t.postingHits(storeID, q, sws, ps)
 	if q.After != nil {
 		hits = hitsAfter(hits, q.After.Key, desc)
 	}
@@ -324,13 +407,13 @@ type postingHit struct {
 
 // postingHits returns the active products of ps that match q in q's order,
 // and whether that order is descending.
-func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, ps []posting) ([]postingHit, bool) {
+func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) ([]postingHit, bool) {
 	desc := true
 	code := byte(0)
 	if q.Sort != app.SortRelevance {
 		code, desc = sortPlan(q.Sort)
 	}
-	c := t.b(bIdxProducts).Cursor()
+	c, terms := t.b(bIdxProducts).Cursor(), t.b(bIdxSearch).Cursor()
 	hits := make([]postingHit, 0, len(ps))
 	key := keyOf(storeID).code(sortNewest)
 	base := len(key)
@@ -342,13 +425,13 @@ func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, ps []posting) ([]po
 			continue
 		}
 		e := decodeIndexEntry(v)
-		if !q.Match(e) {
+		if !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, sws) {
 			continue
 		}
 		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
 		switch {
 		case q.Sort == app.SortRelevance:
-			s = s.code(app.Relevance(e.Name, q.Words)).id(id)
+			s = s.code(app.SearchRelevance(e.Name, sws, searchStem)).id(id)
 		case code == sortPrice:
 			s = s.id(uint64(e.Price)).id(id)
 		case code == sortName:

@@ -14,7 +14,8 @@ import (
 // TestSearchPathsAgree: the two ways of answering q (the postings read whole
 // and sorted in memory, and the walk of the sort's index when every word is
 // too common) return the same pages and cursors in every sort, and a
-// database opened before the index existed gets it built.
+// database opened before the index existed, or with its first form, gets
+// it built.
 func TestSearchPathsAgree(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
 	db, err := Open(path, Options{})
@@ -23,10 +24,12 @@ func TestSearchPathsAgree(t *testing.T) {
 	}
 	defer func() { db.Close() }()
 	words := []string{"Red", "Rédwood", "Blue", "Boot", "Bag", "Rain"}
+	descs := []string{"Leather.", "Canvas for hikers.", "Rubber boots, red laces.", ""}
 	err = db.Update(func(tx app.Tx) error {
 		for i := 0; i < 60; i++ {
 			p := &app.Product{StoreID: 1, IsActive: i%7 != 3, Currency: "USD", Price: app.Money(100 + i*37%500), Stock: int64(i % 4),
-				Name: fmt.Sprintf("%s %s %d", words[i%len(words)], words[(i/len(words))%len(words)], i), ReviewCount: int64(i % 5), RatingSum: int64(i % 5 * (i % 3))}
+				Name: fmt.Sprintf("%s %s %d", words[i%len(words)], words[(i/len(words))%len(words)], i), ReviewCount: int64(i % 5), RatingSum: int64(i % 5 * (i % 3)),
+				Description: descs[i%len(descs)]}
 			p.Slug = app.Slugify(p.Name)
 			if err := tx.PutProduct(p); err != nil {
 				return err
@@ -56,7 +59,8 @@ func TestSearchPathsAgree(t *testing.T) {
 		return nil
 	}
 	for _, sort := range []string{app.SortNewest, app.SortPriceAsc, app.SortPriceDesc, app.SortNameAsc, app.SortRatingDesc} {
-		for _, qs := range []string{"re", "red", "b", "bo r", "rain 4", "x", "boot", "rain", "redw"} {
+		for _, qs := range []string{"re", "red", "b", "bo r", "rain 4", "x", "boot", "rain", "redw",
+			"boots", "redwod", "leathr", "canvas red", "hiker", "lace b"} {
 			for _, f := range []struct {
 				inStock  bool
 				min, max app.Money
@@ -93,7 +97,7 @@ func TestSearchPathsAgree(t *testing.T) {
 
 	// sort=relevance with every word too common lists newest first: the
 	// same pages by the word's postings as by the scan
-	for _, qs := range []string{"boot", "rain", "redw", "re"} {
+	for _, qs := range []string{"boot", "rain", "redw", "re", "boots", "leathr", "canvas b"} {
 		q := app.ProductQuery{ListParams: app.ListParams{Sort: app.SortRelevance, Limit: 4}, Q: qs, Words: app.QueryWords(qs), MinPrice: -1, MaxPrice: -1}
 		searchProbe, searchScanBudget, searchCandidates = 1, 1, 1
 		searchWordWalk = false
@@ -105,25 +109,36 @@ func TestSearchPathsAgree(t *testing.T) {
 		searchProbe, searchScanBudget, searchCandidates = 64, 4096, 2000
 	}
 
-	// A database from before the index: drop it and the flag, reopen.
-	if err := db.bolt.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bIdxSearch); err != nil {
-			return err
+	// A database from before the index (no flag), and one whose index has
+	// the first form (names only, flag "1"): reopened, each is rebuilt.
+	for _, flag := range []string{"", "1"} {
+		if err := db.bolt.Update(func(tx *bolt.Tx) error {
+			if err := tx.DeleteBucket(bIdxSearch); err != nil {
+				return err
+			}
+			if _, err := tx.CreateBucket(bIdxSearch); err != nil {
+				return err
+			}
+			if flag == "" {
+				return tx.Bucket(bMeta).Delete([]byte("search_index"))
+			}
+			return tx.Bucket(bMeta).Put([]byte("search_index"), []byte(flag))
+		}); err != nil {
+			t.Fatal(err)
 		}
-		return tx.Bucket(bMeta).Delete([]byte("search_index"))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if db, err = Open(path, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Verify(); err != nil {
-		t.Fatalf("after rebuilding the search index: %v", err)
-	}
-	q := app.ProductQuery{ListParams: app.ListParams{Limit: 100}, Words: []string{"redw"}, MinPrice: -1, MaxPrice: -1}
-	if n := len(walk(q)); n == 0 {
-		t.Fatal("the rebuilt index finds nothing")
+		db.Close()
+		if db, err = Open(path, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Verify(); err != nil {
+			t.Fatalf("flag %q: after rebuilding the search index: %v", flag, err)
+		}
+		for _, w := range []string{"redw", "leather"} {
+			q := app.ProductQuery{ListParams: app.ListParams{Limit: 100}, Words: []string{w}, MinPrice: -1, MaxPrice: -1}
+			if n := len(walk(q)); n == 0 {
+				t.Fatalf("flag %q: the rebuilt index finds nothing for %q", flag, w)
+			}
+		}
 	}
 }
 
@@ -145,7 +160,10 @@ func TestSearchWordCounts(t *testing.T) {
 	}
 	count := func(w string) (n int) {
 		t.Helper()
-		if err := db.bolt.View(func(btx *bolt.Tx) error { n, _ = db.tx(btx).countPostings(1, w, 1<<20); return nil }); err != nil {
+		if err := db.bolt.View(func(btx *bolt.Tx) error {
+			n, _ = db.tx(btx).countPostings(1, app.NewSearchWords([]string{w}, searchStem, false)[0], 1<<20)
+			return nil
+		}); err != nil {
 			t.Fatal(err)
 		}
 		return n

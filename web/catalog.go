@@ -79,16 +79,47 @@ func (s *Server) listProducts(c *fiber.Ctx) error {
 		// bytes: a page allocates no copy of its docs; with no fields= each
 		// doc goes out whole (PostgreSQL then ships the JSON objects alone)
 		q.Whole = fs == nil
-		return s.svc.Catalog.WithProducts(store(c).ID, q, func(page app.Page[app.Doc]) error {
+		none := false
+		err := s.svc.Catalog.WithProducts(store(c).ID, q, func(page app.Page[app.Doc]) error {
+			if none = searchFoundNothing(q, page); none {
+				return nil // sent with its suggestions, outside the transaction
+			}
 			return s.sendDocs(c, "products", page, deals, fs, nil, nil)
 		})
+		if err != nil || !none {
+			return err
+		}
+		return s.sendSuggestions(c, q, fs)
 	}
 	// the reviews are read in transactions of their own: the page is copied first
 	page, err := s.svc.Catalog.Products(store(c).ID, q)
 	if err != nil {
 		return err
 	}
+	if searchFoundNothing(q, page) {
+		return s.sendSuggestions(c, q, fs)
+	}
 	return s.sendDocs(c, "products", page, deals, fs, nil, heavy)
+}
+
+// searchFoundNothing reports whether page is the empty first page of a search.
+func searchFoundNothing(q app.ProductQuery, page app.Page[app.Doc]) bool {
+	return q.Q != "" && q.After == nil && len(page.Items) == 0
+}
+
+// sendSuggestions sends the empty first page of a search with its
+// suggestions beside the items: the names of the closest products
+// (app.CatalogService.DidYouMean; "Did you mean ...").
+func (s *Server) sendSuggestions(c *fiber.Ctx, q app.ProductQuery, fs app.FieldSet) error {
+	hints, err := s.svc.Catalog.DidYouMean(store(c).ID, q.Words)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(hints))
+	for i, h := range hints {
+		names[i] = h.Name
+	}
+	return s.sendDocs(c, "products", app.Page[app.Doc]{}, nil, fs, map[string]any{"suggestions": names}, nil)
 }
 
 // listCategoryProducts serves GET /api/v1/business/website/categories/{id}/products/.

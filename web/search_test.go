@@ -127,3 +127,58 @@ func TestSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchForgives: plurals and inflections, description words (ranked
+// below the name) and typos find products; a search that finds nothing
+// answers with the closest products' names beside the empty items (and a
+// search that finds something has no suggestions member).
+func TestSearchForgives(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	sid, key := e.Store("Shop A")
+	for name, desc := range map[string]string{
+		"Hiking Boot":       "Waterproof leather for mountain trails.",
+		"Studio Headphones": "Closed-back, for mixing.",
+		"Trail Tent":        "Sleeps two hikers.",
+	} {
+		p := e.Product(sid, 0, name, 1000, 5)
+		if _, err := e.Svc.Catalog.SaveProduct(sid, p.ID, app.ProductInput{Description: &desc}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type answer struct {
+		Items       []map[string]any `json:"items"`
+		Suggestions *[]string        `json:"suggestions"`
+	}
+	for _, tc := range []struct {
+		query       string
+		want        []string
+		suggestions []string // nil: no member
+	}{
+		{"q=boots", []string{"Hiking Boot"}, nil},
+		{"q=hiking+boots&sort=relevance", []string{"Hiking Boot"}, nil},
+		{"q=headphnes", []string{"Studio Headphones"}, nil},
+		{"q=trails&sort=relevance", []string{"Trail Tent", "Hiking Boot"}, nil},
+		{"q=mountain", []string{"Hiking Boot"}, nil},
+		{"q=hedfones", []string{}, []string{"Studio Headphones"}}, // three typos: suggested
+		{"q=tent+xyzzy", []string{}, []string{"Trail Tent"}},      // a word alone
+		{"q=qqqqqqq", []string{}, []string{}},
+	} {
+		var a answer
+		e.Do(testenv.Req{Method: "GET", Path: site + "/products/?" + tc.query, Key: key}).Expect(t, 200, "").Decode(t, &a)
+		names := []string{}
+		for _, it := range a.Items {
+			names = append(names, it["name"].(string))
+		}
+		if fmt.Sprint(names) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.query, names, tc.want)
+		}
+		switch {
+		case tc.suggestions == nil && a.Suggestions != nil:
+			t.Errorf("%s: suggestions %q, want none", tc.query, *a.Suggestions)
+		case tc.suggestions != nil && (a.Suggestions == nil || fmt.Sprint(*a.Suggestions) != fmt.Sprint(tc.suggestions)):
+			t.Errorf("%s: suggestions %v, want %q", tc.query, a.Suggestions, tc.suggestions)
+		}
+	}
+	e.Do(testenv.Req{Method: "GET", Path: site + "/products/?q=hedfones&sort=bogus", Key: key}).Expect(t, 400, "validation_failed")
+}

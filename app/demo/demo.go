@@ -145,6 +145,9 @@ func Seed(svc *app.Services) (Result, error) {
 		return Result{}, fmt.Errorf("demo: create store: %w", err)
 	}
 	res := Result{Created: true, StoreID: st.ID, APIKey: key}
+	if err := (&pictures{svc: svc, storeID: st.ID, urls: map[string]string{}}).fill(d); err != nil {
+		return res, err
+	}
 	if _, err := svc.Stores.PatchConfig(st.ID, d.Config); err != nil {
 		return res, fmt.Errorf("demo: store config: %w", err)
 	}

@@ -2,9 +2,13 @@ package demo_test
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"storefront/app"
 	"storefront/app/demo"
 	"storefront/testenv"
 )
@@ -265,5 +269,47 @@ func TestDataIsValid(t *testing.T) {
 	}
 	if len(d.Products) != 40 || len(d.Categories) != 5 {
 		t.Fatalf("got %d products, %d categories", len(d.Products), len(d.Categories))
+	}
+}
+
+// TestSeedPicturesAreLocal: every picture of the demo (config, categories,
+// products, bundles) is a media URL of this server whose renditions are
+// served, PNG and a few KB; no answer names another host's picture.
+func TestSeedPicturesAreLocal(t *testing.T) {
+	e := testenv.New(t)
+	res, err := demo.Seed(e.Svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	for _, p := range []string{"/config/", "/categories/", "/products/?limit=100&fields=id,images", "/bundles/"} {
+		r := e.Do(testenv.Req{Method: "GET", Path: "/api/v1/business/website" + p, Key: res.APIKey}).Expect(t, 200, "")
+		body.Write(r.Raw)
+	}
+	all := body.String()
+	if strings.Contains(all, "picsum") {
+		t.Fatal("an answer still names picsum.photos")
+	}
+	urls := regexp.MustCompile(`https?://[^"]+\.(?:png|jpg)`).FindAllString(all, -1)
+	if len(urls) < 80 {
+		t.Fatalf("%d picture URLs, want the products', categories' and config's", len(urls))
+	}
+	seen := map[string]bool{}
+	for _, u := range urls {
+		path, ok := strings.CutPrefix(u, "http://shop.test/media/")
+		if !ok {
+			t.Fatalf("picture %s is not on this server's media path", u)
+		}
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		for _, w := range app.MediaWidths {
+			file := strings.Replace(path, "-1200.", "-"+strconv.Itoa(w)+".", 1)
+			r := e.Do(testenv.Req{Method: "GET", Path: "/media/" + file}).Expect(t, 200, "")
+			if ct := r.Header.Get("Content-Type"); ct != "image/png" || len(r.Raw) > 12<<10 {
+				t.Fatalf("%s: %s of %d bytes, want a PNG of a few KB", file, ct, len(r.Raw))
+			}
+		}
 	}
 }

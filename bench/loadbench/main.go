@@ -283,6 +283,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{id: "search_rare", srv: ours, path: bench.PathProducts + "?q=17"},
 		{id: "search_common", srv: ours, path: bench.PathProducts + "?q=trail+pro"},
 		{id: "search_prefix", srv: ours, path: bench.PathProducts + "?q=run&sort=relevance"},
+		{id: "search_typo", srv: ours, path: bench.PathProducts + "?q=" + bench.Typo("trail") + "+pro"}, // one typo
 		{id: "detail", srv: ours, path: bench.PathDetail},
 		{id: "detail_bare", srv: bare, path: bench.PathDetail},
 		{id: "initiate", srv: ours, path: bench.PathInitiate, script: initScript},
@@ -322,6 +323,7 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		{endpoint: "GET products?q=17 (rare word)", ours: "search_rare", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET products?q=trail+pro (common)", ours: "search_common", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET products?q=run&sort=relevance (prefix)", ours: "search_prefix", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
+		{endpoint: "GET products?q=" + bench.Typo("trail") + "+pro (a typo: every product)", ours: "search_typo", base: "products", target: 0.5, note: "base: ours, unfiltered page (target: within 2x)"},
 		{endpoint: "GET product detail", ours: "detail", base: "detail_bare", target: 0.75, note: "base: bare Fiber+bbolt point read of the same bytes"},
 		{endpoint: "GET products during a checkout load", ours: "products_checkout", base: "products", note: "base: ours, no other load (64 connections initiating orders meanwhile)"},
 		{endpoint: "shop: GET / (home, HTML)", ours: "shop_home", base: "config", target: 0.5, p99: 30 * time.Millisecond, note: "base: ours, GET config (issue 26)"},

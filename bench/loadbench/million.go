@@ -118,6 +118,7 @@ func measureMillion(ctx context.Context, o options, n int) (missed int, err erro
 		{id: "search_tenth", srv: large, path: bench.PathProducts + "?q=" + big.TenthWord},
 		{id: "search_prefix", srv: large, path: bench.PathProducts + "?q=" + big.Prefix + "&sort=relevance"},
 		{id: "search_price", srv: large, path: bench.PathProducts + "?q=" + big.TenthWord + "&min_price=6000&max_price=7000&sort=price_asc"},
+		{id: "search_typo", srv: large, path: bench.PathProducts + "?q=" + bench.Typo(big.CommonWord)},
 	}
 	byID := map[string]*job{}
 	for _, j := range jobs {
@@ -132,6 +133,7 @@ func measureMillion(ctx context.Context, o options, n int) (missed int, err erro
 		{endpoint: fmt.Sprintf("GET products?q=%s (one product in ten)", big.TenthWord), ours: "search_tenth", base: "page1_1k", target: 0.5, p99: p20, note: "base: page 1 of the 1k store (target: within 2x)"},
 		{endpoint: fmt.Sprintf("GET products?q=%s&sort=relevance (prefix)", big.Prefix), ours: "search_prefix", base: "page1_1k", target: 0.5, p99: p20, note: "base: page 1 of the 1k store (target: within 2x)"},
 		{endpoint: fmt.Sprintf("GET products?q=%s, price 60-70, price_asc", big.TenthWord), ours: "search_price", base: "page1_1k", note: "base: page 1 of the 1k store (informational)"},
+		{endpoint: fmt.Sprintf("GET products?q=%s (a typo of %s: every product)", bench.Typo(big.CommonWord), big.CommonWord), ours: "search_typo", base: "page1_1k", target: 0.5, p99: p20, note: "base: page 1 of the 1k store (target: within 2x)"},
 	}
 	if o.only != "" {
 		keep := map[string]bool{}

@@ -17,7 +17,6 @@ import (
 func TestShopBrowsePages(t *testing.T) {
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
-	p.AllowConsoleErrors("https://picsum.photos/") // the demo's images: no network in tests
 	p.Go("/")
 	cat := p.Attr(`section[aria-labelledby=h-cats] a`, "href")
 	prod := p.Attr(`ul.grid li.card a`, "href")

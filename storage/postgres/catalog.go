@@ -318,9 +318,14 @@ func (t *Tx) ProductDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc],
 		q.Words = app.QueryWords(q.Q)
 	}
 	if len(q.Words) > 0 {
-		searchFilter(q.Words, add)
+		sws, err := t.searchWords(storeID, q.Words, q.Lenient)
+		if err != nil {
+			return app.Page[app.Doc]{}, err
+		}
+		arg := func(v any) int { args = append(args, v); return len(args) }
+		from += " AND " + searchFilter(sws, arg)
 		if q.Sort == app.SortRelevance {
-			score := relevance(q.Words, func(v any) int { args = append(args, v); return len(args) })
+			score := relevance(sws, arg)
 			ks = keyset{cols: []col{{score, kByte}, {"id", kU64}}, desc: true}
 		}
 	}

@@ -12,25 +12,30 @@ import (
 
 // goSteps run after a migration's SQL, in its transaction.
 var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
-	4:  backfillProductWords,
+	// 4's product words are written by 20, in the form this binary reads
 	8:  backfillAdminWords,
 	12: backfillLightDocs, // 0011's too
+	20: rewriteProductWords,
 }
 
-// backfillProductWords indexes the words of every active product.
-func backfillProductWords(ctx context.Context, tx pgx.Tx) error {
-	rows, err := tx.Query(ctx, `SELECT store_id, id, doc->>'name' FROM products WHERE active`)
+// rewriteProductWords writes the search words and terms of every active
+// product (migration 0020), replacing the rows of earlier forms.
+func rewriteProductWords(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM product_words`); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `SELECT store_id, id, doc->>'name', coalesce(doc->>'description', '') FROM products WHERE active`)
 	if err != nil {
 		return err
 	}
 	type prod struct {
-		sid, id int64
-		name    string
+		sid, id    int64
+		name, desc string
 	}
 	var all []prod
 	for rows.Next() {
 		var p prod
-		if err := rows.Scan(&p.sid, &p.id, &p.name); err != nil {
+		if err := rows.Scan(&p.sid, &p.id, &p.name, &p.desc); err != nil {
 			rows.Close()
 			return err
 		}
@@ -41,8 +46,8 @@ func backfillProductWords(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	for _, p := range all {
-		if words := app.SearchWords(p.name); len(words) > 0 {
-			if _, err := tx.Exec(ctx, insertWords, p.sid, p.id, words); err != nil {
+		if words, pos, inName := wordRows(p.name, p.desc); len(words) > 0 {
+			if _, err := tx.Exec(ctx, insertWords, p.sid, p.id, words, pos, inName); err != nil {
 				return err
 			}
 		}
@@ -50,8 +55,27 @@ func backfillProductWords(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-const insertWords = `INSERT INTO product_words (store_id, word, product_id, pos)
-	SELECT $1, w, $2, (o - 1)::smallint FROM unnest($3::text[]) WITH ORDINALITY AS u(w, o)`
+const insertWords = `INSERT INTO product_words (store_id, word, product_id, pos, in_name)
+	SELECT $1, w, $2, p, n FROM unnest($3::text[], $4::smallint[], $5::bool[]) AS u(w, p, n)`
+
+// searchStem is the stemmer of the search index (every store searches in
+// English until stores have a language: app.StemmerFor).
+var searchStem = app.StemmerFor("")
+
+// wordRows are the product_words columns of a product's search keys
+// (app.IndexTerms): the word or term, its place among the name's words
+// (-1 for a term) and whether it comes from the name.
+func wordRows(name, desc string) (words []string, pos []int16, inName []bool) {
+	for i, t := range app.IndexTerms(name, desc, searchStem) {
+		words = append(words, t.Key)
+		p := int16(-1)
+		if t.Prefix {
+			p = int16(min(i, 32767))
+		}
+		pos, inName = append(pos, p), append(inName, t.InName)
+	}
+	return words, pos, inName
+}
 
 // writeWords replaces the search words of p (none when inactive).
 func (t *Tx) writeWords(p *app.Product) error {
@@ -62,31 +86,89 @@ func (t *Tx) writeWords(p *app.Product) error {
 	if !p.IsActive {
 		return nil
 	}
-	words := app.SearchWords(p.Name)
+	words, pos, inName := wordRows(p.Name, p.Description)
 	if len(words) == 0 {
 		return nil
 	}
-	return t.exec(p.StoreID, "put product words", insertWords, i64(p.StoreID), i64(p.ID), words)
+	return t.exec(p.StoreID, "put product words", insertWords, i64(p.StoreID), i64(p.ID), words, pos, inName)
 }
 
-// searchFilter adds the conditions of q's words to a products query: each
-// word begins a word of the name.
-func searchFilter(words []string, add func(cond string, v any)) {
-	for _, w := range words {
-		add("id IN (SELECT product_id FROM product_words WHERE store_id = $1 AND word LIKE $%d::text)", w+"%")
+// searchWords makes the query's search words; a word that finds no word or
+// term of the store as typed gets its typos (app.TypoTerms) from the
+// store's terms, one indexed seek each.
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) ([]app.SearchWord, error) {
+	sws := app.NewSearchWords(words, searchStem, lenient)
+	for i, w := range sws {
+		found, err := t.exists(storeID, "search words", `SELECT 1 FROM product_words WHERE store_id = $1 AND (word LIKE $2::text OR word = $3::text) LIMIT 1`,
+			i64(storeID), w.Word+"%", w.Term)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			continue
+		}
+		v := &vocabulary{t: t, sid: storeID}
+		if sws[i].Typos = app.TypoTerms(v, w); v.err != nil {
+			return nil, v.err
+		}
 	}
+	return sws, nil
 }
 
-// relevance is app.Relevance in SQL: one point per word, one more per word
-// that is a whole word of the name, one more when the first word begins the
-// name. arg adds a parameter and returns its number.
-func relevance(words []string, arg func(v any) int) string {
+// vocabulary is a store's words and terms (app.Vocabulary); the first error
+// ends it.
+type vocabulary struct {
+	t   *Tx
+	sid uint64
+	err error
+}
+
+func (v *vocabulary) Seek(from string) string {
+	if v.err != nil {
+		return ""
+	}
+	op := ">="
+	if after, ok := strings.CutSuffix(from, "\x00"); ok { // the first key after (text holds no NUL)
+		op, from = ">", after
+	}
+	raw, err := v.t.raw(v.sid, "search terms", `SELECT word FROM product_words WHERE store_id = $1 AND word `+op+` $2::text ORDER BY word LIMIT 1`,
+		i64(v.sid), from)
+	if err != nil {
+		if !app.IsNotFound(err) {
+			v.err = err
+		}
+		return ""
+	}
+	return string(raw)
+}
+
+// searchFilter is the condition of q's words on a products query: each
+// word begins a word of the name or is one of its terms (app.SearchWord).
+// arg adds a parameter and returns its number.
+func searchFilter(words []app.SearchWord, arg func(v any) int) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(" AND ")
+		}
+		fmt.Fprintf(&b, "id IN (SELECT product_id FROM product_words WHERE store_id = $1 AND (word LIKE $%d::text OR word = ANY($%d::text[])))",
+			arg(w.Word+"%"), arg(w.Exact()))
+	}
+	return b.String()
+}
+
+// relevance is app.SearchRelevance in SQL: per word one point when it
+// begins a word of the name or is one of the name's terms, one more when
+// its own term is one of the name's; one more when the first word begins
+// the name.
+func relevance(words []app.SearchWord, arg func(v any) int) string {
 	const has = "(EXISTS (SELECT 1 FROM product_words x WHERE x.store_id = products.store_id AND x.product_id = products.id AND %s))::int"
 	var b strings.Builder
-	fmt.Fprintf(&b, "(%d", len(words))
+	b.WriteString("(0")
 	for _, w := range words {
-		fmt.Fprintf(&b, " + "+has, fmt.Sprintf("x.word = $%d::text", arg(w)))
+		fmt.Fprintf(&b, " + "+has, fmt.Sprintf("(x.word LIKE $%d::text OR (x.in_name AND x.word = ANY($%d::text[])))", arg(w.Word+"%"), arg(w.Exact())))
+		fmt.Fprintf(&b, " + "+has, fmt.Sprintf("x.in_name AND x.word = $%d::text", arg(w.Term)))
 	}
-	fmt.Fprintf(&b, " + "+has+")", fmt.Sprintf("x.pos = 0 AND x.word LIKE $%d::text", arg(words[0]+"%")))
+	fmt.Fprintf(&b, " + "+has+")", fmt.Sprintf("x.pos = 0 AND x.word LIKE $%d::text", arg(words[0].Word+"%")))
 	return b.String()
 }

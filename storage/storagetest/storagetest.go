@@ -51,6 +51,7 @@ var cases = []struct {
 	{"Products", testProducts},
 	{"ProductDocsOrder", testProductDocsOrder},
 	{"ProductDocsFilter", testProductDocsFilter},
+	{"ForgivingSearch", testForgivingSearch},
 	{"ProductStock", testProductStock},
 	{"AdminProducts", testAdminProducts},
 	{"Media", testMedia},
