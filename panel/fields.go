@@ -54,8 +54,12 @@ func fieldLabel(key string) string {
 // maxPanelForm bounds a form's values (an upload's files have their own bounds).
 const maxPanelForm = 1 << 20
 
+// rawFields are read as typed, not trimmed.
+var rawFields = map[string]bool{"description": true, "excerpt": true, "content": true, "domains": true,
+	"allowed_origins": true, "callback_origins": true}
+
 // readForm reads the named fields of a urlencoded or multipart form with
-// pagekit.DecodeForm: trimmed (a password as typed), text of at most 64K
+// pagekit.DecodeForm: trimmed (a password and rawFields as typed), text of at most 64K
 // characters; a value that is not adds its problem to v (when not nil),
 // and shows beside its field as the service's do.
 func readForm(c *fiber.Ctx, v *app.Validation, names ...string) pagekit.Values {
@@ -65,6 +69,7 @@ func readForm(c *fiber.Ctx, v *app.Validation, names ...string) pagekit.Values {
 		if strings.Contains(n, "password") {
 			fields[i].Type = "password"
 		}
+		fields[i].Raw = rawFields[n]
 	}
 	body := c.Body()
 	if mf, err := c.MultipartForm(); err == nil {

@@ -19,6 +19,8 @@ type Field struct {
 	// Clip cuts a longer value to Max+1 characters instead of refusing it,
 	// so the service's own message about its length shows.
 	Clip bool
+	// Raw reads the value as typed, not trimmed (as a password is).
+	Raw bool
 	// Options are a select's values.
 	Options []string
 }
@@ -46,7 +48,7 @@ func DecodeForm(body []byte, max int, fields []Field) (Values, error) {
 	var v app.Validation
 	for _, f := range fields {
 		s := q.Get(f.Name)
-		if !f.Secret() {
+		if !f.Secret() && !f.Raw {
 			s = strings.TrimSpace(s)
 		}
 		limit := f.Max
