@@ -55,7 +55,7 @@ func fieldLabel(key string) string {
 const maxPanelForm = 1 << 20
 
 // rawFields are read as typed, not trimmed.
-var rawFields = map[string]bool{"description": true, "excerpt": true, "content": true, "domains": true,
+var rawFields = map[string]bool{"description": true, "excerpt": true, "content": true, "message": true, "domains": true,
 	"allowed_origins": true, "callback_origins": true}
 
 // readForm reads the named fields of a urlencoded or multipart form with
