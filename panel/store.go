@@ -335,4 +335,6 @@ func prettyJSON(raw []byte) string {
 }
 
 // formValue reads one trimmed field of a form (readForm).
-func formValue(c *fiber.Ctx, name string) string { return strings.TrimSpace(readForm(c, nil, name)[name]) }
+func formValue(c *fiber.Ctx, name string) string {
+	return strings.TrimSpace(readForm(c, nil, name)[name])
+}
