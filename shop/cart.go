@@ -321,21 +321,26 @@ func (s *Shop) cartRemove(c *fiber.Ctx, rq *request) error {
 	return redirect(c, "/cart/?m=removed")
 }
 
+// couponFields are the cart's coupon form (a long code is clipped: its
+// own message says how long a code may be).
+var couponFields = []pagekit.Field{{Name: "coupon", Max: 200, Clip: true}, {Name: "remove", Max: 10}}
+
 // cartCoupon serves POST /cart/coupon (coupon; remove=1 takes it off):
 // a code is kept only when the server's pricing takes it.
 func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
-	if len(c.Body()) > maxCartForm {
-		return s.cartFail(c, rq, app.Invalid("body", "is too large"))
+	fv, err := pagekit.DecodeForm(c.Body(), maxCartForm, couponFields)
+	if err != nil {
+		return s.cartFail(c, rq, err)
 	}
 	cc := s.readCart(c, rq)
-	if c.FormValue("remove") != "" {
+	if fv["remove"] != "" {
 		cc.Coupon = ""
 		if err := s.writeCart(c, rq, cc); err != nil {
 			return s.cartFail(c, rq, err)
 		}
 		return redirect(c, "/cart/?m=nocoupon")
 	}
-	typed := strings.TrimSpace(c.FormValue("coupon"))
+	typed := fv["coupon"]
 	code := app.NormalizeCouponCode(typed)
 	items, err := s.cartOf(c, rq).lines()
 	if err != nil {
