@@ -51,7 +51,8 @@ func fieldLabel(key string) string {
 	return strings.ReplaceAll(s, "_", " ")
 }
 
-// maxPanelForm bounds a form's values (an upload's files have their own bounds).
+// maxPanelForm bounds a form's values, as the server bounds a body (an
+// upload's files have their own bounds).
 const maxPanelForm = 1 << 20
 
 // rawFields are read as typed, not trimmed.
@@ -59,13 +60,13 @@ var rawFields = map[string]bool{"description": true, "excerpt": true, "content":
 	"allowed_origins": true, "callback_origins": true}
 
 // readForm reads the named fields of a urlencoded or multipart form with
-// pagekit.DecodeForm: trimmed (a password and rawFields as typed), text of at most 64K
-// characters; a value that is not adds its problem to v (when not nil),
-// and shows beside its field as the service's do.
+// pagekit.DecodeForm: trimmed (a password and rawFields as typed), UTF-8
+// text; a value that is not adds its problem to v (when not nil), and shows
+// beside its field as the service's do.
 func readForm(c *fiber.Ctx, v *app.Validation, names ...string) pagekit.Values {
 	fields := make([]pagekit.Field, len(names))
 	for i, n := range names {
-		fields[i] = pagekit.Field{Name: n, Max: 1 << 16}
+		fields[i] = pagekit.Field{Name: n, Max: maxPanelForm}
 		if strings.Contains(n, "password") {
 			fields[i].Type = "password"
 		}
