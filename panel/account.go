@@ -17,12 +17,13 @@ func (p *panel) passwordPage(c *fiber.Ctx, v *view) error {
 // password_confirm}: AdminService.ChangePassword ends every other session and
 // token of the account; this browser gets a fresh session and stays in.
 func (p *panel) changePassword(c *fiber.Ctx, v *view) error {
-	newPass := c.FormValue("password")
-	if newPass != c.FormValue("password_confirm") {
+	fv := readForm(c, nil, "old_password", "password", "password_confirm")
+	newPass := fv["password"]
+	if newPass != fv["password_confirm"] {
 		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, app.Invalid("password_confirm", "does not match the new password")), "password", v)
 	}
-	u, err := p.h.svc.Admins.ChangePassword(v.Admin.ID, c.FormValue("old_password"), newPass, p.h.proxies.ClientIP(c))
+	u, err := p.h.svc.Admins.ChangePassword(v.Admin.ID, fv["old_password"], newPass, p.h.proxies.ClientIP(c))
 	if err != nil {
 		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, err), "password", v)

@@ -53,8 +53,8 @@ type askFunc func(c *fiber.Ctx, v *view) (*confirmData, error)
 
 // param reads a form field, or the query parameter of the confirm page.
 func param(c *fiber.Ctx, name string) string {
-	if s := c.FormValue(name); s != "" {
-		return strings.Clone(strings.TrimSpace(s))
+	if s := readForm(c, nil, name)[name]; s != "" {
+		return s
 	}
 	return strings.Clone(strings.TrimSpace(c.Query(name)))
 }
@@ -80,7 +80,7 @@ func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
 		if err != nil {
 			return err
 		}
-		if d != nil && c.FormValue("confirm") != "yes" {
+		if d != nil && !formOn(c, "confirm") {
 			q := url.Values{}
 			for k, val := range d.Fields {
 				q.Set(k, val)

@@ -28,9 +28,9 @@ type categoriesData struct {
 }
 
 func readCategoryForm(c *fiber.Ctx) (categoryForm, app.CategoryInput) {
-	f := categoryForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"),
-		Description: formValue(c, "description"), Image: formValue(c, "image")}
-	f.ParentID, _ = strconv.ParseUint(c.FormValue("parent_id"), 10, 64)
+	fv := readForm(c, nil, "name", "slug", "description", "image", "parent_id")
+	f := categoryForm{Name: fv["name"], Slug: fv["slug"], Description: strings.TrimSpace(fv["description"]), Image: fv["image"]}
+	f.ParentID, _ = strconv.ParseUint(fv["parent_id"], 10, 64)
 	in := app.CategoryInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, Image: &f.Image, ParentID: &f.ParentID}
 	return f, in
 }
@@ -234,13 +234,20 @@ func parseAttrs(s string) (map[string]string, bool) {
 // maps the index of each variant sent to the service to its form row, so
 // that the service's "variants[i].x" errors land on the right row.
 func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []app.VariantInput, index []int) {
-	n, _ := strconv.Atoi(c.FormValue("variant_rows"))
+	n, _ := strconv.Atoi(readForm(c, nil, "variant_rows")["variant_rows"])
 	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
+	var names []string
+	for i := range n {
+		for _, k := range []string{"name", "sku", "price", "stock", "attrs", "delete", "id"} {
+			names = append(names, "v"+strconv.Itoa(i)+"_"+k)
+		}
+	}
+	fv := readForm(c, v, names...)
 	for i := range n {
 		pre := "v" + strconv.Itoa(i) + "_"
-		r := variantRow{Name: formValue(c, pre+"name"), SKU: formValue(c, pre+"sku"), Price: formValue(c, pre+"price"),
-			Stock: formValue(c, pre+"stock"), Attrs: formValue(c, pre+"attrs"), Delete: c.FormValue(pre+"delete") != ""}
-		r.ID, _ = strconv.ParseUint(c.FormValue(pre+"id"), 10, 64)
+		r := variantRow{Name: fv[pre+"name"], SKU: fv[pre+"sku"], Price: fv[pre+"price"],
+			Stock: fv[pre+"stock"], Attrs: fv[pre+"attrs"], Delete: fv[pre+"delete"] != ""}
+		r.ID, _ = strconv.ParseUint(fv[pre+"id"], 10, 64)
 		if r.ID == 0 && r.Name == "" && r.SKU == "" && r.Price == "" && r.Stock == "" && r.Attrs == "" {
 			continue
 		}
@@ -300,14 +307,15 @@ func rowErrors(f *productForm, index []int, fields map[string]string) {
 // readProductForm reads the form into the service's input. Values that do
 // not parse are validation errors named like the API's fields.
 func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
-	f := productForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
-		Price: formValue(c, "price"), CompareAtPrice: formValue(c, "compare_at_price"), Images: formValue(c, "images"),
-		Stock: formValue(c, "stock"), IsActive: c.FormValue("is_active") != "", LowStock: formValue(c, "low_stock_threshold"),
-		Options: formValue(c, "options"), TaxClass: formValue(c, "tax_class")}
-	f.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
+	var v app.Validation
+	fv := readForm(c, &v, "name", "slug", "description", "price", "compare_at_price", "images", "stock", "is_active",
+		"low_stock_threshold", "options", "category_id", "tax_class")
+	f := productForm{Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Price: fv["price"],
+		CompareAtPrice: fv["compare_at_price"], Images: fv["images"], Stock: fv["stock"], IsActive: fv["is_active"] != "",
+		LowStock: fv["low_stock_threshold"], Options: fv["options"], TaxClass: fv["tax_class"]}
+	f.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
 	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive,
 		TaxClass: &f.TaxClass}
-	var v app.Validation
 	price, err := app.ParseMoney(f.Price)
 	v.Check(err == nil, "price", "must be an amount like 12.50")
 	in.Price = &price
@@ -429,7 +437,7 @@ func (p *panel) deleteProduct(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showProduct(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfProduct(pr), pr)
 	}
 	if err := p.h.svc.Catalog.DeleteProduct(v.Store.ID, pr.ID); err != nil {

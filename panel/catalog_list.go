@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -132,25 +133,23 @@ func (p *panel) bulkProducts(c *fiber.Ctx, v *view) error {
 		}
 		ids = append(ids, id)
 	}
-	a := app.BulkAction{Kind: c.FormValue("action")}
-	a.CategoryID, _ = strconv.ParseUint(c.FormValue("category_id"), 10, 64)
-	if s := strings.TrimSpace(c.FormValue("stock_delta")); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return p.bulkDone(c, v, nil, app.Invalid("stock_delta", "must be a whole number like 5 or -2"))
-		}
-		a.StockDelta = n
+	var bad app.Validation
+	fv := readForm(c, &bad, "action", "category_id", "stock_delta")
+	a := app.BulkAction{Kind: fv["action"]}
+	a.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
+	a.StockDelta = fv.Int(&bad, "stock_delta", 0, math.MinInt64, math.MaxInt64, "must be a whole number like 5 or -2")
+	if err := bad.Err(); err != nil {
+		return p.bulkDone(c, v, nil, err)
 	}
 	n, err := p.h.svc.Catalog.BulkProducts(v.Store.ID, ids, a)
 	return p.bulkDone(c, v, &n, err)
 }
 
 func (p *panel) bulkDone(c *fiber.Ctx, v *view, n *int, err error) error {
-	back := c.FormValue("back")
+	back := readForm(c, nil, "back")["back"]
 	if !strings.HasPrefix(back, storePath(v.Store, "products/")) || strings.ContainsAny(back, "\r\n\\") {
 		back = storePath(v.Store, "products/")
 	}
-	back = strings.Clone(back)
 	if err != nil {
 		if httpStatus := p.formError(c, v, err); httpStatus >= 500 {
 			return err

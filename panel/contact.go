@@ -41,7 +41,7 @@ func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
 		return err
 	}
 	var read bool
-	switch c.FormValue("read") {
+	switch readForm(c, nil, "read")["read"] {
 	case "true":
 		read = true
 	case "false":
@@ -66,7 +66,7 @@ func (p *panel) replyMessage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, c.FormValue("message"))
+	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, readForm(c, nil, "message")["message"])
 	back := storePath(v.Store, "messages/")
 	if err != nil {
 		if httpStatus := p.formError(c, v, err); httpStatus >= 500 || app.IsNotFound(err) {

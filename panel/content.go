@@ -48,9 +48,9 @@ func formOfPost(bp *app.BlogPost) postForm {
 }
 
 func readPostForm(c *fiber.Ctx) (postForm, app.BlogPostInput) {
-	f := postForm{Title: formValue(c, "title"), Slug: formValue(c, "slug"), Excerpt: strings.Clone(c.FormValue("excerpt")),
-		Content: strings.Clone(c.FormValue("content")), CoverImage: formValue(c, "cover_image"), Author: formValue(c, "author"),
-		Tags: formValue(c, "tags"), Status: formValue(c, "status")}
+	fv := readForm(c, nil, "title", "slug", "excerpt", "content", "cover_image", "author", "tags", "status")
+	f := postForm{Title: fv["title"], Slug: fv["slug"], Excerpt: fv["excerpt"], Content: fv["content"],
+		CoverImage: fv["cover_image"], Author: fv["author"], Tags: fv["tags"], Status: fv["status"]}
 	tags := []string{}
 	for _, t := range strings.Split(f.Tags, ",") {
 		if t = strings.TrimSpace(t); t != "" {
@@ -144,7 +144,7 @@ func (p *panel) deletePost(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showPost(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfPost(bp), bp)
 	}
 	if err := p.h.svc.Content.DeletePost(v.Store.ID, bp.ID); err != nil {
@@ -209,23 +209,15 @@ func formOfDeal(d app.FlashDealView) dealForm {
 // readDealForm reads the form into the service's input; the times are
 // datetime-local values taken as UTC.
 func readDealForm(c *fiber.Ctx) (dealForm, app.FlashDealInput, error) {
-	f := dealForm{Title: formValue(c, "title"), ProductID: formValue(c, "product_id"), VariantID: formValue(c, "variant_id"),
-		DealPrice: formValue(c, "deal_price"), StartsAt: formValue(c, "starts_at"), EndsAt: formValue(c, "ends_at")}
-	in := app.FlashDealInput{Title: &f.Title}
 	var v app.Validation
-	var productID, variantID uint64
-	var err error
-	if f.ProductID == "" {
-		v.Add("product_id", "is required")
-	} else if productID, err = strconv.ParseUint(f.ProductID, 10, 64); err != nil {
-		v.Add("product_id", "must be a product id")
-	}
-	in.ProductID = &productID
-	if f.VariantID != "" {
-		variantID, err = strconv.ParseUint(f.VariantID, 10, 64)
-		v.Check(err == nil, "variant_id", "must be a variant id, or empty for the whole product")
-	}
-	in.VariantID = &variantID
+	fv := readForm(c, &v, "title", "product_id", "variant_id", "deal_price", "starts_at", "ends_at")
+	f := dealForm{Title: fv["title"], ProductID: fv["product_id"], VariantID: fv["variant_id"],
+		DealPrice: fv["deal_price"], StartsAt: fv["starts_at"], EndsAt: fv["ends_at"]}
+	in := app.FlashDealInput{Title: &f.Title}
+	productID := fv.ID(&v, "product_id", "must be a product id")
+	v.Check(f.ProductID != "", "product_id", "is required")
+	variantID := fv.ID(&v, "variant_id", "must be a variant id, or empty for the whole product")
+	in.ProductID, in.VariantID = &productID, &variantID
 	price, err := app.ParseMoney(f.DealPrice)
 	v.Check(err == nil, "deal_price", "must be an amount like 12.50")
 	in.DealPrice = &price
@@ -353,7 +345,7 @@ func (p *panel) deleteDeal(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showDeal(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfDeal(d.FlashDealView), d)
 	}
 	if err := p.h.svc.Content.DeleteDeal(v.Store.ID, d.ID); err != nil {
@@ -450,10 +442,11 @@ func parseBundleLine(line string) (app.BundleItem, bool) {
 }
 
 func readBundleForm(c *fiber.Ctx) (bundleForm, app.BundleInput, error) {
-	f := bundleForm{Name: formValue(c, "name"), Slug: formValue(c, "slug"), Description: strings.Clone(c.FormValue("description")),
-		Images: formValue(c, "images"), Price: formValue(c, "price"), IsActive: c.FormValue("is_active") != "", Items: formValue(c, "items")}
-	in := app.BundleInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, IsActive: &f.IsActive}
 	var v app.Validation
+	fv := readForm(c, &v, "name", "slug", "description", "images", "price", "is_active", "items")
+	f := bundleForm{Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Images: fv["images"],
+		Price: fv["price"], IsActive: fv["is_active"] != "", Items: fv["items"]}
+	in := app.BundleInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, IsActive: &f.IsActive}
 	price, err := app.ParseMoney(f.Price)
 	v.Check(err == nil, "price", "must be an amount like 12.50")
 	in.Price = &price
@@ -568,7 +561,7 @@ func (p *panel) deleteBundle(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showBundle(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfBundle(*b), b)
 	}
 	if err := p.h.svc.Content.DeleteBundle(v.Store.ID, b.ID); err != nil {

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -68,11 +69,11 @@ func formOfCoupon(c *app.Coupon) couponForm {
 // readCouponForm reads the form into the service's input; the times are
 // datetime-local values taken as UTC, empty for none.
 func readCouponForm(c *fiber.Ctx) (couponForm, app.CouponInput, error) {
-	f := couponForm{Code: formValue(c, "code"), Type: formValue(c, "type"), Value: formValue(c, "value"),
-		MinSubtotal: formValue(c, "min_subtotal"), StartsAt: formValue(c, "starts_at"), EndsAt: formValue(c, "ends_at"),
-		MaxUses: formValue(c, "max_uses"), IsActive: c.FormValue("is_active") == "on"}
-	in := app.CouponInput{Code: &f.Code, Type: &f.Type, IsActive: &f.IsActive}
 	var v app.Validation
+	fv := readForm(c, &v, "code", "type", "value", "min_subtotal", "starts_at", "ends_at", "max_uses", "is_active")
+	f := couponForm{Code: fv["code"], Type: fv["type"], Value: fv["value"], MinSubtotal: fv["min_subtotal"],
+		StartsAt: fv["starts_at"], EndsAt: fv["ends_at"], MaxUses: fv["max_uses"], IsActive: fv.On("is_active")}
+	in := app.CouponInput{Code: &f.Code, Type: &f.Type, IsActive: &f.IsActive}
 	value, err := app.ParseMoney(f.Value)
 	v.Check(err == nil, "value", "must be a number like 10 or 12.50")
 	in.Value = &value
@@ -82,11 +83,7 @@ func readCouponForm(c *fiber.Ctx) (couponForm, app.CouponInput, error) {
 		v.Check(err == nil, "min_subtotal", "must be an amount like 30.00, or empty")
 	}
 	in.MinSubtotal = &minSub
-	var maxUses int64
-	if f.MaxUses != "" {
-		maxUses, err = strconv.ParseInt(f.MaxUses, 10, 64)
-		v.Check(err == nil && maxUses >= 0, "max_uses", "must be a whole number, or empty for unlimited")
-	}
+	maxUses := fv.Int(&v, "max_uses", 0, 0, math.MaxInt64, "must be a whole number, or empty for unlimited")
 	in.MaxUses = &maxUses
 	empty := ""
 	in.StartsAt, in.EndsAt = &empty, &empty
@@ -187,7 +184,7 @@ func (p *panel) setCouponActive(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	on := c.FormValue("active") == "yes"
+	on := formOn(c, "active")
 	if _, err := p.h.svc.Coupons.Save(v.Store.ID, cp.ID, app.CouponInput{IsActive: &on}); err != nil {
 		return err
 	}
@@ -204,7 +201,7 @@ func (p *panel) deleteCoupon(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showCoupon(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfCoupon(cp), cp)
 	}
 	if err := p.h.svc.Coupons.Delete(v.Store.ID, cp.ID); err != nil {

@@ -1,9 +1,14 @@
 package panel
 
 import (
+	"net/url"
 	"regexp"
+	"storefront/app"
+	"storefront/httpkit/pagekit"
 	"strconv"
 	"strings"
+
+	"github.com/gofiber/fiber/v2"
 )
 
 // listLabels name one entry of a list field as a person counts it: the
@@ -45,3 +50,40 @@ func fieldLabel(key string) string {
 	s = strings.ReplaceAll(s, ".", ", ")
 	return strings.ReplaceAll(s, "_", " ")
 }
+
+// maxPanelForm bounds a form's values, as the server bounds a body (an
+// upload's files have their own bounds).
+const maxPanelForm = 1 << 20
+
+// rawFields are read as typed, not trimmed.
+var rawFields = map[string]bool{"description": true, "excerpt": true, "content": true, "message": true, "domains": true,
+	"allowed_origins": true, "callback_origins": true}
+
+// readForm reads the named fields of a urlencoded or multipart form with
+// pagekit.DecodeForm: trimmed (a password and rawFields as typed), UTF-8
+// text; a value that is not adds its problem to v (when not nil), and shows
+// beside its field as the service's do.
+func readForm(c *fiber.Ctx, v *app.Validation, names ...string) pagekit.Values {
+	fields := make([]pagekit.Field, len(names))
+	for i, n := range names {
+		fields[i] = pagekit.Field{Name: n, Max: maxPanelForm}
+		if strings.Contains(n, "password") {
+			fields[i].Type = "password"
+		}
+		fields[i].Raw = rawFields[n]
+	}
+	body := c.Body()
+	if mf, err := c.MultipartForm(); err == nil {
+		body = []byte(url.Values(mf.Value).Encode())
+	}
+	vals, err := pagekit.DecodeForm(body, maxPanelForm, fields)
+	for f, m := range pagekit.ProblemOf(err).Fields {
+		if v != nil {
+			v.Add(f, m)
+		}
+	}
+	return vals
+}
+
+// formOn reads one checkbox or yes/no button of a form (readForm).
+func formOn(c *fiber.Ctx, name string) bool { return readForm(c, nil, name).On(name) }

@@ -61,7 +61,7 @@ func filterHref(base, def, value string) string {
 // backToFilter is the list a form came from (its hidden "status" field), or
 // the list's default view when the field is missing or unknown.
 func backToFilter(c *fiber.Ctx, base, def string, statuses []string) string {
-	value := c.FormValue("status")
+	value := readForm(c, nil, "status")["status"]
 	if value != statusAll && !slices.Contains(statuses, value) {
 		return base
 	}

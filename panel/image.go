@@ -160,7 +160,7 @@ func (p *panel) setImageAlt(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return app.NotFound("image")
 	}
-	if _, err := p.h.svc.Catalog.SetProductImageAlt(v.Store.ID, pr.ID, i, c.FormValue("alt")); err != nil {
+	if _, err := p.h.svc.Catalog.SetProductImageAlt(v.Store.ID, pr.ID, i, readForm(c, nil, "alt")["alt"]); err != nil {
 		if app.IsNotFound(err) {
 			return err
 		}

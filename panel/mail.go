@@ -74,9 +74,10 @@ func (p *panel) saveMailTemplate(c *fiber.Ctx, v *view) error {
 	if _, ok := app.DefaultMailTemplates[kind]; !ok {
 		return app.NotFound("mail template")
 	}
-	in := app.MailTemplate{Subject: formValue(c, "subject"), HTML: formValue(c, "html"), Text: formValue(c, "text")}
+	fv := readForm(c, nil, "subject", "html", "text", "preview")
+	in := app.MailTemplate{Subject: fv["subject"], HTML: fv["html"], Text: fv["text"]}
 	draft := app.MailTemplateView{Kind: kind, Subject: in.Subject, HTML: in.HTML, Text: in.Text, Overridden: v.Store.MailTemplateView(kind).Overridden}
-	if c.FormValue("preview") != "" {
+	if fv["preview"] != "" {
 		if err := app.CheckMailTemplate(kind, in); err != nil {
 			return p.showMailTemplate(c, v, p.formError(c, v, err), draft, nil)
 		}

@@ -56,12 +56,17 @@ func (p *panel) showNotifications(c *fiber.Ctx, v *view, status int, origins, em
 
 // saveNotifications serves POST /admin/stores/{id}/notifications/.
 func (p *panel) saveNotifications(c *fiber.Ctx, v *view) error {
-	origins, emails := formValue(c, "allowed_origins"), formValue(c, "notification_emails")
+	names := []string{"allowed_origins", "notification_emails"}
+	for _, k := range app.NotificationKinds {
+		names = append(names, "kind_"+k)
+	}
+	fv := readForm(c, nil, names...)
+	origins, emails := strings.TrimSpace(fv["allowed_origins"]), fv["notification_emails"]
 	in := app.StoreSettingsInput{Notifications: map[string]bool{}}
 	ol, el := lines(origins), lines(emails)
 	in.AllowedOrigins, in.NotificationEmails = &ol, &el
 	for _, k := range app.NotificationKinds {
-		in.Notifications[k] = c.FormValue("kind_"+k) == "on"
+		in.Notifications[k] = fv.On("kind_" + k)
 	}
 	st, err := p.h.svc.Stores.SetSettingsBy(v.Store.ID, in, v.Admin)
 	if err != nil {

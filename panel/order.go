@@ -417,8 +417,13 @@ func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
 // 0: nothing back) of the refund form.
 func restockForm(c *fiber.Ctx) ([]app.RestockLine, error) {
 	var out []app.RestockLine
+	names := make([]string, app.MaxRestockLines)
+	for i := range names {
+		names[i] = "restock_" + strconv.Itoa(i+1)
+	}
+	fv := readForm(c, nil, names...)
 	for line := 1; line <= app.MaxRestockLines; line++ {
-		s := strings.TrimSpace(c.FormValue("restock_" + strconv.Itoa(line)))
+		s := fv["restock_"+strconv.Itoa(line)]
 		if s == "" || s == "0" {
 			continue
 		}

@@ -16,8 +16,9 @@ const maxBulkReviews = 200
 // selected reviews of the list moderated at once. Reviews not found (deleted
 // meanwhile, or another store's) are counted apart.
 func (p *panel) moderateReviews(c *fiber.Ctx, v *view) error {
-	approve := c.FormValue("action") == "approve"
-	if !approve && c.FormValue("action") != "reject" {
+	action := readForm(c, nil, "action")["action"]
+	approve := action == "approve"
+	if !approve && action != "reject" {
 		return app.Invalid("action", "must be approve or reject")
 	}
 	var ids []uint64

@@ -262,15 +262,16 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	if !found || !p.csrf.FormOK(c, "panel-login", seed) {
 		return p.errorPage(c, &view{}, fiber.StatusForbidden, "The login form has expired. Reload the login page and try again.")
 	}
-	email := app.NormalizeEmail(c.FormValue("email"))
-	next := safeNext(c.FormValue("next"))
+	fv := readForm(c, nil, "email", "next", "password", "totp_code", "recovery_code", "ticket")
+	email := app.NormalizeEmail(fv["email"])
+	next := safeNext(fv["next"])
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
 	ip := p.h.proxies.ClientIP(c)
-	in := app.LoginRequest{Email: email, Password: c.FormValue("password"), IP: ip, Device: c.Cookies(deviceCookie),
-		TOTPCode: strings.TrimSpace(c.FormValue("totp_code")), RecoveryCode: strings.TrimSpace(c.FormValue("recovery_code"))}
+	in := app.LoginRequest{Email: email, Password: fv["password"], IP: ip, Device: c.Cookies(deviceCookie),
+		TOTPCode: fv["totp_code"], RecoveryCode: fv["recovery_code"]}
 	var r *app.AdminLogin
 	var err error
-	if ticket := c.FormValue("ticket"); ticket != "" {
+	if ticket := fv["ticket"]; ticket != "" {
 		if !p.ticketOK(ticket, email, seed) {
 			return p.showLogin(c, v.withError("The login has expired. Log in again."), fiber.StatusUnauthorized)
 		}

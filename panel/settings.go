@@ -405,7 +405,7 @@ var settingsFormReaders = map[string]func(c *fiber.Ctx, d *settingsData, v *app.
 	"identity": readIdentityForm,
 	"theme":    readThemeForm,
 	"shop": func(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-		d.Domains = strings.Clone(c.FormValue("domains"))
+		d.Domains = readForm(c, v, "domains")["domains"]
 		readShopForm(c, d, v, patch)
 	},
 	"navigation":      readRowsForm,
@@ -442,7 +442,7 @@ func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch ma
 	v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
 	v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
 	store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
-	otp := c.FormValue("email_otp_enabled") == "on"
+	otp := formOn(c, "email_otp_enabled")
 	if otp {
 		d.Values["email_otp_enabled"] = "on"
 	}
@@ -467,13 +467,13 @@ func readThemeForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[s
 func readRowsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
 	section := d.Section
 	cols := rowColumns[section]
-	n, _ := strconv.Atoi(c.FormValue("rows"))
+	n, _ := strconv.Atoi(formValue(c, "rows"))
 	n = min(max(n, 0), 200+blankSettingsRows)
 	entries := []any{}
 	ids := map[string]int{}
 	for i := range n {
 		pre := "r" + strconv.Itoa(i) + "_"
-		r := settingsRow{Cells: map[string]string{}, Extra: formValue(c, pre+"extra"), Delete: c.FormValue(pre+"delete") == "1"}
+		r := settingsRow{Cells: map[string]string{}, Extra: formValue(c, pre+"extra"), Delete: formOn(c, pre+"delete")}
 		empty := true
 		for _, col := range cols {
 			r.Cells[col] = formValue(c, pre+col)
@@ -559,7 +559,7 @@ func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 	entries := []any{}
 	for _, code := range []string{app.WalletA, app.WalletB} {
 		r := methodRow{Code: code, Name: formValue(c, code+"_name"), Description: formValue(c, code+"_description"),
-			Offered: c.FormValue(code+"_offered") == "on", Extra: formValue(c, code+"_extra")}
+			Offered: formOn(c, code+"_offered"), Extra: formValue(c, code+"_extra")}
 		d.Methods = append(d.Methods, r)
 		if !r.Offered {
 			continue
@@ -587,7 +587,8 @@ func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 // field, Stores.SetSettings, saved by saveSettings; callback_origins is part
 // of the configuration).
 func readOriginsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-	d.Allowed, d.Callback = strings.Clone(c.FormValue("allowed_origins")), strings.Clone(c.FormValue("callback_origins"))
+	fv := readForm(c, v, "allowed_origins", "callback_origins")
+	d.Allowed, d.Callback = fv["allowed_origins"], fv["callback_origins"]
 	list := strings.Fields(d.Callback)
 	for i, o := range list {
 		if n := app.NormalizeOrigin(o); n != "" && bareOrigin(o) {

@@ -105,7 +105,7 @@ func removalGuard(c *fiber.Ctx, stored, patch []byte) ([]historyLine, error) {
 		return nil, nil
 	}
 	removed := removedPaths("", pm)
-	if len(removed) == 0 || c.FormValue("confirm_removal") == "yes" {
+	if len(removed) == 0 || formOn(c, "confirm_removal") {
 		return nil, nil
 	}
 	merged, err := app.MergeConfig(stored, patch)

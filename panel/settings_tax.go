@@ -60,7 +60,7 @@ func readTaxesForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[s
 		}
 	}
 	for _, k := range []string{"prices_include_tax", "tax_delivery"} {
-		on := c.FormValue("taxes."+k) == "on"
+		on := formOn(c, "taxes."+k)
 		if on {
 			d.Values["taxes."+k] = "on"
 		}

@@ -135,7 +135,7 @@ func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
 // comes back to the orders).
 func (p *panel) payTestOrder(c *fiber.Ctx, v *view) error {
 	back := strings.TrimSuffix(p.h.svc.Opt.PublicURL, "/") + storePath(v.Store, "orders/") // trusted as the return: never from a Host header
-	t, err := p.h.svc.PayTestOrder(v.Store.ID, c.FormValue("method"), v.Admin.Email, back)
+	t, err := p.h.svc.PayTestOrder(v.Store.ID, formValue(c, "method"), v.Admin.Email, back)
 	if err != nil && t.OrderID == 0 {
 		return p.redirect(c, v, storePath(v.Store, ""), &flash{Kind: "error", Message: "Test order not placed: " + app.ErrorMessage(err)})
 	}
@@ -161,7 +161,7 @@ func (p *panel) renameStore(c *fiber.Ctx, v *view) error {
 
 // setStoreActive serves POST /admin/stores/{id}/active/ {active: "true"|"false"}.
 func (p *panel) setStoreActive(c *fiber.Ctx, v *view) error {
-	active := c.FormValue("active") == "true"
+	active := formOn(c, "active")
 	st, err := p.h.svc.Stores.Change(v.Store.ID, app.StoreChange{IsActive: &active}, v.Admin)
 	if err != nil {
 		return p.showStore(c, v, p.formError(c, v, err), "", "")
@@ -334,8 +334,7 @@ func prettyJSON(raw []byte) string {
 	return b.String()
 }
 
-// formValue returns a trimmed copy of a form field: Fiber's strings point into
-// a buffer that is reused after the handler returns.
+// formValue reads one trimmed field of a form (readForm).
 func formValue(c *fiber.Ctx, name string) string {
-	return strings.Clone(strings.TrimSpace(c.FormValue(name)))
+	return strings.TrimSpace(readForm(c, nil, name)[name])
 }

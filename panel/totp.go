@@ -37,7 +37,7 @@ func (p *panel) startTOTP(c *fiber.Ctx, v *view) error {
 // confirmTOTP serves POST /admin/totp/confirm/ {code}: the factor is on; the
 // page shows the recovery codes once.
 func (p *panel) confirmTOTP(c *fiber.Ctx, v *view) error {
-	codes, err := p.h.svc.Admins.ConfirmTOTP(v.Admin.ID, c.FormValue("code"))
+	codes, err := p.h.svc.Admins.ConfirmTOTP(v.Admin.ID, readForm(c, nil, "code")["code"])
 	if err != nil {
 		return p.showTOTP(c, v, p.formError(c, v, err), totpData{})
 	}

@@ -46,9 +46,10 @@ func (p *panel) showUsers(c *fiber.Ctx, v *view, status int, form userForm) erro
 
 // createUser serves POST /admin/users/ (owner) {email, password, role, store_id}.
 func (p *panel) createUser(c *fiber.Ctx, v *view) error {
-	form := userForm{Email: formValue(c, "email"), Role: formValue(c, "role")}
-	form.StoreID, _ = strconv.ParseUint(c.FormValue("store_id"), 10, 64)
-	u, err := p.h.svc.Admins.Create(app.NewAdmin{Email: form.Email, Password: c.FormValue("password"), Role: form.Role, StoreID: form.StoreID})
+	fv := readForm(c, nil, "email", "role", "store_id", "password")
+	form := userForm{Email: fv["email"], Role: fv["role"]}
+	form.StoreID, _ = strconv.ParseUint(fv["store_id"], 10, 64)
+	u, err := p.h.svc.Admins.Create(app.NewAdmin{Email: form.Email, Password: fv["password"], Role: form.Role, StoreID: form.StoreID})
 	if err != nil {
 		return p.showUsers(c, v, p.formError(c, v, err), form)
 	}
@@ -65,7 +66,7 @@ func (p *panel) deleteUser(c *fiber.Ctx, v *view) error {
 	if id == v.Admin.ID {
 		return p.showUsers(c, v, p.formError(c, v, app.Errorf(app.EConflict, "You cannot delete your own account.")), userForm{Role: app.RoleStaff})
 	}
-	if c.FormValue("confirm") != "yes" {
+	if !formOn(c, "confirm") {
 		return p.showUsers(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), userForm{Role: app.RoleStaff})
 	}
 	if err := p.h.svc.Admins.Delete(id); err != nil {
@@ -82,11 +83,12 @@ func (p *panel) deleteUser(c *fiber.Ctx, v *view) error {
 // require=yes|no}: whether the store's managers and staff must enrol a
 // second factor.
 func (p *panel) totpPolicy(c *fiber.Ctx, v *view) error {
-	id, err := strconv.ParseUint(c.FormValue("store_id"), 10, 64)
+	fv := readForm(c, nil, "store_id", "require")
+	id, err := strconv.ParseUint(fv["store_id"], 10, 64)
 	if err != nil || id == 0 {
 		return app.NotFound("store")
 	}
-	on := c.FormValue("require") == "yes"
+	on := fv.On("require")
 	st, err := p.h.svc.Stores.Change(id, app.StoreChange{RequireStaffTOTP: &on}, v.Admin)
 	if err != nil {
 		return err

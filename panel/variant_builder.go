@@ -175,4 +175,4 @@ func (p *panel) makeVariants(c *fiber.Ctx, v *view, form productForm, pr *app.Pr
 }
 
 // wantsVariants reports whether the form was sent with "Make variants".
-func wantsVariants(c *fiber.Ctx) bool { return c.FormValue("action") == "make_variants" }
+func wantsVariants(c *fiber.Ctx) bool { return readForm(c, nil, "action")["action"] == "make_variants" }

@@ -43,17 +43,26 @@ func (p *panel) showWebhooks(c *fiber.Ctx, v *view, status int, url string, chec
 	return p.render(c, status, "webhooks", v)
 }
 
-// createWebhook serves POST /admin/stores/{id}/webhooks/: the secret is shown once.
-func (p *panel) createWebhook(c *fiber.Ctx, v *view) error {
-	url := formValue(c, "url")
-	events := []string{}
-	checked := map[string]bool{}
+// readWebhookForm reads an endpoint's URL and its ticked events.
+func readWebhookForm(c *fiber.Ctx) (url string, events []string, checked map[string]bool) {
+	names := []string{"url"}
 	for _, t := range app.EventTypes {
-		if c.FormValue("event_"+t) == "on" {
+		names = append(names, "event_"+t)
+	}
+	fv := readForm(c, nil, names...)
+	events, checked = []string{}, map[string]bool{}
+	for _, t := range app.EventTypes {
+		if fv.On("event_" + t) {
 			events = append(events, t)
 			checked[t] = true
 		}
 	}
+	return fv["url"], events, checked
+}
+
+// createWebhook serves POST /admin/stores/{id}/webhooks/: the secret is shown once.
+func (p *panel) createWebhook(c *fiber.Ctx, v *view) error {
+	url, events, checked := readWebhookForm(c)
 	w, err := p.h.svc.Webhooks.Create(v.Store.ID, app.WebhookInput{URL: &url, Events: &events})
 	if err != nil {
 		return p.showWebhooks(c, v, p.formError(c, v, err), url, checked)
@@ -118,14 +127,7 @@ func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	url := formValue(c, "url")
-	events, checked := []string{}, map[string]bool{}
-	for _, t := range app.EventTypes {
-		if c.FormValue("event_"+t) == "on" {
-			events = append(events, t)
-			checked[t] = true
-		}
-	}
+	url, events, checked := readWebhookForm(c)
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{URL: &url, Events: &events}); err != nil {
 		return p.showWebhook(c, v, p.formError(c, v, err), w, url, checked)
 	}
@@ -149,7 +151,7 @@ func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	on := c.FormValue("enabled") == "true"
+	on := formOn(c, "enabled")
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{Enabled: &on}); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // The account pages call the services the storefront API's account routes
@@ -156,7 +157,8 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 // customer service's Login (which counts failures per email).
 func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	vals, err := decodeAccountForm(c.Body(), loginFields)
-	next := localNext(c.FormValue("next"))
+	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
+	next := localNext(nv["next"])
 	v := s.loginView(rq, vals, next)
 	if err != nil {
 		return s.formFail(c, rq, v, err)

@@ -1,7 +1,6 @@
 package shop
 
 import (
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"storefront/app"
 	"storefront/httpkit"
+	"storefront/httpkit/pagekit"
 )
 
 // registerCartRoutes adds the cart and checkout pages.
@@ -124,30 +124,21 @@ type cartForm struct {
 // maxCartForm bounds the body of a cart or checkout form.
 const maxCartForm = 8 << 10
 
+// cartFields are the cart forms' fields.
+var cartFields = []pagekit.Field{{Name: "product_id", Max: 40}, {Name: "variant_id", Max: 40}, {Name: "quantity", Max: 40}}
+
 // decodeCartForm reads a cart form: product_id (required), variant_id
 // (empty or absent: none), quantity (empty or absent: 1; 0 is allowed,
 // for an update that removes the line). Errors: validation_failed.
 func decodeCartForm(body []byte) (cartForm, error) {
-	var f cartForm
-	if len(body) > maxCartForm {
-		return f, app.Invalid("body", "is too large")
-	}
-	q, err := url.ParseQuery(string(body))
+	vals, err := pagekit.DecodeForm(body, maxCartForm, cartFields)
 	if err != nil {
-		return f, app.Invalid("body", "is not a form")
+		return cartForm{}, err
 	}
 	var v app.Validation
-	f.ProductID, err = strconv.ParseUint(strings.TrimSpace(q.Get("product_id")), 10, 64)
-	v.Check(err == nil && f.ProductID != 0, "product_id", "is required")
-	if s := strings.TrimSpace(q.Get("variant_id")); s != "" {
-		f.VariantID, err = strconv.ParseUint(s, 10, 64)
-		v.Check(err == nil, "variant_id", "must be a number")
-	}
-	f.Quantity = 1
-	if s := strings.TrimSpace(q.Get("quantity")); s != "" {
-		f.Quantity, err = strconv.ParseInt(s, 10, 64)
-		v.Check(err == nil && f.Quantity >= 0 && f.Quantity <= app.MaxLineQuantity, "quantity", "must be between 1 and 1000")
-	}
+	f := cartForm{ProductID: vals.ID(&v, "product_id", "is required"), VariantID: vals.ID(&v, "variant_id", "must be a number"),
+		Quantity: vals.Int(&v, "quantity", 1, 0, app.MaxLineQuantity, "must be between 1 and 1000")}
+	v.Check(f.ProductID != 0, "product_id", "is required")
 	return f, v.Err()
 }
 
@@ -404,21 +395,26 @@ func (s *Shop) cartRemove(c *fiber.Ctx, rq *request) error {
 	return redirect(c, "/cart/?m=removed")
 }
 
+// couponFields are the cart's coupon form (a long code is clipped: its
+// own message says how long a code may be).
+var couponFields = []pagekit.Field{{Name: "coupon", Max: 200, Clip: true}, {Name: "remove", Max: 10}}
+
 // cartCoupon serves POST /cart/coupon (coupon; remove=1 takes it off):
 // a code is kept only when the server's pricing takes it.
 func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
-	if len(c.Body()) > maxCartForm {
-		return s.cartFail(c, rq, app.Invalid("body", "is too large"))
+	fv, err := pagekit.DecodeForm(c.Body(), maxCartForm, couponFields)
+	if err != nil {
+		return s.cartFail(c, rq, err)
 	}
 	cc := s.readCart(c, rq)
-	if c.FormValue("remove") != "" {
+	if fv["remove"] != "" {
 		cc.Coupon = ""
 		if err := s.writeCart(c, rq, cc); err != nil {
 			return s.cartFail(c, rq, err)
 		}
 		return redirect(c, "/cart/?m=nocoupon")
 	}
-	typed := strings.TrimSpace(c.FormValue("coupon"))
+	typed := fv["coupon"]
 	code := app.NormalizeCouponCode(typed)
 	items, err := s.cartOf(c, rq).lines()
 	if err != nil {

@@ -3,6 +3,8 @@ package shop
 import (
 	"time"
 
+	"storefront/httpkit/pagekit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -18,11 +20,20 @@ type contactForm struct {
 	Sent                                 bool
 }
 
+// maxTextForm bounds the body of the contact and review forms (5,000
+// characters of any script, percent-encoded).
+const maxTextForm = 64 << 10
+
+// contactFields are the contact form's fields: a longer value is clipped
+// so that the service's message about it shows.
+var contactFields = []pagekit.Field{{Name: "name", Max: app.MaxContactName, Clip: true}, {Name: "email", Max: 254, Clip: true},
+	{Name: "phone", Max: app.MaxContactPhone, Clip: true}, {Name: "subject", Max: app.MaxContactSubject, Clip: true},
+	{Name: "message", Max: app.MaxContactMessage, Clip: true}}
+
 // decodeContactForm reads the contact form's fields, bounded.
-func decodeContactForm(get func(string) string) contactForm {
-	return contactForm{Name: trimText(get("name"), app.MaxContactName), Email: trimText(get("email"), 254),
-		Phone: trimText(get("phone"), app.MaxContactPhone), Subject: trimText(get("subject"), app.MaxContactSubject),
-		Message: trimText(get("message"), app.MaxContactMessage)}
+func decodeContactForm(body []byte) (contactForm, error) {
+	f, err := pagekit.DecodeForm(body, maxTextForm, contactFields)
+	return contactForm{Name: f["name"], Email: f["email"], Phone: f["phone"], Subject: f["subject"], Message: f["message"]}, err
 }
 
 // contactPage serves GET /contact/ (?sent=1 after a message went).
@@ -40,7 +51,10 @@ func (s *Shop) renderContact(c *fiber.Ctx, rq *request, status int, f contactFor
 // POST contact/ (same limits and rate limit, by client IP); a refused form
 // comes back with its messages and values.
 func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
-	f := decodeContactForm(func(k string) string { return c.FormValue(k) })
+	f, err := decodeContactForm(c.Body())
+	if err != nil {
+		return err
+	}
 	if s.cfg.ContactPerMinute > 0 {
 		lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
 		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
@@ -51,7 +65,7 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 			return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
 		}
 	}
-	_, err := s.svc.Contact.Submit(rq.Store.ID, app.ContactInput{Name: f.Name, Email: f.Email, Phone: f.Phone,
+	_, err = s.svc.Contact.Submit(rq.Store.ID, app.ContactInput{Name: f.Name, Email: f.Email, Phone: f.Phone,
 		Subject: f.Subject, Message: f.Message})
 	if err == nil {
 		return redirect(c, "/contact/?sent=1")

@@ -189,7 +189,3 @@ func (s *Shop) robots(c *fiber.Ctx, st *app.Store) error {
 	b.WriteString("Sitemap: " + s.baseURL(c) + "/sitemap.xml\n")
 	return c.SendString(b.String())
 }
-
-// trimText bounds a form value (bytes) before the service checks it: a
-// value longer than max keeps max+1 runes so its message still shows.
-func trimText(v string, max int) string { return clip(strings.TrimSpace(v), max+1) }

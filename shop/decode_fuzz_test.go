@@ -34,7 +34,7 @@ func FuzzFormDecoders(f *testing.F) {
 				t.Fatalf("relevance without a search")
 			}
 		}
-		for _, vals := range [][]string{shop.DecodeContactForm(get), shop.DecodeReviewForm(get)} {
+		for _, vals := range [][]string{shop.DecodeContactForm(raw), shop.DecodeReviewForm(raw)} {
 			for _, s := range vals {
 				if utf8.RuneCountInString(s) > 5001 {
 					t.Fatalf("unbounded value of %d runes", utf8.RuneCountInString(s))

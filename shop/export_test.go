@@ -12,14 +12,14 @@ func DecodeListForm(get func(string) string, defSort string) (sort string, errs 
 }
 
 // DecodeContactForm is decodeContactForm's values.
-func DecodeContactForm(get func(string) string) []string {
-	f := decodeContactForm(get)
+func DecodeContactForm(body string) []string {
+	f, _ := decodeContactForm([]byte(body))
 	return []string{f.Name, f.Email, f.Phone, f.Subject, f.Message}
 }
 
 // DecodeReviewForm is decodeReviewForm's values.
-func DecodeReviewForm(get func(string) string) []string {
-	f := decodeReviewForm(get)
+func DecodeReviewForm(body string) []string {
+	f, _ := decodeReviewForm([]byte(body))
 	return []string{f.Rating, f.Title, f.Content}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit/pagekit"
 )
 
 // The product page: gallery, variants, add to cart, reviews.
@@ -251,7 +252,10 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 	if rq.Customer == nil {
 		return redirect(c, "/account/login/?next="+url.QueryEscape(productPath(slug)))
 	}
-	form := decodeReviewForm(func(k string) string { return c.FormValue(k) })
+	form, err := decodeReviewForm(c.Body())
+	if err != nil {
+		return err
+	}
 	d, err := s.loadProduct(c, rq, slug)
 	if err != nil {
 		return err
@@ -289,24 +293,15 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 	return s.renderProduct(c, rq, httpStatus(err), d)
 }
 
-// decodeReviewForm reads the review form's fields, bounded (the service
+// reviewFields are the review form's fields, clipped (the service
 // checks them with the API's rules).
-func decodeReviewForm(get func(string) string) reviewForm {
-	return reviewForm{Rating: clip(get("rating"), 2), Title: clip(get("title"), app.MaxReviewTitle+1),
-		Content: clip(get("content"), app.MaxReviewContent+1)}
-}
+var reviewFields = []pagekit.Field{{Name: "rating", Max: 1, Clip: true}, {Name: "title", Max: app.MaxReviewTitle, Clip: true},
+	{Name: "content", Max: app.MaxReviewContent, Clip: true}}
 
-// clip bounds a form value to n runes (a value longer than a field's
-// limit keeps one rune more, so the limit's message still shows).
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n])
+// decodeReviewForm reads the review form's fields, bounded.
+func decodeReviewForm(body []byte) (reviewForm, error) {
+	f, err := pagekit.DecodeForm(body, maxTextForm, reviewFields)
+	return reviewForm{Rating: f["rating"], Title: f["title"], Content: f["content"]}, err
 }
 
 // asAppError is errors.As for an *app.Error.

@@ -289,6 +289,31 @@ func TestDecodeFormFieldErrors(t *testing.T) {
 	}
 }
 
+func TestDecodeFormTyped(t *testing.T) {
+	t.Parallel()
+	fields := []pagekit.Field{{Name: "note", Max: 3, Clip: true}, {Name: "n", Max: 20}, {Name: "id", Max: 20}, {Name: "on", Max: 3}}
+	vals, err := pagekit.DecodeForm([]byte("note=abcdef&n=7&id=42&on=yes"), 100, fields)
+	var v app.Validation
+	n, id := vals.Int(&v, "n", 1, 0, 10, "bad n"), vals.ID(&v, "id", "bad id")
+	if err != nil || vals["note"] != "abcd" || n != 7 || id != 42 || !vals.On("on") || v.Err() != nil {
+		t.Fatalf("%v %q %d %d %v", err, vals, n, id, v.Err())
+	}
+	for _, tc := range []struct {
+		body, field string
+	}{{"n=11", "n"}, {"n=x", "n"}, {"id=-1", "id"}, {"id=1.5", "id"}} {
+		vals, _ := pagekit.DecodeForm([]byte(tc.body), 100, fields)
+		var v app.Validation
+		vals.Int(&v, "n", 1, 0, 10, "bad")
+		vals.ID(&v, "id", "bad")
+		if !v.Has(tc.field) || vals.On("on") {
+			t.Errorf("%q: %v, want an error on %s", tc.body, v.Err(), tc.field)
+		}
+	}
+	if vals, _ := pagekit.DecodeForm(nil, 100, fields); vals.Int(&v, "n", 1, 0, 10, "") != 1 || vals.ID(&v, "id", "") != 0 {
+		t.Fatal("defaults")
+	}
+}
+
 func TestCSPBuilder(t *testing.T) {
 	t.Parallel()
 	got := pagekit.BaseCSP().Set("img-src", "'self'", "https:").Set("base-uri", "'self'").String()
