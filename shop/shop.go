@@ -187,6 +187,7 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 		ae = &app.Error{Code: app.EInternal, Message: msg("error.internal")}
 	}
 	status := httpkit.StatusOf(ae.Code)
+	retryAfter(c, ae) // a 503 while the database is lost, a 429: as the API says
 	if ae.Code == app.ENotFound {
 		return s.render(c, rq, status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
 	}
@@ -199,6 +200,7 @@ func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
 	if app.ErrorCode(err) != app.ENotFound {
 		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
 		c.Status(fiber.StatusServiceUnavailable)
+		retryAfter(c, err)
 	} else {
 		c.Status(fiber.StatusNotFound)
 	}
