@@ -38,11 +38,9 @@ type BackupFile struct {
 type services struct {
 	Now app.Clock
 	Opt app.Options
-	// Outbox pages the mail kept in the database (app.Services.Outbox).
+	// Outbox pages the mail kept in the database, codes masked
+	// (app.Services.AdminOutbox).
 	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
-	// MaskCodes: mail goes out by SMTP, so the outbox view masks the codes
-	// of account mails (app.Mail.MaskCodes).
-	MaskCodes bool
 	// RetryMail, PreviewMail and TestMail are the outbox and template
 	// actions of app.Services.
 	RetryMail   func(storeID, id uint64) (*app.Mail, error)
@@ -92,7 +90,7 @@ const (
 // Register mounts the admin JSON API and the panel on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
 	h := &Handler{cfg: cfg, log: svc.Log, svc: services{
-		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, MaskCodes: svc.Mailer != nil, Shared: svc.Shared(), Secret: svc.DB.Secret,
+		Now: svc.Now, Opt: svc.Opt, Outbox: svc.AdminOutbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, PayTestOrder: svc.PayTestOrder, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,

@@ -233,8 +233,12 @@ func (w *OutboxWorker) settle(cur, m *Mail, sendErr error, now time.Time) {
 	cur.Attempts++
 	switch {
 	case sendErr == nil:
+		// what was sent is kept, an account mail's code masked: the
+		// shopper has it, nobody who reads the outbox may
+		m.Data = cur.Data
+		kept := m.MaskCodes()
 		cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
-		cur.Subject, cur.Text, cur.HTML, cur.Data = m.Subject, m.Text, m.HTML, nil
+		cur.Subject, cur.Text, cur.HTML, cur.Data = kept.Subject, kept.Text, kept.HTML, nil
 	case permanentMailError(sendErr):
 		cur.Status, cur.LastError = MailFailed, sendErr.Error()
 	case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
@@ -256,7 +260,8 @@ func permanentMailError(err error) bool {
 }
 
 // RetryMail queues a failed mail again, due now (admin), and returns it as
-// the outbox shows it. Errors: not_found, conflict (sent already).
+// the outbox shows it (codes masked: the send renders them again from its
+// data). Errors: not_found, conflict (sent already).
 func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	var m *Mail
 	err := s.DB.Update(func(tx Tx) error {
@@ -277,7 +282,7 @@ func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	// Shown rendered, as the outbox lists it: outside the write, and for
 	// display only (the retry stands if the store cannot be read now).
 	ms := []*Mail{m}
-	_ = s.DB.View(func(tx Tx) error { _, err := renderMails(tx, s.Opt.PublicURL, ms); return err })
+	_ = s.DB.View(func(tx Tx) error { return renderMasked(tx, s.Opt.PublicURL, ms) })
 	return ms[0], nil
 }
 
