@@ -59,14 +59,13 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 		Intro: msg("account.limited"), Links: []link{{"/account/", msg("account.back")}}})
 }
 
-// limitMail takes one code mail from the budgets of who and email, as the
-// API's limitMail does (same keys), and runs send; a failed send gives
-// both back.
-func (s *Shop) limitMail(rq *request, who, email string, send func() error) error {
-	sid := strconv.FormatUint(rq.Store.ID, 10)
-	lims := []app.Limit{
-		{Key: "mail|" + sid + "|" + who, Max: s.cfg.LoginFailures, Window: app.LoginWindow},
-		{Key: "codes-day|" + sid + "|" + email, Max: s.cfg.CodesPerDay, Window: 24 * time.Hour},
+// limitMail takes one code mail from the budgets of the requester (ip),
+// who and email, as the API's limitMail does (app.CustomerService.CodeMailLimits),
+// and runs send; a failed send gives them back.
+func (s *Shop) limitMail(rq *request, ip, who, email string, send func() error) error {
+	lims, err := s.svc.Customers.CodeMailLimits(rq.Store.ID, who, email, ip, s.cfg.LoginFailures, s.cfg.CodesPerDay)
+	if err != nil {
+		return err
 	}
 	if err := app.TakeAll(s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
 		return err
@@ -224,7 +223,7 @@ func (s *Shop) verifyPost(c *fiber.Ctx, rq *request) error {
 // with its mail limits).
 func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
-	err := s.limitMail(rq, "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
+	err := s.limitMail(rq, s.proxies.ClientIP(c), "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
 		return s.svc.Customers.ResendCode(rq.Store, &sh)
 	})
 	if err != nil {
@@ -257,7 +256,7 @@ func (s *Shop) forgotPost(c *fiber.Ctx, rq *request) error {
 		err = val.Err()
 	}
 	if err == nil {
-		err = s.limitMail(rq, "email:"+email, email, func() error {
+		err = s.limitMail(rq, s.proxies.ClientIP(c), "email:"+email, email, func() error {
 			return s.svc.Customers.ForgotPassword(rq.Store, email)
 		})
 	}
