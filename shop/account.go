@@ -151,8 +151,13 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
+// cookieDevice is the shopper's device token (app.TokenDevice) from a
+// successful sign-in: HttpOnly, for app.DeviceTokenTTL.
+const cookieDevice = "sf_device"
+
 // loginPost serves POST /account/login/: the API's login checks, then the
-// customer service's Login (which counts failures per email).
+// customer service's LoginWith (which counts failures per email, address
+// and device).
 func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	vals, err := decodeAccountForm(c.Body(), loginFields)
 	next := localNext(c.FormValue("next"))
@@ -166,13 +171,18 @@ func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	if err := val.Err(); err != nil {
 		return s.formFail(c, rq, v, err)
 	}
-	res, err := s.svc.Customers.Login(rq.Store, vals["email"], vals["password"])
+	// as the API's login: the address counts as the account's once signed
+	// in, and the device cookie keeps this browser's own failure budget,
+	// so failures from elsewhere never lock the shopper out here
+	res, err := s.svc.Customers.LoginWith(rq.Store, app.LoginRequest{Email: vals["email"], Password: vals["password"],
+		IP: s.proxies.ClientIP(c), Device: c.Cookies(cookieDevice)})
 	if err != nil {
 		return s.formFail(c, rq, v, err)
 	}
 	if err := s.signIn(c, rq, res.AccessToken, res.RefreshToken); err != nil {
 		return err
 	}
+	s.setCookie(c, cookieDevice, res.DeviceToken, app.DeviceTokenTTL)
 	if next == "/account/" && !rq.Customer.EmailVerified && rq.Store.Settings().EmailOTPEnabled {
 		next = "/account/verify/" // the store asks for it before an order
 	}
