@@ -56,6 +56,9 @@ type services struct {
 	Content   *app.ContentService
 	// RefreshTTL is how long a shopper's session lasts (the session cookie's age).
 	RefreshTTL time.Duration
+	// Shared is the state several processes share (nil: one process): the
+	// recent session refreshes (session.go).
+	Shared app.SharedState
 }
 
 // Shop serves the shop pages of every store.
@@ -82,7 +85,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
 			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
 			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
-			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
+			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
 	s.bufs.New = func() any { return new(bytes.Buffer) }
