@@ -153,7 +153,7 @@ func TestPanelOrderDesk(t *testing.T) {
 				t.Fatalf("refund %s before confirming: %d, want 400 on the order page: %s", amount, p.Status, p.Body)
 			}
 		}
-		b.get(op + "refund/?amount=99.00").redirectsTo(t, fmt.Sprintf("/admin/stores/%d/", sid))
+		b.get(op+"refund/?amount=99.00").redirectsTo(t, fmt.Sprintf("/admin/stores/%d/", sid))
 		if o := e.Order(sid, target.ID); o.RefundedAmount != 1500 || o.PaymentStatus != app.PaymentPartiallyRefunded {
 			t.Fatalf("refunded %s (%s), want 15.00", o.RefundedAmount, o.PaymentStatus)
 		}
