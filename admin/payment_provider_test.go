@@ -33,8 +33,12 @@ func stripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
 			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
 		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
 			_ = r.ParseForm()
+			page := "https://checkout.stripe.com/c/pay/cs_test_1"
+			if strings.Contains(auth, "elsewhere") { // an account whose pages are not Stripe's
+				page = "https://pay.elsewhere.test/c/pay/cs_test_1"
+			}
 			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
-				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
+				"status": "open", "payment_status": "unpaid", "url": page,
 				"client_reference_id": r.PostForm.Get("client_reference_id")})
 			w.Write(b)
 		default:
@@ -149,9 +153,24 @@ func TestPanelPaymentProviderAndTestOrder(t *testing.T) {
 	// Checkout (form-action applies to it): before, the click went nowhere
 	// and left an unpaid order each time (issue 38 point 8).
 	r = b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}})
-	r.redirectsTo(t, "https://checkout.stripe.test/")
-	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' https://checkout.stripe.com;") {
+	r.redirectsTo(t, app.StripeCheckoutOrigin+"/")
+	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' "+app.StripeCheckoutOrigin+";") {
 		t.Fatalf("CSP %q: form-action does not allow Stripe Checkout", csp)
+	}
+	// A page the browser could not go to: no order is placed.
+	count := func() int {
+		pg, err := e.Svc.Orders.Orders(sid, "", app.ListParams{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(pg.Items)
+	}
+	orders := count()
+	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_elsewhere9876"}}).redirectsTo(t, home)
+	b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}}).redirectsTo(t, home)
+	b.get(home).expect(t, 200, "Test order not placed", "no order placed")
+	if got := count(); got != orders {
+		t.Fatalf("orders: %d after the refused test order, want %d", got, orders)
 	}
 
 	// Live mode: no test order.

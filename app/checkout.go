@@ -83,6 +83,10 @@ type CheckoutInput struct {
 	// CartToken, instead of Items, checks out a guest cart: its lines at
 	// the server's prices; the cart empties when the order is paid.
 	CartToken string `json:"cart_token,omitempty"`
+	// redirectOrigin, when set (the panel's test order), is the origin a
+	// remote provider's page must be at: the browser can follow no other
+	// (the panel's CSP), so another is refused before the order is written.
+	redirectOrigin string
 }
 
 // CheckoutResult is the data of payment initiation.
@@ -250,6 +254,9 @@ func (os *OrderService) InitiateFrom(storeID, customerID uint64, ip string, in C
 		pre, early, err := os.openRemote(c)
 		if err != nil || pre == nil {
 			return early, err
+		}
+		if o := in.redirectOrigin; o != "" && !strings.HasPrefix(pre.RedirectURL, o+"/") {
+			return CheckoutResult{}, ProviderUnavailable("%s's payment page is not at %s, where the browser may go: no order placed", in.PaymentMethod, o)
 		}
 		c.pre = pre
 	}
