@@ -23,6 +23,13 @@ import (
 // hundred KB that decode to w*h*8 bytes.
 func deepPNG(t *testing.T, w, h int) []byte {
 	t.Helper()
+	return zeroPNG(w, h, 16)
+}
+
+// zeroPNG is a real PNG of w x h pixels, RGBA of depth bits per channel (8 or
+// 16), all zero: a few hundred KB that decode to w*h*depth/2 bytes.
+func zeroPNG(w, h, depth int) []byte {
+	bpp := 4 * depth / 8
 	chunk := func(out *bytes.Buffer, typ string, data []byte) {
 		binary.Write(out, binary.BigEndian, uint32(len(data)))
 		out.WriteString(typ)
@@ -32,8 +39,8 @@ func deepPNG(t *testing.T, w, h int) []byte {
 	var out bytes.Buffer
 	out.WriteString("\x89PNG\r\n\x1a\n")
 	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(w)), uint32(h))
-	chunk(&out, "IHDR", append(ihdr, 16, 6, 0, 0, 0))
-	chunk(&out, "IDAT", zerosZlib(h*(1+w*8))) // each row: filter 0, then the pixels
+	chunk(&out, "IHDR", append(ihdr, byte(depth), 6, 0, 0, 0))
+	chunk(&out, "IDAT", zerosZlib(h*(1+w*bpp))) // each row: filter 0, then the pixels
 	chunk(&out, "IEND", nil)
 	return out.Bytes()
 }
@@ -206,8 +213,8 @@ func TestUploadFloodsBoundedMemory(t *testing.T) {
 	for range 10 {
 		wg.Go(func() {
 			s, body := upload(images, tok, "deep.png", png)
-			if s == 400 && !strings.Contains(body, "MB decoded") {
-				s = -400 // refused, but not for its decoded size
+			if s == 413 && !strings.Contains(body, "MB decoded") {
+				s = -413 // refused, but not for its decoded size
 			}
 			mu.Lock()
 			statuses[s]++
@@ -215,8 +222,8 @@ func TestUploadFloodsBoundedMemory(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if statuses[400] != 10 {
-		t.Errorf("16-bit 50 MP PNGs: got %v, want 10 x 400 for the decoded size", statuses)
+	if statuses[413] != 10 {
+		t.Errorf("16-bit 50 MP PNGs: got %v, want 10 x 413 for the decoded size", statuses)
 	}
 	pngs := peakRSS(t, p.cmd.Process.Pid)
 

@@ -495,7 +495,10 @@ func (s *instance) waitForStop(ctx context.Context, served chan error) int {
 		// Drain: readiness turns 503 and every response closes its connection,
 		// while the listener still accepts for http.shutdown_delay, so a client
 		// moves to a new connection instead of sending on one shutdown closes.
+		// The workers stop meanwhile: the mail or requests under way finish,
+		// the rest stays queued for the next process.
 		log.Info("shutting down: draining requests", "delay", cfg.HTTP.ShutdownDelay.String())
+		go s.stopWorkers()
 		s.srv.Drain()
 		if d := cfg.HTTP.ShutdownDelay; d > 0 {
 			t := time.NewTimer(d)
@@ -857,7 +860,8 @@ func listBackups(b *storage.BackupDir) ([]admin.BackupFile, error) {
 // shared database (PostgreSQL) they work only while this process leads, so
 // that one worker sends each mail, and look every second: a commit in
 // another process does not wake them. The returned function stops them and
-// waits for them (an attempt in flight finishes or times out).
+// waits for them (an attempt in flight finishes or times out); it may be
+// called more than once, at once.
 func startWorkers(cfg *config.Config, svc *app.Services, leads func() bool, shared bool) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	tick := 5 * time.Second

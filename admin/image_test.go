@@ -244,7 +244,7 @@ func TestProductImageUpload(t *testing.T) {
 		})
 		t.Run("ErrDecodedTooLarge", func(t *testing.T) {
 			// 7071x7071 at 16 bits per channel: 381 MB decoded, refused from its header.
-			r := uploadImages(e, e.OwnerToken, sid, p.ID, upload{"deep.png", pngHeader(7071, 7071, 16, 6)}).Expect(t, 400, "validation_failed")
+			r := uploadImages(e, e.OwnerToken, sid, p.ID, upload{"deep.png", pngHeader(7071, 7071, 16, 6)}).Expect(t, 413, "payload_too_large")
 			if !strings.Contains(r.Body.Errors["file"], "MB decoded") {
 				t.Fatalf("errors: got %v, want the decoded size named", r.Body.Errors)
 			}

@@ -13,14 +13,14 @@ func (h *Handler) registerOutboxRoutes(r fiber.Router) {
 func viewMail(m *app.Mail) any { return m.View() }
 
 // listOutbox serves GET /api/v1/admin/stores/{id}/outbox/ (newest first).
-// The read is audited ("outbox.read"); once SMTP is configured the codes of
-// account mails are masked.
+// The read is audited ("outbox.read"); the codes of account mails are
+// masked.
 func (h *Handler) listOutbox(c *fiber.Ctx) error {
 	lp, err := h.listParams(c, "outbox")
 	if err != nil {
 		return err
 	}
-	page, err := h.staff.OutboxPage(storeOf(c).ID, lp)
+	page, err := h.svc.Outbox(storeOf(c).ID, lp)
 	if err != nil {
 		return err
 	}

@@ -52,9 +52,17 @@ func (h *Handler) login(c *fiber.Ctx) error {
 }
 
 // startTOTP serves POST /api/v1/admin/auth/totp/: a new secret and its
-// otpauth:// URI, pending until confirmed.
+// otpauth:// URI, pending until confirmed. An account with a factor sends
+// {totp_code | recovery_code | password} (app.TOTPProof); the first
+// enrolment needs no body.
 func (h *Handler) startTOTP(c *fiber.Ctx) error {
-	en, err := h.svc.Admins.StartTOTP(adminOf(c).ID)
+	var proof app.TOTPProof
+	if len(c.Body()) > 0 {
+		if err := httpkit.Decode(c, &proof); err != nil {
+			return err
+		}
+	}
+	en, err := h.svc.Admins.StartTOTP(adminOf(c).ID, proof, h.proxies.ClientIP(c))
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,10 @@ type CheckoutInput struct {
 	// and store.region).
 	Country string `json:"country"`
 	Region  string `json:"region"`
+	// redirectOrigin, when set (the panel's test order), is the origin a
+	// remote provider's page must be at: the browser can follow no other
+	// (the panel's CSP), so another is refused before the order is written.
+	redirectOrigin string
 }
 
 // CheckoutResult is the data of payment initiation.
@@ -280,6 +284,9 @@ func (os *OrderService) initiateFrom(storeID, customerID uint64, ip string, in C
 		pre, early, err := os.openRemote(c)
 		if err != nil || pre == nil {
 			return early, err
+		}
+		if o := in.redirectOrigin; o != "" && !strings.HasPrefix(pre.RedirectURL, o+"/") {
+			return CheckoutResult{}, ProviderUnavailable("%s's payment page is not at %s, where the browser may go: no order placed", in.PaymentMethod, o)
 		}
 		c.pre = pre
 	}

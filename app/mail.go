@@ -200,7 +200,8 @@ func oneLine(s string) string {
 	return strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(s))
 }
 
-// Outbox pages a store's outbox, newest first (admin).
+// Outbox pages a store's outbox, newest first, as it is sent: the codes of
+// queued account mails in clear (tests; admins read AdminOutbox).
 func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
 	return view(s.DB, func(tx Tx) (Page[*Mail], error) {
 		pg, err := tx.Outbox(storeID, lp)
@@ -210,6 +211,33 @@ func (s *Services) Outbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
 		_, err = renderMails(tx, s.Opt.PublicURL, pg.Items)
 		return pg, err
 	})
+}
+
+// AdminOutbox pages a store's outbox, newest first, as every admin sees it:
+// the codes of account mails masked (MaskCodes), whoever reads it and
+// whether or not mail goes out, so that no staff member can take over a
+// shopper's account; the shopper's mail carries them.
+func (s *Services) AdminOutbox(storeID uint64, lp ListParams) (Page[*Mail], error) {
+	return view(s.DB, func(tx Tx) (Page[*Mail], error) {
+		pg, err := tx.Outbox(storeID, lp)
+		if err != nil {
+			return pg, err
+		}
+		err = renderMasked(tx, s.Opt.PublicURL, pg.Items)
+		return pg, err
+	})
+}
+
+// renderMasked renders ms for display with their codes masked, in place.
+func renderMasked(tx SharedStoreTx, publicURL string, ms []*Mail) error {
+	for i, m := range ms {
+		ms[i] = m.MaskCodes()
+	}
+	_, err := renderMails(tx, publicURL, ms)
+	for i, m := range ms {
+		ms[i] = m.MaskCodes()
+	}
+	return err
 }
 
 // MailView is a mail as the admin API shows it.
@@ -267,17 +295,28 @@ var accountCodeRE = regexp.MustCompile(`\b[0-9]{6}\b`)
 // MaskedCode is what an account mail's code reads as in a masked outbox view.
 const MaskedCode = "••••••"
 
-// MaskCodes returns m with the codes of an account mail (email
-// verification, password reset) masked, for the outbox view once mail goes
-// out by SMTP: whoever reads the outbox must not be able to take over a
-// shopper's account. Other mails are returned as they are.
+// MaskCodes returns m with the code of an account mail (email
+// verification, password reset) masked: in its data when it is still to be
+// rendered (so a template that writes the code in any form shows the mask),
+// else wherever the code, or any six digits, stand in its text. Whoever
+// reads the outbox must not be able to take over a shopper's account. Other
+// mails are returned as they are.
 func (m *Mail) MaskCodes() *Mail {
 	if m.Kind != MailVerifyCode && m.Kind != MailPasswordReset {
 		return m
 	}
 	x := *m
-	x.Subject = accountCodeRE.ReplaceAllString(x.Subject, MaskedCode)
-	x.Text = accountCodeRE.ReplaceAllString(x.Text, MaskedCode)
-	x.HTML = accountCodeRE.ReplaceAllString(x.HTML, MaskedCode)
+	mask := func(s string) string {
+		if m.Data != nil && m.Data.Code != "" {
+			s = strings.ReplaceAll(s, m.Data.Code, MaskedCode)
+		}
+		return accountCodeRE.ReplaceAllString(s, MaskedCode)
+	}
+	x.Subject, x.Text, x.HTML = mask(x.Subject), mask(x.Text), mask(x.HTML)
+	if m.Data != nil && m.Data.Code != "" {
+		d := *m.Data
+		d.Code = MaskedCode
+		x.Data = &d
+	}
 	return &x
 }

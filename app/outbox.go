@@ -69,7 +69,7 @@ func (w *OutboxWorker) Run(ctx context.Context, tick time.Duration) {
 		if w.Leads != nil && !w.Leads() {
 			return
 		}
-		if _, err := w.RunOnce(); err != nil {
+		if _, err := w.runOnce(ctx); err != nil {
 			w.Log.Error("outbox", "err", err)
 		}
 	})
@@ -80,23 +80,30 @@ func (w *OutboxWorker) Run(ctx context.Context, tick time.Duration) {
 // leased before anything is sent (ClaimDueMail): a mail another worker
 // holds is not due here, and a batch stops at the first attempt that cannot
 // be recorded or when this process stops leading.
-func (w *OutboxWorker) RunOnce() (int, error) {
+func (w *OutboxWorker) RunOnce() (int, error) { return w.runOnce(context.Background()) }
+
+// runOnce is RunOnce until ctx ends: a mail being sent then is finished and
+// recorded, and the rest of its batch is given back at once (due for the
+// next process, not after the lease), so a stop waits for one send, not for
+// the backlog.
+func (w *OutboxWorker) runOnce(ctx context.Context) (int, error) {
 	if w.Transport == nil {
 		return 0, nil
 	}
 	total := 0
-	for {
+	for ctx.Err() == nil {
 		h := newLease(w.claimant(), w.Now, w.Lease, w.Leads)
 		due, unrendered, err := w.claim(h.lease)
 		if err != nil {
 			return total, err
 		}
-		n, err := w.sendBatch(h, due, unrendered)
+		n, err := w.sendBatch(ctx, h, due, unrendered)
 		total += n
 		if err != nil || n < len(due) || len(due) < outboxBatch {
 			return total, err
 		}
 	}
+	return total, nil
 }
 
 // claimant is this worker's id in the leases it takes.
@@ -137,13 +144,13 @@ func (w *OutboxWorker) claim(l Lease) ([]*Mail, map[int]error, error) {
 }
 
 // sendBatch sends the leased mails one at a time while the lease and the
-// lead allow and stops at the first attempt it cannot record (the database
-// is gone, or another worker took the lease over): at most that one mail is
-// sent twice. The mails it did not start are given back. It returns how many
-// it attempted.
-func (w *OutboxWorker) sendBatch(h leaseHolder, due []*Mail, unrendered map[int]error) (int, error) {
+// lead allow, until ctx ends, and stops at the first attempt it cannot
+// record (the database is gone, or another worker took the lease over): at
+// most that one mail is sent twice. The mails it did not start are given
+// back. It returns how many it attempted.
+func (w *OutboxWorker) sendBatch(ctx context.Context, h leaseHolder, due []*Mail, unrendered map[int]error) (int, error) {
 	for i, m := range due {
-		if !h.mayStart() {
+		if ctx.Err() != nil || !h.mayStart() {
 			w.giveBack(due[i:], h.lease.Claimant)
 			return i, nil
 		}
@@ -226,8 +233,12 @@ func (w *OutboxWorker) settle(cur, m *Mail, sendErr error, now time.Time) {
 	cur.Attempts++
 	switch {
 	case sendErr == nil:
+		// what was sent is kept, an account mail's code masked: the
+		// shopper has it, nobody who reads the outbox may
+		m.Data = cur.Data
+		kept := m.MaskCodes()
 		cur.Status, cur.SentAt, cur.LastError = MailSent, now, ""
-		cur.Subject, cur.Text, cur.HTML, cur.Data = m.Subject, m.Text, m.HTML, nil
+		cur.Subject, cur.Text, cur.HTML, cur.Data = kept.Subject, kept.Text, kept.HTML, nil
 	case permanentMailError(sendErr):
 		cur.Status, cur.LastError = MailFailed, sendErr.Error()
 	case now.Sub(cmp.Or(cur.QueuedAt, cur.CreatedAt)) >= maxAge:
@@ -249,7 +260,8 @@ func permanentMailError(err error) bool {
 }
 
 // RetryMail queues a failed mail again, due now (admin), and returns it as
-// the outbox shows it. Errors: not_found, conflict (sent already).
+// the outbox shows it (codes masked: the send renders them again from its
+// data). Errors: not_found, conflict (sent already).
 func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	var m *Mail
 	err := s.DB.Update(func(tx Tx) error {
@@ -270,7 +282,7 @@ func (s *Services) RetryMail(storeID, id uint64) (*Mail, error) {
 	// Shown rendered, as the outbox lists it: outside the write, and for
 	// display only (the retry stands if the store cannot be read now).
 	ms := []*Mail{m}
-	_ = s.DB.View(func(tx Tx) error { _, err := renderMails(tx, s.Opt.PublicURL, ms); return err })
+	_ = s.DB.View(func(tx Tx) error { return renderMasked(tx, s.Opt.PublicURL, ms) })
 	return ms[0], nil
 }
 

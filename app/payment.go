@@ -620,6 +620,9 @@ func (ps *PaymentService) SandboxPage(sessionID string) (SandboxView, error) {
 		if err != nil {
 			return err
 		}
+		if sess.Provider != "" && sess.Provider != ProviderSandbox {
+			return NotFound("payment session") // another gateway's (Stripe): never signed here
+		}
 		o, err := tx.Order(sess.StoreID, sess.OrderID)
 		if err != nil {
 			return err

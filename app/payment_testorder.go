@@ -13,6 +13,11 @@ type TestOrder struct {
 	RedirectURL string
 }
 
+// StripeCheckoutOrigin is where Stripe Checkout's pages are: the only
+// remote page a test order from the panel may send the browser to (the
+// panel's CSP form-action lists it).
+const StripeCheckoutOrigin = "https://checkout.stripe.com"
+
 // PayTestOrder places a one-item order of the store's cheapest product in
 // stock through the shoppers' checkout (payment method, email of the
 // owner), for a method in test mode only, and pays it: the sandbox at once,
@@ -33,7 +38,8 @@ func (s *Services) PayTestOrder(storeID uint64, method, email, callbackURL strin
 		return TestOrder{}, err
 	}
 	in := CheckoutInput{ReceiverName: "Test order", Phone: "+10000000000", Address: "Test order placed from the admin panel",
-		Email: email, Items: []CheckoutItem{item}, PaymentMethod: method, CallbackURL: callbackURL, panelReturn: true}
+		Email: email, Items: []CheckoutItem{item}, PaymentMethod: method, CallbackURL: callbackURL, panelReturn: true,
+		redirectOrigin: StripeCheckoutOrigin}
 	res, err := s.Orders.InitiateFrom(storeID, 0, "", in, Idempotency{})
 	if err != nil {
 		return TestOrder{}, err

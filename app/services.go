@@ -119,7 +119,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
 		revocations: s.revocations, revoked: s.revoked, takeAdminLogin: s.takeAdminLogin})
 	s.Customers = newCustomerService(customerDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
-		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin}, s.revocations)
+		SendMail: s.SendMail, kick: s.Kick, revoked: s.revoked, takeShopperLogin: s.takeShopperLogin, Limits: s.Limits}, s.revocations)
 	s.Carts = newCartService(sdb, opt, s.Limits)
 	s.Payments = newPaymentService(paymentDeps{DB: sdb, Log: log, Opt: opt, Stores: s.Stores, notifier: n})
 	s.Orders = newOrderService(orderDeps{DB: sdb, Now: now, Log: log, Opt: opt, Limits: s.Limits, Payments: s.Payments, Stores: s.Stores, notifier: n})
@@ -224,5 +224,6 @@ type (
 		kick             func()     // wakes the workers after a commit that queued mail
 		revoked          func(*Revocation)
 		takeShopperLogin func(storeID uint64, email, ip, device string) (*loginAttempt, error)
+		Limits           Limiter // the code mails' budgets (CodeMailLimits)
 	}
 )

@@ -95,13 +95,34 @@ func newRecoveryCodes() (codes, hashes []string) {
 	return codes, hashes
 }
 
+// TOTPProof is what replacing a second factor takes from an admin who has
+// one, besides the session: a current code of the factor, one of its
+// recovery codes, or the password. A stolen token alone cannot swap the
+// factor for the thief's.
+type TOTPProof struct {
+	Code     string `json:"totp_code"`
+	Recovery string `json:"recovery_code"`
+	Password string `json:"password"`
+}
+
 // StartTOTP begins (or restarts) the enrolment of admin id: a new secret is
 // kept pending until ConfirmTOTP. An enrolled account keeps its factor
-// until the new one is confirmed.
-func (as *AdminService) StartTOTP(id uint64) (TOTPEnrolment, error) {
+// until the new one is confirmed, and must prove it is its holder (proof,
+// from ip; wrong proofs count as failed logins, with their limits).
+// Errors: validation_failed (no or a wrong proof), rate_limited.
+func (as *AdminService) StartTOTP(id uint64, proof TOTPProof, ip string) (TOTPEnrolment, error) {
+	u, err := view(as.db, func(tx adminData) (*AdminUser, error) { return tx.Admin(id) })
+	if err != nil {
+		return TOTPEnrolment{}, err
+	}
+	if u.HasTOTP() {
+		if err := as.proveHolder(u, proof, ip); err != nil {
+			return TOTPEnrolment{}, err
+		}
+	}
 	secret := newTOTPSecret()
 	var out TOTPEnrolment
-	err := as.db.Update(func(tx adminData) error {
+	err = as.db.Update(func(tx adminData) error {
 		u, err := tx.Admin(id)
 		if err != nil {
 			return err
@@ -111,6 +132,30 @@ func (as *AdminService) StartTOTP(id uint64) (TOTPEnrolment, error) {
 		return tx.PutAdmin(u)
 	})
 	return out, err
+}
+
+// proveHolder checks proof for u, who has a factor, under the login limits
+// of u's address from ip.
+func (as *AdminService) proveHolder(u *AdminUser, proof TOTPProof, ip string) error {
+	if proof.Code == "" && proof.Recovery == "" && proof.Password == "" {
+		return Invalid("totp_code", "this account has a second factor: send its current totp_code, a recovery_code or the password to replace it")
+	}
+	att, err := as.s.takeAdminLogin(u.Email, ip, "")
+	if err != nil {
+		return err
+	}
+	field := "password"
+	if proof.Password != "" {
+		_, err = as.checkPassword(u.Email, proof.Password)
+	} else {
+		field = "totp_code"
+		err = as.secondFactor(u, proof.Code, proof.Recovery)
+	}
+	att.done(err)
+	if ErrorCode(err) == EInvalidCreds {
+		return Invalid(field, "is wrong or already used: the second factor stays as it is")
+	}
+	return err
 }
 
 // ConfirmTOTP ends the enrolment of admin id with a code of the pending

@@ -504,7 +504,10 @@ func (ww *WebhookWorker) send(ctx context.Context, w *WebhookEndpoint, ev *Webho
 		"webhook-timestamp": strconv.FormatInt(ts, 10),
 		"webhook-signature": SignWebhook(w.Secret, ev.MsgID, ts, body),
 	}}
-	rctx, cancel := context.WithTimeout(ctx, ww.timeout())
+	// A request under way when the worker stops finishes (within the
+	// timeout) and is recorded: cancelling it would leave the receiver with
+	// an event it may have processed and the delivery due again.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ww.timeout())
 	start := time.Now()
 	var (
 		res     WebhookResult

@@ -151,6 +151,15 @@ func TestPostgresDown(t *testing.T) {
 		resp, err = req("POST", "/api/v1/admin/auth/login/", "", "", `{"email":"owner@example.com","password":"owner-password"}`)
 		unavailable(t, "login", resp, err)
 	}
+	// the shop's pages as the API (issue 38 point 6)
+	resp, err := http.Get(s.base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("the shop with the database down: got %d Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
 	if status, raw := s.do("GET", "/readyz", "", "", nil); status != 503 {
 		t.Fatalf("readyz with the database down: %d %s, want 503", status, raw)
 	}

@@ -145,6 +145,15 @@ func TestPanelOrderDesk(t *testing.T) {
 		b.get(conf).expect(t, 200, "Refund 15.00 USD on order", `name="amount" value="15.00"`)
 		b.submit(conf, op+"refund/", url.Values{"amount": {"15.00"}, "refund_method": {"CASH"}, "confirm": {"yes"}}).redirectsTo(t, op)
 		b.submit(conf, op+"refund/", url.Values{"amount": {"99.00"}, "confirm": {"yes"}}).expect(t, 400, "at most 25.00")
+		// more than can be refunded, or no amount: the form says so at once,
+		// never a confirm page that offers it (issue 38 point 8)
+		for _, amount := range []string{"99.00", "0", "-1", "lots"} {
+			p := b.submit(op, op+"refund/", url.Values{"amount": {amount}, "refund_method": {"CASH"}})
+			if p.Status != 400 || strings.Contains(p.Body, "Refund "+amount+" USD on order") {
+				t.Fatalf("refund %s before confirming: %d, want 400 on the order page: %s", amount, p.Status, p.Body)
+			}
+		}
+		b.get(op+"refund/?amount=99.00").redirectsTo(t, fmt.Sprintf("/admin/stores/%d/", sid))
 		if o := e.Order(sid, target.ID); o.RefundedAmount != 1500 || o.PaymentStatus != app.PaymentPartiallyRefunded {
 			t.Fatalf("refunded %s (%s), want 15.00", o.RefundedAmount, o.PaymentStatus)
 		}

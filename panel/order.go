@@ -365,6 +365,9 @@ func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 	if amount == "" {
 		amount = o.Refundable().String()
 	}
+	if m, err := app.ParseMoney(amount); err != nil || m <= 0 || m > o.Refundable() {
+		return nil, nil // no confirmation of what cannot be refunded: the form shows why
+	}
 	fields := map[string]string{"amount": amount}
 	keys := []string{"refund_method", "admin_note"}
 	for i := range o.Items {

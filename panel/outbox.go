@@ -19,7 +19,7 @@ func (p *panel) outboxPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	page, err := p.h.staff.OutboxPage(st.ID, lp)
+	page, err := p.h.svc.Outbox(st.ID, lp)
 	if err != nil {
 		return err
 	}

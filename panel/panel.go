@@ -385,9 +385,11 @@ type flash = pagekit.Flash
 
 type pageFunc func(c *fiber.Ctx, v *view) error
 
-// panelHeaders are the security headers of every panel response.
+// panelHeaders are the security headers of every panel response. form-action
+// allows Stripe Checkout: "Pay a test order" with a Stripe method redirects
+// there after its form (the browser applies form-action to that redirect).
 var panelHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "same-origin",
-	CSP: pagekit.BaseCSP().Set("img-src", "'self'", "https:", "http:").Set("form-action", "'self'").String()}
+	CSP: pagekit.BaseCSP().Set("img-src", "'self'", "https:", "http:").Set("form-action", "'self'", app.StripeCheckoutOrigin).String()}
 
 // securityHeaders are set on every panel response.
 func securityHeaders(c *fiber.Ctx) { panelHeaders.Set(c) }

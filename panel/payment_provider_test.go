@@ -23,8 +23,9 @@ func TestPanelPaymentProviderAndTestOrder(t *testing.T) {
 	b.get(home).expect(t, 200, `name="WALLET_A_provider"`, `<option value="stripe"`, "Pay a test order with WALLET_B")
 
 	// A bad key is a field error on the page; a good one is saved.
+	// the select keeps the choice beside its error (issue 38 point 8)
 	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_revoked12345"}}).
-		expect(t, 400, "Stripe refused this key")
+		expect(t, 400, "Stripe refused this key", `<option value="stripe" selected>`)
 	b.submit(home, home+"payments/", url.Values{"WALLET_B_provider": {"stripe"}}).expect(t, 400, "must be one of: sandbox")
 	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_paneltest9876"}}).
 		redirectsTo(t, home)
@@ -41,7 +42,29 @@ func TestPanelPaymentProviderAndTestOrder(t *testing.T) {
 		t.Fatalf("the test order: %+v", o)
 	}
 	// With Stripe in test mode the browser goes to Stripe's Checkout page.
-	b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}}).redirectsTo(t, "https://checkout.stripe.test/")
+	// The panel's CSP lets the browser follow the form's redirect to Stripe
+	// Checkout (form-action applies to it): before, the click went nowhere
+	// and left an unpaid order each time (issue 38 point 8).
+	r = b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}})
+	r.redirectsTo(t, app.StripeCheckoutOrigin+"/")
+	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' "+app.StripeCheckoutOrigin) {
+		t.Fatalf("CSP %q: form-action does not allow Stripe Checkout", csp)
+	}
+	// A page the browser could not go to: no order is placed.
+	count := func() int {
+		pg, err := e.Svc.Orders.Orders(sid, "", app.ListParams{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(pg.Items)
+	}
+	orders := count()
+	b.submit(home, home+"payments/", url.Values{"WALLET_A_provider": {"stripe"}, "WALLET_A_secret_key": {"sk_test_elsewhere9876"}}).redirectsTo(t, home)
+	b.submit(home, home+"payments/test-order/", url.Values{"method": {"WALLET_A"}}).redirectsTo(t, home)
+	b.get(home).expect(t, 200, "Test order not placed", "no order placed")
+	if got := count(); got != orders {
+		t.Fatalf("orders: %d after the refused test order, want %d", got, orders)
+	}
 
 	// Live mode: no test order.
 	e.Svc.Payments.SetPaymentSettings(sid, app.PaymentSettingsInput{Methods: map[string]app.CredentialsInput{"WALLET_A": {Provider: ptr("")}}})

@@ -65,6 +65,9 @@ type storeData struct {
 	// allowed_origins, so its checkouts return only to its own shop; the
 	// page says so (issues 14 and 38).
 	OpenCallbacks bool
+	// Chosen is the provider posted per method when the payments form is
+	// shown again after an error: the select keeps it beside its error.
+	Chosen map[string]string
 }
 
 // storePage serves GET /admin/stores/{id}/.
@@ -92,8 +95,14 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 		return err
 	}
 	set := st.Settings()
+	chosen := map[string]string{}
+	if c.Method() == fiber.MethodPost {
+		for _, m := range pay.Methods {
+			chosen[m.Method] = strings.TrimSpace(c.FormValue(m.Method + "_provider"))
+		}
+	}
 	v.Data = storeData{Dash: dash, Config: config, Delivery: set.DeliveryOptions, Name: name, Payments: pay,
-		OpenCallbacks: len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0}
+		OpenCallbacks: len(set.CallbackOrigins) == 0 && len(set.AllowedOrigins) == 0, Chosen: chosen}
 	return p.render(c, status, "store", v)
 }
 

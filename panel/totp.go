@@ -27,9 +27,10 @@ func (p *panel) showTOTP(c *fiber.Ctx, v *view, status int, d totpData) error {
 // startTOTP serves POST /admin/totp/: a new secret and its otpauth:// URI,
 // and the form that confirms them with a code.
 func (p *panel) startTOTP(c *fiber.Ctx, v *view) error {
-	en, err := p.h.svc.Admins.StartTOTP(v.Admin.ID)
+	proof := app.TOTPProof{Code: c.FormValue("totp_code"), Password: c.FormValue("password")}
+	en, err := p.h.svc.Admins.StartTOTP(v.Admin.ID, proof, p.h.proxies.ClientIP(c))
 	if err != nil {
-		return err
+		return p.showTOTP(c, v, p.formError(c, v, err), totpData{})
 	}
 	return p.showTOTP(c, v, fiber.StatusOK, totpData{Enrolment: &en})
 }

@@ -105,3 +105,66 @@ func TestPanelTOTPPolicy(t *testing.T) {
 	s.get(fmt.Sprintf("/admin/stores/%d/products/", sid)).redirectsTo(t, "/admin/totp/")
 	newBrowser(t, e).login("staff@example.com", "staff-password").redirectsTo(t, "/admin/totp/")
 }
+
+// TestAdminTOTPReenrolNeedsProof (issue 38 point 4): an account with a
+// second factor replaces it only with a current code, a recovery code or its
+// password besides its token (API and panel); wrong proofs count as failed
+// logins. Before: POST /auth/totp/ then /confirm/ with the token alone.
+func TestAdminTOTPReenrolNeedsProof(t *testing.T) {
+	e := testenv.New(t)
+	panel := owner(t, e) // signed in before the factor
+	secret, recovery := enrolTOTP(t, e, e.OwnerToken)
+	start := func(body map[string]string) *testenv.Response {
+		req := testenv.Req{Method: "POST", Path: api + "/auth/totp/", Token: e.OwnerToken}
+		if body != nil {
+			req.Body = body
+		}
+		return e.Do(req)
+	}
+	for _, tc := range []struct {
+		name   string
+		body   map[string]string
+		status int
+		code   string
+		field  string
+	}{
+		{"ErrNoProof", nil, 400, "validation_failed", "totp_code"},
+		{"ErrEmptyProof", map[string]string{}, 400, "validation_failed", "totp_code"},
+		{"ErrWrongCode", map[string]string{"totp_code": "000000"}, 400, "validation_failed", "totp_code"},
+		{"ErrWrongRecovery", map[string]string{"recovery_code": "aaaaa-bbbbb"}, 400, "validation_failed", "totp_code"},
+		{"ErrWrongPassword", map[string]string{"password": "not-the-password"}, 400, "validation_failed", "password"},
+		{"Password", map[string]string{"password": "owner-password"}, 200, "", ""},
+		{"CurrentCode", map[string]string{"totp_code": app.TOTPCode(secret, e.Now())}, 200, "", ""},
+		{"RecoveryCode", map[string]string{"recovery_code": recovery[0]}, 200, "", ""},
+		{"ErrRecoveryCodeAgain", map[string]string{"recovery_code": recovery[0]}, 400, "validation_failed", "totp_code"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := start(tc.body).Expect(t, tc.status, tc.code)
+			if tc.field != "" && r.Body.Errors[tc.field] == "" {
+				t.Fatalf("errors %v, want one for %s", r.Body.Errors, tc.field)
+			}
+		})
+	}
+	t.Run("ErrConfirmWithoutProvenStart", func(t *testing.T) {
+		// the pending secret of the proven starts above is not the caller's:
+		// a start refused leaves nothing a token alone could confirm
+		e2 := testenv.New(t)
+		enrolTOTP(t, e2, e2.OwnerToken)
+		e2.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/", Token: e2.OwnerToken}).Expect(t, 400, "validation_failed")
+		e2.Do(testenv.Req{Method: "POST", Path: api + "/auth/totp/confirm/", Token: e2.OwnerToken, Body: map[string]string{"code": "123456"}}).Expect(t, 400, "validation_failed")
+	})
+	t.Run("Panel", func(t *testing.T) {
+		p := panel.submit("/admin/totp/", "/admin/totp/", url.Values{})
+		if p.Status != 400 || strings.Contains(p.Body, "Key: <code>") {
+			t.Fatalf("panel start without proof: %d, want 400 and no key: %s", p.Status, p.Body)
+		}
+		panel.submit("/admin/totp/", "/admin/totp/", url.Values{"password": {"owner-password"}}).expect(t, 200, "Key: <code>")
+	})
+	t.Run("ErrGuessesRateLimited", func(t *testing.T) {
+		var last *testenv.Response
+		for range 8 {
+			last = start(map[string]string{"password": "guess-guess"})
+		}
+		last.Expect(t, 429, "rate_limited")
+	})
+}

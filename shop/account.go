@@ -60,14 +60,13 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 		Intro: msg("account.limited"), Links: []link{{"/account/", msg("account.back")}}})
 }
 
-// limitMail takes one code mail from the budgets of who and email, as the
-// API's limitMail does (same keys), and runs send; a failed send gives
-// both back.
-func (s *Shop) limitMail(rq *request, who, email string, send func() error) error {
-	sid := strconv.FormatUint(rq.Store.ID, 10)
-	lims := []app.Limit{
-		{Key: "mail|" + sid + "|" + who, Max: s.cfg.LoginFailures, Window: app.LoginWindow},
-		{Key: "codes-day|" + sid + "|" + email, Max: s.cfg.CodesPerDay, Window: 24 * time.Hour},
+// limitMail takes one code mail from the budgets of the requester (ip),
+// who and email, as the API's limitMail does (app.CustomerService.CodeMailLimits),
+// and runs send; a failed send gives them back.
+func (s *Shop) limitMail(rq *request, ip, who, email string, send func() error) error {
+	lims, err := s.svc.Customers.CodeMailLimits(rq.Store.ID, who, email, ip, s.cfg.LoginFailures, s.cfg.CodesPerDay)
+	if err != nil {
+		return err
 	}
 	if err := app.TakeAll(s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
 		return err
@@ -153,8 +152,13 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
+// cookieDevice is the shopper's device token (app.TokenDevice) from a
+// successful sign-in: HttpOnly, for app.DeviceTokenTTL.
+const cookieDevice = "sf_device"
+
 // loginPost serves POST /account/login/: the API's login checks, then the
-// customer service's Login (which counts failures per email).
+// customer service's LoginWith (which counts failures per email, address
+// and device).
 func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	vals, err := decodeAccountForm(c.Body(), loginFields)
 	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
@@ -169,13 +173,18 @@ func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
 	if err := val.Err(); err != nil {
 		return s.formFail(c, rq, v, err)
 	}
-	res, err := s.svc.Customers.Login(rq.Store, vals["email"], vals["password"])
+	// as the API's login: the address counts as the account's once signed
+	// in, and the device cookie keeps this browser's own failure budget,
+	// so failures from elsewhere never lock the shopper out here
+	res, err := s.svc.Customers.LoginWith(rq.Store, app.LoginRequest{Email: vals["email"], Password: vals["password"],
+		IP: s.proxies.ClientIP(c), Device: c.Cookies(cookieDevice)})
 	if err != nil {
 		return s.formFail(c, rq, v, err)
 	}
 	if err := s.signIn(c, rq, res.AccessToken, res.RefreshToken); err != nil {
 		return err
 	}
+	s.setCookie(c, cookieDevice, res.DeviceToken, app.DeviceTokenTTL)
 	if next == "/account/" && !rq.Customer.EmailVerified && rq.Store.Settings().EmailOTPEnabled {
 		next = "/account/verify/" // the store asks for it before an order
 	}
@@ -226,7 +235,7 @@ func (s *Shop) verifyPost(c *fiber.Ctx, rq *request) error {
 // with its mail limits).
 func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
-	err := s.limitMail(rq, "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
+	err := s.limitMail(rq, s.proxies.ClientIP(c), "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
 		return s.svc.Customers.ResendCode(rq.Store, &sh)
 	})
 	if err != nil {
@@ -259,7 +268,7 @@ func (s *Shop) forgotPost(c *fiber.Ctx, rq *request) error {
 		err = val.Err()
 	}
 	if err == nil {
-		err = s.limitMail(rq, "email:"+email, email, func() error {
+		err = s.limitMail(rq, s.proxies.ClientIP(c), "email:"+email, email, func() error {
 			return s.svc.Customers.ForgotPassword(rq.Store, email)
 		})
 	}

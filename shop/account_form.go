@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"errors"
 	"net/url"
 	"sort"
 	"strconv"
@@ -138,7 +139,8 @@ func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) err
 
 // retryAfter sets Retry-After for a rate-limited answer, as the API does.
 func retryAfter(c *fiber.Ctx, err error) {
-	if e, ok := err.(*app.Error); ok && e.RetryAfter > 0 {
+	var e *app.Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
 	}
 }

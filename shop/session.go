@@ -3,6 +3,8 @@ package shop
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -157,7 +159,10 @@ func (s *Shop) dropSession(c *fiber.Ctx, rq *request, err error) {
 }
 
 // refresh spends a refresh token once for all the requests that come with
-// it within refreshGrace.
+// it within refreshGrace: in this process (the entry's lock makes them
+// wait for the one refresh) and, when the database is shared by several
+// processes, in the others (the result is kept in the shared state as the
+// panel's sessions are, so the next page load on another binary finds it).
 func (s *Shop) refresh(rq *request, token string) (*app.TokenResult, error) {
 	now := time.Now()
 	e := s.refreshes.entry(token, now)
@@ -166,12 +171,49 @@ func (s *Shop) refresh(rq *request, token string) (*app.TokenResult, error) {
 	if e.res != nil && now.Sub(e.at) <= refreshGrace {
 		return e.res, nil
 	}
+	key := sha256.Sum256([]byte(token))
+	if res := s.sharedRefresh(key, now); res != nil {
+		return res, nil
+	}
 	res, err := s.svc.Customers.Refresh(rq.Store, token)
 	if err != nil {
 		return nil, err
 	}
 	e.res, e.at = res, now
+	if s.svc.Shared != nil {
+		b, _ := json.Marshal(sharedRefreshed{Access: res.AccessToken, Refresh: res.RefreshToken})
+		if err := s.svc.Shared.PutShared(refreshKind, hex.EncodeToString(key[:]), 0, b, now.Add(refreshGrace)); err != nil {
+			s.log.Warn("shop: sharing a refresh (another process may sign the shopper out)", "err", err)
+		}
+		if now.Unix()%64 == 0 { // sweep now and then: refreshes are frequent
+			_ = s.svc.Shared.DeleteSharedBefore(refreshKind, now)
+		}
+	}
 	return res, nil
+}
+
+// refreshKind is the shared-state kind of recent refreshes, keyed by the hex
+// SHA-256 of the spent refresh token.
+const refreshKind = "shop_refresh"
+
+// sharedRefreshed is a recent refresh as the shared state keeps it.
+type sharedRefreshed struct {
+	Access  string `json:"a"`
+	Refresh string `json:"r"`
+}
+
+// sharedRefresh is the refresh another process made of the token of key
+// within refreshGrace, nil when there is none (or no shared state).
+func (s *Shop) sharedRefresh(key [32]byte, now time.Time) *app.TokenResult {
+	if s.svc.Shared == nil {
+		return nil
+	}
+	b, exp, ok, err := s.svc.Shared.GetShared(refreshKind, hex.EncodeToString(key[:]))
+	var r sharedRefreshed
+	if err != nil || !ok || !now.Before(exp) || json.Unmarshal(b, &r) != nil {
+		return nil
+	}
+	return &app.TokenResult{AccessToken: r.Access, RefreshToken: r.Refresh}
 }
 
 // signIn makes the shopper of a token pair (from the customer service's

@@ -56,6 +56,9 @@ type services struct {
 	Content   *app.ContentService
 	// RefreshTTL is how long a shopper's session lasts (the session cookie's age).
 	RefreshTTL time.Duration
+	// Shared is the state several processes share (nil: one process): the
+	// recent session refreshes (session.go).
+	Shared app.SharedState
 }
 
 // Shop serves the shop pages of every store.
@@ -86,7 +89,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
 			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
 			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
-			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL}}
+			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
 	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
@@ -194,6 +197,7 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
 		pr.Message = msg("error.internal")
 	}
+	retryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
 	if pr.Code == app.ENotFound {
 		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
 	}
@@ -206,6 +210,7 @@ func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
 	if app.ErrorCode(err) != app.ENotFound {
 		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
 		c.Status(fiber.StatusServiceUnavailable)
+		retryAfter(c, err)
 	} else {
 		c.Status(fiber.StatusNotFound)
 	}

@@ -31,6 +31,7 @@ type SMTPServer struct {
 	msgs     []SMTPMessage
 	fail4xx  bool
 	hang     bool
+	delay    time.Duration
 	received chan struct{}
 }
 
@@ -116,6 +117,14 @@ func (s *SMTPServer) SetHang(on bool) {
 	s.mu.Unlock()
 }
 
+// SetDelay makes each message's final answer come d after its data (a slow
+// receiver).
+func (s *SMTPServer) SetDelay(d time.Duration) {
+	s.mu.Lock()
+	s.delay = d
+	s.mu.Unlock()
+}
+
 // Messages returns a copy of what was received.
 func (s *SMTPServer) Messages() []SMTPMessage {
 	s.mu.Lock()
@@ -192,6 +201,10 @@ func (s *SMTPServer) session(c net.Conn) {
 				b.WriteString(strings.TrimPrefix(l, "."))
 			}
 			msg.Data = b.String()
+			s.mu.Lock()
+			delay := s.delay
+			s.mu.Unlock()
+			time.Sleep(delay) // the slow receiver's own time, not a wait in a test
 			s.mu.Lock()
 			s.msgs = append(s.msgs, msg)
 			s.mu.Unlock()

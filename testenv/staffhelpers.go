@@ -73,8 +73,12 @@ func FakeStripeAPI(t *testing.T, balanceCalls *atomic.Int64) string {
 			fmt.Fprint(w, `{"object":"balance","available":[],"pending":[],"livemode":false}`)
 		case r.Method == "POST" && r.URL.Path == "/v1/checkout/sessions":
 			_ = r.ParseForm()
+			page := "https://checkout.stripe.com/c/pay/cs_test_1"
+			if strings.Contains(auth, "elsewhere") { // an account whose pages are not Stripe's
+				page = "https://pay.elsewhere.test/c/pay/cs_test_1"
+			}
 			b, _ := json.Marshal(map[string]any{"id": "cs_test_1", "object": "checkout.session", "mode": "payment",
-				"status": "open", "payment_status": "unpaid", "url": "https://checkout.stripe.test/c/pay/cs_test_1",
+				"status": "open", "payment_status": "unpaid", "url": page,
 				"client_reference_id": r.PostForm.Get("client_reference_id")})
 			w.Write(b)
 		default:

@@ -31,6 +31,7 @@ import (
 	"storefront/httpkit"
 	"storefront/panel"
 	"storefront/storage"
+	"storefront/storage/postgres"
 	"storefront/storage/postgres/pgtest"
 	"storefront/web"
 )
@@ -94,6 +95,9 @@ type Options struct {
 	// STOREFRONT_TEST_POSTGRES_URL; skipped without it). Empty: the
 	// STOREFRONT_TEST_BACKEND variable, else bolt.
 	Backend string
+	// Share, when set, is an env whose database this one opens too: two
+	// servers on one database (on PostgreSQL, as two processes share it).
+	Share *Env
 }
 
 // Backends are the storage backends tests can run on.
@@ -130,15 +134,20 @@ func NewWith(t testing.TB, opt Options) *Env {
 	if e.Backend == "" {
 		e.Backend = os.Getenv("STOREFRONT_TEST_BACKEND")
 	}
-	switch e.Backend {
-	case BackendPostgres:
+	switch {
+	case opt.Share != nil:
+		e.DB, e.Bolt, e.Backend = opt.Share.DB, opt.Share.Bolt, opt.Share.Backend
+		if pg, ok := e.DB.(*postgres.DB); ok && opt.App.Limiter == nil {
+			opt.App.Limiter = pg.Limiter(e.Now)
+		}
+	case e.Backend == BackendPostgres:
 		db := pgtest.Open(t)
 		db.Now = e.Now
 		e.DB = db
 		if opt.App.Limiter == nil {
 			opt.App.Limiter = db.Limiter(e.Now) // the shared limiter, as main wires it
 		}
-	case "", BackendBolt:
+	case e.Backend == "" || e.Backend == BackendBolt:
 		e.Backend = BackendBolt
 		// No fsync: a test database never outlives a crash (the durability
 		// tests open their own files with fsync on).

@@ -48,20 +48,17 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 }
 
 // CodeDayWindow is the period ratelimit.codes_per_day counts over.
-const CodeDayWindow = 24 * time.Hour
+const CodeDayWindow = app.CodeDayWindow
 
-// limitMail takes one code mail from the budgets of who and email (per
-// store): code mails (forgot per email, resend-code per shopper) share the
-// ratelimit.login_failures budget of 15 minutes, so nobody can flood one
-// inbox from many IPs, and ratelimit.codes_per_day per email, so the codes
-// one address can be sent (and guessed at) in a day are bounded. Unknown
-// emails count alike: a 429 reveals nothing. send runs when both allow; when
-// it fails nothing was sent and both are given back.
+// limitMail takes one code mail from the budgets of the requester, who and
+// email (app.CustomerService.CodeMailLimits: a stranger cannot spend the budget of
+// the shopper's usual address); unknown emails count alike, so a 429
+// reveals nothing. send runs when all allow; when it fails nothing was sent
+// and they are given back.
 func (a *accounts) limitMail(c *fiber.Ctx, who, email string, send func() error) error {
-	sid := strconv.FormatUint(store(c).ID, 10)
-	lims := []app.Limit{
-		{Key: "mail|" + sid + "|" + who, Max: a.s.cfg.LoginFailures, Window: LoginFailureWindow},
-		{Key: "codes-day|" + sid + "|" + email, Max: a.s.cfg.CodesPerDay, Window: CodeDayWindow},
+	lims, err := a.s.svc.Customers.CodeMailLimits(store(c).ID, who, email, a.s.clientIP(c), a.s.cfg.LoginFailures, a.s.cfg.CodesPerDay)
+	if err != nil {
+		return err
 	}
 	if err := app.TakeAll(a.s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
 		return err

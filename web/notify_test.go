@@ -706,13 +706,14 @@ func TestOutboxRendersWhenSent(t *testing.T) {
 		t.Fatalf("read %q after a rename, want the text sent", m.Text)
 	}
 
-	// a retry answers with the mail as the outbox shows it, rendered
+	// a retry answers with the mail as the outbox shows it, rendered, its
+	// code masked (issue 38)
 	n.smtp.Stop()
 	register(t, e, n.key, "sam@example.com")
 	n.deliver(t)
 	var retried app.MailView
 	e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("%soutbox/%d/retry/", admin, e.Outbox(n.sid)[0].ID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &retried)
-	if retried.To != "sam@example.com" || retried.Status != app.MailQueued || !codeRE.MatchString(retried.Text) || !strings.Contains(retried.HTML, "Brand Three") {
+	if retried.To != "sam@example.com" || retried.Status != app.MailQueued || codeRE.MatchString(retried.Text) || !strings.Contains(retried.Text, app.MaskedCode) || !strings.Contains(retried.HTML, "Brand Three") {
 		t.Fatalf("retry answered %+v, want the queued mail rendered", retried)
 	}
 

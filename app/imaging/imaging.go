@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"image"
@@ -20,8 +21,8 @@ import (
 	"image/png"
 	"net/http"
 	"runtime"
+	"time"
 
-	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 	"golang.org/x/sync/semaphore"
 
@@ -34,15 +35,22 @@ const MaxBytes = 10 << 20
 // MaxPixels bounds the decoded size (a small file can claim a huge canvas).
 const MaxPixels = 50_000_000
 
-// DecodeBudget bounds the memory of decoded images: one whose decoded size
-// (from its header: pixels x bytes per pixel of its colour model) is larger
-// is refused before it is decoded, and the decodes running at once hold at
-// most this much together.
-const DecodeBudget = 200 << 20
+// Budget bounds the memory of the images being processed, all uploads of
+// the process together: each operation holds its peak (Peak: the decoded
+// image, the decoder's own buffers, every rendition and its encoding) from
+// before its decode until its last encoding, and an image whose peak alone is
+// larger is refused from its header (payload_too_large), never decoded. 240
+// MB keeps the server under 300 MB of resident memory whatever its uploads
+// (docs/decisions.md, Uploads).
+const Budget = 240 << 20
+
+// Wait is how long an upload waits for room in the Budget before it is
+// refused with rate_limited (429, Retry-After).
+const Wait = 30 * time.Second
 
 var (
-	// decoding holds the decoded bytes of the images being processed.
-	decoding = semaphore.NewWeighted(DecodeBudget)
+	// decoding holds the peaks of the images being processed.
+	decoding = semaphore.NewWeighted(Budget)
 	// decoders run at most one per CPU: decoding and scaling are CPU work.
 	decodeSlots = make(chan struct{}, runtime.NumCPU())
 )
@@ -50,6 +58,60 @@ var (
 // DecodedSize is the memory an image of cfg takes once decoded.
 func DecodedSize(cfg image.Config) int64 {
 	return int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel)
+}
+
+// Peak is the most memory processing an image of type ct (its bytes data,
+// its header cfg) holds at once: the decoded image and what its decoder keeps
+// beside it, every rendition (an RGBA copy and its encoding, the largest one
+// twice more, as when a JPEG is turned upright) and the rows the scaling
+// works on.
+func Peak(ct string, data []byte, cfg image.Config) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	peak := DecodedSize(cfg)
+	switch {
+	case ct == "image/webp" && cfg.ColorModel == color.NRGBAModel:
+		peak += 4 * px // the lossless decoder's ARGB words beside the image
+	case ct == "image/jpeg" && progressive(data):
+		peak += 4 * px * components(cfg.ColorModel) // every block's coefficients until the last scan
+	}
+	w, h := cfg.Width, cfg.Height
+	for i := len(Widths) - 1; i >= 0; i-- {
+		w, h = fitWidth(w, h, Widths[i])
+		peak += 2 * 4 * int64(w) * int64(h)
+	}
+	fw, fh := fitWidth(cfg.Width, cfg.Height, Widths[len(Widths)-1])
+	// orient's two copies, counted for every image: without this slack two
+	// 5000x5000 PNGs at once took the server to 333 MB instead of 247
+	peak += 2 * 4 * int64(fw) * int64(fh)
+	peak += 4*int64(max(cfg.Width, cfg.Height)) + 64*int64(fw) + 1<<20 // the rows of shrink, the decoder's buffers
+	return peak
+}
+
+// components is the number of colour components of a JPEG of model m.
+func components(m color.Model) int64 {
+	switch m {
+	case color.GrayModel:
+		return 1
+	case color.CMYKModel:
+		return 4
+	}
+	return 3
+}
+
+// progressive reports whether a JPEG is progressive (its frame header is
+// SOF2): the standard decoder then keeps every block's coefficients. Only the
+// segments before the first scan are walked.
+func progressive(data []byte) bool {
+	for i := 2; i+4 <= len(data) && data[i] == 0xFF; {
+		switch marker := data[i+1]; {
+		case marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE:
+			return true
+		case marker == 0xDA || marker == 0xD9:
+			return false
+		}
+		i += 2 + int(binary.BigEndian.Uint16(data[i+2:]))
+	}
+	return false
 }
 
 func bytesPerPixel(m color.Model) int64 {
@@ -123,57 +185,102 @@ func Process(field string, data []byte) (*Result, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
 		return nil, app.Invalid(field, fmt.Sprintf("is %dx%d pixels; at most 50 megapixels", cfg.Width, cfg.Height))
 	}
-	size := DecodedSize(cfg)
-	if size > DecodeBudget {
-		return nil, app.Invalid(field, fmt.Sprintf("is %dx%d pixels of %d bytes each (%d MB decoded); at most %d MB: use fewer pixels or 8 bits per channel",
-			cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), size>>20, DecodeBudget>>20))
+	peak := Peak(ct, data, cfg)
+	if peak > Budget {
+		return nil, &app.Error{Code: app.EPayloadTooLarge, Message: field + ": the image takes too much memory to process",
+			Fields: map[string]string{field: fmt.Sprintf("is %dx%d pixels of %d bytes each (%d MB decoded, %d MB to process); at most %d MB: use fewer pixels or 8 bits per channel",
+				cfg.Width, cfg.Height, bytesPerPixel(cfg.ColorModel), DecodedSize(cfg)>>20, peak>>20, Budget>>20)}}
 	}
-	decodeSlots <- struct{}{}
-	defer func() { <-decodeSlots }()
-	_ = decoding.Acquire(context.Background(), size) // never fails: no deadline, size <= DecodeBudget
-	defer decoding.Release(size)
+	release, err := reserve(peak)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return render(field, ct, data, decode)
 }
 
-// render decodes data and encodes its renditions.
+// collectFrom is the peak from which a finished image's garbage is collected
+// at once, before its share of the Budget is given back: the next image then
+// reuses that memory instead of growing the heap until the collector's own
+// target (three times the live heap at GOGC 200).
+const collectFrom = 16 << 20
+
+// reserve takes peak bytes of the Budget, waiting at most Wait (then
+// rate_limited), and a decoder slot; the returned func gives both back.
+func reserve(peak int64) (func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
+	defer cancel()
+	if decoding.Acquire(ctx, peak) != nil {
+		return nil, &app.Error{Code: app.ERateLimited, Message: "the server is processing other images: retry in a minute", RetryAfter: 60}
+	}
+	decodeSlots <- struct{}{}
+	return func() {
+		<-decodeSlots
+		if peak >= collectFrom {
+			runtime.GC()
+		}
+		decoding.Release(peak)
+	}, nil
+}
+
+// render decodes data and encodes its renditions: the largest scaled from the
+// decoded image (and turned upright when a JPEG says so), each smaller one
+// from the one before.
 func render(field, ct string, data []byte, decode func(r *bytes.Reader) (image.Image, error)) (*Result, error) {
 	img, err := decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, app.Invalid(field, "is not a readable "+ct+" image")
 	}
+	o := 1
 	if ct == "image/jpeg" {
 		// a phone's photo is stored sideways with an EXIF orientation: turn
 		// it upright before re-encoding drops the metadata
-		img = orient(img, jpegOrientation(data))
+		o = jpegOrientation(data)
 	}
 	sum := sha256.Sum256(data)
 	b := img.Bounds()
 	res := &Result{Hash: hex.EncodeToString(sum[:]), Files: make(map[int][]byte, len(Widths)), Width: b.Dx(), Height: b.Dy()}
+	if o >= 5 {
+		res.Width, res.Height = b.Dy(), b.Dx()
+	}
 	opaque := isOpaque(img)
+	res.Ext, res.ContentType = "png", "image/png"
 	if opaque {
 		res.Ext, res.ContentType = "jpg", "image/jpeg"
-	} else {
-		res.Ext, res.ContentType = "png", "image/png"
 	}
-	// Scale from the largest down, each from the previous: cheaper than
-	// three scalings of the original, and the same to the eye.
-	src := img
+	var src image.Image
 	for i := len(Widths) - 1; i >= 0; i-- {
 		w := Widths[i]
-		r := resize(src, w)
-		var buf bytes.Buffer
-		if opaque {
-			err = jpeg.Encode(&buf, r, &jpeg.Options{Quality: JPEGQuality})
+		var r image.Image
+		if src == nil {
+			uw, uh := fitWidth(res.Width, res.Height, w)
+			if o >= 5 {
+				uw, uh = uh, uw
+			}
+			r = orient(shrink(img, uw, uh), o)
+			img = nil // the decoded image is garbage from here
 		} else {
-			err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, r)
+			sw, sh := fitWidth(src.Bounds().Dx(), src.Bounds().Dy(), w)
+			r = shrink(src, sw, sh)
 		}
-		if err != nil {
+		if res.Files[w], err = encode(r, opaque); err != nil {
 			return nil, fmt.Errorf("imaging: encode %d: %w", w, err)
 		}
-		res.Files[w] = buf.Bytes()
 		src = r
 	}
 	return res, nil
+}
+
+// encode is img as a JPEG when opaque, else as a PNG.
+func encode(img image.Image, opaque bool) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	if opaque {
+		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality})
+	} else {
+		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
+	}
+	return buf.Bytes(), err
 }
 
 func decoders(ct string) (func(r *bytes.Reader) (image.Config, error), func(r *bytes.Reader) (image.Image, error)) {
@@ -193,22 +300,13 @@ func decoders(ct string) (func(r *bytes.Reader) (image.Config, error), func(r *b
 	}
 }
 
-// resize scales img to width w (keeping the aspect ratio), or copies it into
-// a plain RGBA/NRGBA image when it is not wider than w.
-func resize(img image.Image, w int) image.Image {
-	b := img.Bounds()
-	nw, nh := b.Dx(), b.Dy()
-	if nw > w {
-		nh = max(1, (nh*w+nw/2)/nw)
-		nw = w
+// fitWidth is the size of a w x h image scaled to width at most max,
+// keeping the aspect ratio (never scaled up).
+func fitWidth(w, h, maxW int) (int, int) {
+	if w <= maxW {
+		return w, h
 	}
-	dst := image.NewNRGBA(image.Rect(0, 0, nw, nh))
-	if nw == b.Dx() && nh == b.Dy() {
-		draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Src)
-		return dst
-	}
-	draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
-	return dst
+	return maxW, max(1, (h*maxW+w/2)/w)
 }
 
 // isOpaque reports whether every pixel is fully opaque.

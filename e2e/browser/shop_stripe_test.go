@@ -135,8 +135,9 @@ const (
 // event pays the order, and the shopper's return shows the confirmation.
 func TestShopStripeBuy(t *testing.T) {
 	mock, rec := recordSessions(t, startStripeMock(t))
-	srv := browser.StartServer(t, browser.ServerOptions{Env: []string{"STOREFRONT_SHOP__DEFAULT_STORE=1",
-		"STOREFRONT_PAYMENTS__WALLET_A__PROVIDER=stripe", "STOREFRONT_PAYMENTS__WALLET_A__STRIPE__API_URL=" + mock}})
+	smtp := testenv.NewSMTPServer(t)
+	srv := browser.StartServer(t, browser.ServerOptions{Env: append(smtpEnv(smtp), "STOREFRONT_SHOP__DEFAULT_STORE=1",
+		"STOREFRONT_PAYMENTS__WALLET_A__PROVIDER=stripe", "STOREFRONT_PAYMENTS__WALLET_A__STRIPE__API_URL="+mock)})
 	st := srv.CreateStore(t, "Corner Shop", "corner")
 	tok := srv.OwnerToken(t)
 	srv.API(t, "PATCH", fmt.Sprintf("/api/v1/admin/stores/%d/payments/", st.ID), tok,
@@ -154,7 +155,7 @@ func TestShopStripeBuy(t *testing.T) {
 	p.Fill("#f-password", "password123")
 	p.Fill("#f-password_confirm", "password123")
 	p.Submit(`form[action="/account/register/"] button[type=submit]`)
-	p.Fill("#f-code", mailedCode(t, srv, st.ID, "sam@example.com"))
+	p.Fill("#f-code", mailedCode(t, smtp, "sam@example.com"))
 	p.Submit(`form[action="/account/verify/"] button[type=submit]`)
 
 	p.Go("/search/?q=trail")

@@ -24,7 +24,7 @@ type Staff struct {
 // NewServices is the staff view of svc.
 func NewServices(svc *app.Services) Services {
 	return Services{
-		Now: svc.Now, Opt: svc.Opt, Outbox: svc.Outbox, MaskCodes: svc.Mailer != nil, Shared: svc.Shared(), Secret: svc.DB.Secret,
+		Now: svc.Now, Opt: svc.Opt, Outbox: svc.AdminOutbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, PayTestOrder: svc.PayTestOrder, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
@@ -39,11 +39,9 @@ const StatusAll = "all"
 type Services struct {
 	Now app.Clock
 	Opt app.Options
-	// Outbox pages the mail kept in the database (app.Services.Outbox).
+	// Outbox pages the mail kept in the database as every admin sees it:
+	// the codes of account mails masked (app.Services.AdminOutbox).
 	Outbox func(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error)
-	// MaskCodes: mail goes out by SMTP, so the outbox view masks the codes
-	// of account mails (app.Mail.MaskCodes).
-	MaskCodes bool
 	// RetryMail, PreviewMail and TestMail are the outbox and template
 	// actions of app.Services.
 	RetryMail   func(storeID, id uint64) (*app.Mail, error)
@@ -91,16 +89,3 @@ func RouteSegs(path, prefix string) []string {
 
 // IsStoreRoute reports whether segs are under stores/{id}/.
 func IsStoreRoute(segs []string) bool { return len(segs) >= 2 && segs[0] == "stores" }
-
-// OutboxPage is a page of the outbox as admins may see it (codes masked when
-// mail goes out by SMTP).
-func (s Staff) OutboxPage(storeID uint64, lp app.ListParams) (app.Page[*app.Mail], error) {
-	page, err := s.Services.Outbox(storeID, lp)
-	if err != nil || !s.MaskCodes {
-		return page, err
-	}
-	for i, m := range page.Items {
-		page.Items[i] = m.MaskCodes()
-	}
-	return page, nil
-}
