@@ -35,8 +35,6 @@ func loginBody(password, device string) map[string]string {
 	return map[string]string{"email": "owner@example.com", "password": password, "device_token": device}
 }
 
-type nopMailer struct{}
-
 func opsPath(sid uint64, rest string, args ...any) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/", sid) + fmt.Sprintf(rest, args...)
 }
@@ -59,8 +57,6 @@ type upload struct {
 	name string
 	data []byte
 }
-
-func (nopMailer) Send(app.Mail) error { return nil }
 
 // multipartBody builds a multipart body with one part per file, all named field.
 func multipartBody(t testing.TB, field string, files ...upload) ([]byte, string) {
