@@ -21,7 +21,7 @@ const CodeDayWindow = 24 * time.Hour
 // as for logins) has only that, and its own day's codes; the others also
 // share the account's budget and its day's codes: strangers who spend those
 // cannot stop the shopper from getting a code from their usual address
-// (docs/decisions.md, "Logins that cannot be locked from elsewhere").
+// (docs/decisions.md, "Rate limits and login limits").
 func (cs *CustomerService) CodeMailLimits(storeID uint64, who, email, ip string, max, perDay int) ([]Limit, error) {
 	sid := strconv.FormatUint(storeID, 10)
 	shared := []Limit{{Key: "mail|" + sid + "|" + who, Max: max, Window: LoginWindow},
