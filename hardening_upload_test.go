@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -105,24 +104,7 @@ func TestUploadFloodsBoundedMemory(t *testing.T) {
 	base := "http://" + p.addr
 	call := func(method, path, tok string, body any, out any) {
 		t.Helper()
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, base+path, bytes.NewReader(b))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var env struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode/100 != 2 {
-			t.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, err)
-		}
-		if out != nil {
-			json.Unmarshal(env.Data, out)
-		}
+		adminCall(t, base, method, path, tok, body, out)
 	}
 	var login struct {
 		AccessToken string `json:"access_token"`
