@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -135,7 +136,7 @@ func (l *LiveDeals) Fields(fs FieldSet) DealFields {
 func (w DealFields) Append(dst []byte, start int, d Doc) ([]byte, error) {
 	l, wantPrice, wantEnds := w.l, w.wantPrice, w.wantEnds
 	if !wantPrice && !wantEnds {
-		return dst, nil
+		return l.variantsOnly(dst, start) // fields= without the product's members
 	}
 	var pr Price
 	if len(l.deals) > 0 {
@@ -148,6 +149,9 @@ func (w DealFields) Append(dst []byte, start int, d Doc) ([]byte, error) {
 				return dst, err
 			}
 			pr = pr.under(0, deals, l.at)
+			if dst, err = l.variantDeals(dst, start, deals); err != nil {
+				return dst, err
+			}
 		}
 	}
 	dst = append(dst[:len(dst)-1], ',') // the object's '}'
@@ -168,6 +172,90 @@ func (w DealFields) Append(dst []byte, start int, d Doc) ([]byte, error) {
 	}
 	dst[len(dst)-1] = '}'
 	return dst, nil
+}
+
+// variantsOnly is variantDeals for an object written without the product's
+// deal members.
+func (l *LiveDeals) variantsOnly(dst []byte, start int) ([]byte, error) {
+	if len(l.deals) == 0 {
+		return dst, nil
+	}
+	id, err := objectID(dst[start:])
+	if err != nil || l.deals[id] == nil {
+		return dst, err
+	}
+	return l.variantDeals(dst, start, l.deals[id])
+}
+
+// variantDeals completes each variant of the product object dst[start:]
+// with its deal_price and deal_ends_at when a deal of one variant runs at
+// the view's instant (a product's variants then differ in price; without
+// such a deal the variants are left as stored and the product's members say
+// it all). Rare, so decoded rather than written in place.
+func (l *LiveDeals) variantDeals(dst []byte, start int, deals []*FlashDeal) ([]byte, error) {
+	running := false
+	for _, d := range deals {
+		running = running || d.VariantID != 0 && d.ActiveAt(l.at)
+	}
+	if !running {
+		return dst, nil
+	}
+	from, to, err := memberSpan(dst[start:], "variants")
+	if err != nil || from < 0 {
+		return dst, err
+	}
+	var variants []json.RawMessage
+	if err := json.Unmarshal(dst[start+from:start+to], &variants); err != nil {
+		return dst, err
+	}
+	out := []byte{'['}
+	for i, raw := range variants {
+		var v struct {
+			ID    uint64 `json:"id"`
+			Price Money  `json:"price"`
+		}
+		if err := json.Unmarshal(raw, &v); err != nil || len(raw) < 2 {
+			return dst, errBadDoc
+		}
+		pr := Price{Regular: v.Price}.under(v.ID, deals, l.at)
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(out, raw[:len(raw)-1]...), `,"deal_price":`...)
+		out = appendDealMember(out, pr.OnDeal, func(b []byte) []byte { return strconv.AppendQuote(b, pr.Deal.String()) })
+		out = append(out, `,"deal_ends_at":`...)
+		out = appendDealMember(out, pr.OnDeal, func(b []byte) []byte {
+			return append(pr.DealEnds.AppendFormat(append(b, '"'), time.RFC3339Nano), '"')
+		})
+		out = append(out, '}')
+	}
+	out = append(out, ']')
+	rest := append(out, dst[start+to:]...)
+	return append(dst[:start+from], rest...), nil
+}
+
+// memberSpan is where the value of the top-level member name of the JSON
+// object obj lies (-1, -1 when it has none).
+func memberSpan(obj []byte, name string) (from, to int, err error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil { // {
+		return -1, -1, err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return -1, -1, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return -1, -1, err
+		}
+		if key == name {
+			end := int(dec.InputOffset())
+			return end - len(raw), end, nil
+		}
+	}
+	return -1, -1, nil
 }
 
 func appendDealMember(dst []byte, on bool, value func([]byte) []byte) []byte {

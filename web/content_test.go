@@ -325,6 +325,43 @@ func TestFlashDealVariant(t *testing.T) {
 	if len(l.Items) != 1 || l.Items[0]["regular_price"] != "35.00" || l.Items[0]["variant_id"] != float64(large) {
 		t.Fatalf("got %v", l.Items)
 	}
+	// the product reads show what the cart charges: each variant its own
+	// deal_price (null for S), the product's none (no deal covers them all)
+	type variant struct {
+		ID        uint64  `json:"id"`
+		Price     string  `json:"price"`
+		DealPrice *string `json:"deal_price"`
+	}
+	type product struct {
+		ID        uint64    `json:"id"`
+		DealPrice *string   `json:"deal_price"`
+		Variants  []variant `json:"variants"`
+	}
+	check := func(name string, pr product) {
+		t.Helper()
+		if pr.DealPrice != nil || len(pr.Variants) != 2 || pr.Variants[0].DealPrice != nil ||
+			pr.Variants[1].DealPrice == nil || *pr.Variants[1].DealPrice != "25.00" || pr.Variants[1].Price != "35.00" {
+			t.Fatalf("%s: %+v", name, pr)
+		}
+	}
+	var detail product
+	e.Do(testenv.Req{Method: "GET", Path: api + "/products/" + p.Slug + "/", Key: key}).Expect(t, 200, "").Decode(t, &detail)
+	check("detail", detail)
+	for _, path := range []string{"/products/?fields=variants,deal_price", "/products/?fields=variants"} {
+		var list struct{ Items []product }
+		e.Do(testenv.Req{Method: "GET", Path: api + path, Key: key}).Expect(t, 200, "").Decode(t, &list)
+		if len(list.Items) != 1 {
+			t.Fatalf("%s: %d items", path, len(list.Items))
+		}
+		check(path, list.Items[0])
+	}
+	// once the deal has ended, the variants are as stored
+	e.Advance(2 * time.Hour)
+	var after product
+	e.Do(testenv.Req{Method: "GET", Path: api + "/products/" + p.Slug + "/", Key: key}).Expect(t, 200, "").Decode(t, &after)
+	if len(after.Variants) != 2 || after.Variants[1].DealPrice != nil {
+		t.Fatalf("after the deal: %+v", after)
+	}
 }
 
 func TestBundles(t *testing.T) {
