@@ -61,6 +61,15 @@ func (o *DeliveryOption) FeeFor(net Money) Money {
 	return o.Fee
 }
 
+// FreeIn is how much more the subtotal after discounts net must reach for
+// the option to be free (0: it is free already, or never will be).
+func (o *DeliveryOption) FreeIn(net Money) Money {
+	if o.FreeOver == nil || o.FeeFor(net) == 0 {
+		return 0
+	}
+	return *o.FreeOver - net
+}
+
 // Serves reports whether the option is offered in country ("" : the
 // order names none, and every option is offered).
 func (o *DeliveryOption) Serves(country string) bool {

@@ -80,3 +80,28 @@ func TestDeliveryOptionDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestDeliveryFreeIn: how much more buys free delivery, below, at and above
+// free_over, and for options that are free already or never will be.
+func TestDeliveryFreeIn(t *testing.T) {
+	free := Money(5000)
+	std := DeliveryOption{ID: "std", Fee: 500, FreeOver: &free}
+	flat := DeliveryOption{ID: "flat", Fee: 500}
+	pickup := DeliveryOption{ID: "pickup", Fee: 0, FreeOver: &free}
+	for _, tc := range []struct {
+		name string
+		o    DeliveryOption
+		net  Money
+		want Money
+	}{
+		{"Below", std, 4999, 1}, {"Far below", std, 0, 5000}, {"At", std, 5000, 0}, {"Above", std, 9000, 0},
+		{"NoFreeOver", flat, 100, 0}, {"FreeAlready", pickup, 100, 0},
+	} {
+		if got := tc.o.FreeIn(tc.net); got != tc.want {
+			t.Errorf("%s: FreeIn(%d) = %d, want %d", tc.name, tc.net, got, tc.want)
+		}
+		if fee := tc.o.FeeFor(tc.net + tc.o.FreeIn(tc.net)); tc.o.FreeOver != nil && fee != 0 {
+			t.Errorf("%s: the fee after FreeIn more is %d, want 0", tc.name, fee)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 	chosen := map[string]string{}
 	if c.Method() == fiber.MethodPost {
 		for _, m := range pay.Methods {
-			chosen[m.Method] = strings.TrimSpace(c.FormValue(m.Method + "_provider"))
+			chosen[m.Method] = formValue(c, m.Method+"_provider")
 		}
 	}
 	v.Data = storeData{Dash: dash, Config: config, Delivery: set.DeliveryOptions, Name: name, Payments: pay,
@@ -111,21 +111,27 @@ func (p *panel) showStore(c *fiber.Ctx, v *view, status int, config, name string
 // secret field leaves the stored one (they are never shown), clear removes
 // the store's own credentials of that method.
 func (p *panel) savePayments(c *fiber.Ctx, v *view) error {
-	live := c.FormValue("payments_live") == "on"
+	methods := []string{app.WalletA, app.WalletB}
+	names := []string{"payments_live"}
+	for _, m := range methods {
+		names = append(names, m+"_provider", m+"_clear", m+"_secret_key", m+"_webhook_secret")
+	}
+	f := readForm(c, nil, names...)
+	live := f.On("payments_live")
 	in := app.PaymentSettingsInput{PaymentsLive: &live, Methods: map[string]app.CredentialsInput{}}
-	for _, m := range []string{app.WalletA, app.WalletB} {
+	for _, m := range methods {
 		var ci app.CredentialsInput
-		if pr := strings.TrimSpace(c.FormValue(m + "_provider")); pr != "" {
+		if pr := f[m+"_provider"]; pr != "" {
 			ci.Provider = &pr
 		}
-		if c.FormValue(m+"_clear") == "on" {
+		if f.On(m + "_clear") {
 			empty := ""
 			ci.SecretKey, ci.WebhookSecret = &empty, &empty
 		}
-		if k := strings.TrimSpace(c.FormValue(m + "_secret_key")); k != "" {
+		if k := f[m+"_secret_key"]; k != "" {
 			ci.SecretKey = &k
 		}
-		if w := strings.TrimSpace(c.FormValue(m + "_webhook_secret")); w != "" {
+		if w := f[m+"_webhook_secret"]; w != "" {
 			ci.WebhookSecret = &w
 		}
 		if ci.Provider != nil || ci.SecretKey != nil || ci.WebhookSecret != nil {

@@ -27,7 +27,8 @@ func (p *panel) showTOTP(c *fiber.Ctx, v *view, status int, d totpData) error {
 // startTOTP serves POST /admin/totp/: a new secret and its otpauth:// URI,
 // and the form that confirms them with a code.
 func (p *panel) startTOTP(c *fiber.Ctx, v *view) error {
-	proof := app.TOTPProof{Code: c.FormValue("totp_code"), Password: c.FormValue("password")}
+	f := readForm(c, nil, "totp_code", "password")
+	proof := app.TOTPProof{Code: f["totp_code"], Password: f["password"]}
 	en, err := p.h.svc.Admins.StartTOTP(v.Admin.ID, proof, p.h.proxies.ClientIP(c))
 	if err != nil {
 		return p.showTOTP(c, v, p.formError(c, v, err), totpData{})

@@ -242,7 +242,7 @@ func deliveryOption(opts []app.DeliveryOption, id string) *app.DeliveryOption {
 
 // deliveryChoice is a delivery option as the cart and checkout offer it:
 // its fee for the cart (app.DeliveryOption.FeeFor), and how much more the
-// cart needs for it to be free (0: it is, or never will be).
+// cart needs for it to be free (FreeIn).
 type deliveryChoice struct {
 	ID, Name     string
 	Fee, FreeIn  app.Money
@@ -257,11 +257,7 @@ func choicesOf(q app.CartQuote) deliveryChoices {
 	net := q.Subtotal - q.Discount
 	out := make(deliveryChoices, 0, len(q.Delivery))
 	for _, o := range q.Delivery {
-		c := deliveryChoice{ID: o.ID, Name: o.Name, Fee: o.FeeFor(net), NeedsAddress: o.NeedsAddress}
-		if o.FreeOver != nil && c.Fee > 0 {
-			c.FreeIn = *o.FreeOver - net
-		}
-		out = append(out, c)
+		out = append(out, deliveryChoice{ID: o.ID, Name: o.Name, Fee: o.FeeFor(net), FreeIn: o.FreeIn(net), NeedsAddress: o.NeedsAddress})
 	}
 	return out
 }
