@@ -95,6 +95,21 @@ type Settings struct {
 	// (store.country, store.region): tax.go.
 	Taxes TaxSettings `json:"taxes"`
 	Home  StoreHome   `json:"store"`
+	// Locale is the config key "locale": the language of the shop, the
+	// shopper mails and the invoice, one of Locales ("" reads as "en").
+	Locale string `json:"locale"`
+}
+
+// Locales are the languages a store may choose (config key "locale"), as
+// BCP 47 tags; "uz" is Uzbek in the Latin script.
+var Locales = []string{"en", "de", "fr", "es", "ru", "uz"}
+
+// Lang is the store's language: its locale, or "en" when none is set.
+func (st Settings) Lang() string {
+	if st.Locale == "" {
+		return "en"
+	}
+	return st.Locale
 }
 
 // MaxCallbackOrigins is the most origins callback_origins may list.
@@ -215,6 +230,7 @@ func NewStoreConfig(name string, live bool) json.RawMessage {
 		"announcement_bar": []any{},
 		"delivery_options": []DeliveryOption{{ID: "standard", Name: "Standard", Fee: 0, NeedsAddress: true}},
 		"payments_live":    live,
+		"locale":           "en",
 	}
 	b, _ := json.Marshal(cfg)
 	return b
@@ -235,6 +251,8 @@ var configShape = map[string]string{
 	"tracking_urls": "strmap",
 	// taxes: TaxSettings, checked by checkTaxes
 	"taxes": "object",
+	// locale: one of Locales
+	"locale": "string",
 }
 
 // MergeConfig applies patch (a JSON merge patch, RFC 7386) to cfg and checks

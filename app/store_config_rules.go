@@ -68,6 +68,8 @@ func checkConfigRules(v *Validation, patch, merged map[string]any) {
 			v.Check(n > 0, k, "keep at least one delivery option: checkout needs a fee to charge")
 		case "taxes":
 			checkTaxes(v, val)
+		case "locale":
+			v.OneOf(k, str(val), Locales...)
 		default:
 			for _, t := range ThemeKeys {
 				if k == t {
