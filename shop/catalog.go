@@ -89,7 +89,7 @@ func (s *Shop) registerCatalogRoutes(a *fiber.App) {
 	a.Get("/categories/:id/", s.page(s.categoryRedirect))
 	a.Get("/categories/:id/:slug/", s.cachedPage(s.category))
 	a.Get("/products/:slug/", s.cachedPage(s.product))
-	a.Post("/products/:slug/reviews", s.page(s.submitReview))
+	a.Post("/products/:slug/reviews", s.form(s.submitReview, s.reviewAgain))
 }
 
 // productCard is a product as a grid shows it.

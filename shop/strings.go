@@ -64,6 +64,7 @@ var layoutMessages = map[string]string{
 	"error.csrf":       "Your session expired. Please go back, reload the page and try again.",
 	"error.back":       "Back to the shop",
 	"form.errors":      "Please correct the highlighted fields.",
+	"form.expired":     "Your session expired; please check and send again.",
 	"product.price":    "Price",
 	"product.was":      "Was",
 	"product.instock":  "In stock",

@@ -1,5 +1,7 @@
 // Storefront shop: progressive enhancement only. Every page works without
-// this file; it adds the quantity steppers and the variant picker's live price.
+// this file; it adds the quantity steppers, the cart that updates itself,
+// the header's cart count, the variant picker's live price and the search
+// suggestions.
 "use strict";
 
 /* cart and checkout: quantity steppers. Each input[data-stepper] gets a
@@ -21,12 +23,20 @@
       });
       return b;
     }
-    input.parentNode.insertBefore(button("−", input.dataset.less || "-", -1), input);
-    input.parentNode.insertBefore(button("+", input.dataset.more || "+", 1), input.nextSibling);
+    var less = button("−", input.dataset.less || "-", -1), more = button("+", input.dataset.more || "+", 1);
+    if (input.id) {
+      less.id = input.id + "-less";
+      more.id = input.id + "-more";
+    }
+    input.parentNode.insertBefore(less, input);
+    input.parentNode.insertBefore(more, input.nextSibling);
   }
   function init() {
     document.querySelectorAll("input[data-stepper]").forEach(stepper);
   }
+  window.sfSteppers = function (root) {
+    root.querySelectorAll("input[data-stepper]").forEach(stepper);
+  };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
   } else {
@@ -91,4 +101,128 @@ document.addEventListener("change", function (e) {
   } else {
     init();
   }
+})();
+
+/* the header's cart count: the sf_count cookie the server writes whenever
+   this browser's cart changes (never part of a shared cached page). */
+function sfCartCount() {
+  var m = /(?:^|;\s*)sf_count=(\d+)/.exec(document.cookie), n = m ? Number(m[1]) : 0;
+  document.querySelectorAll("[data-cart-count]").forEach(function (b) {
+    b.textContent = n > 99 ? "99+" : String(n);
+    b.hidden = n < 1;
+  });
+}
+(function () {
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", sfCartCount);
+  } else {
+    sfCartCount();
+  }
+  window.addEventListener("pageshow", sfCartCount); // back/forward cache
+})();
+
+/* a notice a redirect named (?m=) is shown once: the address loses it, so
+   a reload or a bookmark does not show it again. */
+(function () {
+  if (!window.history.replaceState || !/[?&]m=/.test(window.location.search)) return;
+  var q = window.location.search.slice(1).split("&").filter(function (p) { return p.slice(0, 2) !== "m="; }).join("&");
+  window.history.replaceState(window.history.state, "", window.location.pathname + (q ? "?" + q : "") + window.location.hash);
+})();
+
+/* the cart that reacts: the cart page's forms (quantity, steppers, remove,
+   coupon, delivery choice) are sent with fetch to their own routes; the
+   answer is the cart page, whose #cart-view replaces this one (the
+   server's lines and totals, never a sum made here) and whose data-say is
+   announced in #cart-live. One request at a time: changes made meanwhile
+   wait, the last value of each form winning; "Go to checkout" waits too. */
+(function () {
+  var queue = [], busy = false, leave = null;
+  function view() { return document.getElementById("cart-view"); }
+  function keyOf(form) {
+    var p = form.querySelector("[name=product_id]"), v = form.querySelector("[name=variant_id]");
+    return form.getAttribute("action").split("?")[0] + (p ? p.value + "-" + (v ? v.value : "") : "");
+  }
+  function enqueue(form, method) {
+    var key = keyOf(form), body = new URLSearchParams(new FormData(form)).toString();
+    queue = queue.filter(function (j) { return j.key !== key; });
+    queue.push({ key: key, form: form, method: method, body: body });
+    if (!busy) next();
+  }
+  function next() {
+    var job = queue.shift();
+    if (!job) {
+      busy = false;
+      var to = leave && leave();
+      leave = null;
+      if (to) window.location.href = to;
+      return;
+    }
+    busy = true;
+    var url = job.form.getAttribute("action"), init = { method: job.method, credentials: "same-origin", headers: { Accept: "text/html" } };
+    if (job.method === "GET") {
+      url = url.split("?")[0] + "?" + job.body;
+      window.history.replaceState(window.history.state, "", url); // a reload keeps the choice
+    } else {
+      init.body = job.body;
+      init.headers["Content-Type"] = "application/x-www-form-urlencoded";
+    }
+    fetch(url, init).then(function (r) {
+      if (r.status >= 500) throw new Error(String(r.status));
+      return r.text();
+    }).then(function (html) {
+      if (!queue.length) show(html);
+      next();
+    }).catch(function () {
+      queue = [];
+      busy = false;
+      HTMLFormElement.prototype.submit.call(job.form); // as without this file
+    });
+  }
+  function show(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("cart-view"), old = view();
+    if (!fresh || !old) {
+      window.location.href = "/cart/"; // not the cart page: show the cart as it is
+      return;
+    }
+    var a = document.activeElement, inside = old.contains(a), focused = inside && a.id;
+    old.replaceWith(document.importNode(fresh, true));
+    var now = view();
+    window.sfSteppers(now);
+    sfCartCount();
+    var f = focused && document.getElementById(focused);
+    if (f) f.focus();
+    else if (inside) document.getElementById("main").focus(); // its line is gone
+    var live = document.getElementById("cart-live");
+    if (live) live.textContent = now.getAttribute("data-say") || "";
+  }
+  function cartForm(el) {
+    var f = el && el.closest && el.closest("form");
+    return f && view() && view().contains(f) ? f : null;
+  }
+  document.addEventListener("change", function (e) {
+    var f = cartForm(e.target);
+    if (!f) return;
+    if (e.target.name === "quantity") {
+      var v = Number(e.target.value);
+      if (e.target.value === "" || !(v >= 0 && v <= 1000) || Math.floor(v) !== v) return; // the Update button sends it: the server says why not
+      enqueue(f, "POST");
+    } else if (e.target.name === "delivery") {
+      enqueue(f, "GET");
+    }
+  });
+  document.addEventListener("submit", function (e) {
+    var f = cartForm(e.target);
+    if (!f || !window.fetch || !window.URLSearchParams) return;
+    e.preventDefault();
+    enqueue(f, (f.getAttribute("method") || "get").toUpperCase());
+  });
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("#cart-view a[href^='/checkout/']");
+    if (!a || (!busy && !queue.length)) return;
+    e.preventDefault();
+    leave = function () {
+      var now = document.querySelector("#cart-view a[href^='/checkout/']");
+      return now && now.getAttribute("href"); // none: the cart cannot go to checkout now
+    };
+  });
 })();
