@@ -384,7 +384,7 @@ func (s *Shop) cartAdd(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return cartRedirect(c, "added")
+	return s.cartDone(c, rq, "added")
 }
 
 // cartUpdate serves POST /cart/update (product_id, variant_id, quantity;
@@ -401,7 +401,7 @@ func (s *Shop) cartUpdate(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return cartRedirect(c, "updated")
+	return s.cartDone(c, rq, "updated")
 }
 
 // cartRemove serves POST /cart/remove (product_id, variant_id).
@@ -413,7 +413,7 @@ func (s *Shop) cartRemove(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return cartRedirect(c, "removed")
+	return s.cartDone(c, rq, "removed")
 }
 
 // couponFields are the cart's coupon form (a long code is clipped: its

@@ -75,8 +75,18 @@ func keptQuery(delivery string) string {
 	return "?delivery=" + url.QueryEscape(delivery)
 }
 
-// cartRedirect answers a cart form: 303 to the cart with notice m and
-// the delivery option the form was sent with.
+// cartDone answers a cart form that changed the cart: the count cookie of
+// a signed-in shopper (a guest's went with the cart cookie), then 303 to
+// the cart with notice m and the delivery option the form was sent with.
+func (s *Shop) cartDone(c *fiber.Ctx, rq *request, m string) error {
+	if rq.Customer != nil {
+		s.syncCount(c, rq)
+	}
+	return cartRedirect(c, m)
+}
+
+// cartRedirect is 303 to the cart with notice m and the delivery option
+// the form was sent with.
 func cartRedirect(c *fiber.Ctx, m string) error {
 	to := "/cart/?m=" + m
 	if d := c.Query("delivery"); d != "" && len(d) <= 100 {

@@ -185,14 +185,14 @@ func (s *Shop) form(fn, again pageFunc) fiber.Handler {
 		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
 		s.loadSession(c, rq)
 		rq.CSRF = s.csrfToken(c, rq)
+		do := fn
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
-			if again != nil {
-				fn = again
-			} else {
+			if again == nil {
 				return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
 			}
+			do = again // shows the form again; never fn
 		}
-		if err := fn(c, rq); err != nil {
+		if err := do(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}
 		return nil
