@@ -64,14 +64,15 @@ func guestBuys(t *testing.T, script bool) {
 		if steppers != 2 {
 			t.Fatalf("%d stepper buttons, want 2", steppers)
 		}
-		p.Click(`.qty button.step[aria-label^="Increase"]`)
+		p.Click(`.qty button.step[aria-label^="Increase"]`) // the cart updates itself (shop_cart_test.go)
+		until(p, "the new total", grandJS+` === "$156.00"`)
 	} else {
 		if steppers != 0 {
 			t.Fatalf("%d stepper buttons without script", steppers)
 		}
 		p.Fill(`.qty input[name=quantity]`, "3")
+		p.Submit(`.qty button[type=submit]`)
 	}
-	p.Submit(`.qty button[type=submit]`)
 	if got := p.Text(".totals dd.grand"); got != "$156.00" {
 		t.Fatalf("cart total: %q, want $156.00", got)
 	}
