@@ -185,6 +185,41 @@ func TestFormsShownAgain(t *testing.T) {
 	b.get("/cart/").expect(t, 200, "Acme Shirt - Small", `value="3" data-stepper`)
 }
 
+// TestSignedInFormsShownAgain: the signed-in shopper's forms (review, new
+// address, new ticket) come back as typed, with the note, after a token
+// that no longer holds; nothing is saved.
+func TestSignedInFormsShownAgain(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, shop.Config{})
+	s := newCartStore(t, e, "Acme")
+	e.Shopper(s.id, "ann@example.com")
+	b := newBrowser(t, e, s.host)
+	signIn(t, e, b, s.id, "ann@example.com").expect(t, 303)
+	const note = "Your session expired; please check and send again."
+	stale := "0123456789abcdef0123456789abcdef"
+	review := "/products/" + s.hammer.Slug + "/reviews"
+	rows := []struct {
+		path string
+		form url.Values
+		want []string
+	}{
+		{review, url.Values{"rating": {"4"}, "title": {"Solid head"}, "content": {"Drives nails well."}},
+			[]string{note, `value="Solid head"`, "Drives nails well.", `value="4" required checked`}},
+		{"/account/addresses/new", url.Values{"receiver_name": {"Ann Lee"}, "address_line1": {"9 Oak Ave"}}, []string{note, `value="Ann Lee"`, `value="9 Oak Ave"`}},
+		{"/account/tickets/new", url.Values{"subject": {"Late parcel"}, "description": {"Where is it?"}}, []string{note, `value="Late parcel"`, "Where is it?"}},
+	}
+	for _, r := range rows {
+		r.form.Set("csrf", stale)
+		b.do("POST", r.path, r.form).expect(t, 403, r.want...)
+	}
+	b.get("/products/"+s.hammer.Slug+"/").lacks(t, "Solid head")
+	b.get("/account/addresses/").lacks(t, "9 Oak Ave")
+	b.get("/account/tickets/").lacks(t, "Late parcel")
+	// signed out meanwhile: a review form is not a guest's, the error page says to reload
+	guest := newBrowser(t, e, s.host)
+	guest.do("POST", review, url.Values{"csrf": {stale}, "title": {"x"}}).expect(t, 403, "Your session expired. Please go back")
+}
+
 // TestCheckoutKeptAfterFailedPayment: after a failed payment the checkout
 // form comes back with what the shopper typed (from the unpaid order this
 // browser placed); another browser, or a paid order, fills nothing.

@@ -22,6 +22,18 @@ func until(p *browser.Page, what, expr string) {
 	}
 }
 
+// axeBoth runs axe-core at each width of browser.Widths (390 and 1280 px),
+// then the overflow check.
+func axeBoth(p *browser.Page) {
+	p.T.Helper()
+	for _, w := range browser.Widths {
+		p.Do("viewport", chromedp.EmulateViewport(w, 900))
+		p.CheckAxe()
+	}
+	p.Do("viewport", chromedp.EmulateViewport(browser.Widths[0], 900))
+	p.CheckNoOverflow()
+}
+
 // cartFixture is shopFixture with two delivery options and a coupon.
 func cartFixture(t *testing.T) (*browser.Server, product) {
 	srv, jacket := shopFixture(t)
@@ -86,8 +98,7 @@ func TestShopCartReacts(t *testing.T) {
 	if !strings.HasSuffix(p.URL(), "/cart/?delivery=pickup") {
 		t.Fatalf("the address is %s", p.URL())
 	}
-	p.CheckAxe()
-	p.CheckNoOverflow()
+	axeBoth(p)
 	// a cached page shows the count (the page holds none: the cookie does)
 	p.Go("/products/")
 	until(p, "the count on another page", `document.querySelector("[data-cart-count]").textContent === "2" && !document.querySelector("[data-cart-count]").hidden`)
@@ -103,7 +114,7 @@ func TestShopCartReacts(t *testing.T) {
 	if got := p.Text("#cart-view"); strings.Contains(got, "Added to your cart") || strings.Contains(got, "was updated") {
 		t.Fatalf("a stale notice: %q", got)
 	}
-	p.CheckAxe()
+	axeBoth(p)
 }
 
 // TestShopExpiredSession: a form sent after the browser's cookies went (an
@@ -126,8 +137,7 @@ func TestShopExpiredSession(t *testing.T) {
 	if got := p.Attr(`#c-name`, "value"); got != "Grace Guest" {
 		t.Fatalf("name %q", got)
 	}
-	p.CheckAxe()
-	p.CheckNoOverflow()
+	axeBoth(p)
 	p.Submit(`form.contact button[type=submit]`)
 	if got := p.Text(`main`); !strings.Contains(got, "Your message has been sent") {
 		t.Fatalf("sent again: %q", got)
@@ -158,5 +168,5 @@ func TestShopCheckoutKeptAfterFailedPayment(t *testing.T) {
 			t.Fatalf("%s: %q, want %q", sel, got, want)
 		}
 	}
-	p.CheckAxe()
+	axeBoth(p)
 }

@@ -190,6 +190,7 @@ function sfCartCount() {
     window.sfSteppers(now);
     sfCartCount();
     var f = focused && document.getElementById(focused);
+    if (f && a.tagName === "INPUT" && a.name !== "quantity" && a.type !== "radio") f.value = a.value; // typing on: kept
     if (f) f.focus();
     else if (inside) document.getElementById("main").focus(); // its line is gone
     var live = document.getElementById("cart-live");
