@@ -488,6 +488,7 @@ var cartMessages = map[string]string{
 	"cart.nopay.owner":      "Shop owner: set up a payment method in the admin panel (Settings › Payment methods, and Payments on the store's overview).",
 	"cart.added":            "Added to your cart.",
 	"cart.readd":            "Add %d × %s to your cart",
+	"cart.live.total":       "Total: %s",
 	"cart.updated":          "Your cart was updated.",
 	"cart.removed":          "The item was removed.",
 	"cart.full":             "Your cart is full: remove something first.",
