@@ -14,10 +14,10 @@ import (
 )
 
 // until waits (on the page's own frames, no sleep) until the JavaScript
-// condition expr holds, failing the test after ten seconds.
+// condition expr holds, failing the test after 30 seconds (a busy machine).
 func until(p *browser.Page, what, expr string) {
 	p.T.Helper()
-	if _, err := chromedp.Run(p.Context(), chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if _, err := chromedp.Run(p.Context(), chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		p.T.Fatalf("waiting for %s (%s): %v; main: %s", what, expr, err, p.Text("main"))
 	}
 }
