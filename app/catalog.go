@@ -69,6 +69,9 @@ type Variant struct {
 	Attributes map[string]string `json:"attributes"`
 	// TaxClass overrides the product's ("": the product's).
 	TaxClass string `json:"tax_class,omitempty"`
+	// Image is the variant's own picture, an http(s) URL like the
+	// product's images ("": the product's pictures stand for it).
+	Image string `json:"image,omitempty"`
 }
 
 // AvailableStock is what can still be bought: the product's stock, or the sum
