@@ -99,19 +99,22 @@ func TestVariantPicker(t *testing.T) {
 
 // TestVariantPickerFallback: variants that do not each name one
 // combination of the same options are chosen by themselves (variant_id),
-// a sold-out one disabled; a product without variants has no picker.
+// a sold-out one disabled, the price and stock shown the chosen one's; a
+// product without variants has no picker.
 func TestVariantPickerFallback(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, shop.Config{})
 	sid, _ := e.Store("Acme")
 	p := e.Product(sid, 0, "Hammer", 1250, 5)
-	vs := []app.VariantInput{{Name: "Small", Stock: 0}, {Name: "Large", Stock: 2, Attributes: map[string]string{"size": "L"}}}
+	vs := []app.VariantInput{{Name: "Small", Stock: 0}, {Name: "Large", Stock: 2, Price: ptr(app.Money(1400)), Attributes: map[string]string{"size": "L"}}}
 	p = editProduct(t, e, sid, p.ID, app.ProductInput{Variants: &vs})
 	e.Product(sid, 0, "Saw", 3000, 5)
 	br := newBrowser(t, e, hostOf("Acme"))
 	br.get("/products/hammer/").expect(t, 200, `<legend>Option</legend>`,
 		fmt.Sprintf(`name="variant_id" value="%d" required disabled><span>Small (Out of stock)</span>`, p.Variants[0].ID),
-		fmt.Sprintf(`name="variant_id" value="%d" required checked><span>Large</span>`, p.Variants[1].ID)).lacks(t, "option.size")
+		fmt.Sprintf(`name="variant_id" value="%d" required checked><span>Large – $14.00</span>`, p.Variants[1].ID),
+		// the price and stock shown are the chosen variant's: what the form adds without JavaScript
+		`<span data-price>$14.00</span>`, "Only 2 left").lacks(t, "option.size", "$12.50</span>")
 	br.get("/products/saw/").expect(t, 200, `action="/cart/add"`).lacks(t, "<fieldset class=\"options\"", "data-variants", `class="thumbs"`)
 }
 

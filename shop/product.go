@@ -88,12 +88,6 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		return nil, err
 	}
 	d := &productData{P: p, Path: productPath(p.Slug), Stock: p.AvailableStock(), Summary: sum.View(), Price: deals.PriceOf(p, 0)}
-	switch {
-	case d.Price.OnDeal:
-		d.Was = d.Price.Regular
-	case p.CompareAtPrice > p.Price:
-		d.Was = p.CompareAtPrice
-	}
 	if p.CategoryID != 0 {
 		if cat, err := s.svc.Catalog.Category(rq.Store.ID, p.CategoryID); err == nil {
 			d.Category = cat
@@ -107,6 +101,12 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
 	fillProduct(d, deals, rq.Look.Currency)
+	switch {
+	case d.Price.OnDeal:
+		d.Was = d.Price.Regular
+	case p.CompareAtPrice > d.Price.Unit():
+		d.Was = p.CompareAtPrice
+	}
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -124,7 +124,8 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 }
 
 // fillProduct sets what the page shows of d.P: its description's
-// paragraphs, its gallery and its variant choices at their prices now.
+// paragraphs, its gallery and its variant choices at their prices now;
+// the price and stock shown are then the chosen variant's (fillPicker).
 func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
 	p := d.P
 	d.Paragraphs = paragraphs(p.Description)

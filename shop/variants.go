@@ -152,6 +152,10 @@ func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
 		return
 	}
 	chosen := firstInStock(vs)
+	base := d.Price.Unit() // the labels of the variants' own group say how they differ from the product's
+	if chosen >= 0 { // what the page shows without JavaScript is what the form adds
+		d.Price, d.Stock = deals.PriceOf(d.P, vs[chosen].ID), vs[chosen].Stock
+	}
 	names := optionNames(vs)
 	if names != nil {
 		d.Groups = pickerGroups(vs, names, chosen)
@@ -159,7 +163,7 @@ func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
 		g := optionGroup{Legend: msg("product.variant"), Field: "variant_id"}
 		for i, v := range vs {
 			price := deals.PriceOf(d.P, v.ID).Unit()
-			g.Values = append(g.Values, optionValue{Value: strconv.FormatUint(v.ID, 10), Label: variantLabel(v, price, currency, d.Price.Unit()),
+			g.Values = append(g.Values, optionValue{Value: strconv.FormatUint(v.ID, 10), Label: variantLabel(v, price, currency, base),
 				Checked: i == chosen, Disabled: v.Stock <= 0})
 		}
 		d.Groups = []optionGroup{g}
