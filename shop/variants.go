@@ -153,7 +153,7 @@ func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
 	}
 	chosen := firstInStock(vs)
 	base := d.Price.Unit() // the labels of the variants' own group say how they differ from the product's
-	if chosen >= 0 { // what the page shows without JavaScript is what the form adds
+	if chosen >= 0 {       // what the page shows without JavaScript is what the form adds
 		d.Price, d.Stock = deals.PriceOf(d.P, vs[chosen].ID), vs[chosen].Stock
 	}
 	names := optionNames(vs)
