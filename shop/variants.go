@@ -152,8 +152,11 @@ func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
 		return
 	}
 	chosen := firstInStock(vs)
-	base := d.Price.Unit() // the labels of the variants' own group say how they differ from the product's
-	if chosen >= 0 {       // what the page shows without JavaScript is what the form adds
+	// The labels of a group of the variants themselves say how they differ
+	// from the product's price; the price and stock shown are the chosen
+	// variant's, what the form adds without JavaScript.
+	base := d.Price.Unit()
+	if chosen >= 0 {
 		d.Price, d.Stock = deals.PriceOf(d.P, vs[chosen].ID), vs[chosen].Stock
 	}
 	names := optionNames(vs)
