@@ -71,7 +71,7 @@ func TestShopPhoneHeader(t *testing.T) {
 // TestShopProductFirstScreen: on a demo product page at 390 x 844 px the
 // price, the variant choice and "Add to cart" end inside the first screen
 // (a product with sizes, one with a flash deal and reviews, one without
-// variants).
+// variants); axe-core at both widths on the one with reviews.
 func TestShopProductFirstScreen(t *testing.T) {
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
@@ -86,6 +86,15 @@ func TestShopProductFirstScreen(t *testing.T) {
 				t.Errorf("%s: no %s", slug, sel)
 			}
 		}
+	}
+	// the headphones have a review (the stars' label) and a deal: axe at both widths
+	p.Go("/products/wireless-headphones/")
+	if p.Count(`.stars [role=img][aria-label]`) == 0 {
+		t.Error("no labelled review stars on the headphones' page")
+	}
+	for _, w := range browser.Widths {
+		p.Do("viewport", chromedp.EmulateViewport(w, phoneH))
+		p.CheckAxe()
 	}
 }
 
