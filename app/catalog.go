@@ -74,6 +74,19 @@ type Variant struct {
 	Image string `json:"image,omitempty"`
 }
 
+// MediaURLs are the picture URLs p holds: its images, then its variants'
+// own. The stores count an upload's references from them, so a picture a
+// variant still shows is never deleted with the product's image.
+func (p *Product) MediaURLs() []string {
+	out := slices.Clone(p.Images)
+	for _, v := range p.Variants {
+		if v.Image != "" {
+			out = append(out, v.Image)
+		}
+	}
+	return out
+}
+
 // AvailableStock is what can still be bought: the product's stock, or the sum
 // of its variants' stock when it has variants.
 func (p *Product) AvailableStock() int64 {
