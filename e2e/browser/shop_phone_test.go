@@ -223,3 +223,28 @@ func TestShopGallery(t *testing.T) {
 		t.Errorf("without JavaScript the picture led to %s", p.URL())
 	}
 }
+
+// TestShopLayoutSettings: the demo with product_grid_layout list,
+// product_card_layout compact and product_detail_layout stacked fits 390
+// and 1280 px, with no serious or critical axe-core violation, on a
+// product list, the home page and a product page.
+func TestShopLayoutSettings(t *testing.T) {
+	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
+	srv.API(t, "PATCH", "/api/v1/admin/stores/1/config/", srv.OwnerToken(t), map[string]any{
+		"product_grid_layout": "list", "product_card_layout": "compact", "product_detail_layout": "stacked"}, 200, nil)
+	p := browser.NewPage(t, srv)
+	for _, path := range []string{"/products/", "/", "/products/wireless-headphones/"} {
+		p.Go(path)
+		if path != "/products/wireless-headphones/" && p.Count("ul.grid-list.cards-compact li.card") == 0 {
+			t.Errorf("%s: no list of compact cards", path)
+		}
+		for _, w := range browser.Widths {
+			p.Do("viewport", chromedp.EmulateViewport(w, 900))
+			p.CheckAxe()
+		}
+		p.CheckNoOverflow()
+	}
+	if p.Count("article.product.detail-stacked") != 1 {
+		t.Error("the product page is not stacked")
+	}
+}
