@@ -95,7 +95,8 @@
 
 /* product page: the gallery. A thumbnail (.thumbs a, a link to its
    picture's slide without this file) shows its picture in place; the
-   event shop:shot (the variant picker's) shows picture detail (from 0).
+   event shop:shot (the variant picker's) shows picture detail (from 0); a
+   swipe marks the thumbnail of the picture it stops on.
    A picture (a link to its full size without this file) opens at full
    size in a <dialog>. */
 (function () {
@@ -103,15 +104,26 @@
     var strip = gallery.querySelector(".shots");
     if (!strip) return;
     var thumbs = [].slice.call(gallery.querySelectorAll(".thumbs a")), dialog;
-    function show(i) {
-      var li = strip.children[i];
-      if (!li) return;
-      strip.scrollLeft += li.getBoundingClientRect().left - strip.getBoundingClientRect().left;
+    function mark(i) {
       thumbs.forEach(function (a, j) {
         if (j === i) a.setAttribute("aria-current", "true");
         else a.removeAttribute("aria-current");
       });
     }
+    function show(i) {
+      var li = strip.children[i];
+      if (!li) return;
+      strip.scrollLeft += li.getBoundingClientRect().left - strip.getBoundingClientRect().left;
+      mark(i);
+    }
+    strip.addEventListener("scrollend", function () { // a swipe marks the picture it stops on
+      var left = strip.getBoundingClientRect().left, best = 0, dist = Infinity;
+      [].forEach.call(strip.children, function (li, i) {
+        var d = Math.abs(li.getBoundingClientRect().left - left);
+        if (d < dist) { dist = d; best = i; }
+      });
+      mark(best);
+    });
     thumbs.forEach(function (a, i) {
       a.addEventListener("click", function (e) {
         e.preventDefault();
