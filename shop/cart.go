@@ -378,6 +378,9 @@ func (s *Shop) cartAdd(c *fiber.Ctx, rq *request) error {
 	if err == nil && f.Quantity < 1 {
 		err = app.Invalid("quantity", "must be between 1 and 1000")
 	}
+	if err == nil && f.VariantID == 0 { // the picker's options, posted without JavaScript (variants.go)
+		f.VariantID, err = s.chosenVariant(rq, f.ProductID, c.Body())
+	}
 	if err == nil {
 		err = s.cartOf(c, rq).add(f.ProductID, f.VariantID, f.Quantity)
 	}

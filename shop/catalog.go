@@ -53,6 +53,10 @@ var catalogMessages = map[string]string{
 	"product.images":        "Images",
 	"product.image":         "Image %d of %s",
 	"product.variant":       "Option",
+	"product.image.full":    "(open at full size)",
+	"product.image.show":    "Show picture %d",
+	"product.thumbs":        "Choose a picture",
+	"product.close":         "Close",
 	"product.quantity":      "Quantity",
 	"product.add":           "Add to cart",
 	"product.stock.low":     "Only %d left",
@@ -496,3 +500,14 @@ func reviewsScope(slug string) string { return "reviews:" + slug }
 
 // httpStatus is the status of an app error code.
 func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }
+
+// thumbURL is the smallest rendition of an uploaded image (app.MediaWidths),
+// for a thumbnail; u itself for an image from elsewhere.
+func thumbURL(u string) string {
+	u = safeURL(u)
+	ref, ok := app.ParseMediaURL(u)
+	if !ok {
+		return u
+	}
+	return u[:strings.Index(u, "/media/")] + app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
+}

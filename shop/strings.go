@@ -39,6 +39,9 @@ var layoutMessages = map[string]string{
 	"layout.footer":      "Footer",
 	"layout.poweredby":   "Powered by Storefront",
 	"layout.breadcrumbs": "Breadcrumbs",
+	"layout.menu":        "Menu",
+	"layout.tools":       "Account and cart",
+	"layout.announce":    "Announcements",
 
 	// home
 	"home.title":        "Home",

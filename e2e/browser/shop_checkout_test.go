@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"storefront/e2e/browser"
 )
 
@@ -53,7 +51,7 @@ func guestBuys(t *testing.T, script bool) {
 	if !strings.Contains(p.Text("h1"), "Trail Jacket") {
 		t.Fatalf("product page: %q", p.Text("h1"))
 	}
-	p.Do("variant", chromedp.SetValue(chromedp.CSS(`select[name=variant_id]`), fmt.Sprint(jacket.Variants[1].ID), chromedp.NodeReady))
+	p.SetChecked(fmt.Sprintf(`input[name=variant_id][value="%d"]`, jacket.Variants[1].ID), true)
 	p.Fill(`form.add input[name=quantity]`, "2")
 	p.Submit(`form.add button[type=submit]`)
 	if got := p.Text(".cart-name"); got != "Trail Jacket - Medium" {
