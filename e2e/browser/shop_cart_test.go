@@ -50,7 +50,7 @@ func addJacket(p *browser.Page, jacket product, n int) {
 	p.T.Helper()
 	p.Go("/search/?q=trail")
 	p.Submit(`main li.card a`)
-	p.Do("variant", chromedp.SetValue(chromedp.CSS(`select[name=variant_id]`), fmt.Sprint(jacket.Variants[1].ID), chromedp.NodeReady))
+	p.SetChecked(fmt.Sprintf(`input[name=variant_id][value="%d"]`, jacket.Variants[1].ID), true)
 	p.Fill(`form.add input[name=quantity]`, fmt.Sprint(n))
 	p.Submit(`form.add button[type=submit]`)
 }
