@@ -226,7 +226,7 @@ func TestHeaderMarkup(t *testing.T) {
 	br := newBrowser(t, e, hostOf("Acme"))
 	pg := br.get("/").expect(t, 200, `<section class="announce" aria-label="Announcements"><p>Free delivery over $50</p></section>
 <header class="site-header">`, `<details class="menu">`, `<summary>Menu</summary>`, `<nav aria-label="Main">`,
-		`<li><a href="/categories/1/lamps/">Lamps</a></li>`, `<nav class="tools" aria-label="Account and cart">`, `<a href="/cart/">Cart</a>`)
+		`<li><a href="/categories/1/lamps/">Lamps</a></li>`, `<nav class="tools" aria-label="Account and cart">`, `<a href="/cart/">Cart<span class="cart-count" data-cart-count hidden></span></a>`)
 	menu := pg.Body[strings.Index(pg.Body, `<details class="menu">`):strings.Index(pg.Body, `</details>`)]
 	if !strings.Contains(menu, "Lamps") || !strings.Contains(menu, "/products/") || strings.Contains(menu, "/cart/") {
 		t.Fatalf("the menu holds %s", menu)
