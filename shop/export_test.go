@@ -7,7 +7,7 @@ var SafeURL = safeURL
 
 // DecodeListForm is decodeListForm, answering the error fields only.
 func DecodeListForm(get func(string) string, defSort string) (sort string, errs map[string]string) {
-	f, _, errs := decodeListForm(get, defSort)
+	f, _, errs := decodeListForm(english(), get, defSort)
 	return f.Sort, errs
 }
 
@@ -33,5 +33,5 @@ func SetSitemapMax(n int) (restore func()) {
 // InkOn is inkOn.
 var InkOn = inkOn
 
-// Messages are every user-facing string by key.
-var Messages = messages
+// HasMessage says whether the English catalogue has key (or its plural forms).
+func HasMessage(key string) bool { return english().Has(key) || english().Has(key+".other") }
