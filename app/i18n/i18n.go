@@ -201,11 +201,15 @@ func (c *Catalog) T(key string) string {
 // TF formats key's text with args; a key with plural forms takes the
 // form of its first integer argument.
 func (c *Catalog) TF(key string, args ...any) string {
-	s, ok := c.msgs[key]
-	if !ok {
-		s = c.pluralText(key, args)
+	return fmt.Sprintf(c.Format(key, args...), args...) // fmt, not the printer: order numbers stay "#1042"
+}
+
+// Format is the format TF would use for key and args (its plural form).
+func (c *Catalog) Format(key string, args ...any) string {
+	if s, ok := c.msgs[key]; ok {
+		return s
 	}
-	return fmt.Sprintf(s, args...) // fmt, not the printer: order numbers stay "#1042"
+	return c.pluralText(key, args)
 }
 
 // pluralText is the plural form of key for the first integer in args.
