@@ -248,3 +248,11 @@ func TestOverride(t *testing.T) {
 		t.Errorf("bad line: %v", err)
 	}
 }
+
+func BenchmarkMoney(b *testing.B) {
+	de := i18n.Builtin().For("de")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = de.Money(123456, "EUR")
+	}
+}
