@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 )
 
@@ -215,7 +216,7 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 	if e, ok := err.(*app.Error); ok {
 		for k, v := range e.Fields {
 			if isCheckoutField(k) {
-				d.Errors[k] = fieldText(rq.L, v)
+				d.Errors[k] = checkoutLabel(rq.L, k) + " " + fieldText(rq.L, v) + "."
 			}
 		}
 	}
@@ -232,6 +233,14 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 
 // isCheckoutField reports whether the checkout form shows f's message next
 // to a field of its own.
+// checkoutLabel is the label of a checkout field (checkout.email, ...).
+func checkoutLabel(l *i18n.Catalog, f string) string {
+	if f == "payment_method" {
+		f = "payment"
+	}
+	return l.T("checkout." + f)
+}
+
 func isCheckoutField(f string) bool {
 	for _, fd := range checkoutFields {
 		if fd.Name == f && f != "idempotency_key" {

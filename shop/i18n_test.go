@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"storefront/app"
@@ -89,4 +90,22 @@ func TestThemeMessages(t *testing.T) {
 	b.get("/products/"+s.hammer.Slug+"/").expect(t, 200, "Add to cart")
 	patchConfig(t, e, s.id, `{"locale":"de"}`)
 	b.get("/products/"+s.hammer.Slug+"/").expect(t, 200, "Ab in den Korb", "Nur noch 5 vorrätig")
+}
+
+// TestGermanCheckoutErrors: a checkout field's error is worded in German
+// next to the field, its label first.
+func TestGermanCheckoutErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, shop.Config{})
+	s := newCartStore(t, e, "Kasse")
+	patchConfig(t, e, s.id, `{"locale":"de"}`)
+	b := newBrowser(t, e, s.host)
+	add(b, s.hammer.ID, 0, 1).expect(t, 303)
+	co := b.get("/checkout/").expect(t, 200, "Kasse")
+	key := regexp.MustCompile(`name="idempotency_key" value="([0-9a-f]+)"`).FindStringSubmatch(co.Body)
+	if key == nil {
+		t.Fatal("no idempotency key on the checkout page")
+	}
+	b.post("/checkout/", "/checkout/", url.Values{"email": {"kein-mail"}, "receiver_name": {""}, "phone": {"+49 30 1"}, "address": {"Weg 1"},
+		"idempotency_key": {key[1]}}).expect(t, 400, "Bitte korrigieren Sie die markierten Felder.", "E-Mail muss eine gültige E-Mail-Adresse sein.")
 }

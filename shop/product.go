@@ -278,7 +278,7 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 	switch ae.Code {
 	case app.EValidation:
 		for f, m := range ae.Fields {
-			form.Errors[f] = m
+			form.Errors[f] = sentence(fieldText(rq.L, m))
 		}
 		if _, ok := ae.Fields["rating"]; ok {
 			form.Errors["rating"] = rq.L.T("review.err.rating")
