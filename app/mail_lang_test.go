@@ -37,6 +37,11 @@ func TestMailGerman(t *testing.T) {
 			t.Errorf("HTML lacks %q:\n%s", want, m.HTML)
 		}
 	}
+	d.Order.Test = true
+	if m, err = app.RenderMail(st, app.MailOrderConfirmation, "a@example.com", d); err != nil || !strings.HasPrefix(m.Text, "TESTBESTELLUNG:") {
+		t.Errorf("a test order's mail: %v %.40q", err, m.Text)
+	}
+	d.Order.Test = false
 	owner, err := app.RenderMail(st, app.MailOwnerOrderPaid, "owner@example.com", d)
 	if err != nil || !strings.Contains(owner.Text, "Order #1042 was paid") || !strings.Contains(owner.Text, "Subtotal:") {
 		t.Errorf("owner mail: %v\n%s", err, owner.Text)

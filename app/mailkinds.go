@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"storefront/app/i18n"
 	"strings"
 	texttemplate "text/template"
 )
@@ -350,7 +351,7 @@ func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
 	if o, ok := st.MailTemplates[kind]; ok {
 		if po, err := parseMailTemplate(o, lang); err == nil {
 			if r, err := po.render(d); err == nil {
-				return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
+				return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d, lang), nil
 			}
 		}
 	}
@@ -358,15 +359,14 @@ func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
+	return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d, lang), nil
 }
 
-// testNote heads every mail about a test order, whatever its template.
-const testNote = "TEST ORDER: this was a test payment; no money moved."
-
 // testMarked marks a mail about a test order: "[TEST] " in its subject
-// (after the store's "[Name] ") and testNote above its body.
-func testMarked(m Mail, d MailData) Mail {
+// (after the store's "[Name] ") and a note above its body, whatever its
+// template ("TEST ORDER: this was a test payment; no money moved.", in the
+// mail's language).
+func testMarked(m Mail, d MailData, lang string) Mail {
 	if d.Order == nil || !d.Order.Test {
 		return m
 	}
@@ -375,8 +375,9 @@ func testMarked(m Mail, d MailData) Mail {
 		i = j + 2
 	}
 	m.Subject = m.Subject[:i] + "[TEST] " + m.Subject[i:]
-	m.Text = testNote + "\n\n" + m.Text
-	m.HTML = `<p style="background:#fff3cd;color:#664d03;padding:8px;font-weight:bold">` + testNote + "</p>" + m.HTML
+	note := i18n.Builtin().For(lang).T("mail.test")
+	m.Text = note + "\n\n" + m.Text
+	m.HTML = `<p style="background:#fff3cd;color:#664d03;padding:8px;font-weight:bold">` + htmltemplate.HTMLEscapeString(note) + "</p>" + m.HTML
 	return m
 }
 
