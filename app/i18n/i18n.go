@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -201,7 +202,35 @@ func (c *Catalog) T(key string) string {
 // TF formats key's text with args; a key with plural forms takes the
 // form of its first integer argument.
 func (c *Catalog) TF(key string, args ...any) string {
-	return fmt.Sprintf(c.Format(key, args...), args...) // fmt, not the printer: order numbers stay "#1042"
+	f := c.Format(key, args...)
+	copied := false
+	for i, a := range args {
+		if v, ok := a.(float64); ok {
+			if !copied { // the caller's slice stays as it was
+				args, copied = append([]any(nil), args...), true
+			}
+			args[i] = localFloat{v, c.num.decimal}
+		}
+	}
+	return fmt.Sprintf(f, args...) // fmt, not the printer: order numbers stay "#1042"
+}
+
+// localFloat writes a float with the language's decimal separator
+// ("4,5 von 5"): %f, %.1f and %g as fmt does, the point replaced.
+type localFloat struct {
+	v   float64
+	dec string
+}
+
+func (lf localFloat) Format(st fmt.State, verb rune) {
+	prec, ok := st.Precision()
+	if !ok {
+		prec = -1
+	}
+	if verb != 'f' && verb != 'g' && verb != 'e' {
+		verb = 'g'
+	}
+	fmt.Fprint(st, strings.Replace(strconv.FormatFloat(lf.v, byte(verb), prec, 64), ".", lf.dec, 1))
 }
 
 // Format is the format TF would use for key and args (its plural form).

@@ -256,3 +256,22 @@ func BenchmarkMoney(b *testing.B) {
 		_ = de.Money(123456, "EUR")
 	}
 }
+
+// TestDecimalArgs: a float in a text takes the language's decimal
+// separator; integers are left as they are (order numbers).
+func TestDecimalArgs(t *testing.T) {
+	set := i18n.Builtin()
+	cases := []struct{ lang, want string }{
+		{"en", "4.5 out of 5 from 12 reviews"},
+		{"de", "4,5 von 5 aus 12 Bewertungen"},
+		{"ru", "4,5 из 5 по 12 отзывам"},
+	}
+	for _, c := range cases {
+		if got := set.For(c.lang).TF("product.reviews.avg", 4.5, 12); got != c.want {
+			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+	if got := set.For("de").TF("account.order.title", 1042); got != "Bestellung #1042" {
+		t.Errorf("order number: %q", got)
+	}
+}
