@@ -1,6 +1,11 @@
 package shop
 
+import "storefront/app/i18n"
+
 // What the external tests (package shop_test) reach inside the package.
+
+// english is the English catalogue, for code that runs outside a request.
+func english() *i18n.Catalog { return i18n.Builtin().For("en") }
 
 // SafeURL is safeURL.
 var SafeURL = safeURL

@@ -23,7 +23,7 @@ func TestMessageKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range keyRE.FindAllStringSubmatch(string(b), -1) {
-			if m[1] == "key" { // strings.go's own comment
+			if m[1] == "key" { // doc.go's own comment
 				continue
 			}
 			n++
