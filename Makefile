@@ -98,7 +98,7 @@ test-client:
 	GO=$(GO) sh scripts/tscheck.sh
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
 	  STOREFRONT_EXAMPLE_DIST=$$d $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
-	@STOREFRONT_SDK_BUILT=1 $(MAKE) --no-print-directory test-dist
+	@STOREFRONT_TEST_SDK_BUILT=1 $(MAKE) --no-print-directory test-dist
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -6,7 +6,7 @@
 #   tscheck.sh pack VERSION DIR
 #                     build it and npm pack it as DIR/storefront-client-VERSION.tgz
 #                     (make dist; VERSION without its leading v); with
-#                     STOREFRONT_SDK_BUILT=1 (make test-client, after the
+#                     STOREFRONT_TEST_SDK_BUILT=1 (make test-client, after the
 #                     test mode built it) it packs dist/ as it is
 # 1. installs the pinned npm packages (package-lock.json) into
 #    clients/typescript/node_modules when missing or when the lockfile changed;
@@ -48,7 +48,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
-if [ "$mode" = pack ] && [ -n "${STOREFRONT_SDK_BUILT:-}" ] && [ -f dist/index.js ]; then
+if [ "$mode" = pack ] && [ -n "${STOREFRONT_TEST_SDK_BUILT:-}" ] && [ -f dist/index.js ]; then
   # make test-client built dist/ a moment ago (tscheck.sh test): pack that.
   echo "tscheck: packing the SDK built earlier in this run (dist/)"
 else
