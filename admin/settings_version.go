@@ -10,7 +10,8 @@ import (
 )
 
 func (h *Handler) registerSettingsVersionRoutes(r fiber.Router) {
-	r.Get("/settings/versions", h.listSettingsVersions)
+	// GET: the store's settings history, newest first, cursor-paged.
+	r.Get("/settings/versions", listPaged(h, "settings_versions", h.svc.Stores.SettingsVersions, viewSettingsVersion))
 	r.Post("/settings/versions/:vid/restore", h.restoreSettingsVersion)
 }
 
@@ -26,21 +27,6 @@ type settingsVersionView struct {
 func viewSettingsVersion(v *app.SettingsVersion) any {
 	return settingsVersionView{ID: v.ID, CreatedAt: app.UTC(v.CreatedAt), AdminEmail: v.AdminEmail, Settings: v.Settings,
 		Changes: v.Changes}
-}
-
-// listSettingsVersions serves GET stores/{id}/settings/versions/: the
-// store's settings history, newest first, cursor-paged.
-func (h *Handler) listSettingsVersions(c *fiber.Ctx) error {
-	const scope = "settings_versions"
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Stores.SettingsVersions(storeOf(c).ID, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewSettingsVersion)
 }
 
 // restoreSettingsVersion serves POST stores/{id}/settings/versions/{vid}/restore/:

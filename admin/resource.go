@@ -1,0 +1,128 @@
+package admin
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// resource is a kind of record of a store that the admin API lists,
+// creates, reads, changes and deletes alike, under path and path/:param:
+// categories, products, coupons, blog posts, flash deals, bundles and
+// webhook endpoints. Each route decodes, calls the service, renders.
+type resource[R, In any] struct {
+	path  string // "/blog-posts"
+	param string // "post_id"
+	noun  string // "blog post", for a bad id's error
+	list  fiber.Handler
+	get   func(storeID, id uint64) (R, error) // nil: no GET of one record
+	save  func(storeID, id uint64, in In) (R, error)
+	del   func(storeID, id uint64) error
+	view  func(R) any
+	// created is the view of a new record (nil: view).
+	created func(R) any
+}
+
+// routes mounts GET and POST path/, then GET, PATCH and DELETE path/:param/.
+func (res resource[R, In]) routes(r fiber.Router) {
+	one := res.path + "/:" + res.param
+	r.Get(res.path, res.list)
+	r.Post(res.path, res.create)
+	if res.get != nil {
+		r.Get(one, getOne(res.param, res.noun, res.get, res.view))
+	}
+	r.Patch(one, res.patch)
+	r.Delete(one, res.remove)
+}
+
+// create serves POST path/: 201 with the new record.
+func (res resource[R, In]) create(c *fiber.Ctx) error {
+	var in In
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	rec, err := res.save(storeOf(c).ID, 0, in)
+	if err != nil {
+		return err
+	}
+	if res.created != nil {
+		return httpkit.Created(c, res.created(rec))
+	}
+	return httpkit.Created(c, res.view(rec))
+}
+
+// getOne serves GET of one record by the path's param.
+func getOne[R any](param, noun string, get func(storeID, id uint64) (R, error), view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := httpkit.PathID(c, param, noun)
+		if err != nil {
+			return err
+		}
+		rec, err := get(storeOf(c).ID, id)
+		if err != nil {
+			return err
+		}
+		return httpkit.OK(c, view(rec))
+	}
+}
+
+// patch serves PATCH path/:param/: the fields sent change, the others stay.
+func (res resource[R, In]) patch(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, res.param, res.noun)
+	if err != nil {
+		return err
+	}
+	var in In
+	if err := httpkit.Decode(c, &in); err != nil {
+		return err
+	}
+	rec, err := res.save(storeOf(c).ID, id, in)
+	if err != nil {
+		return err
+	}
+	return httpkit.OK(c, res.view(rec))
+}
+
+// remove serves DELETE path/:param/.
+func (res resource[R, In]) remove(c *fiber.Ctx) error {
+	id, err := httpkit.PathID(c, res.param, res.noun)
+	if err != nil {
+		return err
+	}
+	if err := res.del(storeOf(c).ID, id); err != nil {
+		return err
+	}
+	return httpkit.OK(c, nil)
+}
+
+// listAll serves a list the service gives whole (no paging).
+func listAll[R any](list func(storeID uint64) ([]R, error), view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		items, err := list(storeOf(c).ID)
+		if err != nil {
+			return err
+		}
+		return httpkit.SendAll(c, items, view)
+	}
+}
+
+// listPaged serves a list a page at a time (?limit=, ?cursor= of scope),
+// newest first.
+func listPaged[R any](h *Handler, scope string, list func(storeID uint64, lp app.ListParams) (app.Page[R], error),
+	view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		lp, err := h.listParams(c, scope)
+		if err != nil {
+			return err
+		}
+		page, err := list(storeOf(c).ID, lp)
+		if err != nil {
+			return err
+		}
+		return sendPage(h, c, scope, page, view)
+	}
+}
+
+// asIs is the view of a record that is its own wire form.
+func asIs[R any](r R) any { return r }
