@@ -229,34 +229,11 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
-	r.Get(storeRoot+"/coupons", p.store(p.couponsPage))
-	r.Get(storeRoot+"/coupons/new", p.store(p.newCouponPage))
-	r.Post(storeRoot+"/coupons", p.store(p.createCoupon))
-	r.Get(storeRoot+"/coupons/:cpid", p.store(p.couponPage))
-	r.Post(storeRoot+"/coupons/:cpid", p.store(p.updateCoupon))
+	p.couponEditor().routes(p, r, p.couponsPage, p.newCouponPage)
 	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
-	r.Post(storeRoot+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
-
-	r.Get(storeRoot+"/blog-posts", p.store(p.postsPage))
-	r.Get(storeRoot+"/blog-posts/new", p.store(p.newPostPage))
-	r.Post(storeRoot+"/blog-posts", p.store(p.createPost))
-	r.Get(storeRoot+"/blog-posts/:bpid", p.store(p.postPage))
-	r.Post(storeRoot+"/blog-posts/:bpid", p.store(p.updatePost))
-	r.Post(storeRoot+"/blog-posts/:bpid/delete", p.store(p.deletePost))
-
-	r.Get(storeRoot+"/flash-deals", p.store(p.dealsPage))
-	r.Get(storeRoot+"/flash-deals/new", p.store(p.newDealPage))
-	r.Post(storeRoot+"/flash-deals", p.store(p.createDeal))
-	r.Get(storeRoot+"/flash-deals/:fdid", p.store(p.dealPage))
-	r.Post(storeRoot+"/flash-deals/:fdid", p.store(p.updateDeal))
-	r.Post(storeRoot+"/flash-deals/:fdid/delete", p.store(p.deleteDeal))
-
-	r.Get(storeRoot+"/bundles", p.store(p.bundlesPage))
-	r.Get(storeRoot+"/bundles/new", p.store(p.newBundlePage))
-	r.Post(storeRoot+"/bundles", p.store(p.createBundle))
-	r.Get(storeRoot+"/bundles/:buid", p.store(p.bundlePage))
-	r.Post(storeRoot+"/bundles/:buid", p.store(p.updateBundle))
-	r.Post(storeRoot+"/bundles/:buid/delete", p.store(p.deleteBundle))
+	p.postEditor().routes(p, r, p.postsPage, p.newPostPage)
+	p.dealEditor().routes(p, r, p.dealsPage, p.newDealPage)
+	p.bundleEditor().routes(p, r, p.bundlesPage, p.newBundlePage)
 
 	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
 }
