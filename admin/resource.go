@@ -32,7 +32,7 @@ func (res resource[R, In]) routes(r fiber.Router) {
 	if res.get != nil {
 		r.Get(one, getOne(res.param, res.noun, res.get, res.view))
 	}
-	r.Patch(one, res.patch)
+	r.Patch(one, withBody(res.param, res.noun, fiber.StatusOK, res.patch, res.view))
 	r.Delete(one, res.remove)
 }
 
@@ -54,12 +54,23 @@ func (res resource[R, In]) create(c *fiber.Ctx) error {
 
 // getOne serves GET of one record by the path's param.
 func getOne[R any](param, noun string, get func(storeID, id uint64) (R, error), view func(R) any) fiber.Handler {
+	return onOne(param, noun, func(c *fiber.Ctx, id uint64) (R, error) { return get(storeOf(c).ID, id) }, view)
+}
+
+// patch serves PATCH path/:param/: the fields sent change, the others stay.
+func (res resource[R, In]) patch(c *fiber.Ctx, id uint64, in In) (R, error) {
+	return res.save(storeOf(c).ID, id, in)
+}
+
+// onOne serves a request on the record of the path's param (an id): 200
+// with the view of what do answers.
+func onOne[R any](param, noun string, do func(c *fiber.Ctx, id uint64) (R, error), view func(R) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		id, err := httpkit.PathID(c, param, noun)
 		if err != nil {
 			return err
 		}
-		rec, err := get(storeOf(c).ID, id)
+		rec, err := do(c, id)
 		if err != nil {
 			return err
 		}
@@ -67,21 +78,25 @@ func getOne[R any](param, noun string, get func(storeID, id uint64) (R, error), 
 	}
 }
 
-// patch serves PATCH path/:param/: the fields sent change, the others stay.
-func (res resource[R, In]) patch(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, res.param, res.noun)
-	if err != nil {
-		return err
+// withBody serves a write to the record of the path's param (an id) whose
+// JSON body decodes into In: status with the view of what do answers.
+func withBody[In, R any](param, noun string, status int, do func(c *fiber.Ctx, id uint64, in In) (R, error),
+	view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := httpkit.PathID(c, param, noun)
+		if err != nil {
+			return err
+		}
+		var in In
+		if err := httpkit.Decode(c, &in); err != nil {
+			return err
+		}
+		rec, err := do(c, id, in)
+		if err != nil {
+			return err
+		}
+		return httpkit.Reply(c, status, "", view(rec))
 	}
-	var in In
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	rec, err := res.save(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, res.view(rec))
 }
 
 // remove serves DELETE path/:param/.
