@@ -18,19 +18,15 @@ type messagesData struct {
 // messagesPage serves GET /admin/stores/{id}/messages/?cursor=: the contact
 // form's messages, every unread one first, then newest first.
 func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	const scope = "messages:unread_first"
-	lp, err := p.listParams(c, scope, st.ID)
+	base := storePath(v.Store, "messages/")
+	msgs, pg, err := listPage(p, c, v, "messages:unread_first", base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.ContactMessage], error) {
+			return p.h.svc.Contact.List(storeID, nil, true, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Contact.List(st.ID, nil, true, lp)
-	if err != nil {
-		return err
-	}
-	base := storePath(st, "messages/")
-	v.Title, v.Tab = "Messages", "messages"
-	v.Data = messagesData{Base: base, Messages: page.Items, Pager: p.pager(base, scope, st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Messages", "messages", messagesData{Base: base, Messages: msgs, Pager: pg}
 	return p.render(c, fiber.StatusOK, "messages", v)
 }
 

@@ -72,17 +72,11 @@ func readPostForm(c *fiber.Ctx, id uint64) (postForm, app.BlogPostInput, error) 
 // postsPage serves GET /admin/stores/{id}/blog-posts/?cursor=: every post,
 // drafts included, newest first.
 func (p *panel) postsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "blog-posts", st.ID)
+	rows, pg, err := listPage(p, c, v, "blog-posts", storePath(v.Store, "blog-posts/"), p.h.svc.Content.Posts)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Content.Posts(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab = "Blog posts", "blog"
-	v.Data = postsData{Rows: page.Items, Pager: p.pager(storePath(st, "blog-posts/"), "blog-posts", st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Blog posts", "blog", postsData{Rows: rows, Pager: pg}
 	return p.render(c, fiber.StatusOK, "posts", v)
 }
 
@@ -212,18 +206,13 @@ func readUTCTime(v *app.Validation, field, s string) *string {
 
 // dealsPage serves GET /admin/stores/{id}/flash-deals/?cursor=: every deal, newest first.
 func (p *panel) dealsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "flash-deals", st.ID)
-	if err != nil {
-		return err
-	}
-	page, err := p.h.svc.Content.Deals(st.ID, lp)
+	items, pg, err := listPage(p, c, v, "flash-deals", storePath(v.Store, "flash-deals/"), p.h.svc.Content.Deals)
 	if err != nil {
 		return err
 	}
 	now := p.h.svc.Now()
-	d := dealsData{Pager: p.pager(storePath(st, "flash-deals/"), "flash-deals", st.ID, lp, page.Next)}
-	for _, x := range page.Items {
+	d := dealsData{Pager: pg}
+	for _, x := range items {
 		d.Rows = append(d.Rows, dealRow{FlashDealView: x, State: dealState(x, now)})
 	}
 	v.Title, v.Tab, v.Data = "Flash deals", "deals", d
@@ -380,17 +369,11 @@ func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error
 
 // bundlesPage serves GET /admin/stores/{id}/bundles/?cursor=: every bundle, newest first.
 func (p *panel) bundlesPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "bundles", st.ID)
+	rows, pg, err := listPage(p, c, v, "bundles", storePath(v.Store, "bundles/"), p.h.svc.Content.AllBundles)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Content.AllBundles(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab = "Bundles", "bundles"
-	v.Data = bundlesData{Rows: page.Items, Pager: p.pager(storePath(st, "bundles/"), "bundles", st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Bundles", "bundles", bundlesData{Rows: rows, Pager: pg}
 	return p.render(c, fiber.StatusOK, "bundles", v)
 }
 

@@ -19,18 +19,13 @@ type customersData struct {
 // customersPage serves GET /admin/stores/{id}/customers/?cursor=: the
 // store's customer accounts, newest first, read-only.
 func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "customers", st.ID)
+	base := storePath(v.Store, "customers/")
+	items, pg, err := listPage(p, c, v, "customers", base, p.h.svc.Customers.List)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Customers.List(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	base := storePath(st, "customers/")
-	d := customersData{Base: base, Pager: p.pager(base, "customers", st.ID, lp, page.Next)}
-	for _, cu := range page.Items {
+	d := customersData{Base: base, Pager: pg}
+	for _, cu := range items {
 		d.Customers = append(d.Customers, cu.Profile())
 	}
 	v.Title, v.Tab, v.Data = "Customers", "customers", d

@@ -517,6 +517,21 @@ func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, nex
 	return pg
 }
 
+// listPage reads the page of the store's newest-first list named scope
+// (?cursor=) from list, and the pager of that list at base.
+func listPage[T any](p *panel, c *fiber.Ctx, v *view, scope, base string,
+	list func(storeID uint64, lp app.ListParams) (app.Page[T], error)) ([]T, Pager, error) {
+	lp, err := p.listParams(c, scope, v.Store.ID)
+	if err != nil {
+		return nil, Pager{}, err
+	}
+	page, err := list(v.Store.ID, lp)
+	if err != nil {
+		return nil, Pager{}, err
+	}
+	return page.Items, p.pager(base, scope, v.Store.ID, lp, page.Next), nil
+}
+
 // storePath is the path of a store's page ("" for the overview).
 func storePath(st *app.Store, rest string) string {
 	return "/admin/stores/" + strconv.FormatUint(st.ID, 10) + "/" + rest

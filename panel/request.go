@@ -37,24 +37,20 @@ type requestsData struct {
 // (?status=PENDING by default, APPROVED, REJECTED or all; ?cursor=).
 func (p *panel) requestsPage(k requestKind) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
-		st := v.Store
-		base := storePath(st, k.path+"/")
+		base := storePath(v.Store, k.path+"/")
 		f, err := readStatusFilter(c, base, app.RequestPending, requestStatuses)
 		if err != nil {
 			return err
 		}
-		scope := k.path + ":" + f.Value
-		lp, err := p.listParams(c, scope, st.ID)
-		if err != nil {
-			return err
-		}
-		page, err := p.h.svc.Requests.List(st.ID, k.Kind, f.Status, lp)
+		reqs, pg, err := listPage(p, c, v, k.path+":"+f.Value, f.Base,
+			func(storeID uint64, lp app.ListParams) (app.Page[*app.Request], error) {
+				return p.h.svc.Requests.List(storeID, k.Kind, f.Status, lp)
+			})
 		if err != nil {
 			return err
 		}
 		v.Title, v.Tab = k.Label+" requests", k.path
-		v.Data = requestsData{Kind: k, Base: base, Requests: page.Items, Filter: f,
-			Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+		v.Data = requestsData{Kind: k, Base: base, Requests: reqs, Filter: f, Pager: pg}
 		return p.render(c, fiber.StatusOK, "requests", v)
 	}
 }

@@ -30,18 +30,16 @@ func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	scope := "reviews:" + f.Value
-	lp, err := p.listParams(c, scope, st.ID)
+	items, pg, err := listPage(p, c, v, "reviews:"+f.Value, f.Base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.Review], error) {
+			return p.h.svc.Reviews.List(storeID, f.Status, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Reviews.List(st.ID, f.Status, lp)
-	if err != nil {
-		return err
-	}
-	d := reviewsData{Base: base, Filter: f, Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+	d := reviewsData{Base: base, Filter: f, Pager: pg}
 	names := map[uint64]string{}
-	for _, r := range page.Items {
+	for _, r := range items {
 		if _, seen := names[r.ProductID]; r.ProductID != 0 && !seen {
 			if pr, err := p.h.svc.Catalog.Product(st.ID, r.ProductID); err == nil {
 				names[r.ProductID] = pr.Name

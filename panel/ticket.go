@@ -21,23 +21,20 @@ type ticketsData struct {
 // ticketsPage serves GET /admin/stores/{id}/tickets/ (?status=all by default,
 // OPEN, IN_PROGRESS, RESOLVED, CLOSED; ?cursor=), newest first.
 func (p *panel) ticketsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	base := storePath(st, "tickets/")
+	base := storePath(v.Store, "tickets/")
 	f, err := readStatusFilter(c, base, statusAll, app.TicketStatuses)
 	if err != nil {
 		return err
 	}
-	scope := "tickets:" + f.Value
-	lp, err := p.listParams(c, scope, st.ID)
+	items, pg, err := listPage(p, c, v, "tickets:"+f.Value, f.Base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.Ticket], error) {
+			return p.h.svc.Tickets.List(storeID, f.Status, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Tickets.List(st.ID, f.Status, lp)
-	if err != nil {
-		return err
-	}
-	d := ticketsData{Base: base, Filter: f, Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
-	for _, t := range page.Items {
+	d := ticketsData{Base: base, Filter: f, Pager: pg}
+	for _, t := range items {
 		d.Tickets = append(d.Tickets, ticketRow{Ticket: t, Number: app.TicketNumber(t.Number)})
 	}
 	v.Title, v.Tab, v.Data = "Tickets", "tickets", d

@@ -105,19 +105,16 @@ func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
 
 // showWebhook renders an endpoint's page with the edit form as given.
 func (p *panel) showWebhook(c *fiber.Ctx, v *view, status int, w *app.WebhookEndpoint, url string, checked map[string]bool) error {
-	scope := "deliveries:" + c.Params("wid")
-	lp, err := p.listParams(c, scope, v.Store.ID)
-	if err != nil {
-		return err
-	}
-	page, err := p.h.svc.Webhooks.Deliveries(v.Store.ID, w.ID, lp)
-	if err != nil {
-		return err
-	}
 	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	deliveries, pg, err := listPage(p, c, v, "deliveries:"+c.Params("wid"), base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
+			return p.h.svc.Webhooks.Deliveries(storeID, w.ID, lp)
+		})
+	if err != nil {
+		return err
+	}
 	v.Title, v.Tab = "Webhook "+w.URL, "webhooks"
-	v.Data = webhookData{Endpoint: w, Deliveries: page.Items, Pager: p.pager(base, scope, v.Store.ID, lp, page.Next),
-		Types: app.EventTypes, Checked: checked, URL: url}
+	v.Data = webhookData{Endpoint: w, Deliveries: deliveries, Pager: pg, Types: app.EventTypes, Checked: checked, URL: url}
 	return p.render(c, status, "webhook", v)
 }
 
