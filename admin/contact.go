@@ -10,8 +10,8 @@ import (
 
 func (h *Handler) registerContactRoutes(r fiber.Router) {
 	r.Get("/contact-messages", h.listContactMessages)
-	r.Patch("/contact-messages/:mid", withBody("mid", "contact message", fiber.StatusOK, h.patchContactMessage, viewContact))
-	r.Post("/contact-messages/:mid/reply", withBody("mid", "contact message", fiber.StatusCreated, h.replyContactMessage, viewContact))
+	r.Patch("/contact-messages/:mid", withBody(pathID("mid", "contact message"), fiber.StatusOK, h.patchContactMessage, viewContact))
+	r.Post("/contact-messages/:mid/reply", withBody(pathID("mid", "contact message"), fiber.StatusCreated, h.replyContactMessage, viewContact))
 }
 
 // contactView is the staff's view of a contact message.

@@ -10,7 +10,7 @@ import (
 // at a time, and one by id.
 func (h *Handler) registerCustomerRoutes(r fiber.Router) {
 	r.Get("/customers", listPaged(h, "customers", h.svc.Customers.List, viewCustomer))
-	r.Get("/customers/:cid", getOne("cid", "customer", h.svc.Customers.Get, viewCustomer))
+	r.Get("/customers/:cid", getOne(pathID("cid", "customer"), h.svc.Customers.Get, viewCustomer))
 }
 
 func viewCustomer(c *app.Customer) any { return c.Profile() }

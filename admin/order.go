@@ -14,15 +14,18 @@ func (h *Handler) registerOrderRoutes(r fiber.Router) {
 	r.Get("/orders", h.listOrders)
 	r.Get("/orders/export", h.exportOrders)
 	r.Post("/orders/bulk-ship", h.bulkShip)
-	r.Get("/orders/:oid", h.getOrder)
-	r.Patch("/orders/:oid", withBody("oid", "order", fiber.StatusOK, h.moveOrder, viewAdminOrder))
-	r.Put("/orders/:oid/tracking", withBody("oid", "order", fiber.StatusOK, h.putTracking, viewAdminOrder))
-	r.Post("/orders/:oid/ship", withBody("oid", "order", fiber.StatusOK, h.shipOrder, viewAdminOrder))
-	r.Post("/orders/:oid/undo-delivered", onOne("oid", "order", h.undoDelivered, viewAdminOrder))
-	r.Post("/orders/:oid/notes", withBody("oid", "order", fiber.StatusCreated, h.addOrderNote, viewAdminOrder))
+	r.Get("/orders/:oid", getOne(orderID, h.svc.Orders.Order, viewAdminOrder)) // guest orders included
+	r.Patch("/orders/:oid", withBody(orderID, fiber.StatusOK, h.moveOrder, viewAdminOrder))
+	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, h.putTracking, viewAdminOrder))
+	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, h.shipOrder, viewAdminOrder))
+	r.Post("/orders/:oid/undo-delivered", onOne(orderID, h.undoDelivered, viewAdminOrder))
+	r.Post("/orders/:oid/notes", withBody(orderID, fiber.StatusCreated, h.addOrderNote, viewAdminOrder))
 	r.Post("/orders/:oid/cancel", h.cancelOrder)
 	r.Post("/orders/:oid/refund", h.refundOrder)
 }
+
+// orderID reads the path's order id.
+var orderID = pathID("oid", "order")
 
 func viewAdminOrder(o *app.Order) any { return o.AdminView() }
 
@@ -67,19 +70,6 @@ func readOrderIDs(c *fiber.Ctx, q *app.OrderQuery) error {
 	}
 	q.IDs = ids
 	return nil
-}
-
-// getOrder serves GET stores/{id}/orders/{oid}/ (guest orders included).
-func (h *Handler) getOrder(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.Order(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
 }
 
 type orderStatusInput struct {

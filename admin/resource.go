@@ -30,9 +30,9 @@ func (res resource[R, In]) routes(r fiber.Router) {
 	r.Get(res.path, res.list)
 	r.Post(res.path, res.create)
 	if res.get != nil {
-		r.Get(one, getOne(res.param, res.noun, res.get, res.view))
+		r.Get(one, getOne(pathID(res.param, res.noun), res.get, res.view))
 	}
-	r.Patch(one, withBody(res.param, res.noun, fiber.StatusOK, res.patch, res.view))
+	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, res.patch, res.view))
 	r.Delete(one, res.remove)
 }
 
@@ -52,9 +52,15 @@ func (res resource[R, In]) create(c *fiber.Ctx) error {
 	return httpkit.Created(c, res.view(rec))
 }
 
-// getOne serves GET of one record by the path's param.
-func getOne[R any](param, noun string, get func(storeID, id uint64) (R, error), view func(R) any) fiber.Handler {
-	return onOne(param, noun, func(c *fiber.Ctx, id uint64) (R, error) { return get(storeOf(c).ID, id) }, view)
+// pathID reads the path's param as a record's id (noun names it in the
+// error of a bad one).
+func pathID(param, noun string) func(c *fiber.Ctx) (uint64, error) {
+	return func(c *fiber.Ctx) (uint64, error) { return httpkit.PathID(c, param, noun) }
+}
+
+// getOne serves GET of the store's record of the path's id.
+func getOne[ID, R any](key func(c *fiber.Ctx) (ID, error), get func(storeID uint64, id ID) (R, error), view func(R) any) fiber.Handler {
+	return onOne(key, func(c *fiber.Ctx, id ID) (R, error) { return get(storeOf(c).ID, id) }, view)
 }
 
 // patch serves PATCH path/:param/: the fields sent change, the others stay.
@@ -62,11 +68,11 @@ func (res resource[R, In]) patch(c *fiber.Ctx, id uint64, in In) (R, error) {
 	return res.save(storeOf(c).ID, id, in)
 }
 
-// onOne serves a request on the record of the path's param (an id): 200
-// with the view of what do answers.
-func onOne[R any](param, noun string, do func(c *fiber.Ctx, id uint64) (R, error), view func(R) any) fiber.Handler {
+// onOne serves a request on the record of the path's id (read by key):
+// 200 with the view of what do answers.
+func onOne[ID, R any](key func(c *fiber.Ctx) (ID, error), do func(c *fiber.Ctx, id ID) (R, error), view func(R) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := httpkit.PathID(c, param, noun)
+		id, err := key(c)
 		if err != nil {
 			return err
 		}
@@ -78,12 +84,12 @@ func onOne[R any](param, noun string, do func(c *fiber.Ctx, id uint64) (R, error
 	}
 }
 
-// withBody serves a write to the record of the path's param (an id) whose
-// JSON body decodes into In: status with the view of what do answers.
-func withBody[In, R any](param, noun string, status int, do func(c *fiber.Ctx, id uint64, in In) (R, error),
+// withBody serves a write to the record of the path's id (read by key)
+// whose JSON body decodes into In: status with the view of what do answers.
+func withBody[ID, In, R any](key func(c *fiber.Ctx) (ID, error), status int, do func(c *fiber.Ctx, id ID, in In) (R, error),
 	view func(R) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := httpkit.PathID(c, param, noun)
+		id, err := key(c)
 		if err != nil {
 			return err
 		}

@@ -10,9 +10,9 @@ import (
 
 func (h *Handler) registerReviewRoutes(r fiber.Router) {
 	r.Get("/reviews", h.listReviews)
-	r.Post("/reviews/:rid/approve", onOne("rid", "review", h.approveReview, viewReview))
+	r.Post("/reviews/:rid/approve", onOne(pathID("rid", "review"), h.approveReview, viewReview))
 	// rejecting an approved review takes it out of the product's rating
-	r.Post("/reviews/:rid/reject", onOne("rid", "review", h.rejectReview, viewReview))
+	r.Post("/reviews/:rid/reject", onOne(pathID("rid", "review"), h.rejectReview, viewReview))
 }
 
 // reviewView is the moderator's view: the public fields plus who, status and when.

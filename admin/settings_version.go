@@ -6,13 +6,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (h *Handler) registerSettingsVersionRoutes(r fiber.Router) {
 	// GET: the store's settings history, newest first, cursor-paged.
 	r.Get("/settings/versions", listPaged(h, "settings_versions", h.svc.Stores.SettingsVersions, viewSettingsVersion))
-	r.Post("/settings/versions/:vid/restore", h.restoreSettingsVersion)
+	r.Post("/settings/versions/:vid/restore", onOne(pathID("vid", "settings version"), h.restoreSettingsVersion, viewSettingsVersion))
 }
 
 // settingsVersionView is a settings version on the wire.
@@ -31,14 +30,6 @@ func viewSettingsVersion(v *app.SettingsVersion) any {
 
 // restoreSettingsVersion serves POST stores/{id}/settings/versions/{vid}/restore/:
 // the version's settings become current; the answer is the new version.
-func (h *Handler) restoreSettingsVersion(c *fiber.Ctx) error {
-	vid, err := httpkit.PathID(c, "vid", "settings version")
-	if err != nil {
-		return err
-	}
-	v, err := h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewSettingsVersion(v))
+func (h *Handler) restoreSettingsVersion(c *fiber.Ctx, vid uint64) (*app.SettingsVersion, error) {
+	return h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c))
 }
