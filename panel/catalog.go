@@ -306,11 +306,11 @@ func rowErrors(f *productForm, index []int, fields map[string]string) {
 
 // readProductForm reads the form into the service's input. Values that do
 // not parse are validation errors named like the API's fields.
-func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
+func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, error) {
 	var v app.Validation
 	fv := readForm(c, &v, "name", "slug", "description", "price", "compare_at_price", "images", "stock", "is_active",
 		"low_stock_threshold", "options", "category_id", "tax_class")
-	f := productForm{Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Price: fv["price"],
+	f := productForm{ID: id, Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Price: fv["price"],
 		CompareAtPrice: fv["compare_at_price"], Images: fv["images"], Stock: fv["stock"], IsActive: fv["is_active"] != "",
 		LowStock: fv["low_stock_threshold"], Options: fv["options"], TaxClass: fv["tax_class"]}
 	f.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
@@ -376,72 +376,23 @@ func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
 	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows(), nil)
 }
 
-// createProduct serves POST /admin/stores/{id}/products/.
-func (p *panel) createProduct(c *fiber.Ctx, v *view) error {
-	form, in, err := readProductForm(c)
-	if wantsVariants(c) {
-		return p.makeVariants(c, v, form, nil)
-	}
-	if err == nil {
-		var pr *app.Product
-		if pr, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(pr.ID, 10)+"/"), ok1("Product “"+pr.Name+"” created."))
-		}
-	}
-	return p.showProduct(c, v, p.formError(c, v, err), form, nil)
-}
-
-// productPage serves GET /admin/stores/{id}/products/{pid}/: the edit form.
-func (p *panel) productPage(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showProduct(c, v, fiber.StatusOK, formOfProduct(pr), pr)
+// productEditor edits the products; the form's "make variants" button
+// fills the variant rows instead of saving.
+func (p *panel) productEditor() editor[*app.Product, productForm, app.ProductInput] {
+	cs := p.h.svc.Catalog
+	return editor[*app.Product, productForm, app.ProductInput]{path: "products", param: "pid", noun: "product",
+		get: cs.Product, save: cs.SaveProduct, del: cs.DeleteProduct, read: readProductForm, formOf: formOfProduct,
+		show: p.showProduct, key: func(pr *app.Product) (uint64, string) { return pr.ID, pr.Name }, said: quotedSaid("Product"),
+		// a missing variant or category is shown on the form
+		gone: func(err error) bool { return app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" },
+		before: func(c *fiber.Ctx, v *view, form productForm, pr *app.Product) (bool, error) {
+			if !wantsVariants(c) {
+				return false, nil
+			}
+			return true, p.makeVariants(c, v, form, pr)
+		}}
 }
 
 func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
-	id, err := httpkit.PathID(c, "pid", "product")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Catalog.Product(v.Store.ID, id)
-}
-
-// updateProduct serves POST /admin/stores/{id}/products/{pid}/.
-func (p *panel) updateProduct(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	form, in, err := readProductForm(c)
-	form.ID = pr.ID
-	if wantsVariants(c) {
-		return p.makeVariants(c, v, form, pr)
-	}
-	if err == nil {
-		var saved *app.Product
-		if saved, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, pr.ID, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Product saved."))
-		}
-		if app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" {
-			return err
-		}
-	}
-	return p.showProduct(c, v, p.formError(c, v, err), form, pr)
-}
-
-// deleteProduct serves POST /admin/stores/{id}/products/{pid}/delete/ {confirm=yes}.
-func (p *panel) deleteProduct(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showProduct(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfProduct(pr), pr)
-	}
-	if err := p.h.svc.Catalog.DeleteProduct(v.Store.ID, pr.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "products/"), ok1("Product “"+pr.Name+"” deleted."))
+	return p.productEditor().record(c, v)
 }

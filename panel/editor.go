@@ -34,6 +34,12 @@ type editor[R any, F any, In any] struct {
 	said func(name, verb string) string
 	// toList: a save goes back to the list, not to the record's form.
 	toList bool
+	// gone tells that a save's error is the record's own absence (the 404
+	// page) rather than a problem to show on the form; nil: app.IsNotFound.
+	gone func(error) bool
+	// before, when set, may answer a posted form itself (done) instead of
+	// saving it: the product form's "make variants" button.
+	before func(c *fiber.Ctx, v *view, form F, rec R) (done bool, err error)
 }
 
 // routes mounts the list and new-record pages (list, newPage) and the
@@ -74,6 +80,11 @@ func (e editor[R, F, In]) create(p *panel) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		form, in, err := e.read(c, 0)
 		var none R
+		if e.before != nil {
+			if done, err := e.before(c, v, form, none); done {
+				return err
+			}
+		}
 		if err == nil {
 			var rec R
 			if rec, err = e.save(v.Store.ID, 0, in); err == nil {
@@ -102,12 +113,17 @@ func (e editor[R, F, In]) update(p *panel) pageFunc {
 		}
 		id, _ := e.key(rec)
 		form, in, err := e.read(c, id)
+		if e.before != nil {
+			if done, err := e.before(c, v, form, rec); done {
+				return err
+			}
+		}
 		if err == nil {
 			var saved R
 			if saved, err = e.save(v.Store.ID, id, in); err == nil {
 				return e.saved(p, c, v, saved, "saved")
 			}
-			if app.IsNotFound(err) {
+			if (e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err)) {
 				return err
 			}
 		}

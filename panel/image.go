@@ -112,7 +112,7 @@ func (p *panel) moveImage(op string) pageFunc {
 // fine). The photos are decoded first; the product and its photos are then
 // made in one transaction (both or neither).
 func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
-	form, in, err := readProductForm(c)
+	form, in, err := readProductForm(c, 0)
 	if wantsVariants(c) {
 		return p.makeVariants(c, v, form, nil)
 	}

@@ -209,17 +209,13 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/categories/:cid/delete", p.store(catDelGet))
 	r.Post(storeRoot+"/categories/:cid/delete", p.store(catDelPost))
 
-	r.Get(storeRoot+"/products", p.store(p.productsPage))
-	r.Get(storeRoot+"/products/new", p.store(p.newProductPage))
+	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
-	r.Post(storeRoot+"/products", p.store(p.createProduct))
-	r.Post(storeRoot+"/products/new/images", p.store(p.createProductWithImages)) // before :pid/images
+	r.Post(storeRoot+"/products/new/images", p.store(p.createProductWithImages))
 	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
-	r.Get(storeRoot+"/products/:pid", p.store(p.productPage))
-	r.Post(storeRoot+"/products/:pid", p.store(p.updateProduct))
-	r.Post(storeRoot+"/products/:pid/delete", p.store(p.deleteProduct))
+	p.productEditor().routes(p, r, p.productsPage, p.newProductPage)
 	r.Post(storeRoot+"/products/:pid/images", p.store(p.uploadImages))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
