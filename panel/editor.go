@@ -160,3 +160,15 @@ func quotedSaid(kind string) func(name, verb string) string {
 		return kind + " “" + name + "” " + verb + "."
 	}
 }
+
+// with runs fn on what load reads from the path (the record of its id);
+// load's error (a bad id, a record not found) ends the request.
+func with[R any](load func(c *fiber.Ctx, v *view) (R, error), fn func(c *fiber.Ctx, v *view, rec R) error) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		rec, err := load(c, v)
+		if err != nil {
+			return err
+		}
+		return fn(c, v, rec)
+	}
+}

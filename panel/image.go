@@ -54,11 +54,7 @@ func productPath(st *app.Store, id uint64) string {
 
 // uploadImages serves POST /admin/stores/{id}/products/{pid}/images/
 // (multipart, files in the field file).
-func (p *panel) uploadImages(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) uploadImages(c *fiber.Ctx, v *view, pr *app.Product) error {
 	media, err := staff.ReadUploads(c)
 	if err == nil {
 		if _, err = p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err == nil {
@@ -151,11 +147,7 @@ func hasUploads(c *fiber.Ctx) bool {
 }
 
 // setImageAlt serves POST /admin/stores/{id}/products/{pid}/images/{index}/alt/ {alt}.
-func (p *panel) setImageAlt(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) setImageAlt(c *fiber.Ctx, v *view, pr *app.Product) error {
 	i, err := strconv.Atoi(c.Params("index"))
 	if err != nil {
 		return app.NotFound("image")

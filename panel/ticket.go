@@ -68,11 +68,7 @@ func (p *panel) pathTicket(c *fiber.Ctx, v *view) (*app.Ticket, error) {
 
 // ticketPage serves GET /admin/stores/{id}/tickets/{tid}/: the conversation,
 // the reply form and the status/priority form.
-func (p *panel) ticketPage(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) ticketPage(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	return p.showTicket(c, v, fiber.StatusOK, t, ticketForm{Status: t.Status, Priority: t.Priority})
 }
 
@@ -91,11 +87,7 @@ func (p *panel) showTicket(c *fiber.Ctx, v *view, status int, t *app.Ticket, for
 }
 
 // replyTicket serves POST /admin/stores/{id}/tickets/{tid}/reply/ {message}.
-func (p *panel) replyTicket(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) replyTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	msg := formValue(c, "message")
 	saved, err := p.h.svc.Tickets.StaffReply(v.Store.ID, t.ID, app.TicketReply{Message: msg})
 	if err != nil {
@@ -108,11 +100,7 @@ func (p *panel) replyTicket(c *fiber.Ctx, v *view) error {
 }
 
 // patchTicket serves POST /admin/stores/{id}/tickets/{tid}/ {status, priority}.
-func (p *panel) patchTicket(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) patchTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	form := ticketForm{Status: formValue(c, "status"), Priority: formValue(c, "priority")}
 	saved, err := p.h.svc.Tickets.Patch(v.Store.ID, t.ID, app.TicketPatch{Status: &form.Status, Priority: &form.Priority})
 	if err != nil {

@@ -11,14 +11,14 @@ import (
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Get(st+"/webhooks", p.store(p.webhooksPage))
 	r.Post(st+"/webhooks", p.store(p.createWebhook))
-	r.Get(st+"/webhooks/:wid", p.store(p.webhookPage))
-	r.Post(st+"/webhooks/:wid/enabled", p.store(p.setWebhookEnabled))
-	r.Post(st+"/webhooks/:wid", p.store(p.updateWebhook))
-	delGet, delPost := p.confirmStep(p.askDeleteWebhook, p.deleteWebhook)
+	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
+	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
+	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
+	delGet, delPost := p.confirmStep(p.askDeleteWebhook, with(p.webhookOf, p.deleteWebhook))
 	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
 	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
-	r.Post(st+"/webhooks/:wid/test", p.store(p.testWebhook))
-	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(p.redeliverWebhook))
+	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
+	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(p.webhookOf, p.redeliverWebhook)))
 }
 
 type webhooksData struct {
@@ -91,11 +91,7 @@ func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
 
 // webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint
 // and its delivery log, newest first.
-func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) webhookPage(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	checked := map[string]bool{}
 	for _, t := range w.Events {
 		checked[t] = true
@@ -119,11 +115,7 @@ func (p *panel) showWebhook(c *fiber.Ctx, v *view, status int, w *app.WebhookEnd
 }
 
 // updateWebhook serves POST /admin/stores/{id}/webhooks/{wid}/ {url, event_<type>}.
-func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) updateWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	url, events, checked := readWebhookForm(c)
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{URL: &url, Events: &events}); err != nil {
 		return p.showWebhook(c, v, p.formError(c, v, err), w, url, checked)
@@ -143,11 +135,7 @@ func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 // setWebhookEnabled serves POST /admin/stores/{id}/webhooks/{wid}/enabled/ {enabled}.
-func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	on := formOn(c, "enabled")
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{Enabled: &on}); err != nil {
 		return err
@@ -160,11 +148,7 @@ func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
 }
 
 // deleteWebhook serves POST /admin/stores/{id}/webhooks/{wid}/delete/.
-func (p *panel) deleteWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) deleteWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	if err := p.h.svc.Webhooks.Delete(v.Store.ID, w.ID); err != nil {
 		return err
 	}
@@ -172,11 +156,7 @@ func (p *panel) deleteWebhook(c *fiber.Ctx, v *view) error {
 }
 
 // redeliverWebhook serves POST /admin/stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
-func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	did, err := strconv.ParseUint(c.Params("did"), 10, 64)
 	if err != nil {
 		return app.NotFound("delivery")
@@ -189,11 +169,7 @@ func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
 
 // testWebhook serves POST /admin/stores/{id}/webhooks/{wid}/test/: sends a
 // webhook.test event to the endpoint now and shows its answer.
-func (p *panel) testWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) testWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	res, err := p.h.svc.Webhooks.SendTest(c.Context(), v.Store.ID, w.ID)
 	if err != nil {
 		return err
