@@ -331,12 +331,7 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 		v.Check(err == nil, "stock", "must be a whole number")
 	}
 	in.Stock = &stock
-	images := []string{}
-	for _, line := range strings.Split(f.Images, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			images = append(images, line)
-		}
-	}
+	images := splitTrim(f.Images, "\n")
 	in.Images = &images
 	var low int64
 	if f.LowStock != "" {

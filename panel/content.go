@@ -58,12 +58,7 @@ func readPostForm(c *fiber.Ctx, id uint64) (postForm, app.BlogPostInput, error) 
 	fv := readForm(c, nil, "title", "slug", "excerpt", "content", "cover_image", "author", "tags", "status")
 	f := postForm{ID: id, Title: fv["title"], Slug: fv["slug"], Excerpt: fv["excerpt"], Content: fv["content"],
 		CoverImage: fv["cover_image"], Author: fv["author"], Tags: fv["tags"], Status: fv["status"]}
-	tags := []string{}
-	for _, t := range strings.Split(f.Tags, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			tags = append(tags, t)
-		}
-	}
+	tags := splitTrim(f.Tags, ",")
 	in := app.BlogPostInput{Title: &f.Title, Slug: &f.Slug, Excerpt: &f.Excerpt, Content: &f.Content,
 		CoverImage: &f.CoverImage, Author: &f.Author, Tags: &tags, Status: &f.Status}
 	return f, in, nil
@@ -355,12 +350,7 @@ func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error
 	price, err := app.ParseMoney(f.Price)
 	v.Check(err == nil, "price", "must be an amount like 12.50")
 	in.Price = &price
-	images := []string{}
-	for _, line := range strings.Split(f.Images, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			images = append(images, line)
-		}
-	}
+	images := splitTrim(f.Images, "\n")
 	in.Images = &images
 	items := parseBundleItems(&v, f.Items)
 	in.Items = &items
