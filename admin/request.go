@@ -77,17 +77,9 @@ func (h *Handler) listRequests(kind string) fiber.Handler {
 // getRequest serves GET stores/{id}/cancellation-requests/{rid}/ and
 // refund-requests/{rid}/.
 func (h *Handler) getRequest(kind string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		id, err := httpkit.PathID(c, "rid", requestKindName(kind))
-		if err != nil {
-			return err
-		}
-		r, err := h.svc.Requests.Get(storeOf(c).ID, kind, id)
-		if err != nil {
-			return err
-		}
-		return httpkit.OK(c, viewRequest(r))
-	}
+	return onOne(pathID("rid", requestKindName(kind)), func(c *fiber.Ctx, id uint64) (*app.Request, error) {
+		return h.svc.Requests.Get(storeOf(c).ID, kind, id)
+	}, viewRequest)
 }
 
 // decideRequest serves POST stores/{id}/{kind}-requests/{rid}/approve/ and

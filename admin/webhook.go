@@ -18,7 +18,7 @@ func (h *Handler) registerWebhookRoutes(r fiber.Router) {
 		get:  ws.Get, save: h.saveWebhook, del: ws.Delete, view: viewWebhook,
 		created: func(w *app.WebhookEndpoint) any { return webhookViewOf(w, true) }}.routes(r)
 	r.Get("/webhooks/:wid/deliveries", h.listDeliveries)
-	r.Post("/webhooks/:wid/deliveries/:did/redeliver", h.redeliver)
+	r.Post("/webhooks/:wid/deliveries/:did/redeliver", onOne(webhookID, h.redeliver, viewDelivery))
 }
 
 // webhookView is an endpoint on the wire; Secret only in the creation answer.
@@ -107,18 +107,10 @@ func (h *Handler) listDeliveries(c *fiber.Ctx) error {
 }
 
 // redeliver serves POST stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
-func (h *Handler) redeliver(c *fiber.Ctx) error {
-	id, err := webhookID(c)
-	if err != nil {
-		return err
-	}
+func (h *Handler) redeliver(c *fiber.Ctx, id uint64) (*app.WebhookDelivery, error) {
 	did, err := httpkit.PathID(c, "did", "delivery")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d, err := h.svc.Webhooks.Redeliver(storeOf(c).ID, id, did)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewDelivery(d))
+	return h.svc.Webhooks.Redeliver(storeOf(c).ID, id, did)
 }
