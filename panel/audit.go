@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/staff"
 )
 
@@ -121,7 +120,7 @@ func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
-	id, err := httpkit.PathID(c, "cid", "category")
+	id, err := categoryID(c, v)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
+
+// categoryID reads the path's category id.
+var categoryID = pathID("cid", "category")
 
 // categoryForm is the category form as typed.
 type categoryForm struct {
@@ -72,11 +74,7 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 }
 
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
-func (p *panel) categoryPage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) categoryPage(c *fiber.Ctx, v *view, id uint64) error {
 	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
 	if err != nil {
 		return err
@@ -95,11 +93,7 @@ func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryFor
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
-func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 	form, in := readCategoryForm(c)
 	form.ID = id
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, id, in)
@@ -113,11 +107,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
 }
 
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
-func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
 		if app.IsNotFound(err) {
 			return err

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type messagesData struct {
@@ -30,12 +29,11 @@ func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
 	return p.render(c, fiber.StatusOK, "messages", v)
 }
 
+// messageID reads the path's contact message id.
+var messageID = pathID("mid", "contact message")
+
 // setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
-func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
+func (p *panel) setMessageRead(c *fiber.Ctx, v *view, id uint64) error {
 	var read bool
 	switch readForm(c, nil, "read")["read"] {
 	case "true":
@@ -57,11 +55,7 @@ func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
 // replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/
 // {message}: the answer goes to the sender by email (through the outbox) and
 // the message is marked read, in one transaction.
-func (p *panel) replyMessage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
+func (p *panel) replyMessage(c *fiber.Ctx, v *view, id uint64) error {
 	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, readForm(c, nil, "message")["message"])
 	back := storePath(v.Store, "messages/")
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type customersData struct {
@@ -46,12 +45,9 @@ type customerData struct {
 // profile with a page of the customer's orders (20, newest first; orders= is
 // the cursor of a later page), the newest tickets and reviews and every
 // address.
-func (p *panel) customerPage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cuid", "customer")
-	if err != nil {
-		return err
-	}
+func (p *panel) customerPage(c *fiber.Ctx, v *view, id uint64) error {
 	var after *app.Cursor
+	var err error
 	if cv := c.Query("orders"); cv != "" {
 		if after, err = p.h.cursors.Decode(customerOrdersScope(id), v.Store.ID, app.SortNewest, cv); err != nil {
 			return err

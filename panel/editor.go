@@ -161,6 +161,12 @@ func quotedSaid(kind string) func(name, verb string) string {
 	}
 }
 
+// pathID reads the path's param as a record's id (noun names it in the
+// error of a bad one), for with.
+func pathID(param, noun string) func(c *fiber.Ctx, v *view) (uint64, error) {
+	return func(c *fiber.Ctx, _ *view) (uint64, error) { return httpkit.PathID(c, param, noun) }
+}
+
 // with runs fn on what load reads from the path (the record of its id);
 // load's error (a bad id, a record not found) ends the request.
 func with[R any](load func(c *fiber.Ctx, v *view) (R, error), fn func(c *fiber.Ctx, v *view, rec R) error) pageFunc {

@@ -149,7 +149,7 @@ func nextOrderStatus(status string) string {
 }
 
 // orderID reads the path's order id.
-func orderID(c *fiber.Ctx, _ *view) (uint64, error) { return httpkit.PathID(c, "oid", "order") }
+var orderID = pathID("oid", "order")
 
 // pathOrder loads the :oid order of the store.
 func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {

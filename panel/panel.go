@@ -160,7 +160,7 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
 	r.Post("/admin/users/totp-policy", p.authed(p.ownerOnly(p.totpPolicy)))
-	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(p.deleteUser)))
+	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(with(pathID("uid", "admin user"), p.deleteUser))))
 
 	p.storeRoutes(r)
 	p.catalogRoutes(r)
@@ -203,9 +203,9 @@ func (p *panel) storeRoutes(r fiber.Router) {
 func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(p.categoryPage))
-	r.Post(storeRoot+"/categories/:cid", p.store(p.updateCategory))
-	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, p.deleteCategory)
+	r.Get(storeRoot+"/categories/:cid", p.store(with(categoryID, p.categoryPage)))
+	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
+	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, with(categoryID, p.deleteCategory))
 	r.Get(storeRoot+"/categories/:cid/delete", p.store(catDelGet))
 	r.Post(storeRoot+"/categories/:cid/delete", p.store(catDelPost))
 
@@ -278,11 +278,11 @@ func (p *panel) customerRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/tickets/:tid/reply", p.store(with(p.pathTicket, p.replyTicket)))
 
 	r.Get(storeRoot+"/messages", p.store(p.messagesPage))
-	r.Post(storeRoot+"/messages/:mid/read", p.store(p.setMessageRead))
-	r.Post(storeRoot+"/messages/:mid/reply", p.store(p.replyMessage))
+	r.Post(storeRoot+"/messages/:mid/read", p.store(with(messageID, p.setMessageRead)))
+	r.Post(storeRoot+"/messages/:mid/reply", p.store(with(messageID, p.replyMessage)))
 
 	r.Get(storeRoot+"/customers", p.store(p.customersPage))
-	r.Get(storeRoot+"/customers/:cuid", p.store(p.customerPage))
+	r.Get(storeRoot+"/customers/:cuid", p.store(with(pathID("cuid", "customer"), p.customerPage)))
 }
 
 // storeTabs is the navigation of a store's pages, in order. A new page of
