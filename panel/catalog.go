@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,11 +191,7 @@ func (f productForm) withBlankRows() productForm {
 
 // formatAttrs writes attributes as "key=value; key=value", keys sorted.
 func formatAttrs(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + m[k]

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"mime/multipart"
 	"slices"
 	"strconv"
 
@@ -135,15 +136,7 @@ func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 // hasUploads reports whether the multipart form carries a non-empty file.
 func hasUploads(c *fiber.Ctx) bool {
 	form, err := c.MultipartForm()
-	if err != nil {
-		return false
-	}
-	for _, fh := range form.File["file"] {
-		if fh.Size > 0 {
-			return true
-		}
-	}
-	return false
+	return err == nil && slices.ContainsFunc(form.File["file"], func(fh *multipart.FileHeader) bool { return fh.Size > 0 })
 }
 
 // setImageAlt serves POST /admin/stores/{id}/products/{pid}/images/{index}/alt/ {alt}.
