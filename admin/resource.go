@@ -28,7 +28,11 @@ type resource[R, In any] struct {
 func (res resource[R, In]) routes(r fiber.Router) {
 	one := res.path + "/:" + res.param
 	r.Get(res.path, res.list)
-	r.Post(res.path, res.create)
+	created := res.view
+	if res.created != nil {
+		created = res.created
+	}
+	r.Post(res.path, decoded(fiber.StatusCreated, res.create, created))
 	if res.get != nil {
 		r.Get(one, getOne(pathID(res.param, res.noun), res.get, res.view))
 	}
@@ -37,19 +41,8 @@ func (res resource[R, In]) routes(r fiber.Router) {
 }
 
 // create serves POST path/: 201 with the new record.
-func (res resource[R, In]) create(c *fiber.Ctx) error {
-	var in In
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	rec, err := res.save(storeOf(c).ID, 0, in)
-	if err != nil {
-		return err
-	}
-	if res.created != nil {
-		return httpkit.Created(c, res.created(rec))
-	}
-	return httpkit.Created(c, res.view(rec))
+func (res resource[R, In]) create(c *fiber.Ctx, in In) (R, error) {
+	return res.save(storeOf(c).ID, 0, in)
 }
 
 // pathID reads the path's param as a record's id (noun names it in the
@@ -81,6 +74,22 @@ func onOne[ID, R any](key func(c *fiber.Ctx) (ID, error), do func(c *fiber.Ctx, 
 			return err
 		}
 		return httpkit.OK(c, view(rec))
+	}
+}
+
+// decoded serves a write whose JSON body decodes into In: status with the
+// view of what do answers.
+func decoded[In, R any](status int, do func(c *fiber.Ctx, in In) (R, error), view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var in In
+		if err := httpkit.Decode(c, &in); err != nil {
+			return err
+		}
+		rec, err := do(c, in)
+		if err != nil {
+			return err
+		}
+		return httpkit.Reply(c, status, "", view(rec))
 	}
 }
 

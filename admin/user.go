@@ -12,7 +12,7 @@ import (
 
 func (h *Handler) registerUserRoutes(r fiber.Router) {
 	r.Get("/users", h.listUsers)
-	r.Post("/users", h.createUser)
+	r.Post("/users", decoded(fiber.StatusCreated, h.createUser, viewAdmin))
 	r.Delete("/users/:uid", h.deleteUser)
 	r.Get("/me", h.me)
 	r.Post("/auth/totp", h.startTOTP)
@@ -152,16 +152,8 @@ func (h *Handler) listUsers(c *fiber.Ctx) error {
 }
 
 // createUser serves POST /api/v1/admin/users/ (owner).
-func (h *Handler) createUser(c *fiber.Ctx) error {
-	var in app.NewAdmin
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	u, err := h.svc.Admins.Create(in)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, u.View())
+func (h *Handler) createUser(_ *fiber.Ctx, in app.NewAdmin) (*app.AdminUser, error) {
+	return h.svc.Admins.Create(in)
 }
 
 // deleteUser serves DELETE /api/v1/admin/users/{uid}/ (owner).
