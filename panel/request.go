@@ -76,21 +76,20 @@ type requestData struct {
 // requestPage serves GET /admin/stores/{id}/cancellations/{rid}/ and
 // refunds/{rid}/: the request, its order and the decision forms.
 func (p *panel) requestPage(k requestKind) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		r, err := p.pathRequest(c, v, k)
-		if err != nil {
-			return err
-		}
+	return with(p.pathRequest(k), func(c *fiber.Ctx, v *view, r *app.Request) error {
 		return p.showRequest(c, v, fiber.StatusOK, k, r, decisionForm{RefundMethod: app.RefundOriginalMethod})
-	}
+	})
 }
 
-func (p *panel) pathRequest(c *fiber.Ctx, v *view, k requestKind) (*app.Request, error) {
-	id, err := httpkit.PathID(c, "rid", k.Kind+" request")
-	if err != nil {
-		return nil, err
+// pathRequest reads the path's request of kind k.
+func (p *panel) pathRequest(k requestKind) func(c *fiber.Ctx, v *view) (*app.Request, error) {
+	return func(c *fiber.Ctx, v *view) (*app.Request, error) {
+		id, err := httpkit.PathID(c, "rid", k.Kind+" request")
+		if err != nil {
+			return nil, err
+		}
+		return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
 	}
-	return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
 }
 
 func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {
@@ -107,11 +106,7 @@ func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r 
 // decideRequest serves POST .../cancellations/{rid}/approve/ and .../reject/
 // (and the same under refunds/) {admin_note, refund_method (refund approval)}.
 func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		r, err := p.pathRequest(c, v, k)
-		if err != nil {
-			return err
-		}
+	return with(p.pathRequest(k), func(c *fiber.Ctx, v *view, r *app.Request) error {
 		form := decisionForm{Action: "reject", AdminNote: formValue(c, "admin_note"), RefundMethod: formValue(c, "refund_method")}
 		if approve {
 			form.Action = "approve"
@@ -136,5 +131,5 @@ func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
 		}
 		return p.redirect(c, v, storePath(v.Store, k.path+"/"+strconv.FormatUint(decided.ID, 10)+"/"),
 			ok1(k.Label+" request #"+strconv.FormatUint(decided.ID, 10)+" "+verb+". The customer was told by email."))
-	}
+	})
 }

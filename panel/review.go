@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type reviewRow struct {
@@ -58,11 +57,8 @@ func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
 // moderateReview serves POST /admin/stores/{id}/reviews/{rvid}/approve/ and
 // .../reject/ {status: the list to go back to}.
 func (p *panel) moderateReview(approve bool) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		id, err := httpkit.PathID(c, "rvid", "review")
-		if err != nil {
-			return err
-		}
+	return with(pathID("rvid", "review"), func(c *fiber.Ctx, v *view, id uint64) error {
+		var err error
 		verb := "rejected: it is hidden from the storefront"
 		if approve {
 			_, err = p.h.svc.Reviews.Approve(v.Store.ID, id)
@@ -75,5 +71,5 @@ func (p *panel) moderateReview(approve bool) pageFunc {
 		}
 		back := backToFilter(c, storePath(v.Store, "reviews/"), app.ReviewPending, app.ReviewStatuses)
 		return p.redirect(c, v, back, ok1("Review #"+strconv.FormatUint(id, 10)+" "+verb+"."))
-	}
+	})
 }
