@@ -92,15 +92,9 @@ func (h *Handler) listContactMessages(c *fiber.Ctx) error {
 	case uf:
 		scope += ":unread_first"
 	}
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Contact.List(storeOf(c).ID, read, uf, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewContact)
+	return sendList(h, c, scope, func(lp app.ListParams) (app.Page[*app.ContactMessage], error) {
+		return h.svc.Contact.List(storeOf(c).ID, read, uf, lp)
+	}, viewContact)
 }
 
 // patchContactMessage serves PATCH stores/{id}/contact-messages/{mid}/ {is_read}.

@@ -32,16 +32,9 @@ func viewAdminOrder(o *app.Order) any { return o.AdminView() }
 // listOrders serves GET stores/{id}/orders/ (?status=, newest first).
 func (h *Handler) listOrders(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "orders:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Orders.Orders(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewAdminOrder)
+	return sendList(h, c, "orders:"+status, func(lp app.ListParams) (app.Page[*app.Order], error) {
+		return h.svc.Orders.Orders(storeOf(c).ID, status, lp)
+	}, viewAdminOrder)
 }
 
 // exportOrders serves GET stores/{id}/orders/export/: the orders matching

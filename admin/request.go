@@ -61,16 +61,9 @@ func requestKindName(kind string) string { return kind + " request" }
 func (h *Handler) listRequests(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		status := c.Query("status")
-		scope := kind + "-requests?status=" + status
-		lp, err := h.listParams(c, scope)
-		if err != nil {
-			return err
-		}
-		page, err := h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
-		if err != nil {
-			return err
-		}
-		return sendPage(h, c, scope, page, viewRequest)
+		return sendList(h, c, kind+"-requests?status="+status, func(lp app.ListParams) (app.Page[*app.Request], error) {
+			return h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
+		}, viewRequest)
 	}
 }
 

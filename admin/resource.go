@@ -142,16 +142,25 @@ func listAll[R any](list func(storeID uint64) ([]R, error), view func(R) any) fi
 func listPaged[R any](h *Handler, scope string, list func(storeID uint64, lp app.ListParams) (app.Page[R], error),
 	view func(R) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		lp, err := h.listParams(c, scope)
-		if err != nil {
-			return err
-		}
-		page, err := list(storeOf(c).ID, lp)
-		if err != nil {
-			return err
-		}
-		return sendPage(h, c, scope, page, view)
+		return sendList(h, c, scope, func(lp app.ListParams) (app.Page[R], error) {
+			return list(storeOf(c).ID, lp)
+		}, view)
 	}
+}
+
+// sendList answers the page of a list named scope (?limit=, ?cursor=) that
+// list reads.
+func sendList[T any](h *Handler, c *fiber.Ctx, scope string, list func(lp app.ListParams) (app.Page[T], error),
+	view func(T) any) error {
+	lp, err := h.listParams(c, scope)
+	if err != nil {
+		return err
+	}
+	page, err := list(lp)
+	if err != nil {
+		return err
+	}
+	return sendPage(h, c, scope, page, view)
 }
 
 // asIs is the view of a record that is its own wire form.

@@ -30,16 +30,9 @@ func viewReview(r *app.Review) any {
 // listReviews serves GET stores/{id}/reviews/ (?status=PENDING|APPROVED|REJECTED), newest first.
 func (h *Handler) listReviews(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "reviews:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Reviews.List(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewReview)
+	return sendList(h, c, "reviews:"+status, func(lp app.ListParams) (app.Page[*app.Review], error) {
+		return h.svc.Reviews.List(storeOf(c).ID, status, lp)
+	}, viewReview)
 }
 
 func (h *Handler) approveReview(c *fiber.Ctx, id uint64) (*app.Review, error) {

@@ -39,16 +39,9 @@ func ticketID(c *fiber.Ctx) (string, error) {
 // listTickets serves GET stores/{id}/tickets/ (?status=), newest first, without messages.
 func (h *Handler) listTickets(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "tickets:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Tickets.List(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewTicket)
+	return sendList(h, c, "tickets:"+status, func(lp app.ListParams) (app.Page[*app.Ticket], error) {
+		return h.svc.Tickets.List(storeOf(c).ID, status, lp)
+	}, viewTicket)
 }
 
 func (h *Handler) replyTicket(c *fiber.Ctx, id string, in app.TicketReply) (*app.Ticket, error) {

@@ -94,16 +94,9 @@ func (h *Handler) listDeliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	scope := "deliveries:" + c.Params("wid")
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Webhooks.Deliveries(storeOf(c).ID, id, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewDelivery)
+	return sendList(h, c, "deliveries:"+c.Params("wid"), func(lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
+		return h.svc.Webhooks.Deliveries(storeOf(c).ID, id, lp)
+	}, viewDelivery)
 }
 
 // redeliver serves POST stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
