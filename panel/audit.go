@@ -58,6 +58,19 @@ func param(c *fiber.Ctx, name string) string {
 	return strings.Clone(strings.TrimSpace(c.Query(name)))
 }
 
+// askOn is ask for the record load reads from the path (its error ends
+// the request, as with with).
+func askOn[R any](load func(c *fiber.Ctx, v *view) (R, error),
+	ask func(c *fiber.Ctx, v *view, rec R) (*confirmData, error)) askFunc {
+	return func(c *fiber.Ctx, v *view) (*confirmData, error) {
+		rec, err := load(c, v)
+		if err != nil {
+			return nil, err
+		}
+		return ask(c, v, rec)
+	}
+}
+
 // confirmStep guards a dangerous POST with a confirm page, without script:
 // a POST without confirm=yes is answered 303 to the same path (GET), which
 // shows the page; its form posts again with confirm=yes, and the action

@@ -221,11 +221,7 @@ func (p *panel) orderFormError(c *fiber.Ctx, v *view, id uint64, err error, form
 // askMoveOrder asks before an order is marked DELIVERED (the shopper is
 // mailed; shipped or not); other moves, and moves that cannot be made (the
 // service refuses them at once), need no confirmation.
-func (p *panel) askMoveOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askMoveOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	if param(c, "status") != app.OrderDelivered || !app.CanAdminMove(o.Status, app.OrderDelivered) {
 		return nil, nil
 	}
@@ -303,11 +299,7 @@ func (p *panel) addNote(c *fiber.Ctx, v *view, id uint64) error {
 	return p.redirect(c, v, orderPath(v, o)+"#notes", ok1("Note added."))
 }
 
-func (p *panel) askCancelOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askCancelOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	msg := "Its reserved stock and coupon use come back"
 	if o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded {
 		msg += ", and the payment of " + o.Refundable().String() + " " + o.Currency + " is refunded"
@@ -331,11 +323,7 @@ func (p *panel) cancelOrder(c *fiber.Ctx, v *view, id uint64) error {
 		ok1("Order #"+strconv.FormatUint(id, 10)+" cancelled. The customer was told by email."))
 }
 
-func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askRefundOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	amount := param(c, "amount")
 	if amount == "" {
 		amount = o.Refundable().String()

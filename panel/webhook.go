@@ -14,7 +14,7 @@ func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
 	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
 	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
-	delGet, delPost := p.confirmStep(p.askDeleteWebhook, with(p.webhookOf, p.deleteWebhook))
+	delGet, delPost := p.confirmStep(askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
 	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
 	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
 	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
@@ -123,11 +123,7 @@ func (p *panel) updateWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) err
 	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Endpoint saved."))
 }
 
-func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) (*confirmData, error) {
 	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
 	return &confirmData{Heading: "Delete the webhook endpoint " + w.URL + "?",
 		Message: "No more events are sent to it and its delivery log is deleted with it. This cannot be undone.",
