@@ -37,7 +37,7 @@ func (res resource[R, In]) routes(r fiber.Router) {
 		r.Get(one, getOne(pathID(res.param, res.noun), res.get, res.view))
 	}
 	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, res.patch, res.view))
-	r.Delete(one, res.remove)
+	r.Delete(one, deleteOne(pathID(res.param, res.noun), res.delete))
 }
 
 // create serves POST path/: 201 with the new record.
@@ -114,16 +114,22 @@ func withBody[ID, In, R any](key func(c *fiber.Ctx) (ID, error), status int, do 
 	}
 }
 
-// remove serves DELETE path/:param/.
-func (res resource[R, In]) remove(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, res.param, res.noun)
-	if err != nil {
-		return err
+// delete serves DELETE path/:param/.
+func (res resource[R, In]) delete(c *fiber.Ctx, id uint64) error { return res.del(storeOf(c).ID, id) }
+
+// deleteOne serves DELETE of the record of the path's id: 200, no data.
+func deleteOne(key func(c *fiber.Ctx) (uint64, error),
+	del func(c *fiber.Ctx, id uint64) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := key(c)
+		if err != nil {
+			return err
+		}
+		if err := del(c, id); err != nil {
+			return err
+		}
+		return httpkit.OK(c, nil)
 	}
-	if err := res.del(storeOf(c).ID, id); err != nil {
-		return err
-	}
-	return httpkit.OK(c, nil)
 }
 
 // listAll serves a list the service gives whole (no paging).
