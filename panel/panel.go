@@ -192,7 +192,7 @@ func (p *panel) storeRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/payments/test-order", p.store(p.payTestOrder))
 	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
 	r.Get(storeRoot+"/settings/history", p.store(p.settingsHistoryPage))
-	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, p.restoreSettings)
+	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, with(pathID("vid", "settings version"), p.restoreSettings))
 	r.Get(storeRoot+"/settings/history/:vid", p.store(restoreGet))
 	r.Post(storeRoot+"/settings/history/:vid", p.store(restorePost))
 	r.Get(storeRoot+"/settings/:section", p.store(p.settingsPage))
@@ -381,7 +381,7 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if !found {
 			return p.toLogin(c)
 		}
-		u, err := p.adminUser(sess.adminID)
+		u, err := p.h.svc.Admins.Get(sess.adminID)
 		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
@@ -444,8 +444,6 @@ func (p *panel) ownerOnly(fn pageFunc) pageFunc {
 		return fn(c, v)
 	}
 }
-
-func (p *panel) adminUser(id uint64) (*app.AdminUser, error) { return p.h.svc.Admins.Get(id) }
 
 // toLogin redirects to the login page, coming back to this page after it.
 func (p *panel) toLogin(c *fiber.Ctx) error {
@@ -602,7 +600,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	v := &view{}
 	sid := c.Cookies(sessionCookie)
 	if sess, found := p.sessions.get(sid); found {
-		if u, err := p.adminUser(sess.adminID); err == nil && u.TokenVersion == sess.version {
+		if u, err := p.h.svc.Admins.Get(sess.adminID); err == nil && u.TokenVersion == sess.version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, p.sessionToken(sid)
 		}
 	}

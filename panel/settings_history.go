@@ -72,11 +72,7 @@ func (p *panel) askRestoreSettings(c *fiber.Ctx, v *view) (*confirmData, error) 
 }
 
 // restoreSettings serves POST /admin/stores/{id}/settings/history/{vid}/ (confirmed).
-func (p *panel) restoreSettings(c *fiber.Ctx, v *view) error {
-	id, err := strconv.ParseUint(c.Params("vid"), 10, 64)
-	if err != nil || id == 0 {
-		return app.NotFound("settings version")
-	}
+func (p *panel) restoreSettings(c *fiber.Ctx, v *view, id uint64) error {
 	nv, err := p.h.svc.Stores.RestoreSettings(v.Store.ID, id, v.Admin)
 	if err != nil && httpkit.StatusOfError(err) < 500 && !app.IsNotFound(err) {
 		return p.redirect(c, v, storePath(v.Store, "settings/history/"), &flash{Kind: "error",

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
@@ -82,9 +83,9 @@ type webhookData struct {
 }
 
 func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
-	id, err := strconv.ParseUint(c.Params("wid"), 10, 64)
+	id, err := httpkit.PathID(c, "wid", "webhook endpoint")
 	if err != nil {
-		return nil, app.NotFound("webhook endpoint")
+		return nil, err
 	}
 	return p.h.svc.Webhooks.Get(v.Store.ID, id)
 }
