@@ -61,11 +61,7 @@ func storeSeller(st *app.Store) seller {
 // block and a Print button. invoice/?credit_note={number} prints one of the
 // order's credit notes (unknown: 404).
 func (p *panel) orderPrint(page string) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		o, err := p.pathOrder(c, v)
-		if err != nil {
-			return err
-		}
+	return with(p.pathOrder, func(c *fiber.Ctx, v *view, o *app.Order) error {
 		title := "Invoice"
 		if page == "packing" {
 			title = "Packing slip"
@@ -80,7 +76,7 @@ func (p *panel) orderPrint(page string) pageFunc {
 		}
 		v.Data = d
 		return p.render(c, fiber.StatusOK, page, v)
-	}
+	})
 }
 
 // creditNote is the order's credit note numbered n, or nil.

@@ -258,6 +258,16 @@ func objects(cfg map[string]any, key string) []map[string]any {
 	return out
 }
 
+// extraEntry is a row's carried keys (extraJSON) as the start of its entry;
+// text that is not a JSON object (null included) gives an empty one.
+func extraEntry(extra string) map[string]any {
+	entry := map[string]any{}
+	if extra != "" && (json.Unmarshal([]byte(extra), &entry) != nil || entry == nil) {
+		entry = map[string]any{}
+	}
+	return entry
+}
+
 // cellString is an entry's value as the form shows it.
 func cellString(v any) string {
 	switch x := v.(type) {
@@ -503,12 +513,7 @@ func readRowsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[st
 		if empty || r.Delete {
 			continue
 		}
-		entry := map[string]any{}
-		if r.Extra != "" {
-			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-				entry = map[string]any{}
-			}
-		}
+		entry := extraEntry(r.Extra)
 		row := "row " + strconv.Itoa(i+1)
 		if section == "navigation" {
 			readNavigationRow(v, row, r, entry)
@@ -583,12 +588,7 @@ func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 			continue
 		}
 		v.Check(r.Name != "" && utf8.RuneCountInString(r.Name) <= 100, code+"_name", "needs a name of at most 100 characters")
-		entry := map[string]any{}
-		if r.Extra != "" {
-			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-				entry = map[string]any{}
-			}
-		}
+		entry := extraEntry(r.Extra)
 		entry["code"], entry["name"] = code, r.Name
 		if r.Description != "" {
 			entry["description"] = r.Description
