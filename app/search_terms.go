@@ -206,12 +206,7 @@ func (w SearchWord) NameScore(folded string, stem Stemmer) int {
 // InName reports whether w matches a word of the folded name
 // (NameScore > 0), testing the prefixes before it stems any word.
 func (w SearchWord) InName(folded string, stem Stemmer) bool {
-	for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
-		if strings.HasPrefix(x, w.Word) {
-			return true
-		}
-	}
-	return w.NameScore(folded, stem) > 0
+	return hasWordPrefix(folded, w.Word) || w.NameScore(folded, stem) > 0
 }
 
 // SearchRelevance scores how well name matches the query (0-255, higher is

@@ -221,9 +221,10 @@ func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, 
 
 // searchWords makes the query's search words; a word that reads no key of
 // the index as typed gets its typos (app.TypoTerms) from the store's terms.
-// It returns the word with the fewest postings too, their count (counted up
-// to a little over searchCandidates) and the one key it reads, if one.
-func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest app.SearchWord, n int, only string) {
+// It returns the index of the word with the fewest postings too, their
+// count (counted up to a little over searchCandidates) and the one key it
+// reads, if one.
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest, n int, only string) {
 	sws = app.NewSearchWords(words, searchStem, lenient)
 	n = searchCandidates + 1
 	for i := range sws {
@@ -234,7 +235,7 @@ func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []ap
 			}
 		}
 		if i == 0 || m < n {
-			rarest, n, only = sws[i], m, o
+			rarest, n, only = i, m, o
 		}
 	}
 	return sws, rarest, n, only
@@ -327,9 +328,9 @@ func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.Se
 // rarest word has at most searchCandidates, else newest first (the word's
 // postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	sws, w, n, only := t.searchWords(storeID, q.Words, q.Lenient)
+	sws, rarest, n, only := t.searchWords(storeID, q.Words, q.Lenient)
 	byPostings := func() (app.Page[app.Doc], error) {
-		return t.pageOfPostings(storeID, q, sws, t.postings(storeID, w, n))
+		return t.pageOfPostings(storeID, q, sws, rarest, t.postings(storeID, sws[rarest], n))
 	}
 	if n <= min(searchProbe, searchCandidates) {
 		return byPostings()
@@ -366,9 +367,10 @@ func (t *Tx) wordDocs(storeID uint64, q app.ProductQuery, word string) (app.Page
 	return t.walkDocs(storeID, q, docWalk{b: t.b(bIdxSearch), prefix: keyOf(storeID).str0(word), lp: q.ListParams, desc: true}, 0)
 }
 
-// pageOfPostings pages the products of ps that match q.
-func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) (app.Page[app.Doc], error) {
-	hits, desc := t.postingHits(storeID, q, sws, ps)
+// pageOfPostings pages the products of ps, the postings of sws[rarest],
+// that match q.
+func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, sws []app.SearchWord, rarest int, ps []posting) (app.Page[app.Doc], error) {
+	hits, desc := t.postingHits(storeID, q, sws, rarest, ps)
 	if q.After != nil {
 		hits = hitsAfter(hits, q.After.Key, desc)
 	}
@@ -406,8 +408,10 @@ type postingHit struct {
 }
 
 // postingHits returns the active products of ps that match q in q's order,
-// and whether that order is descending.
-func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) ([]postingHit, bool) {
+// and whether that order is descending. ps are sws[rarest]'s postings: every
+// one matches that word, so only the others are tested.
+func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWord, rarest int, ps []posting) ([]postingHit, bool) {
+	others := slices.Delete(slices.Clone(sws), rarest, rarest+1)
 	desc := true
 	code := byte(0)
 	if q.Sort != app.SortRelevance {
@@ -425,7 +429,7 @@ func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWor
 			continue
 		}
 		e := decodeIndexEntry(v)
-		if !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, sws) {
+		if !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, others) {
 			continue
 		}
 		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
