@@ -59,14 +59,13 @@ func addWordCount(b *bolt.Bucket, k []byte, d int64) error {
 	return b.Put(k, u64(uint64(n)))
 }
 
-// searchWordsOf lists the keys p is indexed under (none when inactive).
-// Every store searches in English until stores have a language (the
-// language's stemmer is then the store's: app.StemmerFor).
-func searchWordsOf(p *app.Product) []string {
+// searchWordsOf lists the keys p is indexed under (none when inactive),
+// its terms made with stem, its store's (Tx.searchStem).
+func searchWordsOf(p *app.Product, stem app.Stemmer) []string {
 	if !p.IsActive {
 		return nil
 	}
-	terms := app.IndexTerms(p.Name, p.Description, app.StemmerFor(""))
+	terms := app.IndexTerms(p.Name, p.Description, stem)
 	out := make([]string, len(terms))
 	for i, t := range terms {
 		out[i] = t.Key
@@ -74,10 +73,10 @@ func searchWordsOf(p *app.Product) []string {
 	return out
 }
 
-func (t *Tx) indexSearch(p *app.Product) error {
+func (t *Tx) indexSearch(p *app.Product, stem app.Stemmer) error {
 	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
 	rk := u64(ratingKey(p))
-	for _, w := range searchWordsOf(p) {
+	for _, w := range searchWordsOf(p, stem) {
 		if err := b.Put(searchKey(p.StoreID, w, p.ID), rk); err != nil {
 			return err
 		}
@@ -88,9 +87,9 @@ func (t *Tx) indexSearch(p *app.Product) error {
 	return nil
 }
 
-func (t *Tx) unindexSearch(p *app.Product) error {
+func (t *Tx) unindexSearch(p *app.Product, stem app.Stemmer) error {
 	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
-	for _, w := range searchWordsOf(p) {
+	for _, w := range searchWordsOf(p, stem) {
 		if err := b.Delete(searchKey(p.StoreID, w, p.ID)); err != nil {
 			return err
 		}
@@ -102,8 +101,9 @@ func (t *Tx) unindexSearch(p *app.Product) error {
 }
 
 // searchIndexForm is the form of the search index this binary writes: 2
-// adds the terms of names and descriptions (issue 36) to 1's name words.
-const searchIndexForm = "2"
+// adds the terms of names and descriptions (issue 36) to 1's name words; 3
+// makes each store's terms with its language's stemmer and reads ё as е.
+const searchIndexForm = "3"
 
 // buildSearchIndex indexes every active product, with the word counts; Open
 // runs it once on a database whose index is of an older form or missing
@@ -127,12 +127,39 @@ func buildSearchIndex(tx *bolt.Tx) error {
 		if err := getJSONBytes(v, &p, "product"); err != nil {
 			return err
 		}
-		return t.indexSearch(&p)
+		return t.indexSearch(&p, t.searchStem(p.StoreID))
 	})
 	if err != nil {
 		return err
 	}
 	return meta.Put([]byte("search_index"), []byte(searchIndexForm))
+}
+
+// searchStem is the stemmer of a store's search index: its language's
+// (app.Settings.Lang; PutStore re-indexes a store whose language changes).
+func (t *Tx) searchStem(storeID uint64) app.Stemmer {
+	return app.StemmerFor(t.storeLang(storeID))
+}
+
+// reindexTerms rewrites the search index entries of a store's products
+// made with stem as made with to (the store's language changed), in the
+// store's write transaction: the index never mixes two languages.
+func (t *Tx) reindexTerms(storeID uint64, stem, to app.Stemmer) error {
+	prefix := keyOf(storeID)
+	c := t.b(bProducts).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var p app.Product
+		if err := getJSONBytes(v, &p, "product"); err != nil {
+			return err
+		}
+		if err := t.unindexSearch(&p, stem); err != nil {
+			return err
+		}
+		if err := t.indexSearch(&p, to); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
@@ -167,9 +194,6 @@ func rebuildSearchWords(tx *bolt.Tx) error {
 	return flush()
 }
 
-// searchStem is the stemmer of the search index (searchWordsOf).
-var searchStem = app.StemmerFor("")
-
 // wordKeys calls fn with each key of the search index w reads (every
 // indexed word that begins with w as typed, its term, its typos) and the
 // key's count; a word as typed whose term is w's is left out (w's term
@@ -184,7 +208,7 @@ func (t *Tx) wordKeys(storeID uint64, w app.SearchWord, fn func(key []byte, n in
 	}
 	prefix := searchWordKey(storeID, w.Word)
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if app.TermMark+searchStem(string(k[8:])) == w.Term {
+		if app.TermMark+w.Stem(string(k[8:])) == w.Term {
 			continue
 		}
 		if !fn(k[8:], count(v)) {
@@ -225,7 +249,7 @@ func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, 
 // count (counted up to a little over searchCandidates) and the one key it
 // reads, if one.
 func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest, n int, only string) {
-	sws = app.NewSearchWords(words, searchStem, lenient)
+	sws = app.NewSearchWords(words, t.searchStem(storeID), lenient)
 	n = searchCandidates + 1
 	for i := range sws {
 		m, o := t.countPostings(storeID, sws[i], n)
@@ -289,7 +313,7 @@ func (t *Tx) postings(storeID uint64, w app.SearchWord, sizeHint int) []posting 
 func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.SearchWord) bool {
 	folded := app.FoldText(name)
 	for _, w := range words {
-		if w.InName(folded, searchStem) {
+		if w.InName(folded) {
 			continue
 		}
 		found := false
@@ -435,7 +459,7 @@ func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWor
 		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
 		switch {
 		case q.Sort == app.SortRelevance:
-			s = s.code(app.SearchRelevance(e.Name, sws, searchStem)).id(id)
+			s = s.code(app.SearchRelevance(e.Name, sws)).id(id)
 		case code == sortPrice:
 			s = s.id(uint64(e.Price)).id(id)
 		case code == sortName:

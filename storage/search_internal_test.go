@@ -161,7 +161,8 @@ func TestSearchWordCounts(t *testing.T) {
 	count := func(w string) (n int) {
 		t.Helper()
 		if err := db.bolt.View(func(btx *bolt.Tx) error {
-			n, _ = db.tx(btx).countPostings(1, app.NewSearchWords([]string{w}, searchStem, false)[0], 1<<20)
+			tx := db.tx(btx)
+			n, _ = tx.countPostings(1, app.NewSearchWords([]string{w}, tx.searchStem(1), false)[0], 1<<20)
 			return nil
 		}); err != nil {
 			t.Fatal(err)
