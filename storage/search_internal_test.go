@@ -110,8 +110,9 @@ func TestSearchPathsAgree(t *testing.T) {
 	}
 
 	// A database from before the index (no flag), and one whose index has
-	// the first form (names only, flag "1"): reopened, each is rebuilt.
-	for _, flag := range []string{"", "1"} {
+	// the first form (names only, flag "1") or the second (one language for
+	// every store, "2"): reopened, each is rebuilt.
+	for _, flag := range []string{"", "1", "2"} {
 		if err := db.bolt.Update(func(tx *bolt.Tx) error {
 			if err := tx.DeleteBucket(bIdxSearch); err != nil {
 				return err
