@@ -74,26 +74,30 @@ func searchWordsOf(p *app.Product, stem app.Stemmer) []string {
 }
 
 func (t *Tx) indexSearch(p *app.Product, stem app.Stemmer) error {
-	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
-	rk := u64(ratingKey(p))
-	for _, w := range searchWordsOf(p, stem) {
-		if err := b.Put(searchKey(p.StoreID, w, p.ID), rk); err != nil {
-			return err
-		}
-		if err := addWordCount(counts, searchWordKey(p.StoreID, w), 1); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.searchKeys(p, searchWordsOf(p, stem), 1)
 }
 
 func (t *Tx) unindexSearch(p *app.Product, stem app.Stemmer) error {
+	return t.searchKeys(p, searchWordsOf(p, stem), -1)
+}
+
+// searchKeys puts (d 1) or deletes (d -1) p's search index entries of
+// words, with their counts.
+func (t *Tx) searchKeys(p *app.Product, words []string, d int64) error {
 	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
-	for _, w := range searchWordsOf(p, stem) {
-		if err := b.Delete(searchKey(p.StoreID, w, p.ID)); err != nil {
+	rk := u64(ratingKey(p))
+	for _, w := range words {
+		k := searchKey(p.StoreID, w, p.ID)
+		var err error
+		if d > 0 {
+			err = b.Put(k, rk)
+		} else {
+			err = b.Delete(k)
+		}
+		if err != nil {
 			return err
 		}
-		if err := addWordCount(counts, searchWordKey(p.StoreID, w), -1); err != nil {
+		if err := addWordCount(counts, searchWordKey(p.StoreID, w), d); err != nil {
 			return err
 		}
 	}
@@ -143,7 +147,9 @@ func (t *Tx) searchStem(storeID uint64) app.Stemmer {
 
 // reindexTerms rewrites the search index entries of a store's products
 // made with stem as made with to (the store's language changed), in the
-// store's write transaction: the index never mixes two languages.
+// store's write transaction: the index never mixes two languages. Only the
+// keys that differ are written (the name's words as typed, and most
+// terms, are the same in both).
 func (t *Tx) reindexTerms(storeID uint64, stem, to app.Stemmer) error {
 	prefix := keyOf(storeID)
 	c := t.b(bProducts).Cursor()
@@ -152,14 +158,26 @@ func (t *Tx) reindexTerms(storeID uint64, stem, to app.Stemmer) error {
 		if err := getJSONBytes(v, &p, "product"); err != nil {
 			return err
 		}
-		if err := t.unindexSearch(&p, stem); err != nil {
+		was, now := searchWordsOf(&p, stem), searchWordsOf(&p, to)
+		if err := t.searchKeys(&p, without(was, now), -1); err != nil {
 			return err
 		}
-		if err := t.indexSearch(&p, to); err != nil {
+		if err := t.searchKeys(&p, without(now, was), 1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// without is the words of a not in b (a product's keys: a few dozen).
+func without(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
