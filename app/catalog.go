@@ -288,27 +288,6 @@ func NormalizeName(s string) string {
 	}, strings.TrimSpace(s))
 }
 
-// Slugify makes a URL slug from a name.
-func Slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	out := strings.TrimSuffix(b.String(), "-")
-	if len(out) > 80 {
-		out = strings.TrimSuffix(out[:80], "-")
-	}
-	return out
-}
-
 // SlugOr is slug, or when it is empty one made from name: the default slug
 // of every entity that has one (categories, products, posts, bundles).
 func SlugOr(slug, name string) string {
