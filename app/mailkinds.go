@@ -60,6 +60,10 @@ type MailData struct {
 	// Cancelled says who cancelled (order_cancelled): "request" (the
 	// shopper asked), "store", or "expired" (unpaid in time).
 	Cancelled string `json:"cancelled,omitempty"`
+	// OrderURL is the absolute address of the order's own signed page in
+	// the store's shop (OrderService.OrderURL), in the shopper's mails about
+	// an order; "" in the owner's, and when the store has no shop address.
+	OrderURL string `json:"order_url,omitempty"`
 }
 
 // RequestMail is a cancellation or refund request in a mail.
@@ -99,28 +103,28 @@ var DefaultMailTemplates = map[string]MailTemplate{
 	},
 	MailOrderConfirmation: {
 		Subject: `Order #{{.Order.ID}} confirmed`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Thank you for your order. We received your payment and order <b>#{{.Order.ID}}</b> is confirmed.</p>{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Back to {{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nThank you for your order. We received your payment and order #{{.Order.ID}} is confirmed.\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Thank you for your order. We received your payment and order <b>#{{.Order.ID}}</b> is confirmed.</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Back to {{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nThank you for your order. We received your payment and order #{{.Order.ID}} is confirmed.\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderShipped: {
 		Subject: `Your order #{{.Order.ID}} is on its way`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: <b>{{.Order.Fulfillment.TrackingNumber}}</b>.</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">Track your parcel</a></p>{{end}}{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: {{.Order.Fulfillment.TrackingNumber}}.{{with .Order.Fulfillment.TrackingURL}}\nTrack your parcel: {{.}}{{end}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: <b>{{.Order.Fulfillment.TrackingNumber}}</b>.</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">Track your parcel</a></p>{{end}}{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: {{.Order.Fulfillment.TrackingNumber}}.{{with .Order.Fulfillment.TrackingURL}}\nTrack your parcel: {{.}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderDelivered: {
 		Subject: `Order #{{.Order.ID}} was delivered`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was delivered to:</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}</p><p>We hope you enjoy it. <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Visit {{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was delivered to:\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}\n\nWe hope you enjoy it.\n{{.Store.URL}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was delivered to:</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}</p>{{template "orderlink" .}}<p>We hope you enjoy it. <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Visit {{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was delivered to:\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}{{template \"orderlink\" .}}\n\nWe hope you enjoy it.\n{{.Store.URL}}",
 	},
 	MailOrderCancelled: {
 		Subject: `Order #{{.Order.ID}} was cancelled`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was cancelled{{if eq .Cancelled "request"}} as you asked{{else if eq .Cancelled "expired"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus "REFUNDED"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}</p>{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was cancelled{{if eq .Cancelled \"request\"}} as you asked{{else if eq .Cancelled \"expired\"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus \"REFUNDED\"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was cancelled{{if eq .Cancelled "request"}} as you asked{{else if eq .Cancelled "expired"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus "REFUNDED"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was cancelled{{if eq .Cancelled \"request\"}} as you asked{{else if eq .Cancelled \"expired\"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus \"REFUNDED\"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailRequestDecided: {
 		Subject: `{{if .Request.ByStore}}Order #{{.Request.OrderID}} was refunded{{else}}Your {{.Request.Kind}} request for order #{{.Request.OrderID}} was {{lower .Request.Status}}{{end}}`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p>{{if .Request.ByStore}}<p>The store refunded <b>{{.Request.Amount}} {{.Order.Currency}}</b> of your order <b>#{{.Request.OrderID}}</b> ({{.Request.Method}}).</p>{{else}}<p>Your {{.Request.Kind}} request for order <b>#{{.Request.OrderID}}</b> was <b>{{lower .Request.Status}}</b>.{{if eq .Request.Status "APPROVED"}}{{if eq .Request.Kind "cancellation"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>Note from the store: {{.}}</p>{{end}}`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\n{{if .Request.ByStore}}The store refunded {{.Request.Amount}} {{.Order.Currency}} of your order #{{.Request.OrderID}} ({{.Request.Method}}).{{else}}Your {{.Request.Kind}} request for order #{{.Request.OrderID}} was {{lower .Request.Status}}.{{if eq .Request.Status \"APPROVED\"}}{{if eq .Request.Kind \"cancellation\"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}{{end}}{{with .Request.Note}}\n\nNote from the store: {{.}}{{end}}",
+		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p>{{if .Request.ByStore}}<p>The store refunded <b>{{.Request.Amount}} {{.Order.Currency}}</b> of your order <b>#{{.Request.OrderID}}</b> ({{.Request.Method}}).</p>{{else}}<p>Your {{.Request.Kind}} request for order <b>#{{.Request.OrderID}}</b> was <b>{{lower .Request.Status}}</b>.{{if eq .Request.Status "APPROVED"}}{{if eq .Request.Kind "cancellation"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>Note from the store: {{.}}</p>{{end}}{{template "orderlink" .}}`,
+		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\n{{if .Request.ByStore}}The store refunded {{.Request.Amount}} {{.Order.Currency}} of your order #{{.Request.OrderID}} ({{.Request.Method}}).{{else}}Your {{.Request.Kind}} request for order #{{.Request.OrderID}} was {{lower .Request.Status}}.{{if eq .Request.Status \"APPROVED\"}}{{if eq .Request.Kind \"cancellation\"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}{{end}}{{with .Request.Note}}\n\nNote from the store: {{.}}{{end}}{{template \"orderlink\" .}}",
 	},
 	MailTicketReply: {
 		Subject: `Reply to your ticket {{.Ticket.Number}}`,
@@ -177,7 +181,8 @@ const mailOrderHTML = `{{define "order"}}<table role="presentation" width="100%"
 {{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%</td><td align="right">{{.Amount}}</td></tr>
 {{end}}<tr><td colspan="3" align="right"><b>Total</b></td><td align="right"><b>{{.Order.Total}} {{.Order.Currency}}</b></td></tr>
 </table>
-<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
+<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}
+{{define "orderlink"}}{{with .OrderURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">See your order and its status</a></p>{{end}}{{end}}`
 
 const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
 {{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{.UnitPrice}} = {{.LineTotal}}
@@ -188,7 +193,10 @@ const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
 {{end}}Total: {{.Order.Total}} {{.Order.Currency}}{{with .Order.InvoiceNumber}}
 Invoice: {{.}}{{end}}
 
-{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}`
+{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}
+{{define "orderlink"}}{{with .OrderURL}}
+
+See your order and its status: {{.}}{{end}}{{end}}`
 
 const mailLayoutHTML = `<!doctype html>
 <html>
@@ -385,6 +393,9 @@ func SampleMailData(kind string, b Brand) MailData {
 		Contact:  &ContactView{Name: "Bo Example", Email: "bo@example.com", Subject: "Wholesale", Message: "Do you sell in bulk?", Metadata: map[string]string{}},
 		Product:  &ProductMail{ID: 3, Name: "Blue mug", Stock: 2, Threshold: 5},
 		Endpoint: &EndpointMail{URL: "https://hooks.example/storefront", Reason: "disabled automatically: every delivery failed for 60h0m0s; last error: HTTP 500"},
+	}
+	if b.URL != "" {
+		d.OrderURL = strings.TrimSuffix(b.URL, "/") + "/orders/1042-SampleSignature/"
 	}
 	_ = kind
 	return d
