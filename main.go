@@ -36,6 +36,7 @@ import (
 	"storefront/app/auth"
 	"storefront/app/config"
 	"storefront/app/demo"
+	"storefront/app/imaging"
 	"storefront/app/mail"
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
@@ -605,6 +606,8 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 	})
 	setGateways(cfg, svc, log)
 	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
+	// pictures given by URL: the webhooks' client rules (docs/media.md)
+	svc.Catalog.Images = imaging.Fetcher{Get: webhook.New(imaging.FetchTimeout, cfg.Webhooks.AllowPrivateTargets).Get, TooLarge: webhook.ErrTooLarge}
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
 	}

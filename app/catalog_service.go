@@ -18,6 +18,9 @@ const pageCacheBytes = 16 << 20
 // CatalogService serves the catalog to shoppers and manages it for admins.
 type CatalogService struct {
 	s catalogDeps
+	// Images fetches pictures given by URL (media_fetch.go); nil: URLs are
+	// stored as they are given. main and testenv set it.
+	Images ImageFetcher
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
@@ -387,6 +390,13 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 // uploads) to the product's images, in the same transaction: a product
 // whose photos are refused is not made either.
 func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
+	if in.Images != nil && len(*in.Images) <= MaxProductImages {
+		images, err := cs.LocalImages(storeID, "images", *in.Images)
+		if err != nil {
+			return nil, err
+		}
+		in.Images = &images
+	}
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
 		st, err := tx.Store(storeID)

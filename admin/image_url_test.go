@@ -1,0 +1,101 @@
+package admin_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/app"
+	"storefront/app/imaging"
+	"storefront/testenv"
+)
+
+// pictureServer is another host's pictures, on 127.0.0.1: a JPEG, a page,
+// a file over 10 MB, a redirect, and one that never answers (it waits for
+// the fetch to give up).
+func pictureServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	jpg := testJPEG(t, 1600, 900)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/a.jpg", func(w http.ResponseWriter, r *http.Request) { w.Write(jpg) })
+	mux.HandleFunc("/b.png", func(w http.ResponseWriter, r *http.Request) { w.Write(testPNG(t, 300, 300)) })
+	mux.HandleFunc("/page.jpg", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>not a picture</html>")) })
+	mux.HandleFunc("/huge.jpg", func(w http.ResponseWriter, r *http.Request) {
+		w.Write(jpg)
+		w.Write(make([]byte, imaging.MaxBytes))
+	})
+	mux.HandleFunc("/moved.jpg", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a.jpg", http.StatusFound) })
+	mux.HandleFunc("/slow.jpg", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestProductImageByURL: a picture given by URL in the admin API's product
+// create and update is fetched once into the media store and served like an
+// upload, with its renditions; the product keeps the stored picture's URL.
+// Each failure is a 400 naming the image and saying why, and nothing is
+// written: an address the webhooks' rules refuse, 404, not an image, over
+// 10 MB, no answer in time.
+func TestProductImageByURL(t *testing.T) {
+	e := testenv.New(t)
+	e.FetchImages(time.Second, true) // the test server is on 127.0.0.1
+	srv := pictureServer(t)
+	sid, _ := e.Store("Pictures")
+	path := fmt.Sprintf("/api/v1/admin/stores/%d/products/", sid)
+
+	var p productImages
+	e.Do(testenv.Req{Method: "POST", Path: path, Token: e.OwnerToken,
+		Body: map[string]any{"name": "Lamp", "price": "9.00", "images": []string{srv.URL + "/a.jpg", srv.URL + "/moved.jpg"}}}).Expect(t, 201, "").Decode(t, &p)
+	prefix := fmt.Sprintf("http://shop.test/media/%d/", sid)
+	if len(p.Images) != 1 || !strings.HasPrefix(p.Images[0], prefix) || !strings.HasSuffix(p.Images[0], "-1200.jpg") {
+		t.Fatalf("images %v: want the one stored picture (the redirect is the same bytes) under %s", p.Images, prefix)
+	}
+	for _, w := range app.MediaWidths {
+		r := getMedia(t, e, strings.Replace(p.Images[0], "-1200.", fmt.Sprintf("-%d.", w), 1), nil).Expect(t, 200, "")
+		if r.Header.Get("Content-Type") != "image/jpeg" {
+			t.Fatalf("rendition %d: %s", w, r.Header.Get("Content-Type"))
+		}
+	}
+	// an update adds one; the stored one is kept as it is, not fetched again
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s%d/", path, p.ID), Token: e.OwnerToken,
+		Body: map[string]any{"images": []string{p.Images[0], srv.URL + "/b.png"}}}).Expect(t, 200, "").Decode(t, &p)
+	if len(p.Images) != 2 || !strings.HasPrefix(p.Images[1], prefix) || !strings.HasSuffix(p.Images[1], "-1200.png") {
+		t.Fatalf("images after the update: %v", p.Images)
+	}
+
+	for _, c := range []struct{ name, url, want string }{
+		{"NotFound", srv.URL + "/none.jpg", "404 Not Found"},
+		{"NotAnImage", srv.URL + "/page.jpg", "must be a JPEG, PNG, WebP or GIF image"},
+		{"TooLarge", srv.URL + "/huge.jpg", "larger than 10 MB"},
+		{"Slow", srv.URL + "/slow.jpg", "did not answer in time"},
+		{"Unreachable", "http://127.0.0.1:1/x.jpg", "could not be reached"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s%d/", path, p.ID), Token: e.OwnerToken,
+				Body: map[string]any{"images": []string{p.Images[0], c.url}}}).Expect(t, 400, "validation_failed")
+			if msg := r.Body.Errors["images[1]"]; !strings.Contains(msg, c.url) || !strings.Contains(msg, c.want) {
+				t.Fatalf("images[1]: %q, want %q about %s", msg, c.want, c.url)
+			}
+		})
+	}
+	t.Run("PrivateAddress", func(t *testing.T) {
+		e.FetchImages(time.Second, false) // the server's default: webhooks.allow_private_targets off
+		defer e.FetchImages(time.Second, true)
+		for _, u := range []string{srv.URL + "/a.jpg", "http://localhost:" + srv.URL[strings.LastIndex(srv.URL, ":")+1:] + "/a.jpg"} {
+			r := e.Do(testenv.Req{Method: "POST", Path: path, Token: e.OwnerToken,
+				Body: map[string]any{"name": "Private", "price": "1.00", "images": []string{u}}}).Expect(t, 400, "validation_failed")
+			if msg := r.Body.Errors["images[0]"]; !strings.Contains(msg, "special-purpose address") {
+				t.Fatalf("%s: %q", u, msg)
+			}
+		}
+	})
+	var got productImages
+	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("%s%d/", path, p.ID), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &got)
+	if len(got.Images) != 2 || got.Images[1] != p.Images[1] {
+		t.Fatalf("a refused update changed the images: %v", got.Images)
+	}
+}
