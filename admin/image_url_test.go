@@ -99,3 +99,62 @@ func TestProductImageByURL(t *testing.T) {
 		t.Fatalf("a refused update changed the images: %v", got.Images)
 	}
 }
+
+// TestProductImportImagesByURL: a CSV import's image URLs are fetched once
+// each (a URL on several rows too) into the media store, and the products
+// keep the stored pictures' URLs; a picture that cannot be fetched is an
+// error of its row and column, and nothing is imported.
+func TestProductImportImagesByURL(t *testing.T) {
+	e := testenv.New(t)
+	e.FetchImages(time.Second, true)
+	srv := pictureServer(t)
+	sid, _ := e.Store("Pictures")
+	a, b := srv.URL+"/a.jpg", srv.URL+"/b.png"
+	csv := "name,price,images\nLamp,9.00,\"" + a + " " + b + "\"\nShade,4.00," + a + "\n"
+	var res importData
+	importCSV(e, e.OwnerToken, sid, csv).Expect(t, 200, "").Decode(t, &res)
+	if res.Created != 2 {
+		t.Fatalf("import: %+v", res)
+	}
+	prefix := fmt.Sprintf("http://shop.test/media/%d/", sid)
+	var images []string
+	for _, name := range []string{"Lamp", "Shade"} {
+		page, _ := e.Svc.Catalog.AdminProducts(sid, app.AdminProductQuery{Q: name})
+		if len(page.Items) != 1 {
+			t.Fatalf("%s: %d products", name, len(page.Items))
+		}
+		p, _ := e.Svc.Catalog.Product(sid, page.Items[0].ID)
+		for _, u := range p.Images {
+			if !strings.HasPrefix(u, prefix) {
+				t.Fatalf("%s keeps %s, not a stored picture", name, u)
+			}
+			getMedia(t, e, u, nil).Expect(t, 200, "")
+		}
+		images = append(images, p.Images...)
+	}
+	if len(images) != 3 || images[0] != images[2] {
+		t.Fatalf("images %v: want Lamp's two, and Shade's the same stored picture as Lamp's first", images)
+	}
+
+	bad := "name,price,images\nOK,1.00," + a + "\nGone,1.00,\"" + b + " " + srv.URL + "/none.jpg\"\nPage,1.00," + srv.URL + "/page.jpg\n"
+	r := importCSV(e, e.OwnerToken, sid, bad).Expect(t, 400, "validation_failed")
+	if msg := r.Body.Errors["row 3: images"]; !strings.Contains(msg, "/none.jpg") || !strings.Contains(msg, "404") {
+		t.Fatalf("row 3: %q (%s)", msg, r.Raw)
+	}
+	if msg := r.Body.Errors["row 4: images"]; !strings.Contains(msg, "must be a JPEG") {
+		t.Fatalf("row 4: %q (%s)", msg, r.Raw)
+	}
+	if len(r.Body.Errors) != 2 || productCount(t, e, sid) != 2 {
+		t.Fatalf("a refused import: errors %v, %d products", r.Body.Errors, productCount(t, e, sid))
+	}
+
+	var many strings.Builder
+	many.WriteString("name,price,images\n")
+	for i := range app.MaxImportImages + 1 {
+		fmt.Fprintf(&many, "P%d,1.00,%s/p%d.jpg\n", i, srv.URL, i)
+	}
+	r = importCSV(e, e.OwnerToken, sid, many.String()).Expect(t, 400, "validation_failed")
+	if msg := r.Body.Errors["file"]; !strings.Contains(msg, "at most 200 per import") {
+		t.Fatalf("too many pictures: %s", r.Raw)
+	}
+}

@@ -149,3 +149,55 @@ func (cs *CatalogService) LocalImage(storeID uint64, field, u string) (string, e
 	}
 	return out[0], nil
 }
+
+// localImportImages fetches the pictures of an import's images column
+// (fetchImages: each distinct URL once, at most MaxImportImages new ones)
+// and writes each row's stored URLs into its cell. A picture that cannot be
+// fetched is a row error of its row (the header is row 1).
+func (cs *CatalogService) localImportImages(storeID uint64, head map[string]int, rows [][]string) ([]RowError, error) {
+	col, ok := head["images"]
+	if !ok || cs.Images == nil {
+		return nil, nil
+	}
+	var all []string
+	seen := map[string]bool{}
+	for _, rec := range rows {
+		if col < len(rec) {
+			for _, u := range strings.Fields(rec[col]) {
+				if !seen[u] && remoteImage(storeID, u) {
+					seen[u] = true
+					all = append(all, u)
+				}
+			}
+		}
+	}
+	if len(all) > MaxImportImages {
+		return nil, Invalid("file", "the file names "+itoa(len(all))+" pictures to fetch; at most "+itoa(MaxImportImages)+" per import: split it")
+	}
+	got := cs.fetchImages(storeID, all)
+	var rerrs []RowError
+	for i, rec := range rows {
+		if col >= len(rec) {
+			continue
+		}
+		var out, msgs []string
+		for _, u := range strings.Fields(rec[col]) {
+			f, ok := got[u]
+			switch {
+			case !ok:
+				out = append(out, u)
+			case f.err != nil:
+				return nil, f.err
+			case f.msg != "":
+				msgs = append(msgs, f.msg)
+			case !slices.Contains(out, f.url):
+				out = append(out, f.url)
+			}
+		}
+		if len(msgs) > 0 {
+			rerrs = append(rerrs, RowError{Row: i + 2, Column: "images", Message: strings.Join(msgs, "; ")})
+		}
+		rec[col] = strings.Join(out, " ")
+	}
+	return rerrs, nil
+}
