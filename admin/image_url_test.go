@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -157,4 +158,71 @@ func TestProductImportImagesByURL(t *testing.T) {
 	if msg := r.Body.Errors["file"]; !strings.Contains(msg, "at most 200 per import") {
 		t.Fatalf("too many pictures: %s", r.Raw)
 	}
+}
+
+// TestOtherPicturesByURL: every other picture the admin API takes as a URL
+// is fetched into the media store the same way: a category's image, a
+// post's cover, a bundle's images, the store's logo, hero image and banner
+// images; a picture that cannot be fetched is a 400 naming its field.
+func TestOtherPicturesByURL(t *testing.T) {
+	e := testenv.New(t)
+	e.FetchImages(time.Second, true)
+	srv := pictureServer(t)
+	sid, _ := e.Store("Pictures")
+	base := fmt.Sprintf("/api/v1/admin/stores/%d/", sid)
+	stored := func(t *testing.T, what, u string) {
+		t.Helper()
+		if !strings.HasPrefix(u, fmt.Sprintf("http://shop.test/media/%d/", sid)) {
+			t.Fatalf("%s: %q, want a stored picture", what, u)
+		}
+		getMedia(t, e, u, nil).Expect(t, 200, "")
+	}
+	pic, gone := srv.URL+"/a.jpg", srv.URL+"/none.jpg"
+	cup := e.Product(sid, 0, "Cup", 1000, 10)
+	for _, c := range []struct {
+		name, method, path string
+		body               map[string]any
+		read               func(map[string]any) string
+		field              string
+	}{
+		{"Category", "POST", "categories/", map[string]any{"name": "Lamps", "image": pic},
+			func(m map[string]any) string { return fmt.Sprint(m["image"]) }, "image"},
+		{"Post", "POST", "blog-posts/", map[string]any{"title": "News", "cover_image": pic},
+			func(m map[string]any) string { return fmt.Sprint(m["cover_image"]) }, "cover_image"},
+		{"Bundle", "POST", "bundles/", map[string]any{"name": "Set", "price": "12.00", "images": []string{pic},
+			"items": []map[string]any{{"product_id": cup.ID, "quantity": 2}}},
+			func(m map[string]any) string { return fmt.Sprint(m["images"].([]any)[0]) }, "images[0]"},
+		{"Logo", "PATCH", "config/", map[string]any{"store": map[string]any{"logo": pic}},
+			func(m map[string]any) string { return fmt.Sprint(m["store"].(map[string]any)["logo"]) }, "store.logo"},
+		{"Hero", "PATCH", "config/", map[string]any{"hero": map[string]any{"image": pic}},
+			func(m map[string]any) string { return fmt.Sprint(m["hero"].(map[string]any)["image"]) }, "hero.image"},
+		{"Banner", "PATCH", "config/", map[string]any{"banners": []any{map[string]any{"title": "Sale", "image": pic}}},
+			func(m map[string]any) string {
+				return fmt.Sprint(m["banners"].([]any)[0].(map[string]any)["image"])
+			}, "banners[0].image"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got map[string]any
+			r := e.Do(testenv.Req{Method: c.method, Path: base + c.path, Token: e.OwnerToken, Body: c.body})
+			if r.Status != 200 && r.Status != 201 {
+				t.Fatalf("%d: %s", r.Status, r.Raw)
+			}
+			r.Decode(t, &got)
+			stored(t, c.name, c.read(got))
+			bad := strings.ReplaceAll(string(mustJSON(t, c.body)), pic, gone)
+			r = e.Do(testenv.Req{Method: c.method, Path: base + c.path, Token: e.OwnerToken, Body: bad}).Expect(t, 400, "validation_failed")
+			if msg := r.Body.Errors[c.field]; !strings.Contains(msg, "404") {
+				t.Fatalf("%s: %q, want the 404 (%s)", c.field, msg, r.Raw)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -283,6 +283,9 @@ type CategoryInput struct {
 
 // SaveCategory creates (id 0) or patches a category.
 func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*Category, error) {
+	if err := pictures(cs.LocalImages).one(storeID, "image", &in.Image); err != nil {
+		return nil, err
+	}
 	var c *Category
 	err := cs.s.DB.Update(func(tx Tx) error {
 		c = &Category{StoreID: storeID}
@@ -391,11 +394,9 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 // whose photos are refused is not made either.
 func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
 	if in.Images != nil && len(*in.Images) <= MaxProductImages {
-		images, err := cs.LocalImages(storeID, "images", *in.Images)
-		if err != nil {
+		if err := pictures(cs.LocalImages).list(storeID, "images", &in.Images); err != nil {
 			return nil, err
 		}
-		in.Images = &images
 	}
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -134,22 +135,6 @@ func (cs *CatalogService) LocalImages(storeID uint64, field string, urls []strin
 	return out, v.Err()
 }
 
-// LocalImage is LocalImages for one picture ("" stays "").
-func (cs *CatalogService) LocalImage(storeID uint64, field, u string) (string, error) {
-	if strings.TrimSpace(u) == "" {
-		return u, nil
-	}
-	out, err := cs.LocalImages(storeID, field, []string{u})
-	var ae *Error
-	if errors.As(err, &ae) && ae.Code == EValidation {
-		return "", Invalid(field, ae.Fields[field+"[0]"])
-	}
-	if err != nil {
-		return "", err
-	}
-	return out[0], nil
-}
-
 // localImportImages fetches the pictures of an import's images column
 // (fetchImages: each distinct URL once, at most MaxImportImages new ones)
 // and writes each row's stored URLs into its cell. A picture that cannot be
@@ -200,4 +185,88 @@ func (cs *CatalogService) localImportImages(storeID uint64, head map[string]int,
 		rec[col] = strings.Join(out, " ")
 	}
 	return rerrs, nil
+}
+
+// localImages is the catalog's LocalImages, for the services that keep
+// pictures besides the catalog (called once they are all made).
+func (s *Services) localImages(storeID uint64, field string, urls []string) ([]string, error) {
+	return s.Catalog.LocalImages(storeID, field, urls)
+}
+
+// pictures is LocalImages for the services that keep pictures besides the
+// catalog (nil: URLs stay as they are given).
+type pictures func(storeID uint64, field string, urls []string) ([]string, error)
+
+// list replaces the pictures given by URL of *urls (nil: not sent).
+func (p pictures) list(storeID uint64, field string, urls **[]string) error {
+	if p == nil || *urls == nil {
+		return nil
+	}
+	out, err := p(storeID, field, **urls)
+	if err != nil {
+		return err
+	}
+	*urls = &out
+	return nil
+}
+
+// one replaces the picture given by URL *u (nil or "": not a picture); a
+// failure is field's problem.
+func (p pictures) one(storeID uint64, field string, u **string) error {
+	if p == nil || *u == nil || strings.TrimSpace(**u) == "" {
+		return nil
+	}
+	out, err := p(storeID, field, []string{strings.TrimSpace(**u)})
+	var ae *Error
+	if errors.As(err, &ae) && ae.Code == EValidation {
+		return Invalid(field, ae.Fields[field+"[0]"])
+	}
+	if err != nil {
+		return err
+	}
+	*u = &out[0]
+	return nil
+}
+
+// config replaces the pictures given by URL of a config patch: store.logo,
+// hero.image and each banners[i].image (a patch that is not a JSON object is
+// MergeConfig's to refuse).
+func (p pictures) config(storeID uint64, patch []byte) ([]byte, error) {
+	var m map[string]any
+	if p == nil || json.Unmarshal(patch, &m) != nil {
+		return patch, nil
+	}
+	var v Validation
+	var hard error // not a problem of the picture: rate_limited, storage
+	changed := false
+	fix := func(obj any, key, field string) {
+		o, _ := obj.(map[string]any)
+		s, ok := o[key].(string)
+		if !ok || strings.TrimSpace(s) == "" || hard != nil {
+			return
+		}
+		sp := &s
+		if err := p.one(storeID, field, &sp); err != nil {
+			if !merge(&v, err) {
+				hard = err
+			}
+			return
+		}
+		if *sp != s {
+			o[key], changed = *sp, true
+		}
+	}
+	fix(m["store"], "logo", "store.logo")
+	fix(m["hero"], "image", "hero.image")
+	banners, _ := m["banners"].([]any)
+	for i, b := range banners {
+		fix(b, "image", "banners["+itoa(i)+"].image")
+	}
+	if hard != nil {
+		return nil, hard
+	}
+	if err := v.Err(); err != nil || !changed {
+		return patch, err
+	}
+	return json.Marshal(m)
 }
