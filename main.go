@@ -936,11 +936,30 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 				"duration_ms", res.Duration.Milliseconds(), "deleted", res.Deleted)
 		})
 	}
+	if err == nil {
+		err = schedulePictures(c, svc, leads, log)
+	}
 	if err != nil {
 		return nil, err
 	}
 	c.Start()
 	return c, nil
+}
+
+// schedulePictures runs pictures.fetch (app.Services.FetchStoredPictures:
+// the pictures still stored as other hosts' URLs) a minute after start and
+// then daily, as a job of the whole cluster.
+func schedulePictures(c *cron.Cron, svc *app.Services, leads func() bool, log *slog.Logger) error {
+	job := clusterJob(log, leads, "pictures.fetch", "changed", svc.FetchStoredPictures)
+	if _, err := c.AddFunc("@daily", job); err != nil {
+		return fmt.Errorf("pictures.fetch: %w", err)
+	}
+	var first cron.EntryID
+	first, err := c.AddFunc("@every 1m", func() { c.Remove(first); job() })
+	if err != nil {
+		return fmt.Errorf("pictures.fetch: %w", err)
+	}
+	return nil
 }
 
 // clusterJob is a job of the whole cluster: it runs only while leads

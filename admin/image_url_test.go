@@ -226,3 +226,68 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestFetchStoredPictures: pictures stored as other hosts' URLs before they
+// were fetched on save are fetched by the pictures.fetch job: products (the
+// alt text follows its picture), categories, posts, bundles and the
+// config's logo, hero and banners then name stored pictures; a picture
+// that cannot be fetched stays as it was, and a second run changes nothing.
+func TestFetchStoredPictures(t *testing.T) {
+	e := testenv.New(t) // no fetcher yet: URLs are stored as given, as before
+	srv := pictureServer(t)
+	sid, _ := e.Store("Pictures")
+	pic, gone := srv.URL+"/a.jpg", srv.URL+"/none.jpg"
+	p := e.Product(sid, 0, "Lamp", 900, 1)
+	if _, err := e.Svc.Catalog.SaveProduct(sid, p.ID, app.ProductInput{Images: &[]string{pic, srv.URL + "/b.png"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.Catalog.SetProductImageAlt(sid, p.ID, 0, "A brass lamp"); err != nil {
+		t.Fatal(err)
+	}
+	dead := e.Product(sid, 0, "Dead", 900, 1)
+	if _, err := e.Svc.Catalog.SaveProduct(sid, dead.ID, app.ProductInput{Images: &[]string{gone}}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := e.Svc.Catalog.SaveCategory(sid, 0, app.CategoryInput{Name: ptr("Lamps"), Image: &pic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post, err := e.Svc.Content.SavePost(sid, 0, app.BlogPostInput{Title: ptr("News"), CoverImage: &pic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`{"store":{"logo":%q},"hero":{"image":%q},"banners":[{"title":"Sale","image":%q}]}`, pic, pic, pic)
+	if _, err := e.Svc.Stores.PatchConfig(sid, []byte(cfg)); err != nil {
+		t.Fatal(err)
+	}
+
+	e.FetchImages(time.Second, true)
+	n, err := e.Svc.FetchStoredPictures()
+	if err != nil || n != 3+1 { // the product, the category, the post, the config
+		t.Fatalf("first run: %d changed, %v", n, err)
+	}
+	prefix := fmt.Sprintf("http://shop.test/media/%d/", sid)
+	got, _ := e.Svc.Catalog.Product(sid, p.ID)
+	if len(got.Images) != 2 || !strings.HasPrefix(got.Images[0], prefix) || !strings.HasPrefix(got.Images[1], prefix) || got.ImageAlts[got.Images[0]] != "A brass lamp" {
+		t.Fatalf("product: %v %v", got.Images, got.ImageAlts)
+	}
+	if got, _ := e.Svc.Catalog.Product(sid, dead.ID); len(got.Images) != 1 || got.Images[0] != gone {
+		t.Fatalf("a picture that cannot be fetched: %v", got.Images)
+	}
+	if c, _ := e.Svc.Catalog.Category(sid, cat.ID); !strings.HasPrefix(c.Image, prefix) {
+		t.Fatalf("category: %q", c.Image)
+	}
+	if bp, _ := e.Svc.Content.Post(sid, post.ID); !strings.HasPrefix(bp.CoverImage, prefix) {
+		t.Fatalf("post: %q", bp.CoverImage)
+	}
+	var conf map[string]any
+	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &conf)
+	if s := fmt.Sprint(conf["store"], conf["hero"], conf["banners"]); strings.Count(s, prefix) != 3 || strings.Contains(s, srv.URL) {
+		t.Fatalf("config: %s", s)
+	}
+	if n, err := e.Svc.FetchStoredPictures(); err != nil || n != 0 {
+		t.Fatalf("second run: %d changed, %v", n, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
