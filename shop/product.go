@@ -132,7 +132,7 @@ func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
 	p := d.P
 	d.Paragraphs = paragraphs(p.Description)
 	for i, u := range p.Images {
-		if u = safeURL(u); u != "" {
+		if u = picture(u); u != "" {
 			alt := p.ImageAlts[p.Images[i]]
 			if alt == "" {
 				alt = msgf("product.image", i+1, p.Name)

@@ -51,11 +51,12 @@ func (s *Shop) loadTemplates(themeDir string) (*pagekit.Templates, error) {
 // funcs are the template functions.
 func (s *Shop) funcs() template.FuncMap {
 	return template.FuncMap{
-		"t":     msg,
-		"tf":    msgf,
-		"asset": s.assets.URL,
-		"money": formatMoney,
-		"url":   safeURL,
+		"t":       msg,
+		"tf":      msgf,
+		"asset":   s.assets.URL,
+		"money":   formatMoney,
+		"url":     safeURL,
+		"picture": picture,
 		"jsonld": func(v any) (template.JS, error) {
 			b, err := json.Marshal(v) // json escapes <, > and & (no </script> inside)
 			return template.JS(b), err
