@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/app"
 	"storefront/shop"
@@ -132,4 +133,34 @@ func TestOrderMailsLinkOrderPage(t *testing.T) {
 	}
 	other.get(strings.TrimPrefix(want, "http://"+s.host)).expect(t, 200, "Order #", "PostCo TRK9", "Ann Lee", "Not broken")
 	newBrowser(t, e, newCartStore(t, e, "Bravo").host).get(link).expect(t, 404)
+}
+
+// TestOrderLinkOfExpiredOrder: an order left unpaid past its time is
+// cancelled, and the mail that says so links the order's page, which still
+// opens (the link does not expire) and shows it cancelled, with no request
+// to make.
+func TestOrderLinkOfExpiredOrder(t *testing.T) {
+	e := newEnv(t, shop.Config{})
+	s := newCartStore(t, e, "Acme")
+	b := newBrowser(t, e, s.host)
+	add(b, s.hammer.ID, 0, 1)
+	co := b.get("/checkout/").expect(t, 200)
+	if p := b.do("POST", "/checkout/", checkoutForm(co.Body, app.WalletA)); p.Status != 303 {
+		t.Fatalf("checkout: %d", p.Status)
+	}
+	e.Advance(e.Svc.Opt.PendingTTL + time.Minute)
+	if n, err := e.Svc.Orders.ExpirePending(); n != 1 || err != nil {
+		t.Fatalf("expired %d, %v", n, err)
+	}
+	link := ""
+	for _, m := range e.Outbox(s.id) {
+		if m.Kind == app.MailOrderCancelled {
+			_, rest, _ := strings.Cut(m.Text, "See your order and its status: http://"+s.host)
+			link, _, _ = strings.Cut(rest, "\n")
+		}
+	}
+	if !strings.HasPrefix(link, "/orders/") {
+		t.Fatalf("no order link in the cancellation mail: %q", link)
+	}
+	newBrowser(t, e, s.host).get(link).expect(t, 200, "Order #", "Cancelled", "Acme Hammer").lacks(t, "Request cancellation", "Request a refund", "Ask for a refund")
 }
