@@ -12,6 +12,14 @@ import (
 // body (the Getter's client enforces it).
 const FetchTimeout = 10 * time.Second
 
+// MaxFetches bounds the pictures being downloaded at once by the whole
+// process (each holds up to MaxBytes before its decode takes its share of
+// the Budget): at most 80 MB of downloads, whatever the number of requests.
+const MaxFetches = 8
+
+// fetchSlots holds the downloads in flight.
+var fetchSlots = make(chan struct{}, MaxFetches)
+
 // Getter fetches a URL's body, at most max bytes (app/webhook's Sender.Get:
 // the webhooks' address rules, timeouts and no proxy).
 type Getter func(ctx context.Context, url string, max int64) ([]byte, error)
@@ -34,7 +42,13 @@ type Fetcher struct {
 // what went wrong (unreachable, refused address, not 200, too large, not an
 // image); rate_limited when the Budget stays full.
 func (f Fetcher) FetchImage(ctx context.Context, field, url string) (*app.Media, error) {
+	select {
+	case fetchSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, &app.Error{Code: app.ERateLimited, Message: "the server is fetching other pictures: retry in a minute", RetryAfter: 60}
+	}
 	data, err := f.Get(ctx, url, MaxBytes)
+	<-fetchSlots
 	if err != nil {
 		if errors.Is(err, ErrTooLarge) || (f.TooLarge != nil && errors.Is(err, f.TooLarge)) {
 			return nil, app.Invalid(field, url+": the picture is larger than 10 MB")
