@@ -28,6 +28,7 @@ func pictureServer(t *testing.T) *httptest.Server {
 		w.Write(jpg)
 		w.Write(make([]byte, imaging.MaxBytes))
 	})
+	mux.HandleFunc("/deep.png", func(w http.ResponseWriter, r *http.Request) { w.Write(pngHeader(7000, 7000, 16, 6)) })
 	mux.HandleFunc("/moved.jpg", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a.jpg", http.StatusFound) })
 	mux.HandleFunc("/slow.jpg", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	srv := httptest.NewServer(mux)
@@ -40,7 +41,7 @@ func pictureServer(t *testing.T) *httptest.Server {
 // upload, with its renditions; the product keeps the stored picture's URL.
 // Each failure is a 400 naming the image and saying why, and nothing is
 // written: an address the webhooks' rules refuse, 404, not an image, over
-// 10 MB, no answer in time.
+// 10 MB, too many pixels for the memory budget, no answer in time.
 func TestProductImageByURL(t *testing.T) {
 	e := testenv.New(t)
 	e.FetchImages(time.Second, true) // the test server is on 127.0.0.1
@@ -72,6 +73,7 @@ func TestProductImageByURL(t *testing.T) {
 		{"NotFound", srv.URL + "/none.jpg", "404 Not Found"},
 		{"NotAnImage", srv.URL + "/page.jpg", "must be a JPEG, PNG, WebP or GIF image"},
 		{"TooLarge", srv.URL + "/huge.jpg", "larger than 10 MB"},
+		{"TooMuchMemory", srv.URL + "/deep.png", "is 7000x7000 pixels of 8 bytes each"},
 		{"Slow", srv.URL + "/slow.jpg", "did not answer in time"},
 		{"Unreachable", "http://127.0.0.1:1/x.jpg", "could not be reached"},
 	} {

@@ -39,8 +39,9 @@ type Fetcher struct {
 
 // FetchImage fetches the picture at url into an upload's renditions. field
 // names the URL in errors: validation_failed with field's message saying
-// what went wrong (unreachable, refused address, not 200, too large, not an
-// image); rate_limited when the Budget stays full.
+// what went wrong (unreachable, refused address, not 200, too large in
+// bytes or pixels, not an image); rate_limited when the Budget or the
+// download slots stay full.
 func (f Fetcher) FetchImage(ctx context.Context, field, url string) (*app.Media, error) {
 	select {
 	case fetchSlots <- struct{}{}:
@@ -58,8 +59,12 @@ func (f Fetcher) FetchImage(ctx context.Context, field, url string) (*app.Media,
 	res, err := Process(field, data)
 	if err != nil {
 		var ae *app.Error
-		if errors.As(err, &ae) && ae.Code == app.EValidation {
-			return nil, app.Invalid(field, url+": "+ae.Fields[field])
+		if errors.As(err, &ae) && (ae.Code == app.EValidation || ae.Code == app.EPayloadTooLarge) {
+			msg := ae.Fields[field]
+			if msg == "" {
+				msg = ae.Message
+			}
+			return nil, app.Invalid(field, url+": "+msg) // a picture too big to process is the URL's problem
 		}
 		return nil, err
 	}
