@@ -258,6 +258,12 @@ func TestFetchStoredPictures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	price := app.Money(1200)
+	bundle, err := e.Svc.Content.SaveBundle(sid, 0, app.BundleInput{Name: ptr("Set"), Price: &price, Images: &[]string{pic},
+		Items: &[]app.BundleItem{{ProductID: p.ID, Quantity: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := fmt.Sprintf(`{"store":{"logo":%q},"hero":{"image":%q},"banners":[{"title":"Sale","image":%q}]}`, pic, pic, pic)
 	if _, err := e.Svc.Stores.PatchConfig(sid, []byte(cfg)); err != nil {
 		t.Fatal(err)
@@ -265,7 +271,7 @@ func TestFetchStoredPictures(t *testing.T) {
 
 	e.FetchImages(time.Second, true)
 	n, err := e.Svc.FetchStoredPictures()
-	if err != nil || n != 3+1 { // the product, the category, the post, the config
+	if err != nil || n != 5 { // the product, the category, the post, the bundle, the config
 		t.Fatalf("first run: %d changed, %v", n, err)
 	}
 	prefix := fmt.Sprintf("http://shop.test/media/%d/", sid)
@@ -281,6 +287,9 @@ func TestFetchStoredPictures(t *testing.T) {
 	}
 	if bp, _ := e.Svc.Content.Post(sid, post.ID); !strings.HasPrefix(bp.CoverImage, prefix) {
 		t.Fatalf("post: %q", bp.CoverImage)
+	}
+	if bv, _ := e.Svc.Content.BundleByID(sid, bundle.ID); len(bv.Images) != 1 || !strings.HasPrefix(bv.Images[0], prefix) {
+		t.Fatalf("bundle: %v", bv.Images)
 	}
 	var conf map[string]any
 	e.Do(testenv.Req{Method: "GET", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid), Token: e.OwnerToken}).Expect(t, 200, "").Decode(t, &conf)
