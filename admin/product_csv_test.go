@@ -124,7 +124,8 @@ func TestProductImportRoundTrip(t *testing.T) {
 	sid, _ := e.Store("Shop A")
 	cat := e.Category(sid, "Mugs")
 	mug := e.Product(sid, cat.ID, "@mug", 1250, 7)
-	variants := []app.VariantInput{{Name: "Large", SKU: "L-1", Stock: 3, Attributes: map[string]string{"size": "L"}}}
+	img := "https://cdn.example/mug-large.jpg"
+	variants := []app.VariantInput{{Name: "Large", SKU: "L-1", Stock: 3, Attributes: map[string]string{"size": "L"}, Image: &img}}
 	mug, err := e.Svc.Catalog.SaveProduct(sid, mug.ID, app.ProductInput{Variants: &variants})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestProductImportRoundTrip(t *testing.T) {
 		t.Fatalf("round trip changed the catalog:\nbefore %v\nafter  %v", before, after)
 	}
 	got, _ := e.Svc.Catalog.Product(sid, mug.ID)
-	if got.Name != "@mug" || len(got.Variants) != 1 || got.Variants[0].ID != mug.Variants[0].ID {
+	if got.Name != "@mug" || len(got.Variants) != 1 || got.Variants[0].ID != mug.Variants[0].ID || got.Variants[0].Image != img {
 		t.Fatalf("mug after the round trip: got %+v", got)
 	}
 }

@@ -69,6 +69,22 @@ type Variant struct {
 	Attributes map[string]string `json:"attributes"`
 	// TaxClass overrides the product's ("": the product's).
 	TaxClass string `json:"tax_class,omitempty"`
+	// Image is the variant's own picture, an http(s) URL like the
+	// product's images ("": the product's pictures stand for it).
+	Image string `json:"image,omitempty"`
+}
+
+// MediaURLs are the picture URLs p holds: its images, then its variants'
+// own. The stores count an upload's references from them, so a picture a
+// variant still shows is never deleted with the product's image.
+func (p *Product) MediaURLs() []string {
+	out := slices.Clone(p.Images)
+	for _, v := range p.Variants {
+		if v.Image != "" {
+			out = append(out, v.Image)
+		}
+	}
+	return out
 }
 
 // AvailableStock is what can still be bought: the product's stock, or the sum

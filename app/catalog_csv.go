@@ -25,8 +25,8 @@ import (
 //   - category: a category's slug or name (empty: none).
 //   - images: image URLs separated by spaces.
 //   - variants: the variants as the admin API's JSON array ({id, name, sku,
-//     price, stock, attributes}); empty: none. A variant with the id of one
-//     of the product's variants keeps it.
+//     price, stock, attributes, tax_class, image}); empty: none. A variant
+//     with the id of one of the product's variants keeps it.
 var ProductCSVColumns = []string{"id", "slug", "name", "description", "price", "compare_at_price", "stock",
 	"low_stock_threshold", "status", "category", "images", "variants"}
 

@@ -373,6 +373,9 @@ type VariantInput struct {
 	Attributes map[string]string `json:"attributes"`
 	// TaxClass: nil keeps the class of the variant of ID (none for a new one).
 	TaxClass *string `json:"tax_class"`
+	// Image: nil keeps the picture of the variant of ID (none for a new
+	// one); "" removes it; else an http(s) URL.
+	Image *string `json:"image"`
 }
 
 // Product limits.
@@ -393,10 +396,8 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 // uploads) to the product's images, in the same transaction: a product
 // whose photos are refused is not made either.
 func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
-	if in.Images != nil && len(*in.Images) <= MaxProductImages {
-		if err := pictures(cs.LocalImages).list(storeID, "images", &in.Images); err != nil {
-			return nil, err
-		}
+	if err := cs.localProductPictures(storeID, &in); err != nil {
+		return nil, err
 	}
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
@@ -548,17 +549,27 @@ func setVariants(p *Product, vs []VariantInput, v *Validation) {
 		}
 		for _, o := range old {
 			if vi.ID != 0 && o.ID == vi.ID {
-				nv.ID, nv.TaxClass = o.ID, o.TaxClass
+				nv.ID, nv.TaxClass, nv.Image = o.ID, o.TaxClass, o.Image
 			}
 		}
-		if vi.TaxClass != nil {
-			nv.TaxClass = strings.TrimSpace(*vi.TaxClass)
-			checkTaxClass(v, f+".tax_class", nv.TaxClass)
-		}
+		setVariantExtras(&nv, vi, f, v)
 		if vi.ID != 0 && nv.ID == 0 {
 			v.Add(f+".id", "unknown variant of this product")
 		}
 		p.Variants = append(p.Variants, nv)
+	}
+}
+
+// setVariantExtras sets the optional fields vi sends on nv (a tax class,
+// a picture), checking them into v under the variant's field f.
+func setVariantExtras(nv *Variant, vi VariantInput, f string, v *Validation) {
+	if vi.TaxClass != nil {
+		nv.TaxClass = strings.TrimSpace(*vi.TaxClass)
+		checkTaxClass(v, f+".tax_class", nv.TaxClass)
+	}
+	if vi.Image != nil {
+		nv.Image = strings.TrimSpace(*vi.Image)
+		v.Check(nv.Image == "" || ValidHTTPURL(nv.Image), f+".image", "must be an http(s) URL")
 	}
 }
 

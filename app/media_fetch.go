@@ -270,3 +270,43 @@ func (p pictures) config(storeID uint64, patch []byte) ([]byte, error) {
 	}
 	return json.Marshal(m)
 }
+
+// localProductPictures fetches the pictures given by URL of a product's
+// input: its images and its variants' own (variants[i].image), each
+// distinct URL once. Lists over their limits are left to the validation.
+func (cs *CatalogService) localProductPictures(storeID uint64, in *ProductInput) error {
+	if in.Images != nil && len(*in.Images) <= MaxProductImages {
+		if err := pictures(cs.LocalImages).list(storeID, "images", &in.Images); err != nil {
+			return err
+		}
+	}
+	if in.Variants == nil || len(*in.Variants) > MaxVariants {
+		return nil
+	}
+	vs := slices.Clone(*in.Variants)
+	var urls []string
+	for _, vi := range vs {
+		if vi.Image != nil {
+			urls = append(urls, strings.TrimSpace(*vi.Image))
+		}
+	}
+	got := cs.fetchImages(storeID, urls)
+	var v Validation
+	for i, vi := range vs {
+		if vi.Image == nil {
+			continue
+		}
+		f, ok := got[strings.TrimSpace(*vi.Image)]
+		switch {
+		case !ok:
+		case f.err != nil:
+			return f.err
+		case f.msg != "":
+			v.Add("variants["+itoa(i)+"].image", f.msg)
+		default:
+			vs[i].Image = &f.url
+		}
+	}
+	in.Variants = &vs
+	return v.Err()
+}

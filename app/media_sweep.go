@@ -47,8 +47,9 @@ func remoteAny(storeID uint64, urls ...string) bool {
 	return slices.ContainsFunc(urls, func(u string) bool { return remoteImage(storeID, u) })
 }
 
-// sweepProducts fetches the products' remote pictures and replaces each URL
-// fetched where the product still lists it (its alt text follows it).
+// sweepProducts fetches the products' remote pictures (their images and
+// their variants' own) and replaces each URL fetched where the product
+// still has it (an image's alt text follows it).
 func (cs *CatalogService) sweepProducts(storeID uint64) (int, error) {
 	n := 0
 	lp := ListParams{Limit: sweepPage}
@@ -58,10 +59,10 @@ func (cs *CatalogService) sweepProducts(storeID uint64) (int, error) {
 			return n, err
 		}
 		for _, p := range page.Items {
-			if !remoteAny(storeID, p.Images...) {
+			if !remoteAny(storeID, p.MediaURLs()...) {
 				continue
 			}
-			changed, err := cs.replaceImages(p, cs.fetchImages(storeID, p.Images))
+			changed, err := cs.replaceImages(p, cs.fetchImages(storeID, p.MediaURLs()))
 			if err != nil {
 				return n, err
 			}
@@ -97,6 +98,11 @@ func (cs *CatalogService) replaceImages(p *Product, got map[string]fetched) (boo
 			}
 			if !slices.Contains(images, nu) {
 				images = append(images, nu)
+			}
+		}
+		for i, v := range cur.Variants { // a variant's own picture
+			if f := got[v.Image]; f.url != "" {
+				cur.Variants[i].Image, changed = f.url, true
 			}
 		}
 		if !changed {

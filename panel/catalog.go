@@ -157,6 +157,7 @@ type variantRow struct {
 	Price  string // empty: the product's price
 	Stock  string
 	Attrs  string // "size=L; colour=red"
+	Image  string // the variant's own picture, an http(s) URL (empty: none)
 	Delete bool
 	Err    string
 }
@@ -182,7 +183,7 @@ func formOfProduct(pr *app.Product) productForm {
 	}
 	for _, x := range pr.Variants {
 		f.Variants = append(f.Variants, variantRow{ID: x.ID, Name: x.Name, SKU: x.SKU, Price: x.Price.String(),
-			Stock: strconv.FormatInt(x.Stock, 10), Attrs: formatAttrs(x.Attributes)})
+			Stock: strconv.FormatInt(x.Stock, 10), Attrs: formatAttrs(x.Attributes), Image: x.Image})
 	}
 	return f.withBlankRows()
 }
@@ -238,7 +239,7 @@ func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []a
 	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
 	var names []string
 	for i := range n {
-		for _, k := range []string{"name", "sku", "price", "stock", "attrs", "delete", "id"} {
+		for _, k := range []string{"name", "sku", "price", "stock", "attrs", "image", "delete", "id"} {
 			names = append(names, "v"+strconv.Itoa(i)+"_"+k)
 		}
 	}
@@ -246,9 +247,9 @@ func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []a
 	for i := range n {
 		pre := "v" + strconv.Itoa(i) + "_"
 		r := variantRow{Name: fv[pre+"name"], SKU: fv[pre+"sku"], Price: fv[pre+"price"],
-			Stock: fv[pre+"stock"], Attrs: fv[pre+"attrs"], Delete: fv[pre+"delete"] != ""}
+			Stock: fv[pre+"stock"], Attrs: fv[pre+"attrs"], Image: fv[pre+"image"], Delete: fv[pre+"delete"] != ""}
 		r.ID, _ = strconv.ParseUint(fv[pre+"id"], 10, 64)
-		if r.ID == 0 && r.Name == "" && r.SKU == "" && r.Price == "" && r.Stock == "" && r.Attrs == "" {
+		if r.ID == 0 && r.Name == "" && r.SKU == "" && r.Price == "" && r.Stock == "" && r.Attrs == "" && r.Image == "" {
 			continue
 		}
 		rows = append(rows, r)
@@ -257,7 +258,7 @@ func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []a
 		}
 		row := len(rows) - 1
 		f := "variants[" + strconv.Itoa(row) + "]"
-		vi := app.VariantInput{ID: r.ID, Name: r.Name, SKU: r.SKU}
+		vi := app.VariantInput{ID: r.ID, Name: r.Name, SKU: r.SKU, Image: &r.Image}
 		if r.Price != "" {
 			price, err := app.ParseMoney(r.Price)
 			v.Check(err == nil, f+".price", "must be an amount like 12.50, or empty for the product's price")

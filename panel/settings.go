@@ -47,10 +47,15 @@ var identityFields = []struct{ Key, Label, Hint string }{
 }
 
 // themeFields are the theme form's text fields (top-level string keys).
-var themeFields = []struct{ Key, Label string }{
-	{"template", "Template"}, {"business_type", "Business type"}, {"header_layout", "Header layout"},
-	{"footer_layout", "Footer layout"}, {"product_card_layout", "Product card layout"},
-	{"product_grid_layout", "Product grid layout"}, {"product_detail_layout", "Product detail layout"},
+// header_layout and footer_layout are not among them: the shop has one
+// header and one footer, shaped by the navigation, the announcement bar
+// and the footer text (the keys stay in the config for a headless front
+// end; docs/shop.md).
+var themeFields = []struct{ Key, Label, Hint string }{
+	{"template", "Template", ""}, {"business_type", "Business type", ""},
+	{"product_grid_layout", "Product grid layout", "grid (the default) or list: product lists as cards side by side, or one product a row"},
+	{"product_card_layout", "Product card layout", "default or compact: smaller cards, more to a row, no deal end date"},
+	{"product_detail_layout", "Product detail layout", "default (pictures beside the details on a wide screen) or stacked (pictures above them)"},
 }
 
 // shopFields are the shop window form's fields (config key paths): its

@@ -62,10 +62,13 @@ func TestPanelSettings(t *testing.T) {
 	t.Run("Theme", func(t *testing.T) {
 		page := base + "theme/"
 		form := url.Values{"theme_color": {"blue"}, "template": {"modern"}}
-		b.submit(page, page, form).expect(t, 400, "must be a colour")
+		b.submit(page, page, form).expect(t, 400, "must be a colour", "grid (the default) or list")
+		if strings.Contains(b.get(page).Body, `name="header_layout"`) {
+			t.Fatal("the theme form offers header_layout, which the shop does not read")
+		}
 		form.Set("theme_color", "#AA0011")
 		b.submit(page, page, form).redirectsTo(t, page)
-		if cfg := storeConfig(t, e, sid); cfg["theme_color"] != "#aa0011" || cfg["template"] != "modern" || cfg["header_layout"] != "" {
+		if cfg := storeConfig(t, e, sid); cfg["theme_color"] != "#aa0011" || cfg["template"] != "modern" || cfg["product_grid_layout"] != "" || cfg["header_layout"] != "default" { // header_layout: not on the form, kept
 			t.Fatalf("config: %v", cfg)
 		}
 	})

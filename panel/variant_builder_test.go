@@ -38,11 +38,12 @@ func TestPanelVariantBuilder(t *testing.T) {
 		form[pre+"name"], form[pre+"attrs"] = c, "Size="+size+"; Colour="+colour
 		form[pre+"stock"], form[pre+"sku"] = fmt.Sprint(i+1), "TEE-"+size+"-"+colour
 	}
-	form["v5_price"] = "25.00"
+	form["v5_price"], form["v5_image"] = "25.00", "https://img.example.com/tee-blue.jpg"
 	b.postMultipart(newPage, action, form).redirectsTo(t, fmt.Sprintf("/admin/stores/%d/products/", sid))
 	pr := lastProduct(t, e, sid)
 	if len(pr.Variants) != 6 || pr.Variants[5].Price != 2500 || pr.Variants[5].Attributes["Colour"] != "Blue" ||
-		pr.Variants[0].Attributes["Size"] != "S" || pr.Variants[2].Stock != 3 || pr.Variants[1].SKU != "TEE-S-Blue" {
+		pr.Variants[0].Attributes["Size"] != "S" || pr.Variants[2].Stock != 3 || pr.Variants[1].SKU != "TEE-S-Blue" ||
+		pr.Variants[5].Image != "https://img.example.com/tee-blue.jpg" || pr.Variants[4].Image != "" {
 		t.Fatalf("variants %+v", pr.Variants)
 	}
 	page := fmt.Sprintf("/admin/stores/%d/products/%d/", sid, pr.ID)
@@ -55,6 +56,11 @@ func TestPanelVariantBuilder(t *testing.T) {
 		if strings.Contains(p.Body, `value="XL / Red"`) || strings.Count(p.Body, `value="S / Red"`) != 1 {
 			t.Fatal("a saved or typed row was made again")
 		}
+	})
+	t.Run("ErrImage", func(t *testing.T) { // the picture's error lands on its row; the page shows it with the typed URL
+		v := url.Values{"name": {"Tee"}, "price": {"20.00"}, "variant_rows": {"1"},
+			"v0_id": {fmt.Sprint(pr.Variants[0].ID)}, "v0_name": {"S / Red"}, "v0_image": {"javascript:alert(1)"}}
+		b.submit(page, page, v).expect(t, 400, "image must be an http(s) URL", `name="v0_image" value="javascript:alert(1)"`)
 	})
 	t.Run("ErrTooMany", func(t *testing.T) {
 		v := url.Values{"name": {"Tee"}, "price": {"20.00"}, "options": {"A: 1,2,3,4,5\nB: 1,2,3,4,5\nC: 1,2,3,4,5"},

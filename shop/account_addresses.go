@@ -13,7 +13,7 @@ import (
 func (s *Shop) registerAddressRoutes(a *fiber.App) {
 	a.Get("/account/addresses", s.page(signedIn(s.addressesPage)))
 	a.Get("/account/addresses/new", s.page(signedIn(s.addressNewPage)))
-	a.Post("/account/addresses/new", s.page(signedIn(s.addressCreate)))
+	a.Post("/account/addresses/new", s.form(signedIn(s.addressCreate), signedIn(s.accountAgain(addressFields, s.addressAgain))))
 	a.Get("/account/addresses/:address_id", s.page(signedIn(s.addressEditPage)))
 	a.Post("/account/addresses/:address_id", s.page(signedIn(s.addressUpdate)))
 	a.Post("/account/addresses/:address_id/delete", s.page(signedIn(s.addressDelete)))

@@ -15,12 +15,12 @@ import (
 // registerCartRoutes adds the cart and checkout pages.
 func (s *Shop) registerCartRoutes(a *fiber.App) {
 	a.Get("/cart", s.page(s.cartPage))
-	a.Post("/cart/add", s.page(s.cartAdd))
-	a.Post("/cart/update", s.page(s.cartUpdate))
-	a.Post("/cart/remove", s.page(s.cartRemove))
-	a.Post("/cart/coupon", s.page(s.cartCoupon))
+	a.Post("/cart/add", s.form(s.cartAdd, s.cartAgain))
+	a.Post("/cart/update", s.form(s.cartUpdate, s.cartAgain))
+	a.Post("/cart/remove", s.form(s.cartRemove, s.cartAgain))
+	a.Post("/cart/coupon", s.form(s.cartCoupon, s.cartAgain))
 	a.Get("/checkout", s.page(s.checkoutPage))
-	a.Post("/checkout", s.page(s.checkoutPlace))
+	a.Post("/checkout", s.form(s.checkoutPlace, s.checkoutAgain))
 	a.Get("/checkout/return", s.page(s.checkoutReturn))
 }
 
@@ -158,7 +158,24 @@ type cartData struct {
 	// NoPayment: the store accepts no payment method. Either stops checkout.
 	Short     []string
 	NoPayment bool
+	// Typed is an update form shown again (form_again.go): its quantity
+	// stands in its line as typed. Readd is the product page's add form
+	// shown again.
+	Typed *cartForm
+	Readd *readd
 }
+
+// QtyOf is the quantity the line of a product and variant shows: qty, or
+// the one typed in a form shown again.
+func (d cartData) QtyOf(productID, variantID uint64, qty int64) int64 {
+	if t := d.Typed; t != nil && t.ProductID == productID && t.VariantID == variantID {
+		return t.Quantity
+	}
+	return qty
+}
+
+// Keep is the query the cart's forms carry (keptQuery).
+func (d cartData) Keep() string { return keptQuery(d.Delivery) }
 
 // CanCheckout reports whether the cart may go on to checkout.
 func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
@@ -206,6 +223,14 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	if d.CouponError == "" {
 		d.CouponError = couponErr
 	}
+	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
+		d.Notice = ""
+	}
+	var n int64
+	for _, l := range d.Quote.Items {
+		n += l.Quantity
+	}
+	s.setCount(c, n)
 	return s.render(c, rq, status, "cart", pageMeta{Title: msg("cart.title"), Description: msg("cart.desc"), NoIndex: true}, d)
 }
 
@@ -353,13 +378,16 @@ func (s *Shop) cartAdd(c *fiber.Ctx, rq *request) error {
 	if err == nil && f.Quantity < 1 {
 		err = app.Invalid("quantity", "must be between 1 and 1000")
 	}
+	if err == nil && f.VariantID == 0 { // the picker's options, posted without JavaScript (variants.go)
+		f.VariantID, err = s.chosenVariant(rq, f.ProductID, c.Body())
+	}
 	if err == nil {
 		err = s.cartOf(c, rq).add(f.ProductID, f.VariantID, f.Quantity)
 	}
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return redirect(c, "/cart/?m=added")
+	return s.cartDone(c, rq, "added")
 }
 
 // cartUpdate serves POST /cart/update (product_id, variant_id, quantity;
@@ -376,7 +404,7 @@ func (s *Shop) cartUpdate(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return redirect(c, "/cart/?m=updated")
+	return s.cartDone(c, rq, "updated")
 }
 
 // cartRemove serves POST /cart/remove (product_id, variant_id).
@@ -388,7 +416,7 @@ func (s *Shop) cartRemove(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return redirect(c, "/cart/?m=removed")
+	return s.cartDone(c, rq, "removed")
 }
 
 // couponFields are the cart's coupon form (a long code is clipped: its
@@ -408,7 +436,7 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 		if err := s.writeCart(c, rq, cc); err != nil {
 			return s.cartFail(c, rq, err)
 		}
-		return redirect(c, "/cart/?m=nocoupon")
+		return cartRedirect(c, "nocoupon")
 	}
 	typed := fv["coupon"]
 	code := app.NormalizeCouponCode(typed)
@@ -434,7 +462,7 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 	if err := s.writeCart(c, rq, cc); err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return redirect(c, "/cart/?m=coupon")
+	return cartRedirect(c, "coupon")
 }
 
 // cartMessages are the strings of the cart and checkout pages.
@@ -452,8 +480,8 @@ var cartMessages = map[string]string{
 	"cart.update":           "Update",
 	"cart.remove":           "Remove",
 	"cart.remove.of":        "Remove %s",
-	"cart.less.of":          "Decrease the quantity of %s",
-	"cart.more.of":          "Increase the quantity of %s",
+	"cart.less.of":          "Decrease quantity of %s",
+	"cart.more.of":          "Increase quantity of %s",
 	"cart.stock.low":        "Only %d left",
 	"cart.stock.out":        "Out of stock",
 	"cart.dropped":          "Some items are no longer available and were left out.",
@@ -462,6 +490,8 @@ var cartMessages = map[string]string{
 	"cart.nopay":            "This shop cannot take payments yet, so orders cannot be placed. Please come back later.",
 	"cart.nopay.owner":      "Shop owner: set up a payment method in the admin panel (Settings › Payment methods, and Payments on the store's overview).",
 	"cart.added":            "Added to your cart.",
+	"cart.readd":            "Add %d × %s to your cart",
+	"cart.live.total":       "Total: %s",
 	"cart.updated":          "Your cart was updated.",
 	"cart.removed":          "The item was removed.",
 	"cart.full":             "Your cart is full: remove something first.",

@@ -121,9 +121,12 @@ func (s *Shop) readCart(c *fiber.Ctx, rq *request) guestCart {
 	return cc
 }
 
-// writeCart sets the cart cookie (deletes it when cc is empty). It lasts 30
-// days. Errors: validation_failed when the cart no longer fits.
+// writeCart sets the cart cookie (deletes it when cc is empty), and a
+// guest's count cookie (cart_live.go). It lasts 30 days. Errors: validation_failed when the cart no longer fits.
 func (s *Shop) writeCart(c *fiber.Ctx, rq *request, cc guestCart) error {
+	if rq.Customer == nil {
+		s.setCount(c, units(cc.Items))
+	}
 	if len(cc.Items) == 0 && cc.Coupon == "" && cc.Order == 0 {
 		s.setCookie(c, cookieCart, "", -1)
 		return nil

@@ -53,6 +53,10 @@ var catalogMessages = map[string]string{
 	"product.images":        "Images",
 	"product.image":         "Image %d of %s",
 	"product.variant":       "Option",
+	"product.image.full":    "(open at full size)",
+	"product.image.show":    "Show picture %d",
+	"product.thumbs":        "Choose a picture",
+	"product.close":         "Close",
 	"product.quantity":      "Quantity",
 	"product.add":           "Add to cart",
 	"product.stock.low":     "Only %d left",
@@ -89,7 +93,7 @@ func (s *Shop) registerCatalogRoutes(a *fiber.App) {
 	a.Get("/categories/:id/", s.page(s.categoryRedirect))
 	a.Get("/categories/:id/:slug/", s.cachedPage(s.category))
 	a.Get("/products/:slug/", s.cachedPage(s.product))
-	a.Post("/products/:slug/reviews", s.page(s.submitReview))
+	a.Post("/products/:slug/reviews", s.form(s.submitReview, s.reviewAgain))
 }
 
 // productCard is a product as a grid shows it.
@@ -507,3 +511,13 @@ func reviewsScope(slug string) string { return "reviews:" + slug }
 
 // httpStatus is the status of an app error code.
 func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }
+
+// thumbURL is the path of the smallest rendition of a stored picture
+// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
+func thumbURL(u string) string {
+	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
+	if !ok {
+		return ""
+	}
+	return app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
+}

@@ -213,7 +213,8 @@ func TestProductPage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		pg := br.get(path).expect(t, 200, "Review 11 &lt;i&gt;", "4.5 out of 5 from 12 reviews", "More reviews").lacks(t, "Review 01")
+		pg := br.get(path).expect(t, 200, "Review 11 &lt;i&gt;", "4.5 out of 5 from 12 reviews", "More reviews",
+			`<p class="stars"><span role="img" aria-label="Rated 5 out of 5">★★★★★</span></p>`).lacks(t, "Review 01")
 		ar, _ := ldOfType(jsonLD(t, pg.Body), "Product")["aggregateRating"].(map[string]any)
 		if ar["reviewCount"] != float64(12) || ar["ratingValue"] != 4.5 {
 			t.Fatalf("aggregateRating %v", ar)

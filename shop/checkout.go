@@ -97,6 +97,9 @@ func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request) error {
 			return err
 		}
 	}
+	if err := s.typedBefore(c, rq, &f); err != nil { // after a failed payment
+		return err
+	}
 	return s.showCheckout(c, rq, fiber.StatusOK, items, checkoutData{Form: f})
 }
 
@@ -303,6 +306,9 @@ func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
 	if cc.Order == res.OrderID && (len(cc.Items) > 0 || cc.Coupon != "") {
 		cc.Items, cc.Coupon = nil, ""
 		_ = s.writeCart(c, rq, cc) // an emptier cart always fits
+	}
+	if rq.Customer != nil {
+		s.syncCount(c, rq) // the payment took the API cart's lines
 	}
 	d.OrderLink = s.orderLink(rq.Store.ID, d.Order)
 	return s.render(c, rq, fiber.StatusOK, "order_confirmation", pageMeta{Title: msg("return.paid.title"), NoIndex: true}, d)

@@ -48,7 +48,7 @@ func (s *Shop) registerContentRoutes(a *fiber.App) {
 	a.Get("/blog/", s.cachedPage(s.blog))
 	a.Get("/blog/:slug/", s.cachedPage(s.post))
 	a.Get("/contact/", s.cachedPage(s.contactPage))
-	a.Post("/contact/", s.page(s.contactSubmit))
+	a.Post("/contact/", s.form(s.contactSubmit, s.contactAgain))
 	for _, k := range contentPages {
 		a.Get("/"+k+"/", s.cachedPage(s.contentPage(k)))
 	}

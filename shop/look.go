@@ -41,6 +41,11 @@ type look struct {
 	// TaxNote follows a price: "incl. VAT" or "plus tax" as the store's
 	// taxes say ("" without rates; taxNote).
 	TaxNote string
+	// GridClass is the class of a product grid: product_grid_layout
+	// (grid, list) and product_card_layout (default, compact).
+	// DetailLayout is product_detail_layout: "stacked" or "" (default).
+	GridClass    string
+	DetailLayout string
 }
 
 type hero struct{ Title, Subtitle, Image, CTALabel, CTAURL string }
@@ -92,6 +97,9 @@ type lookConfig struct {
 	Banners    []json.RawMessage   `json:"banners"`
 	Navigation []map[string]string `json:"navigation"`
 	Announce   []map[string]string `json:"announcement_bar"`
+	GridLayout string              `json:"product_grid_layout"`
+	CardLayout string              `json:"product_card_layout"`
+	DetailLay  string              `json:"product_detail_layout"`
 }
 
 // lookOf reads st's look from its config.
@@ -128,6 +136,7 @@ func lookOf(st *app.Store) look {
 			l.Announce = append(l.Announce, t)
 		}
 	}
+	l.GridClass, l.DetailLayout = layouts(cfg)
 	l.Featured = commaList(cfg.Home["featured"], 12)
 	l.Sections = homeSections
 	if secs := commaList(cfg.Home["sections"], len(homeSections)); len(secs) > 0 {
@@ -147,6 +156,22 @@ func lookOf(st *app.Store) look {
 		}
 	}
 	return l
+}
+
+// layouts reads the layout settings the shop honours (docs/shop.md); an
+// unknown value reads as the default.
+func layouts(cfg lookConfig) (gridClass, detail string) {
+	gridClass = "grid"
+	if strings.EqualFold(strings.TrimSpace(cfg.GridLayout), "list") {
+		gridClass += " grid-list"
+	}
+	if strings.EqualFold(strings.TrimSpace(cfg.CardLayout), "compact") {
+		gridClass += " cards-compact"
+	}
+	if strings.EqualFold(strings.TrimSpace(cfg.DetailLay), "stacked") {
+		detail = "stacked"
+	}
+	return gridClass, detail
 }
 
 // banners reads the banners array: objects with image, title and url

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,32 +24,28 @@ type productData struct {
 	Category   *app.Category
 	Paragraphs []string
 	Gallery    []galleryImage
-	Variants   []variantOption
-	Stock      int64
-	Price      app.Price // the product's (app.PriceAt): what the cart charges is Price.Unit()
-	Was        app.Money // struck through: the regular price during a deal, else a compare-at price above the price (0: none)
-	Summary    app.SummaryView
-	Reviews    []app.ReviewView
-	NextReview string // the next page of reviews ("" : none)
-	FirstPage  string // the first page of reviews when on a later one
-	Crumbs     []crumb
-	Review     reviewForm
-	Sent       bool // a review was just sent
+	// Groups are the variant picker's option groups; VariantData what
+	// shop.js knows of each variant (variants.go).
+	Groups      []optionGroup
+	VariantData []variantView
+	Stock       int64
+	Price       app.Price // the product's (app.PriceAt): what the cart charges is Price.Unit()
+	Was         app.Money // struck through: the regular price during a deal, else a compare-at price above the price (0: none)
+	Summary     app.SummaryView
+	Reviews     []app.ReviewView
+	NextReview  string // the next page of reviews ("" : none)
+	FirstPage   string // the first page of reviews when on a later one
+	Crumbs      []crumb
+	Review      reviewForm
+	Sent        bool // a review was just sent
 }
 
-// galleryImage is one image of the gallery.
+// galleryImage is one image of the gallery: Src the largest rendition
+// (the full-size view links to it), Thumb the smallest.
 type galleryImage struct {
-	Src, SrcSet, Alt string
-	Eager            bool
-}
-
-// variantOption is one choice of the variant select.
-type variantOption struct {
-	ID       uint64
-	Label    string
-	Price    app.Money // what one unit of the variant costs now (app.Price.Unit)
-	InStock  bool
-	Selected bool // the first one in stock
+	Src, SrcSet, Thumb, Alt string
+	N                       int // its place, from 1
+	Eager                   bool
 }
 
 // reviewForm is the review form as typed, with its messages.
@@ -91,12 +88,6 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		return nil, err
 	}
 	d := &productData{P: p, Path: productPath(p.Slug), Stock: p.AvailableStock(), Summary: sum.View(), Price: deals.PriceOf(p, 0)}
-	switch {
-	case d.Price.OnDeal:
-		d.Was = d.Price.Regular
-	case p.CompareAtPrice > p.Price:
-		d.Was = p.CompareAtPrice
-	}
 	if p.CategoryID != 0 {
 		if cat, err := s.svc.Catalog.Category(rq.Store.ID, p.CategoryID); err == nil {
 			d.Category = cat
@@ -110,6 +101,12 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
 	fillProduct(d, deals, rq.Look.Currency)
+	switch {
+	case d.Price.OnDeal:
+		d.Was = d.Price.Regular
+	case p.CompareAtPrice > d.Price.Unit():
+		d.Was = p.CompareAtPrice
+	}
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -127,29 +124,33 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 }
 
 // fillProduct sets what the page shows of d.P: its description's
-// paragraphs, its gallery and its variant choices at their prices now.
+// paragraphs, its gallery and its variant choices at their prices now;
+// the price and stock shown are then the chosen variant's (fillPicker).
 func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
 	p := d.P
 	d.Paragraphs = paragraphs(p.Description)
-	for i, u := range p.Images {
+	images := slices.Clone(p.Images)
+	for _, v := range p.Variants { // a variant's own picture joins the gallery
+		if v.Image != "" && !slices.Contains(images, v.Image) {
+			images = append(images, v.Image)
+		}
+	}
+	for i, u := range images {
 		if u = picture(u); u != "" {
-			alt := p.ImageAlts[p.Images[i]]
+			alt := p.ImageAlts[images[i]]
 			if alt == "" {
-				alt = msgf("product.image", i+1, p.Name)
+				alt = msgf("product.image", len(d.Gallery)+1, p.Name)
 			}
-			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Eager: i == 0, Alt: alt})
+			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Thumb: thumbURL(u), N: len(d.Gallery) + 1, Eager: len(d.Gallery) == 0, Alt: alt})
 		}
 	}
-	for _, v := range p.Variants {
-		price := deals.PriceOf(p, v.ID).Unit()
-		d.Variants = append(d.Variants, variantOption{ID: v.ID, Label: variantLabel(v, price, currency, d.Price.Unit()), Price: price, InStock: v.Stock > 0})
-	}
-	for i := range d.Variants {
-		if d.Variants[i].InStock {
-			d.Variants[i].Selected = true
-			break
-		}
-	}
+	fillPicker(d, deals, currency)
+}
+
+// shotOf is the index of the gallery's image u (-1: none).
+func (d *productData) shotOf(u string) int {
+	u = picture(u)
+	return slices.IndexFunc(d.Gallery, func(g galleryImage) bool { return u != "" && g.Src == u })
 }
 
 // variantLabel is a variant's choice: its name, and its price when it
@@ -209,8 +210,9 @@ func (s *Shop) renderProduct(c *fiber.Ctx, rq *request, status int, d *productDa
 	return s.render(c, rq, status, "product", meta, d)
 }
 
-// productLD is the Product JSON-LD: its Offer, and its AggregateRating when
-// it has approved reviews.
+// productLD is the Product JSON-LD: its brand, its Offer (with shipping and
+// return details: product_ld.go), and its AggregateRating when it has
+// approved reviews.
 func (s *Shop) productLD(base string, rq *request, d *productData) map[string]any {
 	p := d.P
 	avail := "https://schema.org/OutOfStock"
@@ -222,8 +224,15 @@ func (s *Shop) productLD(base string, rq *request, d *productData) map[string]an
 	if d.Price.OnDeal { // the price the cart charges, and until when
 		offer["priceValidUntil"] = d.Price.DealEnds.Format(time.RFC3339)
 	}
+	set := rq.Store.Settings()
+	if ship := shippingLD(set, d.Price.Unit(), rq.Look.Currency); ship != nil {
+		offer["shippingDetails"] = ship
+	}
+	if ret := returnPolicyLD(base, set, rq.Look); ret != nil {
+		offer["hasMerchantReturnPolicy"] = ret
+	}
 	ld := map[string]any{"@context": "https://schema.org", "@type": "Product", "name": p.Name,
-		"url": base + d.Path, "sku": strconv.FormatUint(p.ID, 10), "offers": offer}
+		"url": base + d.Path, "sku": strconv.FormatUint(p.ID, 10), "offers": offer, "brand": brandLD(rq.Look)}
 	if p.Description != "" {
 		ld["description"] = p.Description
 	}

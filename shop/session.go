@@ -156,6 +156,7 @@ func (s *Shop) dropSession(c *fiber.Ctx, rq *request, err error) {
 		return
 	}
 	s.clearSession(c, rq)
+	s.syncCount(c, rq)
 }
 
 // refresh spends a refresh token once for all the requests that come with
@@ -242,6 +243,7 @@ func (s *Shop) signIn(c *fiber.Ctx, rq *request, access, refresh string) error {
 		cc.Items = nil
 		s.writeCart(c, rq, cc)
 	}
+	s.syncCount(c, rq)
 	return nil
 }
 
@@ -255,4 +257,5 @@ func (s *Shop) signOut(c *fiber.Ctx, rq *request) {
 		}
 	}
 	s.clearSession(c, rq)
+	s.syncCount(c, rq)
 }

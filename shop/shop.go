@@ -168,7 +168,14 @@ type pageFunc func(c *fiber.Ctx, rq *request) error
 // page wraps fn: it resolves the store from the Host header, sets the
 // security headers, checks the CSRF token of a POST and renders fn's error
 // as a page.
-func (s *Shop) page(fn pageFunc) fiber.Handler {
+func (s *Shop) page(fn pageFunc) fiber.Handler { return s.form(fn, nil) }
+
+// form is page for a form's POST whose CSRF check can fail for reasons the
+// shopper cannot see (the session expired, the page stayed open for days,
+// the cookies were cleared): then again renders the form once more with
+// what was typed, a fresh token and the note form.expired (status 403).
+// again never acts on the form. Without again it is the error page.
+func (s *Shop) form(fn, again pageFunc) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		pageHeaders.Set(c)
 		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
@@ -178,10 +185,14 @@ func (s *Shop) page(fn pageFunc) fiber.Handler {
 		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
 		s.loadSession(c, rq)
 		rq.CSRF = s.csrfToken(c, rq)
+		do := fn
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
-			return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
+			if again == nil {
+				return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
+			}
+			do = again // shows the form again; never fn
 		}
-		if err := fn(c, rq); err != nil {
+		if err := do(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}
 		return nil

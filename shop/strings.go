@@ -39,6 +39,9 @@ var layoutMessages = map[string]string{
 	"layout.footer":      "Footer",
 	"layout.poweredby":   "Powered by Storefront",
 	"layout.breadcrumbs": "Breadcrumbs",
+	"layout.menu":        "Menu",
+	"layout.tools":       "Account and cart",
+	"layout.announce":    "Announcements",
 
 	// home
 	"home.title":        "Home",
@@ -64,6 +67,7 @@ var layoutMessages = map[string]string{
 	"error.csrf":       "Your session expired. Please go back, reload the page and try again.",
 	"error.back":       "Back to the shop",
 	"form.errors":      "Please correct the highlighted fields.",
+	"form.expired":     "Your session expired; please check and send again.",
 	"product.price":    "Price",
 	"product.was":      "Was",
 	"product.instock":  "In stock",

@@ -146,9 +146,9 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	}
 	var before []string
 	if old != nil {
-		before = old.Images
+		before = old.MediaURLs()
 	}
-	if err := t.retainMedia(p.StoreID, before, p.Images); err != nil {
+	if err := t.retainMedia(p.StoreID, before, p.MediaURLs()); err != nil {
 		return err
 	}
 	if err := putSlug(slugs, p.StoreID, "", p.Slug, p.ID); err != nil {
@@ -342,7 +342,7 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 	if err := t.unindexProduct(p); err != nil {
 		return err
 	}
-	if err := t.retainMedia(storeID, p.Images, nil); err != nil {
+	if err := t.retainMedia(storeID, p.MediaURLs(), nil); err != nil {
 		return err
 	}
 	if err := t.b(bProductDocs).Delete(keyOf(storeID).id(id)); err != nil {

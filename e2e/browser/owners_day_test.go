@@ -148,7 +148,8 @@ func (d *ownersDay) takeOrder(t *testing.T) {
 	g := browser.NewPage(t, d.srv)
 	g.Go("/search/?q=field")
 	g.Submit(`main li.card a`)
-	g.Do("variant", chromedp.SetValue(chromedp.CSS(`select[name=variant_id]`), fmt.Sprint(pr.Variants[3].ID), chromedp.NodeReady))
+	g.SetChecked(`input[name="option.Colour"][value=Blue]`, true) // the picker: one group per option
+	g.SetChecked(`input[name="option.Size"][value=M]`, true)
 	g.Fill(`form.add input[name=quantity]`, "2")
 	g.Submit(`form.add button[type=submit]`)
 	g.Submit(`.summary a.button`)

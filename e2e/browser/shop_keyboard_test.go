@@ -92,12 +92,13 @@ func TestShopKeyboardOnlyBuys(t *testing.T) {
 	if !strings.Contains(p.Text("h1"), "Trail Jacket") {
 		t.Fatalf("product page: %q", p.Text("h1"))
 	}
-	// the variant: arrow down from Small to Medium (the add button is
-	// reached first going forward, so come back to the select with Shift+Tab)
+	// the variant: arrow right from Small to Medium (a group of radio
+	// buttons; the add button is reached first going forward, so come back
+	// to the group with Shift+Tab)
 	k.tabTo(`form.add button[type=submit]`, false)
-	k.tabTo(`select[name=variant_id]`, true)
-	k.key(kb.ArrowDown)
-	if got := browser.Eval[string](p, `document.querySelector("select[name=variant_id]").selectedOptions[0].textContent`); !strings.Contains(got, "Medium") {
+	k.tabTo(`input[name=variant_id]:checked`, true)
+	k.key(kb.ArrowRight)
+	if got := browser.Eval[string](p, `document.querySelector("input[name=variant_id]:checked").parentNode.textContent`); !strings.Contains(got, "Medium") {
 		t.Fatalf("variant after the arrow key: %q", got)
 	}
 	k.tabTo(`form.add button[type=submit]`, false)

@@ -117,7 +117,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	} else if old, err := t.Product(p.StoreID, p.ID); err != nil {
 		return err
 	} else {
-		before = old.Images
+		before = old.MediaURLs()
 	}
 	other, ok, err := t.id64(p.StoreID, "product", `SELECT id FROM products WHERE store_id = $1 AND slug = $2`, i64(p.StoreID), bs(p.Slug))
 	if err != nil {
@@ -126,7 +126,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if ok && other != p.ID {
 		return slugConflict()
 	}
-	if err := t.retainMedia(p.StoreID, before, p.Images); err != nil {
+	if err := t.retainMedia(p.StoreID, before, p.MediaURLs()); err != nil {
 		return err
 	}
 	return t.writeProduct(p)
@@ -255,7 +255,7 @@ func (t *Tx) DeleteProduct(storeID, id uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := t.retainMedia(storeID, p.Images, nil); err != nil {
+	if err := t.retainMedia(storeID, p.MediaURLs(), nil); err != nil {
 		return err
 	}
 	if err := t.exec(storeID, "delete product words", `DELETE FROM product_words WHERE store_id = $1 AND product_id = $2`, i64(storeID), i64(id)); err != nil {

@@ -1,0 +1,172 @@
+package shop
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit/pagekit"
+)
+
+// A form whose CSRF token no longer holds (the session expired, the page
+// stayed open for days, the cookies were cleared) is shown again rather
+// than answered with a bare error page: the same form with what the
+// shopper typed (never a password), a fresh token and the note
+// form.expired, status 403 (Shop.form). Nothing is done with it: the
+// shopper checks it and sends it again.
+
+// expired is the note of a form shown again.
+func expired() string { return msg("form.expired") }
+
+// readd is the product page's add-to-cart form shown again on the cart page.
+type readd struct {
+	ProductID, VariantID uint64
+	Quantity             int64
+	Name                 string
+}
+
+// cartAgain shows a cart form again: the cart as it is with the note; an
+// update's quantity in its line as typed, a coupon as typed, and the
+// product page's add form as a button that adds it.
+func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
+	d := cartData{Error: expired(), Delivery: c.Query("delivery")}
+	switch {
+	case strings.HasPrefix(c.Path(), "/cart/coupon"):
+		fv, _ := pagekit.DecodeForm(c.Body(), maxCartForm, couponFields)
+		d.CouponInput = fv["coupon"]
+	case strings.HasPrefix(c.Path(), "/cart/update"):
+		if f, err := decodeCartForm(c.Body()); err == nil {
+			d.Typed = &f
+		}
+	case strings.HasPrefix(c.Path(), "/cart/add"):
+		f, err := decodeCartForm(c.Body())
+		if err == nil && f.Quantity >= 1 {
+			items := []app.CheckoutItem{{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity}}
+			if q, _, _, err := s.quote(rq, items, "", ""); err == nil && len(q.Items) == 1 {
+				d.Readd = &readd{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity, Name: q.Items[0].Name}
+			}
+		}
+	}
+	return s.showCart(c, rq, fiber.StatusForbidden, d)
+}
+
+// checkoutAgain shows the checkout form again with what was typed.
+func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request) error {
+	items, err := s.cartOf(c, rq).lines()
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return redirect(c, "/cart/")
+	}
+	f, _ := decodeCheckoutForm(c.Body())
+	return s.showCheckout(c, rq, fiber.StatusForbidden, items, checkoutData{Form: f, Error: expired()})
+}
+
+// contactAgain shows the contact form again with what was typed.
+func (s *Shop) contactAgain(c *fiber.Ctx, rq *request) error {
+	f, _ := decodeContactForm(c.Body())
+	f.Alert = expired()
+	return s.renderContact(c, rq, fiber.StatusForbidden, f)
+}
+
+// reviewAgain shows the product page again with the review as typed. A
+// guest (whose session ended) has no review form: the error page says to
+// reload, and the page then offers to sign in.
+func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
+	slug, _ := url.PathUnescape(c.Params("slug"))
+	if rq.Customer == nil {
+		return app.Errorf(app.EForbidden, "%s", msg("error.csrf"))
+	}
+	form, _ := decodeReviewForm(c.Body())
+	d, err := s.loadProduct(c, rq, slug)
+	if err != nil {
+		return err
+	}
+	form.Message = expired()
+	d.Review = form
+	return s.renderProduct(c, rq, fiber.StatusForbidden, d)
+}
+
+// accountAgain shows an account form again: view builds it from the
+// values typed (newForm leaves passwords out).
+func (s *Shop) accountAgain(specs []fieldSpec, view func(c *fiber.Ctx, rq *request, vals map[string]string) accountView) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		vals, _ := decodeAccountForm(c.Body(), specs)
+		v := view(c, rq, vals)
+		v.Forms[0].Error = expired()
+		return s.showForm(c, rq, fiber.StatusForbidden, v)
+	}
+}
+
+// The account forms shown again (accountAgain's views).
+
+func (s *Shop) registerAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	return s.registerView(rq, vals)
+}
+
+func (s *Shop) loginAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
+	return s.loginView(rq, vals, localNext(nv["next"]))
+}
+
+func (s *Shop) forgotAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	return s.forgotView(rq, vals)
+}
+
+func (s *Shop) resetAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	return s.resetView(rq, vals)
+}
+
+func (s *Shop) addressAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	return s.addressView(rq, "/account/addresses/new", vals)
+}
+
+func (s *Shop) ticketAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
+	return s.ticketNewView(rq, vals)
+}
+
+// typedAge is how long the checkout form comes back filled from an order
+// that was not paid.
+const typedAge = 24 * time.Hour
+
+// typedBefore fills f with what this browser typed at its last checkout
+// (the order its cart cookie names) when that order was not paid (the
+// payment failed or was cancelled) and is less than typedAge old, placed
+// by the same shopper (or as a guest, by a guest): the form comes back as
+// the shopper left it. The order is where it is kept: nothing more is
+// stored, and no card data ever reaches the shop.
+func (s *Shop) typedBefore(c *fiber.Ctx, rq *request, f *checkoutForm) error {
+	cc := s.readCart(c, rq)
+	if cc.Order == 0 {
+		return nil
+	}
+	o, err := s.svc.Orders.Order(rq.Store.ID, cc.Order)
+	if app.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var cust uint64
+	if rq.Customer != nil {
+		cust = rq.Customer.ID
+	}
+	if o.CustomerID != cust || o.PaymentStatus == app.PaymentPaid || s.svc.Now().Sub(o.CreatedAt) > typedAge {
+		return nil
+	}
+	f.Email, f.ReceiverName, f.Phone = o.Email, o.ReceiverName, o.Phone
+	if !o.Pickup {
+		f.Address = o.Address
+	}
+	if f.Delivery == "" {
+		f.Delivery = o.DeliveryOption
+	}
+	if o.PaymentMethod != "" {
+		f.PaymentMethod = o.PaymentMethod
+	}
+	return nil
+}
