@@ -69,6 +69,23 @@ func TestProductImageByURL(t *testing.T) {
 		t.Fatalf("images after the update: %v", p.Images)
 	}
 
+	// a variant's own picture is fetched the same way
+	var pv struct {
+		Variants []struct {
+			Image string `json:"image"`
+		} `json:"variants"`
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s%d/", path, p.ID), Token: e.OwnerToken,
+		Body: map[string]any{"variants": []map[string]any{{"name": "Brass", "image": srv.URL + "/b.png"}, {"name": "Steel", "image": p.Images[0]}}}}).Expect(t, 200, "").Decode(t, &pv)
+	if len(pv.Variants) != 2 || pv.Variants[0].Image != p.Images[1] || pv.Variants[1].Image != p.Images[0] {
+		t.Fatalf("variants' pictures %+v, want the stored %v", pv.Variants, p.Images)
+	}
+	r := e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("%s%d/", path, p.ID), Token: e.OwnerToken,
+		Body: map[string]any{"variants": []map[string]any{{"name": "Brass", "image": srv.URL + "/none.jpg"}}}}).Expect(t, 400, "validation_failed")
+	if msg := r.Body.Errors["variants[0].image"]; !strings.Contains(msg, "404") {
+		t.Fatalf("variants[0].image: %s", r.Raw)
+	}
+
 	for _, c := range []struct{ name, url, want string }{
 		{"NotFound", srv.URL + "/none.jpg", "404 Not Found"},
 		{"NotAnImage", srv.URL + "/page.jpg", "must be a JPEG, PNG, WebP or GIF image"},
@@ -139,15 +156,27 @@ func TestProductImportImagesByURL(t *testing.T) {
 		t.Fatalf("images %v: want Lamp's two, and Shade's the same stored picture as Lamp's first", images)
 	}
 
+	// a variant's own picture in the variants column is fetched too
+	vcsv := "name,price,variants\nTee,5.00,\"[{\"\"name\"\":\"\"Blue\"\",\"\"stock\"\":2,\"\"image\"\":\"\"" + b + "\"\"}]\"\n"
+	importCSV(e, e.OwnerToken, sid, vcsv).Expect(t, 200, "")
+	page, _ := e.Svc.Catalog.AdminProducts(sid, app.AdminProductQuery{Q: "Tee"})
+	if tee, _ := e.Svc.Catalog.Product(sid, page.Items[0].ID); len(tee.Variants) != 1 || tee.Variants[0].Image != images[1] || tee.Variants[0].Stock != 2 {
+		t.Fatalf("the variant's picture: %+v, want %s", tee.Variants, images[1])
+	}
+	r := importCSV(e, e.OwnerToken, sid, strings.ReplaceAll(vcsv, "/b.png", "/none.png")).Expect(t, 400, "validation_failed")
+	if msg := r.Body.Errors["row 2: variants"]; !strings.Contains(msg, "404") {
+		t.Fatalf("row 2: variants: %s", r.Raw)
+	}
+
 	bad := "name,price,images\nOK,1.00," + a + "\nGone,1.00,\"" + b + " " + srv.URL + "/none.jpg\"\nPage,1.00," + srv.URL + "/page.jpg\n"
-	r := importCSV(e, e.OwnerToken, sid, bad).Expect(t, 400, "validation_failed")
+	r = importCSV(e, e.OwnerToken, sid, bad).Expect(t, 400, "validation_failed")
 	if msg := r.Body.Errors["row 3: images"]; !strings.Contains(msg, "/none.jpg") || !strings.Contains(msg, "404") {
 		t.Fatalf("row 3: %q (%s)", msg, r.Raw)
 	}
 	if msg := r.Body.Errors["row 4: images"]; !strings.Contains(msg, "must be a JPEG") {
 		t.Fatalf("row 4: %q (%s)", msg, r.Raw)
 	}
-	if len(r.Body.Errors) != 2 || productCount(t, e, sid) != 2 {
+	if len(r.Body.Errors) != 2 || productCount(t, e, sid) != 3 {
 		t.Fatalf("a refused import: errors %v, %d products", r.Body.Errors, productCount(t, e, sid))
 	}
 
@@ -231,7 +260,7 @@ func mustJSON(t *testing.T, v any) []byte {
 
 // TestFetchStoredPictures: pictures stored as other hosts' URLs before they
 // were fetched on save are fetched by the pictures.fetch job: products (the
-// alt text follows its picture), categories, posts, bundles and the
+// alt text follows its picture; a variant's own picture too), categories, posts, bundles and the
 // config's logo, hero and banners then name stored pictures; a picture
 // that cannot be fetched stays as it was, and a second run changes nothing.
 func TestFetchStoredPictures(t *testing.T) {
@@ -240,7 +269,8 @@ func TestFetchStoredPictures(t *testing.T) {
 	sid, _ := e.Store("Pictures")
 	pic, gone := srv.URL+"/a.jpg", srv.URL+"/none.jpg"
 	p := e.Product(sid, 0, "Lamp", 900, 1)
-	if _, err := e.Svc.Catalog.SaveProduct(sid, p.ID, app.ProductInput{Images: &[]string{pic, srv.URL + "/b.png"}}); err != nil {
+	if _, err := e.Svc.Catalog.SaveProduct(sid, p.ID, app.ProductInput{Images: &[]string{pic, srv.URL + "/b.png"},
+		Variants: &[]app.VariantInput{{Name: "Brass", Stock: 1, Image: ptr(srv.URL + "/b.png")}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Svc.Catalog.SetProductImageAlt(sid, p.ID, 0, "A brass lamp"); err != nil {
@@ -276,8 +306,9 @@ func TestFetchStoredPictures(t *testing.T) {
 	}
 	prefix := fmt.Sprintf("http://shop.test/media/%d/", sid)
 	got, _ := e.Svc.Catalog.Product(sid, p.ID)
-	if len(got.Images) != 2 || !strings.HasPrefix(got.Images[0], prefix) || !strings.HasPrefix(got.Images[1], prefix) || got.ImageAlts[got.Images[0]] != "A brass lamp" {
-		t.Fatalf("product: %v %v", got.Images, got.ImageAlts)
+	if len(got.Images) != 2 || !strings.HasPrefix(got.Images[0], prefix) || !strings.HasPrefix(got.Images[1], prefix) || got.ImageAlts[got.Images[0]] != "A brass lamp" ||
+		got.Variants[0].Image != got.Images[1] {
+		t.Fatalf("product: %v %v, variant's picture %q", got.Images, got.ImageAlts, got.Variants[0].Image)
 	}
 	if got, _ := e.Svc.Catalog.Product(sid, dead.ID); len(got.Images) != 1 || got.Images[0] != gone {
 		t.Fatalf("a picture that cannot be fetched: %v", got.Images)

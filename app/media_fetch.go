@@ -135,24 +135,22 @@ func (cs *CatalogService) LocalImages(storeID uint64, field string, urls []strin
 	return out, v.Err()
 }
 
-// localImportImages fetches the pictures of an import's images column
-// (fetchImages: each distinct URL once, at most MaxImportImages new ones)
-// and writes each row's stored URLs into its cell. A picture that cannot be
-// fetched is a row error of its row (the header is row 1).
+// localImportImages fetches the pictures of an import: the URLs of its
+// images column and the variants' own (variants column: "image" of each
+// variant), each distinct URL once, at most MaxImportImages new ones; each
+// row's cells then name the stored pictures. A picture that cannot be
+// fetched is an error of its row and column (the header is row 1).
 func (cs *CatalogService) localImportImages(storeID uint64, head map[string]int, rows [][]string) ([]RowError, error) {
-	col, ok := head["images"]
-	if !ok || cs.Images == nil {
+	if cs.Images == nil {
 		return nil, nil
 	}
 	var all []string
 	seen := map[string]bool{}
 	for _, rec := range rows {
-		if col < len(rec) {
-			for _, u := range strings.Fields(rec[col]) {
-				if !seen[u] && remoteImage(storeID, u) {
-					seen[u] = true
-					all = append(all, u)
-				}
+		for _, u := range importPictures(head, rec) {
+			if !seen[u] && remoteImage(storeID, u) {
+				seen[u] = true
+				all = append(all, u)
 			}
 		}
 	}
@@ -162,29 +160,111 @@ func (cs *CatalogService) localImportImages(storeID uint64, head map[string]int,
 	got := cs.fetchImages(storeID, all)
 	var rerrs []RowError
 	for i, rec := range rows {
-		if col >= len(rec) {
-			continue
-		}
-		var out, msgs []string
-		for _, u := range strings.Fields(rec[col]) {
-			f, ok := got[u]
-			switch {
-			case !ok:
-				out = append(out, u)
-			case f.err != nil:
-				return nil, f.err
-			case f.msg != "":
-				msgs = append(msgs, f.msg)
-			case !slices.Contains(out, f.url):
-				out = append(out, f.url)
+		for _, col := range []string{"images", "variants"} {
+			msgs, err := rewriteImportCell(head, rec, col, got)
+			if err != nil {
+				return nil, err
+			}
+			if len(msgs) > 0 {
+				rerrs = append(rerrs, RowError{Row: i + 2, Column: col, Message: strings.Join(msgs, "; ")})
 			}
 		}
-		if len(msgs) > 0 {
-			rerrs = append(rerrs, RowError{Row: i + 2, Column: "images", Message: strings.Join(msgs, "; ")})
-		}
-		rec[col] = strings.Join(out, " ")
 	}
 	return rerrs, nil
+}
+
+// importPictures are the picture URLs of a row: its images cell's, and the
+// "image" of each variant of its variants cell (when it parses).
+func importPictures(head map[string]int, rec []string) []string {
+	var out []string
+	if i, ok := head["images"]; ok && i < len(rec) {
+		out = strings.Fields(rec[i])
+	}
+	if i, ok := head["variants"]; ok && i < len(rec) {
+		for _, v := range variantCell(rec[i]) {
+			if s, _ := v["image"].(string); s != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	}
+	return out
+}
+
+// variantCell parses a variants cell as JSON objects (nil when it does not
+// parse: the row's validation says so), numbers kept as written.
+func variantCell(s string) []map[string]any {
+	var vs []map[string]any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if strings.TrimSpace(s) == "" || d.Decode(&vs) != nil {
+		return nil
+	}
+	return vs
+}
+
+// rewriteImportCell points the pictures of a row's cell col at their stored
+// copies in got, and returns why the ones that could not be fetched were not.
+func rewriteImportCell(head map[string]int, rec []string, col string, got map[string]fetched) ([]string, error) {
+	i, ok := head[col]
+	if !ok || i >= len(rec) {
+		return nil, nil
+	}
+	var msgs []string
+	local := func(u string) (string, error) {
+		f, ok := got[u]
+		switch {
+		case !ok:
+			return u, nil
+		case f.err != nil:
+			return "", f.err
+		case f.msg != "":
+			msgs = append(msgs, f.msg)
+			return "", nil
+		}
+		return f.url, nil
+	}
+	if col == "images" {
+		var out []string
+		for _, u := range strings.Fields(rec[i]) {
+			nu, err := local(u)
+			if err != nil {
+				return nil, err
+			}
+			if nu != "" && !slices.Contains(out, nu) {
+				out = append(out, nu)
+			}
+		}
+		rec[i] = strings.Join(out, " ")
+		return msgs, nil
+	}
+	return msgs, rewriteVariantCell(rec, i, local)
+}
+
+// rewriteVariantCell replaces each variant's "image" of rec[i] by local's.
+func rewriteVariantCell(rec []string, i int, local func(string) (string, error)) error {
+	vs := variantCell(rec[i])
+	changed := false
+	for _, v := range vs {
+		s, _ := v["image"].(string)
+		if s == "" {
+			continue
+		}
+		nu, err := local(strings.TrimSpace(s))
+		if err != nil {
+			return err
+		}
+		if nu != "" && nu != s {
+			v["image"], changed = nu, true
+		}
+	}
+	if changed {
+		b, err := json.Marshal(vs)
+		if err != nil {
+			return err
+		}
+		rec[i] = string(b)
+	}
+	return nil
 }
 
 // localImages is the catalog's LocalImages, for the services that keep
