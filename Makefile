@@ -25,6 +25,9 @@ run: build
 # release archive. Each part's output is printed whole when it ends. All but
 # the race pass (which needs cgo) build as the release does, CGO off and
 # -trimpath: on a cold build cache the dependencies compile twice, not four times.
+# The storefront binary the tests run (main's, e2e's, the browser tests, the
+# TypeScript client's) is built once here, $STOREFRONT_TEST_BINARY, not once
+# per part; the release archive (test-dist) still builds its own, stamped.
 test: export CGO_ENABLED = 0
 test: export GOFLAGS = -trimpath
 test:
@@ -34,7 +37,10 @@ test:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@sh .ci/chromium.sh
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
-	scripts/with-postgres.sh $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
+	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
+	  $(GO) build -o "$$bin/storefront" . && \
+	  STOREFRONT_TEST_BINARY="$$bin/storefront" scripts/with-postgres.sh \
+	    $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
 
 # dist: the release archives in dist/: a static binary per platform (TARGETS,
 # e.g. `make dist TARGETS=linux/amd64` for one) with the version stamped,
@@ -87,12 +93,12 @@ test-pg:
 # demo binary (scripts/tscheck.sh), the headless example type-checked, built
 # (scripts/example.sh) and bought through in Chromium against a demo server,
 # then the release archive (test-dist): one after the other, as they all use
-# clients/typescript/dist.
+# clients/typescript/dist (built once: test-dist packs the SDK tscheck.sh built).
 test-client:
 	GO=$(GO) sh scripts/tscheck.sh
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
 	  STOREFRONT_EXAMPLE_DIST=$$d $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
-	@$(MAKE) --no-print-directory test-dist
+	@STOREFRONT_TEST_SDK_BUILT=1 $(MAKE) --no-print-directory test-dist
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -53,14 +53,7 @@ func (h *Handler) listAudit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	scope := staff.AuditScope(f)
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Audit.List(f, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewAudit)
+	return sendList(h, c, staff.AuditScope(f), func(lp app.ListParams) (app.Page[*app.AuditEntry], error) {
+		return h.svc.Audit.List(f, lp)
+	}, viewAudit)
 }

@@ -6,13 +6,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (h *Handler) registerContactRoutes(r fiber.Router) {
 	r.Get("/contact-messages", h.listContactMessages)
-	r.Patch("/contact-messages/:mid", h.patchContactMessage)
-	r.Post("/contact-messages/:mid/reply", h.replyContactMessage)
+	r.Patch("/contact-messages/:mid", withBody(pathID("mid", "contact message"), fiber.StatusOK, h.patchContactMessage, viewContact))
+	r.Post("/contact-messages/:mid/reply", withBody(pathID("mid", "contact message"), fiber.StatusCreated, h.replyContactMessage, viewContact))
 }
 
 // contactView is the staff's view of a contact message.
@@ -38,26 +37,22 @@ func viewContact(m *app.ContactMessage) any {
 	return v
 }
 
+// messageInput is the body of a reply; readInput of a PATCH.
+type (
+	messageInput struct {
+		Message string `json:"message"`
+	}
+	readInput struct {
+		IsRead *bool `json:"is_read"`
+	}
+)
+
 // replyContactMessage serves POST stores/{id}/contact-messages/{mid}/reply/
 // {message}: the answer is mailed to the sender through the outbox (subject
 // "Re: ..." and the original quoted) and the message is marked read, in one
 // transaction; 201 with the message and its replies.
-func (h *Handler) replyContactMessage(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		Message string `json:"message"`
-	}
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	m, err := h.svc.Contact.Reply(storeOf(c).ID, id, adminOf(c).Email, in.Message)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, viewContact(m))
+func (h *Handler) replyContactMessage(c *fiber.Ctx, id uint64, in messageInput) (*app.ContactMessage, error) {
+	return h.svc.Contact.Reply(storeOf(c).ID, id, adminOf(c).Email, in.Message)
 }
 
 // boolQuery reads an optional true/false query parameter.
@@ -97,35 +92,15 @@ func (h *Handler) listContactMessages(c *fiber.Ctx) error {
 	case uf:
 		scope += ":unread_first"
 	}
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Contact.List(storeOf(c).ID, read, uf, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewContact)
+	return sendList(h, c, scope, func(lp app.ListParams) (app.Page[*app.ContactMessage], error) {
+		return h.svc.Contact.List(storeOf(c).ID, read, uf, lp)
+	}, viewContact)
 }
 
 // patchContactMessage serves PATCH stores/{id}/contact-messages/{mid}/ {is_read}.
-func (h *Handler) patchContactMessage(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		IsRead *bool `json:"is_read"`
-	}
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
+func (h *Handler) patchContactMessage(c *fiber.Ctx, id uint64, in readInput) (*app.ContactMessage, error) {
 	if in.IsRead == nil {
-		return app.Invalid("is_read", "is required")
+		return nil, app.Invalid("is_read", "is required")
 	}
-	m, err := h.svc.Contact.SetRead(storeOf(c).ID, id, *in.IsRead)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewContact(m))
+	return h.svc.Contact.SetRead(storeOf(c).ID, id, *in.IsRead)
 }

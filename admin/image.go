@@ -12,15 +12,15 @@ import (
 
 func (h *Handler) registerImageRoutes(r fiber.Router) {
 	r.Post("/products/:pid/images", h.uploadProductImages)
-	r.Put("/products/:pid/images", h.setProductImages)
-	r.Delete("/products/:pid/images/:index", h.deleteProductImage)
+	r.Put("/products/:pid/images", withBody(productID, fiber.StatusOK, h.setProductImages, viewProduct))
+	r.Delete("/products/:pid/images/:index", onOne(productID, h.deleteProductImage, viewProduct))
 }
 
 // uploadProductImages serves POST stores/{id}/products/{pid}/images/
 // (multipart, one or several parts named file): the product with the new
 // images' URLs appended.
 func (h *Handler) uploadProductImages(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "pid", "product")
+	id, err := productID(c)
 	if err != nil {
 		return err
 	}
@@ -38,43 +38,29 @@ func (h *Handler) uploadProductImages(c *fiber.Ctx) error {
 	return httpkit.Created(c, viewProduct(p))
 }
 
+// productID reads the path's product id.
+var productID = pathID("pid", "product")
+
+// imagesInput is the body of a PUT of a product's images.
+type imagesInput struct {
+	Images *[]string `json:"images"`
+}
+
 // setProductImages serves PUT stores/{id}/products/{pid}/images/ {images}:
 // reorder or drop images (each must be one of the product's).
-func (h *Handler) setProductImages(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "pid", "product")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		Images *[]string `json:"images"`
-	}
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
+func (h *Handler) setProductImages(c *fiber.Ctx, id uint64, in imagesInput) (*app.Product, error) {
 	if in.Images == nil {
-		return app.Invalid("images", "is required: the product's image URLs in the new order")
+		return nil, app.Invalid("images", "is required: the product's image URLs in the new order")
 	}
-	p, err := h.svc.Catalog.SetProductImages(storeOf(c).ID, id, *in.Images)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewProduct(p))
+	return h.svc.Catalog.SetProductImages(storeOf(c).ID, id, *in.Images)
 }
 
 // deleteProductImage serves DELETE stores/{id}/products/{pid}/images/{index}/
 // (0-based position in images): the product without it.
-func (h *Handler) deleteProductImage(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "pid", "product")
-	if err != nil {
-		return err
-	}
+func (h *Handler) deleteProductImage(c *fiber.Ctx, id uint64) (*app.Product, error) {
 	idx, err := strconv.Atoi(c.Params("index"))
 	if err != nil || idx < 0 {
-		return app.NotFound("image")
+		return nil, app.NotFound("image")
 	}
-	p, err := h.svc.Catalog.DeleteProductImage(storeOf(c).ID, id, idx)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewProduct(p))
+	return h.svc.Catalog.DeleteProductImage(storeOf(c).ID, id, idx)
 }

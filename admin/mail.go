@@ -8,29 +8,22 @@ import (
 )
 
 func (h *Handler) registerMailRoutes(r fiber.Router) {
-	r.Post("/outbox/:mid/retry", h.retryMail)
+	r.Post("/outbox/:mid/retry", onOne(pathID("mid", "mail"), h.retryMail, viewMail))
 	r.Get("/mail-templates", h.listMailTemplates)
-	r.Get("/mail-templates/:kind", h.getMailTemplate)
-	r.Put("/mail-templates/:kind", h.putMailTemplate)
-	r.Delete("/mail-templates/:kind", h.deleteMailTemplate)
-	r.Get("/mail-templates/:kind/preview", h.previewMailTemplate)
-	r.Post("/mail-templates/:kind/test", h.testMailTemplate)
+	r.Get("/mail-templates/:kind", onOne(mailKind, h.getMailTemplate, asIs[app.MailTemplateView]))
+	r.Put("/mail-templates/:kind", withBody(mailKind, fiber.StatusOK, h.putMailTemplate, asIs[app.MailTemplateView]))
+	r.Delete("/mail-templates/:kind", onOne(mailKind, h.deleteMailTemplate, asIs[app.MailTemplateView]))
+	r.Get("/mail-templates/:kind/preview", onOne(mailKind, h.previewMailTemplate, asIs[mailPreview]))
+	r.Post("/mail-templates/:kind/test", onOne(mailKind, h.testMailTemplate, viewMail))
 }
 
 // retryMail serves POST stores/{id}/outbox/{mid}/retry/: a failed (or
 // queued) mail is queued again, due now; a sent one is 409.
-func (h *Handler) retryMail(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "mid", "mail")
-	if err != nil {
-		return err
-	}
-	m, err := h.svc.RetryMail(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, m.View())
+func (h *Handler) retryMail(c *fiber.Ctx, id uint64) (*app.Mail, error) {
+	return h.svc.RetryMail(storeOf(c).ID, id)
 }
 
+// mailKind reads the path's mail template kind.
 func mailKind(c *fiber.Ctx) (string, error) {
 	k := c.Params("kind")
 	if _, ok := app.DefaultMailTemplates[k]; !ok {
@@ -45,44 +38,28 @@ func (h *Handler) listMailTemplates(c *fiber.Ctx) error {
 }
 
 // getMailTemplate serves GET stores/{id}/mail-templates/{kind}/.
-func (h *Handler) getMailTemplate(c *fiber.Ctx) error {
-	k, err := mailKind(c)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, storeOf(c).MailTemplateView(k))
+func (h *Handler) getMailTemplate(c *fiber.Ctx, k string) (app.MailTemplateView, error) {
+	return storeOf(c).MailTemplateView(k), nil
 }
 
 // putMailTemplate serves PUT stores/{id}/mail-templates/{kind}/ {subject,
 // html, text}: validated by parsing and rendering sample data.
-func (h *Handler) putMailTemplate(c *fiber.Ctx) error {
-	k, err := mailKind(c)
-	if err != nil {
-		return err
-	}
-	var in app.MailTemplate
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
+func (h *Handler) putMailTemplate(c *fiber.Ctx, k string, in app.MailTemplate) (app.MailTemplateView, error) {
 	st, err := h.svc.Stores.SetMailTemplate(storeOf(c).ID, k, &in)
 	if err != nil {
-		return err
+		return app.MailTemplateView{}, err
 	}
-	return httpkit.OK(c, st.MailTemplateView(k))
+	return st.MailTemplateView(k), nil
 }
 
 // deleteMailTemplate serves DELETE stores/{id}/mail-templates/{kind}/: back
 // to the built-in template.
-func (h *Handler) deleteMailTemplate(c *fiber.Ctx) error {
-	k, err := mailKind(c)
-	if err != nil {
-		return err
-	}
+func (h *Handler) deleteMailTemplate(c *fiber.Ctx, k string) (app.MailTemplateView, error) {
 	st, err := h.svc.Stores.SetMailTemplate(storeOf(c).ID, k, nil)
 	if err != nil {
-		return err
+		return app.MailTemplateView{}, err
 	}
-	return httpkit.OK(c, st.MailTemplateView(k))
+	return st.MailTemplateView(k), nil
 }
 
 type mailPreview struct {
@@ -93,28 +70,13 @@ type mailPreview struct {
 
 // previewMailTemplate serves GET stores/{id}/mail-templates/{kind}/preview/:
 // the kind rendered with sample data and the store's branding.
-func (h *Handler) previewMailTemplate(c *fiber.Ctx) error {
-	k, err := mailKind(c)
-	if err != nil {
-		return err
-	}
+func (h *Handler) previewMailTemplate(c *fiber.Ctx, k string) (mailPreview, error) {
 	m, err := h.svc.PreviewMail(storeOf(c), k, nil)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, mailPreview{Subject: m.Subject, HTML: m.HTML, Text: m.Text})
+	return mailPreview{Subject: m.Subject, HTML: m.HTML, Text: m.Text}, err
 }
 
 // testMailTemplate serves POST stores/{id}/mail-templates/{kind}/test/: the
 // sample rendering is queued to the admin who asks.
-func (h *Handler) testMailTemplate(c *fiber.Ctx) error {
-	k, err := mailKind(c)
-	if err != nil {
-		return err
-	}
-	m, err := h.svc.TestMail(storeOf(c), k, adminOf(c).Email)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, m.View())
+func (h *Handler) testMailTemplate(c *fiber.Ctx, k string) (*app.Mail, error) {
+	return h.svc.TestMail(storeOf(c), k, adminOf(c).Email)
 }

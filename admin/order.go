@@ -14,31 +14,27 @@ func (h *Handler) registerOrderRoutes(r fiber.Router) {
 	r.Get("/orders", h.listOrders)
 	r.Get("/orders/export", h.exportOrders)
 	r.Post("/orders/bulk-ship", h.bulkShip)
-	r.Get("/orders/:oid", h.getOrder)
-	r.Patch("/orders/:oid", h.patchOrder)
-	r.Put("/orders/:oid/tracking", h.putTracking)
-	r.Post("/orders/:oid/ship", h.shipOrder)
-	r.Post("/orders/:oid/undo-delivered", h.undoDelivered)
-	r.Post("/orders/:oid/notes", h.addOrderNote)
+	r.Get("/orders/:oid", getOne(orderID, h.svc.Orders.Order, viewAdminOrder)) // guest orders included
+	r.Patch("/orders/:oid", withBody(orderID, fiber.StatusOK, h.moveOrder, viewAdminOrder))
+	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, h.putTracking, viewAdminOrder))
+	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, h.shipOrder, viewAdminOrder))
+	r.Post("/orders/:oid/undo-delivered", onOne(orderID, h.undoDelivered, viewAdminOrder))
+	r.Post("/orders/:oid/notes", withBody(orderID, fiber.StatusCreated, h.addOrderNote, viewAdminOrder))
 	r.Post("/orders/:oid/cancel", h.cancelOrder)
 	r.Post("/orders/:oid/refund", h.refundOrder)
 }
+
+// orderID reads the path's order id.
+var orderID = pathID("oid", "order")
 
 func viewAdminOrder(o *app.Order) any { return o.AdminView() }
 
 // listOrders serves GET stores/{id}/orders/ (?status=, newest first).
 func (h *Handler) listOrders(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "orders:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Orders.Orders(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewAdminOrder)
+	return sendList(h, c, "orders:"+status, func(lp app.ListParams) (app.Page[*app.Order], error) {
+		return h.svc.Orders.Orders(storeOf(c).ID, status, lp)
+	}, viewAdminOrder)
 }
 
 // exportOrders serves GET stores/{id}/orders/export/: the orders matching
@@ -69,108 +65,42 @@ func readOrderIDs(c *fiber.Ctx, q *app.OrderQuery) error {
 	return nil
 }
 
-// getOrder serves GET stores/{id}/orders/{oid}/ (guest orders included).
-func (h *Handler) getOrder(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.Order(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
-}
-
 type orderStatusInput struct {
 	Status string `json:"status"`
 }
 
-// patchOrder serves PATCH stores/{id}/orders/{oid}/ {status}: only the moves
+// moveOrder serves PATCH stores/{id}/orders/{oid}/ {status}: only the moves
 // of decisions.md §5 (CONFIRMED -> DELIVERED -> COMPLETED).
-func (h *Handler) patchOrder(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in orderStatusInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.Move(storeOf(c).ID, id, in.Status, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
+func (h *Handler) moveOrder(c *fiber.Ctx, id uint64, in orderStatusInput) (*app.Order, error) {
+	return h.svc.Orders.Move(storeOf(c).ID, id, in.Status, adminOf(c))
 }
 
 // putTracking serves PUT stores/{id}/orders/{oid}/tracking/ {tracking_number, carrier}.
-func (h *Handler) putTracking(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in app.TrackingInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
+func (h *Handler) putTracking(c *fiber.Ctx, id uint64, in app.TrackingInput) (*app.Order, error) {
+	return h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
 }
 
 // shipOrder serves POST stores/{id}/orders/{oid}/ship/ {carrier,
 // tracking_number, tracking_url?}: the order is shipped, the shopper mailed.
-func (h *Handler) shipOrder(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in app.ShipInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.Ship(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
+func (h *Handler) shipOrder(c *fiber.Ctx, id uint64, in app.ShipInput) (*app.Order, error) {
+	return h.svc.Orders.Ship(storeOf(c).ID, id, in)
 }
 
 // undoDelivered serves POST stores/{id}/orders/{oid}/undo-delivered/: a
 // move to DELIVERED taken back within app.DeliveryUndoWindow.
-func (h *Handler) undoDelivered(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.UndoDelivered(storeOf(c).ID, id, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, o.AdminView())
+func (h *Handler) undoDelivered(c *fiber.Ctx, id uint64) (*app.Order, error) {
+	return h.svc.Orders.UndoDelivered(storeOf(c).ID, id, adminOf(c))
+}
+
+// noteInput is the body of an order note.
+type noteInput struct {
+	Note string `json:"note"`
 }
 
 // addOrderNote serves POST stores/{id}/orders/{oid}/notes/ {note}: an
-// internal note, never shown to the shopper.
-func (h *Handler) addOrderNote(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		Note string `json:"note"`
-	}
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.AddNote(storeOf(c).ID, id, adminOf(c), in.Note)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, o.AdminView())
+// internal note, never shown to the shopper; 201.
+func (h *Handler) addOrderNote(c *fiber.Ctx, id uint64, in noteInput) (*app.Order, error) {
+	return h.svc.Orders.AddNote(storeOf(c).ID, id, adminOf(c), in.Note)
 }
 
 // cancelOrder serves POST stores/{id}/orders/{oid}/cancel/ {reason?, admin_note?}:

@@ -16,14 +16,11 @@ func viewMail(m *app.Mail) any { return m.View() }
 // The read is audited ("outbox.read"); the codes of account mails are
 // masked.
 func (h *Handler) listOutbox(c *fiber.Ctx) error {
-	lp, err := h.listParams(c, "outbox")
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Outbox(storeOf(c).ID, lp)
-	if err != nil {
-		return err
-	}
-	h.staff.RecordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
-	return sendPage(h, c, "outbox", page, viewMail)
+	return sendList(h, c, "outbox", func(lp app.ListParams) (app.Page[*app.Mail], error) {
+		page, err := h.svc.Outbox(storeOf(c).ID, lp)
+		if err == nil {
+			h.staff.RecordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
+		}
+		return page, err
+	}, viewMail)
 }

@@ -61,33 +61,18 @@ func requestKindName(kind string) string { return kind + " request" }
 func (h *Handler) listRequests(kind string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		status := c.Query("status")
-		scope := kind + "-requests?status=" + status
-		lp, err := h.listParams(c, scope)
-		if err != nil {
-			return err
-		}
-		page, err := h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
-		if err != nil {
-			return err
-		}
-		return sendPage(h, c, scope, page, viewRequest)
+		return sendList(h, c, kind+"-requests?status="+status, func(lp app.ListParams) (app.Page[*app.Request], error) {
+			return h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
+		}, viewRequest)
 	}
 }
 
 // getRequest serves GET stores/{id}/cancellation-requests/{rid}/ and
 // refund-requests/{rid}/.
 func (h *Handler) getRequest(kind string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		id, err := httpkit.PathID(c, "rid", requestKindName(kind))
-		if err != nil {
-			return err
-		}
-		r, err := h.svc.Requests.Get(storeOf(c).ID, kind, id)
-		if err != nil {
-			return err
-		}
-		return httpkit.OK(c, viewRequest(r))
-	}
+	return onOne(pathID("rid", requestKindName(kind)), func(c *fiber.Ctx, id uint64) (*app.Request, error) {
+		return h.svc.Requests.Get(storeOf(c).ID, kind, id)
+	}, viewRequest)
 }
 
 // decideRequest serves POST stores/{id}/{kind}-requests/{rid}/approve/ and

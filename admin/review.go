@@ -6,13 +6,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (h *Handler) registerReviewRoutes(r fiber.Router) {
 	r.Get("/reviews", h.listReviews)
-	r.Post("/reviews/:rid/approve", h.approveReview)
-	r.Post("/reviews/:rid/reject", h.rejectReview)
+	r.Post("/reviews/:rid/approve", onOne(pathID("rid", "review"), h.approveReview, viewReview))
+	// rejecting an approved review takes it out of the product's rating
+	r.Post("/reviews/:rid/reject", onOne(pathID("rid", "review"), h.rejectReview, viewReview))
 }
 
 // reviewView is the moderator's view: the public fields plus who, status and when.
@@ -30,41 +30,15 @@ func viewReview(r *app.Review) any {
 // listReviews serves GET stores/{id}/reviews/ (?status=PENDING|APPROVED|REJECTED), newest first.
 func (h *Handler) listReviews(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "reviews:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Reviews.List(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewReview)
+	return sendList(h, c, "reviews:"+status, func(lp app.ListParams) (app.Page[*app.Review], error) {
+		return h.svc.Reviews.List(storeOf(c).ID, status, lp)
+	}, viewReview)
 }
 
-// approveReview serves POST stores/{id}/reviews/{rid}/approve/.
-func (h *Handler) approveReview(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "rid", "review")
-	if err != nil {
-		return err
-	}
-	r, err := h.svc.Reviews.Approve(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewReview(r))
+func (h *Handler) approveReview(c *fiber.Ctx, id uint64) (*app.Review, error) {
+	return h.svc.Reviews.Approve(storeOf(c).ID, id)
 }
 
-// rejectReview serves POST stores/{id}/reviews/{rid}/reject/; rejecting an
-// approved review takes it out of the product's rating.
-func (h *Handler) rejectReview(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "rid", "review")
-	if err != nil {
-		return err
-	}
-	r, err := h.svc.Reviews.Reject(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewReview(r))
+func (h *Handler) rejectReview(c *fiber.Ctx, id uint64) (*app.Review, error) {
+	return h.svc.Reviews.Reject(storeOf(c).ID, id)
 }

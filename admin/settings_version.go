@@ -6,12 +6,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (h *Handler) registerSettingsVersionRoutes(r fiber.Router) {
-	r.Get("/settings/versions", h.listSettingsVersions)
-	r.Post("/settings/versions/:vid/restore", h.restoreSettingsVersion)
+	// GET: the store's settings history, newest first, cursor-paged.
+	r.Get("/settings/versions", listPaged(h, "settings_versions", h.svc.Stores.SettingsVersions, viewSettingsVersion))
+	r.Post("/settings/versions/:vid/restore", onOne(pathID("vid", "settings version"), h.restoreSettingsVersion, viewSettingsVersion))
 }
 
 // settingsVersionView is a settings version on the wire.
@@ -28,31 +28,8 @@ func viewSettingsVersion(v *app.SettingsVersion) any {
 		Changes: v.Changes}
 }
 
-// listSettingsVersions serves GET stores/{id}/settings/versions/: the
-// store's settings history, newest first, cursor-paged.
-func (h *Handler) listSettingsVersions(c *fiber.Ctx) error {
-	const scope = "settings_versions"
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Stores.SettingsVersions(storeOf(c).ID, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewSettingsVersion)
-}
-
 // restoreSettingsVersion serves POST stores/{id}/settings/versions/{vid}/restore/:
 // the version's settings become current; the answer is the new version.
-func (h *Handler) restoreSettingsVersion(c *fiber.Ctx) error {
-	vid, err := httpkit.PathID(c, "vid", "settings version")
-	if err != nil {
-		return err
-	}
-	v, err := h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewSettingsVersion(v))
+func (h *Handler) restoreSettingsVersion(c *fiber.Ctx, vid uint64) (*app.SettingsVersion, error) {
+	return h.svc.Stores.RestoreSettings(storeOf(c).ID, vid, adminOf(c))
 }

@@ -11,17 +11,17 @@ import (
 
 func (h *Handler) registerStoreRoutes(r fiber.Router) {
 	r.Get("/stores", h.listStores)
-	r.Post("/stores", h.createStore)
+	r.Post("/stores", decoded(fiber.StatusCreated, h.createStore, asIs[storeView]))
 }
 
 func (h *Handler) registerStoreScopedRoutes(r fiber.Router) {
 	r.Get("/", h.getStore)
-	r.Patch("/", h.patchStore)
+	r.Patch("/", decoded(fiber.StatusOK, h.patchStore, viewStore))
 	r.Post("/rotate-key", h.rotateKey)
 	r.Get("/config", h.getConfig)
 	r.Patch("/config", h.patchConfig)
 	r.Get("/payments", h.getPayments)
-	r.Patch("/payments", h.patchPayments)
+	r.Patch("/payments", decoded(fiber.StatusOK, h.patchPayments, asIs[app.PaymentSettingsView]))
 }
 
 // getPayments serves GET /api/v1/admin/stores/{id}/payments/: payments_live,
@@ -38,16 +38,8 @@ func (h *Handler) getPayments(c *fiber.Ctx) error {
 // patchPayments serves PATCH /api/v1/admin/stores/{id}/payments/
 // {payments_live?, methods?: {WALLET_A: {secret_key?, webhook_secret?}}}.
 // Secrets are write-only: the answer shows them masked.
-func (h *Handler) patchPayments(c *fiber.Ctx) error {
-	var in app.PaymentSettingsInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	v, err := h.svc.Payments.SetPaymentSettingsBy(storeOf(c).ID, in, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, v)
+func (h *Handler) patchPayments(c *fiber.Ctx, in app.PaymentSettingsInput) (app.PaymentSettingsView, error) {
+	return h.svc.Payments.SetPaymentSettingsBy(storeOf(c).ID, in, adminOf(c))
 }
 
 type storeView struct {
@@ -99,16 +91,12 @@ func (h *Handler) listStores(c *fiber.Ctx) error {
 }
 
 // createStore serves POST /api/v1/admin/stores/ (owner); the API key is shown only here.
-func (h *Handler) createStore(c *fiber.Ctx) error {
-	var in app.NewStore
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
+func (h *Handler) createStore(_ *fiber.Ctx, in app.NewStore) (storeView, error) {
 	st, key, err := h.svc.Stores.Create(in)
 	if err != nil {
-		return err
+		return storeView{}, err
 	}
-	return httpkit.Created(c, viewStoreKey(st, key))
+	return viewStoreKey(st, key), nil
 }
 
 // getStore serves GET /api/v1/admin/stores/{id}/.
@@ -117,16 +105,8 @@ func (h *Handler) getStore(c *fiber.Ctx) error { return httpkit.OK(c, viewStore(
 // patchStore serves PATCH /api/v1/admin/stores/{id}/ {is_active, name,
 // require_staff_totp, allowed_origins, domains, notification_emails,
 // notifications}: one change (app.StoreService.Change), whole or not at all.
-func (h *Handler) patchStore(c *fiber.Ctx) error {
-	var in app.StoreChange
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	st, err := h.svc.Stores.Change(storeOf(c).ID, in, adminOf(c))
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewStore(st))
+func (h *Handler) patchStore(c *fiber.Ctx, in app.StoreChange) (*app.Store, error) {
+	return h.svc.Stores.Change(storeOf(c).ID, in, adminOf(c))
 }
 
 // rotateKey serves POST /api/v1/admin/stores/{id}/rotate-key/.

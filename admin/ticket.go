@@ -9,9 +9,13 @@ import (
 
 func (h *Handler) registerTicketRoutes(r fiber.Router) {
 	r.Get("/tickets", h.listTickets)
-	r.Get("/tickets/:tid", h.getTicket)
-	r.Patch("/tickets/:tid", h.patchTicket)
-	r.Post("/tickets/:tid/messages", h.replyTicket)
+	ts := h.svc.Tickets
+	// GET one, with its messages
+	r.Get("/tickets/:tid", getOne(ticketID, ts.Get, viewTicketFull))
+	// PATCH {status?, priority?}
+	r.Patch("/tickets/:tid", withBody(ticketID, fiber.StatusOK, h.patchTicket, viewTicketFull))
+	// POST {message, images?}: a STAFF message; the shopper is emailed. 201 with the ticket.
+	r.Post("/tickets/:tid/messages", withBody(ticketID, fiber.StatusCreated, h.replyTicket, viewTicketFull))
 }
 
 // ticketView is the staff's view: the shopper's view plus who and which order.
@@ -35,62 +39,15 @@ func ticketID(c *fiber.Ctx) (string, error) {
 // listTickets serves GET stores/{id}/tickets/ (?status=), newest first, without messages.
 func (h *Handler) listTickets(c *fiber.Ctx) error {
 	status := c.Query("status")
-	scope := "tickets:" + status
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Tickets.List(storeOf(c).ID, status, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewTicket)
+	return sendList(h, c, "tickets:"+status, func(lp app.ListParams) (app.Page[*app.Ticket], error) {
+		return h.svc.Tickets.List(storeOf(c).ID, status, lp)
+	}, viewTicket)
 }
 
-// getTicket serves GET stores/{id}/tickets/{tid}/ with messages.
-func (h *Handler) getTicket(c *fiber.Ctx) error {
-	id, err := ticketID(c)
-	if err != nil {
-		return err
-	}
-	t, err := h.svc.Tickets.Get(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewTicketFull(t))
+func (h *Handler) replyTicket(c *fiber.Ctx, id string, in app.TicketReply) (*app.Ticket, error) {
+	return h.svc.Tickets.StaffReply(storeOf(c).ID, id, in)
 }
 
-// replyTicket serves POST stores/{id}/tickets/{tid}/messages/ {message, images?}:
-// a STAFF message; the shopper is emailed. 201 with the ticket.
-func (h *Handler) replyTicket(c *fiber.Ctx) error {
-	id, err := ticketID(c)
-	if err != nil {
-		return err
-	}
-	var in app.TicketReply
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	t, err := h.svc.Tickets.StaffReply(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, viewTicketFull(t))
-}
-
-// patchTicket serves PATCH stores/{id}/tickets/{tid}/ {status?, priority?}.
-func (h *Handler) patchTicket(c *fiber.Ctx) error {
-	id, err := ticketID(c)
-	if err != nil {
-		return err
-	}
-	var in app.TicketPatch
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	t, err := h.svc.Tickets.Patch(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewTicketFull(t))
+func (h *Handler) patchTicket(c *fiber.Ctx, id string, in app.TicketPatch) (*app.Ticket, error) {
+	return h.svc.Tickets.Patch(storeOf(c).ID, id, in)
 }

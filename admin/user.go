@@ -12,8 +12,8 @@ import (
 
 func (h *Handler) registerUserRoutes(r fiber.Router) {
 	r.Get("/users", h.listUsers)
-	r.Post("/users", h.createUser)
-	r.Delete("/users/:uid", h.deleteUser)
+	r.Post("/users", decoded(fiber.StatusCreated, h.createUser, viewAdmin))
+	r.Delete("/users/:uid", deleteOne(pathID("uid", "admin user"), h.deleteUser))
 	r.Get("/me", h.me)
 	r.Post("/auth/totp", h.startTOTP)
 	r.Post("/auth/totp/confirm", h.confirmTOTP)
@@ -152,26 +152,9 @@ func (h *Handler) listUsers(c *fiber.Ctx) error {
 }
 
 // createUser serves POST /api/v1/admin/users/ (owner).
-func (h *Handler) createUser(c *fiber.Ctx) error {
-	var in app.NewAdmin
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	u, err := h.svc.Admins.Create(in)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, u.View())
+func (h *Handler) createUser(_ *fiber.Ctx, in app.NewAdmin) (*app.AdminUser, error) {
+	return h.svc.Admins.Create(in)
 }
 
 // deleteUser serves DELETE /api/v1/admin/users/{uid}/ (owner).
-func (h *Handler) deleteUser(c *fiber.Ctx) error {
-	id, err := httpkit.PathID(c, "uid", "admin user")
-	if err != nil {
-		return err
-	}
-	if err := h.svc.Admins.Delete(id); err != nil {
-		return err
-	}
-	return httpkit.OK(c, nil)
-}
+func (h *Handler) deleteUser(_ *fiber.Ctx, id uint64) error { return h.svc.Admins.Delete(id) }

@@ -10,13 +10,15 @@ import (
 )
 
 func (h *Handler) registerWebhookRoutes(r fiber.Router) {
-	r.Get("/webhooks", h.listWebhooks)
-	r.Post("/webhooks", h.createWebhook)
-	r.Get("/webhooks/:wid", h.getWebhook)
-	r.Patch("/webhooks/:wid", h.patchWebhook)
-	r.Delete("/webhooks/:wid", h.deleteWebhook)
+	ws := h.svc.Webhooks
+	// POST {url, events, description?, enabled?}: data.secret is shown only
+	// in its answer; PATCH {url?, events?, description?, enabled?}.
+	resource[*app.WebhookEndpoint, app.WebhookInput]{path: "/webhooks", param: "wid", noun: "webhook endpoint",
+		list: listAll(ws.List, viewWebhook),
+		get:  ws.Get, save: h.saveWebhook, del: ws.Delete, view: viewWebhook,
+		created: func(w *app.WebhookEndpoint) any { return webhookViewOf(w, true) }}.routes(r)
 	r.Get("/webhooks/:wid/deliveries", h.listDeliveries)
-	r.Post("/webhooks/:wid/deliveries/:did/redeliver", h.redeliver)
+	r.Post("/webhooks/:wid/deliveries/:did/redeliver", onOne(webhookID, h.redeliver, viewDelivery))
 }
 
 // webhookView is an endpoint on the wire; Secret only in the creation answer.
@@ -78,70 +80,12 @@ func viewDelivery(d *app.WebhookDelivery) any {
 
 func webhookID(c *fiber.Ctx) (uint64, error) { return httpkit.PathID(c, "wid", "webhook endpoint") }
 
-// listWebhooks serves GET stores/{id}/webhooks/.
-func (h *Handler) listWebhooks(c *fiber.Ctx) error {
-	list, err := h.svc.Webhooks.List(storeOf(c).ID)
-	if err != nil {
-		return err
+// saveWebhook creates an endpoint (id 0) or changes one.
+func (h *Handler) saveWebhook(storeID, id uint64, in app.WebhookInput) (*app.WebhookEndpoint, error) {
+	if id == 0 {
+		return h.svc.Webhooks.Create(storeID, in)
 	}
-	return httpkit.SendAll(c, list, viewWebhook)
-}
-
-// createWebhook serves POST stores/{id}/webhooks/ {url, events, description?,
-// enabled?}; data.secret is shown only here.
-func (h *Handler) createWebhook(c *fiber.Ctx) error {
-	var in app.WebhookInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	w, err := h.svc.Webhooks.Create(storeOf(c).ID, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.Created(c, webhookViewOf(w, true))
-}
-
-// getWebhook serves GET stores/{id}/webhooks/{wid}/.
-func (h *Handler) getWebhook(c *fiber.Ctx) error {
-	id, err := webhookID(c)
-	if err != nil {
-		return err
-	}
-	w, err := h.svc.Webhooks.Get(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewWebhook(w))
-}
-
-// patchWebhook serves PATCH stores/{id}/webhooks/{wid}/ {url?, events?,
-// description?, enabled?}.
-func (h *Handler) patchWebhook(c *fiber.Ctx) error {
-	id, err := webhookID(c)
-	if err != nil {
-		return err
-	}
-	var in app.WebhookInput
-	if err := httpkit.Decode(c, &in); err != nil {
-		return err
-	}
-	w, err := h.svc.Webhooks.Update(storeOf(c).ID, id, in)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewWebhook(w))
-}
-
-// deleteWebhook serves DELETE stores/{id}/webhooks/{wid}/.
-func (h *Handler) deleteWebhook(c *fiber.Ctx) error {
-	id, err := webhookID(c)
-	if err != nil {
-		return err
-	}
-	if err := h.svc.Webhooks.Delete(storeOf(c).ID, id); err != nil {
-		return err
-	}
-	return httpkit.OK(c, nil)
+	return h.svc.Webhooks.Update(storeID, id, in)
 }
 
 // listDeliveries serves GET stores/{id}/webhooks/{wid}/deliveries/ (newest first).
@@ -150,31 +94,16 @@ func (h *Handler) listDeliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	scope := "deliveries:" + c.Params("wid")
-	lp, err := h.listParams(c, scope)
-	if err != nil {
-		return err
-	}
-	page, err := h.svc.Webhooks.Deliveries(storeOf(c).ID, id, lp)
-	if err != nil {
-		return err
-	}
-	return sendPage(h, c, scope, page, viewDelivery)
+	return sendList(h, c, "deliveries:"+c.Params("wid"), func(lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
+		return h.svc.Webhooks.Deliveries(storeOf(c).ID, id, lp)
+	}, viewDelivery)
 }
 
 // redeliver serves POST stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
-func (h *Handler) redeliver(c *fiber.Ctx) error {
-	id, err := webhookID(c)
-	if err != nil {
-		return err
-	}
+func (h *Handler) redeliver(c *fiber.Ctx, id uint64) (*app.WebhookDelivery, error) {
 	did, err := httpkit.PathID(c, "did", "delivery")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d, err := h.svc.Webhooks.Redeliver(storeOf(c).ID, id, did)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, viewDelivery(d))
+	return h.svc.Webhooks.Redeliver(storeOf(c).ID, id, did)
 }

@@ -67,6 +67,14 @@ func (t catalogTx) DeleteFlashDeal(storeID, id uint64) error {
 	return t.Tx.DeleteFlashDeal(storeID, id)
 }
 
+// PutStore touches the store's catalog: its language is its search index's
+// (the storage re-indexes the store when it changes), and a cached search
+// page would answer in the old one.
+func (t catalogTx) PutStore(s *Store) error {
+	t.touched.add(s.ID)
+	return t.Tx.PutStore(s)
+}
+
 func (t catalogTx) PutCategory(c *Category) error {
 	t.touched.add(c.StoreID)
 	return t.Tx.PutCategory(c)

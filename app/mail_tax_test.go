@@ -20,18 +20,18 @@ func TestMailTaxLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"incl. VAT 20%: 8.33", "Invoice: INV-12"} {
+	for _, want := range []string{"incl. VAT 20%: $8.33", "Invoice: INV-12"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}
 	}
-	for _, want := range []string{"incl. VAT 20%</td><td align=\"right\">8.33", "<b>Invoice:</b> INV-12"} {
+	for _, want := range []string{"incl. VAT 20%</td><td align=\"right\">$8.33", "<b>Invoice:</b> INV-12"} {
 		if !strings.Contains(m.HTML, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
 	d.Order.PricesIncludeTax = false
-	if m, _ = app.RenderMail(st, app.MailOrderConfirmation, "a@example.com", d); !strings.Contains(m.Text, "\nVAT 20%: 8.33") {
+	if m, _ = app.RenderMail(st, app.MailOrderConfirmation, "a@example.com", d); !strings.Contains(m.Text, "\nVAT 20%: $8.33") {
 		t.Errorf("exclusive: text lacks the tax line:\n%s", m.Text)
 	}
 }

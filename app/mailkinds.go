@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"storefront/app/i18n"
 	"strings"
 	texttemplate "text/template"
 )
@@ -91,45 +92,48 @@ type EndpointMail struct{ URL, Reason string }
 
 // DefaultMailTemplates are the built-in templates of every kind.
 var DefaultMailTemplates = map[string]MailTemplate{
+	// The shopper's mails speak the store's language (mail.* texts of
+	// app/i18n: t, tf, tfb (its arguments bold), money); the owner's stay
+	// English, like the panel.
 	MailVerifyCode: {
-		Subject: `Your verification code`,
-		HTML:    `<p>Hello,</p><p>Your email verification code is <b style="font-size:22px;letter-spacing:3px">{{.Code}}</b>.</p><p>It is valid for 15 minutes. If you did not create an account at {{.Store.Name}}, ignore this message.</p>`,
-		Text:    "Hello,\n\nYour email verification code is {{.Code}}.\n\nIt is valid for 15 minutes. If you did not create an account at {{.Store.Name}}, ignore this message.",
+		Subject: `{{t "mail.verify.subject"}}`,
+		HTML:    `{{template "hello" .}}<p>{{t "mail.verify.code"}} <b style="font-size:22px;letter-spacing:3px">{{.Code}}</b>.</p><p>{{tf "mail.verify.valid" .Store.Name}}</p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{t \"mail.verify.code\"}} {{.Code}}.\n\n{{tf \"mail.verify.valid\" .Store.Name}}",
 	},
 	MailPasswordReset: {
-		Subject: `Reset your password`,
-		HTML:    `<p>Hello,</p><p>Your password reset code is <b style="font-size:22px;letter-spacing:3px">{{.Code}}</b>.</p><p>It is valid for 15 minutes. If you did not ask to reset your password, ignore this message: your password stays as it is.</p>`,
-		Text:    "Hello,\n\nYour password reset code is {{.Code}}.\n\nIt is valid for 15 minutes. If you did not ask to reset your password, ignore this message: your password stays as it is.",
+		Subject: `{{t "mail.reset.subject"}}`,
+		HTML:    `{{template "hello" .}}<p>{{t "mail.reset.code"}} <b style="font-size:22px;letter-spacing:3px">{{.Code}}</b>.</p><p>{{t "mail.reset.valid"}}</p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{t \"mail.reset.code\"}} {{.Code}}.\n\n{{t \"mail.reset.valid\"}}",
 	},
 	MailOrderConfirmation: {
-		Subject: `Order #{{.Order.ID}} confirmed`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Thank you for your order. We received your payment and order <b>#{{.Order.ID}}</b> is confirmed.</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Back to {{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nThank you for your order. We received your payment and order #{{.Order.ID}} is confirmed.\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
+		Subject: `{{tf "mail.confirmed.subject" .Order.ID}}`,
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.confirmed.body" (printf "#%d" .Order.ID)}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.back" .Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.confirmed.body\" (printf \"#%d\" .Order.ID)}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderShipped: {
-		Subject: `Your order #{{.Order.ID}} is on its way`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: <b>{{.Order.Fulfillment.TrackingNumber}}</b>.</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">Track your parcel</a></p>{{end}}{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} is on its way with {{.Order.Fulfillment.Carrier}}. Tracking number: {{.Order.Fulfillment.TrackingNumber}}.{{with .Order.Fulfillment.TrackingURL}}\nTrack your parcel: {{.}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
+		Subject: `{{tf "mail.shipped.subject" .Order.ID}}`,
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.shipped.body" (printf "#%d" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">{{t "mail.shipped.track"}}</a></p>{{end}}{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.shipped.body\" (printf \"#%d\" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}{{with .Order.Fulfillment.TrackingURL}}\n{{t \"mail.shipped.track\"}}: {{.}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderDelivered: {
-		Subject: `Order #{{.Order.ID}} was delivered`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was delivered to:</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}</p>{{template "orderlink" .}}<p>We hope you enjoy it. <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">Visit {{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was delivered to:\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}Pickup{{else}}{{.Order.Address}}{{end}}{{template \"orderlink\" .}}\n\nWe hope you enjoy it.\n{{.Store.URL}}",
+		Subject: `{{tf "mail.delivered.subject" .Order.ID}}`,
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.delivered.body" (printf "#%d" .Order.ID)}}</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}{{t "mail.pickup"}}{{else}}{{.Order.Address}}{{end}}</p>{{template "orderlink" .}}<p>{{t "mail.delivered.enjoy"}} <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.visit" .Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.delivered.body\" (printf \"#%d\" .Order.ID)}}\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}{{t \"mail.pickup\"}}{{else}}{{.Order.Address}}{{end}}{{template \"orderlink\" .}}\n\n{{t \"mail.delivered.enjoy\"}}\n{{.Store.URL}}",
 	},
 	MailOrderCancelled: {
-		Subject: `Order #{{.Order.ID}} was cancelled`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>Your order <b>#{{.Order.ID}}</b> was cancelled{{if eq .Cancelled "request"}} as you asked{{else if eq .Cancelled "expired"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus "REFUNDED"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nYour order #{{.Order.ID}} was cancelled{{if eq .Cancelled \"request\"}} as you asked{{else if eq .Cancelled \"expired\"}} because it was not paid in time{{else}} by the store{{end}}.{{if eq .Order.PaymentStatus \"REFUNDED\"}} Your payment of {{.Order.Total}} {{.Order.Currency}} will be refunded.{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
+		Subject: `{{tf "mail.cancelled.subject" .Order.ID}}`,
+		HTML:    `{{template "hello" .}}<p>{{tfb (print "mail.cancelled." (cancelledBy .Cancelled)) (printf "#%d" .Order.ID)}}{{if eq .Order.PaymentStatus "REFUNDED"}} {{tf "mail.cancelled.refund" (money .Order.Total .Order.Currency)}}{{end}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf (print \"mail.cancelled.\" (cancelledBy .Cancelled)) (printf \"#%d\" .Order.ID)}}{{if eq .Order.PaymentStatus \"REFUNDED\"}} {{tf \"mail.cancelled.refund\" (money .Order.Total .Order.Currency)}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailRequestDecided: {
-		Subject: `{{if .Request.ByStore}}Order #{{.Request.OrderID}} was refunded{{else}}Your {{.Request.Kind}} request for order #{{.Request.OrderID}} was {{lower .Request.Status}}{{end}}`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p>{{if .Request.ByStore}}<p>The store refunded <b>{{.Request.Amount}} {{.Order.Currency}}</b> of your order <b>#{{.Request.OrderID}}</b> ({{.Request.Method}}).</p>{{else}}<p>Your {{.Request.Kind}} request for order <b>#{{.Request.OrderID}}</b> was <b>{{lower .Request.Status}}</b>.{{if eq .Request.Status "APPROVED"}}{{if eq .Request.Kind "cancellation"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>Note from the store: {{.}}</p>{{end}}{{template "orderlink" .}}`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\n{{if .Request.ByStore}}The store refunded {{.Request.Amount}} {{.Order.Currency}} of your order #{{.Request.OrderID}} ({{.Request.Method}}).{{else}}Your {{.Request.Kind}} request for order #{{.Request.OrderID}} was {{lower .Request.Status}}.{{if eq .Request.Status \"APPROVED\"}}{{if eq .Request.Kind \"cancellation\"}} The order is cancelled.{{else}} Refund: {{.Request.Amount}} {{.Order.Currency}} ({{.Request.Method}}).{{end}}{{end}}{{end}}{{with .Request.Note}}\n\nNote from the store: {{.}}{{end}}{{template \"orderlink\" .}}",
+		Subject: `{{if .Request.ByStore}}{{tf "mail.req.refunded.subject" .Request.OrderID}}{{else}}{{tf (print "mail.req." .Request.Kind "." .Request.Status ".subject") .Request.OrderID}}{{end}}`,
+		HTML:    `{{template "hello" .}}{{if .Request.ByStore}}<p>{{tfb "mail.req.bystore" (money .Request.Amount .Order.Currency) (printf "#%d" .Request.OrderID) .Request.Method}}</p>{{else}}<p>{{tfb (print "mail.req." .Request.Kind "." .Request.Status) (printf "#%d" .Request.OrderID)}}{{if eq .Request.Status "APPROVED"}} {{if eq .Request.Kind "cancellation"}}{{t "mail.req.cancelled"}}{{else}}{{tf "mail.req.refund" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>{{tf "mail.req.note" .}}</p>{{end}}{{template "orderlink" .}}`,
+		Text:    "{{template \"hello\" .}}\n\n{{if .Request.ByStore}}{{tf \"mail.req.bystore\" (money .Request.Amount .Order.Currency) (printf \"#%d\" .Request.OrderID) .Request.Method}}{{else}}{{tf (print \"mail.req.\" .Request.Kind \".\" .Request.Status) (printf \"#%d\" .Request.OrderID)}}{{if eq .Request.Status \"APPROVED\"}} {{if eq .Request.Kind \"cancellation\"}}{{t \"mail.req.cancelled\"}}{{else}}{{tf \"mail.req.refund\" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}{{end}}{{with .Request.Note}}\n\n{{tf \"mail.req.note\" .}}{{end}}{{template \"orderlink\" .}}",
 	},
 	MailTicketReply: {
-		Subject: `Reply to your ticket {{.Ticket.Number}}`,
-		HTML:    `<p>Hello{{with .Name}} {{.}}{{end}},</p><p>We replied to your support ticket {{.Ticket.Number}} ({{.Ticket.Subject}}):</p><blockquote style="border-left:3px solid {{.Store.Color}};margin:0;padding-left:12px;white-space:pre-wrap">{{.Ticket.Message}}</blockquote>`,
-		Text:    "Hello{{with .Name}} {{.}}{{end}},\n\nWe replied to your support ticket {{.Ticket.Number}} ({{.Ticket.Subject}}):\n\n{{.Ticket.Message}}",
+		Subject: `{{tf "mail.ticket.subject" .Ticket.Number}}`,
+		HTML:    `{{template "hello" .}}<p>{{tf "mail.ticket.body" .Ticket.Number .Ticket.Subject}}</p><blockquote style="border-left:3px solid {{.Store.Color}};margin:0;padding-left:12px;white-space:pre-wrap">{{.Ticket.Message}}</blockquote>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.ticket.body\" .Ticket.Number .Ticket.Subject}}\n\n{{.Ticket.Message}}",
 	},
 	MailOwnerOrderPaid: {
 		Subject: `New paid order #{{.Order.ID}}: {{.Order.Total}} {{.Order.Currency}}`,
@@ -172,31 +176,31 @@ var DefaultMailTemplates = map[string]MailTemplate{
 func MailKinds() []string { return slices.Sorted(maps.Keys(DefaultMailTemplates)) }
 
 // The shared parts: the order table and the layout around every body.
-const mailOrderHTML = `{{define "order"}}<table role="presentation" width="100%" cellspacing="0" cellpadding="6" style="border-collapse:collapse;font-size:14px;margin:12px 0">
-<tr style="background:#f6f7f9"><th align="left">Item</th><th align="right">Qty</th><th align="right">Price</th><th align="right">Total</th></tr>
-{{range .Order.Items}}<tr><td style="border-top:1px solid #e5e7eb">{{.Name}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{.Quantity}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{.UnitPrice}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{.LineTotal}}</td></tr>
-{{end}}<tr><td colspan="3" align="right">Subtotal</td><td align="right">{{.Order.Subtotal}}</td></tr>
-{{if .Order.Discount}}<tr><td colspan="3" align="right">Discount{{with .Order.CouponCode}} ({{.}}){{end}}</td><td align="right">-{{.Order.Discount}}</td></tr>{{end}}
-<tr><td colspan="3" align="right">Delivery</td><td align="right">{{.Order.DeliveryFee}}</td></tr>
-{{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%</td><td align="right">{{.Amount}}</td></tr>
-{{end}}<tr><td colspan="3" align="right"><b>Total</b></td><td align="right"><b>{{.Order.Total}} {{.Order.Currency}}</b></td></tr>
+const mailOrderHTML = `{{define "hello"}}<p>{{if .Name}}{{tf "mail.hello.name" .Name}}{{else}}{{t "mail.hello"}}{{end}}</p>{{end}}{{define "order"}}<table role="presentation" width="100%" cellspacing="0" cellpadding="6" style="border-collapse:collapse;font-size:14px;margin:12px 0">
+<tr style="background:#f6f7f9"><th align="left">{{t "mail.order.item"}}</th><th align="right">{{t "mail.order.qty"}}</th><th align="right">{{t "mail.order.price"}}</th><th align="right">{{t "mail.order.total"}}</th></tr>
+{{range .Order.Items}}<tr><td style="border-top:1px solid #e5e7eb">{{.Name}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{.Quantity}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{money .UnitPrice $.Order.Currency}}</td><td align="right" style="border-top:1px solid #e5e7eb">{{money .LineTotal $.Order.Currency}}</td></tr>
+{{end}}<tr><td colspan="3" align="right">{{t "mail.order.subtotal"}}</td><td align="right">{{money .Order.Subtotal .Order.Currency}}</td></tr>
+{{if .Order.Discount}}<tr><td colspan="3" align="right">{{t "mail.order.discount"}}{{with .Order.CouponCode}} ({{.}}){{end}}</td><td align="right">-{{money .Order.Discount .Order.Currency}}</td></tr>{{end}}
+<tr><td colspan="3" align="right">{{t "mail.order.delivery"}}</td><td align="right">{{money .Order.DeliveryFee .Order.Currency}}</td></tr>
+{{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}{{tf "mail.order.tax.incl" .Name .Rate}}{{else}}{{tf "mail.order.tax" .Name .Rate}}{{end}}</td><td align="right">{{money .Amount $.Order.Currency}}</td></tr>
+{{end}}<tr><td colspan="3" align="right"><b>{{t "mail.order.total"}}</b></td><td align="right"><b>{{money .Order.Total .Order.Currency}}</b></td></tr>
 </table>
-<p style="font-size:14px"><b>Order number:</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>Invoice:</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}
-{{define "orderlink"}}{{with .OrderURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">See your order and its status</a></p>{{end}}{{end}}`
+<p style="font-size:14px"><b>{{t "mail.order.number"}}</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>{{t "mail.order.invoice"}}</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}
+{{define "orderlink"}}{{with .OrderURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">{{t "mail.orderlink"}}</a></p>{{end}}{{end}}`
 
-const mailOrderText = `{{define "order"}}Order number: #{{.Order.ID}}
-{{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{.UnitPrice}} = {{.LineTotal}}
-{{end}}Subtotal: {{.Order.Subtotal}}
-{{if .Order.Discount}}Discount{{with .Order.CouponCode}} ({{.}}){{end}}: -{{.Order.Discount}}
-{{end}}Delivery: {{.Order.DeliveryFee}}
-{{range .Order.TaxLines}}{{if $.Order.PricesIncludeTax}}incl. {{end}}{{.Name}} {{.Rate}}%: {{.Amount}}
-{{end}}Total: {{.Order.Total}} {{.Order.Currency}}{{with .Order.InvoiceNumber}}
-Invoice: {{.}}{{end}}
+const mailOrderText = `{{define "hello"}}{{if .Name}}{{tf "mail.hello.name" .Name}}{{else}}{{t "mail.hello"}}{{end}}{{end}}{{define "order"}}{{t "mail.order.number"}} #{{.Order.ID}}
+{{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{money .UnitPrice $.Order.Currency}} = {{money .LineTotal $.Order.Currency}}
+{{end}}{{t "mail.order.subtotal"}}: {{money .Order.Subtotal .Order.Currency}}
+{{if .Order.Discount}}{{t "mail.order.discount"}}{{with .Order.CouponCode}} ({{.}}){{end}}: -{{money .Order.Discount .Order.Currency}}
+{{end}}{{t "mail.order.delivery"}}: {{money .Order.DeliveryFee .Order.Currency}}
+{{range .Order.TaxLines}}{{if $.Order.PricesIncludeTax}}{{tf "mail.order.tax.incl" .Name .Rate}}{{else}}{{tf "mail.order.tax" .Name .Rate}}{{end}}: {{money .Amount $.Order.Currency}}
+{{end}}{{t "mail.order.total"}}: {{money .Order.Total .Order.Currency}}{{with .Order.InvoiceNumber}}
+{{t "mail.order.invoice"}} {{.}}{{end}}
 
-{{if .Order.Pickup}}Pickup:{{else}}Deliver to:{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}
+{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}
 {{define "orderlink"}}{{with .OrderURL}}
 
-See your order and its status: {{.}}{{end}}{{end}}`
+{{t "mail.orderlink"}}: {{.}}{{end}}{{end}}`
 
 const mailLayoutHTML = `<!doctype html>
 <html>
@@ -213,8 +217,8 @@ const mailLayoutHTML = `<!doctype html>
 </html>`
 
 var (
-	mailFuncs        = map[string]any{"lower": strings.ToLower}
-	mailLayout       = htmltemplate.Must(htmltemplate.New("layout").Parse(mailLayoutHTML))
+	mailLayout = htmltemplate.Must(htmltemplate.New("layout").Parse(mailLayoutHTML))
+	// defaultMailParts are the built-in templates by language and kind.
 	defaultMailParts = mustParseDefaults()
 )
 
@@ -224,22 +228,28 @@ type parsedMail struct {
 	text    *texttemplate.Template
 }
 
-// Built-in templates are parsed once: a broken one fails at start-up.
-func mustParseDefaults() map[string]*parsedMail {
-	out := map[string]*parsedMail{}
-	for k, t := range DefaultMailTemplates {
-		p, err := parseMailTemplate(t)
-		if err != nil {
-			panic("mail template " + k + ": " + err.Error())
+// Built-in templates are parsed once per language: a broken one fails at
+// start-up.
+func mustParseDefaults() map[string]map[string]*parsedMail {
+	out := map[string]map[string]*parsedMail{}
+	for _, lang := range Locales {
+		out[lang] = map[string]*parsedMail{}
+		for k, t := range DefaultMailTemplates {
+			p, err := parseMailTemplate(t, mailLang(lang, k))
+			if err != nil {
+				panic("mail template " + k + ": " + err.Error())
+			}
+			out[lang][k] = p
 		}
-		out[k] = p
 	}
 	return out
 }
 
-func parseMailTemplate(t MailTemplate) (*parsedMail, error) {
+// parseMailTemplate parses t with the functions of language lang.
+func parseMailTemplate(t MailTemplate, lang string) (*parsedMail, error) {
 	var p parsedMail
 	var err error
+	mailFuncs := mailFuncsOf(lang)
 	if p.subject, err = texttemplate.New("subject").Funcs(mailFuncs).Option("missingkey=error").Parse(t.Subject); err != nil {
 		return nil, Invalid("subject", err.Error())
 	}
@@ -274,7 +284,7 @@ func CheckMailTemplate(kind string, t MailTemplate) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	p, err := parseMailTemplate(t)
+	p, err := parseMailTemplate(t, "en")
 	if err != nil {
 		return err
 	}
@@ -341,14 +351,15 @@ var colorRE = regexp.MustCompile(`^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$`)
 // RenderMail composes a mail of kind to to, with the store's override of the
 // kind when it has a valid one, else the built-in template.
 func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
-	p := defaultMailParts[kind]
+	lang := mailLang(st.Settings().Lang(), kind)
+	p := defaultMailParts[lang][kind]
 	if p == nil {
 		return Mail{}, Errorf(EInternal, "unknown mail kind %q", kind)
 	}
 	if o, ok := st.MailTemplates[kind]; ok {
-		if po, err := parseMailTemplate(o); err == nil {
+		if po, err := parseMailTemplate(o, lang); err == nil {
 			if r, err := po.render(d); err == nil {
-				return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
+				return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d, lang), nil
 			}
 		}
 	}
@@ -356,15 +367,14 @@ func RenderMail(st *Store, kind, to string, d MailData) (Mail, error) {
 	if err != nil {
 		return Mail{}, err
 	}
-	return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d), nil
+	return testMarked(Mail{StoreID: st.ID, Kind: kind, To: oneLine(to), Subject: r.Subject, Text: r.Text, HTML: r.HTML}, d, lang), nil
 }
 
-// testNote heads every mail about a test order, whatever its template.
-const testNote = "TEST ORDER: this was a test payment; no money moved."
-
 // testMarked marks a mail about a test order: "[TEST] " in its subject
-// (after the store's "[Name] ") and testNote above its body.
-func testMarked(m Mail, d MailData) Mail {
+// (after the store's "[Name] ") and a note above its body, whatever its
+// template ("TEST ORDER: this was a test payment; no money moved.", in the
+// mail's language).
+func testMarked(m Mail, d MailData, lang string) Mail {
 	if d.Order == nil || !d.Order.Test {
 		return m
 	}
@@ -373,8 +383,9 @@ func testMarked(m Mail, d MailData) Mail {
 		i = j + 2
 	}
 	m.Subject = m.Subject[:i] + "[TEST] " + m.Subject[i:]
-	m.Text = testNote + "\n\n" + m.Text
-	m.HTML = `<p style="background:#fff3cd;color:#664d03;padding:8px;font-weight:bold">` + testNote + "</p>" + m.HTML
+	note := i18n.Builtin().For(lang).T("mail.test")
+	m.Text = note + "\n\n" + m.Text
+	m.HTML = `<p style="background:#fff3cd;color:#664d03;padding:8px;font-weight:bold">` + htmltemplate.HTMLEscapeString(note) + "</p>" + m.HTML
 	return m
 }
 

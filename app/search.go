@@ -21,7 +21,7 @@ const MaxSearchWords = 8
 const SortRelevance = "relevance"
 
 // FoldText lowercases s and strips the accents of Latin letters ("Café" ->
-// "cafe", "Ærø" -> "aero"); NULs are dropped.
+// "cafe", "Ærø" -> "aero"), and reads the Russian ё as е; NULs are dropped.
 func FoldText(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -56,7 +56,7 @@ var accentFold = func() map[rune]string {
 		"a": "àáâãäåāăąǎǟǡǻȁȃȧ", "c": "çćĉċč", "d": "ďđ", "e": "èéêëēĕėęěȅȇȩ",
 		"g": "ĝğġģǧǵ", "h": "ĥħȟ", "i": "ìíîïĩīĭįıǐȉȋ", "j": "ĵǰ", "k": "ķǩ",
 		"l": "ĺļľŀł", "n": "ñńņňŉǹ", "o": "òóôõöøōŏőǒǫǭǿȍȏȫȭȯȱ", "r": "ŕŗřȑȓ",
-		"s": "śŝşšșſ", "t": "ţťŧț", "u": "ùúûüũūŭůűųǔǖǘǚǜȕȗ", "w": "ŵ",
+		"е": "ё", "s": "śŝşšșſ", "t": "ţťŧț", "u": "ùúûüũūŭůűųǔǖǘǚǜȕȗ", "w": "ŵ",
 		"y": "ýÿŷȳ", "z": "źżžƶ", "ae": "æǣǽ", "oe": "œ", "ss": "ß", "th": "þ", "dh": "ð",
 	} {
 		for _, r := range letters {

@@ -26,14 +26,14 @@ const TermMark = "\x01"
 // Stems are never shown: only equality of stems counts.
 type Stemmer func(word string) string
 
-// stemmers are the search languages by the store's language code. A store's
-// index is written with its language's stemmer; a store whose language has
-// none (or is not set) searches in English.
-var stemmers = map[string]Stemmer{"en": StemEnglish}
+// stemmers are the search languages by the store's language code
+// (Settings.Lang; search_stem.go). A store's index is written with its
+// language's stemmer (a change of language re-indexes the store's terms);
+// a language without one searches in English.
+var stemmers = map[string]Stemmer{"en": StemEnglish, "de": StemGerman, "fr": StemFrench,
+	"es": StemSpanish, "ru": StemRussian, "uz": StemUzbek}
 
 // StemmerFor returns the stemmer of a language (English when it has none).
-// Every store searches in English until the store's language setting lands;
-// changing a store's language must then re-index its products.
 func StemmerFor(lang string) Stemmer {
 	if s, ok := stemmers[lang]; ok {
 		return s
@@ -152,6 +152,7 @@ type SearchWord struct {
 	Term  string   // TermMark and its stem: a word of the name or description in any inflection
 	Typos []string // terms of the store within its typo allowance (set by the backend when Word and Term find nothing)
 	Slack int      // typos allowed beyond TypoAllowance, to a word of 3 letters or more (ProductQuery.Lenient)
+	Stem  Stemmer  // the store's: the index's terms were made with it
 }
 
 // NewSearchWords makes the search words of a query's words; lenient
@@ -159,7 +160,7 @@ type SearchWord struct {
 func NewSearchWords(words []string, stem Stemmer, lenient bool) []SearchWord {
 	out := make([]SearchWord, len(words))
 	for i, w := range words {
-		out[i] = SearchWord{Word: w, Term: TermMark + stem(w)}
+		out[i] = SearchWord{Word: w, Term: TermMark + stem(w), Stem: stem}
 		if lenient {
 			out[i].Slack = 1
 		}
@@ -184,13 +185,13 @@ func (w SearchWord) Exact() []string {
 // NameScore is how well w matches a word of the folded name: 2 when a word
 // has w's stem, 1 when one begins with w as typed or is one of its typos, 0
 // when none does (the product may still match by its description).
-func (w SearchWord) NameScore(folded string, stem Stemmer) int {
+func (w SearchWord) NameScore(folded string) int {
 	best := 0
 	for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
 		if strings.HasPrefix(x, w.Word) {
 			best = 1
 		}
-		t := stem(x)
+		t := w.Stem(x)
 		if t == w.Term[len(TermMark):] {
 			return 2
 		}
@@ -205,24 +206,19 @@ func (w SearchWord) NameScore(folded string, stem Stemmer) int {
 
 // InName reports whether w matches a word of the folded name
 // (NameScore > 0), testing the prefixes before it stems any word.
-func (w SearchWord) InName(folded string, stem Stemmer) bool {
-	for x, rest := nextWord(folded); x != ""; x, rest = nextWord(rest) {
-		if strings.HasPrefix(x, w.Word) {
-			return true
-		}
-	}
-	return w.NameScore(folded, stem) > 0
+func (w SearchWord) InName(folded string) bool {
+	return hasWordPrefix(folded, w.Word) || w.NameScore(folded) > 0
 }
 
 // SearchRelevance scores how well name matches the query (0-255, higher is
 // better): per query word its NameScore (a word found only in the
 // description scores 0), and 1 more when the name's first word begins with
 // the query's first word. Ties list newest first.
-func SearchRelevance(name string, words []SearchWord, stem Stemmer) byte {
+func SearchRelevance(name string, words []SearchWord) byte {
 	folded := FoldText(name)
 	score := 0
 	for _, w := range words {
-		score += w.NameScore(folded, stem)
+		score += w.NameScore(folded)
 	}
 	if first, _ := nextWord(folded); len(words) > 0 && first != "" && strings.HasPrefix(first, words[0].Word) {
 		score++

@@ -90,13 +90,13 @@ func TestSearchRelevance(t *testing.T) {
 		{"Trail Runner 7 Pro", "trail runners", 5},
 	}
 	for _, c := range cases {
-		if got := app.SearchRelevance(c.name, words(c.q), stem); got != c.want {
+		if got := app.SearchRelevance(c.name, words(c.q)); got != c.want {
 			t.Errorf("SearchRelevance(%q, %q) = %d, want %d", c.name, c.q, got, c.want)
 		}
 	}
 	w := words("haedphones")
 	w[0].Typos = []string{app.TermMark + "headphon"}
-	if got := app.SearchRelevance("Studio Headphones", w, stem); got != 1 {
+	if got := app.SearchRelevance("Studio Headphones", w); got != 1 {
 		t.Errorf("a typo of a name word: %d, want 1", got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/staff"
 )
 
@@ -57,6 +56,19 @@ func param(c *fiber.Ctx, name string) string {
 		return s
 	}
 	return strings.Clone(strings.TrimSpace(c.Query(name)))
+}
+
+// askOn is ask for the record load reads from the path (its error ends
+// the request, as with with).
+func askOn[R any](load func(c *fiber.Ctx, v *view) (R, error),
+	ask func(c *fiber.Ctx, v *view, rec R) (*confirmData, error)) askFunc {
+	return func(c *fiber.Ctx, v *view) (*confirmData, error) {
+		rec, err := load(c, v)
+		if err != nil {
+			return nil, err
+		}
+		return ask(c, v, rec)
+	}
 }
 
 // confirmStep guards a dangerous POST with a confirm page, without script:
@@ -121,7 +133,7 @@ func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
-	id, err := httpkit.PathID(c, "cid", "category")
+	id, err := categoryID(c, v)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,8 +9,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
+
+// categoryID reads the path's category id.
+var categoryID = pathID("cid", "category")
 
 // categoryForm is the category form as typed.
 type categoryForm struct {
@@ -72,11 +75,7 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 }
 
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
-func (p *panel) categoryPage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) categoryPage(c *fiber.Ctx, v *view, id uint64) error {
 	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
 	if err != nil {
 		return err
@@ -95,11 +94,7 @@ func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryFor
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
-func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 	form, in := readCategoryForm(c)
 	form.ID = id
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, id, in)
@@ -113,11 +108,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view) error {
 }
 
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
-func (p *panel) deleteCategory(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cid", "category")
-	if err != nil {
-		return err
-	}
+func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
 		if app.IsNotFound(err) {
 			return err
@@ -201,11 +192,7 @@ func (f productForm) withBlankRows() productForm {
 
 // formatAttrs writes attributes as "key=value; key=value", keys sorted.
 func formatAttrs(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + m[k]
@@ -307,11 +294,11 @@ func rowErrors(f *productForm, index []int, fields map[string]string) {
 
 // readProductForm reads the form into the service's input. Values that do
 // not parse are validation errors named like the API's fields.
-func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
+func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, error) {
 	var v app.Validation
 	fv := readForm(c, &v, "name", "slug", "description", "price", "compare_at_price", "images", "stock", "is_active",
 		"low_stock_threshold", "options", "category_id", "tax_class")
-	f := productForm{Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Price: fv["price"],
+	f := productForm{ID: id, Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Price: fv["price"],
 		CompareAtPrice: fv["compare_at_price"], Images: fv["images"], Stock: fv["stock"], IsActive: fv["is_active"] != "",
 		LowStock: fv["low_stock_threshold"], Options: fv["options"], TaxClass: fv["tax_class"]}
 	f.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
@@ -332,12 +319,7 @@ func readProductForm(c *fiber.Ctx) (productForm, app.ProductInput, error) {
 		v.Check(err == nil, "stock", "must be a whole number")
 	}
 	in.Stock = &stock
-	images := []string{}
-	for _, line := range strings.Split(f.Images, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			images = append(images, line)
-		}
-	}
+	images := splitTrim(f.Images, "\n")
 	in.Images = &images
 	var low int64
 	if f.LowStock != "" {
@@ -377,72 +359,23 @@ func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
 	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows(), nil)
 }
 
-// createProduct serves POST /admin/stores/{id}/products/.
-func (p *panel) createProduct(c *fiber.Ctx, v *view) error {
-	form, in, err := readProductForm(c)
-	if wantsVariants(c) {
-		return p.makeVariants(c, v, form, nil)
-	}
-	if err == nil {
-		var pr *app.Product
-		if pr, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, 0, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(pr.ID, 10)+"/"), ok1("Product “"+pr.Name+"” created."))
-		}
-	}
-	return p.showProduct(c, v, p.formError(c, v, err), form, nil)
-}
-
-// productPage serves GET /admin/stores/{id}/products/{pid}/: the edit form.
-func (p *panel) productPage(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showProduct(c, v, fiber.StatusOK, formOfProduct(pr), pr)
+// productEditor edits the products; the form's "make variants" button
+// fills the variant rows instead of saving.
+func (p *panel) productEditor() editor[*app.Product, productForm, app.ProductInput] {
+	cs := p.h.svc.Catalog
+	return editor[*app.Product, productForm, app.ProductInput]{path: "products", param: "pid", noun: "product",
+		get: cs.Product, save: cs.SaveProduct, del: cs.DeleteProduct, read: readProductForm, formOf: formOfProduct,
+		show: p.showProduct, key: func(pr *app.Product) (uint64, string) { return pr.ID, pr.Name }, said: quotedSaid("Product"),
+		// a missing variant or category is shown on the form
+		gone: func(err error) bool { return app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" },
+		before: func(c *fiber.Ctx, v *view, form productForm, pr *app.Product) (bool, error) {
+			if !wantsVariants(c) {
+				return false, nil
+			}
+			return true, p.makeVariants(c, v, form, pr)
+		}}
 }
 
 func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
-	id, err := httpkit.PathID(c, "pid", "product")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Catalog.Product(v.Store.ID, id)
-}
-
-// updateProduct serves POST /admin/stores/{id}/products/{pid}/.
-func (p *panel) updateProduct(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	form, in, err := readProductForm(c)
-	form.ID = pr.ID
-	if wantsVariants(c) {
-		return p.makeVariants(c, v, form, pr)
-	}
-	if err == nil {
-		var saved *app.Product
-		if saved, err = p.h.svc.Catalog.SaveProduct(v.Store.ID, pr.ID, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "products/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Product saved."))
-		}
-		if app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" {
-			return err
-		}
-	}
-	return p.showProduct(c, v, p.formError(c, v, err), form, pr)
-}
-
-// deleteProduct serves POST /admin/stores/{id}/products/{pid}/delete/ {confirm=yes}.
-func (p *panel) deleteProduct(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showProduct(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfProduct(pr), pr)
-	}
-	if err := p.h.svc.Catalog.DeleteProduct(v.Store.ID, pr.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "products/"), ok1("Product “"+pr.Name+"” deleted."))
+	return p.productEditor().record(c, v)
 }

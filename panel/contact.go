@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type messagesData struct {
@@ -18,28 +17,23 @@ type messagesData struct {
 // messagesPage serves GET /admin/stores/{id}/messages/?cursor=: the contact
 // form's messages, every unread one first, then newest first.
 func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	const scope = "messages:unread_first"
-	lp, err := p.listParams(c, scope, st.ID)
+	base := storePath(v.Store, "messages/")
+	msgs, pg, err := listPage(p, c, v, "messages:unread_first", base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.ContactMessage], error) {
+			return p.h.svc.Contact.List(storeID, nil, true, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Contact.List(st.ID, nil, true, lp)
-	if err != nil {
-		return err
-	}
-	base := storePath(st, "messages/")
-	v.Title, v.Tab = "Messages", "messages"
-	v.Data = messagesData{Base: base, Messages: page.Items, Pager: p.pager(base, scope, st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Messages", "messages", messagesData{Base: base, Messages: msgs, Pager: pg}
 	return p.render(c, fiber.StatusOK, "messages", v)
 }
 
+// messageID reads the path's contact message id.
+var messageID = pathID("mid", "contact message")
+
 // setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
-func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
+func (p *panel) setMessageRead(c *fiber.Ctx, v *view, id uint64) error {
 	var read bool
 	switch readForm(c, nil, "read")["read"] {
 	case "true":
@@ -61,11 +55,7 @@ func (p *panel) setMessageRead(c *fiber.Ctx, v *view) error {
 // replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/
 // {message}: the answer goes to the sender by email (through the outbox) and
 // the message is marked read, in one transaction.
-func (p *panel) replyMessage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "mid", "contact message")
-	if err != nil {
-		return err
-	}
+func (p *panel) replyMessage(c *fiber.Ctx, v *view, id uint64) error {
 	m, err := p.h.svc.Contact.Reply(v.Store.ID, id, v.Admin.Email, readForm(c, nil, "message")["message"])
 	back := storePath(v.Store, "messages/")
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 // The content pages of the panel: blog posts, flash deals and bundles. Each
@@ -47,35 +46,32 @@ func formOfPost(bp *app.BlogPost) postForm {
 		CoverImage: bp.CoverImage, Author: bp.Author, Tags: strings.Join(bp.Tags, ", "), Status: bp.Status}
 }
 
-func readPostForm(c *fiber.Ctx) (postForm, app.BlogPostInput) {
+// postEditor edits the blog posts.
+func (p *panel) postEditor() editor[*app.BlogPost, postForm, app.BlogPostInput] {
+	cs := p.h.svc.Content
+	return editor[*app.BlogPost, postForm, app.BlogPostInput]{path: "blog-posts", param: "bpid", noun: "blog post",
+		get: cs.Post, save: cs.SavePost, del: cs.DeletePost, read: readPostForm, formOf: formOfPost, show: p.showPost,
+		key: func(bp *app.BlogPost) (uint64, string) { return bp.ID, bp.Title }, said: quotedSaid("Blog post")}
+}
+
+func readPostForm(c *fiber.Ctx, id uint64) (postForm, app.BlogPostInput, error) {
 	fv := readForm(c, nil, "title", "slug", "excerpt", "content", "cover_image", "author", "tags", "status")
-	f := postForm{Title: fv["title"], Slug: fv["slug"], Excerpt: fv["excerpt"], Content: fv["content"],
+	f := postForm{ID: id, Title: fv["title"], Slug: fv["slug"], Excerpt: fv["excerpt"], Content: fv["content"],
 		CoverImage: fv["cover_image"], Author: fv["author"], Tags: fv["tags"], Status: fv["status"]}
-	tags := []string{}
-	for _, t := range strings.Split(f.Tags, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			tags = append(tags, t)
-		}
-	}
+	tags := splitTrim(f.Tags, ",")
 	in := app.BlogPostInput{Title: &f.Title, Slug: &f.Slug, Excerpt: &f.Excerpt, Content: &f.Content,
 		CoverImage: &f.CoverImage, Author: &f.Author, Tags: &tags, Status: &f.Status}
-	return f, in
+	return f, in, nil
 }
 
 // postsPage serves GET /admin/stores/{id}/blog-posts/?cursor=: every post,
 // drafts included, newest first.
 func (p *panel) postsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "blog-posts", st.ID)
+	rows, pg, err := listPage(p, c, v, "blog-posts", storePath(v.Store, "blog-posts/"), p.h.svc.Content.Posts)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Content.Posts(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab = "Blog posts", "blog"
-	v.Data = postsData{Rows: page.Items, Pager: p.pager(storePath(st, "blog-posts/"), "blog-posts", st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Blog posts", "blog", postsData{Rows: rows, Pager: pg}
 	return p.render(c, fiber.StatusOK, "posts", v)
 }
 
@@ -91,66 +87,6 @@ func (p *panel) showPost(c *fiber.Ctx, v *view, status int, form postForm, bp *a
 // newPostPage serves GET /admin/stores/{id}/blog-posts/new/.
 func (p *panel) newPostPage(c *fiber.Ctx, v *view) error {
 	return p.showPost(c, v, fiber.StatusOK, postForm{Status: app.PostDraft}, nil)
-}
-
-// createPost serves POST /admin/stores/{id}/blog-posts/.
-func (p *panel) createPost(c *fiber.Ctx, v *view) error {
-	form, in := readPostForm(c)
-	bp, err := p.h.svc.Content.SavePost(v.Store.ID, 0, in)
-	if err != nil {
-		return p.showPost(c, v, p.formError(c, v, err), form, nil)
-	}
-	return p.redirect(c, v, storePath(v.Store, "blog-posts/"+strconv.FormatUint(bp.ID, 10)+"/"), ok1("Blog post “"+bp.Title+"” created."))
-}
-
-func (p *panel) pathPost(c *fiber.Ctx, v *view) (*app.BlogPost, error) {
-	id, err := httpkit.PathID(c, "bpid", "blog post")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Content.Post(v.Store.ID, id)
-}
-
-// postPage serves GET /admin/stores/{id}/blog-posts/{bpid}/: the edit form.
-func (p *panel) postPage(c *fiber.Ctx, v *view) error {
-	bp, err := p.pathPost(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showPost(c, v, fiber.StatusOK, formOfPost(bp), bp)
-}
-
-// updatePost serves POST /admin/stores/{id}/blog-posts/{bpid}/.
-func (p *panel) updatePost(c *fiber.Ctx, v *view) error {
-	bp, err := p.pathPost(c, v)
-	if err != nil {
-		return err
-	}
-	form, in := readPostForm(c)
-	form.ID = bp.ID
-	saved, err := p.h.svc.Content.SavePost(v.Store.ID, bp.ID, in)
-	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showPost(c, v, p.formError(c, v, err), form, bp)
-	}
-	return p.redirect(c, v, storePath(v.Store, "blog-posts/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Blog post saved."))
-}
-
-// deletePost serves POST /admin/stores/{id}/blog-posts/{bpid}/delete/ {confirm=yes}.
-func (p *panel) deletePost(c *fiber.Ctx, v *view) error {
-	bp, err := p.pathPost(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showPost(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfPost(bp), bp)
-	}
-	if err := p.h.svc.Content.DeletePost(v.Store.ID, bp.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "blog-posts/"), ok1("Blog post “"+bp.Title+"” deleted."))
 }
 
 // ---- flash deals ----
@@ -197,7 +133,28 @@ func dealState(d app.FlashDealView, now time.Time) string {
 	return "ended"
 }
 
-func formOfDeal(d app.FlashDealView) dealForm {
+// dealEditor edits the flash deals.
+func (p *panel) dealEditor() editor[*dealRow, dealForm, app.FlashDealInput] {
+	cs := p.h.svc.Content
+	return editor[*dealRow, dealForm, app.FlashDealInput]{path: "flash-deals", param: "fdid", noun: "flash deal",
+		get: p.dealRow, del: cs.DeleteDeal, read: readDealForm, formOf: formOfDeal, show: p.showDeal,
+		save: func(storeID, id uint64, in app.FlashDealInput) (*dealRow, error) {
+			d, err := cs.SaveDeal(storeID, id, in)
+			return &dealRow{FlashDealView: d}, err
+		},
+		key: func(d *dealRow) (uint64, string) { return d.ID, d.Title }, said: quotedSaid("Flash deal")}
+}
+
+// dealRow is the deal id with its state now.
+func (p *panel) dealRow(storeID, id uint64) (*dealRow, error) {
+	d, err := p.h.svc.Content.Deal(storeID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &dealRow{FlashDealView: d, State: dealState(d, p.h.svc.Now())}, nil
+}
+
+func formOfDeal(d *dealRow) dealForm {
 	f := dealForm{ID: d.ID, Title: d.Title, ProductID: strconv.FormatUint(d.ProductID, 10), DealPrice: d.DealPrice.String(),
 		StartsAt: d.StartsAt.UTC().Format(dealTimeLayout), EndsAt: d.EndsAt.UTC().Format(dealTimeLayout)}
 	if d.VariantID != nil {
@@ -208,10 +165,10 @@ func formOfDeal(d app.FlashDealView) dealForm {
 
 // readDealForm reads the form into the service's input; the times are
 // datetime-local values taken as UTC.
-func readDealForm(c *fiber.Ctx) (dealForm, app.FlashDealInput, error) {
+func readDealForm(c *fiber.Ctx, id uint64) (dealForm, app.FlashDealInput, error) {
 	var v app.Validation
 	fv := readForm(c, &v, "title", "product_id", "variant_id", "deal_price", "starts_at", "ends_at")
-	f := dealForm{Title: fv["title"], ProductID: fv["product_id"], VariantID: fv["variant_id"],
+	f := dealForm{ID: id, Title: fv["title"], ProductID: fv["product_id"], VariantID: fv["variant_id"],
 		DealPrice: fv["deal_price"], StartsAt: fv["starts_at"], EndsAt: fv["ends_at"]}
 	in := app.FlashDealInput{Title: &f.Title}
 	productID := fv.ID(&v, "product_id", "must be a product id")
@@ -244,18 +201,13 @@ func readUTCTime(v *app.Validation, field, s string) *string {
 
 // dealsPage serves GET /admin/stores/{id}/flash-deals/?cursor=: every deal, newest first.
 func (p *panel) dealsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "flash-deals", st.ID)
-	if err != nil {
-		return err
-	}
-	page, err := p.h.svc.Content.Deals(st.ID, lp)
+	items, pg, err := listPage(p, c, v, "flash-deals", storePath(v.Store, "flash-deals/"), p.h.svc.Content.Deals)
 	if err != nil {
 		return err
 	}
 	now := p.h.svc.Now()
-	d := dealsData{Pager: p.pager(storePath(st, "flash-deals/"), "flash-deals", st.ID, lp, page.Next)}
-	for _, x := range page.Items {
+	d := dealsData{Pager: pg}
+	for _, x := range items {
 		d.Rows = append(d.Rows, dealRow{FlashDealView: x, State: dealState(x, now)})
 	}
 	v.Title, v.Tab, v.Data = "Flash deals", "deals", d
@@ -286,74 +238,6 @@ func (p *panel) newDealPage(c *fiber.Ctx, v *view) error {
 		StartsAt: now.Format(dealTimeLayout), EndsAt: now.Add(24 * time.Hour).Format(dealTimeLayout)}, nil)
 }
 
-// createDeal serves POST /admin/stores/{id}/flash-deals/.
-func (p *panel) createDeal(c *fiber.Ctx, v *view) error {
-	form, in, err := readDealForm(c)
-	if err == nil {
-		var d app.FlashDealView
-		if d, err = p.h.svc.Content.SaveDeal(v.Store.ID, 0, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "flash-deals/"+strconv.FormatUint(d.ID, 10)+"/"), ok1("Flash deal “"+d.Title+"” created."))
-		}
-	}
-	return p.showDeal(c, v, p.formError(c, v, err), form, nil)
-}
-
-func (p *panel) pathDeal(c *fiber.Ctx, v *view) (*dealRow, error) {
-	id, err := httpkit.PathID(c, "fdid", "flash deal")
-	if err != nil {
-		return nil, err
-	}
-	d, err := p.h.svc.Content.Deal(v.Store.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return &dealRow{FlashDealView: d, State: dealState(d, p.h.svc.Now())}, nil
-}
-
-// dealPage serves GET /admin/stores/{id}/flash-deals/{fdid}/: the edit form.
-func (p *panel) dealPage(c *fiber.Ctx, v *view) error {
-	d, err := p.pathDeal(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showDeal(c, v, fiber.StatusOK, formOfDeal(d.FlashDealView), d)
-}
-
-// updateDeal serves POST /admin/stores/{id}/flash-deals/{fdid}/.
-func (p *panel) updateDeal(c *fiber.Ctx, v *view) error {
-	d, err := p.pathDeal(c, v)
-	if err != nil {
-		return err
-	}
-	form, in, err := readDealForm(c)
-	form.ID = d.ID
-	if err == nil {
-		var saved app.FlashDealView
-		if saved, err = p.h.svc.Content.SaveDeal(v.Store.ID, d.ID, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "flash-deals/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Flash deal saved."))
-		}
-		if app.IsNotFound(err) {
-			return err
-		}
-	}
-	return p.showDeal(c, v, p.formError(c, v, err), form, d)
-}
-
-// deleteDeal serves POST /admin/stores/{id}/flash-deals/{fdid}/delete/ {confirm=yes}.
-func (p *panel) deleteDeal(c *fiber.Ctx, v *view) error {
-	d, err := p.pathDeal(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showDeal(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfDeal(d.FlashDealView), d)
-	}
-	if err := p.h.svc.Content.DeleteDeal(v.Store.ID, d.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "flash-deals/"), ok1("Flash deal “"+d.Title+"” deleted."))
-}
-
 // ---- bundles ----
 
 // bundleForm is the bundle form as typed.
@@ -379,7 +263,23 @@ type bundleData struct {
 	ItemErrors []string        // the service's items[i].field errors, "line i+1: field: message"
 }
 
-func formOfBundle(b app.BundleView) bundleForm {
+// bundleEditor edits the bundles.
+func (p *panel) bundleEditor() editor[*app.BundleView, bundleForm, app.BundleInput] {
+	cs := p.h.svc.Content
+	return editor[*app.BundleView, bundleForm, app.BundleInput]{path: "bundles", param: "buid", noun: "bundle",
+		del: cs.DeleteBundle, read: readBundleForm, formOf: formOfBundle, show: p.showBundle,
+		get: func(storeID, id uint64) (*app.BundleView, error) {
+			b, err := cs.BundleByID(storeID, id)
+			return &b, err
+		},
+		save: func(storeID, id uint64, in app.BundleInput) (*app.BundleView, error) {
+			b, err := cs.SaveBundle(storeID, id, in)
+			return &b, err
+		},
+		key: func(b *app.BundleView) (uint64, string) { return b.ID, b.Name }, said: quotedSaid("Bundle")}
+}
+
+func formOfBundle(b *app.BundleView) bundleForm {
 	f := bundleForm{ID: b.ID, Name: b.Name, Slug: b.Slug, Description: b.Description, Images: strings.Join(b.Images, "\n"),
 		Price: b.Price.String(), IsActive: b.IsActive}
 	lines := make([]string, len(b.Items))
@@ -441,21 +341,16 @@ func parseBundleLine(line string) (app.BundleItem, bool) {
 	return it, true
 }
 
-func readBundleForm(c *fiber.Ctx) (bundleForm, app.BundleInput, error) {
+func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error) {
 	var v app.Validation
 	fv := readForm(c, &v, "name", "slug", "description", "images", "price", "is_active", "items")
-	f := bundleForm{Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Images: fv["images"],
+	f := bundleForm{ID: id, Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Images: fv["images"],
 		Price: fv["price"], IsActive: fv["is_active"] != "", Items: fv["items"]}
 	in := app.BundleInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, IsActive: &f.IsActive}
 	price, err := app.ParseMoney(f.Price)
 	v.Check(err == nil, "price", "must be an amount like 12.50")
 	in.Price = &price
-	images := []string{}
-	for _, line := range strings.Split(f.Images, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			images = append(images, line)
-		}
-	}
+	images := splitTrim(f.Images, "\n")
 	in.Images = &images
 	items := parseBundleItems(&v, f.Items)
 	in.Items = &items
@@ -464,17 +359,11 @@ func readBundleForm(c *fiber.Ctx) (bundleForm, app.BundleInput, error) {
 
 // bundlesPage serves GET /admin/stores/{id}/bundles/?cursor=: every bundle, newest first.
 func (p *panel) bundlesPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "bundles", st.ID)
+	rows, pg, err := listPage(p, c, v, "bundles", storePath(v.Store, "bundles/"), p.h.svc.Content.AllBundles)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Content.AllBundles(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab = "Bundles", "bundles"
-	v.Data = bundlesData{Rows: page.Items, Pager: p.pager(storePath(st, "bundles/"), "bundles", st.ID, lp, page.Next)}
+	v.Title, v.Tab, v.Data = "Bundles", "bundles", bundlesData{Rows: rows, Pager: pg}
 	return p.render(c, fiber.StatusOK, "bundles", v)
 }
 
@@ -500,72 +389,4 @@ func (p *panel) showBundle(c *fiber.Ctx, v *view, status int, form bundleForm, b
 // newBundlePage serves GET /admin/stores/{id}/bundles/new/.
 func (p *panel) newBundlePage(c *fiber.Ctx, v *view) error {
 	return p.showBundle(c, v, fiber.StatusOK, bundleForm{IsActive: true, Price: "0.00"}, nil)
-}
-
-// createBundle serves POST /admin/stores/{id}/bundles/.
-func (p *panel) createBundle(c *fiber.Ctx, v *view) error {
-	form, in, err := readBundleForm(c)
-	if err == nil {
-		var b app.BundleView
-		if b, err = p.h.svc.Content.SaveBundle(v.Store.ID, 0, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "bundles/"+strconv.FormatUint(b.ID, 10)+"/"), ok1("Bundle “"+b.Name+"” created."))
-		}
-	}
-	return p.showBundle(c, v, p.formError(c, v, err), form, nil)
-}
-
-func (p *panel) pathBundle(c *fiber.Ctx, v *view) (*app.BundleView, error) {
-	id, err := httpkit.PathID(c, "buid", "bundle")
-	if err != nil {
-		return nil, err
-	}
-	b, err := p.h.svc.Content.BundleByID(v.Store.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return &b, nil
-}
-
-// bundlePage serves GET /admin/stores/{id}/bundles/{buid}/: the edit form.
-func (p *panel) bundlePage(c *fiber.Ctx, v *view) error {
-	b, err := p.pathBundle(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showBundle(c, v, fiber.StatusOK, formOfBundle(*b), b)
-}
-
-// updateBundle serves POST /admin/stores/{id}/bundles/{buid}/.
-func (p *panel) updateBundle(c *fiber.Ctx, v *view) error {
-	b, err := p.pathBundle(c, v)
-	if err != nil {
-		return err
-	}
-	form, in, err := readBundleForm(c)
-	form.ID = b.ID
-	if err == nil {
-		var saved app.BundleView
-		if saved, err = p.h.svc.Content.SaveBundle(v.Store.ID, b.ID, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "bundles/"+strconv.FormatUint(saved.ID, 10)+"/"), ok1("Bundle saved."))
-		}
-		if app.IsNotFound(err) {
-			return err
-		}
-	}
-	return p.showBundle(c, v, p.formError(c, v, err), form, b)
-}
-
-// deleteBundle serves POST /admin/stores/{id}/bundles/{buid}/delete/ {confirm=yes}.
-func (p *panel) deleteBundle(c *fiber.Ctx, v *view) error {
-	b, err := p.pathBundle(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showBundle(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfBundle(*b), b)
-	}
-	if err := p.h.svc.Content.DeleteBundle(v.Store.ID, b.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "bundles/"), ok1("Bundle “"+b.Name+"” deleted."))
 }

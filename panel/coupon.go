@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 // couponForm is the coupon form as typed.
@@ -52,6 +51,15 @@ func couponState(c *app.Coupon, now time.Time) string {
 	return "active"
 }
 
+// couponEditor edits the coupons; a save goes back to the list.
+func (p *panel) couponEditor() editor[*app.Coupon, couponForm, app.CouponInput] {
+	cs := p.h.svc.Coupons
+	return editor[*app.Coupon, couponForm, app.CouponInput]{path: "coupons", param: "cpid", noun: "coupon",
+		get: cs.Get, save: cs.Save, del: cs.Delete, read: readCouponForm, formOf: formOfCoupon, show: p.showCoupon,
+		key:  func(cp *app.Coupon) (uint64, string) { return cp.ID, cp.Code },
+		said: func(code, verb string) string { return "Coupon " + code + " " + verb + "." }, toList: true}
+}
+
 func formOfCoupon(c *app.Coupon) couponForm {
 	f := couponForm{ID: c.ID, Code: c.Code, Type: c.Type, Value: c.Value.String(), MinSubtotal: c.MinSubtotal.String(), IsActive: c.IsActive}
 	if c.StartsAt != nil {
@@ -68,10 +76,10 @@ func formOfCoupon(c *app.Coupon) couponForm {
 
 // readCouponForm reads the form into the service's input; the times are
 // datetime-local values taken as UTC, empty for none.
-func readCouponForm(c *fiber.Ctx) (couponForm, app.CouponInput, error) {
+func readCouponForm(c *fiber.Ctx, id uint64) (couponForm, app.CouponInput, error) {
 	var v app.Validation
 	fv := readForm(c, &v, "code", "type", "value", "min_subtotal", "starts_at", "ends_at", "max_uses", "is_active")
-	f := couponForm{Code: fv["code"], Type: fv["type"], Value: fv["value"], MinSubtotal: fv["min_subtotal"],
+	f := couponForm{ID: id, Code: fv["code"], Type: fv["type"], Value: fv["value"], MinSubtotal: fv["min_subtotal"],
 		StartsAt: fv["starts_at"], EndsAt: fv["ends_at"], MaxUses: fv["max_uses"], IsActive: fv.On("is_active")}
 	in := app.CouponInput{Code: &f.Code, Type: &f.Type, IsActive: &f.IsActive}
 	value, err := app.ParseMoney(f.Value)
@@ -128,59 +136,10 @@ func (p *panel) newCouponPage(c *fiber.Ctx, v *view) error {
 	return p.showCoupon(c, v, fiber.StatusOK, couponForm{Type: app.CouponPercent, IsActive: true}, nil)
 }
 
-// createCoupon serves POST /admin/stores/{id}/coupons/.
-func (p *panel) createCoupon(c *fiber.Ctx, v *view) error {
-	form, in, err := readCouponForm(c)
-	if err == nil {
-		var cp *app.Coupon
-		if cp, err = p.h.svc.Coupons.Save(v.Store.ID, 0, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "coupons/"), ok1("Coupon "+cp.Code+" created."))
-		}
-	}
-	return p.showCoupon(c, v, p.formError(c, v, err), form, nil)
-}
-
-func (p *panel) pathCoupon(c *fiber.Ctx, v *view) (*app.Coupon, error) {
-	id, err := httpkit.PathID(c, "cpid", "coupon")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Coupons.Get(v.Store.ID, id)
-}
-
-// couponPage serves GET /admin/stores/{id}/coupons/{cpid}/: the edit form.
-func (p *panel) couponPage(c *fiber.Ctx, v *view) error {
-	cp, err := p.pathCoupon(c, v)
-	if err != nil {
-		return err
-	}
-	return p.showCoupon(c, v, fiber.StatusOK, formOfCoupon(cp), cp)
-}
-
-// updateCoupon serves POST /admin/stores/{id}/coupons/{cpid}/.
-func (p *panel) updateCoupon(c *fiber.Ctx, v *view) error {
-	cp, err := p.pathCoupon(c, v)
-	if err != nil {
-		return err
-	}
-	form, in, err := readCouponForm(c)
-	form.ID = cp.ID
-	if err == nil {
-		var saved *app.Coupon
-		if saved, err = p.h.svc.Coupons.Save(v.Store.ID, cp.ID, in); err == nil {
-			return p.redirect(c, v, storePath(v.Store, "coupons/"), ok1("Coupon "+saved.Code+" saved."))
-		}
-		if app.IsNotFound(err) {
-			return err
-		}
-	}
-	return p.showCoupon(c, v, p.formError(c, v, err), form, cp)
-}
-
 // setCouponActive serves POST /admin/stores/{id}/coupons/{cpid}/active/
 // {active=yes|no}: the list's activate and deactivate buttons.
 func (p *panel) setCouponActive(c *fiber.Ctx, v *view) error {
-	cp, err := p.pathCoupon(c, v)
+	cp, err := p.couponEditor().record(c, v)
 	if err != nil {
 		return err
 	}
@@ -193,19 +152,4 @@ func (p *panel) setCouponActive(c *fiber.Ctx, v *view) error {
 		word = "activated"
 	}
 	return p.redirect(c, v, storePath(v.Store, "coupons/"), ok1("Coupon "+cp.Code+" "+word+"."))
-}
-
-// deleteCoupon serves POST /admin/stores/{id}/coupons/{cpid}/delete/ {confirm=yes}.
-func (p *panel) deleteCoupon(c *fiber.Ctx, v *view) error {
-	cp, err := p.pathCoupon(c, v)
-	if err != nil {
-		return err
-	}
-	if !formOn(c, "confirm") {
-		return p.showCoupon(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), formOfCoupon(cp), cp)
-	}
-	if err := p.h.svc.Coupons.Delete(v.Store.ID, cp.ID); err != nil {
-		return err
-	}
-	return p.redirect(c, v, storePath(v.Store, "coupons/"), ok1("Coupon "+cp.Code+" deleted."))
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type customersData struct {
@@ -19,18 +18,13 @@ type customersData struct {
 // customersPage serves GET /admin/stores/{id}/customers/?cursor=: the
 // store's customer accounts, newest first, read-only.
 func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "customers", st.ID)
+	base := storePath(v.Store, "customers/")
+	items, pg, err := listPage(p, c, v, "customers", base, p.h.svc.Customers.List)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Customers.List(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	base := storePath(st, "customers/")
-	d := customersData{Base: base, Pager: p.pager(base, "customers", st.ID, lp, page.Next)}
-	for _, cu := range page.Items {
+	d := customersData{Base: base, Pager: pg}
+	for _, cu := range items {
 		d.Customers = append(d.Customers, cu.Profile())
 	}
 	v.Title, v.Tab, v.Data = "Customers", "customers", d
@@ -51,12 +45,9 @@ type customerData struct {
 // profile with a page of the customer's orders (20, newest first; orders= is
 // the cursor of a later page), the newest tickets and reviews and every
 // address.
-func (p *panel) customerPage(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "cuid", "customer")
-	if err != nil {
-		return err
-	}
+func (p *panel) customerPage(c *fiber.Ctx, v *view, id uint64) error {
 	var after *app.Cursor
+	var err error
 	if cv := c.Query("orders"); cv != "" {
 		if after, err = p.h.cursors.Decode(customerOrdersScope(id), v.Store.ID, app.SortNewest, cv); err != nil {
 			return err

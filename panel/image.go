@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"mime/multipart"
 	"slices"
 	"strconv"
 
@@ -54,11 +55,7 @@ func productPath(st *app.Store, id uint64) string {
 
 // uploadImages serves POST /admin/stores/{id}/products/{pid}/images/
 // (multipart, files in the field file).
-func (p *panel) uploadImages(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) uploadImages(c *fiber.Ctx, v *view, pr *app.Product) error {
 	media, err := staff.ReadUploads(c)
 	if err == nil {
 		if _, err = p.h.svc.Catalog.AddProductImages(v.Store.ID, pr.ID, media); err == nil {
@@ -112,7 +109,7 @@ func (p *panel) moveImage(op string) pageFunc {
 // fine). The photos are decoded first; the product and its photos are then
 // made in one transaction (both or neither).
 func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
-	form, in, err := readProductForm(c)
+	form, in, err := readProductForm(c, 0)
 	if wantsVariants(c) {
 		return p.makeVariants(c, v, form, nil)
 	}
@@ -139,23 +136,11 @@ func (p *panel) createProductWithImages(c *fiber.Ctx, v *view) error {
 // hasUploads reports whether the multipart form carries a non-empty file.
 func hasUploads(c *fiber.Ctx) bool {
 	form, err := c.MultipartForm()
-	if err != nil {
-		return false
-	}
-	for _, fh := range form.File["file"] {
-		if fh.Size > 0 {
-			return true
-		}
-	}
-	return false
+	return err == nil && slices.ContainsFunc(form.File["file"], func(fh *multipart.FileHeader) bool { return fh.Size > 0 })
 }
 
 // setImageAlt serves POST /admin/stores/{id}/products/{pid}/images/{index}/alt/ {alt}.
-func (p *panel) setImageAlt(c *fiber.Ctx, v *view) error {
-	pr, err := p.pathProduct(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) setImageAlt(c *fiber.Ctx, v *view, pr *app.Product) error {
 	i, err := strconv.Atoi(c.Params("index"))
 	if err != nil {
 		return app.NotFound("image")

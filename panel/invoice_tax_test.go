@@ -34,10 +34,10 @@ func TestPanelInvoiceTax(t *testing.T) {
 	b := owner(t, e)
 	op := fmt.Sprintf("/admin/stores/%d/orders/%d/", sid, o.ID)
 	b.get(op+"invoice/").expect(t, 200, "<h1>Invoice INV-7</h1>", "Tax id: GB123456789", "<b>Tea Ltd</b>", "Ann Lee",
-		`<td class="num">20%</td>`, "incl. VAT 20%", "4.00 USD", "24.00 USD", "Refunded · CN-2")
+		`<td class="num">20%</td>`, "incl. VAT 20%", "$4.00", "$24.00", "Refunded · CN-2")
 	b.get(op).expect(t, 200, "Invoice INV-7", "?credit_note=CN-2", "incl. VAT 20%")
 	b.get(op+"invoice/?credit_note=CN-2").expect(t, 200, "<h1>Credit note CN-2</h1>", "for invoice INV-7", "Tax id: GB123456789",
-		"−12.00 USD", "incl. VAT 20%", "−2.00 USD")
+		"−$12.00", "incl. VAT 20%", "−$2.00")
 	b.get(op+"invoice/?credit_note=CN-9").expect(t, 404)
 	// The dashboard: the tax per rate of the last 30 days, less the credit notes.
 	b.get(fmt.Sprintf("/admin/stores/%d/", sid)).expect(t, 200, "Tax collected, last 30 days",

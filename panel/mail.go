@@ -1,15 +1,13 @@
 package panel
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
 )
 
 func (p *panel) registerMailRoutes(r fiber.Router, st string) {
-	r.Post(st+"/outbox/:mid/retry", p.store(p.retryMail))
+	r.Post(st+"/outbox/:mid/retry", p.store(with(pathID("mid", "mail"), p.retryMail)))
 	r.Get(st+"/mail-templates", p.store(p.mailTemplatesPage))
 	r.Get(st+"/mail-templates/:kind", p.store(p.mailTemplatePage))
 	r.Post(st+"/mail-templates/:kind", p.store(p.saveMailTemplate))
@@ -18,11 +16,7 @@ func (p *panel) registerMailRoutes(r fiber.Router, st string) {
 }
 
 // retryMail serves POST /admin/stores/{id}/outbox/{mid}/retry/.
-func (p *panel) retryMail(c *fiber.Ctx, v *view) error {
-	id, err := strconv.ParseUint(c.Params("mid"), 10, 64)
-	if err != nil {
-		return app.NotFound("mail")
-	}
+func (p *panel) retryMail(c *fiber.Ctx, v *view, id uint64) error {
 	if _, err := p.h.svc.RetryMail(v.Store.ID, id); err != nil {
 		return err
 	}

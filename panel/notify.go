@@ -75,6 +75,17 @@ func (p *panel) saveNotifications(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(st, "notifications/"), ok1("Settings saved."))
 }
 
+// splitTrim splits s at sep into its trimmed, non-blank parts (never nil).
+func splitTrim(s, sep string) []string {
+	out := []string{}
+	for _, part := range strings.Split(s, sep) {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 // lines splits a textarea into its non-blank lines (commas separate too).
 func lines(s string) []string {
 	out := []string{}

@@ -135,7 +135,7 @@ func TestPanelOrderDesk(t *testing.T) {
 		b.submit(op, op+"notes/", url.Values{"note": {"Fragile <b>glass</b> " + long}}).redirectsTo(t, op)
 		b.get(op).expect(t, 200, `value="1Z42"`, "Fragile &lt;b&gt;glass&lt;/b&gt;", "owner@example.com")
 		b.get(op+"packing-slip/").expect(t, 200, "Packing slip", "1Z42", "Zed Zulu")
-		b.get(op+"invoice/").expect(t, 200, "Invoice", "40.00 USD", "Bill to")
+		b.get(op+"invoice/").expect(t, 200, "Invoice", "$40.00", "Bill to")
 		// Refund: the form leads to a confirm page; only confirming refunds.
 		b.submit(op, op+"refund/", url.Values{"amount": {"15.00"}, "refund_method": {"CASH"}}).redirectsTo(t, op+"refund/?")
 		if o := e.Order(sid, target.ID); o.RefundedAmount != 0 {

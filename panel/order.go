@@ -148,6 +148,9 @@ func nextOrderStatus(status string) string {
 	return ""
 }
 
+// orderID reads the path's order id.
+var orderID = pathID("oid", "order")
+
 // pathOrder loads the :oid order of the store.
 func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
 	id, err := httpkit.PathID(c, "oid", "order")
@@ -159,11 +162,7 @@ func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
 
 // orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, the
 // shopper's other orders, its requests, notes, tracking and the actions.
-func (p *panel) orderPage(c *fiber.Ctx, v *view) error {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) orderPage(c *fiber.Ctx, v *view, o *app.Order) error {
 	return p.showOrder(c, v, fiber.StatusOK, o, nil)
 }
 
@@ -222,11 +221,7 @@ func (p *panel) orderFormError(c *fiber.Ctx, v *view, id uint64, err error, form
 // askMoveOrder asks before an order is marked DELIVERED (the shopper is
 // mailed; shipped or not); other moves, and moves that cannot be made (the
 // service refuses them at once), need no confirmation.
-func (p *panel) askMoveOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askMoveOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	if param(c, "status") != app.OrderDelivered || !app.CanAdminMove(o.Status, app.OrderDelivered) {
 		return nil, nil
 	}
@@ -241,11 +236,7 @@ func (p *panel) askMoveOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 
 // moveOrder serves POST /admin/stores/{id}/orders/{oid}/status/ {status}:
 // CONFIRMED -> DELIVERED -> COMPLETED.
-func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) moveOrder(c *fiber.Ctx, v *view, id uint64) error {
 	o, err := p.h.svc.Orders.Move(v.Store.ID, id, formValue(c, "status"), v.Admin)
 	if err != nil {
 		return p.orderFormError(c, v, id, err, nil)
@@ -259,11 +250,7 @@ func (p *panel) moveOrder(c *fiber.Ctx, v *view) error {
 
 // undoDelivered serves POST .../orders/{oid}/undo-delivered/: the order is
 // CONFIRMED again and the held "delivered" mail withdrawn.
-func (p *panel) undoDelivered(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) undoDelivered(c *fiber.Ctx, v *view, id uint64) error {
 	o, err := p.h.svc.Orders.UndoDelivered(v.Store.ID, id, v.Admin)
 	if err != nil {
 		return p.orderFormError(c, v, id, err, nil)
@@ -272,11 +259,7 @@ func (p *panel) undoDelivered(c *fiber.Ctx, v *view) error {
 }
 
 // setTracking serves POST .../orders/{oid}/tracking/ {tracking_number, carrier}.
-func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) setTracking(c *fiber.Ctx, v *view, id uint64) error {
 	in := app.TrackingInput{TrackingNumber: formValue(c, "tracking_number"), Carrier: formValue(c, "carrier")}
 	o, err := p.h.svc.Orders.SetTracking(v.Store.ID, id, in)
 	if err != nil {
@@ -291,11 +274,7 @@ func (p *panel) setTracking(c *fiber.Ctx, v *view) error {
 
 // shipOrder serves POST .../orders/{oid}/ship/ {carrier, tracking_number,
 // tracking_url}: shipped, and the shopper mailed the tracking link.
-func (p *panel) shipOrder(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) shipOrder(c *fiber.Ctx, v *view, id uint64) error {
 	in := app.ShipInput{Carrier: formValue(c, "carrier"), TrackingNumber: formValue(c, "tracking_number"), TrackingURL: formValue(c, "tracking_url")}
 	o, err := p.h.svc.Orders.Ship(v.Store.ID, id, in)
 	if err != nil {
@@ -305,11 +284,7 @@ func (p *panel) shipOrder(c *fiber.Ctx, v *view) error {
 }
 
 // addNote serves POST .../orders/{oid}/notes/ {note}: an internal note.
-func (p *panel) addNote(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) addNote(c *fiber.Ctx, v *view, id uint64) error {
 	note := formValue(c, "note")
 	o, err := p.h.svc.Orders.AddNote(v.Store.ID, id, v.Admin, note)
 	if err != nil {
@@ -324,11 +299,7 @@ func (p *panel) addNote(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, orderPath(v, o)+"#notes", ok1("Note added."))
 }
 
-func (p *panel) askCancelOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askCancelOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	msg := "Its reserved stock and coupon use come back"
 	if o.PaymentStatus == app.PaymentPaid || o.PaymentStatus == app.PaymentPartiallyRefunded {
 		msg += ", and the payment of " + o.Refundable().String() + " " + o.Currency + " is refunded"
@@ -343,12 +314,8 @@ func (p *panel) askCancelOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 // cancelOrder serves POST .../orders/{oid}/cancel/ (after its confirm page).
-func (p *panel) cancelOrder(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	_, err = p.h.svc.Requests.StoreCancel(v.Store.ID, id, v.Admin, app.StoreActionInput{AdminNote: formValue(c, "admin_note")})
+func (p *panel) cancelOrder(c *fiber.Ctx, v *view, id uint64) error {
+	_, err := p.h.svc.Requests.StoreCancel(v.Store.ID, id, v.Admin, app.StoreActionInput{AdminNote: formValue(c, "admin_note")})
 	if err != nil {
 		return p.orderFormError(c, v, id, err, nil)
 	}
@@ -356,11 +323,7 @@ func (p *panel) cancelOrder(c *fiber.Ctx, v *view) error {
 		ok1("Order #"+strconv.FormatUint(id, 10)+" cancelled. The customer was told by email."))
 }
 
-func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
-	o, err := p.pathOrder(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askRefundOrder(c *fiber.Ctx, v *view, o *app.Order) (*confirmData, error) {
 	amount := param(c, "amount")
 	if amount == "" {
 		amount = o.Refundable().String()
@@ -389,11 +352,7 @@ func (p *panel) askRefundOrder(c *fiber.Ctx, v *view) (*confirmData, error) {
 
 // refundOrder serves POST .../orders/{oid}/refund/ {amount, refund_method,
 // admin_note} (after its confirm page).
-func (p *panel) refundOrder(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
+func (p *panel) refundOrder(c *fiber.Ctx, v *view, id uint64) error {
 	form := refundForm{Amount: formValue(c, "amount"), Method: formValue(c, "refund_method"), Note: formValue(c, "admin_note")}
 	in := app.StoreActionInput{AdminNote: form.Note, RefundMethod: form.Method}
 	restock, err := restockForm(c)

@@ -40,7 +40,7 @@ func (p *panel) bulkOrders(c *fiber.Ctx, v *view) error {
 		}
 		d := printsData{Kind: action}
 		for _, o := range orders {
-			d.Sheets = append(d.Sheets, printData{Order: o, Seller: storeSeller(v.Store)})
+			d.Sheets = append(d.Sheets, printData{Order: o, Seller: storeSeller(v.Store), L: langOf(v.Store)})
 		}
 		title := "Invoices"
 		if action == "packing" {

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 )
 
 // seller is the invoice's and packing slip's seller block: the shop's name,
@@ -22,7 +23,19 @@ type printData struct {
 	Order  *app.Order
 	Seller seller
 	Credit *app.CreditNote
+	// L is the store's language: the invoice is the shopper's, in the
+	// language of the shop (its texts are the invoice.* of app/i18n).
+	L sheetLang
 }
+
+// sheetLang is a language as the invoice sheet uses it.
+type sheetLang struct{ *i18n.Catalog }
+
+// Amount writes m in currency by the language's rules ("1.234,56 €").
+func (l sheetLang) Amount(m app.Money, currency string) string { return l.Money(int64(m), currency) }
+
+// langOf is st's language for its invoices.
+func langOf(st *app.Store) sheetLang { return sheetLang{i18n.Builtin().For(st.Settings().Lang())} }
 
 // storeSeller reads the seller block from the store's configuration; the
 // panel's store name stands in for a missing shop name.
@@ -48,17 +61,13 @@ func storeSeller(st *app.Store) seller {
 // block and a Print button. invoice/?credit_note={number} prints one of the
 // order's credit notes (unknown: 404).
 func (p *panel) orderPrint(page string) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		o, err := p.pathOrder(c, v)
-		if err != nil {
-			return err
-		}
+	return with(p.pathOrder, func(c *fiber.Ctx, v *view, o *app.Order) error {
 		title := "Invoice"
 		if page == "packing" {
 			title = "Packing slip"
 		}
 		v.Title, v.Tab = title+" · order #"+strconv.FormatUint(o.ID, 10), "orders"
-		d := printData{Order: o, Seller: storeSeller(v.Store)}
+		d := printData{Order: o, Seller: storeSeller(v.Store), L: langOf(v.Store)}
 		if n := c.Query("credit_note"); n != "" && page == "invoice" {
 			if d.Credit = creditNote(o, n); d.Credit == nil {
 				return app.NotFound("credit note")
@@ -67,7 +76,7 @@ func (p *panel) orderPrint(page string) pageFunc {
 		}
 		v.Data = d
 		return p.render(c, fiber.StatusOK, page, v)
-	}
+	})
 }
 
 // creditNote is the order's credit note numbered n, or nil.

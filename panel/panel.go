@@ -160,7 +160,7 @@ func (p *panel) routes(r fiber.Router) {
 	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
 	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
 	r.Post("/admin/users/totp-policy", p.authed(p.ownerOnly(p.totpPolicy)))
-	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(p.deleteUser)))
+	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(with(pathID("uid", "admin user"), p.deleteUser))))
 
 	p.storeRoutes(r)
 	p.catalogRoutes(r)
@@ -192,7 +192,7 @@ func (p *panel) storeRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/payments/test-order", p.store(p.payTestOrder))
 	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
 	r.Get(storeRoot+"/settings/history", p.store(p.settingsHistoryPage))
-	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, p.restoreSettings)
+	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, with(pathID("vid", "settings version"), p.restoreSettings))
 	r.Get(storeRoot+"/settings/history/:vid", p.store(restoreGet))
 	r.Post(storeRoot+"/settings/history/:vid", p.store(restorePost))
 	r.Get(storeRoot+"/settings/:section", p.store(p.settingsPage))
@@ -203,60 +203,33 @@ func (p *panel) storeRoutes(r fiber.Router) {
 func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(p.categoryPage))
-	r.Post(storeRoot+"/categories/:cid", p.store(p.updateCategory))
-	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, p.deleteCategory)
+	r.Get(storeRoot+"/categories/:cid", p.store(with(categoryID, p.categoryPage)))
+	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
+	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, with(categoryID, p.deleteCategory))
 	r.Get(storeRoot+"/categories/:cid/delete", p.store(catDelGet))
 	r.Post(storeRoot+"/categories/:cid/delete", p.store(catDelPost))
 
-	r.Get(storeRoot+"/products", p.store(p.productsPage))
-	r.Get(storeRoot+"/products/new", p.store(p.newProductPage))
+	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
-	r.Post(storeRoot+"/products", p.store(p.createProduct))
-	r.Post(storeRoot+"/products/new/images", p.store(p.createProductWithImages)) // before :pid/images
+	r.Post(storeRoot+"/products/new/images", p.store(p.createProductWithImages))
 	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
-	r.Get(storeRoot+"/products/:pid", p.store(p.productPage))
-	r.Post(storeRoot+"/products/:pid", p.store(p.updateProduct))
-	r.Post(storeRoot+"/products/:pid/delete", p.store(p.deleteProduct))
-	r.Post(storeRoot+"/products/:pid/images", p.store(p.uploadImages))
+	p.productEditor().routes(p, r, p.productsPage, p.newProductPage)
+	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.pathProduct, p.uploadImages)))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(storeRoot+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
-	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(p.setImageAlt))
+	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(with(p.pathProduct, p.setImageAlt)))
 }
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
-	r.Get(storeRoot+"/coupons", p.store(p.couponsPage))
-	r.Get(storeRoot+"/coupons/new", p.store(p.newCouponPage))
-	r.Post(storeRoot+"/coupons", p.store(p.createCoupon))
-	r.Get(storeRoot+"/coupons/:cpid", p.store(p.couponPage))
-	r.Post(storeRoot+"/coupons/:cpid", p.store(p.updateCoupon))
+	p.couponEditor().routes(p, r, p.couponsPage, p.newCouponPage)
 	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
-	r.Post(storeRoot+"/coupons/:cpid/delete", p.store(p.deleteCoupon))
-
-	r.Get(storeRoot+"/blog-posts", p.store(p.postsPage))
-	r.Get(storeRoot+"/blog-posts/new", p.store(p.newPostPage))
-	r.Post(storeRoot+"/blog-posts", p.store(p.createPost))
-	r.Get(storeRoot+"/blog-posts/:bpid", p.store(p.postPage))
-	r.Post(storeRoot+"/blog-posts/:bpid", p.store(p.updatePost))
-	r.Post(storeRoot+"/blog-posts/:bpid/delete", p.store(p.deletePost))
-
-	r.Get(storeRoot+"/flash-deals", p.store(p.dealsPage))
-	r.Get(storeRoot+"/flash-deals/new", p.store(p.newDealPage))
-	r.Post(storeRoot+"/flash-deals", p.store(p.createDeal))
-	r.Get(storeRoot+"/flash-deals/:fdid", p.store(p.dealPage))
-	r.Post(storeRoot+"/flash-deals/:fdid", p.store(p.updateDeal))
-	r.Post(storeRoot+"/flash-deals/:fdid/delete", p.store(p.deleteDeal))
-
-	r.Get(storeRoot+"/bundles", p.store(p.bundlesPage))
-	r.Get(storeRoot+"/bundles/new", p.store(p.newBundlePage))
-	r.Post(storeRoot+"/bundles", p.store(p.createBundle))
-	r.Get(storeRoot+"/bundles/:buid", p.store(p.bundlePage))
-	r.Post(storeRoot+"/bundles/:buid", p.store(p.updateBundle))
-	r.Post(storeRoot+"/bundles/:buid/delete", p.store(p.deleteBundle))
+	p.postEditor().routes(p, r, p.postsPage, p.newPostPage)
+	p.dealEditor().routes(p, r, p.dealsPage, p.newDealPage)
+	p.bundleEditor().routes(p, r, p.bundlesPage, p.newBundlePage)
 
 	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
 }
@@ -267,20 +240,20 @@ func (p *panel) orderRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/orders/export", p.store(p.exportOrders))
 	r.Post(storeRoot+"/orders/bulk", p.store(p.bulkOrders))
 	r.Post(storeRoot+"/orders/bulk-ship", p.store(p.bulkShipOrders))
-	r.Get(storeRoot+"/orders/:oid", p.store(p.orderPage))
+	r.Get(storeRoot+"/orders/:oid", p.store(with(p.pathOrder, p.orderPage)))
 	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
 	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
-	moveGet, movePost := p.confirmStep(p.askMoveOrder, p.moveOrder)
+	moveGet, movePost := p.confirmStep(askOn(p.pathOrder, p.askMoveOrder), with(orderID, p.moveOrder))
 	r.Get(storeRoot+"/orders/:oid/status", p.store(moveGet))
 	r.Post(storeRoot+"/orders/:oid/status", p.store(movePost))
-	r.Post(storeRoot+"/orders/:oid/tracking", p.store(p.setTracking))
-	r.Post(storeRoot+"/orders/:oid/ship", p.store(p.shipOrder))
-	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(p.undoDelivered))
-	r.Post(storeRoot+"/orders/:oid/notes", p.store(p.addNote))
-	cancelGet, cancelPost := p.confirmStep(p.askCancelOrder, p.cancelOrder)
+	r.Post(storeRoot+"/orders/:oid/tracking", p.store(with(orderID, p.setTracking)))
+	r.Post(storeRoot+"/orders/:oid/ship", p.store(with(orderID, p.shipOrder)))
+	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(with(orderID, p.undoDelivered)))
+	r.Post(storeRoot+"/orders/:oid/notes", p.store(with(orderID, p.addNote)))
+	cancelGet, cancelPost := p.confirmStep(askOn(p.pathOrder, p.askCancelOrder), with(orderID, p.cancelOrder))
 	r.Get(storeRoot+"/orders/:oid/cancel", p.store(cancelGet))
 	r.Post(storeRoot+"/orders/:oid/cancel", p.store(cancelPost))
-	refundGet, refundPost := p.confirmStep(p.askRefundOrder, p.refundOrder)
+	refundGet, refundPost := p.confirmStep(askOn(p.pathOrder, p.askRefundOrder), with(orderID, p.refundOrder))
 	r.Get(storeRoot+"/orders/:oid/refund", p.store(refundGet))
 	r.Post(storeRoot+"/orders/:oid/refund", p.store(refundPost))
 
@@ -300,16 +273,16 @@ func (p *panel) customerRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/reviews/:rvid/reject", p.store(p.moderateReview(false)))
 
 	r.Get(storeRoot+"/tickets", p.store(p.ticketsPage))
-	r.Get(storeRoot+"/tickets/:tid", p.store(p.ticketPage))
-	r.Post(storeRoot+"/tickets/:tid", p.store(p.patchTicket))
-	r.Post(storeRoot+"/tickets/:tid/reply", p.store(p.replyTicket))
+	r.Get(storeRoot+"/tickets/:tid", p.store(with(p.pathTicket, p.ticketPage)))
+	r.Post(storeRoot+"/tickets/:tid", p.store(with(p.pathTicket, p.patchTicket)))
+	r.Post(storeRoot+"/tickets/:tid/reply", p.store(with(p.pathTicket, p.replyTicket)))
 
 	r.Get(storeRoot+"/messages", p.store(p.messagesPage))
-	r.Post(storeRoot+"/messages/:mid/read", p.store(p.setMessageRead))
-	r.Post(storeRoot+"/messages/:mid/reply", p.store(p.replyMessage))
+	r.Post(storeRoot+"/messages/:mid/read", p.store(with(messageID, p.setMessageRead)))
+	r.Post(storeRoot+"/messages/:mid/reply", p.store(with(messageID, p.replyMessage)))
 
 	r.Get(storeRoot+"/customers", p.store(p.customersPage))
-	r.Get(storeRoot+"/customers/:cuid", p.store(p.customerPage))
+	r.Get(storeRoot+"/customers/:cuid", p.store(with(pathID("cuid", "customer"), p.customerPage)))
 }
 
 // storeTabs is the navigation of a store's pages, in order. A new page of
@@ -408,7 +381,7 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if !found {
 			return p.toLogin(c)
 		}
-		u, err := p.adminUser(sess.adminID)
+		u, err := p.h.svc.Admins.Get(sess.adminID)
 		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
@@ -471,8 +444,6 @@ func (p *panel) ownerOnly(fn pageFunc) pageFunc {
 		return fn(c, v)
 	}
 }
-
-func (p *panel) adminUser(id uint64) (*app.AdminUser, error) { return p.h.svc.Admins.Get(id) }
 
 // toLogin redirects to the login page, coming back to this page after it.
 func (p *panel) toLogin(c *fiber.Ctx) error {
@@ -538,6 +509,21 @@ func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, nex
 		pg.Next = sep + "cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
 	}
 	return pg
+}
+
+// listPage reads the page of the store's newest-first list named scope
+// (?cursor=) from list, and the pager of that list at base.
+func listPage[T any](p *panel, c *fiber.Ctx, v *view, scope, base string,
+	list func(storeID uint64, lp app.ListParams) (app.Page[T], error)) ([]T, Pager, error) {
+	lp, err := p.listParams(c, scope, v.Store.ID)
+	if err != nil {
+		return nil, Pager{}, err
+	}
+	page, err := list(v.Store.ID, lp)
+	if err != nil {
+		return nil, Pager{}, err
+	}
+	return page.Items, p.pager(base, scope, v.Store.ID, lp, page.Next), nil
 }
 
 // storePath is the path of a store's page ("" for the overview).
@@ -614,7 +600,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	v := &view{}
 	sid := c.Cookies(sessionCookie)
 	if sess, found := p.sessions.get(sid); found {
-		if u, err := p.adminUser(sess.adminID); err == nil && u.TokenVersion == sess.version {
+		if u, err := p.h.svc.Admins.Get(sess.adminID); err == nil && u.TokenVersion == sess.version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, p.sessionToken(sid)
 		}
 	}

@@ -37,24 +37,20 @@ type requestsData struct {
 // (?status=PENDING by default, APPROVED, REJECTED or all; ?cursor=).
 func (p *panel) requestsPage(k requestKind) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
-		st := v.Store
-		base := storePath(st, k.path+"/")
+		base := storePath(v.Store, k.path+"/")
 		f, err := readStatusFilter(c, base, app.RequestPending, requestStatuses)
 		if err != nil {
 			return err
 		}
-		scope := k.path + ":" + f.Value
-		lp, err := p.listParams(c, scope, st.ID)
-		if err != nil {
-			return err
-		}
-		page, err := p.h.svc.Requests.List(st.ID, k.Kind, f.Status, lp)
+		reqs, pg, err := listPage(p, c, v, k.path+":"+f.Value, f.Base,
+			func(storeID uint64, lp app.ListParams) (app.Page[*app.Request], error) {
+				return p.h.svc.Requests.List(storeID, k.Kind, f.Status, lp)
+			})
 		if err != nil {
 			return err
 		}
 		v.Title, v.Tab = k.Label+" requests", k.path
-		v.Data = requestsData{Kind: k, Base: base, Requests: page.Items, Filter: f,
-			Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+		v.Data = requestsData{Kind: k, Base: base, Requests: reqs, Filter: f, Pager: pg}
 		return p.render(c, fiber.StatusOK, "requests", v)
 	}
 }
@@ -80,21 +76,20 @@ type requestData struct {
 // requestPage serves GET /admin/stores/{id}/cancellations/{rid}/ and
 // refunds/{rid}/: the request, its order and the decision forms.
 func (p *panel) requestPage(k requestKind) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		r, err := p.pathRequest(c, v, k)
-		if err != nil {
-			return err
-		}
+	return with(p.pathRequest(k), func(c *fiber.Ctx, v *view, r *app.Request) error {
 		return p.showRequest(c, v, fiber.StatusOK, k, r, decisionForm{RefundMethod: app.RefundOriginalMethod})
-	}
+	})
 }
 
-func (p *panel) pathRequest(c *fiber.Ctx, v *view, k requestKind) (*app.Request, error) {
-	id, err := httpkit.PathID(c, "rid", k.Kind+" request")
-	if err != nil {
-		return nil, err
+// pathRequest reads the path's request of kind k.
+func (p *panel) pathRequest(k requestKind) func(c *fiber.Ctx, v *view) (*app.Request, error) {
+	return func(c *fiber.Ctx, v *view) (*app.Request, error) {
+		id, err := httpkit.PathID(c, "rid", k.Kind+" request")
+		if err != nil {
+			return nil, err
+		}
+		return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
 	}
-	return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
 }
 
 func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {
@@ -111,11 +106,7 @@ func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r 
 // decideRequest serves POST .../cancellations/{rid}/approve/ and .../reject/
 // (and the same under refunds/) {admin_note, refund_method (refund approval)}.
 func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		r, err := p.pathRequest(c, v, k)
-		if err != nil {
-			return err
-		}
+	return with(p.pathRequest(k), func(c *fiber.Ctx, v *view, r *app.Request) error {
 		form := decisionForm{Action: "reject", AdminNote: formValue(c, "admin_note"), RefundMethod: formValue(c, "refund_method")}
 		if approve {
 			form.Action = "approve"
@@ -140,5 +131,5 @@ func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
 		}
 		return p.redirect(c, v, storePath(v.Store, k.path+"/"+strconv.FormatUint(decided.ID, 10)+"/"),
 			ok1(k.Label+" request #"+strconv.FormatUint(decided.ID, 10)+" "+verb+". The customer was told by email."))
-	}
+	})
 }

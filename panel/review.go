@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type reviewRow struct {
@@ -30,18 +29,16 @@ func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	scope := "reviews:" + f.Value
-	lp, err := p.listParams(c, scope, st.ID)
+	items, pg, err := listPage(p, c, v, "reviews:"+f.Value, f.Base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.Review], error) {
+			return p.h.svc.Reviews.List(storeID, f.Status, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Reviews.List(st.ID, f.Status, lp)
-	if err != nil {
-		return err
-	}
-	d := reviewsData{Base: base, Filter: f, Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
+	d := reviewsData{Base: base, Filter: f, Pager: pg}
 	names := map[uint64]string{}
-	for _, r := range page.Items {
+	for _, r := range items {
 		if _, seen := names[r.ProductID]; r.ProductID != 0 && !seen {
 			if pr, err := p.h.svc.Catalog.Product(st.ID, r.ProductID); err == nil {
 				names[r.ProductID] = pr.Name
@@ -60,11 +57,8 @@ func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
 // moderateReview serves POST /admin/stores/{id}/reviews/{rvid}/approve/ and
 // .../reject/ {status: the list to go back to}.
 func (p *panel) moderateReview(approve bool) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		id, err := httpkit.PathID(c, "rvid", "review")
-		if err != nil {
-			return err
-		}
+	return with(pathID("rvid", "review"), func(c *fiber.Ctx, v *view, id uint64) error {
+		var err error
 		verb := "rejected: it is hidden from the storefront"
 		if approve {
 			_, err = p.h.svc.Reviews.Approve(v.Store.ID, id)
@@ -77,5 +71,5 @@ func (p *panel) moderateReview(approve bool) pageFunc {
 		}
 		back := backToFilter(c, storePath(v.Store, "reviews/"), app.ReviewPending, app.ReviewStatuses)
 		return p.redirect(c, v, back, ok1("Review #"+strconv.FormatUint(id, 10)+" "+verb+"."))
-	}
+	})
 }

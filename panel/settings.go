@@ -46,6 +46,12 @@ var identityFields = []struct{ Key, Label, Hint string }{
 	{"seo.keywords", "Keywords (SEO)", "separated by commas"},
 }
 
+// languages are the shop's languages (config key locale, app.Locales),
+// each by its own name.
+var languages = []struct{ Code, Name string }{
+	{"en", "English"}, {"de", "Deutsch"}, {"fr", "Français"}, {"es", "Español"}, {"ru", "Русский"}, {"uz", "Oʻzbekcha"},
+}
+
 // themeFields are the theme form's text fields (top-level string keys).
 // header_layout and footer_layout are not among them: the shop has one
 // header and one footer, shaped by the navigation, the announcement bar
@@ -106,15 +112,17 @@ type settingsData struct {
 	// identity and theme: values by key path
 	Values   map[string]string
 	Identity any
-	Theme    any
-	Rows     []settingsRow // navigation, delivery
-	Methods  []methodRow
-	Allowed  string // one origin per line
-	Domains  string // the shop's custom domains, one per line
-	Shop     any
-	Taxes    any // taxFields
-	Callback string
-	Config   string // the advanced editor's text
+	// Languages are the choices of the identity form's language (locale).
+	Languages any
+	Theme     any
+	Rows      []settingsRow // navigation, delivery
+	Methods   []methodRow
+	Allowed   string // one origin per line
+	Domains   string // the shop's custom domains, one per line
+	Shop      any
+	Taxes     any // taxFields
+	Callback  string
+	Config    string // the advanced editor's text
 	// ErrLine and ErrCol point at a JSON syntax error in Config (1-based; 0: none).
 	ErrLine, ErrCol int
 	// Removes are the changes of a save that removes keys, to confirm.
@@ -152,7 +160,7 @@ func (p *panel) settingsPage(c *fiber.Ctx, v *view) error {
 }
 
 func (p *panel) showSettings(c *fiber.Ctx, v *view, status int, d settingsData) error {
-	d.Identity, d.Theme, d.Shop, d.Taxes = identityFields, themeFields, shopFields, taxFields
+	d.Identity, d.Theme, d.Shop, d.Taxes, d.Languages = identityFields, themeFields, shopFields, taxFields, languages
 	d.Sections = slices.DeleteFunc(slices.Clone(settingsSections), func(t tab) bool { // the sections the admin may open
 		p, _ := app.StoreRoutePerm("GET", []string{"settings", t.Key})
 		return !v.Admin.Has(p)
@@ -250,6 +258,16 @@ func objects(cfg map[string]any, key string) []map[string]any {
 	return out
 }
 
+// extraEntry is a row's carried keys (extraJSON) as the start of its entry;
+// text that is not a JSON object (null included) gives an empty one.
+func extraEntry(extra string) map[string]any {
+	entry := map[string]any{}
+	if extra != "" && (json.Unmarshal([]byte(extra), &entry) != nil || entry == nil) {
+		entry = map[string]any{}
+	}
+	return entry
+}
+
 // cellString is an entry's value as the form shows it.
 func cellString(v any) string {
 	switch x := v.(type) {
@@ -291,6 +309,7 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		for _, f := range identityFields {
 			d.Values[f.Key] = lookupString(cfg, f.Key)
 		}
+		d.Values["locale"] = lookupString(cfg, "locale")
 		d.Values["store.logo_display"] = lookupString(cfg, "store.logo_display")
 		d.Values["store.logo_size"] = lookupString(cfg, "store.logo_size")
 		if b, _ := cfg["email_otp_enabled"].(bool); b {
@@ -447,6 +466,10 @@ func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch ma
 	v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
 	v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
 	store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
+	if d.Values["locale"] = formValue(c, "locale"); d.Values["locale"] != "" { // a form without it keeps the language
+		v.OneOf("locale", d.Values["locale"], app.Locales...)
+		patch["locale"] = d.Values["locale"]
+	}
 	otp := formOn(c, "email_otp_enabled")
 	if otp {
 		d.Values["email_otp_enabled"] = "on"
@@ -490,12 +513,7 @@ func readRowsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[st
 		if empty || r.Delete {
 			continue
 		}
-		entry := map[string]any{}
-		if r.Extra != "" {
-			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-				entry = map[string]any{}
-			}
-		}
+		entry := extraEntry(r.Extra)
 		row := "row " + strconv.Itoa(i+1)
 		if section == "navigation" {
 			readNavigationRow(v, row, r, entry)
@@ -570,12 +588,7 @@ func readMethodsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 			continue
 		}
 		v.Check(r.Name != "" && utf8.RuneCountInString(r.Name) <= 100, code+"_name", "needs a name of at most 100 characters")
-		entry := map[string]any{}
-		if r.Extra != "" {
-			if err := json.Unmarshal([]byte(r.Extra), &entry); err != nil {
-				entry = map[string]any{}
-			}
-		}
+		entry := extraEntry(r.Extra)
 		entry["code"], entry["name"] = code, r.Name
 		if r.Description != "" {
 			entry["description"] = r.Description

@@ -47,18 +47,12 @@ func shortJSON(v any) string {
 
 // settingsHistoryPage serves GET /admin/stores/{id}/settings/history/?cursor=.
 func (p *panel) settingsHistoryPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	lp, err := p.listParams(c, "settings_versions", st.ID)
+	items, pg, err := listPage(p, c, v, "settings_versions", storePath(v.Store, "settings/history/"), p.h.svc.Stores.SettingsVersions)
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Stores.SettingsVersions(st.ID, lp)
-	if err != nil {
-		return err
-	}
-	d := historyData{Section: "history", Sections: settingsSections,
-		Pager: p.pager(storePath(st, "settings/history/"), "settings_versions", st.ID, lp, page.Next)}
-	for _, sv := range page.Items {
+	d := historyData{Section: "history", Sections: settingsSections, Pager: pg}
+	for _, sv := range items {
 		row := historyRow{SettingsVersion: sv}
 		for _, ch := range sv.Changes {
 			row.Lines = append(row.Lines, historyLine{Path: ch.Path, Before: shortJSON(ch.Before), After: shortJSON(ch.After)})
@@ -78,11 +72,7 @@ func (p *panel) askRestoreSettings(c *fiber.Ctx, v *view) (*confirmData, error) 
 }
 
 // restoreSettings serves POST /admin/stores/{id}/settings/history/{vid}/ (confirmed).
-func (p *panel) restoreSettings(c *fiber.Ctx, v *view) error {
-	id, err := strconv.ParseUint(c.Params("vid"), 10, 64)
-	if err != nil || id == 0 {
-		return app.NotFound("settings version")
-	}
+func (p *panel) restoreSettings(c *fiber.Ctx, v *view, id uint64) error {
 	nv, err := p.h.svc.Stores.RestoreSettings(v.Store.ID, id, v.Admin)
 	if err != nil && httpkit.StatusOfError(err) < 500 && !app.IsNotFound(err) {
 		return p.redirect(c, v, storePath(v.Store, "settings/history/"), &flash{Kind: "error",

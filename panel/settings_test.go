@@ -95,6 +95,12 @@ func TestPanelSettings(t *testing.T) {
 		if len(nav) != 1 || nav[0].(map[string]any)["icon"] != "shoe" || nav[0].(map[string]any)["label"] != "Shoes!" {
 			t.Fatalf("navigation: %v", nav)
 		}
+		// Carried keys that are not an object ("null" too) start the entry empty.
+		form.Set("r0_extra", "null")
+		b.submit(page, page, form).redirectsTo(t, page)
+		if nav = storeConfig(t, e, sid)["navigation"].([]any); len(nav) != 1 || nav[0].(map[string]any)["icon"] != nil {
+			t.Fatalf("navigation: %v", nav)
+		}
 	})
 	t.Run("Delivery", func(t *testing.T) {
 		page := base + "delivery/"

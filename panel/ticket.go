@@ -21,23 +21,20 @@ type ticketsData struct {
 // ticketsPage serves GET /admin/stores/{id}/tickets/ (?status=all by default,
 // OPEN, IN_PROGRESS, RESOLVED, CLOSED; ?cursor=), newest first.
 func (p *panel) ticketsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	base := storePath(st, "tickets/")
+	base := storePath(v.Store, "tickets/")
 	f, err := readStatusFilter(c, base, statusAll, app.TicketStatuses)
 	if err != nil {
 		return err
 	}
-	scope := "tickets:" + f.Value
-	lp, err := p.listParams(c, scope, st.ID)
+	items, pg, err := listPage(p, c, v, "tickets:"+f.Value, f.Base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.Ticket], error) {
+			return p.h.svc.Tickets.List(storeID, f.Status, lp)
+		})
 	if err != nil {
 		return err
 	}
-	page, err := p.h.svc.Tickets.List(st.ID, f.Status, lp)
-	if err != nil {
-		return err
-	}
-	d := ticketsData{Base: base, Filter: f, Pager: p.pager(f.Base, scope, st.ID, lp, page.Next)}
-	for _, t := range page.Items {
+	d := ticketsData{Base: base, Filter: f, Pager: pg}
+	for _, t := range items {
 		d.Tickets = append(d.Tickets, ticketRow{Ticket: t, Number: app.TicketNumber(t.Number)})
 	}
 	v.Title, v.Tab, v.Data = "Tickets", "tickets", d
@@ -71,11 +68,7 @@ func (p *panel) pathTicket(c *fiber.Ctx, v *view) (*app.Ticket, error) {
 
 // ticketPage serves GET /admin/stores/{id}/tickets/{tid}/: the conversation,
 // the reply form and the status/priority form.
-func (p *panel) ticketPage(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) ticketPage(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	return p.showTicket(c, v, fiber.StatusOK, t, ticketForm{Status: t.Status, Priority: t.Priority})
 }
 
@@ -94,11 +87,7 @@ func (p *panel) showTicket(c *fiber.Ctx, v *view, status int, t *app.Ticket, for
 }
 
 // replyTicket serves POST /admin/stores/{id}/tickets/{tid}/reply/ {message}.
-func (p *panel) replyTicket(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) replyTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	msg := formValue(c, "message")
 	saved, err := p.h.svc.Tickets.StaffReply(v.Store.ID, t.ID, app.TicketReply{Message: msg})
 	if err != nil {
@@ -111,11 +100,7 @@ func (p *panel) replyTicket(c *fiber.Ctx, v *view) error {
 }
 
 // patchTicket serves POST /admin/stores/{id}/tickets/{tid}/ {status, priority}.
-func (p *panel) patchTicket(c *fiber.Ctx, v *view) error {
-	t, err := p.pathTicket(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) patchTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	form := ticketForm{Status: formValue(c, "status"), Priority: formValue(c, "priority")}
 	saved, err := p.h.svc.Tickets.Patch(v.Store.ID, t.ID, app.TicketPatch{Status: &form.Status, Priority: &form.Priority})
 	if err != nil {

@@ -43,7 +43,7 @@ func (p *panel) confirmTOTP(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return p.showTOTP(c, v, p.formError(c, v, err), totpData{})
 	}
-	u, err := p.adminUser(v.Admin.ID)
+	u, err := p.h.svc.Admins.Get(v.Admin.ID)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 type userForm struct {
@@ -58,11 +57,7 @@ func (p *panel) createUser(c *fiber.Ctx, v *view) error {
 
 // deleteUser serves POST /admin/users/{uid}/delete/ (owner) {confirm=yes}.
 // Deleting ends the user's panel sessions at once.
-func (p *panel) deleteUser(c *fiber.Ctx, v *view) error {
-	id, err := httpkit.PathID(c, "uid", "admin user")
-	if err != nil {
-		return err
-	}
+func (p *panel) deleteUser(c *fiber.Ctx, v *view, id uint64) error {
 	if id == v.Admin.ID {
 		return p.showUsers(c, v, p.formError(c, v, app.Errorf(app.EConflict, "You cannot delete your own account.")), userForm{Role: app.RoleStaff})
 	}

@@ -1,6 +1,8 @@
 package panel
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,12 +45,14 @@ func parseOptions(text string) ([]productOption, error) {
 		seen[strings.ToLower(name)] = true
 		o := productOption{Name: name}
 		for _, val := range strings.Split(list, ",") {
-			if val = strings.TrimSpace(val); val != "" && !containsFold(o.Values, val) {
-				if strings.ContainsAny(val, "=;") {
-					return nil, app.Invalid("options", at+"a value cannot contain = or ;")
-				}
-				o.Values = append(o.Values, val)
+			val = strings.TrimSpace(val)
+			if val == "" || slices.ContainsFunc(o.Values, func(x string) bool { return strings.EqualFold(x, val) }) {
+				continue
 			}
+			if strings.ContainsAny(val, "=;") {
+				return nil, app.Invalid("options", at+"a value cannot contain = or ;")
+			}
+			o.Values = append(o.Values, val)
 		}
 		if len(o.Values) == 0 {
 			return nil, app.Invalid("options", at+"give “"+name+"” at least one value, e.g. "+name+": S, M, L")
@@ -59,15 +63,6 @@ func parseOptions(text string) ([]productOption, error) {
 		return nil, app.Invalid("options", "type at least one option, e.g. Size: S, M, L")
 	}
 	return opts, nil
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // combinations is the cross product of the options' values as variant rows
@@ -107,15 +102,7 @@ func joinNonEmpty(a, sep, b string) string {
 func sameAttrs(a, b string) bool {
 	ma, okA := parseAttrs(a)
 	mb, okB := parseAttrs(b)
-	if !okA || !okB || len(ma) != len(mb) || len(ma) == 0 {
-		return false
-	}
-	for k, v := range ma {
-		if mb[k] != v {
-			return false
-		}
-	}
-	return true
+	return okA && okB && len(ma) > 0 && maps.Equal(ma, mb)
 }
 
 // buildVariants makes the variant rows for the builder's options: saved

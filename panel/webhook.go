@@ -6,19 +6,20 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/httpkit"
 )
 
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Get(st+"/webhooks", p.store(p.webhooksPage))
 	r.Post(st+"/webhooks", p.store(p.createWebhook))
-	r.Get(st+"/webhooks/:wid", p.store(p.webhookPage))
-	r.Post(st+"/webhooks/:wid/enabled", p.store(p.setWebhookEnabled))
-	r.Post(st+"/webhooks/:wid", p.store(p.updateWebhook))
-	delGet, delPost := p.confirmStep(p.askDeleteWebhook, p.deleteWebhook)
+	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
+	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
+	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
+	delGet, delPost := p.confirmStep(askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
 	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
 	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
-	r.Post(st+"/webhooks/:wid/test", p.store(p.testWebhook))
-	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(p.redeliverWebhook))
+	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
+	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(p.webhookOf, p.redeliverWebhook)))
 }
 
 type webhooksData struct {
@@ -82,20 +83,16 @@ type webhookData struct {
 }
 
 func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
-	id, err := strconv.ParseUint(c.Params("wid"), 10, 64)
+	id, err := httpkit.PathID(c, "wid", "webhook endpoint")
 	if err != nil {
-		return nil, app.NotFound("webhook endpoint")
+		return nil, err
 	}
 	return p.h.svc.Webhooks.Get(v.Store.ID, id)
 }
 
 // webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint
 // and its delivery log, newest first.
-func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) webhookPage(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	checked := map[string]bool{}
 	for _, t := range w.Events {
 		checked[t] = true
@@ -105,28 +102,21 @@ func (p *panel) webhookPage(c *fiber.Ctx, v *view) error {
 
 // showWebhook renders an endpoint's page with the edit form as given.
 func (p *panel) showWebhook(c *fiber.Ctx, v *view, status int, w *app.WebhookEndpoint, url string, checked map[string]bool) error {
-	scope := "deliveries:" + c.Params("wid")
-	lp, err := p.listParams(c, scope, v.Store.ID)
-	if err != nil {
-		return err
-	}
-	page, err := p.h.svc.Webhooks.Deliveries(v.Store.ID, w.ID, lp)
-	if err != nil {
-		return err
-	}
 	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
+	deliveries, pg, err := listPage(p, c, v, "deliveries:"+c.Params("wid"), base,
+		func(storeID uint64, lp app.ListParams) (app.Page[*app.WebhookDelivery], error) {
+			return p.h.svc.Webhooks.Deliveries(storeID, w.ID, lp)
+		})
+	if err != nil {
+		return err
+	}
 	v.Title, v.Tab = "Webhook "+w.URL, "webhooks"
-	v.Data = webhookData{Endpoint: w, Deliveries: page.Items, Pager: p.pager(base, scope, v.Store.ID, lp, page.Next),
-		Types: app.EventTypes, Checked: checked, URL: url}
+	v.Data = webhookData{Endpoint: w, Deliveries: deliveries, Pager: pg, Types: app.EventTypes, Checked: checked, URL: url}
 	return p.render(c, status, "webhook", v)
 }
 
 // updateWebhook serves POST /admin/stores/{id}/webhooks/{wid}/ {url, event_<type>}.
-func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) updateWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	url, events, checked := readWebhookForm(c)
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{URL: &url, Events: &events}); err != nil {
 		return p.showWebhook(c, v, p.formError(c, v, err), w, url, checked)
@@ -134,11 +124,7 @@ func (p *panel) updateWebhook(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/"), ok1("Endpoint saved."))
 }
 
-func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) (*confirmData, error) {
 	base := storePath(v.Store, "webhooks/"+strconv.FormatUint(w.ID, 10)+"/")
 	return &confirmData{Heading: "Delete the webhook endpoint " + w.URL + "?",
 		Message: "No more events are sent to it and its delivery log is deleted with it. This cannot be undone.",
@@ -146,11 +132,7 @@ func (p *panel) askDeleteWebhook(c *fiber.Ctx, v *view) (*confirmData, error) {
 }
 
 // setWebhookEnabled serves POST /admin/stores/{id}/webhooks/{wid}/enabled/ {enabled}.
-func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	on := formOn(c, "enabled")
 	if _, err := p.h.svc.Webhooks.Update(v.Store.ID, w.ID, app.WebhookInput{Enabled: &on}); err != nil {
 		return err
@@ -163,11 +145,7 @@ func (p *panel) setWebhookEnabled(c *fiber.Ctx, v *view) error {
 }
 
 // deleteWebhook serves POST /admin/stores/{id}/webhooks/{wid}/delete/.
-func (p *panel) deleteWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) deleteWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	if err := p.h.svc.Webhooks.Delete(v.Store.ID, w.ID); err != nil {
 		return err
 	}
@@ -175,11 +153,7 @@ func (p *panel) deleteWebhook(c *fiber.Ctx, v *view) error {
 }
 
 // redeliverWebhook serves POST /admin/stores/{id}/webhooks/{wid}/deliveries/{did}/redeliver/.
-func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	did, err := strconv.ParseUint(c.Params("did"), 10, 64)
 	if err != nil {
 		return app.NotFound("delivery")
@@ -192,11 +166,7 @@ func (p *panel) redeliverWebhook(c *fiber.Ctx, v *view) error {
 
 // testWebhook serves POST /admin/stores/{id}/webhooks/{wid}/test/: sends a
 // webhook.test event to the endpoint now and shows its answer.
-func (p *panel) testWebhook(c *fiber.Ctx, v *view) error {
-	w, err := p.webhookOf(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) testWebhook(c *fiber.Ctx, v *view, w *app.WebhookEndpoint) error {
 	res, err := p.h.svc.Webhooks.SendTest(c.Context(), v.Store.ID, w.ID)
 	if err != nil {
 		return err

@@ -5,14 +5,16 @@
 #                     a file: dependency on a fresh clone builds on install)
 #   tscheck.sh pack VERSION DIR
 #                     build it and npm pack it as DIR/storefront-client-VERSION.tgz
-#                     (make dist; VERSION without its leading v)
+#                     (make dist; VERSION without its leading v); with
+#                     STOREFRONT_TEST_SDK_BUILT=1 (make test-client, after the
+#                     test mode built it) it packs dist/ as it is
 # 1. installs the pinned npm packages (package-lock.json) into
 #    clients/typescript/node_modules when missing or when the lockfile changed;
 # 2. writes /openapi.json as the server serves it and generates src/schema.ts
 #    from it with openapi-typescript (no hand-written API types);
 # 3. tsc --strict builds dist/; shopper-flow.ts (openapi-fetch alone) must
 #    type-check with no casts and no non-null assertions;
-# 4. (test) builds the binary, starts it in demo mode on a free port in a temp
+# 4. (test) builds the binary (or takes $STOREFRONT_TEST_BINARY), starts it in demo mode on a free port in a temp
 #    data dir, reads the API key from its banner, runs test/sdk.test.ts with
 #    node (a guest checkout from a cart token and the rest), stops the server.
 set -eu
@@ -46,11 +48,16 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
-(cd "$root" && $GO run ./clients/typescript/dump "$tmp/openapi.json")
-./node_modules/.bin/openapi-typescript "$tmp/openapi.json" -o src/schema.ts >/dev/null
-rm -rf dist build-test
-./node_modules/.bin/tsc -p tsconfig.json
-echo "tscheck: built @storefront/client (dist/) from /openapi.json"
+if [ "$mode" = pack ] && [ -n "${STOREFRONT_TEST_SDK_BUILT:-}" ] && [ -f dist/index.js ]; then
+  # make test-client built dist/ a moment ago (tscheck.sh test): pack that.
+  echo "tscheck: packing the SDK built earlier in this run (dist/)"
+else
+  (cd "$root" && $GO run ./clients/typescript/dump "$tmp/openapi.json")
+  ./node_modules/.bin/openapi-typescript "$tmp/openapi.json" -o src/schema.ts >/dev/null
+  rm -rf dist build-test
+  ./node_modules/.bin/tsc -p tsconfig.json
+  echo "tscheck: built @storefront/client (dist/) from /openapi.json"
+fi
 [ "$mode" = build ] && exit 0
 if [ "$mode" = pack ]; then
   version=${2#v}
@@ -91,10 +98,15 @@ done
 ./node_modules/.bin/tsc -p tsconfig.snippets.json
 echo "tscheck: the README snippets type-check: $(ls snippets | tr '\n' ' ')"
 
-(cd "$root" && CGO_ENABLED=0 $GO build -trimpath -o "$tmp/storefront" .) # as make build and dist: one build configuration
+# make test builds the binary once for all its parts ($STOREFRONT_TEST_BINARY).
+bin=${STOREFRONT_TEST_BINARY:-}
+if [ -z "$bin" ]; then
+  (cd "$root" && CGO_ENABLED=0 $GO build -trimpath -o "$tmp/storefront" .) # as make build and dist: one build configuration
+  bin=$tmp/storefront
+fi
 STOREFRONT_DEMO=true STOREFRONT_DATA_DIR="$tmp/data" STOREFRONT_HTTP__ADDR=127.0.0.1:0 \
   STOREFRONT_LOG__FORMAT=json STOREFRONT_HTTP__LOG_REQUESTS=false \
-  "$tmp/storefront" serve >"$tmp/banner" 2>"$tmp/log" &
+  "$bin" serve >"$tmp/banner" 2>"$tmp/log" &
 pid=$!
 # The banner (with the key) is written before the "listening" log line.
 deadline=$(($(date +%s) + 60))

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 )
 
@@ -56,8 +57,8 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 		return err
 	}
 	retryAfter(c, err)
-	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: msg("account.limited.title"),
-		Intro: msg("account.limited"), Links: []link{{"/account/", msg("account.back")}}})
+	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: rq.L.T("account.limited.title"),
+		Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 }
 
 // limitMail takes one code mail from the budgets of the requester (ip),
@@ -79,9 +80,9 @@ func (s *Shop) limitMail(rq *request, ip, who, email string, send func() error) 
 }
 
 // notice is the flash message a redirect names (?m=), "" for none.
-func notice(c *fiber.Ctx) string {
-	if k := "account.m." + c.Query("m"); messages[k] != "" {
-		return msg(k)
+func notice(c *fiber.Ctx, l *i18n.Catalog) string {
+	if k := "account.m." + c.Query("m"); l.Has(k) {
+		return l.T(k)
 	}
 	return ""
 }
@@ -96,9 +97,9 @@ var registerFields = []fieldSpec{
 }
 
 func (s *Shop) registerView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: msg("account.register.title"),
+	return accountView{Title: rq.L.T("account.register.title"),
 		Forms: []formView{newForm(rq, "/account/register/", "account.register.submit", registerFields, vals)},
-		Links: []link{{"/account/login/", msg("account.register.haveone")}}}
+		Links: []link{{"/account/login/", rq.L.T("account.register.haveone")}}}
 }
 
 // registerPage serves GET /account/register/.
@@ -137,8 +138,8 @@ var loginFields = []fieldSpec{
 func (s *Shop) loginView(rq *request, vals map[string]string, next string) accountView {
 	f := newForm(rq, "/account/login/", "account.login.submit", loginFields, vals)
 	f.Hidden = map[string]string{"next": next}
-	return accountView{Title: msg("account.login.title"), Forms: []formView{f},
-		Links: []link{{"/account/password/forgot/", msg("account.login.forgot")}, {"/account/register/", msg("account.login.new")}}}
+	return accountView{Title: rq.L.T("account.login.title"), Forms: []formView{f},
+		Links: []link{{"/account/password/forgot/", rq.L.T("account.login.forgot")}, {"/account/register/", rq.L.T("account.login.new")}}}
 }
 
 // loginPage serves GET /account/login/ (?next= a local path to go back to).
@@ -148,7 +149,7 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
 	v := s.loginView(rq, nil, next)
-	v.Notice = notice(c)
+	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
@@ -202,8 +203,8 @@ func (s *Shop) logoutPost(c *fiber.Ctx, rq *request) error {
 var codeFields = []fieldSpec{{Name: "code", Auto: "one-time-code", Max: 20, Required: true}}
 
 func (s *Shop) verifyView(rq *request, vals map[string]string) accountView {
-	resend := formView{Action: "/account/verify/resend", Submit: "account.verify.resend", CSRF: rq.CSRF, Class: "secondary"}
-	return accountView{Title: msg("account.verify.title"), Intro: msgf("account.verify.intro", rq.Customer.Email),
+	resend := formView{Action: "/account/verify/resend", Submit: "account.verify.resend", CSRF: rq.CSRF, Class: "secondary", l: rq.L}
+	return accountView{Title: rq.L.T("account.verify.title"), Intro: rq.L.TF("account.verify.intro", rq.Customer.Email),
 		Forms: []formView{newForm(rq, "/account/verify/", "account.verify.submit", codeFields, vals), resend}}
 }
 
@@ -213,7 +214,7 @@ func (s *Shop) verifyPage(c *fiber.Ctx, rq *request) error {
 		return c.Redirect("/account/", fiber.StatusSeeOther)
 	}
 	v := s.verifyView(rq, nil)
-	v.Notice = notice(c)
+	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
@@ -247,7 +248,7 @@ func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 var forgotFields = []fieldSpec{{Name: "email", Type: "email", Auto: "email", Max: 254, Required: true}}
 
 func (s *Shop) forgotView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: msg("account.forgot.title"), Intro: msg("account.forgot.intro"),
+	return accountView{Title: rq.L.T("account.forgot.title"), Intro: rq.L.T("account.forgot.intro"),
 		Forms: []formView{newForm(rq, "/account/password/forgot/", "account.forgot.submit", forgotFields, vals)}}
 }
 
@@ -286,7 +287,7 @@ var resetFields = []fieldSpec{
 }
 
 func (s *Shop) resetView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: msg("account.reset.title"), Intro: msg("account.reset.intro"),
+	return accountView{Title: rq.L.T("account.reset.title"), Intro: rq.L.T("account.reset.intro"),
 		Forms: []formView{newForm(rq, "/account/password/reset/", "account.reset.submit", resetFields, vals)}}
 }
 
@@ -297,7 +298,7 @@ func (s *Shop) resetPage(c *fiber.Ctx, rq *request) error {
 		email = ""
 	}
 	v := s.resetView(rq, map[string]string{"email": email})
-	v.Notice = notice(c)
+	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 

@@ -46,14 +46,14 @@ func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: msg("account.addresses.title"), NoIndex: true},
-		addressesView{Addresses: all, Notice: notice(c), CSRF: rq.CSRF})
+	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: rq.L.T("account.addresses.title"), NoIndex: true},
+		addressesView{Addresses: all, Notice: notice(c, rq.L), CSRF: rq.CSRF})
 }
 
 func (s *Shop) addressView(rq *request, action string, vals map[string]string) accountView {
-	return accountView{Title: msg("account.address.title"),
+	return accountView{Title: rq.L.T("account.address.title"),
 		Forms: []formView{newForm(rq, action, "account.address.submit", addressFields, vals)},
-		Links: []link{{"/account/addresses/", msg("account.addresses.back")}}}
+		Links: []link{{"/account/addresses/", rq.L.T("account.addresses.back")}}}
 }
 
 // addressInput is the service's input of a decoded address form (every

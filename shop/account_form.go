@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 )
@@ -37,7 +38,8 @@ type formView struct {
 	Action, Submit string // the submit button's label key
 	CSRF           string
 	Fields         []fieldView
-	Error          string // about the whole form
+	l              *i18n.Catalog // the store's language (withError)
+	Error          string        // about the whole form
 	// Hidden are hidden fields (name -> value).
 	Hidden map[string]string
 	Class  string
@@ -50,9 +52,9 @@ func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error
 
 // newForm is the form of specs filled with vals (passwords left empty).
 func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[string]string) formView {
-	f := formView{Action: action, Submit: submit, CSRF: rq.CSRF, Fields: make([]fieldView, len(specs))}
+	f := formView{Action: action, Submit: submit, CSRF: rq.CSRF, Fields: make([]fieldView, len(specs)), l: rq.L}
 	for i, sp := range specs {
-		f.Fields[i] = fieldView{fieldSpec: sp, Label: msg("account.field." + sp.Name)}
+		f.Fields[i] = fieldView{fieldSpec: sp, Label: rq.L.T("account.field." + sp.Name)}
 		if !sp.Secret() {
 			f.Fields[i].Value = vals[sp.Name]
 		}
@@ -68,16 +70,20 @@ func (f *formView) withError(err error) (int, error) {
 	if code == app.EInternal {
 		return 0, err
 	}
-	m := app.ErrorMessage(err)
-	if k := "account.err." + code; messages[k] != "" {
-		m = msg(k)
+	l := f.l
+	var m string
+	switch k := "account.err." + code; {
+	case l.Has(k):
+		m = l.T(k)
+	case code != app.EValidation:
+		m = app.ErrorMessage(err)
 	}
 	e, _ := err.(*app.Error)
 	n := 0
 	if e != nil {
 		for i := range f.Fields {
 			if v, ok := e.Fields[f.Fields[i].Name]; ok {
-				f.Fields[i].Error = f.Fields[i].Label + " " + v + "."
+				f.Fields[i].Error = f.Fields[i].Label + " " + fieldText(l, v) + "."
 				n++
 			}
 		}
@@ -88,14 +94,14 @@ func (f *formView) withError(err error) (int, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if !f.has(k) {
-				m += " " + fieldLabel(k) + " " + e.Fields[k] + "."
+				m += " " + fieldLabel(l, k) + " " + fieldText(l, e.Fields[k]) + "."
 			}
 		}
 	}
 	if n > 0 && code == app.EValidation {
-		m = strings.TrimSpace(msg("form.errors") + " " + strings.TrimPrefix(m, app.ErrorMessage(err)))
+		m = l.T("form.errors") + " " + m
 	}
-	f.Error = m
+	f.Error = strings.TrimSpace(m)
 	return httpkit.StatusOf(code), nil
 }
 

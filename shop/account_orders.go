@@ -50,7 +50,7 @@ func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	if pg.Next != nil {
 		v.Next = "/account/orders/?cursor=" + s.cursors.Encode("orders", rq.Store.ID, pg.Next)
 	}
-	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: msg("account.orders.title"), NoIndex: true}, v)
+	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 
 var (
@@ -140,7 +140,7 @@ func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) err
 	if !v.Account {
 		c.Set(fiber.HeaderCacheControl, "private, no-store")
 	}
-	return s.render(c, rq, status, "account_order", pageMeta{Title: msgf("account.order.title", v.Order.ID), NoIndex: true}, v)
+	return s.render(c, rq, status, "account_order", pageMeta{Title: rq.L.TF("account.order.title", v.Order.ID), NoIndex: true}, v)
 }
 
 // orderPage serves GET /account/orders/{id}/ and /orders/{token}/.
@@ -154,7 +154,7 @@ func (s *Shop) orderPage(scope func(*fiber.Ctx, *request) (orderScope, error)) p
 		if err != nil {
 			return err
 		}
-		v.Notice = notice(c)
+		v.Notice = notice(c, rq.L)
 		return s.showOrder(c, rq, fiber.StatusOK, v)
 	}
 }
@@ -179,7 +179,7 @@ func (s *Shop) orderAction(c *fiber.Ctx, rq *request, sc orderScope, specs []fie
 	}
 	f := pick(&v)
 	if *f == nil {
-		*f = &formView{Action: "", CSRF: rq.CSRF}
+		*f = &formView{Action: "", CSRF: rq.CSRF, l: rq.L}
 	}
 	for i := range (*f).Fields {
 		if fd := &(*f).Fields[i]; !fd.Secret() {

@@ -32,14 +32,14 @@ func (s *Shop) homeView(rq *request, vals map[string]string) homeView {
 }
 
 func (s *Shop) showHome(c *fiber.Ctx, rq *request, status int, v homeView) error {
-	return s.render(c, rq, status, "account_home", pageMeta{Title: msg("account.title"), NoIndex: true}, v)
+	return s.render(c, rq, status, "account_home", pageMeta{Title: rq.L.T("account.title"), NoIndex: true}, v)
 }
 
 // accountHome serves GET /account/: the profile, its form, and the links
 // to orders, addresses and tickets.
 func (s *Shop) accountHome(c *fiber.Ctx, rq *request) error {
 	v := s.homeView(rq, nil)
-	v.Notice = notice(c)
+	v.Notice = notice(c, rq.L)
 	return s.showHome(c, rq, fiber.StatusOK, v)
 }
 

@@ -51,17 +51,17 @@ func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := ticketsView{Tickets: pg.Items, Notice: notice(c)}
+	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L)}
 	if pg.Next != nil {
 		v.Next = "/account/tickets/?cursor=" + s.cursors.Encode("tickets", rq.Store.ID, pg.Next)
 	}
-	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: msg("account.tickets.title"), NoIndex: true}, v)
+	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 
 func (s *Shop) ticketNewView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: msg("account.ticket.new.title"),
+	return accountView{Title: rq.L.T("account.ticket.new.title"),
 		Forms: []formView{newForm(rq, "/account/tickets/new", "account.ticket.new.submit", ticketFields, vals)},
-		Links: []link{{"/account/tickets/", msg("account.tickets.back")}}}
+		Links: []link{{"/account/tickets/", rq.L.T("account.tickets.back")}}}
 }
 
 // ticketNewPage serves GET /account/tickets/new (?order_id= prefilled).
@@ -122,7 +122,7 @@ func (s *Shop) ticketPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, id, nil), notice(c))
+	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, id, nil), notice(c, rq.L))
 }
 
 // ticketReply serves POST /account/tickets/{id}/reply (the API's POST messages).

@@ -1,14 +1,10 @@
 package shop
 
 import (
-	"sort"
-	"strconv"
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 )
 
@@ -181,16 +177,16 @@ func (d cartData) Keep() string { return keptQuery(d.Delivery) }
 func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
 
 // shortLines names the lines of q stock cannot serve, with what is left.
-func shortLines(q app.CartQuote) []string {
+func shortLines(q app.CartQuote, lang *i18n.Catalog) []string {
 	var out []string
 	for _, l := range q.Items {
 		if !l.Short {
 			continue
 		}
 		if l.Stock <= 0 {
-			out = append(out, l.Name+": "+msg("cart.stock.out"))
+			out = append(out, l.Name+": "+lang.T("cart.stock.out"))
 		} else {
-			out = append(out, l.Name+": "+msgf("cart.stock.low", l.Stock))
+			out = append(out, l.Name+": "+lang.TF("cart.stock.low", l.Stock))
 		}
 	}
 	return out
@@ -219,9 +215,9 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 		return err
 	}
 	d.Options = choicesOf(d.Quote)
-	d.Short, d.NoPayment = shortLines(d.Quote), len(s.methodsOf(rq.Store)) == 0
+	d.Short, d.NoPayment = shortLines(d.Quote, rq.L), len(s.methodsOf(rq.Store)) == 0
 	if d.CouponError == "" {
-		d.CouponError = couponErr
+		d.CouponError = sentence(couponErr)
 	}
 	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
 		d.Notice = ""
@@ -231,7 +227,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 		n += l.Quantity
 	}
 	s.setCount(c, n)
-	return s.render(c, rq, status, "cart", pageMeta{Title: msg("cart.title"), Description: msg("cart.desc"), NoIndex: true}, d)
+	return s.render(c, rq, status, "cart", pageMeta{Title: rq.L.T("cart.title"), Description: rq.L.T("cart.desc"), NoIndex: true}, d)
 }
 
 // quote prices a cart's lines with the coupon and the delivery option of id
@@ -245,7 +241,7 @@ func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (
 	}
 	q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	if err != nil && coupon != "" && fieldError(err, "coupon_code") != "" {
-		couponErr = fieldError(err, "coupon_code")
+		couponErr = fieldText(rq.L, fieldError(err, "coupon_code"))
 		in.CouponCode = ""
 		q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	}
@@ -317,54 +313,9 @@ func fieldError(err error, field string) string {
 	return ""
 }
 
-// formError is what a page says of a form's error: the message of a
-// domain error (ours for the codes we word, else the server's), with the
-// field messages that shown (nil: none) does not put next to a field;
-// and the status of the answer. An internal error is returned to become
-// the error page.
-func formError(err error, shown func(field string) bool) (string, int, error) {
-	code := app.ErrorCode(err)
-	if code == app.EInternal {
-		return "", 0, err
-	}
-	m := app.ErrorMessage(err)
-	if k := "cart.err." + code; messages[k] != "" {
-		m = msg(k)
-	}
-	if e, ok := err.(*app.Error); ok {
-		keys := make([]string, 0, len(e.Fields))
-		for f := range e.Fields {
-			keys = append(keys, f)
-		}
-		sort.Strings(keys)
-		for _, f := range keys {
-			if f != "idempotency_key" && (shown == nil || !shown(f)) {
-				m += " " + fieldLabel(f) + " " + e.Fields[f] + "."
-			}
-		}
-	}
-	return m, httpkit.StatusOf(code), nil
-}
-
-// fieldLabel names a field of an app error for a shopper: "Quantity", or
-// "Line 2" for a field of an order line.
-func fieldLabel(f string) string {
-	if rest, ok := strings.CutPrefix(f, "items["); ok {
-		if n, _, ok := strings.Cut(rest, "]"); ok {
-			if i, err := strconv.Atoi(n); err == nil {
-				return msgf("field.line", i+1)
-			}
-		}
-	}
-	if l, ok := messages["field."+f]; ok {
-		return l
-	}
-	return f
-}
-
 // cartFail renders the cart with the error of a cart form.
 func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
-	m, status, err := formError(err, nil)
+	m, status, err := formError(rq.L, err, nil)
 	if err != nil {
 		return err
 	}
@@ -447,123 +398,20 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 	bad := ""
 	switch {
 	case code == "":
-		bad = msg("cart.coupon.required")
+		bad = rq.L.T("cart.coupon.required")
 	case len(code) > maxCoupon:
-		bad = "must be at most 50 characters"
+		bad = fieldText(rq.L, "must be at most 50 characters")
 	default:
 		if _, _, bad, err = s.quote(rq, items, code, ""); err != nil {
 			return err
 		}
 	}
 	if bad != "" {
-		return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: typed, CouponError: bad})
+		return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: typed, CouponError: sentence(bad)})
 	}
 	cc.Coupon = code
 	if err := s.writeCart(c, rq, cc); err != nil {
 		return s.cartFail(c, rq, err)
 	}
 	return cartRedirect(c, "coupon")
-}
-
-// cartMessages are the strings of the cart and checkout pages.
-var cartMessages = map[string]string{
-	// cart
-	"cart.title":            "Your cart",
-	"cart.desc":             "The items in your cart, their quantities, your coupon and the totals.",
-	"cart.empty":            "Your cart is empty.",
-	"cart.continue":         "Continue shopping",
-	"cart.product":          "Product",
-	"cart.price":            "Price",
-	"cart.quantity":         "Quantity",
-	"cart.quantity.of":      "Quantity of %s",
-	"cart.total":            "Total",
-	"cart.update":           "Update",
-	"cart.remove":           "Remove",
-	"cart.remove.of":        "Remove %s",
-	"cart.less.of":          "Decrease quantity of %s",
-	"cart.more.of":          "Increase quantity of %s",
-	"cart.stock.low":        "Only %d left",
-	"cart.stock.out":        "Out of stock",
-	"cart.dropped":          "Some items are no longer available and were left out.",
-	"cart.short":            "Some items cannot be ordered as they are: change or remove them to check out.",
-	"cart.short.line":       "Not counted in the total",
-	"cart.nopay":            "This shop cannot take payments yet, so orders cannot be placed. Please come back later.",
-	"cart.nopay.owner":      "Shop owner: set up a payment method in the admin panel (Settings › Payment methods, and Payments on the store's overview).",
-	"cart.added":            "Added to your cart.",
-	"cart.readd":            "Add %d × %s to your cart",
-	"cart.live.total":       "Total: %s",
-	"cart.updated":          "Your cart was updated.",
-	"cart.removed":          "The item was removed.",
-	"cart.full":             "Your cart is full: remove something first.",
-	"cart.coupon":           "Coupon code",
-	"cart.coupon.apply":     "Apply",
-	"cart.coupon.remove":    "Remove coupon",
-	"cart.coupon.applied":   "The coupon was applied.",
-	"cart.coupon.removed":   "The coupon was removed.",
-	"cart.coupon.required":  "Enter a coupon code.",
-	"cart.coupon.current":   "Coupon %s",
-	"cart.delivery":         "Delivery",
-	"cart.delivery.update":  "Update delivery",
-	"cart.delivery.free":    "Free",
-	"cart.delivery.freein":  "Add %s more for free %s.",
-	"cart.subtotal":         "Subtotal",
-	"cart.discount":         "Discount",
-	"cart.deliveryfee":      "Delivery",
-	"cart.grandtotal":       "Total",
-	"cart.tax.plus":         "plus %s %s%%",
-	"cart.tax.incl":         "incl. %s %s%%",
-	"price.tax.incl":        "incl. %s",
-	"price.tax.plus":        "plus tax",
-	"cart.summary":          "Order summary",
-	"cart.checkout":         "Go to checkout",
-	"cart.err.out_of_stock": "Not enough stock.",
-	"cart.err.rate_limited": "Too many orders were placed from here. Pay for the open ones or try again later.",
-	"cart.err.test_payments_refused": "This shop takes real payments only: the test payment method cannot be used. " +
-		"Choose another payment method.",
-	"cart.err.price_changed":                "Prices changed since you opened this page. Check the totals and place the order again.",
-	"cart.err.conflict":                     "This order form was already sent with other details. Check the details and place the order again.",
-	"cart.err.email_not_verified":           "Verify your email address before placing an order.",
-	"cart.err.payment_provider_unavailable": "The payment service could not be reached. Please try again in a moment.",
-	"cart.err.not_found":                    "That item is not in your cart.",
-	"field.line":                            "Line %d:",
-	"field.product_id":                      "Product:",
-	"field.variant_id":                      "Variant:",
-	"field.quantity":                        "Quantity:",
-	"field.coupon_code":                     "Coupon:",
-	"field.body":                            "Form:",
-	"field.items":                           "Items:",
-
-	// checkout
-	"checkout.title":          "Checkout",
-	"checkout.desc":           "Your contact and delivery details, the delivery option and the payment method.",
-	"checkout.contact":        "Contact",
-	"checkout.email":          "Email",
-	"checkout.receiver_name":  "Full name",
-	"checkout.phone":          "Phone",
-	"checkout.address":        "Delivery address",
-	"checkout.noaddress":      "no address needed",
-	"checkout.delivery":       "Delivery option",
-	"checkout.payment":        "Payment method",
-	"checkout.place":          "Place order and pay",
-	"checkout.back":           "Back to cart",
-	"checkout.coupon.dropped": "The coupon no longer applies and was left out:",
-	"checkout.required":       "required",
-	"checkout.test":           "Test mode: you will pay on the sandbox page, no money moves.",
-	"checkout.method.test":    "test mode",
-	"checkout.verify":         "Verify your email address",
-
-	// payment return
-	"return.paid.title":   "Thank you for your order",
-	"return.paid.lead":    "Your payment was received. Order number: %d.",
-	"return.next":         "What happens next",
-	"return.orderlink":    "Follow your order on its own page (keep this link)",
-	"order.link.help":     "A question about this order? Contact us",
-	"return.next.text":    "We will email you a confirmation and let you know when your order ships.",
-	"return.deliver.to":   "Delivering to",
-	"return.pickup":       "Pickup (no delivery address)",
-	"return.failed.title": "Payment not completed",
-	"return.failed.lead":  "Your payment for order %d did not go through.",
-	"return.retry":        "Try the payment again",
-	"return.cart":         "Back to your cart",
-	"return.shop":         "Continue shopping",
 }

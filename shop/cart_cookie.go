@@ -133,7 +133,7 @@ func (s *Shop) writeCart(c *fiber.Ctx, rq *request, cc guestCart) error {
 	}
 	v := s.sign(rq.Store.ID, encodeCart(cc))
 	if len(v) > maxCartCookie || len(cc.Items) > app.MaxCartLines {
-		return app.Invalid("product_id", msg("cart.full"))
+		return app.Invalid("product_id", rq.L.T("cart.full"))
 	}
 	s.setCookie(c, cookieCart, v, cartCookieAge)
 	return nil
@@ -169,7 +169,7 @@ func (k *cookieStore) add(productID, variantID uint64, qty int64) error {
 		}
 	}
 	if len(cc.Items) >= app.MaxCartLines {
-		return app.Invalid("product_id", msg("cart.full"))
+		return app.Invalid("product_id", k.rq.L.T("cart.full"))
 	}
 	cc.Items = append(cc.Items, app.CheckoutItem{ProductID: productID, VariantID: variantID, Quantity: qty})
 	return k.s.writeCart(k.c, k.rq, cc)

@@ -103,7 +103,7 @@ func TestCartForms(t *testing.T) {
 		{"not a number", "/cart/update", url.Values{"product_id": {"1"}, "quantity": {"two"}}, 400, []string{"Quantity:"}, ""},
 		{"unknown line", "/cart/update", line(s.shirt.ID, s.small, 1), 404, []string{"That item is not in your cart.", `id="cart-view"`}, ""},
 		{"unknown product", "/cart/update", line(999, 0, 1), 404, []string{"That item is not in your cart."}, ""},
-		{"coupon", "/cart/coupon?delivery=pickup", url.Values{"coupon": {"nope"}}, 400, []string{"unknown coupon", `value="nope"`}, ""},
+		{"coupon", "/cart/coupon?delivery=pickup", url.Values{"coupon": {"nope"}}, 400, []string{"This code is not a valid coupon.", `value="nope"`}, ""},
 		{"remove", "/cart/remove?delivery=pickup", line(s.hammer.ID, 0, 0), 303, nil, "/cart/?m=removed&delivery=pickup"},
 		{"a long delivery id is not kept", "/cart/update?delivery=" + strings.Repeat("x", 101), line(s.hammer.ID, 0, 1), 404, nil, ""},
 	}

@@ -89,7 +89,7 @@ func TestGuestCart(t *testing.T) {
 	b.post("/cart/", "/cart/update", line(s.shirt.ID, s.small, 0)).expect(t, 303)
 	b.get("/cart/").lacks(t, "Shirt")
 
-	b.post("/cart/", "/cart/coupon", url.Values{"coupon": {"nope"}}).expect(t, 400, "unknown coupon", `value="nope"`, `aria-invalid="true"`)
+	b.post("/cart/", "/cart/coupon", url.Values{"coupon": {"nope"}}).expect(t, 400, "This code is not a valid coupon.", `value="nope"`, `aria-invalid="true"`)
 	b.post("/cart/", "/cart/coupon", url.Values{"coupon": {""}}).expect(t, 400, "Enter a coupon code")
 	b.post("/cart/", "/cart/coupon", url.Values{"coupon": {"save10"}}).expect(t, 303)
 	b.get("/cart/").expect(t, 200, "Coupon SAVE10", "−$2.50", "$22.50")

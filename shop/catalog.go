@@ -10,80 +10,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit"
 )
-
-// catalogMessages are the strings of the product lists and the product page.
-var catalogMessages = map[string]string{
-	"list.all.title":        "All products",
-	"list.all.description":  "Every product of %s.",
-	"list.search.title":     "Search",
-	"list.search.results":   "Results for “%s”",
-	"list.search.prompt":    "Type what you are looking for in the search box.",
-	"list.search.desc":      "Search the products of %s.",
-	"list.category.desc":    "%s at %s.",
-	"list.filters":          "Filter and sort",
-	"list.sort":             "Sort by",
-	"list.sort.newest":      "Newest",
-	"list.sort.price_asc":   "Price, low to high",
-	"list.sort.price_desc":  "Price, high to low",
-	"list.sort.name_asc":    "Name, A to Z",
-	"list.sort.rating_desc": "Best rated",
-	"list.sort.relevance":   "Best match",
-	"list.min":              "Min price",
-	"list.max":              "Max price",
-	"list.instock":          "In stock only",
-	"list.apply":            "Apply",
-	"list.clear":            "Clear filters",
-	"list.empty":            "No products match.",
-	"list.didyoumean":       "Did you mean",
-	"list.count":            "%d products on this page",
-	"list.count.one":        "1 product on this page",
-	"list.next":             "Next page",
-	"list.first":            "First page",
-	"list.paging":           "Pages",
-	"list.err.price":        "Enter an amount such as 12.50.",
-	"list.err.sort":         "Choose a sort from the list.",
-	"list.err.relevance":    "Best match needs a search.",
-	"list.err.q":            "A search has at most 100 characters.",
-	"list.err.instock":      "Tick the box or leave it empty.",
-	"list.err.cursor":       "This page link is out of date. Start again from the first page.",
-	"crumbs.home":           "Home",
-	"crumbs.products":       "Products",
-	"product.images":        "Images",
-	"product.image":         "Image %d of %s",
-	"product.variant":       "Option",
-	"product.image.full":    "(open at full size)",
-	"product.image.show":    "Show picture %d",
-	"product.thumbs":        "Choose a picture",
-	"product.close":         "Close",
-	"product.quantity":      "Quantity",
-	"product.add":           "Add to cart",
-	"product.stock.low":     "Only %d left",
-	"product.deal.ends":     "Deal ends %s",
-	"product.description":   "Description",
-	"product.reviews":       "Reviews",
-	"product.reviews.none":  "No reviews yet.",
-	"product.reviews.avg":   "%.1f out of 5 from %d reviews",
-	"product.reviews.one":   "%.1f out of 5 from 1 review",
-	"product.reviews.more":  "More reviews",
-	"product.reviews.first": "Newest reviews",
-	"product.review.stars":  "Rated %d out of 5",
-	"product.review.by":     "%s, %s",
-	"product.review.buyer":  "Verified purchase",
-	"review.title":          "Write a review",
-	"review.rating":         "Rating",
-	"review.rating.n":       "%d stars",
-	"review.rating.1":       "1 star",
-	"review.headline":       "Title (optional)",
-	"review.content":        "Your review (optional)",
-	"review.submit":         "Send review",
-	"review.sent":           "Thank you. Your review will appear once it is approved.",
-	"review.signin":         "Sign in to review this product.",
-	"review.err.rating":     "Choose a rating from 1 to 5.",
-	"review.err.dup":        "You have already reviewed this product.",
-	"review.err.verify":     "Verify your email address before you review.",
-}
 
 // registerCatalogRoutes adds the product lists, search and product pages.
 func (s *Shop) registerCatalogRoutes(a *fiber.App) {
@@ -220,12 +149,12 @@ type listForm struct {
 // in_stock, cursor) into the product query it asks for, with the API's
 // rules; errs maps a field to its message. defSort is the sort when none is
 // asked. The cursor is checked by the caller (it needs the store).
-func decodeListForm(get func(string) string, defSort string) (f listForm, q app.ProductQuery, errs map[string]string) {
+func decodeListForm(l *i18n.Catalog, get func(string) string, defSort string) (f listForm, q app.ProductQuery, errs map[string]string) {
 	bad := func(field, key string) {
 		if errs == nil {
 			errs = map[string]string{}
 		}
-		errs[field] = msg(key)
+		errs[field] = l.T(key)
 	}
 	f = listForm{Q: strings.TrimSpace(get("q")), Sort: get("sort"), Min: strings.TrimSpace(get("min_price")),
 		Max: strings.TrimSpace(get("max_price")), Cursor: get("cursor")}
@@ -304,6 +233,7 @@ type sortOption struct {
 
 // gridData is what a product grid page shows.
 type gridData struct {
+	l         *i18n.Catalog // the store's language (Count)
 	Heading   string
 	Intro     string
 	Path      string // the form's action
@@ -322,15 +252,13 @@ type gridData struct {
 
 // Count is the page's result count line.
 func (g gridData) Count() string {
-	if len(g.Cards) == 1 {
-		return msg("list.count.one")
-	}
-	return msgf("list.count", len(g.Cards))
+	return g.l.TF("list.count", len(g.Cards))
 }
 
 // grid serves a product grid: scope names the list for cursors (the API's:
 // "products" or "category:{id}"), path is the page's own path.
 func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, meta pageMeta, categoryID uint64) error {
+	g.l = rq.L
 	fetch := func(q app.ProductQuery) (app.Page[app.Doc], error) { return s.svc.Catalog.Products(rq.Store.ID, q) }
 	if categoryID != 0 { // the category pages are cached by the catalog
 		fetch = func(q app.ProductQuery) (app.Page[app.Doc], error) {
@@ -342,16 +270,16 @@ func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, m
 	if g.Searching && c.Query("q") != "" {
 		defSort = app.SortRelevance
 	}
-	f, q, errs := decodeListForm(func(k string) string { return c.Query(k) }, defSort)
+	f, q, errs := decodeListForm(rq.L, func(k string) string { return c.Query(k) }, defSort)
 	if errs == nil && f.Cursor != "" {
 		cur, err := s.cursors.Decode(scope, rq.Store.ID, q.Sort, f.Cursor)
 		if err != nil {
-			errs = map[string]string{"cursor": msg("list.err.cursor")}
+			errs = map[string]string{"cursor": rq.L.T("list.err.cursor")}
 		}
 		q.After = cur
 	}
 	g.Path, g.Form, g.Errors = path, f, errs
-	g.Sorts = sortOptions(f.Sort, q.Q != "")
+	g.Sorts = sortOptions(rq.L, f.Sort, q.Q != "")
 	meta.Canonical = path
 	if f.Cursor != "" || f.Filtered() || f.Sort != defSort || errs != nil {
 		meta.NoIndex = true // one canonical page per list; its variants stay out of the index
@@ -394,32 +322,32 @@ func pathQuery(path string, v url.Values) string {
 	return path + "?" + v.Encode()
 }
 
-func sortOptions(selected string, searching bool) []sortOption {
+func sortOptions(l *i18n.Catalog, selected string, searching bool) []sortOption {
 	var out []sortOption
 	for _, s := range app.ProductSorts {
 		if s == app.SortRelevance && !searching {
 			continue
 		}
-		out = append(out, sortOption{Value: s, Label: msg("list.sort." + s), Selected: s == selected})
+		out = append(out, sortOption{Value: s, Label: l.T("list.sort." + s), Selected: s == selected})
 	}
 	return out
 }
 
 // allProducts serves GET /products/.
 func (s *Shop) allProducts(c *fiber.Ctx, rq *request) error {
-	g := gridData{Heading: msg("list.all.title"), Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("list.all.title"), ""}}}
-	meta := pageMeta{Title: msg("list.all.title"), Description: msgf("list.all.description", rq.Look.Name)}
+	g := gridData{Heading: rq.L.T("list.all.title"), Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("list.all.title"), ""}}}
+	meta := pageMeta{Title: rq.L.T("list.all.title"), Description: rq.L.TF("list.all.description", rq.Look.Name)}
 	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, "/products/")}
 	return s.grid(c, rq, "products", "/products/", g, meta, 0)
 }
 
 // search serves GET /search/?q=.
 func (s *Shop) search(c *fiber.Ctx, rq *request) error {
-	g := gridData{Heading: msg("list.search.title"), Searching: true}
+	g := gridData{Heading: rq.L.T("list.search.title"), Searching: true}
 	if q := strings.TrimSpace(c.Query("q")); q != "" {
-		g.Heading = msgf("list.search.results", q)
+		g.Heading = rq.L.TF("list.search.results", q)
 	}
-	meta := pageMeta{Title: g.Heading, Description: msgf("list.search.desc", rq.Look.Name)}
+	meta := pageMeta{Title: g.Heading, Description: rq.L.TF("list.search.desc", rq.Look.Name)}
 	return s.grid(c, rq, "products", "/search/", g, meta, 0)
 }
 
@@ -480,10 +408,10 @@ func (s *Shop) category(c *fiber.Ctx, rq *request) error {
 	}
 	path := categoryPath(cat)
 	g := gridData{Heading: cat.Name, Intro: cat.Description,
-		Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("crumbs.products"), "/products/"}, {cat.Name, ""}}}
+		Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("crumbs.products"), "/products/"}, {cat.Name, ""}}}
 	desc := cat.Description
 	if desc == "" {
-		desc = msgf("list.category.desc", cat.Name, rq.Look.Name)
+		desc = rq.L.TF("list.category.desc", cat.Name, rq.Look.Name)
 	}
 	meta := pageMeta{Title: cat.Name, Description: desc, Image: picture(cat.Image)}
 	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, path)}

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 )
 
@@ -150,13 +151,13 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		return err
 	}
 	d.Options = choicesOf(d.Quote)
-	if len(shortLines(d.Quote)) > 0 { // refused until the cart is changed
+	if len(shortLines(d.Quote, rq.L)) > 0 { // refused until the cart is changed
 		return redirect(c, "/cart/?m=short")
 	}
 	if couponErr != "" {
 		d.Coupon = ""
 		if d.Error == "" {
-			d.Error = msg("checkout.coupon.dropped") + " " + couponErr
+			d.Error = rq.L.T("checkout.coupon.dropped") + " " + couponErr
 		}
 	}
 	d.Methods = s.methodsOf(rq.Store)
@@ -164,7 +165,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	for _, m := range d.Methods {
 		d.Test = d.Test || m.Test
 	}
-	return s.render(c, rq, status, "checkout", pageMeta{Title: msg("checkout.title"), Description: msg("checkout.desc"), NoIndex: true}, d)
+	return s.render(c, rq, status, "checkout", pageMeta{Title: rq.L.T("checkout.title"), Description: rq.L.T("checkout.desc"), NoIndex: true}, d)
 }
 
 // checkoutPlace serves POST /checkout/: it places the order through the
@@ -211,14 +212,14 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 // errors next to their fields, the rest above the form.
 func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
 	d := checkoutData{Form: f, Errors: map[string]string{}}
-	m, status, ierr := formError(err, isCheckoutField)
+	m, status, ierr := formError(rq.L, err, isCheckoutField)
 	if ierr != nil {
 		return ierr
 	}
 	if e, ok := err.(*app.Error); ok {
 		for k, v := range e.Fields {
 			if isCheckoutField(k) {
-				d.Errors[k] = v
+				d.Errors[k] = checkoutLabel(rq.L, k) + " " + fieldText(rq.L, v) + "."
 			}
 		}
 	}
@@ -227,14 +228,22 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
 	}
-	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation {
-		d.Error = strings.TrimSpace(msg("form.errors") + " " + strings.TrimPrefix(m, app.ErrorMessage(err)))
+	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation && m != rq.L.T("form.errors") {
+		d.Error = rq.L.T("form.errors") + " " + m
 	}
 	return s.showCheckout(c, rq, status, items, d)
 }
 
 // isCheckoutField reports whether the checkout form shows f's message next
 // to a field of its own.
+// checkoutLabel is the label of a checkout field (checkout.email, ...).
+func checkoutLabel(l *i18n.Catalog, f string) string {
+	if f == "payment_method" {
+		f = "payment"
+	}
+	return l.T("checkout." + f)
+}
+
 func isCheckoutField(f string) bool {
 	for _, fd := range checkoutFields {
 		if fd.Name == f && f != "idempotency_key" {
@@ -301,7 +310,7 @@ func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
 		if u, err := s.svc.Payments.RetryURL(rq.Store.ID, params["payment_session_id"]); err == nil {
 			d.Retry = u
 		}
-		return s.render(c, rq, fiber.StatusOK, "payment_failed", pageMeta{Title: msg("return.failed.title"), NoIndex: true}, d)
+		return s.render(c, rq, fiber.StatusOK, "payment_failed", pageMeta{Title: rq.L.T("return.failed.title"), NoIndex: true}, d)
 	}
 	if cc.Order == res.OrderID && (len(cc.Items) > 0 || cc.Coupon != "") {
 		cc.Items, cc.Coupon = nil, ""
@@ -311,5 +320,5 @@ func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
 		s.syncCount(c, rq) // the payment took the API cart's lines
 	}
 	d.OrderLink = s.orderLink(rq.Store.ID, d.Order)
-	return s.render(c, rq, fiber.StatusOK, "order_confirmation", pageMeta{Title: msg("return.paid.title"), NoIndex: true}, d)
+	return s.render(c, rq, fiber.StatusOK, "order_confirmation", pageMeta{Title: rq.L.T("return.paid.title"), NoIndex: true}, d)
 }

@@ -3,6 +3,7 @@ package shop
 import (
 	"time"
 
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 
 	"github.com/gofiber/fiber/v2"
@@ -42,7 +43,7 @@ func (s *Shop) contactPage(c *fiber.Ctx, rq *request) error {
 }
 
 func (s *Shop) renderContact(c *fiber.Ctx, rq *request, status int, f contactForm) error {
-	meta := pageMeta{Title: msg("contact.title"), Description: msgf("contact.desc", rq.Look.Name), Canonical: "/contact/",
+	meta := pageMeta{Title: rq.L.T("contact.title"), Description: rq.L.TF("contact.desc", rq.Look.Name), Canonical: "/contact/",
 		NoIndex: f.Sent || f.Errors != nil || f.Alert != ""}
 	return s.render(c, rq, status, "contact", meta, f)
 }
@@ -61,7 +62,7 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 			if app.ErrorCode(err) != app.ERateLimited {
 				return err
 			}
-			f.Alert = msg("contact.err.many")
+			f.Alert = rq.L.T("contact.err.many")
 			return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
 		}
 	}
@@ -74,25 +75,25 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 	if !asAppError(err, &ae) || ae.Code != app.EValidation {
 		return err
 	}
-	f.Errors = contactErrors(ae.Fields)
+	f.Errors = contactErrors(rq.L, ae.Fields)
 	return s.renderContact(c, rq, fiber.StatusBadRequest, f)
 }
 
 // contactErrors words the service's field errors for a shopper.
-func contactErrors(fields map[string]string) map[string]string {
+func contactErrors(l *i18n.Catalog, fields map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, m := range fields {
 		switch k {
 		case "name":
-			m = msgf("contact.err.name", app.MaxContactName)
+			m = l.TF("contact.err.name", app.MaxContactName)
 		case "email":
-			m = msg("contact.err.email")
+			m = l.T("contact.err.email")
 		case "message":
-			m = msgf("contact.err.msg", app.MaxContactMessage)
+			m = l.TF("contact.err.msg", app.MaxContactMessage)
 		case "phone":
-			m = msgf("contact.err.long", app.MaxContactPhone)
+			m = l.TF("contact.err.long", app.MaxContactPhone)
 		case "subject":
-			m = msgf("contact.err.long", app.MaxContactSubject)
+			m = l.TF("contact.err.long", app.MaxContactSubject)
 		}
 		out[k] = m
 	}

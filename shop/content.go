@@ -10,38 +10,6 @@ import (
 	"storefront/app"
 )
 
-// contentMessages are the strings of the blog, contact and content pages.
-var contentMessages = map[string]string{
-	"blog.title":        "Blog",
-	"blog.description":  "News and stories from %s.",
-	"blog.empty":        "No posts yet.",
-	"blog.more":         "Older posts",
-	"blog.first":        "Newest posts",
-	"blog.read":         "Read “%s”",
-	"blog.by":           "By %s",
-	"blog.tags":         "Tags",
-	"contact.title":     "Contact us",
-	"contact.desc":      "Write to %s.",
-	"contact.intro":     "Questions about an order or a product? Write to us and we will answer by email.",
-	"contact.name":      "Your name",
-	"contact.email":     "Email",
-	"contact.phone":     "Phone (optional)",
-	"contact.subject":   "Subject (optional)",
-	"contact.message":   "Message",
-	"contact.send":      "Send message",
-	"contact.sent":      "Thank you. Your message has been sent; we will answer by email.",
-	"contact.required":  "(required)",
-	"contact.err.many":  "Too many messages from your address. Please wait a minute and try again.",
-	"contact.err.name":  "Enter your name (at most %d characters).",
-	"contact.err.email": "Enter an email address such as name@example.com.",
-	"contact.err.msg":   "Enter a message (at most %d characters).",
-	"contact.err.long":  "At most %d characters.",
-	"page.about":        "About us",
-	"page.shipping":     "Shipping and returns",
-	"page.terms":        "Terms and conditions",
-	"page.privacy":      "Privacy policy",
-}
-
 // registerContentRoutes adds the blog, the contact form, the content
 // pages, the sitemap and robots.txt.
 func (s *Shop) registerContentRoutes(a *fiber.App) {
@@ -86,7 +54,7 @@ func (s *Shop) blog(c *fiber.Ctx, rq *request) error {
 	if cv != "" {
 		d.First = "/blog/"
 	}
-	meta := pageMeta{Title: msg("blog.title"), Description: msgf("blog.description", rq.Look.Name), Canonical: "/blog/", NoIndex: cv != ""}
+	meta := pageMeta{Title: rq.L.T("blog.title"), Description: rq.L.TF("blog.description", rq.Look.Name), Canonical: "/blog/", NoIndex: cv != ""}
 	return s.render(c, rq, fiber.StatusOK, "blog", meta, d)
 }
 
@@ -106,7 +74,7 @@ func (s *Shop) post(c *fiber.Ctx, rq *request) error {
 	}
 	path := "/blog/" + url.PathEscape(p.Slug) + "/"
 	d := postData{Post: p, Paragraphs: paragraphs(p.Content),
-		Crumbs: []crumb{{msg("crumbs.home"), "/"}, {msg("blog.title"), "/blog/"}, {p.Title, ""}}}
+		Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("blog.title"), "/blog/"}, {p.Title, ""}}}
 	desc := p.Excerpt
 	if desc == "" && len(d.Paragraphs) > 0 {
 		desc = d.Paragraphs[0]
@@ -144,7 +112,7 @@ func (s *Shop) contentPage(key string) pageFunc {
 		if body == "" {
 			return app.NotFound("page")
 		}
-		d := contentData{Title: msg("page." + key), Paragraphs: paragraphs(body)}
+		d := contentData{Title: rq.L.T("page." + key), Paragraphs: paragraphs(body)}
 		desc := d.Paragraphs[0]
 		if r := []rune(desc); len(r) > 160 {
 			desc = string(r[:157]) + "…"
@@ -159,7 +127,7 @@ func contentLinks(l look) []navLink {
 	var out []navLink
 	for _, k := range contentPages {
 		if l.Pages[k] != "" {
-			out = append(out, navLink{Label: msg("page." + k), URL: "/" + k + "/"})
+			out = append(out, navLink{Label: l.L.T("page." + k), URL: "/" + k + "/"})
 		}
 	}
 	return out

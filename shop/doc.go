@@ -6,11 +6,19 @@
 //
 // Layout: shop.go (the Shop, routes, store resolution, rendering and
 // errors), security.go (cookies, CSRF, headers), assets.go (fingerprinted
-// static files), strings.go (every user-facing string), format.go (money,
-// dates), one file per page family (home.go, catalog.go, ...), and
-// templates/ (layout.html, _partials, one file per page) which a theme
-// directory may override file by file (shop.theme_dir).
+// static files), errtext.go (the errors a shopper meets, in words), one
+// file per page family (home.go, catalog.go, ...), and templates/
+// (layout.html, _partials, one file per page) which a theme directory may
+// override file by file (shop.theme_dir).
 //
-// shop imports app, httpkit and Fiber. It must not import web, admin or
-// storage.
+// Every user-facing string comes from the message catalogue (app/i18n, one
+// file per language): templates write {{t "key"}} (or {{tf "key" args}}
+// for a format, with plural forms by the first integer), Go code
+// rq.L.T("key") and rq.L.TF("key", args...). rq.L is the store's language
+// (config key locale) with the owner's overrides from
+// <theme_dir>/messages/<lang>.txt; money and dates take its formats. Keys
+// are grouped by page, one prefix each.
+//
+// shop imports app, app/i18n, httpkit and Fiber. It must not import web,
+// admin or storage.
 package shop

@@ -1,13 +1,18 @@
 package shop
 
+import "storefront/app/i18n"
+
 // What the external tests (package shop_test) reach inside the package.
+
+// english is the English catalogue, for code that runs outside a request.
+func english() *i18n.Catalog { return i18n.Builtin().For("en") }
 
 // SafeURL is safeURL.
 var SafeURL = safeURL
 
 // DecodeListForm is decodeListForm, answering the error fields only.
 func DecodeListForm(get func(string) string, defSort string) (sort string, errs map[string]string) {
-	f, _, errs := decodeListForm(get, defSort)
+	f, _, errs := decodeListForm(english(), get, defSort)
 	return f.Sort, errs
 }
 
@@ -33,5 +38,5 @@ func SetSitemapMax(n int) (restore func()) {
 // InkOn is inkOn.
 var InkOn = inkOn
 
-// Messages are every user-facing string by key.
-var Messages = messages
+// HasMessage says whether the English catalogue has key (or its plural forms).
+func HasMessage(key string) bool { return english().Has(key) || english().Has(key+".other") }

@@ -19,7 +19,7 @@ import (
 // shopper checks it and sends it again.
 
 // expired is the note of a form shown again.
-func expired() string { return msg("form.expired") }
+func expired(rq *request) string { return rq.L.T("form.expired") }
 
 // readd is the product page's add-to-cart form shown again on the cart page.
 type readd struct {
@@ -32,7 +32,7 @@ type readd struct {
 // update's quantity in its line as typed, a coupon as typed, and the
 // product page's add form as a button that adds it.
 func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
-	d := cartData{Error: expired(), Delivery: c.Query("delivery")}
+	d := cartData{Error: expired(rq), Delivery: c.Query("delivery")}
 	switch {
 	case strings.HasPrefix(c.Path(), "/cart/coupon"):
 		fv, _ := pagekit.DecodeForm(c.Body(), maxCartForm, couponFields)
@@ -63,13 +63,13 @@ func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request) error {
 		return redirect(c, "/cart/")
 	}
 	f, _ := decodeCheckoutForm(c.Body())
-	return s.showCheckout(c, rq, fiber.StatusForbidden, items, checkoutData{Form: f, Error: expired()})
+	return s.showCheckout(c, rq, fiber.StatusForbidden, items, checkoutData{Form: f, Error: expired(rq)})
 }
 
 // contactAgain shows the contact form again with what was typed.
 func (s *Shop) contactAgain(c *fiber.Ctx, rq *request) error {
 	f, _ := decodeContactForm(c.Body())
-	f.Alert = expired()
+	f.Alert = expired(rq)
 	return s.renderContact(c, rq, fiber.StatusForbidden, f)
 }
 
@@ -79,14 +79,14 @@ func (s *Shop) contactAgain(c *fiber.Ctx, rq *request) error {
 func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 	slug, _ := url.PathUnescape(c.Params("slug"))
 	if rq.Customer == nil {
-		return app.Errorf(app.EForbidden, "%s", msg("error.csrf"))
+		return app.Errorf(app.EForbidden, "%s", rq.L.T("error.csrf"))
 	}
 	form, _ := decodeReviewForm(c.Body())
 	d, err := s.loadProduct(c, rq, slug)
 	if err != nil {
 		return err
 	}
-	form.Message = expired()
+	form.Message = expired(rq)
 	d.Review = form
 	return s.renderProduct(c, rq, fiber.StatusForbidden, d)
 }
@@ -97,7 +97,7 @@ func (s *Shop) accountAgain(specs []fieldSpec, view func(c *fiber.Ctx, rq *reque
 	return func(c *fiber.Ctx, rq *request) error {
 		vals, _ := decodeAccountForm(c.Body(), specs)
 		v := view(c, rq, vals)
-		v.Forms[0].Error = expired()
+		v.Forms[0].Error = expired(rq)
 		return s.showForm(c, rq, fiber.StatusForbidden, v)
 	}
 }

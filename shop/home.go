@@ -52,7 +52,7 @@ func (s *Shop) home(c *fiber.Ctx, rq *request) error {
 	}
 	title := rq.Look.SEOTitle
 	if title == "" || title == rq.Look.Name {
-		title = msg("home.title")
+		title = rq.L.T("home.title")
 	}
 	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: rq.Look.Logo}
 	if meta.Image == "" {

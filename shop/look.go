@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"storefront/app"
+	"storefront/app/i18n"
 )
 
 // look is a store's appearance, from its config: every URL checked
@@ -38,6 +39,10 @@ type look struct {
 	Sections []string
 	// Pages are the content pages the config has (pages.about, ...).
 	Pages map[string]string
+	// Lang is the store's language (config key locale: "en", "de"...);
+	// L its catalogue.
+	Lang string
+	L    *i18n.Catalog
 	// TaxNote follows a price: "incl. VAT" or "plus tax" as the store's
 	// taxes say ("" without rates; taxNote).
 	TaxNote string
@@ -80,7 +85,7 @@ func (s *Shop) lookOf(st *app.Store) look {
 			return cl.look
 		}
 	}
-	l := lookOf(st)
+	l := lookOf(st, s.msgs.For(st.Settings().Lang()))
 	s.looks.m.Store(st.ID, &cachedLook{store: st, look: l})
 	return l
 }
@@ -103,16 +108,16 @@ type lookConfig struct {
 }
 
 // lookOf reads st's look from its config.
-func lookOf(st *app.Store) look {
+func lookOf(st *app.Store, lang *i18n.Catalog) look {
 	var cfg lookConfig
 	_ = json.Unmarshal(st.Config, &cfg) // a config is checked when saved
 	l := look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
 		Description: cfg.Store["description"], Email: cfg.Store["email"], Phone: cfg.Store["phone"],
-		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"])}
+		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"]), Lang: lang.Lang, L: lang}
 	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {
 		l.Name = n
 	}
-	l.TaxNote = taxNote(st)
+	l.TaxNote = taxNote(st, lang)
 	if l.Footer == "" {
 		l.Footer = cfg.Footer["about"]
 	}
@@ -248,13 +253,13 @@ func inkOn(colour string) string {
 
 // taxNote is what follows a price of st: "incl. {the first rate's name}"
 // when prices include tax, "plus tax" when they do not, "" without rates.
-func taxNote(st *app.Store) string {
+func taxNote(st *app.Store, l *i18n.Catalog) string {
 	t := st.Settings().Taxes
 	switch {
 	case len(t.Rates) == 0:
 		return ""
 	case t.PricesIncludeTax:
-		return msgf("price.tax.incl", t.Rates[0].Name)
+		return l.TF("price.tax.incl", t.Rates[0].Name)
 	}
-	return msg("price.tax.plus")
+	return l.T("price.tax.plus")
 }

@@ -71,6 +71,10 @@ type pageKey struct {
 	base    string
 	catalog app.CatalogVersion
 	uri     string
+	// lang is the page's language (the store's locale): a version of a
+	// store has one, so this only says outright that a page in one
+	// language is never served for another.
+	lang string
 }
 
 type pageCache struct {
@@ -114,7 +118,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 			c.Cookies(cookieSession) != "" || c.Cookies(cookieCart) != "" {
 			return fn(c, rq)
 		}
-		k := pageKey{store: rq.Store, base: rq.Base,
+		k := pageKey{store: rq.Store, base: rq.Base, lang: rq.Look.Lang,
 			catalog: s.svc.Catalog.Version(rq.Store.ID), uri: string(uri)}
 		now := s.svc.Now() // the clock of the deals' Until (keepPage)
 		if p := s.cache.get(k, now); p != nil {

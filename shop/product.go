@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit/pagekit"
 )
 
@@ -95,12 +96,12 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 			return nil, err
 		}
 	}
-	d.Crumbs = []crumb{{msg("crumbs.home"), "/"}, {msg("crumbs.products"), "/products/"}}
+	d.Crumbs = []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("crumbs.products"), "/products/"}}
 	if d.Category != nil {
 		d.Crumbs = append(d.Crumbs, crumb{d.Category.Name, categoryPath(d.Category)})
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
-	fillProduct(d, deals, rq.Look.Currency)
+	fillProduct(rq.L, d, deals, rq.Look.Currency)
 	switch {
 	case d.Price.OnDeal:
 		d.Was = d.Price.Regular
@@ -126,7 +127,7 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 // fillProduct sets what the page shows of d.P: its description's
 // paragraphs, its gallery and its variant choices at their prices now;
 // the price and stock shown are then the chosen variant's (fillPicker).
-func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
+func fillProduct(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency string) {
 	p := d.P
 	d.Paragraphs = paragraphs(p.Description)
 	images := slices.Clone(p.Images)
@@ -139,12 +140,12 @@ func fillProduct(d *productData, deals *app.LiveDeals, currency string) {
 		if u = picture(u); u != "" {
 			alt := p.ImageAlts[images[i]]
 			if alt == "" {
-				alt = msgf("product.image", len(d.Gallery)+1, p.Name)
+				alt = l.TF("product.image", len(d.Gallery)+1, p.Name)
 			}
 			d.Gallery = append(d.Gallery, galleryImage{Src: u, SrcSet: srcset(u), Thumb: thumbURL(u), N: len(d.Gallery) + 1, Eager: len(d.Gallery) == 0, Alt: alt})
 		}
 	}
-	fillPicker(d, deals, currency)
+	fillPicker(l, d, deals, currency)
 }
 
 // shotOf is the index of the gallery's image u (-1: none).
@@ -155,13 +156,13 @@ func (d *productData) shotOf(u string) int {
 
 // variantLabel is a variant's choice: its name, and its price when it
 // differs from the product's.
-func variantLabel(v app.Variant, price app.Money, currency string, base app.Money) string {
+func variantLabel(lang *i18n.Catalog, v app.Variant, price app.Money, currency string, base app.Money) string {
 	l := v.Name
 	if price != base {
-		l += " – " + formatMoney(price, currency)
+		l += " – " + lang.Money(int64(price), currency)
 	}
 	if v.Stock <= 0 {
-		l += " (" + msg("product.outstock") + ")"
+		l += " (" + lang.T("product.outstock") + ")"
 	}
 	return l
 }
@@ -197,7 +198,7 @@ func (s *Shop) renderProduct(c *fiber.Ctx, rq *request, status int, d *productDa
 		desc = string([]rune(desc)[:157]) + "…"
 	}
 	if desc == "" {
-		desc = p.Name + " – " + formatMoney(d.Price.Unit(), rq.Look.Currency)
+		desc = p.Name + " – " + rq.L.Money(int64(d.Price.Unit()), rq.Look.Currency)
 	}
 	meta := pageMeta{Title: p.Name, Description: strings.Join(strings.Fields(desc), " "), Canonical: d.Path, OGType: "product",
 		NoIndex: c.Query("reviews") != ""}
@@ -286,15 +287,15 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 	switch ae.Code {
 	case app.EValidation:
 		for f, m := range ae.Fields {
-			form.Errors[f] = m
+			form.Errors[f] = sentence(fieldText(rq.L, m))
 		}
 		if _, ok := ae.Fields["rating"]; ok {
-			form.Errors["rating"] = msg("review.err.rating")
+			form.Errors["rating"] = rq.L.T("review.err.rating")
 		}
 	case app.EConflict:
-		form.Message = msg("review.err.dup")
+		form.Message = rq.L.T("review.err.dup")
 	case app.EEmailNotVerified:
-		form.Message = msg("review.err.verify")
+		form.Message = rq.L.T("review.err.verify")
 	default:
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 
 // What the Product JSON-LD says beside the offer's price: the brand, the
 // shipping details and the return policy, from the store's settings
-// (docs/decisions.md, "Product JSON-LD").
+// (docs/decisions.md, "Shop window").
 
 // maxShippingLD bounds the delivery options the offer lists.
 const maxShippingLD = 10

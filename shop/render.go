@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"strings"
 
 	"storefront/httpkit/pagekit"
@@ -12,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 )
 
 // pageMeta is what the layout writes in <head> for a page.
@@ -41,29 +43,46 @@ type view struct {
 	Base string
 }
 
-// loadTemplates parses every page with the layout and the partials. A file
-// of the same name in themeDir replaces the embedded one.
-func (s *Shop) loadTemplates(themeDir string) (*pagekit.Templates, error) {
-	return pagekit.ParseTemplates(embedded, pagekit.TemplateOptions{Dir: "templates", ThemeDir: themeDir,
+// loadTemplates parses every page with the layout and the partials once,
+// then clones the set per language with that language's functions
+// (langFuncs). A file of the same name in themeDir replaces the embedded one.
+func (s *Shop) loadTemplates(themeDir string) (map[string]*pagekit.Templates, error) {
+	base, err := pagekit.ParseTemplates(embedded, pagekit.TemplateOptions{Dir: "templates", ThemeDir: themeDir,
 		Funcs: s.funcs(), Layout: "layout", Block: "main"})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*pagekit.Templates{}
+	for _, lang := range i18n.Langs {
+		if out[lang], err = base.Clone(langFuncs(s.msgs.For(lang))); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// langFuncs are the template functions that speak language l.
+func langFuncs(l *i18n.Catalog) template.FuncMap {
+	return template.FuncMap{
+		"t":        l.T,
+		"tf":       l.TF,
+		"money":    func(m app.Money, currency string) string { return l.Money(int64(m), currency) },
+		"date":     l.Date,
+		"datetime": l.DateTime,
+	}
 }
 
 // funcs are the template functions.
 func (s *Shop) funcs() template.FuncMap {
-	return template.FuncMap{
-		"t":       msg,
-		"tf":      msgf,
+	fm := template.FuncMap{
 		"asset":   s.assets.URL,
-		"money":   formatMoney,
 		"url":     safeURL,
 		"picture": picture,
 		"jsonld": func(v any) (template.JS, error) {
 			b, err := json.Marshal(v) // json escapes <, > and & (no </script> inside)
 			return template.JS(b), err
 		},
-		"date":     formatDate,
-		"datetime": formatDateTime,
-		"pages":    contentLinks,
+		"pages": contentLinks,
 		"stars": func(n int) string {
 			n = min(max(n, 0), 5)
 			return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
@@ -74,6 +93,8 @@ func (s *Shop) funcs() template.FuncMap {
 			return cardView{productCard: p, Currency: currency, Eager: i < 4}
 		},
 	}
+	maps.Copy(fm, langFuncs(s.msgs.For("en")))
+	return fm
 }
 
 // render writes page name with data as an HTML answer, gzipped when the
@@ -85,7 +106,7 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 	defer s.bufs.Put(buf)
 	base := s.baseURL(c)
 	meta.Canonical, meta.Image = absURL(base, meta.Canonical), absURL(base, meta.Image)
-	if err := s.pages.Execute(buf, name, view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
+	if err := s.pages[rq.Look.Lang].Execute(buf, name, view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
 	private := meta.NoIndex || rq.Customer != nil

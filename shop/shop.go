@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
+	"storefront/app/i18n"
 	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 )
@@ -66,10 +67,14 @@ type Shop struct {
 	// refreshes are the recent session refreshes (session.go).
 	refreshes refreshes
 
-	cfg     Config
-	svc     services
-	log     *slog.Logger
-	pages   *pagekit.Templates
+	cfg Config
+	svc services
+	log *slog.Logger
+	// pages are the templates per language (Look.Lang), each with that
+	// language's t, tf, money and date functions.
+	pages map[string]*pagekit.Templates
+	// msgs are the catalogues, with the owner's overrides.
+	msgs    i18n.Set
 	assets  *pagekit.Assets
 	csrf    pagekit.CSRF
 	cursors app.CursorCodec
@@ -97,6 +102,9 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
+		return nil, err
+	}
+	if s.msgs, err = i18n.Load(cfg.ThemeDir); err != nil {
 		return nil, err
 	}
 	if s.pages, err = s.loadTemplates(cfg.ThemeDir); err != nil {
@@ -149,8 +157,10 @@ func isShopPath(c *fiber.Ctx) bool {
 // request is what a page handler knows about its request.
 type request struct {
 	Store *app.Store
-	Look  look   // the store's look, from its config
-	CSRF  string // the token forms carry
+	Look  look // the store's look, from its config
+	// L is the store's language: its texts and formats (Look.L).
+	L    *i18n.Catalog
+	CSRF string // the token forms carry
 	// Customer is the signed-in shopper (nil: a guest).
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
@@ -182,13 +192,14 @@ func (s *Shop) form(fn, again pageFunc) fiber.Handler {
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
-		rq := &request{Store: st, Look: s.lookOf(st), Base: s.setBase(c, st)}
+		lk := s.lookOf(st)
+		rq := &request{Store: st, Look: lk, L: lk.L, Base: s.setBase(c, st)}
 		s.loadSession(c, rq)
 		rq.CSRF = s.csrfToken(c, rq)
 		do := fn
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
 			if again == nil {
-				return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", msg("error.csrf")))
+				return s.renderError(c, rq, app.Errorf(app.EForbidden, "%s", rq.L.T("error.csrf")))
 			}
 			do = again // shows the form again; never fn
 		}
@@ -206,13 +217,13 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 	pr := pagekit.ProblemOf(err)
 	if pr.Internal {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
-		pr.Message = msg("error.internal")
+		pr.Message = rq.L.T("error.internal")
 	}
 	retryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
 	if pr.Code == app.ENotFound {
-		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: msg("notfound.title"), NoIndex: true}, nil)
+		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: rq.L.T("notfound.title"), NoIndex: true}, nil)
 	}
-	return s.render(c, rq, pr.Status, "error", pageMeta{Title: msg("error.title"), NoIndex: true}, pr)
+	return s.render(c, rq, pr.Status, "error", pageMeta{Title: rq.L.T("error.title"), NoIndex: true}, pr)
 }
 
 // plainNotFound answers a host that names no active store: a plain page

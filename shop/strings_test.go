@@ -13,7 +13,7 @@ import (
 // its string (a missing one would show as its key).
 func TestMessageKeys(t *testing.T) {
 	t.Parallel()
-	keyRE := regexp.MustCompile(`(?:\{\{-?\s*(?:t|tf)|\(t|\(tf|msgf?\()\s*"([a-z0-9_.]*[a-z0-9_])"`)
+	keyRE := regexp.MustCompile(`(?:\{\{-?\s*(?:t|tf)|\(t|\(tf|\.TF?\()\s*"([a-z0-9_.]*[a-z0-9_])"`)
 	files, _ := filepath.Glob("templates/*.html")
 	gofiles, _ := filepath.Glob("*.go")
 	n := 0
@@ -23,23 +23,23 @@ func TestMessageKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range keyRE.FindAllStringSubmatch(string(b), -1) {
-			if m[1] == "key" { // strings.go's own comment
+			if m[1] == "key" { // doc.go's own comment
 				continue
 			}
 			n++
-			if _, ok := shop.Messages[m[1]]; !ok {
+			if !shop.HasMessage(m[1]) {
 				t.Errorf("%s: no string for %q", f, m[1])
 			}
 		}
 	}
 	// the keys made from a name
 	for _, k := range []string{"newest", "price_asc", "price_desc", "name_asc", "rating_desc", "relevance"} {
-		if _, ok := shop.Messages["list.sort."+k]; !ok {
+		if !shop.HasMessage("list.sort." + k) {
 			t.Errorf("no string for the sort %s", k)
 		}
 	}
 	for _, k := range []string{"about", "shipping", "terms", "privacy"} {
-		if _, ok := shop.Messages["page."+k]; !ok {
+		if !shop.HasMessage("page." + k) {
 			t.Errorf("no string for the page %s", k)
 		}
 	}

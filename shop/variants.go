@@ -3,6 +3,7 @@ package shop
 import (
 	"net/url"
 	"slices"
+	"storefront/app/i18n"
 	"strconv"
 	"strings"
 	"unicode"
@@ -146,7 +147,7 @@ func firstInStock(vs []app.Variant) int {
 
 // fillPicker sets d's picker (Groups) and its script's data (VariantData)
 // from d.P's variants at their prices now.
-func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
+func fillPicker(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency string) {
 	vs := d.P.Variants
 	if len(vs) == 0 {
 		return
@@ -163,38 +164,38 @@ func fillPicker(d *productData, deals *app.LiveDeals, currency string) {
 	if names != nil {
 		d.Groups = pickerGroups(vs, names, chosen)
 	} else {
-		g := optionGroup{Legend: msg("product.variant"), Field: "variant_id"}
+		g := optionGroup{Legend: l.T("product.variant"), Field: "variant_id"}
 		for i, v := range vs {
 			price := deals.PriceOf(d.P, v.ID).Unit()
-			g.Values = append(g.Values, optionValue{Value: strconv.FormatUint(v.ID, 10), Label: variantLabel(v, price, currency, base),
+			g.Values = append(g.Values, optionValue{Value: strconv.FormatUint(v.ID, 10), Label: variantLabel(l, v, price, currency, base),
 				Checked: i == chosen, Disabled: v.Stock <= 0})
 		}
 		d.Groups = []optionGroup{g}
 	}
 	for _, v := range vs {
-		vv := variantViewOf(d.P, v, names, deals, currency)
+		vv := variantViewOf(l, d.P, v, names, deals, currency)
 		vv.Shot = d.shotOf(v.Image)
 		d.VariantData = append(d.VariantData, vv)
 	}
 }
 
 // variantViewOf is v as shop.js knows it.
-func variantViewOf(p *app.Product, v app.Variant, names []string, deals *app.LiveDeals, currency string) variantView {
+func variantViewOf(l *i18n.Catalog, p *app.Product, v app.Variant, names []string, deals *app.LiveDeals, currency string) variantView {
 	pr := deals.PriceOf(p, v.ID)
-	vv := variantView{ID: v.ID, Price: formatMoney(pr.Unit(), currency), In: v.Stock > 0, Opts: []string{strconv.FormatUint(v.ID, 10)}}
+	vv := variantView{ID: v.ID, Price: l.Money(int64(pr.Unit()), currency), In: v.Stock > 0, Opts: []string{strconv.FormatUint(v.ID, 10)}}
 	switch {
 	case pr.OnDeal:
-		vv.Was = formatMoney(pr.Regular, currency)
+		vv.Was = l.Money(int64(pr.Regular), currency)
 	case p.CompareAtPrice > pr.Unit():
-		vv.Was = formatMoney(p.CompareAtPrice, currency)
+		vv.Was = l.Money(int64(p.CompareAtPrice), currency)
 	}
 	switch {
 	case v.Stock <= 0:
-		vv.Stock = msg("product.outstock")
+		vv.Stock = l.T("product.outstock")
 	case v.Stock <= 5:
-		vv.Stock = msgf("product.stock.low", v.Stock)
+		vv.Stock = l.TF("product.stock.low", v.Stock)
 	default:
-		vv.Stock = msg("product.instock")
+		vv.Stock = l.T("product.instock")
 	}
 	if names != nil {
 		vv.Opts = vv.Opts[:0]

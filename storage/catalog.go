@@ -160,7 +160,7 @@ func (t *Tx) PutProduct(p *app.Product) error {
 	if err := t.indexAdmin(p); err != nil {
 		return err
 	}
-	return t.indexSearch(p)
+	return t.indexSearch(p, t.searchStem(p.StoreID))
 }
 
 // writeProduct writes the record, its doc and its index entries (whose keys
@@ -223,7 +223,7 @@ func (t *Tx) unindexProduct(p *app.Product) error {
 	if err := t.b(bProductSlugs).Delete(keyOf(p.StoreID).last(p.Slug)); err != nil {
 		return err
 	}
-	if err := t.unindexSearch(p); err != nil {
+	if err := t.unindexSearch(p, t.searchStem(p.StoreID)); err != nil {
 		return err
 	}
 	if err := t.unindexAdmin(p); err != nil {

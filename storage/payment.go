@@ -90,27 +90,46 @@ func (t *Tx) PutIdempotencyRecord(r *app.IdempotencyRecord) error {
 }
 
 // memoStore is a decoded store record with its bytes: the checkout path
-// decodes a store (and its config) only after it changed (DB.stores).
+// decodes a store (and its config) only after it changed (DB.stores); the
+// search reads its language (Settings.Lang) without decoding the config.
 type memoStore struct {
-	raw []byte
-	st  *app.Store
+	raw  []byte
+	st   *app.Store
+	lang string
 }
 
 // SharedStore is Store for read-only use on hot paths: the result may be
 // shared with other callers and must not be modified. It is always the
 // record as this transaction sees it (the memo is checked against its bytes).
 func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
+	m, err := t.memoStore(id)
+	return m.st, err
+}
+
+// storeLang is a store's language (app.Settings.Lang; "" when there is no
+// such store).
+func (t *Tx) storeLang(id uint64) string {
+	m, _ := t.memoStore(id)
+	return m.lang
+}
+
+func (t *Tx) memoStore(id uint64) (memoStore, error) {
 	raw := t.b(bStores).Get(u64(id))
 	if raw == nil {
-		return nil, app.NotFound("store")
+		return memoStore{}, app.NotFound("store")
 	}
-	if m, ok := t.stores.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
-		return m.(memoStore).st, nil
+	if t.stores != nil {
+		if m, ok := t.stores.Load(id); ok && bytes.Equal(m.(memoStore).raw, raw) {
+			return m.(memoStore), nil
+		}
 	}
 	var st app.Store
 	if err := getJSONBytes(raw, &st, "store"); err != nil {
-		return nil, err
+		return memoStore{}, err
 	}
-	t.stores.Store(id, memoStore{raw: bytes.Clone(raw), st: &st})
-	return &st, nil
+	m := memoStore{raw: bytes.Clone(raw), st: &st, lang: st.Settings().Lang()}
+	if t.stores != nil { // nil in a migration's transaction
+		t.stores.Store(id, m)
+	}
+	return m, nil
 }

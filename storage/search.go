@@ -59,14 +59,13 @@ func addWordCount(b *bolt.Bucket, k []byte, d int64) error {
 	return b.Put(k, u64(uint64(n)))
 }
 
-// searchWordsOf lists the keys p is indexed under (none when inactive).
-// Every store searches in English until stores have a language (the
-// language's stemmer is then the store's: app.StemmerFor).
-func searchWordsOf(p *app.Product) []string {
+// searchWordsOf lists the keys p is indexed under (none when inactive),
+// its terms made with stem, its store's (Tx.searchStem).
+func searchWordsOf(p *app.Product, stem app.Stemmer) []string {
 	if !p.IsActive {
 		return nil
 	}
-	terms := app.IndexTerms(p.Name, p.Description, app.StemmerFor(""))
+	terms := app.IndexTerms(p.Name, p.Description, stem)
 	out := make([]string, len(terms))
 	for i, t := range terms {
 		out[i] = t.Key
@@ -74,27 +73,31 @@ func searchWordsOf(p *app.Product) []string {
 	return out
 }
 
-func (t *Tx) indexSearch(p *app.Product) error {
-	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
-	rk := u64(ratingKey(p))
-	for _, w := range searchWordsOf(p) {
-		if err := b.Put(searchKey(p.StoreID, w, p.ID), rk); err != nil {
-			return err
-		}
-		if err := addWordCount(counts, searchWordKey(p.StoreID, w), 1); err != nil {
-			return err
-		}
-	}
-	return nil
+func (t *Tx) indexSearch(p *app.Product, stem app.Stemmer) error {
+	return t.searchKeys(p, searchWordsOf(p, stem), 1)
 }
 
-func (t *Tx) unindexSearch(p *app.Product) error {
+func (t *Tx) unindexSearch(p *app.Product, stem app.Stemmer) error {
+	return t.searchKeys(p, searchWordsOf(p, stem), -1)
+}
+
+// searchKeys puts (d 1) or deletes (d -1) p's search index entries of
+// words, with their counts.
+func (t *Tx) searchKeys(p *app.Product, words []string, d int64) error {
 	b, counts := t.b(bIdxSearch), t.b(bSearchWords)
-	for _, w := range searchWordsOf(p) {
-		if err := b.Delete(searchKey(p.StoreID, w, p.ID)); err != nil {
+	rk := u64(ratingKey(p))
+	for _, w := range words {
+		k := searchKey(p.StoreID, w, p.ID)
+		var err error
+		if d > 0 {
+			err = b.Put(k, rk)
+		} else {
+			err = b.Delete(k)
+		}
+		if err != nil {
 			return err
 		}
-		if err := addWordCount(counts, searchWordKey(p.StoreID, w), -1); err != nil {
+		if err := addWordCount(counts, searchWordKey(p.StoreID, w), d); err != nil {
 			return err
 		}
 	}
@@ -102,8 +105,9 @@ func (t *Tx) unindexSearch(p *app.Product) error {
 }
 
 // searchIndexForm is the form of the search index this binary writes: 2
-// adds the terms of names and descriptions (issue 36) to 1's name words.
-const searchIndexForm = "2"
+// adds the terms of names and descriptions (issue 36) to 1's name words; 3
+// makes each store's terms with its language's stemmer and reads ё as е.
+const searchIndexForm = "3"
 
 // buildSearchIndex indexes every active product, with the word counts; Open
 // runs it once on a database whose index is of an older form or missing
@@ -127,12 +131,53 @@ func buildSearchIndex(tx *bolt.Tx) error {
 		if err := getJSONBytes(v, &p, "product"); err != nil {
 			return err
 		}
-		return t.indexSearch(&p)
+		return t.indexSearch(&p, t.searchStem(p.StoreID))
 	})
 	if err != nil {
 		return err
 	}
 	return meta.Put([]byte("search_index"), []byte(searchIndexForm))
+}
+
+// searchStem is the stemmer of a store's search index: its language's
+// (app.Settings.Lang; PutStore re-indexes a store whose language changes).
+func (t *Tx) searchStem(storeID uint64) app.Stemmer {
+	return app.StemmerFor(t.storeLang(storeID))
+}
+
+// reindexTerms rewrites the search index entries of a store's products
+// made with stem as made with to (the store's language changed), in the
+// store's write transaction: the index never mixes two languages. Only the
+// keys that differ are written (the name's words as typed, and most
+// terms, are the same in both).
+func (t *Tx) reindexTerms(storeID uint64, stem, to app.Stemmer) error {
+	prefix := keyOf(storeID)
+	c := t.b(bProducts).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var p app.Product
+		if err := getJSONBytes(v, &p, "product"); err != nil {
+			return err
+		}
+		was, now := searchWordsOf(&p, stem), searchWordsOf(&p, to)
+		if err := t.searchKeys(&p, without(was, now), -1); err != nil {
+			return err
+		}
+		if err := t.searchKeys(&p, without(now, was), 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// without is the words of a not in b (a product's keys: a few dozen).
+func without(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 var _ = registerDerived("search_words_v1", rebuildSearchWords, bSearchWords)
@@ -167,9 +212,6 @@ func rebuildSearchWords(tx *bolt.Tx) error {
 	return flush()
 }
 
-// searchStem is the stemmer of the search index (searchWordsOf).
-var searchStem = app.StemmerFor("")
-
 // wordKeys calls fn with each key of the search index w reads (every
 // indexed word that begins with w as typed, its term, its typos) and the
 // key's count; a word as typed whose term is w's is left out (w's term
@@ -184,7 +226,7 @@ func (t *Tx) wordKeys(storeID uint64, w app.SearchWord, fn func(key []byte, n in
 	}
 	prefix := searchWordKey(storeID, w.Word)
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if app.TermMark+searchStem(string(k[8:])) == w.Term {
+		if app.TermMark+w.Stem(string(k[8:])) == w.Term {
 			continue
 		}
 		if !fn(k[8:], count(v)) {
@@ -221,10 +263,11 @@ func (t *Tx) countPostings(storeID uint64, w app.SearchWord, limit int) (n int, 
 
 // searchWords makes the query's search words; a word that reads no key of
 // the index as typed gets its typos (app.TypoTerms) from the store's terms.
-// It returns the word with the fewest postings too, their count (counted up
-// to a little over searchCandidates) and the one key it reads, if one.
-func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest app.SearchWord, n int, only string) {
-	sws = app.NewSearchWords(words, searchStem, lenient)
+// It returns the index of the word with the fewest postings too, their
+// count (counted up to a little over searchCandidates) and the one key it
+// reads, if one.
+func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []app.SearchWord, rarest, n int, only string) {
+	sws = app.NewSearchWords(words, t.searchStem(storeID), lenient)
 	n = searchCandidates + 1
 	for i := range sws {
 		m, o := t.countPostings(storeID, sws[i], n)
@@ -234,7 +277,7 @@ func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) (sws []ap
 			}
 		}
 		if i == 0 || m < n {
-			rarest, n, only = sws[i], m, o
+			rarest, n, only = i, m, o
 		}
 	}
 	return sws, rarest, n, only
@@ -288,7 +331,7 @@ func (t *Tx) postings(storeID uint64, w app.SearchWord, sizeHint int) []posting 
 func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.SearchWord) bool {
 	folded := app.FoldText(name)
 	for _, w := range words {
-		if w.InName(folded, searchStem) {
+		if w.InName(folded) {
 			continue
 		}
 		found := false
@@ -327,9 +370,9 @@ func searchMatch(c *bolt.Cursor, storeID, id uint64, name string, words []app.Se
 // rarest word has at most searchCandidates, else newest first (the word's
 // postings or the scan), so it skips the bounded scan.
 func (t *Tx) searchDocs(storeID uint64, q app.ProductQuery) (app.Page[app.Doc], error) {
-	sws, w, n, only := t.searchWords(storeID, q.Words, q.Lenient)
+	sws, rarest, n, only := t.searchWords(storeID, q.Words, q.Lenient)
 	byPostings := func() (app.Page[app.Doc], error) {
-		return t.pageOfPostings(storeID, q, sws, t.postings(storeID, w, n))
+		return t.pageOfPostings(storeID, q, sws, rarest, t.postings(storeID, sws[rarest], n))
 	}
 	if n <= min(searchProbe, searchCandidates) {
 		return byPostings()
@@ -366,9 +409,10 @@ func (t *Tx) wordDocs(storeID uint64, q app.ProductQuery, word string) (app.Page
 	return t.walkDocs(storeID, q, docWalk{b: t.b(bIdxSearch), prefix: keyOf(storeID).str0(word), lp: q.ListParams, desc: true}, 0)
 }
 
-// pageOfPostings pages the products of ps that match q.
-func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) (app.Page[app.Doc], error) {
-	hits, desc := t.postingHits(storeID, q, sws, ps)
+// pageOfPostings pages the products of ps, the postings of sws[rarest],
+// that match q.
+func (t *Tx) pageOfPostings(storeID uint64, q app.ProductQuery, sws []app.SearchWord, rarest int, ps []posting) (app.Page[app.Doc], error) {
+	hits, desc := t.postingHits(storeID, q, sws, rarest, ps)
 	if q.After != nil {
 		hits = hitsAfter(hits, q.After.Key, desc)
 	}
@@ -406,8 +450,10 @@ type postingHit struct {
 }
 
 // postingHits returns the active products of ps that match q in q's order,
-// and whether that order is descending.
-func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWord, ps []posting) ([]postingHit, bool) {
+// and whether that order is descending. ps are sws[rarest]'s postings: every
+// one matches that word, so only the others are tested.
+func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWord, rarest int, ps []posting) ([]postingHit, bool) {
+	others := slices.Delete(slices.Clone(sws), rarest, rarest+1)
 	desc := true
 	code := byte(0)
 	if q.Sort != app.SortRelevance {
@@ -425,13 +471,13 @@ func (t *Tx) postingHits(storeID uint64, q app.ProductQuery, sws []app.SearchWor
 			continue
 		}
 		e := decodeIndexEntry(v)
-		if !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, sws) {
+		if !q.Match(e) || !searchMatch(terms, storeID, id, e.Name, others) {
 			continue
 		}
 		s := tkey(make([]byte, 0, 16)) // the key suffix after sid|sort: a cursor's bytes
 		switch {
 		case q.Sort == app.SortRelevance:
-			s = s.code(app.SearchRelevance(e.Name, sws, searchStem)).id(id)
+			s = s.code(app.SearchRelevance(e.Name, sws)).id(id)
 		case code == sortPrice:
 			s = s.id(uint64(e.Price)).id(id)
 		case code == sortName:

@@ -110,8 +110,9 @@ func TestSearchPathsAgree(t *testing.T) {
 	}
 
 	// A database from before the index (no flag), and one whose index has
-	// the first form (names only, flag "1"): reopened, each is rebuilt.
-	for _, flag := range []string{"", "1"} {
+	// the first form (names only, flag "1") or the second (one language for
+	// every store, "2"): reopened, each is rebuilt.
+	for _, flag := range []string{"", "1", "2"} {
 		if err := db.bolt.Update(func(tx *bolt.Tx) error {
 			if err := tx.DeleteBucket(bIdxSearch); err != nil {
 				return err
@@ -161,7 +162,8 @@ func TestSearchWordCounts(t *testing.T) {
 	count := func(w string) (n int) {
 		t.Helper()
 		if err := db.bolt.View(func(btx *bolt.Tx) error {
-			n, _ = db.tx(btx).countPostings(1, app.NewSearchWords([]string{w}, searchStem, false)[0], 1<<20)
+			tx := db.tx(btx)
+			n, _ = tx.countPostings(1, app.NewSearchWords([]string{w}, tx.searchStem(1), false)[0], 1<<20)
 			return nil
 		}); err != nil {
 			t.Fatal(err)

@@ -39,9 +39,29 @@ func (t *Tx) StoreByKeyHash(hash []byte) (*app.Store, error) {
 	return t.Store(idFromKeyEnd(id))
 }
 
-// PutStore writes s and keeps the key and subdomain indexes.
+// PutStore writes s and keeps the key and subdomain indexes; when the
+// store's language changes, its search terms are made anew with the new
+// language's stemmer (reindexTerms).
 func (t *Tx) PutStore(s *app.Store) error {
-	if old, err := t.Store(s.ID); err == nil {
+	old, err := t.Store(s.ID)
+	if err != nil {
+		old = nil // a new store
+	}
+	if err := t.putStore(s, old); err != nil {
+		return err
+	}
+	if old == nil {
+		return nil
+	}
+	if was, now := old.Settings().Lang(), s.Settings().Lang(); was != now {
+		return t.reindexTerms(s.ID, app.StemmerFor(was), app.StemmerFor(now))
+	}
+	return nil
+}
+
+// putStore writes s over old (nil: none) with its key and subdomain.
+func (t *Tx) putStore(s, old *app.Store) error {
+	if old != nil {
 		if !bytes.Equal(old.APIKeyHash, s.APIKeyHash) {
 			if err := t.b(bStoreKeys).Delete(old.APIKeyHash); err != nil {
 				return err

@@ -100,7 +100,7 @@ func verifyProducts(t *Tx, want expectKeys) error {
 		}
 		rk := u64(ratingKey(&p))
 		counts := want[string(bSearchWords)]
-		for _, w := range searchWordsOf(&p) {
+		for _, w := range searchWordsOf(&p, t.searchStem(p.StoreID)) {
 			want.put(bIdxSearch, searchKey(p.StoreID, w, p.ID), rk)
 			ck := string(searchWordKey(p.StoreID, w))
 			var n uint64

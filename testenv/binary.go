@@ -19,12 +19,24 @@ var built struct {
 	err  error
 }
 
+// EnvBinary names a storefront binary built beforehand (make test builds
+// one for all its parts): Binary then returns it instead of building.
+const EnvBinary = "STOREFRONT_TEST_BINARY"
+
 // Binary builds the storefront binary once per test process (from the
-// module root, wherever the test runs) and returns its path. Call
-// RemoveBinary from the package's TestMain after m.Run.
+// module root, wherever the test runs) and returns its path, or returns
+// $STOREFRONT_TEST_BINARY when set. Call RemoveBinary from the package's
+// TestMain after m.Run.
 func Binary(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
+		if bin := os.Getenv(EnvBinary); bin != "" {
+			if _, err := os.Stat(bin); err != nil {
+				built.err = fmt.Errorf("testenv: %s: %v", EnvBinary, err)
+			}
+			built.bin = bin
+			return
+		}
 		out, err := exec.Command("go", "env", "GOMOD").Output()
 		mod := strings.TrimSpace(string(out))
 		if err != nil || mod == "" || mod == os.DevNull {

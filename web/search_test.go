@@ -182,3 +182,59 @@ func TestSearchForgives(t *testing.T) {
 	}
 	e.Do(testenv.Req{Method: "GET", Path: site + "/products/?q=hedfones&sort=bogus", Key: key}).Expect(t, 400, "validation_failed")
 }
+
+// TestSearchLanguages: a store searches in its locale (config key locale,
+// set through the config PATCH): German and Russian plurals and case
+// endings find their products where English stems them apart (and no typo
+// allowance reaches), description words too; a change of locale re-indexes
+// the store's products at once, and back (testenv verifies the index after
+// the test); another store keeps its language.
+func TestSearchLanguages(t *testing.T) {
+	t.Parallel()
+	e := testenv.New(t)
+	products := func(sid uint64, byName map[string]string) {
+		for name, desc := range byName {
+			// a slug of its own: one made from a Cyrillic name is refused
+			slug, price, stock := fmt.Sprintf("p%d", len(name)), app.Money(1000), int64(5)
+			in := app.ProductInput{Name: &name, Slug: &slug, Description: &desc, Price: &price, Stock: &stock}
+			if _, err := e.Svc.Catalog.SaveProduct(sid, 0, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	locale := func(sid uint64, lang string) {
+		e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid), Token: e.OwnerToken,
+			Body: map[string]any{"locale": lang}}).Expect(t, 200, "")
+	}
+	de, deKey := e.Store("Laden")
+	products(de, map[string]string{"Buch": "Ein Roman.", "Tasche aus Leder": "Für Kinder und Erwachsene."})
+	ru, ruKey := e.Store("Magazin RU")
+	locale(ru, "ru") // before its products: they are indexed in Russian as they are saved
+	products(ru, map[string]string{"Книга": "Роман.", "Наушники": "Беспроводные, для музыки.", "Красная лампа": "Настольная."})
+	en, enKey := e.Store("Shop")
+	products(en, map[string]string{"Buch": "A book."})
+	germanOnly := []string{"q=Bücher", "q=taschen", "q=kind"}
+	check := func(key string, tc [][2]string) {
+		t.Helper()
+		for _, c := range tc {
+			if got := fmt.Sprint(searchNames(t, e, key, c[0])); got != c[1] {
+				t.Errorf("%s: got %s, want %s", c[0], got, c[1])
+			}
+		}
+	}
+	for _, q := range germanOnly { // English, the default: none of these
+		check(deKey, [][2]string{{q, "[]"}})
+	}
+	locale(de, "de")
+	check(deKey, [][2]string{{"q=Bücher", "[Buch]"}, {"q=taschen", "[Tasche aus Leder]"}, {"q=kind", "[Tasche aus Leder]"},
+		{"q=buch", "[Buch]"}, {"q=tasch", "[Tasche aus Leder]"}})
+	check(enKey, [][2]string{{"q=Bücher", "[]"}}) // another store keeps English
+	check(ruKey, [][2]string{{"q=книгами", "[Книга]"}, {"q=музыкой", "[Наушники]"}, {"q=красные", "[Красная лампа]"},
+		{"q=наушник&sort=relevance", "[Наушники]"}})
+	locale(de, "en")
+	for _, q := range germanOnly {
+		check(deKey, [][2]string{{q, "[]"}})
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/config/", de), Token: e.OwnerToken,
+		Body: map[string]any{"locale": "tlh"}}).Expect(t, 400, "validation_failed")
+}

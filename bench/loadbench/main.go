@@ -44,6 +44,7 @@ type options struct {
 	strict   bool
 	only     string
 	million  int
+	locale   string
 }
 
 func run() int {
@@ -58,6 +59,7 @@ func run() int {
 	flag.StringVar(&o.gobench, "gobench", "", "file with `go test -bench -benchmem` output to take ns/op and allocs/op from")
 	flag.BoolVar(&o.strict, "strict", false, "exit 1 when a target is missed")
 	flag.StringVar(&o.only, "only", "", "comma-separated jobs to measure (rows need both of theirs), e.g. config,config_bare")
+	flag.StringVar(&o.locale, "locale", "", "the measured store's locale (config key locale: de, fr...; empty: English): the shop rows in that language")
 	flag.IntVar(&o.million, "products", 0, "instead of the usual run: the big-catalog run at this many products (make bench-1m: 1000000)")
 	flag.StringVar(&bareDir, "bare-serve", "", "internal: serve the bare baselines of this run directory")
 	flag.Parse()
@@ -202,6 +204,13 @@ func measure(ctx context.Context, o options) (missed int, err error) {
 		return 0, err
 	}
 	key, catID, storeID := env.Key, env.CategoryID, env.StoreID
+	if o.locale != "" {
+		patch, _ := json.Marshal(map[string]string{"locale": o.locale})
+		if _, err := env.Svc.Stores.PatchConfig(storeID, patch); err != nil {
+			env.Close()
+			return 0, err
+		}
+	}
 	if err := env.Close(); err != nil {
 		return 0, err
 	}

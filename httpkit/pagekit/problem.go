@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"html/template"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -51,11 +52,7 @@ func Heading(status int) string {
 // FieldsText is the per-field messages in one line, by label, sorted:
 // "Name: is required; Price: must be positive".
 func (p Problem) FieldsText(label func(string) string) string {
-	names := make([]string, 0, len(p.Fields))
-	for k := range p.Fields {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(p.Fields))
 	for i, k := range names {
 		names[i] = label(k) + ": " + p.Fields[k]
 	}

@@ -135,3 +135,19 @@ func (ts *Templates) Execute(buf *bytes.Buffer, name string, data any) error {
 	}
 	return nil
 }
+
+// Clone is a copy of the set whose templates call funcs instead of the
+// functions of the same names they were parsed with (a language's t, tf,
+// money...): parse once, clone per variant. Cloning happens at start-up,
+// before any page is executed.
+func (ts *Templates) Clone(funcs template.FuncMap) (*Templates, error) {
+	out := &Templates{pages: make(map[string]*template.Template, len(ts.pages)), layout: ts.layout}
+	for name, t := range ts.pages {
+		c, err := t.Clone()
+		if err != nil {
+			return nil, fmt.Errorf("page %s: %w", name, err)
+		}
+		out.pages[name] = c.Funcs(funcs)
+	}
+	return out, nil
+}

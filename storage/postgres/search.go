@@ -6,25 +6,52 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"storefront/app"
 )
 
 // goSteps run after a migration's SQL, in its transaction.
 var goSteps = map[int]func(ctx context.Context, tx pgx.Tx) error{
-	// 4's product words are written by 20, in the form this binary reads
+	// 4's and 20's product words are written by 21, in the form this binary reads
 	8:  backfillAdminWords,
 	12: backfillLightDocs, // 0011's too
-	20: rewriteProductWords,
+	21: rewriteAllWords,
 }
 
-// rewriteProductWords writes the search words and terms of every active
-// product (migration 0020), replacing the rows of earlier forms.
-func rewriteProductWords(ctx context.Context, tx pgx.Tx) error {
+// rewriteAllWords writes the search words and terms of every active
+// product, each store's in its language (migration 0021), replacing the
+// rows of earlier forms.
+func rewriteAllWords(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM product_words`); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, `SELECT store_id, id, doc->>'name', coalesce(doc->>'description', '') FROM products WHERE active`)
+	rows, err := tx.Query(ctx, `SELECT id, doc FROM stores`)
+	if err != nil {
+		return err
+	}
+	langs := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var st app.Store
+		if err := rows.Scan(&id, &st); err != nil {
+			rows.Close()
+			return err
+		}
+		langs[id] = st.Settings().Lang()
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return rewriteProductWords(ctx, tx, `active`, langs)
+}
+
+// rewriteProductWords writes the search words and terms of the active
+// products where cond holds (SQL over products; $1, when it has one, is a
+// store id), with the stemmers of langs (by store id).
+func rewriteProductWords(ctx context.Context, tx wordDB, cond string, langs map[int64]string, args ...any) error {
+	rows, err := tx.Query(ctx, `SELECT store_id, id, doc->>'name', coalesce(doc->>'description', '') FROM products WHERE `+cond, args...)
 	if err != nil {
 		return err
 	}
@@ -46,7 +73,7 @@ func rewriteProductWords(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	for _, p := range all {
-		if words, pos, inName := wordRows(p.name, p.desc); len(words) > 0 {
+		if words, pos, inName := wordRows(p.name, p.desc, app.StemmerFor(langs[p.sid])); len(words) > 0 {
 			if _, err := tx.Exec(ctx, insertWords, p.sid, p.id, words, pos, inName); err != nil {
 				return err
 			}
@@ -58,15 +85,11 @@ func rewriteProductWords(ctx context.Context, tx pgx.Tx) error {
 const insertWords = `INSERT INTO product_words (store_id, word, product_id, pos, in_name)
 	SELECT $1, w, $2, p, n FROM unnest($3::text[], $4::smallint[], $5::bool[]) AS u(w, p, n)`
 
-// searchStem is the stemmer of the search index (every store searches in
-// English until stores have a language: app.StemmerFor).
-var searchStem = app.StemmerFor("")
-
 // wordRows are the product_words columns of a product's search keys
 // (app.IndexTerms): the word or term, its place among the name's words
 // (-1 for a term) and whether it comes from the name.
-func wordRows(name, desc string) (words []string, pos []int16, inName []bool) {
-	for i, t := range app.IndexTerms(name, desc, searchStem) {
+func wordRows(name, desc string, stem app.Stemmer) (words []string, pos []int16, inName []bool) {
+	for i, t := range app.IndexTerms(name, desc, stem) {
 		words = append(words, t.Key)
 		p := int16(-1)
 		if t.Prefix {
@@ -75,6 +98,40 @@ func wordRows(name, desc string) (words []string, pos []int16, inName []bool) {
 		pos, inName = append(pos, p), append(inName, t.InName)
 	}
 	return words, pos, inName
+}
+
+// wordDB is what rewriteProductWords reads and writes through: a
+// migration's pgx.Tx, or a Tx (storeWords).
+type wordDB interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// storeWords is a Tx writing one store's words (wordDB).
+type storeWords struct {
+	t   *Tx
+	sid uint64
+}
+
+func (w storeWords) Query(_ context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return w.t.query(sql, args...)
+}
+
+func (w storeWords) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return pgconn.CommandTag{}, w.t.exec(w.sid, "rewrite store words", sql, args...)
+}
+
+// rewriteStoreWords writes the search words and terms of a store's active
+// products anew in its language lang (PutStore: the language changed).
+func (t *Tx) rewriteStoreWords(storeID uint64, lang string) error {
+	if err := t.exec(storeID, "delete store words", `DELETE FROM product_words WHERE store_id = $1`, i64(storeID)); err != nil {
+		return err
+	}
+	err := rewriteProductWords(t.ctx, storeWords{t, storeID}, `store_id = $1 AND active`, map[int64]string{i64(storeID): lang}, i64(storeID))
+	if err != nil {
+		return t.fail(fmt.Errorf("postgres: rewrite store words: %w", err))
+	}
+	return nil
 }
 
 // writeWords replaces the search words of p (none when inactive).
@@ -86,7 +143,11 @@ func (t *Tx) writeWords(p *app.Product) error {
 	if !p.IsActive {
 		return nil
 	}
-	words, pos, inName := wordRows(p.Name, p.Description)
+	stem, err := t.searchStem(p.StoreID)
+	if err != nil {
+		return err
+	}
+	words, pos, inName := wordRows(p.Name, p.Description, stem)
 	if len(words) == 0 {
 		return nil
 	}
@@ -97,7 +158,11 @@ func (t *Tx) writeWords(p *app.Product) error {
 // term of the store as typed gets its typos (app.TypoTerms) from the
 // store's terms, one indexed seek each.
 func (t *Tx) searchWords(storeID uint64, words []string, lenient bool) ([]app.SearchWord, error) {
-	sws := app.NewSearchWords(words, searchStem, lenient)
+	stem, err := t.searchStem(storeID)
+	if err != nil {
+		return nil, err
+	}
+	sws := app.NewSearchWords(words, stem, lenient)
 	for i, w := range sws {
 		found, err := t.exists(storeID, "search words", `SELECT 1 FROM product_words WHERE store_id = $1 AND (word LIKE $2::text OR word = $3::text) LIMIT 1`,
 			i64(storeID), w.Word+"%", w.Term)

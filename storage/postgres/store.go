@@ -46,8 +46,27 @@ func (t *Tx) StoreByKeyHash(hash []byte) (*app.Store, error) {
 	return t.Store(id)
 }
 
-// PutStore writes s with its key hash and subdomain (unique columns).
+// PutStore writes s with its key hash and subdomain (unique columns); when
+// the store's language changes, its search words are written anew in the
+// new language (rewriteStoreWords).
 func (t *Tx) PutStore(s *app.Store) error {
+	was := ""
+	if old, err := t.SharedStore(s.ID); err == nil {
+		was = old.Settings().Lang()
+	} else if !app.IsNotFound(err) {
+		return err
+	}
+	if err := t.putStore(s); err != nil {
+		return err
+	}
+	if now := s.Settings().Lang(); was != "" && was != now {
+		return t.rewriteStoreWords(s.ID, now)
+	}
+	return nil
+}
+
+// putStore writes the record of s.
+func (t *Tx) putStore(s *app.Store) error {
 	raw, err := encode(s)
 	if err != nil {
 		return err
@@ -74,10 +93,12 @@ func (t *Tx) Stores() ([]*app.Store, error) {
 }
 
 // memoStore is a decoded store record with its bytes: the checkout path
-// decodes a store (and its config) only after it changed (DB.stores).
+// decodes a store (and its config) only after it changed (DB.stores); the
+// search reads its language (Settings.Lang) without decoding the config.
 type memoStore struct {
-	raw []byte
-	st  *app.Store
+	raw  []byte
+	st   *app.Store
+	lang string
 }
 
 // SharedStore is Store for read-only use on hot paths: the result may be
@@ -86,26 +107,43 @@ type memoStore struct {
 // In a write transaction it comes from the process's cache while the
 // store's cache counter is unchanged (storecache.go).
 func (t *Tx) SharedStore(id uint64) (*app.Store, error) {
-	if err := t.lock(id); err != nil {
+	m, err := t.memoStore(id)
+	return m.st, err
+}
+
+// searchStem is the stemmer of a store's search words: its language's
+// (app.Settings.Lang; PutStore rewrites a store's words when it changes).
+// A store without a record (bare storage tests) searches in English, as on
+// bbolt.
+func (t *Tx) searchStem(id uint64) (app.Stemmer, error) {
+	m, err := t.memoStore(id)
+	if err != nil && !app.IsNotFound(err) {
 		return nil, err
+	}
+	return app.StemmerFor(m.lang), nil
+}
+
+func (t *Tx) memoStore(id uint64) (memoStore, error) {
+	if err := t.lock(id); err != nil {
+		return memoStore{}, err
 	}
 	k := cacheKey{store: id, kind: cacheStore}
 	if e, ok := t.cached(k); ok {
-		return e.st.st, nil
+		return e.st, nil
 	}
 	raw, err := t.raw(id, "store", `SELECT doc FROM stores WHERE id = $1`, i64(id))
 	if err != nil {
-		return nil, err
+		return memoStore{}, err
 	}
 	m, ok := t.db.stores.Load(id)
 	if !ok || !bytes.Equal(m.(memoStore).raw, raw) {
 		var st app.Store
 		if err := json.Unmarshal(raw, &st); err != nil {
-			return nil, t.fail(fmt.Errorf("postgres: decode store: %w", err))
+			return memoStore{}, t.fail(fmt.Errorf("postgres: decode store: %w", err))
 		}
-		m = memoStore{raw: raw, st: &st}
+		m = memoStore{raw: raw, st: &st, lang: st.Settings().Lang()}
 		t.db.stores.Store(id, m)
 	}
 	t.remember(k, cacheEntry{st: m.(memoStore)})
-	return m.(memoStore).st, nil
+	return m.(memoStore), nil
 }

@@ -1,0 +1,180 @@
+package panel
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"storefront/app"
+	"storefront/httpkit"
+)
+
+// editor is a kind of record the panel edits alike: coupons, blog posts,
+// flash deals and bundles. Under the store's path: the list, a form for a
+// new one, the record's edit form (with a delete box), each form shown
+// again as typed with its problems when the service refuses it.
+//
+// R is what the edit form shows (a pointer; nil when creating), F the form
+// as typed, In the service's input.
+type editor[R any, F any, In any] struct {
+	path  string // "blog-posts"
+	param string // "bpid"
+	noun  string // "blog post", for a bad id's error
+	get   func(storeID, id uint64) (R, error)
+	save  func(storeID, id uint64, in In) (R, error) // id 0 creates
+	del   func(storeID, id uint64) error
+	// read reads the form (of record id, 0 when creating) as typed and into
+	// the service's input; its error holds the form's own problems.
+	read   func(c *fiber.Ctx, id uint64) (F, In, error)
+	formOf func(R) F
+	show   func(c *fiber.Ctx, v *view, status int, form F, rec R) error
+	key    func(R) (id uint64, name string)
+	// said is the flash after a record named name was "created", "saved"
+	// or "deleted".
+	said func(name, verb string) string
+	// toList: a save goes back to the list, not to the record's form.
+	toList bool
+	// gone tells that a save's error is the record's own absence (the 404
+	// page) rather than a problem to show on the form; nil: app.IsNotFound.
+	gone func(error) bool
+	// before, when set, may answer a posted form itself (done) instead of
+	// saving it: the product form's "make variants" button.
+	before func(c *fiber.Ctx, v *view, form F, rec R) (done bool, err error)
+}
+
+// routes mounts the list and new-record pages (list, newPage) and the
+// editor's own: create, edit, save and delete.
+func (e editor[R, F, In]) routes(p *panel, r fiber.Router, list, newPage pageFunc) {
+	base := storeRoot + "/" + e.path
+	one := base + "/:" + e.param
+	r.Get(base, p.store(list))
+	r.Get(base+"/new", p.store(newPage))
+	r.Post(base, p.store(e.create(p)))
+	r.Get(one, p.store(e.page))
+	r.Post(one, p.store(e.update(p)))
+	r.Post(one+"/delete", p.store(e.remove(p)))
+}
+
+// record is the record of the path's id.
+func (e editor[R, F, In]) record(c *fiber.Ctx, v *view) (R, error) {
+	id, err := httpkit.PathID(c, e.param, e.noun)
+	if err != nil {
+		var none R
+		return none, err
+	}
+	return e.get(v.Store.ID, id)
+}
+
+// saved ends a successful save: the record's form, or the list (toList).
+func (e editor[R, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec R, verb string) error {
+	id, name := e.key(rec)
+	to := e.path + "/"
+	if !e.toList {
+		to += strconv.FormatUint(id, 10) + "/"
+	}
+	return p.redirect(c, v, storePath(v.Store, to), ok1(e.said(name, verb)))
+}
+
+// create serves POST path/.
+func (e editor[R, F, In]) create(p *panel) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		form, in, err := e.read(c, 0)
+		var none R
+		if e.before != nil {
+			if done, err := e.before(c, v, form, none); done {
+				return err
+			}
+		}
+		if err == nil {
+			var rec R
+			if rec, err = e.save(v.Store.ID, 0, in); err == nil {
+				return e.saved(p, c, v, rec, "created")
+			}
+		}
+		return e.show(c, v, p.formError(c, v, err), form, none)
+	}
+}
+
+// page serves GET path/:param/: the edit form.
+func (e editor[R, F, In]) page(c *fiber.Ctx, v *view) error {
+	rec, err := e.record(c, v)
+	if err != nil {
+		return err
+	}
+	return e.show(c, v, fiber.StatusOK, e.formOf(rec), rec)
+}
+
+// update serves POST path/:param/.
+func (e editor[R, F, In]) update(p *panel) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		rec, err := e.record(c, v)
+		if err != nil {
+			return err
+		}
+		id, _ := e.key(rec)
+		form, in, err := e.read(c, id)
+		if e.before != nil {
+			if done, err := e.before(c, v, form, rec); done {
+				return err
+			}
+		}
+		if err == nil {
+			var saved R
+			if saved, err = e.save(v.Store.ID, id, in); err == nil {
+				return e.saved(p, c, v, saved, "saved")
+			}
+			if (e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err)) {
+				return err
+			}
+		}
+		return e.show(c, v, p.formError(c, v, err), form, rec)
+	}
+}
+
+// remove serves POST path/:param/delete/ {confirm=yes}.
+func (e editor[R, F, In]) remove(p *panel) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		rec, err := e.record(c, v)
+		if err != nil {
+			return err
+		}
+		if !formOn(c, "confirm") {
+			err := app.Invalid("confirm", "tick the box to confirm the deletion")
+			return e.show(c, v, p.formError(c, v, err), e.formOf(rec), rec)
+		}
+		id, name := e.key(rec)
+		if err := e.del(v.Store.ID, id); err != nil {
+			return err
+		}
+		return p.redirect(c, v, storePath(v.Store, e.path+"/"), ok1(e.said(name, "deleted")))
+	}
+}
+
+// quotedSaid is the flashes of a kind named in words: “Name” created or
+// deleted, and "<kind> saved.".
+func quotedSaid(kind string) func(name, verb string) string {
+	return func(name, verb string) string {
+		if verb == "saved" {
+			return kind + " saved."
+		}
+		return kind + " “" + name + "” " + verb + "."
+	}
+}
+
+// pathID reads the path's param as a record's id (noun names it in the
+// error of a bad one), for with.
+func pathID(param, noun string) func(c *fiber.Ctx, v *view) (uint64, error) {
+	return func(c *fiber.Ctx, _ *view) (uint64, error) { return httpkit.PathID(c, param, noun) }
+}
+
+// with runs fn on what load reads from the path (the record of its id);
+// load's error (a bad id, a record not found) ends the request.
+func with[R any](load func(c *fiber.Ctx, v *view) (R, error), fn func(c *fiber.Ctx, v *view, rec R) error) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		rec, err := load(c, v)
+		if err != nil {
+			return err
+		}
+		return fn(c, v, rec)
+	}
+}
