@@ -36,6 +36,7 @@ import (
 	"storefront/app/auth"
 	"storefront/app/config"
 	"storefront/app/demo"
+	"storefront/app/imaging"
 	"storefront/app/mail"
 	"storefront/app/payment/stripe"
 	"storefront/app/webhook"
@@ -605,6 +606,8 @@ func newServices(cfg *config.Config, db app.DB, log *slog.Logger) (*app.Services
 	})
 	setGateways(cfg, svc, log)
 	svc.Webhooks.Sender = webhook.New(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivateTargets)
+	// pictures given by URL: the webhooks' client rules (docs/media.md)
+	svc.Catalog.Images = imaging.Fetcher{Get: webhook.New(imaging.FetchTimeout, cfg.Webhooks.AllowPrivateTargets).Get, TooLarge: webhook.ErrTooLarge}
 	if err := svc.Customers.LoadRevocations(); err != nil { // NewServices tried; stop rather than forget revocations
 		return nil, nil, fmt.Errorf("loading token revocations: %w", err)
 	}
@@ -933,11 +936,30 @@ func startCron(cfg *config.Config, svc *app.Services, backups *storage.BackupDir
 				"duration_ms", res.Duration.Milliseconds(), "deleted", res.Deleted)
 		})
 	}
+	if err == nil {
+		err = schedulePictures(c, svc, leads, log)
+	}
 	if err != nil {
 		return nil, err
 	}
 	c.Start()
 	return c, nil
+}
+
+// schedulePictures runs pictures.fetch (app.Services.FetchStoredPictures:
+// the pictures still stored as other hosts' URLs) a minute after start and
+// then daily, as a job of the whole cluster.
+func schedulePictures(c *cron.Cron, svc *app.Services, leads func() bool, log *slog.Logger) error {
+	job := clusterJob(log, leads, "pictures.fetch", "changed", svc.FetchStoredPictures)
+	if _, err := c.AddFunc("@daily", job); err != nil {
+		return fmt.Errorf("pictures.fetch: %w", err)
+	}
+	var first cron.EntryID
+	first, err := c.AddFunc("@every 1m", func() { c.Remove(first); job() })
+	if err != nil {
+		return fmt.Errorf("pictures.fetch: %w", err)
+	}
+	return nil
 }
 
 // clusterJob is a job of the whole cluster: it runs only while leads

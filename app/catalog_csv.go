@@ -72,11 +72,12 @@ var errImportRefused = errors.New("import refused")
 // validation_failed error. Errors: validation_failed, payload_too_large,
 // not_found (the store).
 func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (ImportResult, []RowError, error) {
-	head, rows, rerrs, err := readProductCSV(r)
+	head, rows, rerrs, err := cs.readImport(storeID, r)
 	if err != nil {
 		return ImportResult{}, nil, err
 	}
 	if len(rerrs) > 0 {
+		sortRowErrors(rerrs)
 		return ImportResult{}, rerrs, importError(rerrs)
 	}
 	var res ImportResult
@@ -127,6 +128,16 @@ func (cs *CatalogService) ImportProductsCSV(storeID uint64, r io.Reader) (Import
 	}
 	cs.s.Kick()
 	return res, nil, nil
+}
+
+// readImport reads an import's file and fetches its pictures
+// (localImportImages), when the file itself has no problem.
+func (cs *CatalogService) readImport(storeID uint64, r io.Reader) (map[string]int, [][]string, []RowError, error) {
+	head, rows, rerrs, err := readProductCSV(r)
+	if err == nil && len(rerrs) == 0 {
+		rerrs, err = cs.localImportImages(storeID, head, rows)
+	}
+	return head, rows, rerrs, err
 }
 
 // writeImport writes the planned products of an import, counting them in

@@ -18,6 +18,9 @@ const pageCacheBytes = 16 << 20
 // CatalogService serves the catalog to shoppers and manages it for admins.
 type CatalogService struct {
 	s catalogDeps
+	// Images fetches pictures given by URL (media_fetch.go); nil: URLs are
+	// stored as they are given. main and testenv set it.
+	Images ImageFetcher
 
 	mu    sync.Mutex
 	gen   map[uint64]uint64 // store id -> catalog generation, bumped on every write
@@ -280,6 +283,9 @@ type CategoryInput struct {
 
 // SaveCategory creates (id 0) or patches a category.
 func (cs *CatalogService) SaveCategory(storeID, id uint64, in CategoryInput) (*Category, error) {
+	if err := pictures(cs.LocalImages).one(storeID, "image", &in.Image); err != nil {
+		return nil, err
+	}
 	var c *Category
 	err := cs.s.DB.Update(func(tx Tx) error {
 		c = &Category{StoreID: storeID}
@@ -390,6 +396,9 @@ func (cs *CatalogService) SaveProduct(storeID, id uint64, in ProductInput) (*Pro
 // uploads) to the product's images, in the same transaction: a product
 // whose photos are refused is not made either.
 func (cs *CatalogService) SaveProductWithImages(storeID, id uint64, in ProductInput, media []Media) (*Product, error) {
+	if err := cs.localProductPictures(storeID, &in); err != nil {
+		return nil, err
+	}
 	var p *Product
 	err := cs.s.DB.Update(func(tx Tx) error {
 		st, err := tx.Store(storeID)

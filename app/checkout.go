@@ -172,6 +172,7 @@ type OrderService struct {
 	s        orderDeps
 	settings sync.Map // store id -> storeSettings
 	shop     atomic.Pointer[ShopHost]
+	linkKey  atomic.Pointer[[]byte] // the "order_links" secret once read (order_link.go)
 }
 
 type storeSettings struct {

@@ -237,10 +237,13 @@ func UnitPriceAt(tx clockedContentTx, p *Product, variantID uint64) (Money, erro
 }
 
 // ContentService serves the blog, flash deals and bundles.
-type ContentService struct{ db Scope[contentData] }
+type ContentService struct {
+	db       Scope[contentData]
+	pictures pictures // posts' and bundles' pictures given by URL (media_fetch.go)
+}
 
-func newContentService(db DB) *ContentService {
-	return &ContentService{db: scopeOf(db, func(tx Tx) contentData { return tx })}
+func newContentService(db DB, p pictures) *ContentService {
+	return &ContentService{db: scopeOf(db, func(tx Tx) contentData { return tx }), pictures: p}
 }
 
 // PublishedPosts returns a page of published posts.
@@ -379,6 +382,9 @@ type BlogPostInput struct {
 // SavePost creates (id 0) or patches a post.
 // Errors: validation_failed, not_found, conflict (slug taken).
 func (cs *ContentService) SavePost(storeID, id uint64, in BlogPostInput) (*BlogPost, error) {
+	if err := cs.pictures.one(storeID, "cover_image", &in.CoverImage); err != nil {
+		return nil, err
+	}
 	var p *BlogPost
 	err := cs.db.Update(func(tx contentData) error {
 		p = &BlogPost{StoreID: storeID, Status: PostDraft}
@@ -582,6 +588,9 @@ type BundleInput struct {
 // SaveBundle creates (id 0) or patches a bundle.
 // Errors: validation_failed, not_found, conflict (slug taken).
 func (cs *ContentService) SaveBundle(storeID, id uint64, in BundleInput) (BundleView, error) {
+	if err := cs.pictures.list(storeID, "images", &in.Images); err != nil {
+		return BundleView{}, err
+	}
 	var out BundleView
 	err := cs.db.Update(func(tx contentData) error {
 		b := &Bundle{StoreID: storeID, IsActive: true}

@@ -146,6 +146,7 @@ func (m *mailing) deliveredMail(o *Order) error {
 		return nil
 	}
 	d := m.d
+	d.OrderURL = m.orderURL
 	mail := &Mail{StoreID: m.st.ID, Kind: MailOrderDelivered, To: oneLine(to), Data: &d}
 	if o.DeliveredAt.IsZero() {
 		return queueMail(m.tx, mail)

@@ -61,6 +61,10 @@ type MailData struct {
 	// Cancelled says who cancelled (order_cancelled): "request" (the
 	// shopper asked), "store", or "expired" (unpaid in time).
 	Cancelled string `json:"cancelled,omitempty"`
+	// OrderURL is the absolute address of the order's own signed page in
+	// the store's shop (OrderService.OrderURL), in the shopper's mails about
+	// an order; "" in the owner's, and when the store has no shop address.
+	OrderURL string `json:"order_url,omitempty"`
 }
 
 // RequestMail is a cancellation or refund request in a mail.
@@ -103,28 +107,28 @@ var DefaultMailTemplates = map[string]MailTemplate{
 	},
 	MailOrderConfirmation: {
 		Subject: `{{tf "mail.confirmed.subject" .Order.ID}}`,
-		HTML:    `{{template "hello" .}}<p>{{tfb "mail.confirmed.body" (printf "#%d" .Order.ID)}}</p>{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.back" .Store.Name}}</a></p>`,
-		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.confirmed.body\" (printf \"#%d\" .Order.ID)}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.confirmed.body" (printf "#%d" .Order.ID)}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.back" .Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.confirmed.body\" (printf \"#%d\" .Order.ID)}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderShipped: {
 		Subject: `{{tf "mail.shipped.subject" .Order.ID}}`,
-		HTML:    `{{template "hello" .}}<p>{{tfb "mail.shipped.body" (printf "#%d" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">{{t "mail.shipped.track"}}</a></p>{{end}}{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.shipped.body\" (printf \"#%d\" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}{{with .Order.Fulfillment.TrackingURL}}\n{{t \"mail.shipped.track\"}}: {{.}}{{end}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.shipped.body" (printf "#%d" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}</p>{{with .Order.Fulfillment.TrackingURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">{{t "mail.shipped.track"}}</a></p>{{end}}{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.shipped.body\" (printf \"#%d\" .Order.ID) .Order.Fulfillment.Carrier .Order.Fulfillment.TrackingNumber}}{{with .Order.Fulfillment.TrackingURL}}\n{{t \"mail.shipped.track\"}}: {{.}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailOrderDelivered: {
 		Subject: `{{tf "mail.delivered.subject" .Order.ID}}`,
-		HTML:    `{{template "hello" .}}<p>{{tfb "mail.delivered.body" (printf "#%d" .Order.ID)}}</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}{{t "mail.pickup"}}{{else}}{{.Order.Address}}{{end}}</p><p>{{t "mail.delivered.enjoy"}} <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.visit" .Store.Name}}</a></p>`,
-		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.delivered.body\" (printf \"#%d\" .Order.ID)}}\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}{{t \"mail.pickup\"}}{{else}}{{.Order.Address}}{{end}}\n\n{{t \"mail.delivered.enjoy\"}}\n{{.Store.URL}}",
+		HTML:    `{{template "hello" .}}<p>{{tfb "mail.delivered.body" (printf "#%d" .Order.ID)}}</p><p>{{.Order.ReceiverName}}<br>{{if .Order.Pickup}}{{t "mail.pickup"}}{{else}}{{.Order.Address}}{{end}}</p>{{template "orderlink" .}}<p>{{t "mail.delivered.enjoy"}} <a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{tf "mail.visit" .Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf \"mail.delivered.body\" (printf \"#%d\" .Order.ID)}}\n{{.Order.ReceiverName}}\n{{if .Order.Pickup}}{{t \"mail.pickup\"}}{{else}}{{.Order.Address}}{{end}}{{template \"orderlink\" .}}\n\n{{t \"mail.delivered.enjoy\"}}\n{{.Store.URL}}",
 	},
 	MailOrderCancelled: {
 		Subject: `{{tf "mail.cancelled.subject" .Order.ID}}`,
-		HTML:    `{{template "hello" .}}<p>{{tfb (print "mail.cancelled." (cancelledBy .Cancelled)) (printf "#%d" .Order.ID)}}{{if eq .Order.PaymentStatus "REFUNDED"}} {{tf "mail.cancelled.refund" (money .Order.Total .Order.Currency)}}{{end}}</p>{{template "order" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
-		Text:    "{{template \"hello\" .}}\n\n{{tf (print \"mail.cancelled.\" (cancelledBy .Cancelled)) (printf \"#%d\" .Order.ID)}}{{if eq .Order.PaymentStatus \"REFUNDED\"}} {{tf \"mail.cancelled.refund\" (money .Order.Total .Order.Currency)}}{{end}}\n\n{{template \"order\" .}}\n\n{{.Store.URL}}",
+		HTML:    `{{template "hello" .}}<p>{{tfb (print "mail.cancelled." (cancelledBy .Cancelled)) (printf "#%d" .Order.ID)}}{{if eq .Order.PaymentStatus "REFUNDED"}} {{tf "mail.cancelled.refund" (money .Order.Total .Order.Currency)}}{{end}}</p>{{template "order" .}}{{template "orderlink" .}}<p><a href="{{.Store.URL}}" style="color:{{.Store.Color}}">{{.Store.Name}}</a></p>`,
+		Text:    "{{template \"hello\" .}}\n\n{{tf (print \"mail.cancelled.\" (cancelledBy .Cancelled)) (printf \"#%d\" .Order.ID)}}{{if eq .Order.PaymentStatus \"REFUNDED\"}} {{tf \"mail.cancelled.refund\" (money .Order.Total .Order.Currency)}}{{end}}\n\n{{template \"order\" .}}{{template \"orderlink\" .}}\n\n{{.Store.URL}}",
 	},
 	MailRequestDecided: {
 		Subject: `{{if .Request.ByStore}}{{tf "mail.req.refunded.subject" .Request.OrderID}}{{else}}{{tf (print "mail.req." .Request.Kind "." .Request.Status ".subject") .Request.OrderID}}{{end}}`,
-		HTML:    `{{template "hello" .}}{{if .Request.ByStore}}<p>{{tfb "mail.req.bystore" (money .Request.Amount .Order.Currency) (printf "#%d" .Request.OrderID) .Request.Method}}</p>{{else}}<p>{{tfb (print "mail.req." .Request.Kind "." .Request.Status) (printf "#%d" .Request.OrderID)}}{{if eq .Request.Status "APPROVED"}} {{if eq .Request.Kind "cancellation"}}{{t "mail.req.cancelled"}}{{else}}{{tf "mail.req.refund" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>{{tf "mail.req.note" .}}</p>{{end}}`,
-		Text:    "{{template \"hello\" .}}\n\n{{if .Request.ByStore}}{{tf \"mail.req.bystore\" (money .Request.Amount .Order.Currency) (printf \"#%d\" .Request.OrderID) .Request.Method}}{{else}}{{tf (print \"mail.req.\" .Request.Kind \".\" .Request.Status) (printf \"#%d\" .Request.OrderID)}}{{if eq .Request.Status \"APPROVED\"}} {{if eq .Request.Kind \"cancellation\"}}{{t \"mail.req.cancelled\"}}{{else}}{{tf \"mail.req.refund\" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}{{end}}{{with .Request.Note}}\n\n{{tf \"mail.req.note\" .}}{{end}}",
+		HTML:    `{{template "hello" .}}{{if .Request.ByStore}}<p>{{tfb "mail.req.bystore" (money .Request.Amount .Order.Currency) (printf "#%d" .Request.OrderID) .Request.Method}}</p>{{else}}<p>{{tfb (print "mail.req." .Request.Kind "." .Request.Status) (printf "#%d" .Request.OrderID)}}{{if eq .Request.Status "APPROVED"}} {{if eq .Request.Kind "cancellation"}}{{t "mail.req.cancelled"}}{{else}}{{tf "mail.req.refund" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}</p>{{end}}{{with .Request.Note}}<p>{{tf "mail.req.note" .}}</p>{{end}}{{template "orderlink" .}}`,
+		Text:    "{{template \"hello\" .}}\n\n{{if .Request.ByStore}}{{tf \"mail.req.bystore\" (money .Request.Amount .Order.Currency) (printf \"#%d\" .Request.OrderID) .Request.Method}}{{else}}{{tf (print \"mail.req.\" .Request.Kind \".\" .Request.Status) (printf \"#%d\" .Request.OrderID)}}{{if eq .Request.Status \"APPROVED\"}} {{if eq .Request.Kind \"cancellation\"}}{{t \"mail.req.cancelled\"}}{{else}}{{tf \"mail.req.refund\" (money .Request.Amount .Order.Currency) .Request.Method}}{{end}}{{end}}{{end}}{{with .Request.Note}}\n\n{{tf \"mail.req.note\" .}}{{end}}{{template \"orderlink\" .}}",
 	},
 	MailTicketReply: {
 		Subject: `{{tf "mail.ticket.subject" .Ticket.Number}}`,
@@ -181,7 +185,8 @@ const mailOrderHTML = `{{define "hello"}}<p>{{if .Name}}{{tf "mail.hello.name" .
 {{range .Order.TaxLines}}<tr><td colspan="3" align="right">{{if $.Order.PricesIncludeTax}}{{tf "mail.order.tax.incl" .Name .Rate}}{{else}}{{tf "mail.order.tax" .Name .Rate}}{{end}}</td><td align="right">{{money .Amount $.Order.Currency}}</td></tr>
 {{end}}<tr><td colspan="3" align="right"><b>{{t "mail.order.total"}}</b></td><td align="right"><b>{{money .Order.Total .Order.Currency}}</b></td></tr>
 </table>
-<p style="font-size:14px"><b>{{t "mail.order.number"}}</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>{{t "mail.order.invoice"}}</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}`
+<p style="font-size:14px"><b>{{t "mail.order.number"}}</b> #{{.Order.ID}}<br>{{with .Order.InvoiceNumber}}<b>{{t "mail.order.invoice"}}</b> {{.}}<br>{{end}}<b>{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}}</b> {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}</p>{{end}}
+{{define "orderlink"}}{{with .OrderURL}}<p><a href="{{.}}" style="color:{{$.Store.Color}}">{{t "mail.orderlink"}}</a></p>{{end}}{{end}}`
 
 const mailOrderText = `{{define "hello"}}{{if .Name}}{{tf "mail.hello.name" .Name}}{{else}}{{t "mail.hello"}}{{end}}{{end}}{{define "order"}}{{t "mail.order.number"}} #{{.Order.ID}}
 {{range .Order.Items}}  {{.Quantity}} x {{.Name}} @ {{money .UnitPrice $.Order.Currency}} = {{money .LineTotal $.Order.Currency}}
@@ -192,7 +197,10 @@ const mailOrderText = `{{define "hello"}}{{if .Name}}{{tf "mail.hello.name" .Nam
 {{end}}{{t "mail.order.total"}}: {{money .Order.Total .Order.Currency}}{{with .Order.InvoiceNumber}}
 {{t "mail.order.invoice"}} {{.}}{{end}}
 
-{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}`
+{{if .Order.Pickup}}{{t "mail.order.pickup"}}{{else}}{{t "mail.order.deliverto"}}{{end}} {{.Order.ReceiverName}}{{with .Order.Address}}, {{.}}{{end}}{{with .Order.Phone}}, {{.}}{{end}}{{end}}
+{{define "orderlink"}}{{with .OrderURL}}
+
+{{t "mail.orderlink"}}: {{.}}{{end}}{{end}}`
 
 const mailLayoutHTML = `<!doctype html>
 <html>
@@ -396,6 +404,9 @@ func SampleMailData(kind string, b Brand) MailData {
 		Contact:  &ContactView{Name: "Bo Example", Email: "bo@example.com", Subject: "Wholesale", Message: "Do you sell in bulk?", Metadata: map[string]string{}},
 		Product:  &ProductMail{ID: 3, Name: "Blue mug", Stock: 2, Threshold: 5},
 		Endpoint: &EndpointMail{URL: "https://hooks.example/storefront", Reason: "disabled automatically: every delivery failed for 60h0m0s; last error: HTTP 500"},
+	}
+	if b.URL != "" {
+		d.OrderURL = strings.TrimSuffix(b.URL, "/") + "/orders/1042-SampleSignature/"
 	}
 	_ = kind
 	return d

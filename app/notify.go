@@ -32,10 +32,15 @@ type Change struct {
 // commit, to wake the workers).
 type notifier struct {
 	kick func()
+	// orderURL is the absolute address of an order's own page in its
+	// store's shop ("" for none): OrderService.OrderURL.
+	orderURL func(st *Store, orderID uint64) string
 }
 
 // notifier returns the notifier of s.
-func (s *Services) notifier() notifier { return notifier{kick: s.Kick} }
+func (s *Services) notifier() notifier {
+	return notifier{kick: s.Kick, orderURL: func(st *Store, id uint64) string { return s.Orders.OrderURL(st, id) }}
+}
 
 // Kick wakes the outbox and webhook workers after a commit that queued work.
 func (n notifier) Kick() {
@@ -62,6 +67,9 @@ func (n notifier) Happened(tx notifyTx, c Change) error {
 		ov := c.Order.View()
 		m.d.Order = &ov
 		m.d.Name = c.Order.ReceiverName
+		if n.orderURL != nil {
+			m.orderURL = n.orderURL(st, c.Order.ID)
+		}
 	}
 	return m.send(c)
 }
@@ -72,14 +80,19 @@ type mailing struct {
 	tx notifyTx
 	st *Store // shared: read only
 	d  MailData
+	// orderURL is the order's own page, for the shopper's mails only.
+	orderURL string
 }
 
-// shopper queues mail kind to the shopper at to ("" sends nothing).
+// shopper queues mail kind to the shopper at to ("" sends nothing), with
+// the link to the order's own page when it is about an order.
 func (m *mailing) shopper(kind, to string) error {
 	if to == "" {
 		return nil
 	}
-	return QueueKind(m.tx, m.st.ID, kind, to, m.d)
+	d := m.d
+	d.OrderURL = m.orderURL
+	return QueueKind(m.tx, m.st.ID, kind, to, d)
 }
 
 // owner queues mail kind to each of the store's notification addresses

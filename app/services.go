@@ -113,7 +113,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	// n turns changes into their webhook events and mails (notify.go).
 	n := s.notifier()
 	mailing := mailDeps{DB: sdb, notifier: n}
-	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain, newLive: opt.NewStoresLive, publicURL: opt.PublicURL})
+	s.Stores = newStoreService(storeDeps{DB: sdb, Log: log, broadcast: s.broadcast, demo: opt.DemoSubdomain, newLive: opt.NewStoresLive, publicURL: opt.PublicURL, pictures: s.localImages})
 	_, shared := db.(Broadcaster)
 	s.Catalog = newCatalogService(catalogDeps{DB: sdb, Now: now, broadcast: s.broadcast, PublicURL: opt.PublicURL, notifier: n, cacheLists: shared})
 	s.Admins = newAdminService(adminDeps{DB: sdb, Log: log, Now: now, Opt: opt, Pass: pass, Tokens: tokens,
@@ -128,7 +128,7 @@ func NewServices(db DB, tokens Tokens, pass Passwords, mailer Mailer, now Clock,
 	s.Reviews = newReviewService(mailing)
 	s.Tickets = newTicketService(ticketDeps{DB: sdb, notifier: n, Opt: opt, Limits: s.Limits})
 	s.Contact = newContactService(mailing)
-	s.Content = newContentService(sdb)
+	s.Content = newContentService(sdb, s.localImages)
 	s.Webhooks = newWebhookService(mailing)
 	s.Audit = newAuditService(sdb)
 	s.listen()
@@ -151,6 +151,7 @@ type (
 		demo      string      // Options.DemoSubdomain
 		newLive   bool        // Options.NewStoresLive
 		publicURL string      // Options.PublicURL: its host is no store's domain
+		pictures  pictures    // the config's pictures given by URL (media_fetch.go)
 	}
 
 	catalogDeps struct {

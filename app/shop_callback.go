@@ -3,8 +3,15 @@ package app
 import "strings"
 
 // SetShopHost tells checkout how the shop window chooses stores by host
-// (the shop calls it when it starts; without it no shop host is known).
-func (os *OrderService) SetShopHost(h ShopHost) { os.shop.Store(&h) }
+// (the shop calls it when it starts; without it no shop host is known),
+// and reads the key of the orders' own pages for the mails that link them
+// (OrderURL; without it they have no link, which the log says).
+func (os *OrderService) SetShopHost(h ShopHost) {
+	os.shop.Store(&h)
+	if _, err := os.loadLinkKey(); err != nil {
+		os.s.Log.Error("order links: cannot read the key; order mails go without the link to the order's page", "err", err)
+	}
+}
 
 // shopCallback reports whether callbackURL returns to the store's own shop
 // window: its host is {subdomain}.{shop.domain} or one of the store's

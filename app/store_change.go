@@ -25,6 +25,13 @@ type StoreChange struct {
 // one transaction with its settings version. A refused change writes
 // nothing. Errors: validation_failed, forbidden, conflict, not_found.
 func (ss *StoreService) Change(id uint64, ch StoreChange, by *AdminUser) (*Store, error) {
+	if len(ch.Config) > 0 {
+		cfg, err := ss.s.pictures.config(id, ch.Config)
+		if err != nil {
+			return nil, err
+		}
+		ch.Config = cfg
+	}
 	return ss.updateTx(id, by, func(tx storeData, st *Store) error {
 		if err := ch.apply(st, ss.hostRules()); err != nil {
 			return err

@@ -74,7 +74,7 @@ func (p productCard) Image() string {
 	if len(p.Images) == 0 {
 		return ""
 	}
-	return safeURL(p.Images[0])
+	return picture(p.Images[0])
 }
 
 // SrcSet is the srcset of the card's first image ("" when it has no
@@ -109,21 +109,32 @@ func (s *Shop) productCards(storeID uint64, docs []app.Doc) ([]productCard, erro
 	return cards, nil
 }
 
-// srcset lists the renditions of an uploaded image (app.MediaWidths) as a
-// srcset; "" for an image from elsewhere.
-func srcset(u string) string {
-	u = safeURL(u)
-	ref, ok := app.ParseMediaURL(u)
+// picture is the path on this site of a stored picture (app.ParseMediaURL:
+// /media/{store}/{sha256}-{width}.{ext}, served on every host), and "" for
+// any other URL: the shop shows only pictures of the media store, from its
+// own host, never another host's (a picture given by URL is fetched into
+// the media store when it is saved: app/media_fetch.go).
+func picture(u string) string {
+	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
 	if !ok {
 		return ""
 	}
-	prefix := u[:strings.Index(u, "/media/")]
+	return app.MediaPath(ref.StoreID, ref.Hash, ref.Width, ref.Ext)
+}
+
+// srcset lists the renditions of a stored picture (app.MediaWidths) as a
+// srcset of paths on this site; "" for any other URL.
+func srcset(u string) string {
+	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
+	if !ok {
+		return ""
+	}
 	var b strings.Builder
 	for i, w := range app.MediaWidths {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(prefix + app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext) + " " + strconv.Itoa(w) + "w")
+		b.WriteString(app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext) + " " + strconv.Itoa(w) + "w")
 	}
 	return b.String()
 }
@@ -402,7 +413,7 @@ func (s *Shop) category(c *fiber.Ctx, rq *request) error {
 	if desc == "" {
 		desc = rq.L.TF("list.category.desc", cat.Name, rq.Look.Name)
 	}
-	meta := pageMeta{Title: cat.Name, Description: desc, Image: safeURL(cat.Image)}
+	meta := pageMeta{Title: cat.Name, Description: desc, Image: picture(cat.Image)}
 	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, path)}
 	return s.grid(c, rq, "category:"+strconv.FormatUint(cat.ID, 10), path, g, meta, cat.ID)
 }
@@ -429,13 +440,12 @@ func reviewsScope(slug string) string { return "reviews:" + slug }
 // httpStatus is the status of an app error code.
 func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }
 
-// thumbURL is the smallest rendition of an uploaded image (app.MediaWidths),
-// for a thumbnail; u itself for an image from elsewhere.
+// thumbURL is the path of the smallest rendition of a stored picture
+// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
 func thumbURL(u string) string {
-	u = safeURL(u)
-	ref, ok := app.ParseMediaURL(u)
+	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
 	if !ok {
-		return u
+		return ""
 	}
-	return u[:strings.Index(u, "/media/")] + app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
+	return app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
 }

@@ -176,10 +176,10 @@ func TestProductPage(t *testing.T) {
 		pg := br.get(path).expect(t, 200, "Hammer &lt;b&gt;Pro&lt;/b&gt;", "$12.50", "$15.00", "Only 2 left",
 			`action="/cart/add"`, `name="product_id" value="`, `name="variant_id"`, `name="quantity"`, `name="csrf"`,
 			"Large – $14.00 (Out of stock)", "<p>It hits nails.</p>",
-			fmt.Sprintf("/media/%d/%s-160.jpg 160w", a, hash), `fetchpriority="high"`, `loading="lazy"`,
+			fmt.Sprintf(`src="/media/%d/%s-1200.jpg"`, a, hash), fmt.Sprintf("/media/%d/%s-160.jpg 160w", a, hash), `fetchpriority="high"`,
 			`property="og:type" content="product"`, `property="product:price:amount" content="12.50"`,
-			`property="og:image" content="`+img+`"`, "No reviews yet.", `href="/categories/`).
-			lacks(t, "javascript:", "<b>Pro</b>")
+			`property="og:image" content="http://acme.shops.test/media/`, "No reviews yet.", `href="/categories/`).
+			lacks(t, "javascript:", "<b>Pro</b>", "cdn.example", "http://shop.test/media/") // pictures from the media store only, from the page's own host
 		lds := jsonLD(t, pg.Body)
 		prod := ldOfType(lds, "Product")
 		// the owner's alt text of an image, else its place and the product's name

@@ -83,7 +83,7 @@ func (s *Shop) post(c *fiber.Ctx, rq *request) error {
 		desc = string(r[:157]) + "…"
 	}
 	base := s.baseURL(c)
-	meta := pageMeta{Title: p.Title, Description: desc, Canonical: path, OGType: "article", Image: safeURL(p.CoverImage)}
+	meta := pageMeta{Title: p.Title, Description: desc, Canonical: path, OGType: "article", Image: picture(p.CoverImage)}
 	art := map[string]any{"@context": "https://schema.org", "@type": "BlogPosting", "headline": p.Title, "url": base + path}
 	if p.PublishedAt != nil {
 		art["datePublished"] = p.PublishedAt.UTC().Format(time.RFC3339)

@@ -145,17 +145,21 @@ func TestHomePage(t *testing.T) {
 		StartsAt: &starts, EndsAt: &endStr}); err != nil {
 		t.Fatal(err)
 	}
+	hero, err := e.Svc.Catalog.StoreMedia(a, app.Media{Hash: strings.Repeat("cd", 32), Ext: "jpg", Files: map[int][]byte{160: []byte("s"), 480: []byte("m"), 1200: []byte("l")}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rawConfig(t, e, a, `{"theme_color":"#ffcc00","store":{"logo":"javascript:alert(1)","email":"hi@acme.example"},
-		"hero":{"title":"Tools <for> all","subtitle":"Since 1900","cta_url":"javascript:alert(2)","image":"https://cdn.example/hero.jpg"},
+		"hero":{"title":"Tools <for> all","subtitle":"Since 1900","cta_url":"javascript:alert(2)","image":"`+hero+`"},
 		"footer":{"text":"© Acme <Ltd>"},"home":{"featured":"star-drill, no-such-product"},
 		"navigation":[{"label":"Evil","url":"javascript:alert(3)"},{"label":"Sale","url":"/categories/1/tools/"}],
-		"banners":[{"image":"javascript:x","title":"bad"},{"image":"https://cdn.example/b1.jpg","title":"Banner one","url":"/products/"}]}`)
+		"banners":[{"image":"javascript:x","title":"bad"},{"image":"https://cdn.example/b1.jpg","title":"elsewhere"},{"image":"`+hero+`","title":"Banner one","url":"/products/"}]}`)
 	br := newBrowser(t, e, hostOf("Acme"))
-	p := br.get("/").expect(t, 200, "Tools &lt;for&gt; all", "Since 1900", "https://cdn.example/hero.jpg",
+	p := br.get("/").expect(t, 200, "Tools &lt;for&gt; all", "Since 1900", `src="/media/`+fmt.Sprint(a)+"/"+strings.Repeat("cd", 32)+`-1200.jpg"`,
 		"Featured", "Star Drill", "Flash deals", "$79.00", "$99.00", "Ends "+ends.Format("2 Jan 2006, 15:04 UTC"),
 		"Big News", `href="/categories/`, "© Acme &lt;Ltd&gt;", "--brand:#ffcc00;--brand-ink:#000", `<span class="banner-title">Banner one</span>`,
 		`href="/categories/1/tools/">Sale</a>`, `<link rel="canonical" href="http://acme.shops.test/">`).
-		lacks(t, "javascript:", "Plain Nail", ">Evil<", `>bad<`)
+		lacks(t, "javascript:", "Plain Nail", ">Evil<", `>bad<`, "cdn.example", ">elsewhere<")
 	org := ldOfType(jsonLD(t, p.Body), "Organization")
 	if org == nil || org["name"] != "Acme" || org["email"] != "hi@acme.example" {
 		t.Fatalf("Organization %v", org)

@@ -113,7 +113,7 @@ func lookOf(st *app.Store, lang *i18n.Catalog) look {
 	_ = json.Unmarshal(st.Config, &cfg) // a config is checked when saved
 	l := look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
 		Description: cfg.Store["description"], Email: cfg.Store["email"], Phone: cfg.Store["phone"],
-		SEOTitle: cfg.SEO["title"], Logo: safeURL(cfg.Store["logo"]), Lang: lang.Lang, L: lang}
+		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"]), Lang: lang.Lang, L: lang}
 	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {
 		l.Name = n
 	}
@@ -128,7 +128,7 @@ func lookOf(st *app.Store, lang *i18n.Catalog) look {
 		l.ThemeColor = strings.ToLower(cfg.ThemeColor)
 	}
 	l.BrandInk = inkOn(l.ThemeColor)
-	l.Hero = hero{Title: cfg.Hero["title"], Subtitle: cfg.Hero["subtitle"], Image: safeURL(cfg.Hero["image"]),
+	l.Hero = hero{Title: cfg.Hero["title"], Subtitle: cfg.Hero["subtitle"], Image: picture(cfg.Hero["image"]),
 		CTALabel: cfg.Hero["cta_label"], CTAURL: safeURL(cfg.Hero["cta_url"])}
 	l.Banners = banners(cfg.Banners)
 	for _, n := range cfg.Navigation {
@@ -196,7 +196,7 @@ func banners(raw []json.RawMessage) []banner {
 		if active, set := b["is_active"].(bool); set && !active {
 			continue
 		}
-		if img := safeURL(str("image")); img != "" && len(out) < 6 {
+		if img := picture(str("image")); img != "" && len(out) < 6 {
 			out = append(out, banner{Image: img, Title: str("title"), URL: safeURL(link)})
 		}
 	}

@@ -21,6 +21,7 @@ func pickerProduct(t *testing.T) (env *testenv.Env, sid uint64, p *app.Product) 
 	env = newEnv(t, shop.Config{})
 	sid, _ = env.Store("Acme")
 	p = env.Product(sid, 0, "Tee", 2000, 0)
+	tee, back, blue := storedPicture(t, env, sid, "a1"), storedPicture(t, env, sid, "b2"), storedPicture(t, env, sid, "c3")
 	var vs []app.VariantInput
 	for _, c := range []string{"Red", "Blue"} {
 		for i, size := range []string{"S", "M", "XL"} {
@@ -30,12 +31,12 @@ func pickerProduct(t *testing.T) (env *testenv.Env, sid uint64, p *app.Product) 
 			}
 			vi := app.VariantInput{Name: c + " " + size, Stock: stock, Attributes: map[string]string{"colour": c, "size": size}}
 			if c == "Blue" {
-				vi.Image = ptr("https://cdn.example/tee-blue.jpg")
+				vi.Image = ptr(blue)
 			}
 			vs = append(vs, vi)
 		}
 	}
-	p = editProduct(t, env, sid, p.ID, app.ProductInput{Images: &[]string{"https://cdn.example/tee.jpg", "https://cdn.example/tee-back.jpg"}, Variants: &vs})
+	p = editProduct(t, env, sid, p.ID, app.ProductInput{Images: &[]string{tee, back}, Variants: &vs})
 	title, price := "Red M", app.Money(1500)
 	starts, ends := env.Now().Add(-time.Hour).Format(time.RFC3339), env.Now().Add(time.Hour).Format(time.RFC3339)
 	if _, err := env.Svc.Content.SaveDeal(sid, 0, app.FlashDealInput{Title: &title, ProductID: &p.ID, VariantID: &p.Variants[1].ID,
@@ -43,6 +44,19 @@ func pickerProduct(t *testing.T) (env *testenv.Env, sid uint64, p *app.Product) 
 		t.Fatal(err)
 	}
 	return env, sid, p
+}
+
+// storedPicture stores a picture (made-up renditions, named by hex twice
+// 32 times) in store sid's media store and returns its URL: the shop shows
+// stored pictures only.
+func storedPicture(t *testing.T, e *testenv.Env, sid uint64, hex string) string {
+	t.Helper()
+	u, err := e.Svc.Catalog.StoreMedia(sid, app.Media{Hash: strings.Repeat(hex, 32), Ext: "jpg",
+		Files: map[int][]byte{160: []byte("s"), 480: []byte("m"), 1200: []byte("l")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 var variantDataRE = regexp.MustCompile(`(?s)<script type="application/json" data-variants>(.*?)</script>`)
@@ -54,7 +68,7 @@ var variantDataRE = regexp.MustCompile(`(?s)<script type="application/json" data
 // variant's picture, thumbnails and full-size links.
 func TestVariantPicker(t *testing.T) {
 	t.Parallel()
-	e, _, p := pickerProduct(t)
+	e, sid, p := pickerProduct(t)
 	br := newBrowser(t, e, hostOf("Acme"))
 	pg := br.get("/products/tee/").expect(t, 200,
 		`<fieldset class="options"><legend>Colour</legend>`, `<legend>Size</legend>`,
@@ -62,7 +76,7 @@ func TestVariantPicker(t *testing.T) {
 		`name="option.size" value="S" required checked>`, `name="option.size" value="M" required>`,
 		`name="option.size" value="XL" required disabled>`, // no XL in stock in red
 		// the gallery: the product's two pictures and Blue's, thumbnails linking to their slides, each picture to its full size
-		`<li id="shot-3"><a class="zoom" href="https://cdn.example/tee-blue.jpg">`, `(open at full size)`,
+		fmt.Sprintf(`<li id="shot-3"><a class="zoom" href="/media/%d/%s-1200.jpg">`, sid, strings.Repeat("c3", 32)), `(open at full size)`,
 		`<ul class="thumbs" aria-label="Choose a picture">`, `<a href="#shot-2" data-shot="2" aria-label="Show picture 2">`,
 		`href="#shot-1" data-shot="1" aria-label="Show picture 1" aria-current="true">`).
 		lacks(t, `name="variant_id"`, `<select`)

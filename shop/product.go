@@ -137,7 +137,7 @@ func fillProduct(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency
 		}
 	}
 	for i, u := range images {
-		if u = safeURL(u); u != "" {
+		if u = picture(u); u != "" {
 			alt := p.ImageAlts[images[i]]
 			if alt == "" {
 				alt = l.TF("product.image", len(d.Gallery)+1, p.Name)
@@ -150,7 +150,7 @@ func fillProduct(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency
 
 // shotOf is the index of the gallery's image u (-1: none).
 func (d *productData) shotOf(u string) int {
-	u = safeURL(u)
+	u = picture(u)
 	return slices.IndexFunc(d.Gallery, func(g galleryImage) bool { return u != "" && g.Src == u })
 }
 

@@ -75,8 +75,9 @@ func langFuncs(l *i18n.Catalog) template.FuncMap {
 // funcs are the template functions.
 func (s *Shop) funcs() template.FuncMap {
 	fm := template.FuncMap{
-		"asset": s.assets.URL,
-		"url":   safeURL,
+		"asset":   s.assets.URL,
+		"url":     safeURL,
+		"picture": picture,
 		"jsonld": func(v any) (template.JS, error) {
 			b, err := json.Marshal(v) // json escapes <, > and & (no </script> inside)
 			return template.JS(b), err

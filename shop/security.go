@@ -22,11 +22,12 @@ const (
 )
 
 // pageHeaders are the headers every shop page carries. The policy: no
-// inline script, nothing from elsewhere but images (product images may be
-// on a CDN) and the payment gateway a checkout form redirects to.
+// inline script, nothing from elsewhere (pictures come from the media store
+// on the page's own host: picture) but the payment gateway a checkout form
+// redirects to.
 var pageHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "strict-origin-when-cross-origin",
 	CSP: pagekit.BaseCSP().Set("script-src", "'self'").Set("style-src", "'self'", "'unsafe-inline'").
-		Set("img-src", "'self'", "data:", "https:").Set("font-src", "'self'").Set("connect-src", "'self'").
+		Set("img-src", "'self'", "data:").Set("font-src", "'self'").Set("connect-src", "'self'").
 		Set("base-uri", "'self'").Set("form-action", "'self'", "https:").String()}
 
 // setCookie sets a shop cookie: HttpOnly, SameSite=Lax, Secure behind https.

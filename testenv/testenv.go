@@ -27,6 +27,7 @@ import (
 	"storefront/admin"
 	"storefront/app"
 	"storefront/app/auth"
+	"storefront/app/imaging"
 	"storefront/app/webhook"
 	"storefront/httpkit"
 	"storefront/panel"
@@ -607,6 +608,14 @@ func (e *Env) Stock(storeID, productID uint64) int64 {
 		e.T.Fatal(err)
 	}
 	return n
+}
+
+// FetchImages makes the catalog fetch pictures given by URL as the server
+// does (app/imaging over app/webhook's client) with timeout; allowPrivate
+// lets it reach a test server on 127.0.0.1 (webhooks.allow_private_targets).
+// Without it a test's image URLs are stored as they are given.
+func (e *Env) FetchImages(timeout time.Duration, allowPrivate bool) {
+	e.Svc.Catalog.Images = imaging.Fetcher{Get: webhook.New(timeout, allowPrivate).Get, TooLarge: webhook.ErrTooLarge}
 }
 
 // Outbox reads a store's newest mail (at most 100) as the admin sees it

@@ -27,6 +27,7 @@ import (
 // Sender is the net/http app.WebhookSender.
 type Sender struct {
 	client       *http.Client
+	fetcher      *http.Client // Get: the same transport, redirects followed
 	allowPrivate bool
 	// lookup resolves a host name at save time (net.DefaultResolver).
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -57,6 +58,7 @@ func New(timeout time.Duration, allowPrivate bool) *Sender {
 	}
 	s.client = &http.Client{Transport: tr, Timeout: timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	s.fetcher = &http.Client{Transport: tr, Timeout: timeout, CheckRedirect: checkRedirect}
 	return s
 }
 

@@ -15,18 +15,10 @@ import (
 )
 
 // long is an unbroken string of n characters: it must wrap, never widen a page.
-// fixtureImages is where the fixture's URL images are: a host that does
-// not resolve (the machine has no outside network).
-const fixtureImages = "https://cdn.example/"
-
-// catalogPage is a tab on the catalog fixture's server. The panel shows URL
-// images as thumbnails, which the browser fails to load from fixtureImages:
-// those load errors are expected, not errors of the page.
+// catalogPage is a tab on the catalog fixture's server.
 func catalogPage(t *testing.T, srv *browser.Server) *browser.Page {
 	t.Helper()
-	p := browser.NewPage(t, srv)
-	p.AllowConsoleErrors(fixtureImages)
-	return p
+	return browser.NewPage(t, srv)
 }
 
 func long(prefix string, n int) string { return prefix + strings.Repeat("w", n-len(prefix)) }
@@ -50,7 +42,8 @@ type product struct {
 // catalogFixture starts a server with one store whose data has 300-character
 // unbroken strings where the validation allows them (names stop at 200).
 func catalogFixture(t *testing.T) (*browser.Server, browser.Store, []product) {
-	srv := browser.StartServer(t, browser.ServerOptions{})
+	srv := browser.StartServer(t, browser.ServerOptions{Env: []string{allowPrivate}}) // it fetches the fixture's pictures from picturesHost
+	pics := picturesHost(t)
 	st := srv.CreateStore(t, "Catalog "+long("S", 90), "catalog")
 	tok := srv.OwnerToken(t)
 	var cat struct {
@@ -62,7 +55,7 @@ func catalogFixture(t *testing.T) (*browser.Server, browser.Store, []product) {
 		var p product
 		body := map[string]any{"name": long(fmt.Sprintf("P%d", i), 200), "price": "9.50", "stock": 3 + i, "category_id": cat.ID,
 			"description": long("D", 300), "low_stock_threshold": 4,
-			"images": []string{fixtureImages + long("i", 300) + ".jpg"}}
+			"images": []string{pics + "/" + long("i", 300) + ".jpg"}}
 		if i == 0 {
 			body["variants"] = []map[string]any{{"name": long("V", 200), "sku": long("K", 100), "price": "9.50", "stock": 2, "attributes": map[string]string{"note": long("A", 300)}}}
 		}

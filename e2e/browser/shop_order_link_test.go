@@ -10,9 +10,9 @@ import (
 )
 
 // TestShopGuestFollowsOrderLink: a guest buys, follows the order's own link
-// from the thank-you page in a fresh browser (no cookie of the purchase),
-// sees the order and asks to cancel it; axe-core at both widths on the
-// order page.
+// from the order mail (the same as the thank-you page's) in a fresh browser
+// (no cookie of the purchase), sees the order and asks to cancel it;
+// axe-core at both widths on the order page.
 func TestShopGuestFollowsOrderLink(t *testing.T) {
 	srv, _ := shopFixture(t)
 	p := browser.NewPage(t, srv)
@@ -31,8 +31,24 @@ func TestShopGuestFollowsOrderLink(t *testing.T) {
 		t.Fatalf("no order link on the thank-you page: %q", link)
 	}
 
+	var outbox struct {
+		Items []struct{ Kind, Text string }
+	}
+	srv.API(t, "GET", "/api/v1/admin/stores/1/outbox/", srv.OwnerToken(t), nil, 200, &outbox)
+	mailed := ""
+	for _, m := range outbox.Items {
+		if m.Kind == "order_confirmation" {
+			if _, rest, ok := strings.Cut(m.Text, "See your order and its status: "); ok {
+				mailed, _, _ = strings.Cut(rest, "\n")
+			}
+		}
+	}
+	if mailed != srv.URL+link {
+		t.Fatalf("the order mail links %q, want %q", mailed, srv.URL+link)
+	}
+
 	q := browser.NewPage(t, srv) // another browser: the link alone
-	q.Go(link)
+	q.Go(strings.TrimPrefix(mailed, srv.URL))
 	if got := q.Text("h1"); !strings.HasPrefix(got, "Order #") {
 		t.Fatalf("order page: %q", got)
 	}
