@@ -203,7 +203,7 @@ func (s *Shop) logoutPost(c *fiber.Ctx, rq *request) error {
 var codeFields = []fieldSpec{{Name: "code", Auto: "one-time-code", Max: 20, Required: true}}
 
 func (s *Shop) verifyView(rq *request, vals map[string]string) accountView {
-	resend := formView{Action: "/account/verify/resend", Submit: "account.verify.resend", CSRF: rq.CSRF, Class: "secondary", l: rq.L}
+	resend := formView{Action: "/account/verify/resend", Submit: "account.verify.resend", CSRF: rq.FormToken(), Class: "secondary", l: rq.L}
 	return accountView{Title: rq.L.T("account.verify.title"), Intro: rq.L.TF("account.verify.intro", rq.Customer.Email),
 		Forms: []formView{newForm(rq, "/account/verify/", "account.verify.submit", codeFields, vals), resend}}
 }

@@ -47,7 +47,7 @@ func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 		return err
 	}
 	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: rq.L.T("account.addresses.title"), NoIndex: true},
-		addressesView{Addresses: all, Notice: notice(c, rq.L), CSRF: rq.CSRF})
+		addressesView{Addresses: all, Notice: notice(c, rq.L), CSRF: rq.FormToken()})
 }
 
 func (s *Shop) addressView(rq *request, action string, vals map[string]string) accountView {

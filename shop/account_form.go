@@ -52,7 +52,7 @@ func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error
 
 // newForm is the form of specs filled with vals (passwords left empty).
 func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[string]string) formView {
-	f := formView{Action: action, Submit: submit, CSRF: rq.CSRF, Fields: make([]fieldView, len(specs)), l: rq.L}
+	f := formView{Action: action, Submit: submit, CSRF: rq.FormToken(), Fields: make([]fieldView, len(specs)), l: rq.L}
 	for i, sp := range specs {
 		f.Fields[i] = fieldView{fieldSpec: sp, Label: rq.L.T("account.field." + sp.Name)}
 		if !sp.Secret() {

@@ -179,7 +179,7 @@ func (s *Shop) orderAction(c *fiber.Ctx, rq *request, sc orderScope, specs []fie
 	}
 	f := pick(&v)
 	if *f == nil {
-		*f = &formView{Action: "", CSRF: rq.CSRF, l: rq.L}
+		*f = &formView{Action: "", CSRF: rq.FormToken(), l: rq.L}
 	}
 	for i := range (*f).Fields {
 		if fd := &(*f).Fields[i]; !fd.Secret() {

@@ -27,7 +27,7 @@ func (s *Shop) homeView(rq *request, vals map[string]string) homeView {
 	if vals == nil {
 		vals = map[string]string{"first_name": cu.FirstName, "last_name": cu.LastName, "phone": cu.Phone}
 	}
-	return homeView{Profile: cu.Profile(), Unverified: !cu.EmailVerified, CSRF: rq.CSRF,
+	return homeView{Profile: cu.Profile(), Unverified: !cu.EmailVerified, CSRF: rq.FormToken(),
 		Form: newForm(rq, "/account/profile", "account.profile.submit", profileFields, vals)}
 }
 

@@ -48,6 +48,7 @@ type cachedPage struct {
 	// parts is body cut at each csrfPlaceholder (nil: it has none), with
 	// their CRC-32C and length for the ETag (pagekit.PartsETag).
 	parts   [][]byte
+	zipped  [][]byte // parts compressed once (pagekit.ZipParts)
 	sum     uint32
 	n       int
 	etag    string // of body, when it has no parts
@@ -125,17 +126,17 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 			s.sendCached(c, rq, p)
 			return nil
 		}
-		token := rq.CSRF
 		p := &cachedPage{}
-		rq.CSRF, rq.capture = string(csrfPlaceholder), p
+		rq.csrf, rq.capture = string(csrfPlaceholder), p
 		err := fn(c, rq)
-		rq.CSRF, rq.capture = token, nil
+		rq.csrf, rq.capture = "", nil
 		if err != nil || p.body == nil {
 			return err // an error page, or a redirect: not cached
 		}
 		if bytes.Contains(p.body, csrfPlaceholder) {
 			p.parts = bytes.Split(p.body, csrfPlaceholder)
 			p.sum, p.n = pagekit.PartsSum(p.parts)
+			p.zipped = pagekit.ZipParts(p.parts)
 		} else {
 			p.etag = pagekit.ETag(p.body)
 			if len(p.body) > 1400 {
@@ -170,7 +171,8 @@ func (s *Shop) keepPage(k pageKey, p *cachedPage, storeID uint64, now time.Time)
 func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
 	pg := pagekit.Page{Status: p.status, Caching: caching(p.private), Body: p.body, Gzip: p.gz, Keep: true, ETag: p.etag}
 	if p.parts != nil {
-		pg.Parts, pg.Fill, pg.ETag = p.parts, rq.CSRF, pagekit.PartsETag(p.sum, p.n, rq.CSRF)
+		token := rq.FormToken()
+		pg.Parts, pg.Zipped, pg.Fill, pg.ETag = p.parts, p.zipped, token, pagekit.PartsETag(p.sum, p.n, token)
 	}
 	pagekit.Send(c, pg)
 }

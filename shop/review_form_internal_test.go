@@ -24,7 +24,7 @@ func TestReviewFormRenders(t *testing.T) {
 	st := &app.Store{ID: 1, Name: "Acme", Currency: "USD", Config: app.DefaultConfig("Acme")}
 	a := fiber.New()
 	a.Get("/p", func(c *fiber.Ctx) error {
-		rq := &request{Store: st, Look: lookOf(st, english()), L: english(), CSRF: strings.Repeat("ab", 16), Customer: &app.Customer{ID: 7}}
+		rq := &request{Store: st, Look: lookOf(st, english()), L: english(), csrf: strings.Repeat("ab", 16), Customer: &app.Customer{ID: 7}}
 		d := &productData{P: &app.Product{ID: 3, Name: "Hammer", Slug: "hammer", Price: 1250}, Path: "/products/hammer/", Stock: 2,
 			Review: reviewForm{Rating: "4", Title: "Good <b>", Content: "Hits\nnails", Errors: map[string]string{"rating": english().T("review.err.rating"), "title": "must be at most 200 characters"}}}
 		return s.renderProduct(c, rq, fiber.StatusBadRequest, d)
@@ -71,7 +71,7 @@ func TestSubmitReview(t *testing.T) {
 	cust := &app.Customer{ID: cid, StoreID: sid}
 	a := fiber.New()
 	a.Post("/products/:slug/reviews", func(c *fiber.Ctx) error {
-		rq := &request{Store: st, Look: lookOf(st, english()), L: english(), CSRF: strings.Repeat("ab", 16), Customer: cust}
+		rq := &request{Store: st, Look: lookOf(st, english()), L: english(), csrf: strings.Repeat("ab", 16), Customer: cust}
 		if err := s.submitReview(c, rq); err != nil {
 			return s.renderError(c, rq, err)
 		}

@@ -160,7 +160,11 @@ type request struct {
 	Look  look // the store's look, from its config
 	// L is the store's language: its texts and formats (Look.L).
 	L    *i18n.Catalog
-	CSRF string // the token forms carry
+	// csrf is the token forms carry, made on first use (FormToken) by
+	// mint: a cached page without a form makes none (no HMAC, no seed
+	// cookie set).
+	csrf string
+	mint func() string
 	// Customer is the signed-in shopper (nil: a guest).
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
@@ -170,6 +174,14 @@ type request struct {
 	// capture, when set, receives the rendered page instead of the
 	// response (the page cache fills it; pagecache.go).
 	capture *cachedPage
+}
+
+// FormToken is the CSRF token the page's forms carry.
+func (rq *request) FormToken() string {
+	if rq.csrf == "" && rq.mint != nil {
+		rq.csrf = rq.mint()
+	}
+	return rq.csrf
 }
 
 // pageFunc is a page handler: it renders or redirects.
@@ -195,7 +207,7 @@ func (s *Shop) form(fn, again pageFunc) fiber.Handler {
 		lk := s.lookOf(st)
 		rq := &request{Store: st, Look: lk, L: lk.L, Base: s.setBase(c, st)}
 		s.loadSession(c, rq)
-		rq.CSRF = s.csrfToken(c, rq)
+		rq.mint = func() string { return s.csrfToken(c, rq) }
 		do := fn
 		if c.Method() == fiber.MethodPost && !s.csrfOK(c, rq) {
 			if again == nil {

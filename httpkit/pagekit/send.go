@@ -2,10 +2,13 @@ package pagekit
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"hash/crc32"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -44,6 +47,9 @@ type Page struct {
 	// token), written into the response without joining them first.
 	Parts [][]byte
 	Fill  string
+	// Zipped are Parts compressed once (ZipParts), so that a client that
+	// takes gzip gets the page without compressing it per request.
+	Zipped [][]byte
 	// ETag, when set, is the page's tag made beforehand (PartsETag): a
 	// cached page is not hashed again per request.
 	ETag string
@@ -88,6 +94,11 @@ func Send(c *fiber.Ctx, p Page) {
 // sendParts writes a page with holes: joined and gzipped when the client
 // takes gzip, else appended part by part to the response's own buffer.
 func sendParts(c *fiber.Ctx, p Page) {
+	if acceptsGzip(c) && p.Zipped != nil && len(p.Fill) <= 0xffff {
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		c.Response().SetBodyRaw(joinZipped(p.Zipped, p.Parts, p.Fill))
+		return
+	}
 	if acceptsGzip(c) {
 		c.Set(fiber.HeaderContentEncoding, "gzip")
 		c.Response().SetBodyRaw(Gzip(bytes.Join(p.Parts, []byte(p.Fill)), gzip.BestSpeed))
@@ -147,11 +158,72 @@ func acceptsGzip(c *fiber.Ctx) bool {
 }
 
 // Gzip compresses b at level (gzip.BestSpeed for pages made per request,
-// gzip.BestCompression for files made once).
+// gzip.BestCompression for files made once). A compressor's state is
+// about a megabyte: those of BestSpeed, the per-request level, are reused.
 func Gzip(b []byte, level int) []byte {
 	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, level)
+	if level != gzip.BestSpeed {
+		zw, _ := gzip.NewWriterLevel(&gz, level)
+		zw.Write(b)
+		zw.Close()
+		return gz.Bytes()
+	}
+	zw, _ := speedWriters.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&gz, level)
+	} else {
+		zw.Reset(&gz)
+	}
 	zw.Write(b)
 	zw.Close()
+	speedWriters.Put(zw)
 	return gz.Bytes()
+}
+
+var speedWriters sync.Pool // of *gzip.Writer at BestSpeed
+
+// ZipParts compresses each part of a page with holes once: a raw deflate
+// run that ends on a byte boundary (a sync flush), which joinZipped then
+// strings together per request with the fill between them.
+func ZipParts(parts [][]byte) [][]byte {
+	out := make([][]byte, len(parts))
+	for i, part := range parts {
+		var b bytes.Buffer
+		fw, _ := flate.NewWriter(&b, flate.BestSpeed)
+		fw.Write(part)
+		fw.Flush()
+		out[i] = b.Bytes()
+	}
+	return out
+}
+
+// joinZipped is the gzip member (RFC 1952) of parts joined with fill, from
+// their runs compressed once (zipped): the fill goes between them as a
+// stored deflate block (RFC 1951 3.2.4: a zero byte on the byte boundary,
+// its length and the length's complement), an empty final stored block
+// ends the stream, then the CRC-32 and length of the whole. Per request
+// this copies and checksums; it compresses nothing.
+func joinZipped(zipped, parts [][]byte, fill string) []byte {
+	size := 10 + 5 + 8
+	for _, z := range zipped {
+		size += len(z) + 5 + len(fill)
+	}
+	out := append(make([]byte, 0, size), 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+	var sum uint32
+	n := 0
+	for i, z := range zipped {
+		if i > 0 {
+			l := uint16(len(fill))
+			out = append(out, 0, byte(l), byte(l>>8), byte(^l), byte(^l>>8))
+			out = append(out, fill...)
+			sum = crc32.Update(sum, crc32.IEEETable, []byte(fill))
+			n += len(fill)
+		}
+		out = append(out, z...)
+		sum = crc32.Update(sum, crc32.IEEETable, parts[i])
+		n += len(parts[i])
+	}
+	out = append(out, 1, 0, 0, 0xff, 0xff)
+	out = binary.LittleEndian.AppendUint32(out, sum)
+	return binary.LittleEndian.AppendUint32(out, uint32(n))
 }
