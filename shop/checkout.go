@@ -211,11 +211,11 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 // checkoutFail renders the checkout page again with err's messages: field
 // errors next to their fields, the rest above the form.
 func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
-	d := checkoutData{Form: f, Errors: map[string]string{}}
-	m, status, ierr := formError(rq.L, err, isCheckoutField)
+	m, status, ierr := formError(rq.L, err, "cart.err.", isCheckoutField)
 	if ierr != nil {
 		return ierr
 	}
+	d := checkoutData{Form: f, Errors: map[string]string{}, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
 	if e, ok := err.(*app.Error); ok {
 		for k, v := range e.Fields {
 			if isCheckoutField(k) {
@@ -223,13 +223,8 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 			}
 		}
 	}
-	d.Error = m
-	d.Verify = app.ErrorCode(err) == app.EEmailNotVerified
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
-	}
-	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation && m != rq.L.T("form.errors") {
-		d.Error = rq.L.T("form.errors") + " " + m
 	}
 	return s.showCheckout(c, rq, status, items, d)
 }
