@@ -34,22 +34,15 @@ type ordersView struct {
 
 // ordersPage serves GET /account/orders/ (?cursor=): newest first.
 func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
-	if cv := c.Query("cursor"); cv != "" {
-		cur, err := s.cursors.Decode("orders", rq.Store.ID, lp.Sort, cv)
-		if err != nil {
-			return app.NotFound("page") // a stale or forged cursor: no such page
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, "orders", "cursor", app.DefaultLimit)
+	if err != nil {
+		return err
 	}
 	pg, err := s.svc.Orders.CustomerOrders(rq.shopper(), lp)
 	if err != nil {
 		return err
 	}
-	v := ordersView{Orders: pg.Items}
-	if pg.Next != nil {
-		v.Next = "/account/orders/?cursor=" + s.cursors.Encode("orders", rq.Store.ID, pg.Next)
-	}
+	v := ordersView{Orders: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 

@@ -39,22 +39,15 @@ type ticketsView struct {
 
 // ticketsPage serves GET /account/tickets/ (?cursor=): newest first.
 func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
-	if cv := c.Query("cursor"); cv != "" {
-		cur, err := s.cursors.Decode("tickets", rq.Store.ID, lp.Sort, cv)
-		if err != nil {
-			return app.NotFound("page")
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, "tickets", "cursor", app.DefaultLimit)
+	if err != nil {
+		return err
 	}
 	pg, err := s.svc.Tickets.ListMine(rq.shopper(), lp)
 	if err != nil {
 		return err
 	}
-	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L)}
-	if pg.Next != nil {
-		v.Next = "/account/tickets/?cursor=" + s.cursors.Encode("tickets", rq.Store.ID, pg.Next)
-	}
+	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 

@@ -423,6 +423,29 @@ func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 }
 
+// listAfter is a newest-first list of limit after the cursor of scope in
+// the query's arg (none: the first page); a stale or forged cursor is no
+// page of this site (404).
+func (s *Shop) listAfter(c *fiber.Ctx, rq *request, scope, arg string, limit int) (app.ListParams, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: limit}
+	if cv := c.Query(arg); cv != "" {
+		cur, err := s.cursors.Decode(scope, rq.Store.ID, lp.Sort, cv)
+		if err != nil {
+			return lp, app.NotFound("page")
+		}
+		lp.After = cur
+	}
+	return lp, nil
+}
+
+// nextURL is prefix with the cursor of scope after next ("" when next is nil).
+func (s *Shop) nextURL(rq *request, prefix, scope string, next *app.Cursor) string {
+	if next == nil {
+		return ""
+	}
+	return prefix + url.QueryEscape(s.cursors.Encode(scope, rq.Store.ID, next))
+}
+
 // reviewsScope is the cursor scope of a product's reviews (the API's).
 func reviewsScope(slug string) string { return "reviews:" + slug }
 

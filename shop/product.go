@@ -71,14 +71,9 @@ func productPath(slug string) string { return "/products/" + url.PathEscape(slug
 // loadProduct reads the product page's data: the product, its category
 // and a page of its approved reviews (from ?reviews=, the API's cursor).
 func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData, error) {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: 10}
-	curArg := c.Query("reviews")
-	if curArg != "" {
-		cur, err := s.cursors.Decode(reviewsScope(slug), rq.Store.ID, lp.Sort, curArg)
-		if err != nil {
-			return nil, app.NotFound("reviews page") // a stale link: not a page of this site
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, reviewsScope(slug), "reviews", 10)
+	if err != nil {
+		return nil, err
 	}
 	deals, err := s.svc.Catalog.Deals(rq.Store.ID)
 	if err != nil {
@@ -116,9 +111,9 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		d.Reviews = append(d.Reviews, r)
 	}
 	if page.Next != nil {
-		d.NextReview = d.Path + "?reviews=" + url.QueryEscape(s.cursors.Encode(reviewsScope(slug), rq.Store.ID, page.Next)) + "#reviews"
+		d.NextReview = s.nextURL(rq, d.Path+"?reviews=", reviewsScope(slug), page.Next) + "#reviews"
 	}
-	if curArg != "" {
+	if lp.After != nil {
 		d.FirstPage = d.Path + "#reviews"
 	}
 	return d, nil
