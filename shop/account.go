@@ -2,6 +2,7 @@ package shop
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -9,7 +10,6 @@ import (
 
 	"storefront/app"
 	"storefront/app/i18n"
-	"storefront/httpkit/pagekit"
 )
 
 // The account pages call the services the storefront API's account routes
@@ -19,17 +19,17 @@ import (
 // registerAccountRoutes adds the account pages.
 func (s *Shop) registerAccountRoutes(a *fiber.App) {
 	a.Get("/account/register", s.page(s.registerPage))
-	a.Post("/account/register", s.form(s.limitIP(s.registerPost), s.accountAgain(registerFields, s.registerAgain)))
+	a.Post("/account/register", s.form(s.limitIP(s.registerPost), s.accountAgain(registerFields, s.registerView)))
 	a.Get("/account/login", s.page(s.loginPage))
-	a.Post("/account/login", s.form(s.limitIP(s.loginPost), s.accountAgain(loginFields, s.loginAgain)))
+	a.Post("/account/login", s.form(s.limitIP(s.loginPost), s.accountAgain(loginPosted, s.loginView)))
 	a.Post("/account/logout", s.page(s.logoutPost))
 	a.Get("/account/verify", s.page(signedIn(s.verifyPage)))
 	a.Post("/account/verify", s.page(signedIn(s.limitIP(s.verifyPost))))
 	a.Post("/account/verify/resend", s.page(signedIn(s.limitIP(s.resendPost))))
 	a.Get("/account/password/forgot", s.page(s.forgotPage))
-	a.Post("/account/password/forgot", s.form(s.limitIP(s.forgotPost), s.accountAgain(forgotFields, s.forgotAgain)))
+	a.Post("/account/password/forgot", s.form(s.limitIP(s.forgotPost), s.accountAgain(forgotFields, s.forgotView)))
 	a.Get("/account/password/reset", s.page(s.resetPage))
-	a.Post("/account/password/reset", s.form(s.limitIP(s.resetPost), s.accountAgain(resetFields, s.resetAgain)))
+	a.Post("/account/password/reset", s.form(s.limitIP(s.resetPost), s.accountAgain(resetFields, s.resetView)))
 	a.Get("/account", s.page(signedIn(s.accountHome)))
 	a.Post("/account/profile", s.page(signedIn(s.profilePost)))
 	s.registerAddressRoutes(a)
@@ -135,9 +135,13 @@ var loginFields = []fieldSpec{
 	{Name: "password", Type: "password", Auto: "current-password", Max: 200, Required: true},
 }
 
-func (s *Shop) loginView(rq *request, vals map[string]string, next string) accountView {
+// loginPosted are the fields the login form posts: its own and the hidden
+// next (a local path to go back to).
+var loginPosted = append(slices.Clip(loginFields), fieldSpec{Name: "next", Max: 2048, Clip: true})
+
+func (s *Shop) loginView(rq *request, vals map[string]string) accountView {
 	f := newForm(rq, "/account/login/", "account.login.submit", loginFields, vals)
-	f.Hidden = map[string]string{"next": next}
+	f.Hidden = map[string]string{"next": localNext(vals["next"])}
 	return accountView{Title: rq.L.T("account.login.title"), Forms: []formView{f},
 		Links: []link{{"/account/password/forgot/", rq.L.T("account.login.forgot")}, {"/account/register/", rq.L.T("account.login.new")}}}
 }
@@ -148,7 +152,7 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 	if rq.Customer != nil {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
-	v := s.loginView(rq, nil, next)
+	v := s.loginView(rq, map[string]string{"next": next})
 	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
@@ -161,10 +165,9 @@ const cookieDevice = "sf_device"
 // customer service's LoginWith (which counts failures per email, address
 // and device).
 func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), loginFields)
-	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
-	next := localNext(nv["next"])
-	v := s.loginView(rq, vals, next)
+	vals, err := decodeAccountForm(c.Body(), loginPosted)
+	next := localNext(vals["next"])
+	v := s.loginView(rq, vals)
 	if err != nil {
 		return s.formFail(c, rq, v, err)
 	}

@@ -13,7 +13,7 @@ import (
 func (s *Shop) registerAddressRoutes(a *fiber.App) {
 	a.Get("/account/addresses", s.page(signedIn(s.addressesPage)))
 	a.Get("/account/addresses/new", s.page(signedIn(s.addressNewPage)))
-	a.Post("/account/addresses/new", s.form(signedIn(s.addressCreate), signedIn(s.accountAgain(addressFields, s.addressAgain))))
+	a.Post("/account/addresses/new", s.form(signedIn(s.addressCreate), signedIn(s.accountAgain(addressFields, s.addressNewView))))
 	a.Get("/account/addresses/:address_id", s.page(signedIn(s.addressEditPage)))
 	a.Post("/account/addresses/:address_id", s.page(signedIn(s.addressUpdate)))
 	a.Post("/account/addresses/:address_id/delete", s.page(signedIn(s.addressDelete)))
@@ -66,16 +66,20 @@ func addressInput(vals map[string]string) app.AddressInput {
 		PostalCode: get("postal_code"), IsDefault: &def}
 }
 
+// addressNewView is the form of a new address.
+func (s *Shop) addressNewView(rq *request, vals map[string]string) accountView {
+	return s.addressView(rq, "/account/addresses/new", vals)
+}
+
 // addressNewPage serves GET /account/addresses/new.
 func (s *Shop) addressNewPage(c *fiber.Ctx, rq *request) error {
-	vals := map[string]string{"label": app.LabelHome}
-	return s.showForm(c, rq, fiber.StatusOK, s.addressView(rq, "/account/addresses/new", vals))
+	return s.showForm(c, rq, fiber.StatusOK, s.addressNewView(rq, map[string]string{"label": app.LabelHome}))
 }
 
 // addressCreate serves POST /account/addresses/new (the API's POST addresses).
 func (s *Shop) addressCreate(c *fiber.Ctx, rq *request) error {
 	vals, err := decodeAccountForm(c.Body(), addressFields)
-	v := s.addressView(rq, "/account/addresses/new", vals)
+	v := s.addressNewView(rq, vals)
 	if err == nil {
 		sh := rq.shopper()
 		_, err = s.svc.Customers.CreateAddress(&sh, addressInput(vals))

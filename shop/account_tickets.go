@@ -15,7 +15,7 @@ import (
 func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
-	a.Post("/account/tickets/new", s.form(signedIn(s.ticketCreate), signedIn(s.accountAgain(ticketFields, s.ticketAgain))))
+	a.Post("/account/tickets/new", s.form(signedIn(s.ticketCreate), signedIn(s.accountAgain(ticketFields, s.ticketNewView))))
 	a.Get("/account/tickets/:ticket_id", s.page(signedIn(s.ticketPage)))
 	a.Post("/account/tickets/:ticket_id/reply", s.page(signedIn(s.ticketReply)))
 }

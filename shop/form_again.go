@@ -93,40 +93,13 @@ func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 
 // accountAgain shows an account form again: view builds it from the
 // values typed (newForm leaves passwords out).
-func (s *Shop) accountAgain(specs []fieldSpec, view func(c *fiber.Ctx, rq *request, vals map[string]string) accountView) pageFunc {
+func (s *Shop) accountAgain(specs []fieldSpec, view func(rq *request, vals map[string]string) accountView) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		vals, _ := decodeAccountForm(c.Body(), specs)
-		v := view(c, rq, vals)
+		v := view(rq, vals)
 		v.Forms[0].Error = expired(rq)
 		return s.showForm(c, rq, fiber.StatusForbidden, v)
 	}
-}
-
-// The account forms shown again (accountAgain's views).
-
-func (s *Shop) registerAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.registerView(rq, vals)
-}
-
-func (s *Shop) loginAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
-	return s.loginView(rq, vals, localNext(nv["next"]))
-}
-
-func (s *Shop) forgotAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.forgotView(rq, vals)
-}
-
-func (s *Shop) resetAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.resetView(rq, vals)
-}
-
-func (s *Shop) addressAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.addressView(rq, "/account/addresses/new", vals)
-}
-
-func (s *Shop) ticketAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.ticketNewView(rq, vals)
 }
 
 // typedAge is how long the checkout form comes back filled from an order
