@@ -16,8 +16,24 @@ func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
 	a.Post("/account/tickets/new", s.form(signedIn(s.ticketCreate), signedIn(s.accountAgain(ticketFields, s.ticketNewView))))
-	a.Get("/account/tickets/:ticket_id", s.page(signedIn(s.ticketPage)))
-	a.Post("/account/tickets/:ticket_id/reply", s.page(signedIn(s.ticketReply)))
+	a.Get("/account/tickets/:ticket_id", s.page(s.onTicket(s.ticketPage)))
+	a.Post("/account/tickets/:ticket_id/reply", s.page(s.onTicket(s.ticketReply)))
+}
+
+// onTicket is signedIn for a page of the shopper's ticket the path names
+// (another shopper's: the 404 page).
+func (s *Shop) onTicket(fn func(c *fiber.Ctx, rq *request, t *app.Ticket) error) pageFunc {
+	return signedIn(func(c *fiber.Ctx, rq *request) error {
+		id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
+		if err != nil {
+			return err
+		}
+		t, err := s.svc.Tickets.Mine(rq.shopper(), id)
+		if err != nil {
+			return err
+		}
+		return fn(c, rq, t)
+	})
 }
 
 var (
@@ -106,42 +122,26 @@ func (s *Shop) replyForm(rq *request, id string, vals map[string]string) formVie
 
 // ticketPage serves GET /account/tickets/{id}/: the ticket, its messages
 // and the reply form.
-func (s *Shop) ticketPage(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
-	if err != nil {
-		return err
-	}
-	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, id, nil), notice(c, rq.L))
+func (s *Shop) ticketPage(c *fiber.Ctx, rq *request, t *app.Ticket) error {
+	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, t.ID, nil), notice(c, rq.L))
 }
 
 // ticketReply serves POST /account/tickets/{id}/reply (the API's POST messages).
-func (s *Shop) ticketReply(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
-	if err != nil {
-		return err
-	}
+func (s *Shop) ticketReply(c *fiber.Ctx, rq *request, t *app.Ticket) error {
 	vals, err := decodeAccountForm(c.Body(), replyFields)
 	if err == nil {
-		_, err = s.svc.Tickets.Reply(rq.shopper(), id, app.TicketReply{Message: vals["message"]})
+		_, err = s.svc.Tickets.Reply(rq.shopper(), t.ID, app.TicketReply{Message: vals["message"]})
 	}
 	if err != nil {
 		if app.ErrorCode(err) == app.ENotFound {
 			return err
 		}
-		f := s.replyForm(rq, id, vals)
+		f := s.replyForm(rq, t.ID, vals)
 		status, ierr := f.withError(err)
 		if ierr != nil {
 			return ierr
 		}
 		return s.showTicket(c, rq, status, t, f, "")
 	}
-	return redirect(c, "/account/tickets/"+id+"/?m=replied")
+	return redirect(c, "/account/tickets/"+t.ID+"/?m=replied")
 }
