@@ -3,6 +3,7 @@ package shop
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -80,12 +81,7 @@ func (f *formView) withError(err error) (int, error) {
 
 // has reports whether f has a field of that name.
 func (f *formView) has(name string) bool {
-	for _, fd := range f.Fields {
-		if fd.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Fields, func(fd fieldView) bool { return fd.Name == name })
 }
 
 // accountView is the data of the generic account form page

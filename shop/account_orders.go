@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -121,12 +122,7 @@ func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
 // pending reports whether one of rs waits for the shop (the page then
 // offers no second request; the service refuses one anyway).
 func pending(rs []*app.Request) bool {
-	for _, r := range rs {
-		if r.Status == app.RequestPending {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rs, func(r *app.Request) bool { return r.Status == app.RequestPending })
 }
 
 func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) error {

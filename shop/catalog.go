@@ -3,6 +3,7 @@ package shop
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -162,7 +163,7 @@ func decodeListForm(l *i18n.Catalog, get func(string) string, defSort string) (f
 	}
 	if f.Sort != "" {
 		switch {
-		case !contains(app.ProductSorts, f.Sort):
+		case !slices.Contains(app.ProductSorts, f.Sort):
 			bad("sort", "list.err.sort")
 		case f.Sort == app.SortRelevance && q.Q == "":
 			bad("sort", "list.err.relevance")

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -229,8 +230,6 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 	return s.showCheckout(c, rq, status, items, d)
 }
 
-// isCheckoutField reports whether the checkout form shows f's message next
-// to a field of its own.
 // checkoutLabel is the label of a checkout field (checkout.email, ...).
 func checkoutLabel(l *i18n.Catalog, f string) string {
 	if f == "payment_method" {
@@ -239,13 +238,10 @@ func checkoutLabel(l *i18n.Catalog, f string) string {
 	return l.T("checkout." + f)
 }
 
+// isCheckoutField reports whether the checkout form shows f's message next
+// to a field of its own.
 func isCheckoutField(f string) bool {
-	for _, fd := range checkoutFields {
-		if fd.Name == f && f != "idempotency_key" {
-			return true
-		}
-	}
-	return false
+	return f != "idempotency_key" && slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f })
 }
 
 // maxReturnParams bounds the query parameters a gateway return carries.

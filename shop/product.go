@@ -275,7 +275,7 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 		return redirect(c, d.Path+"?review=sent#reviews")
 	}
 	var ae *app.Error
-	if !asAppError(err, &ae) || ae.Code == app.ENotFound {
+	if !errors.As(err, &ae) || ae.Code == app.ENotFound {
 		return err
 	}
 	form.Errors = map[string]string{}
@@ -308,6 +308,3 @@ func decodeReviewForm(body []byte) (reviewForm, error) {
 	f, err := pagekit.DecodeForm(body, maxTextForm, reviewFields)
 	return reviewForm{Rating: f["rating"], Title: f["title"], Content: f["content"]}, err
 }
-
-// asAppError is errors.As for an *app.Error.
-func asAppError(err error, target **app.Error) bool { return errors.As(err, target) }
