@@ -215,7 +215,7 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
-	p.productEditor().routes(p, r, p.productsPage, p.newProductPage)
+	p.productEditor().routes(p, r, p.productsPage)
 	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.pathProduct, p.uploadImages)))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
@@ -225,11 +225,11 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
-	p.couponEditor().routes(p, r, p.couponsPage, p.newCouponPage)
+	p.couponEditor().routes(p, r, p.couponsPage)
 	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
-	p.postEditor().routes(p, r, p.postsPage, p.newPostPage)
-	p.dealEditor().routes(p, r, p.dealsPage, p.newDealPage)
-	p.bundleEditor().routes(p, r, p.bundlesPage, p.newBundlePage)
+	p.postEditor().routes(p, r, p.postsPage)
+	p.dealEditor().routes(p, r, p.dealsPage)
+	p.bundleEditor().routes(p, r, p.bundlesPage)
 
 	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
 }
