@@ -30,11 +30,6 @@ type postForm struct {
 	Status     string
 }
 
-type postsData struct {
-	Rows []*app.BlogPost
-	Pager
-}
-
 type postData struct {
 	Form     postForm
 	Post     *app.BlogPost // nil when creating
@@ -69,17 +64,6 @@ func readPostForm(c *fiber.Ctx, id uint64) (postForm, app.BlogPostInput, error) 
 	return f, in, nil
 }
 
-// postsPage serves GET /admin/stores/{id}/blog-posts/?cursor=: every post,
-// drafts included, newest first.
-func (p *panel) postsPage(c *fiber.Ctx, v *view) error {
-	rows, pg, err := listPage(p, c, v, "blog-posts", storePath(v.Store, "blog-posts/"), p.h.svc.Content.Posts)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Blog posts", "blog", postsData{Rows: rows, Pager: pg}
-	return p.render(c, fiber.StatusOK, "posts", v)
-}
-
 // ---- flash deals ----
 
 // dealTimeLayout is the value of a datetime-local input; the panel reads
@@ -100,11 +84,6 @@ type dealForm struct {
 type dealRow struct {
 	app.FlashDealView
 	State string // running, upcoming, ended
-}
-
-type dealsData struct {
-	Rows []dealRow
-	Pager
 }
 
 type dealData struct {
@@ -191,19 +170,15 @@ func readUTCTime(v *app.Validation, field, s string) *string {
 	return nil
 }
 
-// dealsPage serves GET /admin/stores/{id}/flash-deals/?cursor=: every deal, newest first.
-func (p *panel) dealsPage(c *fiber.Ctx, v *view) error {
-	items, pg, err := listPage(p, c, v, "flash-deals", storePath(v.Store, "flash-deals/"), p.h.svc.Content.Deals)
-	if err != nil {
-		return err
-	}
+// deals is a page of the store's flash deals with their states now.
+func (p *panel) deals(storeID uint64, lp app.ListParams) (app.Page[dealRow], error) {
+	page, err := p.h.svc.Content.Deals(storeID, lp)
 	now := p.h.svc.Now()
-	d := dealsData{Pager: pg}
-	for _, x := range items {
-		d.Rows = append(d.Rows, dealRow{FlashDealView: x, State: dealState(x, now)})
+	rows := make([]dealRow, len(page.Items))
+	for i, x := range page.Items {
+		rows[i] = dealRow{FlashDealView: x, State: dealState(x, now)}
 	}
-	v.Title, v.Tab, v.Data = "Flash deals", "deals", d
-	return p.render(c, fiber.StatusOK, "deals", v)
+	return app.Page[dealRow]{Items: rows, Next: page.Next}, err
 }
 
 // dealProductsShown is how many products the deal form offers to pick from;
@@ -235,11 +210,6 @@ type bundleForm struct {
 	Price       string
 	IsActive    bool
 	Items       string // one "product_id x quantity" (or "product_id/variant_id x quantity") per line
-}
-
-type bundlesData struct {
-	Rows []app.BundleView
-	Pager
 }
 
 type bundleData struct {
@@ -342,16 +312,6 @@ func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error
 	items := parseBundleItems(&v, f.Items)
 	in.Items = &items
 	return f, in, v.Err()
-}
-
-// bundlesPage serves GET /admin/stores/{id}/bundles/?cursor=: every bundle, newest first.
-func (p *panel) bundlesPage(c *fiber.Ctx, v *view) error {
-	rows, pg, err := listPage(p, c, v, "bundles", storePath(v.Store, "bundles/"), p.h.svc.Content.AllBundles)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Bundles", "bundles", bundlesData{Rows: rows, Pager: pg}
-	return p.render(c, fiber.StatusOK, "bundles", v)
 }
 
 // bundlePageData is the bundle form's page, with the service's errors of
