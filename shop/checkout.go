@@ -79,17 +79,25 @@ func (s *Shop) methodsOf(st *app.Store) []payMethod {
 	return out
 }
 
+// withLines runs a checkout page with the cart's lines; an empty cart
+// goes back to the cart page.
+func (s *Shop) withLines(fn func(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		items, err := s.cartOf(c, rq).lines()
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 {
+			return redirect(c, "/cart/")
+		}
+		return fn(c, rq, items)
+	}
+}
+
 // checkoutPage serves GET /checkout/: the contact and delivery form
 // (prefilled for a signed-in shopper), the delivery option, the payment
 // method and the server's totals. An empty cart goes back to the cart.
-func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f := checkoutForm{Delivery: c.Query("delivery"), Key: app.RandomHex(16)}
 	if ms := s.methodsOf(rq.Store); len(ms) > 0 {
 		f.PaymentMethod = ms[0].Code
@@ -174,14 +182,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 // key: a double submit places one order) and sends the shopper to the
 // gateway (303). A refused order gets the page back with the server's
 // messages next to the fields and the values kept.
-func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f, err := decodeCheckoutForm(c.Body())
 	if err != nil {
 		return s.checkoutFail(c, rq, items, f, err)

@@ -54,14 +54,7 @@ func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
 }
 
 // checkoutAgain shows the checkout form again with what was typed.
-func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f, _ := decodeCheckoutForm(c.Body())
 	return s.showCheckout(c, rq, fiber.StatusForbidden, items, checkoutData{Form: f, Error: expired(rq)})
 }
