@@ -31,7 +31,7 @@ type productData struct {
 	VariantData []variantView
 	Stock       int64
 	Price       app.Price // the product's (app.PriceAt): what the cart charges is Price.Unit()
-	Was         app.Money // struck through: the regular price during a deal, else a compare-at price above the price (0: none)
+	Was         app.Money // struck through (app.Price.Was)
 	Summary     app.SummaryView
 	Reviews     []app.ReviewView
 	NextReview  string // the next page of reviews ("" : none)
@@ -97,12 +97,7 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
 	fillProduct(rq.L, d, deals, rq.Look.Currency)
-	switch {
-	case d.Price.OnDeal:
-		d.Was = d.Price.Regular
-	case p.CompareAtPrice > d.Price.Unit():
-		d.Was = p.CompareAtPrice
-	}
+	d.Was = d.Price.Was()
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
