@@ -50,25 +50,23 @@ type cardView struct {
 	Eager bool
 }
 
-// Now is the price the cart charges: the deal's while one runs.
-func (p productCard) Now() app.Money {
-	if p.DealPrice != nil {
-		return *p.DealPrice
+// price is the card's price as the API wrote it, for app.Price's rules.
+func (p productCard) price() app.Price {
+	pr := app.Price{Regular: p.Price}
+	if p.CompareAt != nil {
+		pr.CompareAt = *p.CompareAt
 	}
-	return p.Price
+	if p.DealPrice != nil {
+		pr.OnDeal, pr.Deal = true, *p.DealPrice
+	}
+	return pr
 }
 
-// Was is the price struck through: the regular price during a deal, else
-// the compare-at price when it is above the price (0: none).
-func (p productCard) Was() app.Money {
-	if p.DealPrice != nil {
-		return p.Price
-	}
-	if p.CompareAt != nil && *p.CompareAt > p.Price {
-		return *p.CompareAt
-	}
-	return 0
-}
+// Now is the price the cart charges: the deal's while one runs.
+func (p productCard) Now() app.Money { return p.price().Unit() }
+
+// Was is the price struck through (app.Price.Was).
+func (p productCard) Was() app.Money { return p.price().Was() }
 
 // Image is the card's first image ("" when it has none).
 func (p productCard) Image() string {
