@@ -13,7 +13,8 @@ import (
 func (s *Shop) registerAddressRoutes(a *fiber.App) {
 	a.Get("/account/addresses", s.page(signedIn(s.addressesPage)))
 	a.Get("/account/addresses/new", s.page(signedIn(s.addressNewPage)))
-	a.Post("/account/addresses/new", s.form(signedIn(s.addressCreate), signedIn(s.accountAgain(addressFields, s.addressNewView))))
+	create := accountForm{addressFields, s.addressNewView, s.addressCreate}
+	a.Post("/account/addresses/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
 	a.Get("/account/addresses/:address_id", s.page(onAddress(s.addressEditPage)))
 	a.Post("/account/addresses/:address_id", s.page(onAddress(s.addressUpdate)))
 	a.Post("/account/addresses/:address_id/delete", s.page(onAddress(s.addressDelete)))
@@ -89,18 +90,11 @@ func (s *Shop) addressNewPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, s.addressNewView(rq, map[string]string{"label": app.LabelHome}))
 }
 
-// addressCreate serves POST /account/addresses/new (the API's POST addresses).
-func (s *Shop) addressCreate(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), addressFields)
-	v := s.addressNewView(rq, vals)
-	if err == nil {
-		sh := rq.shopper()
-		_, err = s.svc.Customers.CreateAddress(&sh, addressInput(vals))
-	}
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
-	return redirect(c, "/account/addresses/?m=saved")
+// addressCreate sends POST /account/addresses/new (the API's POST addresses).
+func (s *Shop) addressCreate(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	sh := rq.shopper()
+	_, err := s.svc.Customers.CreateAddress(&sh, addressInput(vals))
+	return "/account/addresses/?m=saved", err
 }
 
 // addressEditPage serves GET /account/addresses/{id}/: the form filled.

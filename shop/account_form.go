@@ -43,6 +43,31 @@ type formView struct {
 	Class  string
 }
 
+// accountForm is an account form: its fields, the page it is drawn on
+// from the values typed (view), and what sending it does (post: where to
+// go next, or the refusal the form then shows).
+type accountForm struct {
+	fields []fieldSpec
+	view   func(rq *request, vals map[string]string) accountView
+	post   func(c *fiber.Ctx, rq *request, vals map[string]string) (to string, err error)
+}
+
+// send serves the form's POST: 303 to where post says, or the form again
+// with the refusal's messages next to their fields (formFail).
+func (s *Shop) send(f accountForm) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		vals, err := decodeAccountForm(c.Body(), f.fields)
+		to := ""
+		if err == nil {
+			to, err = f.post(c, rq, vals)
+		}
+		if err != nil {
+			return s.formFail(c, rq, f.view(rq, vals), err)
+		}
+		return redirect(c, to)
+	}
+}
+
 // decodeAccountForm reads a form of specs' fields (pagekit.DecodeForm).
 func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error) {
 	return pagekit.DecodeForm(body, maxAccountForm, specs)

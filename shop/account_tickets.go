@@ -15,7 +15,8 @@ import (
 func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
-	a.Post("/account/tickets/new", s.form(signedIn(s.ticketCreate), signedIn(s.accountAgain(ticketFields, s.ticketNewView))))
+	create := accountForm{ticketFields, s.ticketNewView, s.ticketCreate}
+	a.Post("/account/tickets/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
 	a.Get("/account/tickets/:ticket_id", s.page(s.onTicket(s.ticketPage)))
 	a.Post("/account/tickets/:ticket_id/reply", s.page(s.onTicket(s.ticketReply)))
 }
@@ -82,26 +83,21 @@ func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, s.ticketNewView(rq, vals))
 }
 
-// ticketCreate serves POST /account/tickets/new (the API's POST tickets).
-func (s *Shop) ticketCreate(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), ticketFields)
-	v := s.ticketNewView(rq, vals)
-	var t *app.Ticket
-	if err == nil {
-		in := app.TicketInput{Subject: vals["subject"], Description: vals["description"], Category: vals["category"]}
-		if o := vals["order_id"]; o != "" {
-			id, perr := strconv.ParseUint(o, 10, 64)
-			if perr != nil || id == 0 {
-				return s.formFail(c, rq, v, app.Invalid("order_id", "must be a positive integer"))
-			}
-			in.OrderID = &id
+// ticketCreate sends POST /account/tickets/new (the API's POST tickets).
+func (s *Shop) ticketCreate(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	in := app.TicketInput{Subject: vals["subject"], Description: vals["description"], Category: vals["category"]}
+	if o := vals["order_id"]; o != "" {
+		id, err := strconv.ParseUint(o, 10, 64)
+		if err != nil || id == 0 {
+			return "", app.Invalid("order_id", "must be a positive integer")
 		}
-		t, err = s.svc.Tickets.Create(rq.shopper(), in)
+		in.OrderID = &id
 	}
+	t, err := s.svc.Tickets.Create(rq.shopper(), in)
 	if err != nil {
-		return s.formFail(c, rq, v, err)
+		return "", err
 	}
-	return redirect(c, "/account/tickets/"+t.ID+"/?m=opened")
+	return "/account/tickets/" + t.ID + "/?m=opened", nil
 }
 
 // ticketView is what a ticket's page shows.

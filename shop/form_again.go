@@ -84,12 +84,12 @@ func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 	return s.renderProduct(c, rq, fiber.StatusForbidden, d)
 }
 
-// accountAgain shows an account form again: view builds it from the
-// values typed (newForm leaves passwords out).
-func (s *Shop) accountAgain(specs []fieldSpec, view func(rq *request, vals map[string]string) accountView) pageFunc {
+// again shows an account form again with the values typed (newForm
+// leaves passwords out).
+func (s *Shop) again(f accountForm) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		vals, _ := decodeAccountForm(c.Body(), specs)
-		v := view(rq, vals)
+		vals, _ := decodeAccountForm(c.Body(), f.fields)
+		v := f.view(rq, vals)
 		v.Forms[0].Error = expired(rq)
 		return s.showForm(c, rq, fiber.StatusForbidden, v)
 	}
