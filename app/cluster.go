@@ -113,7 +113,7 @@ func (s *Services) Shared() SharedState {
 // SharedState is implemented by a storage shared by several processes: small
 // records with an owner and an expiry that every process must see, such as
 // the admin panel's sessions. Without it (bbolt, one process) they live in
-// memory.
+// memory (MemoryShared).
 type SharedState interface {
 	// PutShared creates or replaces the record kind/key.
 	PutShared(kind, key string, owner uint64, value []byte, expires time.Time) error

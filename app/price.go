@@ -33,6 +33,19 @@ func (p Price) Unit() Money {
 	return p.Regular
 }
 
+// Was is the price shown struck through beside Unit: the regular price
+// during a deal, else the compare-at price when it is above the price (0:
+// none).
+func (p Price) Was() Money {
+	switch {
+	case p.OnDeal:
+		return p.Regular
+	case p.CompareAt > p.Regular:
+		return p.CompareAt
+	}
+	return 0
+}
+
 // PriceAt is the price of a product (variantID 0) or of one of its variants
 // at now under the product's flash deals (any of them, running or not).
 func PriceAt(p *Product, variantID uint64, deals []*FlashDeal, now time.Time) Price {

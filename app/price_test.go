@@ -7,7 +7,8 @@ import (
 
 // TestPriceAt: the regular price, the compare-at price and the lowest deal
 // running on the unit (a deal of the whole product covers every variant; a
-// deal of one variant only that one; a deal at or above the price none).
+// deal of one variant only that one; a deal at or above the price none),
+// and the price struck through beside it.
 func TestPriceAt(t *testing.T) {
 	p := &Product{ID: 7, Price: 1000, CompareAtPrice: 1200, Variants: []Variant{{ID: 1, Price: 800}, {ID: 2, Price: 1500}}}
 	deal := func(variant uint64, price Money, from, to time.Duration) *FlashDeal {
@@ -19,18 +20,20 @@ func TestPriceAt(t *testing.T) {
 		deals   []*FlashDeal
 		unit    Money
 		ends    time.Duration // 0: no deal
+		was     Money         // struck through (Price.Was)
 	}{
-		{"NoDeal", 0, nil, 1000, 0},
-		{"Running", 0, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 900, time.Hour},
-		{"NotStarted", 0, []*FlashDeal{deal(0, 900, time.Minute, time.Hour)}, 1000, 0},
-		{"EndedAtNow", 0, []*FlashDeal{deal(0, 900, -time.Hour, 0)}, 1000, 0},
-		{"StartsAtNow", 0, []*FlashDeal{deal(0, 900, 0, time.Hour)}, 900, time.Hour},
-		{"Lowest", 0, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour), deal(0, 700, -time.Hour, 2*time.Hour)}, 700, 2 * time.Hour},
-		{"WholeCoversVariant", 2, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 900, time.Hour},
-		{"NeverRaises", 1, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 800, 0},
-		{"OtherVariant", 1, []*FlashDeal{deal(2, 100, -time.Hour, time.Hour)}, 800, 0},
-		{"OwnVariant", 2, []*FlashDeal{deal(2, 100, -time.Hour, time.Hour)}, 100, time.Hour},
-		{"Free", 0, []*FlashDeal{deal(0, 0, -time.Hour, time.Hour)}, 0, time.Hour},
+		{"NoDeal", 0, nil, 1000, 0, 1200},
+		{"Running", 0, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 900, time.Hour, 1000},
+		{"NotStarted", 0, []*FlashDeal{deal(0, 900, time.Minute, time.Hour)}, 1000, 0, 1200},
+		{"EndedAtNow", 0, []*FlashDeal{deal(0, 900, -time.Hour, 0)}, 1000, 0, 1200},
+		{"StartsAtNow", 0, []*FlashDeal{deal(0, 900, 0, time.Hour)}, 900, time.Hour, 1000},
+		{"Lowest", 0, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour), deal(0, 700, -time.Hour, 2*time.Hour)}, 700, 2 * time.Hour, 1000},
+		{"WholeCoversVariant", 2, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 900, time.Hour, 1500},
+		{"NeverRaises", 1, []*FlashDeal{deal(0, 900, -time.Hour, time.Hour)}, 800, 0, 1200},
+		{"OtherVariant", 1, []*FlashDeal{deal(2, 100, -time.Hour, time.Hour)}, 800, 0, 1200},
+		{"OwnVariant", 2, []*FlashDeal{deal(2, 100, -time.Hour, time.Hour)}, 100, time.Hour, 1500},
+		{"Free", 0, []*FlashDeal{deal(0, 0, -time.Hour, time.Hour)}, 0, time.Hour, 1000},
+		{"CompareBelow", 2, nil, 1500, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pr := PriceAt(p, c.variant, c.deals, pt0)
@@ -39,6 +42,9 @@ func TestPriceAt(t *testing.T) {
 			}
 			if got := DealPrice(p.UnitPrice(c.variant), c.variant, c.deals, pt0); got != c.unit {
 				t.Fatalf("DealPrice %s, want %s", got, c.unit)
+			}
+			if pr.Was() != c.was {
+				t.Fatalf("Was %s, want %s", pr.Was(), c.was)
 			}
 		})
 	}

@@ -337,35 +337,33 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 	return f, in, v.Err()
 }
 
+// showProduct renders the product form (pr nil: a new product's).
 func (p *panel) showProduct(c *fiber.Ctx, v *view, status int, form productForm, pr *app.Product) error {
+	return p.productEditor().show(p, c, v, status, form, pr)
+}
+
+// productData is the product form's page: a refused form's messages on its
+// variant rows, the categories and the images.
+func (p *panel) productData(v *view, status int, form productForm, pr *app.Product) (any, error) {
 	if status != fiber.StatusOK {
 		rowErrors(&form, form.variantIndex, v.Fields)
 		form = form.withBlankRows()
 	}
 	cats, err := p.h.svc.Catalog.Categories(v.Store.ID)
-	if err != nil {
-		return err
-	}
-	v.Tab, v.Title = "products", "New product"
-	if pr != nil {
-		v.Title = pr.Name
-	}
-	v.Data = productData{Form: form, Categories: cats, Product: pr, Images: p.imageRows(pr)}
-	return p.render(c, status, "product", v)
-}
-
-// newProductPage serves GET /admin/stores/{id}/products/new/.
-func (p *panel) newProductPage(c *fiber.Ctx, v *view) error {
-	return p.showProduct(c, v, fiber.StatusOK, productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows(), nil)
+	return productData{Form: form, Categories: cats, Product: pr, Images: p.imageRows(pr)}, err
 }
 
 // productEditor edits the products; the form's "make variants" button
 // fills the variant rows instead of saving.
-func (p *panel) productEditor() editor[*app.Product, productForm, app.ProductInput] {
+func (p *panel) productEditor() editor[app.Product, productForm, app.ProductInput] {
 	cs := p.h.svc.Catalog
-	return editor[*app.Product, productForm, app.ProductInput]{path: "products", param: "pid", noun: "product",
+	return editor[app.Product, productForm, app.ProductInput]{path: "products", param: "pid", noun: "product",
+		tab: "products", page: "product", title: "New product",
 		get: cs.Product, save: cs.SaveProduct, del: cs.DeleteProduct, read: readProductForm, formOf: formOfProduct,
-		show: p.showProduct, key: func(pr *app.Product) (uint64, string) { return pr.ID, pr.Name }, said: quotedSaid("Product"),
+		data: p.productData, key: func(pr *app.Product) (uint64, string) { return pr.ID, pr.Name }, said: quotedSaid("Product"),
+		blank: func(*fiber.Ctx) productForm {
+			return productForm{IsActive: true, Price: "0.00", Stock: "0", LowStock: "0"}.withBlankRows()
+		},
 		// a missing variant or category is shown on the form
 		gone: func(err error) bool { return app.IsNotFound(err) && app.ErrorMessage(err) == "product not found" },
 		before: func(c *fiber.Ctx, v *view, form productForm, pr *app.Product) (bool, error) {

@@ -30,11 +30,6 @@ type postForm struct {
 	Status     string
 }
 
-type postsData struct {
-	Rows []*app.BlogPost
-	Pager
-}
-
 type postData struct {
 	Form     postForm
 	Post     *app.BlogPost // nil when creating
@@ -47,10 +42,15 @@ func formOfPost(bp *app.BlogPost) postForm {
 }
 
 // postEditor edits the blog posts.
-func (p *panel) postEditor() editor[*app.BlogPost, postForm, app.BlogPostInput] {
+func (p *panel) postEditor() editor[app.BlogPost, postForm, app.BlogPostInput] {
 	cs := p.h.svc.Content
-	return editor[*app.BlogPost, postForm, app.BlogPostInput]{path: "blog-posts", param: "bpid", noun: "blog post",
-		get: cs.Post, save: cs.SavePost, del: cs.DeletePost, read: readPostForm, formOf: formOfPost, show: p.showPost,
+	return editor[app.BlogPost, postForm, app.BlogPostInput]{path: "blog-posts", param: "bpid", noun: "blog post",
+		tab: "blog", page: "post", title: "New blog post",
+		get: cs.Post, save: cs.SavePost, del: cs.DeletePost, read: readPostForm, formOf: formOfPost,
+		blank: func(*fiber.Ctx) postForm { return postForm{Status: app.PostDraft} },
+		data: func(_ *view, _ int, form postForm, bp *app.BlogPost) (any, error) {
+			return postData{Form: form, Post: bp, Statuses: []string{app.PostDraft, app.PostPublished}}, nil
+		},
 		key: func(bp *app.BlogPost) (uint64, string) { return bp.ID, bp.Title }, said: quotedSaid("Blog post")}
 }
 
@@ -62,31 +62,6 @@ func readPostForm(c *fiber.Ctx, id uint64) (postForm, app.BlogPostInput, error) 
 	in := app.BlogPostInput{Title: &f.Title, Slug: &f.Slug, Excerpt: &f.Excerpt, Content: &f.Content,
 		CoverImage: &f.CoverImage, Author: &f.Author, Tags: &tags, Status: &f.Status}
 	return f, in, nil
-}
-
-// postsPage serves GET /admin/stores/{id}/blog-posts/?cursor=: every post,
-// drafts included, newest first.
-func (p *panel) postsPage(c *fiber.Ctx, v *view) error {
-	rows, pg, err := listPage(p, c, v, "blog-posts", storePath(v.Store, "blog-posts/"), p.h.svc.Content.Posts)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Blog posts", "blog", postsData{Rows: rows, Pager: pg}
-	return p.render(c, fiber.StatusOK, "posts", v)
-}
-
-func (p *panel) showPost(c *fiber.Ctx, v *view, status int, form postForm, bp *app.BlogPost) error {
-	v.Tab, v.Title = "blog", "New blog post"
-	if bp != nil {
-		v.Title = bp.Title
-	}
-	v.Data = postData{Form: form, Post: bp, Statuses: []string{app.PostDraft, app.PostPublished}}
-	return p.render(c, status, "post", v)
-}
-
-// newPostPage serves GET /admin/stores/{id}/blog-posts/new/.
-func (p *panel) newPostPage(c *fiber.Ctx, v *view) error {
-	return p.showPost(c, v, fiber.StatusOK, postForm{Status: app.PostDraft}, nil)
 }
 
 // ---- flash deals ----
@@ -111,11 +86,6 @@ type dealRow struct {
 	State string // running, upcoming, ended
 }
 
-type dealsData struct {
-	Rows []dealRow
-	Pager
-}
-
 type dealData struct {
 	Form     dealForm
 	Deal     *dealRow // nil when creating
@@ -134,10 +104,11 @@ func dealState(d app.FlashDealView, now time.Time) string {
 }
 
 // dealEditor edits the flash deals.
-func (p *panel) dealEditor() editor[*dealRow, dealForm, app.FlashDealInput] {
+func (p *panel) dealEditor() editor[dealRow, dealForm, app.FlashDealInput] {
 	cs := p.h.svc.Content
-	return editor[*dealRow, dealForm, app.FlashDealInput]{path: "flash-deals", param: "fdid", noun: "flash deal",
-		get: p.dealRow, del: cs.DeleteDeal, read: readDealForm, formOf: formOfDeal, show: p.showDeal,
+	return editor[dealRow, dealForm, app.FlashDealInput]{path: "flash-deals", param: "fdid", noun: "flash deal",
+		tab: "deals", page: "deal", title: "New flash deal",
+		get: p.dealRow, del: cs.DeleteDeal, read: readDealForm, formOf: formOfDeal, blank: p.newDealForm, data: p.dealData,
 		save: func(storeID, id uint64, in app.FlashDealInput) (*dealRow, error) {
 			d, err := cs.SaveDeal(storeID, id, in)
 			return &dealRow{FlashDealView: d}, err
@@ -199,43 +170,32 @@ func readUTCTime(v *app.Validation, field, s string) *string {
 	return nil
 }
 
-// dealsPage serves GET /admin/stores/{id}/flash-deals/?cursor=: every deal, newest first.
-func (p *panel) dealsPage(c *fiber.Ctx, v *view) error {
-	items, pg, err := listPage(p, c, v, "flash-deals", storePath(v.Store, "flash-deals/"), p.h.svc.Content.Deals)
-	if err != nil {
-		return err
-	}
+// deals is a page of the store's flash deals with their states now.
+func (p *panel) deals(storeID uint64, lp app.ListParams) (app.Page[dealRow], error) {
+	page, err := p.h.svc.Content.Deals(storeID, lp)
 	now := p.h.svc.Now()
-	d := dealsData{Pager: pg}
-	for _, x := range items {
-		d.Rows = append(d.Rows, dealRow{FlashDealView: x, State: dealState(x, now)})
+	rows := make([]dealRow, len(page.Items))
+	for i, x := range page.Items {
+		rows[i] = dealRow{FlashDealView: x, State: dealState(x, now)}
 	}
-	v.Title, v.Tab, v.Data = "Flash deals", "deals", d
-	return p.render(c, fiber.StatusOK, "deals", v)
+	return app.Page[dealRow]{Items: rows, Next: page.Next}, err
 }
 
 // dealProductsShown is how many products the deal form offers to pick from;
 // any other is typed by id.
 const dealProductsShown = 200
 
-func (p *panel) showDeal(c *fiber.Ctx, v *view, status int, form dealForm, d *dealRow) error {
+func (p *panel) dealData(v *view, _ int, form dealForm, d *dealRow) (any, error) {
 	page, err := p.h.svc.Catalog.AllProducts(v.Store.ID, app.ListParams{Sort: app.SortNewest, Limit: dealProductsShown})
-	if err != nil {
-		return err
-	}
-	v.Tab, v.Title = "deals", "New flash deal"
-	if d != nil {
-		v.Title = d.Title
-	}
-	v.Data = dealData{Form: form, Deal: d, Products: page.Items}
-	return p.render(c, status, "deal", v)
+	return dealData{Form: form, Deal: d, Products: page.Items}, err
 }
 
-// newDealPage serves GET /admin/stores/{id}/flash-deals/new/ (?product_id= preselects).
-func (p *panel) newDealPage(c *fiber.Ctx, v *view) error {
+// newDealForm is the form of a new deal (?product_id= preselects): from
+// the next full hour, for a day.
+func (p *panel) newDealForm(c *fiber.Ctx) dealForm {
 	now := p.h.svc.Now().UTC().Truncate(time.Hour).Add(time.Hour)
-	return p.showDeal(c, v, fiber.StatusOK, dealForm{ProductID: strings.Clone(c.Query("product_id")),
-		StartsAt: now.Format(dealTimeLayout), EndsAt: now.Add(24 * time.Hour).Format(dealTimeLayout)}, nil)
+	return dealForm{ProductID: strings.Clone(c.Query("product_id")),
+		StartsAt: now.Format(dealTimeLayout), EndsAt: now.Add(24 * time.Hour).Format(dealTimeLayout)}
 }
 
 // ---- bundles ----
@@ -252,11 +212,6 @@ type bundleForm struct {
 	Items       string // one "product_id x quantity" (or "product_id/variant_id x quantity") per line
 }
 
-type bundlesData struct {
-	Rows []app.BundleView
-	Pager
-}
-
 type bundleData struct {
 	Form       bundleForm
 	Bundle     *app.BundleView // nil when creating
@@ -264,10 +219,12 @@ type bundleData struct {
 }
 
 // bundleEditor edits the bundles.
-func (p *panel) bundleEditor() editor[*app.BundleView, bundleForm, app.BundleInput] {
+func (p *panel) bundleEditor() editor[app.BundleView, bundleForm, app.BundleInput] {
 	cs := p.h.svc.Content
-	return editor[*app.BundleView, bundleForm, app.BundleInput]{path: "bundles", param: "buid", noun: "bundle",
-		del: cs.DeleteBundle, read: readBundleForm, formOf: formOfBundle, show: p.showBundle,
+	return editor[app.BundleView, bundleForm, app.BundleInput]{path: "bundles", param: "buid", noun: "bundle",
+		tab: "bundles", page: "bundle", title: "New bundle",
+		del: cs.DeleteBundle, read: readBundleForm, formOf: formOfBundle, data: bundlePageData,
+		blank: func(*fiber.Ctx) bundleForm { return bundleForm{IsActive: true, Price: "0.00"} },
 		get: func(storeID, id uint64) (*app.BundleView, error) {
 			b, err := cs.BundleByID(storeID, id)
 			return &b, err
@@ -357,21 +314,9 @@ func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error
 	return f, in, v.Err()
 }
 
-// bundlesPage serves GET /admin/stores/{id}/bundles/?cursor=: every bundle, newest first.
-func (p *panel) bundlesPage(c *fiber.Ctx, v *view) error {
-	rows, pg, err := listPage(p, c, v, "bundles", storePath(v.Store, "bundles/"), p.h.svc.Content.AllBundles)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Bundles", "bundles", bundlesData{Rows: rows, Pager: pg}
-	return p.render(c, fiber.StatusOK, "bundles", v)
-}
-
-func (p *panel) showBundle(c *fiber.Ctx, v *view, status int, form bundleForm, b *app.BundleView) error {
-	v.Tab, v.Title = "bundles", "New bundle"
-	if b != nil {
-		v.Title = b.Name
-	}
+// bundlePageData is the bundle form's page, with the service's errors of
+// its items by line.
+func bundlePageData(v *view, _ int, form bundleForm, b *app.BundleView) (any, error) {
 	d := bundleData{Form: form, Bundle: b}
 	for k, m := range v.Fields {
 		if rest, found := strings.CutPrefix(k, "items["); found {
@@ -382,11 +327,5 @@ func (p *panel) showBundle(c *fiber.Ctx, v *view, status int, form bundleForm, b
 		}
 	}
 	sort.Strings(d.ItemErrors)
-	v.Data = d
-	return p.render(c, status, "bundle", v)
-}
-
-// newBundlePage serves GET /admin/stores/{id}/bundles/new/.
-func (p *panel) newBundlePage(c *fiber.Ctx, v *view) error {
-	return p.showBundle(c, v, fiber.StatusOK, bundleForm{IsActive: true, Price: "0.00"}, nil)
+	return d, nil
 }

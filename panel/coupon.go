@@ -52,12 +52,14 @@ func couponState(c *app.Coupon, now time.Time) string {
 }
 
 // couponEditor edits the coupons; a save goes back to the list.
-func (p *panel) couponEditor() editor[*app.Coupon, couponForm, app.CouponInput] {
+func (p *panel) couponEditor() editor[app.Coupon, couponForm, app.CouponInput] {
 	cs := p.h.svc.Coupons
-	return editor[*app.Coupon, couponForm, app.CouponInput]{path: "coupons", param: "cpid", noun: "coupon",
-		get: cs.Get, save: cs.Save, del: cs.Delete, read: readCouponForm, formOf: formOfCoupon, show: p.showCoupon,
-		key:  func(cp *app.Coupon) (uint64, string) { return cp.ID, cp.Code },
-		said: func(code, verb string) string { return "Coupon " + code + " " + verb + "." }, toList: true}
+	return editor[app.Coupon, couponForm, app.CouponInput]{path: "coupons", param: "cpid", noun: "coupon",
+		tab: "coupons", page: "coupon", title: "New coupon",
+		get: cs.Get, save: cs.Save, del: cs.Delete, read: readCouponForm, formOf: formOfCoupon, data: p.couponData,
+		blank: func(*fiber.Ctx) couponForm { return couponForm{Type: app.CouponPercent, IsActive: true} },
+		key:   func(cp *app.Coupon) (uint64, string) { return cp.ID, cp.Code },
+		said:  func(code, verb string) string { return "Coupon " + code + " " + verb + "." }, toList: true}
 }
 
 func formOfCoupon(c *app.Coupon) couponForm {
@@ -120,20 +122,12 @@ func (p *panel) couponsPage(c *fiber.Ctx, v *view) error {
 	return p.render(c, fiber.StatusOK, "coupons", v)
 }
 
-func (p *panel) showCoupon(c *fiber.Ctx, v *view, status int, form couponForm, cp *app.Coupon) error {
-	v.Tab, v.Title = "coupons", "New coupon"
+func (p *panel) couponData(_ *view, _ int, form couponForm, cp *app.Coupon) (any, error) {
 	d := couponData{Form: form}
 	if cp != nil {
-		v.Title = cp.Code
 		d.Coupon = &couponRow{Coupon: cp, State: couponState(cp, p.h.svc.Now())}
 	}
-	v.Data = d
-	return p.render(c, status, "coupon", v)
-}
-
-// newCouponPage serves GET /admin/stores/{id}/coupons/new/.
-func (p *panel) newCouponPage(c *fiber.Ctx, v *view) error {
-	return p.showCoupon(c, v, fiber.StatusOK, couponForm{Type: app.CouponPercent, IsActive: true}, nil)
+	return d, nil
 }
 
 // setCouponActive serves POST /admin/stores/{id}/coupons/{cpid}/active/

@@ -14,21 +14,28 @@ import (
 // new one, the record's edit form (with a delete box), each form shown
 // again as typed with its problems when the service refuses it.
 //
-// R is what the edit form shows (a pointer; nil when creating), F the form
-// as typed, In the service's input.
-type editor[R any, F any, In any] struct {
+// T is the record the edit form shows (nil when creating), F the form as
+// typed, In the service's input.
+type editor[T any, F any, In any] struct {
 	path  string // "blog-posts"
 	param string // "bpid"
 	noun  string // "blog post", for a bad id's error
-	get   func(storeID, id uint64) (R, error)
-	save  func(storeID, id uint64, in In) (R, error) // id 0 creates
-	del   func(storeID, id uint64) error
+	// tab, page and title: the store tab, the form's template, and the
+	// title of the form of a new record (a record's own is its name).
+	tab, page, title string
+	get              func(storeID, id uint64) (*T, error)
+	save             func(storeID, id uint64, in In) (*T, error) // id 0 creates
+	del              func(storeID, id uint64) error
 	// read reads the form (of record id, 0 when creating) as typed and into
 	// the service's input; its error holds the form's own problems.
 	read   func(c *fiber.Ctx, id uint64) (F, In, error)
-	formOf func(R) F
-	show   func(c *fiber.Ctx, v *view, status int, form F, rec R) error
-	key    func(R) (id uint64, name string)
+	formOf func(*T) F
+	// blank is the form of a new record (GET path/new/).
+	blank func(c *fiber.Ctx) F
+	// data is what the form's page shows: the form, the record (nil when
+	// creating) and what the page needs besides.
+	data func(v *view, status int, form F, rec *T) (any, error)
+	key  func(*T) (id uint64, name string)
 	// said is the flash after a record named name was "created", "saved"
 	// or "deleted".
 	said func(name, verb string) string
@@ -39,34 +46,46 @@ type editor[R any, F any, In any] struct {
 	gone func(error) bool
 	// before, when set, may answer a posted form itself (done) instead of
 	// saving it: the product form's "make variants" button.
-	before func(c *fiber.Ctx, v *view, form F, rec R) (done bool, err error)
+	before func(c *fiber.Ctx, v *view, form F, rec *T) (done bool, err error)
 }
 
-// routes mounts the list and new-record pages (list, newPage) and the
-// editor's own: create, edit, save and delete.
-func (e editor[R, F, In]) routes(p *panel, r fiber.Router, list, newPage pageFunc) {
+// routes mounts the list page (list) and the editor's own: the form of a
+// new record, create, edit, save and delete.
+func (e editor[T, F, In]) routes(p *panel, r fiber.Router, list pageFunc) {
 	base := storeRoot + "/" + e.path
 	one := base + "/:" + e.param
 	r.Get(base, p.store(list))
-	r.Get(base+"/new", p.store(newPage))
+	r.Get(base+"/new", p.store(func(c *fiber.Ctx, v *view) error { return e.show(p, c, v, fiber.StatusOK, e.blank(c), nil) }))
 	r.Post(base, p.store(e.create(p)))
-	r.Get(one, p.store(e.page))
+	r.Get(one, p.store(e.edit(p)))
 	r.Post(one, p.store(e.update(p)))
 	r.Post(one+"/delete", p.store(e.remove(p)))
 }
 
 // record is the record of the path's id.
-func (e editor[R, F, In]) record(c *fiber.Ctx, v *view) (R, error) {
+func (e editor[T, F, In]) record(c *fiber.Ctx, v *view) (*T, error) {
 	id, err := httpkit.PathID(c, e.param, e.noun)
 	if err != nil {
-		var none R
-		return none, err
+		return nil, err
 	}
 	return e.get(v.Store.ID, id)
 }
 
+// show renders the form page of rec (nil: a new record's) with form.
+func (e editor[T, F, In]) show(p *panel, c *fiber.Ctx, v *view, status int, form F, rec *T) error {
+	d, err := e.data(v, status, form, rec)
+	if err != nil {
+		return err
+	}
+	v.Tab, v.Title, v.Data = e.tab, e.title, d
+	if rec != nil {
+		_, v.Title = e.key(rec)
+	}
+	return p.render(c, status, e.page, v)
+}
+
 // saved ends a successful save: the record's form, or the list (toList).
-func (e editor[R, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec R, verb string) error {
+func (e editor[T, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec *T, verb string) error {
 	id, name := e.key(rec)
 	to := e.path + "/"
 	if !e.toList {
@@ -76,36 +95,33 @@ func (e editor[R, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec R, verb str
 }
 
 // create serves POST path/.
-func (e editor[R, F, In]) create(p *panel) pageFunc {
+func (e editor[T, F, In]) create(p *panel) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		form, in, err := e.read(c, 0)
-		var none R
 		if e.before != nil {
-			if done, err := e.before(c, v, form, none); done {
+			if done, err := e.before(c, v, form, nil); done {
 				return err
 			}
 		}
 		if err == nil {
-			var rec R
+			var rec *T
 			if rec, err = e.save(v.Store.ID, 0, in); err == nil {
 				return e.saved(p, c, v, rec, "created")
 			}
 		}
-		return e.show(c, v, p.formError(c, v, err), form, none)
+		return e.show(p, c, v, p.formError(c, v, err), form, nil)
 	}
 }
 
-// page serves GET path/:param/: the edit form.
-func (e editor[R, F, In]) page(c *fiber.Ctx, v *view) error {
-	rec, err := e.record(c, v)
-	if err != nil {
-		return err
-	}
-	return e.show(c, v, fiber.StatusOK, e.formOf(rec), rec)
+// edit serves GET path/:param/: the edit form.
+func (e editor[T, F, In]) edit(p *panel) pageFunc {
+	return with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
+		return e.show(p, c, v, fiber.StatusOK, e.formOf(rec), rec)
+	})
 }
 
 // update serves POST path/:param/.
-func (e editor[R, F, In]) update(p *panel) pageFunc {
+func (e editor[T, F, In]) update(p *panel) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		rec, err := e.record(c, v)
 		if err != nil {
@@ -119,7 +135,7 @@ func (e editor[R, F, In]) update(p *panel) pageFunc {
 			}
 		}
 		if err == nil {
-			var saved R
+			var saved *T
 			if saved, err = e.save(v.Store.ID, id, in); err == nil {
 				return e.saved(p, c, v, saved, "saved")
 			}
@@ -127,12 +143,12 @@ func (e editor[R, F, In]) update(p *panel) pageFunc {
 				return err
 			}
 		}
-		return e.show(c, v, p.formError(c, v, err), form, rec)
+		return e.show(p, c, v, p.formError(c, v, err), form, rec)
 	}
 }
 
 // remove serves POST path/:param/delete/ {confirm=yes}.
-func (e editor[R, F, In]) remove(p *panel) pageFunc {
+func (e editor[T, F, In]) remove(p *panel) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		rec, err := e.record(c, v)
 		if err != nil {
@@ -140,7 +156,7 @@ func (e editor[R, F, In]) remove(p *panel) pageFunc {
 		}
 		if !formOn(c, "confirm") {
 			err := app.Invalid("confirm", "tick the box to confirm the deletion")
-			return e.show(c, v, p.formError(c, v, err), e.formOf(rec), rec)
+			return e.show(p, c, v, p.formError(c, v, err), e.formOf(rec), rec)
 		}
 		id, name := e.key(rec)
 		if err := e.del(v.Store.ID, id); err != nil {

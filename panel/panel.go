@@ -215,7 +215,7 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/products/export", p.store(p.exportProductsPage))
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
-	p.productEditor().routes(p, r, p.productsPage, p.newProductPage)
+	p.productEditor().routes(p, r, p.productsPage)
 	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.pathProduct, p.uploadImages)))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
@@ -225,11 +225,12 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
-	p.couponEditor().routes(p, r, p.couponsPage, p.newCouponPage)
+	p.couponEditor().routes(p, r, p.couponsPage)
 	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
-	p.postEditor().routes(p, r, p.postsPage, p.newPostPage)
-	p.dealEditor().routes(p, r, p.dealsPage, p.newDealPage)
-	p.bundleEditor().routes(p, r, p.bundlesPage, p.newBundlePage)
+	// every post (drafts included), deal and bundle, newest first
+	p.postEditor().routes(p, r, rowsPage(p, "blog-posts", "Blog posts", "blog", "posts", p.h.svc.Content.Posts))
+	p.dealEditor().routes(p, r, rowsPage(p, "flash-deals", "Flash deals", "deals", "deals", p.deals))
+	p.bundleEditor().routes(p, r, rowsPage(p, "bundles", "Bundles", "bundles", "bundles", p.h.svc.Content.AllBundles))
 
 	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
 }
@@ -524,6 +525,25 @@ func listPage[T any](p *panel, c *fiber.Ctx, v *view, scope, base string,
 		return nil, Pager{}, err
 	}
 	return page.Items, p.pager(base, scope, v.Store.ID, lp, page.Next), nil
+}
+
+// rows are a plain list page's rows and paging links.
+type rows[T any] struct {
+	Rows []T
+	Pager
+}
+
+// rowsPage serves GET of a plain list page: the store's newest-first list
+// at path (?cursor=), under its title and tab, drawn by template page.
+func rowsPage[T any](p *panel, path, title, tab, page string, list func(storeID uint64, lp app.ListParams) (app.Page[T], error)) pageFunc {
+	return func(c *fiber.Ctx, v *view) error {
+		items, pg, err := listPage(p, c, v, path, storePath(v.Store, path+"/"), list)
+		if err != nil {
+			return err
+		}
+		v.Title, v.Tab, v.Data = title, tab, rows[T]{Rows: items, Pager: pg}
+		return p.render(c, fiber.StatusOK, page, v)
+	}
 }
 
 // storePath is the path of a store's page ("" for the overview).

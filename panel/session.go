@@ -9,7 +9,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -35,20 +34,22 @@ type session struct {
 	flash   *flash
 }
 
-// sessions are the panel's logins with an absolute lifetime: in memory, or,
-// when the database is shared by several processes (app.SharedState), in the
-// database, so that a browser's requests may land on any process.
+// sessions are the panel's logins with an absolute lifetime, in the shared
+// state: the database's when several processes share it (a browser's
+// requests may land on any of them), else this process's memory
+// (app.MemoryShared).
 type sessions struct {
 	now    func() time.Time
 	ttl    time.Duration
-	shared app.SharedState // nil: memory only
-
-	mu sync.Mutex
-	m  map[[32]byte]*session
+	shared app.SharedState
 }
 
+// newSessions keeps the sessions in shared (nil: in memory).
 func newSessions(now func() time.Time, ttl time.Duration, shared app.SharedState) *sessions {
-	return &sessions{now: now, ttl: ttl, shared: shared, m: map[[32]byte]*session{}}
+	if shared == nil {
+		shared = &app.MemoryShared{}
+	}
+	return &sessions{now: now, ttl: ttl, shared: shared}
 }
 
 func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
@@ -83,20 +84,8 @@ func (s *sessions) load(k [32]byte) (*session, bool) {
 func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
-	sess := &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)}
-	if s.shared != nil {
-		_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
-		s.put(sessionKey(id), sess)
-		return id
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, old := range s.m { // sweep: logins are rare, the map stays small
-		if !now.Before(old.expires) {
-			delete(s.m, k)
-		}
-	}
-	s.m[sessionKey(id)] = sess
+	_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
+	s.put(sessionKey(id), &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)})
 	return id
 }
 
@@ -106,25 +95,12 @@ func (s *sessions) get(id string) (session, bool) {
 		return session{}, false
 	}
 	k := sessionKey(id)
-	if s.shared != nil {
-		sess, found := s.load(k)
-		if !found {
-			return session{}, false
-		}
-		if !s.now().Before(sess.expires) {
-			_ = s.shared.DeleteShared(sharedKind, string(k[:]))
-			return session{}, false
-		}
-		return *sess, true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, found := s.m[k]
+	sess, found := s.load(k)
 	if !found {
 		return session{}, false
 	}
 	if !s.now().Before(sess.expires) {
-		delete(s.m, k)
+		_ = s.shared.DeleteShared(sharedKind, string(k[:]))
 		return session{}, false
 	}
 	return *sess, true
@@ -132,67 +108,32 @@ func (s *sessions) get(id string) (session, bool) {
 
 func (s *sessions) drop(id string) {
 	k := sessionKey(id)
-	if s.shared != nil {
-		_ = s.shared.DeleteShared(sharedKind, string(k[:]))
-		return
-	}
-	s.mu.Lock()
-	delete(s.m, k)
-	s.mu.Unlock()
+	_ = s.shared.DeleteShared(sharedKind, string(k[:]))
 }
 
 // dropAdmin ends every session of an admin user (deleted account; a session
 // of an older token version also ends at its next request, see authed).
 func (s *sessions) dropAdmin(adminID uint64) {
-	if s.shared != nil {
-		_ = s.shared.DeleteSharedOf(sharedKind, adminID)
-		return
-	}
-	s.mu.Lock()
-	for k, sess := range s.m {
-		if sess.adminID == adminID {
-			delete(s.m, k)
-		}
-	}
-	s.mu.Unlock()
+	_ = s.shared.DeleteSharedOf(sharedKind, adminID)
 }
 
 func (s *sessions) setFlash(id string, f *flash) {
 	k := sessionKey(id)
-	if s.shared != nil {
-		if sess, found := s.load(k); found {
-			sess.flash = f
-			s.put(k, sess)
-		}
-		return
-	}
-	s.mu.Lock()
-	if sess, found := s.m[k]; found {
+	if sess, found := s.load(k); found {
 		sess.flash = f
+		s.put(k, sess)
 	}
-	s.mu.Unlock()
 }
 
 func (s *sessions) popFlash(id string) *flash {
 	k := sessionKey(id)
-	if s.shared != nil {
-		sess, found := s.load(k)
-		if !found || sess.flash == nil {
-			return nil
-		}
-		f := sess.flash
-		sess.flash = nil
-		s.put(k, sess)
-		return f
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, found := s.m[k]
-	if !found {
+	sess, found := s.load(k)
+	if !found || sess.flash == nil {
 		return nil
 	}
 	f := sess.flash
 	sess.flash = nil
+	s.put(k, sess)
 	return f
 }
 

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -9,7 +10,6 @@ import (
 
 	"storefront/app"
 	"storefront/app/i18n"
-	"storefront/httpkit/pagekit"
 )
 
 // The account pages call the services the storefront API's account routes
@@ -18,18 +18,22 @@ import (
 
 // registerAccountRoutes adds the account pages.
 func (s *Shop) registerAccountRoutes(a *fiber.App) {
+	register := accountForm{registerFields, s.registerView, s.register}
+	login := accountForm{loginPosted, s.loginView, s.login}
+	forgot := accountForm{forgotFields, s.forgotView, s.forgot}
+	reset := accountForm{resetFields, s.resetView, s.reset}
 	a.Get("/account/register", s.page(s.registerPage))
-	a.Post("/account/register", s.form(s.limitIP(s.registerPost), s.accountAgain(registerFields, s.registerAgain)))
+	a.Post("/account/register", s.form(s.limitIP(s.send(register)), s.again(register)))
 	a.Get("/account/login", s.page(s.loginPage))
-	a.Post("/account/login", s.form(s.limitIP(s.loginPost), s.accountAgain(loginFields, s.loginAgain)))
+	a.Post("/account/login", s.form(s.limitIP(s.send(login)), s.again(login)))
 	a.Post("/account/logout", s.page(s.logoutPost))
 	a.Get("/account/verify", s.page(signedIn(s.verifyPage)))
-	a.Post("/account/verify", s.page(signedIn(s.limitIP(s.verifyPost))))
+	a.Post("/account/verify", s.page(signedIn(s.limitIP(s.send(accountForm{codeFields, s.verifyView, s.verify})))))
 	a.Post("/account/verify/resend", s.page(signedIn(s.limitIP(s.resendPost))))
 	a.Get("/account/password/forgot", s.page(s.forgotPage))
-	a.Post("/account/password/forgot", s.form(s.limitIP(s.forgotPost), s.accountAgain(forgotFields, s.forgotAgain)))
+	a.Post("/account/password/forgot", s.form(s.limitIP(s.send(forgot)), s.again(forgot)))
 	a.Get("/account/password/reset", s.page(s.resetPage))
-	a.Post("/account/password/reset", s.form(s.limitIP(s.resetPost), s.accountAgain(resetFields, s.resetAgain)))
+	a.Post("/account/password/reset", s.form(s.limitIP(s.send(reset)), s.again(reset)))
 	a.Get("/account", s.page(signedIn(s.accountHome)))
 	a.Post("/account/profile", s.page(signedIn(s.profilePost)))
 	s.registerAddressRoutes(a)
@@ -107,27 +111,19 @@ func (s *Shop) registerPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, s.registerView(rq, nil))
 }
 
-// registerPost serves POST /account/register/: the customer service's
+// register sends POST /account/register/: the customer service's
 // Register (as the API's route), then the shopper is signed in and, when
 // the store asks for verified emails, sent to enter the mailed code.
-func (s *Shop) registerPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), registerFields)
-	v := s.registerView(rq, vals)
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
+func (s *Shop) register(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
 	res, err := s.svc.Customers.Register(rq.Store, app.Registration{Email: vals["email"], Password: vals["password"],
 		PasswordConfirm: vals["password_confirm"], FirstName: vals["first_name"], LastName: vals["last_name"], Phone: vals["phone"]})
-	if err != nil {
-		return s.formFail(c, rq, v, err)
+	if err == nil {
+		err = s.signIn(c, rq, res.AccessToken, res.RefreshToken)
 	}
-	if err := s.signIn(c, rq, res.AccessToken, res.RefreshToken); err != nil {
-		return err
+	if err == nil && rq.Store.Settings().EmailOTPEnabled {
+		return "/account/verify/?m=registered", nil
 	}
-	if rq.Store.Settings().EmailOTPEnabled {
-		return redirect(c, "/account/verify/?m=registered")
-	}
-	return redirect(c, "/account/?m=registered")
+	return "/account/?m=registered", err
 }
 
 var loginFields = []fieldSpec{
@@ -135,9 +131,13 @@ var loginFields = []fieldSpec{
 	{Name: "password", Type: "password", Auto: "current-password", Max: 200, Required: true},
 }
 
-func (s *Shop) loginView(rq *request, vals map[string]string, next string) accountView {
+// loginPosted are the fields the login form posts: its own and the hidden
+// next (a local path to go back to).
+var loginPosted = append(slices.Clip(loginFields), fieldSpec{Name: "next", Max: 2048, Clip: true})
+
+func (s *Shop) loginView(rq *request, vals map[string]string) accountView {
 	f := newForm(rq, "/account/login/", "account.login.submit", loginFields, vals)
-	f.Hidden = map[string]string{"next": next}
+	f.Hidden = map[string]string{"next": localNext(vals["next"])}
 	return accountView{Title: rq.L.T("account.login.title"), Forms: []formView{f},
 		Links: []link{{"/account/password/forgot/", rq.L.T("account.login.forgot")}, {"/account/register/", rq.L.T("account.login.new")}}}
 }
@@ -148,7 +148,7 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 	if rq.Customer != nil {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
-	v := s.loginView(rq, nil, next)
+	v := s.loginView(rq, map[string]string{"next": next})
 	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
@@ -157,39 +157,32 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 // successful sign-in: HttpOnly, for app.DeviceTokenTTL.
 const cookieDevice = "sf_device"
 
-// loginPost serves POST /account/login/: the API's login checks, then the
+// login sends POST /account/login/: the API's login checks, then the
 // customer service's LoginWith (which counts failures per email, address
-// and device).
-func (s *Shop) loginPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), loginFields)
-	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
-	next := localNext(nv["next"])
-	v := s.loginView(rq, vals, next)
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
+// and device), back to next.
+func (s *Shop) login(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
 	var val app.Validation
 	val.Required("email", vals["email"])
 	val.Check(vals["password"] != "", "password", "is required")
 	if err := val.Err(); err != nil {
-		return s.formFail(c, rq, v, err)
+		return "", err
 	}
 	// as the API's login: the address counts as the account's once signed
 	// in, and the device cookie keeps this browser's own failure budget,
 	// so failures from elsewhere never lock the shopper out here
 	res, err := s.svc.Customers.LoginWith(rq.Store, app.LoginRequest{Email: vals["email"], Password: vals["password"],
 		IP: s.proxies.ClientIP(c), Device: c.Cookies(cookieDevice)})
-	if err != nil {
-		return s.formFail(c, rq, v, err)
+	if err == nil {
+		err = s.signIn(c, rq, res.AccessToken, res.RefreshToken)
 	}
-	if err := s.signIn(c, rq, res.AccessToken, res.RefreshToken); err != nil {
-		return err
+	if err != nil {
+		return "", err
 	}
 	s.setCookie(c, cookieDevice, res.DeviceToken, app.DeviceTokenTTL)
-	if next == "/account/" && !rq.Customer.EmailVerified && rq.Store.Settings().EmailOTPEnabled {
-		next = "/account/verify/" // the store asks for it before an order
+	if next := localNext(vals["next"]); next != "/account/" || rq.Customer.EmailVerified || !rq.Store.Settings().EmailOTPEnabled {
+		return next, nil
 	}
-	return c.Redirect(next, fiber.StatusSeeOther)
+	return "/account/verify/", nil // the store asks for it before an order
 }
 
 // logoutPost serves POST /account/logout/: the session ends (its tokens
@@ -218,18 +211,11 @@ func (s *Shop) verifyPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
-// verifyPost serves POST /account/verify/ (the API's verify-email).
-func (s *Shop) verifyPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), codeFields)
-	v := s.verifyView(rq, vals)
-	if err == nil {
-		sh := rq.shopper()
-		_, err = s.svc.Customers.VerifyEmail(rq.Store, &sh, vals["code"])
-	}
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
-	return redirect(c, "/account/?m=verified")
+// verify sends POST /account/verify/ (the API's verify-email).
+func (s *Shop) verify(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	sh := rq.shopper()
+	_, err := s.svc.Customers.VerifyEmail(rq.Store, &sh, vals["code"])
+	return "/account/?m=verified", err
 }
 
 // resendPost serves POST /account/verify/resend (the API's resend-code,
@@ -257,26 +243,19 @@ func (s *Shop) forgotPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, s.forgotView(rq, nil))
 }
 
-// forgotPost serves POST /account/password/forgot/ (the API's forgot, with
-// its mail limits): it answers alike for unknown emails.
-func (s *Shop) forgotPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), forgotFields)
-	v := s.forgotView(rq, vals)
+// forgot sends POST /account/password/forgot/ (the API's forgot, with its
+// mail limits): it answers alike for unknown emails.
+func (s *Shop) forgot(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
 	email := app.NormalizeEmail(vals["email"])
-	if err == nil {
-		var val app.Validation
-		val.Email("email", email)
-		err = val.Err()
-	}
+	var val app.Validation
+	val.Email("email", email)
+	err := val.Err()
 	if err == nil {
 		err = s.limitMail(rq, s.proxies.ClientIP(c), "email:"+email, email, func() error {
 			return s.svc.Customers.ForgotPassword(rq.Store, email)
 		})
 	}
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
-	return redirect(c, "/account/password/reset/?m=codesent&email="+url.QueryEscape(email))
+	return "/account/password/reset/?m=codesent&email=" + url.QueryEscape(email), err
 }
 
 var resetFields = []fieldSpec{
@@ -302,20 +281,13 @@ func (s *Shop) resetPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
 
-// resetPost serves POST /account/password/reset/ (the API's reset): the
+// reset sends POST /account/password/reset/ (the API's reset): the
 // password changes, every session ends, the shopper signs in again.
-func (s *Shop) resetPost(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), resetFields)
-	v := s.resetView(rq, vals)
-	if err == nil {
-		err = s.svc.Customers.ResetPassword(rq.Store, app.PasswordReset{Email: vals["email"], Code: vals["code"],
-			Password: vals["password"], PasswordConfirm: vals["password_confirm"]})
-	}
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
-	if rq.Customer != nil {
+func (s *Shop) reset(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	err := s.svc.Customers.ResetPassword(rq.Store, app.PasswordReset{Email: vals["email"], Code: vals["code"],
+		Password: vals["password"], PasswordConfirm: vals["password_confirm"]})
+	if err == nil && rq.Customer != nil {
 		s.signOut(c, rq)
 	}
-	return redirect(c, "/account/login/?m=reset")
+	return "/account/login/?m=reset", err
 }

@@ -13,11 +13,25 @@ import (
 func (s *Shop) registerAddressRoutes(a *fiber.App) {
 	a.Get("/account/addresses", s.page(signedIn(s.addressesPage)))
 	a.Get("/account/addresses/new", s.page(signedIn(s.addressNewPage)))
-	a.Post("/account/addresses/new", s.form(signedIn(s.addressCreate), signedIn(s.accountAgain(addressFields, s.addressAgain))))
-	a.Get("/account/addresses/:address_id", s.page(signedIn(s.addressEditPage)))
-	a.Post("/account/addresses/:address_id", s.page(signedIn(s.addressUpdate)))
-	a.Post("/account/addresses/:address_id/delete", s.page(signedIn(s.addressDelete)))
-	a.Post("/account/addresses/:address_id/default", s.page(signedIn(s.addressDefault)))
+	create := accountForm{addressFields, s.addressNewView, s.addressCreate}
+	a.Post("/account/addresses/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
+	a.Get("/account/addresses/:address_id", s.page(onAddress(s.addressEditPage)))
+	a.Post("/account/addresses/:address_id", s.page(onAddress(s.addressUpdate)))
+	a.Post("/account/addresses/:address_id/delete", s.page(onAddress(s.addressDelete)))
+	a.Post("/account/addresses/:address_id/default", s.page(onAddress(s.addressDefault)))
+}
+
+// onAddress is signedIn for a page of the address the path names (its id,
+// for the shopper sh).
+func onAddress(fn func(c *fiber.Ctx, rq *request, sh *app.Shopper, id string) error) pageFunc {
+	return signedIn(func(c *fiber.Ctx, rq *request) error {
+		id, err := httpkit.PathUUID(c, "address_id", "address")
+		if err != nil {
+			return err
+		}
+		sh := rq.shopper()
+		return fn(c, rq, &sh, id)
+	})
 }
 
 var addressFields = []fieldSpec{
@@ -66,34 +80,26 @@ func addressInput(vals map[string]string) app.AddressInput {
 		PostalCode: get("postal_code"), IsDefault: &def}
 }
 
-// addressNewPage serves GET /account/addresses/new.
-func (s *Shop) addressNewPage(c *fiber.Ctx, rq *request) error {
-	vals := map[string]string{"label": app.LabelHome}
-	return s.showForm(c, rq, fiber.StatusOK, s.addressView(rq, "/account/addresses/new", vals))
+// addressNewView is the form of a new address.
+func (s *Shop) addressNewView(rq *request, vals map[string]string) accountView {
+	return s.addressView(rq, "/account/addresses/new", vals)
 }
 
-// addressCreate serves POST /account/addresses/new (the API's POST addresses).
-func (s *Shop) addressCreate(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), addressFields)
-	v := s.addressView(rq, "/account/addresses/new", vals)
-	if err == nil {
-		sh := rq.shopper()
-		_, err = s.svc.Customers.CreateAddress(&sh, addressInput(vals))
-	}
-	if err != nil {
-		return s.formFail(c, rq, v, err)
-	}
-	return redirect(c, "/account/addresses/?m=saved")
+// addressNewPage serves GET /account/addresses/new.
+func (s *Shop) addressNewPage(c *fiber.Ctx, rq *request) error {
+	return s.showForm(c, rq, fiber.StatusOK, s.addressNewView(rq, map[string]string{"label": app.LabelHome}))
+}
+
+// addressCreate sends POST /account/addresses/new (the API's POST addresses).
+func (s *Shop) addressCreate(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	sh := rq.shopper()
+	_, err := s.svc.Customers.CreateAddress(&sh, addressInput(vals))
+	return "/account/addresses/?m=saved", err
 }
 
 // addressEditPage serves GET /account/addresses/{id}/: the form filled.
-func (s *Shop) addressEditPage(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "address_id", "address")
-	if err != nil {
-		return err
-	}
-	sh := rq.shopper()
-	a, err := s.svc.Customers.Address(&sh, id)
+func (s *Shop) addressEditPage(c *fiber.Ctx, rq *request, sh *app.Shopper, id string) error {
+	a, err := s.svc.Customers.Address(sh, id)
 	if err != nil {
 		return err
 	}
@@ -107,19 +113,14 @@ func (s *Shop) addressEditPage(c *fiber.Ctx, rq *request) error {
 }
 
 // addressUpdate serves POST /account/addresses/{id}/ (the API's PUT).
-func (s *Shop) addressUpdate(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "address_id", "address")
-	if err != nil {
-		return err
-	}
-	sh := rq.shopper()
-	if _, err := s.svc.Customers.Address(&sh, id); err != nil {
+func (s *Shop) addressUpdate(c *fiber.Ctx, rq *request, sh *app.Shopper, id string) error {
+	if _, err := s.svc.Customers.Address(sh, id); err != nil {
 		return err // another shopper's: the 404 page, not a form
 	}
 	vals, err := decodeAccountForm(c.Body(), addressFields)
 	v := s.addressView(rq, "/account/addresses/"+id+"/", vals)
 	if err == nil {
-		_, err = s.svc.Customers.UpdateAddress(&sh, id, addressInput(vals))
+		_, err = s.svc.Customers.UpdateAddress(sh, id, addressInput(vals))
 	}
 	if err != nil {
 		if app.ErrorCode(err) == app.ENotFound {
@@ -131,13 +132,8 @@ func (s *Shop) addressUpdate(c *fiber.Ctx, rq *request) error {
 }
 
 // addressDelete serves POST /account/addresses/{id}/delete (the API's DELETE).
-func (s *Shop) addressDelete(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "address_id", "address")
-	if err != nil {
-		return err
-	}
-	sh := rq.shopper()
-	if err := s.svc.Customers.DeleteAddress(&sh, id); err != nil {
+func (s *Shop) addressDelete(c *fiber.Ctx, rq *request, sh *app.Shopper, id string) error {
+	if err := s.svc.Customers.DeleteAddress(sh, id); err != nil {
 		return err
 	}
 	return redirect(c, "/account/addresses/?m=deleted")
@@ -145,14 +141,9 @@ func (s *Shop) addressDelete(c *fiber.Ctx, rq *request) error {
 
 // addressDefault serves POST /account/addresses/{id}/default: the API's
 // PUT with is_default only.
-func (s *Shop) addressDefault(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "address_id", "address")
-	if err != nil {
-		return err
-	}
-	sh := rq.shopper()
+func (s *Shop) addressDefault(c *fiber.Ctx, rq *request, sh *app.Shopper, id string) error {
 	yes := true
-	if _, err := s.svc.Customers.UpdateAddress(&sh, id, app.AddressInput{IsDefault: &yes}); err != nil {
+	if _, err := s.svc.Customers.UpdateAddress(sh, id, app.AddressInput{IsDefault: &yes}); err != nil {
 		return err
 	}
 	return redirect(c, "/account/addresses/?m=saved")

@@ -3,15 +3,13 @@ package shop
 import (
 	"errors"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
 	"storefront/app/i18n"
-	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 )
 
@@ -45,6 +43,31 @@ type formView struct {
 	Class  string
 }
 
+// accountForm is an account form: its fields, the page it is drawn on
+// from the values typed (view), and what sending it does (post: where to
+// go next, or the refusal the form then shows).
+type accountForm struct {
+	fields []fieldSpec
+	view   func(rq *request, vals map[string]string) accountView
+	post   func(c *fiber.Ctx, rq *request, vals map[string]string) (to string, err error)
+}
+
+// send serves the form's POST: 303 to where post says, or the form again
+// with the refusal's messages next to their fields (formFail).
+func (s *Shop) send(f accountForm) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		vals, err := decodeAccountForm(c.Body(), f.fields)
+		to := ""
+		if err == nil {
+			to, err = f.post(c, rq, vals)
+		}
+		if err != nil {
+			return s.formFail(c, rq, f.view(rq, vals), err)
+		}
+		return redirect(c, to)
+	}
+}
+
 // decodeAccountForm reads a form of specs' fields (pagekit.DecodeForm).
 func decodeAccountForm(body []byte, specs []fieldSpec) (map[string]string, error) {
 	return pagekit.DecodeForm(body, maxAccountForm, specs)
@@ -63,56 +86,27 @@ func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[str
 }
 
 // withError puts err's messages on f: a field's next to it, the rest (and
-// a summary) above the form. It returns the page's status; an error that
-// is not the shopper's (internal) comes back as the error.
+// a summary) above the form (formError). It returns the page's status; an
+// error that is not the shopper's (internal) comes back as the error.
 func (f *formView) withError(err error) (int, error) {
-	code := app.ErrorCode(err)
-	if code == app.EInternal {
-		return 0, err
+	m, status, ierr := formError(f.l, err, "account.err.", f.has)
+	if ierr != nil {
+		return 0, ierr
 	}
-	l := f.l
-	var m string
-	switch k := "account.err." + code; {
-	case l.Has(k):
-		m = l.T(k)
-	case code != app.EValidation:
-		m = app.ErrorMessage(err)
-	}
-	e, _ := err.(*app.Error)
-	n := 0
-	if e != nil {
+	if e, ok := err.(*app.Error); ok {
 		for i := range f.Fields {
 			if v, ok := e.Fields[f.Fields[i].Name]; ok {
-				f.Fields[i].Error = f.Fields[i].Label + " " + fieldText(l, v) + "."
-				n++
-			}
-		}
-		keys := make([]string, 0, len(e.Fields))
-		for k := range e.Fields {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if !f.has(k) {
-				m += " " + fieldLabel(l, k) + " " + fieldText(l, e.Fields[k]) + "."
+				f.Fields[i].Error = f.Fields[i].Label + " " + fieldText(f.l, v) + "."
 			}
 		}
 	}
-	if n > 0 && code == app.EValidation {
-		m = l.T("form.errors") + " " + m
-	}
-	f.Error = strings.TrimSpace(m)
-	return httpkit.StatusOf(code), nil
+	f.Error = m
+	return status, nil
 }
 
 // has reports whether f has a field of that name.
 func (f *formView) has(name string) bool {
-	for _, fd := range f.Fields {
-		if fd.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Fields, func(fd fieldView) bool { return fd.Name == name })
 }
 
 // accountView is the data of the generic account form page

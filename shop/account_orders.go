@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -34,22 +35,15 @@ type ordersView struct {
 
 // ordersPage serves GET /account/orders/ (?cursor=): newest first.
 func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
-	if cv := c.Query("cursor"); cv != "" {
-		cur, err := s.cursors.Decode("orders", rq.Store.ID, lp.Sort, cv)
-		if err != nil {
-			return app.NotFound("page") // a stale or forged cursor: no such page
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, "orders", "cursor", app.DefaultLimit)
+	if err != nil {
+		return err
 	}
 	pg, err := s.svc.Orders.CustomerOrders(rq.shopper(), lp)
 	if err != nil {
 		return err
 	}
-	v := ordersView{Orders: pg.Items}
-	if pg.Next != nil {
-		v.Next = "/account/orders/?cursor=" + s.cursors.Encode("orders", rq.Store.ID, pg.Next)
-	}
+	v := ordersView{Orders: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 
@@ -86,6 +80,9 @@ type orderScope struct {
 	base    string // the page's path without its final slash
 	account bool
 }
+
+// orderScopeFunc reads the scope of a request (accountScope, linkScope).
+type orderScopeFunc func(c *fiber.Ctx, rq *request) (orderScope, error)
 
 // accountScope is the signed-in shopper's order of the path (404 for
 // another's or a guest order).
@@ -128,12 +125,7 @@ func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
 // pending reports whether one of rs waits for the shop (the page then
 // offers no second request; the service refuses one anyway).
 func pending(rs []*app.Request) bool {
-	for _, r := range rs {
-		if r.Status == app.RequestPending {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rs, func(r *app.Request) bool { return r.Status == app.RequestPending })
 }
 
 func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) error {
@@ -144,7 +136,7 @@ func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) err
 }
 
 // orderPage serves GET /account/orders/{id}/ and /orders/{token}/.
-func (s *Shop) orderPage(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+func (s *Shop) orderPage(scope orderScopeFunc) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		sc, err := scope(c, rq)
 		if err != nil {
@@ -159,59 +151,52 @@ func (s *Shop) orderPage(scope func(*fiber.Ctx, *request) (orderScope, error)) p
 	}
 }
 
-// orderAction runs one of the order page's forms: it reads the order (404
-// for another shopper's), decodes the form of specs, calls do and
-// redirects back with m; a refusal shows the page with the messages on
-// the form (pick chooses it; a form the status no longer allows shows the
-// message above the page).
-func (s *Shop) orderAction(c *fiber.Ctx, rq *request, sc orderScope, specs []fieldSpec, pick func(*orderView) **formView,
-	m string, do func(vals map[string]string) error) error {
-	v, err := s.loadOrder(rq, sc)
-	if err != nil {
-		return err
-	}
-	vals, err := decodeAccountForm(c.Body(), specs)
-	if err == nil {
-		err = do(vals)
-	}
-	if err == nil {
-		return redirect(c, sc.base+"/?m="+m)
-	}
-	f := pick(&v)
-	if *f == nil {
-		*f = &formView{Action: "", CSRF: rq.FormToken(), l: rq.L}
-	}
-	for i := range (*f).Fields {
-		if fd := &(*f).Fields[i]; !fd.Secret() {
-			fd.Value = vals[fd.Name]
-		}
-	}
-	status, ierr := (*f).withError(err)
-	if ierr != nil {
-		return ierr
-	}
-	if (*f).Action == "" {
-		v.Notice = (*f).Error
-		*f = nil
-	}
-	return s.showOrder(c, rq, status, v)
-}
-
-// orderForm is a pageFunc running one of the order page's forms in the
-// scope (orderAction).
-func (s *Shop) orderForm(scope func(*fiber.Ctx, *request) (orderScope, error), specs []fieldSpec, pick func(*orderView) **formView,
+// orderForm serves one of the order page's forms in the scope: it reads
+// the order (404 for another shopper's), decodes the form of specs, calls
+// do and redirects back with m; a refusal shows the page with the messages
+// on the form (pick chooses it; a form the status no longer allows shows
+// the message above the page).
+func (s *Shop) orderForm(scope orderScopeFunc, specs []fieldSpec, pick func(*orderView) **formView,
 	m string, do func(sc orderScope, vals map[string]string) error) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		sc, err := scope(c, rq)
 		if err != nil {
 			return err
 		}
-		return s.orderAction(c, rq, sc, specs, pick, m, func(vals map[string]string) error { return do(sc, vals) })
+		v, err := s.loadOrder(rq, sc)
+		if err != nil {
+			return err
+		}
+		vals, err := decodeAccountForm(c.Body(), specs)
+		if err == nil {
+			err = do(sc, vals)
+		}
+		if err == nil {
+			return redirect(c, sc.base+"/?m="+m)
+		}
+		f := pick(&v)
+		if *f == nil {
+			*f = &formView{Action: "", CSRF: rq.FormToken(), l: rq.L}
+		}
+		for i := range (*f).Fields {
+			if fd := &(*f).Fields[i]; !fd.Secret() {
+				fd.Value = vals[fd.Name]
+			}
+		}
+		status, ierr := (*f).withError(err)
+		if ierr != nil {
+			return ierr
+		}
+		if (*f).Action == "" {
+			v.Notice = (*f).Error
+			*f = nil
+		}
+		return s.showOrder(c, rq, status, v)
 	}
 }
 
 // orderDelivery serves POST .../delivery (the API's PATCH orders).
-func (s *Shop) orderDelivery(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+func (s *Shop) orderDelivery(scope orderScopeFunc) pageFunc {
 	return s.orderForm(scope, deliveryFields, func(v *orderView) **formView { return &v.Delivery }, "delivery",
 		func(sc orderScope, vals map[string]string) error {
 			n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
@@ -221,7 +206,7 @@ func (s *Shop) orderDelivery(scope func(*fiber.Ctx, *request) (orderScope, error
 }
 
 // orderCancel serves POST .../cancel (the API's orders/cancel).
-func (s *Shop) orderCancel(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+func (s *Shop) orderCancel(scope orderScopeFunc) pageFunc {
 	return s.orderForm(scope, cancelFields, func(v *orderView) **formView { return &v.Cancel }, "cancel",
 		func(sc orderScope, vals map[string]string) error {
 			_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
@@ -231,7 +216,7 @@ func (s *Shop) orderCancel(scope func(*fiber.Ctx, *request) (orderScope, error))
 
 // orderRefund serves POST .../refund (the API's orders/refund; an empty
 // amount is the whole refundable amount).
-func (s *Shop) orderRefund(scope func(*fiber.Ctx, *request) (orderScope, error)) pageFunc {
+func (s *Shop) orderRefund(scope orderScopeFunc) pageFunc {
 	return s.orderForm(scope, refundFields, func(v *orderView) **formView { return &v.Refund }, "refund",
 		func(sc orderScope, vals map[string]string) error {
 			var amount *app.Money

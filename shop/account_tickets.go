@@ -15,9 +15,26 @@ import (
 func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
-	a.Post("/account/tickets/new", s.form(signedIn(s.ticketCreate), signedIn(s.accountAgain(ticketFields, s.ticketAgain))))
-	a.Get("/account/tickets/:ticket_id", s.page(signedIn(s.ticketPage)))
-	a.Post("/account/tickets/:ticket_id/reply", s.page(signedIn(s.ticketReply)))
+	create := accountForm{ticketFields, s.ticketNewView, s.ticketCreate}
+	a.Post("/account/tickets/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
+	a.Get("/account/tickets/:ticket_id", s.page(s.onTicket(s.ticketPage)))
+	a.Post("/account/tickets/:ticket_id/reply", s.page(s.onTicket(s.ticketReply)))
+}
+
+// onTicket is signedIn for a page of the shopper's ticket the path names
+// (another shopper's: the 404 page).
+func (s *Shop) onTicket(fn func(c *fiber.Ctx, rq *request, t *app.Ticket) error) pageFunc {
+	return signedIn(func(c *fiber.Ctx, rq *request) error {
+		id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
+		if err != nil {
+			return err
+		}
+		t, err := s.svc.Tickets.Mine(rq.shopper(), id)
+		if err != nil {
+			return err
+		}
+		return fn(c, rq, t)
+	})
 }
 
 var (
@@ -39,22 +56,15 @@ type ticketsView struct {
 
 // ticketsPage serves GET /account/tickets/ (?cursor=): newest first.
 func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: app.DefaultLimit}
-	if cv := c.Query("cursor"); cv != "" {
-		cur, err := s.cursors.Decode("tickets", rq.Store.ID, lp.Sort, cv)
-		if err != nil {
-			return app.NotFound("page")
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, "tickets", "cursor", app.DefaultLimit)
+	if err != nil {
+		return err
 	}
 	pg, err := s.svc.Tickets.ListMine(rq.shopper(), lp)
 	if err != nil {
 		return err
 	}
-	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L)}
-	if pg.Next != nil {
-		v.Next = "/account/tickets/?cursor=" + s.cursors.Encode("tickets", rq.Store.ID, pg.Next)
-	}
+	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 
@@ -73,26 +83,21 @@ func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
 	return s.showForm(c, rq, fiber.StatusOK, s.ticketNewView(rq, vals))
 }
 
-// ticketCreate serves POST /account/tickets/new (the API's POST tickets).
-func (s *Shop) ticketCreate(c *fiber.Ctx, rq *request) error {
-	vals, err := decodeAccountForm(c.Body(), ticketFields)
-	v := s.ticketNewView(rq, vals)
-	var t *app.Ticket
-	if err == nil {
-		in := app.TicketInput{Subject: vals["subject"], Description: vals["description"], Category: vals["category"]}
-		if o := vals["order_id"]; o != "" {
-			id, perr := strconv.ParseUint(o, 10, 64)
-			if perr != nil || id == 0 {
-				return s.formFail(c, rq, v, app.Invalid("order_id", "must be a positive integer"))
-			}
-			in.OrderID = &id
+// ticketCreate sends POST /account/tickets/new (the API's POST tickets).
+func (s *Shop) ticketCreate(c *fiber.Ctx, rq *request, vals map[string]string) (string, error) {
+	in := app.TicketInput{Subject: vals["subject"], Description: vals["description"], Category: vals["category"]}
+	if o := vals["order_id"]; o != "" {
+		id, err := strconv.ParseUint(o, 10, 64)
+		if err != nil || id == 0 {
+			return "", app.Invalid("order_id", "must be a positive integer")
 		}
-		t, err = s.svc.Tickets.Create(rq.shopper(), in)
+		in.OrderID = &id
 	}
+	t, err := s.svc.Tickets.Create(rq.shopper(), in)
 	if err != nil {
-		return s.formFail(c, rq, v, err)
+		return "", err
 	}
-	return redirect(c, "/account/tickets/"+t.ID+"/?m=opened")
+	return "/account/tickets/" + t.ID + "/?m=opened", nil
 }
 
 // ticketView is what a ticket's page shows.
@@ -113,42 +118,26 @@ func (s *Shop) replyForm(rq *request, id string, vals map[string]string) formVie
 
 // ticketPage serves GET /account/tickets/{id}/: the ticket, its messages
 // and the reply form.
-func (s *Shop) ticketPage(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
-	if err != nil {
-		return err
-	}
-	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, id, nil), notice(c, rq.L))
+func (s *Shop) ticketPage(c *fiber.Ctx, rq *request, t *app.Ticket) error {
+	return s.showTicket(c, rq, fiber.StatusOK, t, s.replyForm(rq, t.ID, nil), notice(c, rq.L))
 }
 
 // ticketReply serves POST /account/tickets/{id}/reply (the API's POST messages).
-func (s *Shop) ticketReply(c *fiber.Ctx, rq *request) error {
-	id, err := httpkit.PathUUID(c, "ticket_id", "ticket")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.Tickets.Mine(rq.shopper(), id)
-	if err != nil {
-		return err
-	}
+func (s *Shop) ticketReply(c *fiber.Ctx, rq *request, t *app.Ticket) error {
 	vals, err := decodeAccountForm(c.Body(), replyFields)
 	if err == nil {
-		_, err = s.svc.Tickets.Reply(rq.shopper(), id, app.TicketReply{Message: vals["message"]})
+		_, err = s.svc.Tickets.Reply(rq.shopper(), t.ID, app.TicketReply{Message: vals["message"]})
 	}
 	if err != nil {
 		if app.ErrorCode(err) == app.ENotFound {
 			return err
 		}
-		f := s.replyForm(rq, id, vals)
+		f := s.replyForm(rq, t.ID, vals)
 		status, ierr := f.withError(err)
 		if ierr != nil {
 			return ierr
 		}
 		return s.showTicket(c, rq, status, t, f, "")
 	}
-	return redirect(c, "/account/tickets/"+id+"/?m=replied")
+	return redirect(c, "/account/tickets/"+t.ID+"/?m=replied")
 }

@@ -11,12 +11,12 @@ import (
 // registerCartRoutes adds the cart and checkout pages.
 func (s *Shop) registerCartRoutes(a *fiber.App) {
 	a.Get("/cart", s.page(s.cartPage))
-	a.Post("/cart/add", s.form(s.cartAdd, s.cartAgain))
-	a.Post("/cart/update", s.form(s.cartUpdate, s.cartAgain))
-	a.Post("/cart/remove", s.form(s.cartRemove, s.cartAgain))
+	a.Post("/cart/add", s.form(s.cartChange("added", s.addLine), s.cartAgain))
+	a.Post("/cart/update", s.form(s.cartChange("updated", s.setLine), s.cartAgain))
+	a.Post("/cart/remove", s.form(s.cartChange("removed", s.removeLine), s.cartAgain))
 	a.Post("/cart/coupon", s.form(s.cartCoupon, s.cartAgain))
-	a.Get("/checkout", s.page(s.checkoutPage))
-	a.Post("/checkout", s.form(s.checkoutPlace, s.checkoutAgain))
+	a.Get("/checkout", s.page(s.withLines(s.checkoutPage)))
+	a.Post("/checkout", s.form(s.withLines(s.checkoutPlace), s.withLines(s.checkoutAgain)))
 	a.Get("/checkout/return", s.page(s.checkoutReturn))
 }
 
@@ -315,59 +315,56 @@ func fieldError(err error, field string) string {
 
 // cartFail renders the cart with the error of a cart form.
 func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
-	m, status, err := formError(rq.L, err, nil)
+	m, status, err := formError(rq.L, err, "cart.err.", nil)
 	if err != nil {
 		return err
 	}
 	return s.showCart(c, rq, status, cartData{Error: m})
 }
 
-// cartAdd serves POST /cart/add (product_id, variant_id, quantity): the
-// product page's form.
-func (s *Shop) cartAdd(c *fiber.Ctx, rq *request) error {
-	f, err := decodeCartForm(c.Body())
-	if err == nil && f.Quantity < 1 {
-		err = app.Invalid("quantity", "must be between 1 and 1000")
+// cartChange serves a cart form that changes a line (POST /cart/add,
+// /cart/update, /cart/remove: product_id, variant_id, quantity): do acts
+// on the cart with the form, then the cart page says m; a refused form
+// shows the cart with the error.
+func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f cartForm) error) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		f, err := decodeCartForm(c.Body())
+		if err == nil {
+			err = do(c, rq, f)
+		}
+		if err != nil {
+			return s.cartFail(c, rq, err)
+		}
+		return s.cartDone(c, rq, m)
 	}
-	if err == nil && f.VariantID == 0 { // the picker's options, posted without JavaScript (variants.go)
-		f.VariantID, err = s.chosenVariant(rq, f.ProductID, c.Body())
-	}
-	if err == nil {
-		err = s.cartOf(c, rq).add(f.ProductID, f.VariantID, f.Quantity)
-	}
-	if err != nil {
-		return s.cartFail(c, rq, err)
-	}
-	return s.cartDone(c, rq, "added")
 }
 
-// cartUpdate serves POST /cart/update (product_id, variant_id, quantity;
-// 0 removes the line).
-func (s *Shop) cartUpdate(c *fiber.Ctx, rq *request) error {
-	f, err := decodeCartForm(c.Body())
-	if err == nil {
-		if f.Quantity == 0 {
-			err = s.cartOf(c, rq).remove(f.ProductID, f.VariantID)
-		} else {
-			err = s.cartOf(c, rq).set(f.ProductID, f.VariantID, f.Quantity)
+// addLine adds the product page's form: a variant named by the picker's
+// options when posted without JavaScript (variants.go).
+func (s *Shop) addLine(c *fiber.Ctx, rq *request, f cartForm) error {
+	if f.Quantity < 1 {
+		return app.Invalid("quantity", "must be between 1 and 1000")
+	}
+	if f.VariantID == 0 {
+		var err error
+		if f.VariantID, err = s.chosenVariant(rq, f.ProductID, c.Body()); err != nil {
+			return err
 		}
 	}
-	if err != nil {
-		return s.cartFail(c, rq, err)
-	}
-	return s.cartDone(c, rq, "updated")
+	return s.cartOf(c, rq).add(f.ProductID, f.VariantID, f.Quantity)
 }
 
-// cartRemove serves POST /cart/remove (product_id, variant_id).
-func (s *Shop) cartRemove(c *fiber.Ctx, rq *request) error {
-	f, err := decodeCartForm(c.Body())
-	if err == nil {
-		err = s.cartOf(c, rq).remove(f.ProductID, f.VariantID)
+// setLine sets a line's quantity (0 removes the line).
+func (s *Shop) setLine(c *fiber.Ctx, rq *request, f cartForm) error {
+	if f.Quantity == 0 {
+		return s.removeLine(c, rq, f)
 	}
-	if err != nil {
-		return s.cartFail(c, rq, err)
-	}
-	return s.cartDone(c, rq, "removed")
+	return s.cartOf(c, rq).set(f.ProductID, f.VariantID, f.Quantity)
+}
+
+// removeLine drops a line.
+func (s *Shop) removeLine(c *fiber.Ctx, rq *request, f cartForm) error {
+	return s.cartOf(c, rq).remove(f.ProductID, f.VariantID)
 }
 
 // couponFields are the cart's coupon form (a long code is clipped: its

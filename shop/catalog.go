@@ -3,6 +3,7 @@ package shop
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,25 +50,23 @@ type cardView struct {
 	Eager bool
 }
 
-// Now is the price the cart charges: the deal's while one runs.
-func (p productCard) Now() app.Money {
-	if p.DealPrice != nil {
-		return *p.DealPrice
+// price is the card's price as the API wrote it, for app.Price's rules.
+func (p productCard) price() app.Price {
+	pr := app.Price{Regular: p.Price}
+	if p.CompareAt != nil {
+		pr.CompareAt = *p.CompareAt
 	}
-	return p.Price
+	if p.DealPrice != nil {
+		pr.OnDeal, pr.Deal = true, *p.DealPrice
+	}
+	return pr
 }
 
-// Was is the price struck through: the regular price during a deal, else
-// the compare-at price when it is above the price (0: none).
-func (p productCard) Was() app.Money {
-	if p.DealPrice != nil {
-		return p.Price
-	}
-	if p.CompareAt != nil && *p.CompareAt > p.Price {
-		return *p.CompareAt
-	}
-	return 0
-}
+// Now is the price the cart charges: the deal's while one runs.
+func (p productCard) Now() app.Money { return p.price().Unit() }
+
+// Was is the price struck through (app.Price.Was).
+func (p productCard) Was() app.Money { return p.price().Was() }
 
 // Image is the card's first image ("" when it has none).
 func (p productCard) Image() string {
@@ -173,7 +172,7 @@ func decodeListForm(l *i18n.Catalog, get func(string) string, defSort string) (f
 	}
 	if f.Sort != "" {
 		switch {
-		case !contains(app.ProductSorts, f.Sort):
+		case !slices.Contains(app.ProductSorts, f.Sort):
 			bad("sort", "list.err.sort")
 		case f.Sort == app.SortRelevance && q.Q == "":
 			bad("sort", "list.err.relevance")
@@ -432,6 +431,29 @@ func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, u)}
 	}
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
+}
+
+// listAfter is a newest-first list of limit after the cursor of scope in
+// the query's arg (none: the first page); a stale or forged cursor is no
+// page of this site (404).
+func (s *Shop) listAfter(c *fiber.Ctx, rq *request, scope, arg string, limit int) (app.ListParams, error) {
+	lp := app.ListParams{Sort: app.SortNewest, Limit: limit}
+	if cv := c.Query(arg); cv != "" {
+		cur, err := s.cursors.Decode(scope, rq.Store.ID, lp.Sort, cv)
+		if err != nil {
+			return lp, app.NotFound("page")
+		}
+		lp.After = cur
+	}
+	return lp, nil
+}
+
+// nextURL is prefix with the cursor of scope after next ("" when next is nil).
+func (s *Shop) nextURL(rq *request, prefix, scope string, next *app.Cursor) string {
+	if next == nil {
+		return ""
+	}
+	return prefix + url.QueryEscape(s.cursors.Encode(scope, rq.Store.ID, next))
 }
 
 // reviewsScope is the cursor scope of a product's reviews (the API's).

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -78,17 +79,25 @@ func (s *Shop) methodsOf(st *app.Store) []payMethod {
 	return out
 }
 
+// withLines runs a checkout page with the cart's lines; an empty cart
+// goes back to the cart page.
+func (s *Shop) withLines(fn func(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error {
+		items, err := s.cartOf(c, rq).lines()
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 {
+			return redirect(c, "/cart/")
+		}
+		return fn(c, rq, items)
+	}
+}
+
 // checkoutPage serves GET /checkout/: the contact and delivery form
 // (prefilled for a signed-in shopper), the delivery option, the payment
 // method and the server's totals. An empty cart goes back to the cart.
-func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutPage(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f := checkoutForm{Delivery: c.Query("delivery"), Key: app.RandomHex(16)}
 	if ms := s.methodsOf(rq.Store); len(ms) > 0 {
 		f.PaymentMethod = ms[0].Code
@@ -173,14 +182,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 // key: a double submit places one order) and sends the shopper to the
 // gateway (303). A refused order gets the page back with the server's
 // messages next to the fields and the values kept.
-func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f, err := decodeCheckoutForm(c.Body())
 	if err != nil {
 		return s.checkoutFail(c, rq, items, f, err)
@@ -211,11 +213,11 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request) error {
 // checkoutFail renders the checkout page again with err's messages: field
 // errors next to their fields, the rest above the form.
 func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
-	d := checkoutData{Form: f, Errors: map[string]string{}}
-	m, status, ierr := formError(rq.L, err, isCheckoutField)
+	m, status, ierr := formError(rq.L, err, "cart.err.", isCheckoutField)
 	if ierr != nil {
 		return ierr
 	}
+	d := checkoutData{Form: f, Errors: map[string]string{}, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
 	if e, ok := err.(*app.Error); ok {
 		for k, v := range e.Fields {
 			if isCheckoutField(k) {
@@ -223,19 +225,12 @@ func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem,
 			}
 		}
 	}
-	d.Error = m
-	d.Verify = app.ErrorCode(err) == app.EEmailNotVerified
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
-	}
-	if len(d.Errors) > 0 && app.ErrorCode(err) == app.EValidation && m != rq.L.T("form.errors") {
-		d.Error = rq.L.T("form.errors") + " " + m
 	}
 	return s.showCheckout(c, rq, status, items, d)
 }
 
-// isCheckoutField reports whether the checkout form shows f's message next
-// to a field of its own.
 // checkoutLabel is the label of a checkout field (checkout.email, ...).
 func checkoutLabel(l *i18n.Catalog, f string) string {
 	if f == "payment_method" {
@@ -244,13 +239,10 @@ func checkoutLabel(l *i18n.Catalog, f string) string {
 	return l.T("checkout." + f)
 }
 
+// isCheckoutField reports whether the checkout form shows f's message next
+// to a field of its own.
 func isCheckoutField(f string) bool {
-	for _, fd := range checkoutFields {
-		if fd.Name == f && f != "idempotency_key" {
-			return true
-		}
-	}
-	return false
+	return f != "idempotency_key" && slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f })
 }
 
 // maxReturnParams bounds the query parameters a gateway return carries.

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"errors"
 	"time"
 
 	"storefront/app/i18n"
@@ -72,7 +73,7 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 		return redirect(c, "/contact/?sent=1")
 	}
 	var ae *app.Error
-	if !asAppError(err, &ae) || ae.Code != app.EValidation {
+	if !errors.As(err, &ae) || ae.Code != app.EValidation {
 		return err
 	}
 	f.Errors = contactErrors(rq.L, ae.Fields)

@@ -34,27 +34,19 @@ type blogData struct {
 // blog serves GET /blog/: published posts, newest first, cursor paged (the
 // API's blog-posts cursor).
 func (s *Shop) blog(c *fiber.Ctx, rq *request) error {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: 10}
-	cv := c.Query("cursor")
-	if cv != "" {
-		cur, err := s.cursors.Decode("blog-posts", rq.Store.ID, lp.Sort, cv)
-		if err != nil {
-			return app.NotFound("blog page")
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, "blog-posts", "cursor", 10)
+	if err != nil {
+		return err
 	}
 	page, err := s.svc.Content.PublishedPosts(rq.Store.ID, lp)
 	if err != nil {
 		return err
 	}
-	d := blogData{Posts: page.Items}
-	if page.Next != nil {
-		d.Next = "/blog/?cursor=" + url.QueryEscape(s.cursors.Encode("blog-posts", rq.Store.ID, page.Next))
-	}
-	if cv != "" {
+	d := blogData{Posts: page.Items, Next: s.nextURL(rq, "/blog/?cursor=", "blog-posts", page.Next)}
+	if lp.After != nil {
 		d.First = "/blog/"
 	}
-	meta := pageMeta{Title: rq.L.T("blog.title"), Description: rq.L.TF("blog.description", rq.Look.Name), Canonical: "/blog/", NoIndex: cv != ""}
+	meta := pageMeta{Title: rq.L.T("blog.title"), Description: rq.L.TF("blog.description", rq.Look.Name), Canonical: "/blog/", NoIndex: lp.After != nil}
 	return s.render(c, rq, fiber.StatusOK, "blog", meta, d)
 }
 

@@ -21,22 +21,25 @@ import (
 // "Menge: wählen Sie eine Zahl von 1 bis 1000.").
 
 // formError is what a page says of a form's error: the text of a domain
-// error's code (ours for the codes we word, else the server's; none for a
-// validation error, whose fields say it all), with the field messages that
-// shown (nil: none) does not put next to a field; and the status of the
-// answer. An internal error is returned to become the error page.
-func formError(l *i18n.Catalog, err error, shown func(field string) bool) (string, int, error) {
+// error's code (prefix+code for the codes we word, "cart.err." or
+// "account.err.", else the server's; none for a validation error, whose
+// fields say it all), with the field messages that shown (nil: none) does
+// not put next to a field, after the summary form.errors when some are
+// next to their fields; and the status of the answer. An internal error is
+// returned to become the error page.
+func formError(l *i18n.Catalog, err error, prefix string, shown func(field string) bool) (string, int, error) {
 	code := app.ErrorCode(err)
 	if code == app.EInternal {
 		return "", 0, err
 	}
 	var m string
-	switch k := "cart.err." + code; {
+	switch k := prefix + code; {
 	case l.Has(k):
 		m = l.T(k)
 	case code != app.EValidation:
 		m = app.ErrorMessage(err)
 	}
+	beside := false
 	if e, ok := err.(*app.Error); ok {
 		keys := make([]string, 0, len(e.Fields))
 		for f := range e.Fields {
@@ -44,13 +47,17 @@ func formError(l *i18n.Catalog, err error, shown func(field string) bool) (strin
 		}
 		sort.Strings(keys)
 		for _, f := range keys {
-			if f != "idempotency_key" && (shown == nil || !shown(f)) {
+			if shown != nil && shown(f) {
+				beside = true
+			} else if f != "idempotency_key" {
 				m += " " + fieldLabel(l, f) + " " + fieldText(l, e.Fields[f]) + "."
 			}
 		}
 	}
 	if m = strings.TrimSpace(m); m == "" {
 		m = l.T("form.errors")
+	} else if beside && code == app.EValidation {
+		m = l.T("form.errors") + " " + m
 	}
 	return m, httpkit.StatusOf(code), nil
 }

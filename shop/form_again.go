@@ -54,14 +54,7 @@ func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
 }
 
 // checkoutAgain shows the checkout form again with what was typed.
-func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request) error {
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	if len(items) == 0 {
-		return redirect(c, "/cart/")
-	}
+func (s *Shop) checkoutAgain(c *fiber.Ctx, rq *request, items []app.CheckoutItem) error {
 	f, _ := decodeCheckoutForm(c.Body())
 	return s.showCheckout(c, rq, fiber.StatusForbidden, items, checkoutData{Form: f, Error: expired(rq)})
 }
@@ -91,42 +84,15 @@ func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 	return s.renderProduct(c, rq, fiber.StatusForbidden, d)
 }
 
-// accountAgain shows an account form again: view builds it from the
-// values typed (newForm leaves passwords out).
-func (s *Shop) accountAgain(specs []fieldSpec, view func(c *fiber.Ctx, rq *request, vals map[string]string) accountView) pageFunc {
+// again shows an account form again with the values typed (newForm
+// leaves passwords out).
+func (s *Shop) again(f accountForm) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		vals, _ := decodeAccountForm(c.Body(), specs)
-		v := view(c, rq, vals)
+		vals, _ := decodeAccountForm(c.Body(), f.fields)
+		v := f.view(rq, vals)
 		v.Forms[0].Error = expired(rq)
 		return s.showForm(c, rq, fiber.StatusForbidden, v)
 	}
-}
-
-// The account forms shown again (accountAgain's views).
-
-func (s *Shop) registerAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.registerView(rq, vals)
-}
-
-func (s *Shop) loginAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	nv, _ := pagekit.DecodeForm(c.Body(), maxAccountForm, []pagekit.Field{{Name: "next", Max: 2048}})
-	return s.loginView(rq, vals, localNext(nv["next"]))
-}
-
-func (s *Shop) forgotAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.forgotView(rq, vals)
-}
-
-func (s *Shop) resetAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.resetView(rq, vals)
-}
-
-func (s *Shop) addressAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.addressView(rq, "/account/addresses/new", vals)
-}
-
-func (s *Shop) ticketAgain(c *fiber.Ctx, rq *request, vals map[string]string) accountView {
-	return s.ticketNewView(rq, vals)
 }
 
 // typedAge is how long the checkout form comes back filled from an order

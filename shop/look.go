@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,7 +148,7 @@ func lookOf(st *app.Store, lang *i18n.Catalog) look {
 	if secs := commaList(cfg.Home["sections"], len(homeSections)); len(secs) > 0 {
 		l.Sections = nil
 		for _, n := range secs {
-			if contains(homeSections, n) && !contains(l.Sections, n) {
+			if slices.Contains(homeSections, n) && !slices.Contains(l.Sections, n) {
 				l.Sections = append(l.Sections, n)
 			}
 		}
@@ -214,17 +215,8 @@ func commaList(s string, n int) []string {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // HasSection reports whether the home page shows section name.
-func (l look) HasSection(name string) bool { return contains(l.Sections, name) }
+func (l look) HasSection(name string) bool { return slices.Contains(l.Sections, name) }
 
 // inkOn is the text colour (#000 or #fff) with more contrast on colour
 // (#rgb or #rrggbb), by the WCAG relative luminance.

@@ -31,7 +31,7 @@ type productData struct {
 	VariantData []variantView
 	Stock       int64
 	Price       app.Price // the product's (app.PriceAt): what the cart charges is Price.Unit()
-	Was         app.Money // struck through: the regular price during a deal, else a compare-at price above the price (0: none)
+	Was         app.Money // struck through (app.Price.Was)
 	Summary     app.SummaryView
 	Reviews     []app.ReviewView
 	NextReview  string // the next page of reviews ("" : none)
@@ -71,14 +71,9 @@ func productPath(slug string) string { return "/products/" + url.PathEscape(slug
 // loadProduct reads the product page's data: the product, its category
 // and a page of its approved reviews (from ?reviews=, the API's cursor).
 func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData, error) {
-	lp := app.ListParams{Sort: app.SortNewest, Limit: 10}
-	curArg := c.Query("reviews")
-	if curArg != "" {
-		cur, err := s.cursors.Decode(reviewsScope(slug), rq.Store.ID, lp.Sort, curArg)
-		if err != nil {
-			return nil, app.NotFound("reviews page") // a stale link: not a page of this site
-		}
-		lp.After = cur
+	lp, err := s.listAfter(c, rq, reviewsScope(slug), "reviews", 10)
+	if err != nil {
+		return nil, err
 	}
 	deals, err := s.svc.Catalog.Deals(rq.Store.ID)
 	if err != nil {
@@ -102,12 +97,7 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 	}
 	d.Crumbs = append(d.Crumbs, crumb{p.Name, ""})
 	fillProduct(rq.L, d, deals, rq.Look.Currency)
-	switch {
-	case d.Price.OnDeal:
-		d.Was = d.Price.Regular
-	case p.CompareAtPrice > d.Price.Unit():
-		d.Was = p.CompareAtPrice
-	}
+	d.Was = d.Price.Was()
 	for _, raw := range page.Items {
 		var r app.ReviewView
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -116,9 +106,9 @@ func (s *Shop) loadProduct(c *fiber.Ctx, rq *request, slug string) (*productData
 		d.Reviews = append(d.Reviews, r)
 	}
 	if page.Next != nil {
-		d.NextReview = d.Path + "?reviews=" + url.QueryEscape(s.cursors.Encode(reviewsScope(slug), rq.Store.ID, page.Next)) + "#reviews"
+		d.NextReview = s.nextURL(rq, d.Path+"?reviews=", reviewsScope(slug), page.Next) + "#reviews"
 	}
-	if curArg != "" {
+	if lp.After != nil {
 		d.FirstPage = d.Path + "#reviews"
 	}
 	return d, nil
@@ -280,7 +270,7 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 		return redirect(c, d.Path+"?review=sent#reviews")
 	}
 	var ae *app.Error
-	if !asAppError(err, &ae) || ae.Code == app.ENotFound {
+	if !errors.As(err, &ae) || ae.Code == app.ENotFound {
 		return err
 	}
 	form.Errors = map[string]string{}
@@ -313,6 +303,3 @@ func decodeReviewForm(body []byte) (reviewForm, error) {
 	f, err := pagekit.DecodeForm(body, maxTextForm, reviewFields)
 	return reviewForm{Rating: f["rating"], Title: f["title"], Content: f["content"]}, err
 }
-
-// asAppError is errors.As for an *app.Error.
-func asAppError(err error, target **app.Error) bool { return errors.As(err, target) }

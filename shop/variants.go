@@ -183,11 +183,8 @@ func fillPicker(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency 
 func variantViewOf(l *i18n.Catalog, p *app.Product, v app.Variant, names []string, deals *app.LiveDeals, currency string) variantView {
 	pr := deals.PriceOf(p, v.ID)
 	vv := variantView{ID: v.ID, Price: l.Money(int64(pr.Unit()), currency), In: v.Stock > 0, Opts: []string{strconv.FormatUint(v.ID, 10)}}
-	switch {
-	case pr.OnDeal:
-		vv.Was = l.Money(int64(pr.Regular), currency)
-	case p.CompareAtPrice > pr.Unit():
-		vv.Was = l.Money(int64(p.CompareAtPrice), currency)
+	if was := pr.Was(); was != 0 {
+		vv.Was = l.Money(int64(was), currency)
 	}
 	switch {
 	case v.Stock <= 0:
