@@ -159,7 +159,7 @@ type request struct {
 	Store *app.Store
 	Look  look // the store's look, from its config
 	// L is the store's language: its texts and formats (Look.L).
-	L    *i18n.Catalog
+	L *i18n.Catalog
 	// csrf is the token forms carry, made on first use (FormToken) by
 	// mint: a cached page without a form makes none (no HMAC, no seed
 	// cookie set).
