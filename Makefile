@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test test-race test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test lint test-race test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,11 +18,12 @@ build:
 run: build
 	STOREFRONT_DEMO=true ./$(BIN) serve
 
-# test: the whole suite. Lint first; then, on a throwaway PostgreSQL, four
-# parts at once (make -j: one after another they left one of two cores idle):
-# the Go tests under the race detector, the browser tests, the HTTP suites of
-# web and admin again on PostgreSQL, and the TypeScript client with the
-# release archive. Each part's output is printed whole when it ends. All but
+# test: the whole suite. gofmt first; then, on a throwaway PostgreSQL, five
+# parts at once (make -j: one after another they left one of two cores idle),
+# the longest first: the browser tests (in parallel, a tab each), the Go tests
+# under the race detector, the HTTP suites of web, admin and panel again on
+# PostgreSQL, the TypeScript client with the release archive, and the lint
+# (vet, staticcheck). Each part's output is printed whole when it ends. All but
 # the race pass (which needs cgo) build as the release does, CGO off and
 # -trimpath: on a cold build cache the dependencies compile twice, not four times.
 # The storefront binary the tests run (main's, e2e's, the browser tests, the
@@ -31,8 +32,6 @@ run: build
 test: export CGO_ENABLED = 0
 test: export GOFLAGS = -trimpath
 test:
-	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.6.1 ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	@sh .ci/chromium.sh
@@ -40,7 +39,12 @@ test:
 	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  $(GO) build -o "$$bin/storefront" . && \
 	  STOREFRONT_TEST_BINARY="$$bin/storefront" scripts/with-postgres.sh \
-	    $(MAKE) --no-print-directory -j4 --output-sync=target test-race test-browser test-pg test-client
+	    $(MAKE) --no-print-directory -j5 --output-sync=target test-browser test-race test-pg test-client lint
+
+# lint: go vet and staticcheck (make test runs it beside the test parts).
+lint:
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.6.1 ./...
 
 # dist: the release archives in dist/: a static binary per platform (TARGETS,
 # e.g. `make dist TARGETS=linux/amd64` for one) with the version stamped,

@@ -84,6 +84,7 @@ func writeJPEG(t *testing.T, w, h int) string {
 }
 
 func TestCatalogPagesFit(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	p := catalogPage(t, srv)
 	p.LoginOwner()
@@ -101,6 +102,7 @@ func TestCatalogPagesFit(t *testing.T) {
 }
 
 func TestCatalogImageUpload(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	p := catalogPage(t, srv)
 	p.LoginOwner()
@@ -137,6 +139,7 @@ func TestCatalogImageUpload(t *testing.T) {
 }
 
 func TestCatalogVariantsForm(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	p := catalogPage(t, srv)
 	p.LoginOwner()
@@ -173,6 +176,7 @@ func TestCatalogVariantsForm(t *testing.T) {
 }
 
 func TestCatalogBulkAction(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	p := catalogPage(t, srv)
 	p.LoginOwner()

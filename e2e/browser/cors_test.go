@@ -63,6 +63,7 @@ func fetchProducts(t *testing.T, p *browser.Page, api, key string) corsResult {
 // exposed X-Request-ID. Another origin stays blocked, and so does the
 // listed origin with the key of a store that does not list it.
 func TestCORSBrowser(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{})
 	st := srv.CreateStore(t, "CORS Shop", "cors-shop")
 	other := srv.CreateStore(t, "Other Shop", "other-shop")

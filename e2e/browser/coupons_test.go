@@ -9,6 +9,7 @@ import (
 )
 
 func TestCouponsPage(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{})
 	st := srv.CreateStore(t, "Coupons "+long("S", 90), "coupons")
 	tok := srv.OwnerToken(t)

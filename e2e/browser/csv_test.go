@@ -23,6 +23,7 @@ func writeFile(t *testing.T, name, body string) string {
 // TestCatalogCSVImport: a file with bad rows shows every problem by row and
 // column and imports nothing; the fixed file imports; the export has it all.
 func TestCatalogCSVImport(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	tok := srv.OwnerToken(t)
 	p := catalogPage(t, srv)

@@ -44,6 +44,7 @@ func shop(t *testing.T, srv *browser.Server, key, token, method, path string, bo
 // ticket, and fits the screen (reviews: admin's TestPanelCustomerDetail); a contact message is answered by
 // email from the panel and the answer is in the outbox.
 func TestCustomerAndMessages(t *testing.T) {
+	t.Parallel()
 	srv, st, prods := catalogFixture(t)
 	const web = "/api/v1/business/website"
 	var reg struct {

@@ -19,6 +19,7 @@ import (
 // browser request anything from another host: its pictures are the media
 // store's (issue 36.7), and every page's pictures load.
 func TestDemoLoadsNothingFromAnotherHost(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	own, err := url.Parse(srv.URL)

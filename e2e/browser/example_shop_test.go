@@ -23,6 +23,7 @@ import (
 // (scripts/example.sh) and sets STOREFRONT_EXAMPLE_DIST; without it the test
 // skips.
 func TestExampleShop(t *testing.T) {
+	t.Parallel()
 	dist := os.Getenv("STOREFRONT_EXAMPLE_DIST")
 	if dist == "" {
 		t.Skip("STOREFRONT_EXAMPLE_DIST is not set: make test-client builds the example (scripts/example.sh) and runs this")

@@ -11,6 +11,7 @@ import (
 // owner logs in through the form, the dashboard fits both widths with no
 // console errors, and a wrong password stays on the login page.
 func TestHarnessLogin(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.LoginOwner()

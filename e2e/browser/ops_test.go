@@ -172,6 +172,7 @@ func (s *opsShop) shopperActivity(t *testing.T) {
 }
 
 func TestPanelOpsBrowser(t *testing.T) {
+	t.Parallel()
 	s := newOpsShop(t)
 	s.shopperActivity(t)
 

@@ -35,6 +35,7 @@ type ownersDay struct {
 // CI it must be). Every panel page visited passes CheckPanelPage at 390 and
 // 1280 px (overflow, words broken mid-word, axe-core).
 func TestOwnersDay(t *testing.T) {
+	t.Parallel()
 	mock := stripeMockOrNothing(t)
 	env := []string{"STOREFRONT_SHOP__DEFAULT_STORE=1"}
 	if mock != "" {

@@ -13,6 +13,7 @@ import (
 // one disclosure menu (no script needed) instead of 280 px of links, and
 // after an action the keyboard focus is on the result message.
 func TestPanelPhoneMenuAndFocus(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.LoginOwner()
@@ -64,6 +65,7 @@ func TestPanelPhoneMenuAndFocus(t *testing.T) {
 // tracking link (the mail's is TestAdminOrderShip's), and marking the order
 // delivered asks first.
 func TestPanelShipOnPhone(t *testing.T) {
+	t.Parallel()
 	s := newOpsShop(t)
 	p := browser.NewPage(t, s.srv)
 	p.LoginOwner()

@@ -12,6 +12,7 @@ import (
 // in it; a delivery option added in the form reaches the storefront's
 // config; the JSON editor says where the JSON is broken.
 func TestSettingsForms(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{})
 	st := srv.CreateStore(t, "Settings "+long("S", 90), "settings")
 	tok := srv.OwnerToken(t)

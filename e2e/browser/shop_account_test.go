@@ -18,6 +18,7 @@ import (
 // cancellation, seeing its status; axe-core and both widths on every
 // account page.
 func TestShopAccount(t *testing.T) {
+	t.Parallel()
 	smtp := testenv.NewSMTPServer(t)
 	srv := browser.StartServer(t, browser.ServerOptions{Env: append(smtpEnv(smtp), "STOREFRONT_SHOP__DEFAULT_STORE=1")})
 	st := srv.CreateStore(t, "Corner Shop", "corner")

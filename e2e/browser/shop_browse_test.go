@@ -15,6 +15,7 @@ import (
 // width, and keeps its look (screenshots of each page at both widths go to
 // the folder the test logs).
 func TestShopBrowsePages(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.Go("/")

@@ -64,6 +64,7 @@ const grandJS = `document.querySelector(".totals dd.grand") && document.querySel
 // header's count follows on a cached page; checkout right after a change
 // has the new quantity. axe-core and both widths.
 func TestShopCartReacts(t *testing.T) {
+	t.Parallel()
 	srv, jacket := cartFixture(t)
 	p := browser.NewPage(t, srv)
 	p.Go("/")
@@ -121,6 +122,7 @@ func TestShopCartReacts(t *testing.T) {
 // expired session) comes back with what was typed and a note, not an error
 // page; sent again, it goes.
 func TestShopExpiredSession(t *testing.T) {
+	t.Parallel()
 	srv, _ := shopFixture(t)
 	p := browser.NewPage(t, srv)
 	p.Go("/contact/")
@@ -147,6 +149,7 @@ func TestShopExpiredSession(t *testing.T) {
 // TestShopCheckoutKeptAfterFailedPayment: after a failed payment the
 // checkout form comes back with what the shopper typed.
 func TestShopCheckoutKeptAfterFailedPayment(t *testing.T) {
+	t.Parallel()
 	srv, jacket := cartFixture(t)
 	p := browser.NewPage(t, srv)
 	addJacket(p, jacket, 1)

@@ -15,6 +15,7 @@ import (
 // browser, never show each other's products, carts or sessions. Chromium
 // maps every *.shops.test name to the test server (browser.go).
 func TestShopTwoHosts(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Env: []string{"STOREFRONT_SHOP__DOMAIN=shops.test"}})
 	u, err := url.Parse(srv.URL)
 	if err != nil {

@@ -76,6 +76,7 @@ func (k keyboard) press(key string) {
 // picks a variant, adds it, checks out, pays on the sandbox page and sees
 // the confirmation; the focus is visible at every stop.
 func TestShopKeyboardOnlyBuys(t *testing.T) {
+	t.Parallel()
 	srv, _ := shopFixture(t)
 	p := browser.NewPage(t, srv)
 	k := keyboard{t, p}

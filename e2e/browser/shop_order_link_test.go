@@ -14,6 +14,7 @@ import (
 // (no cookie of the purchase), sees the order and asks to cancel it;
 // axe-core at both widths on the order page.
 func TestShopGuestFollowsOrderLink(t *testing.T) {
+	t.Parallel()
 	srv, _ := shopFixture(t)
 	p := browser.NewPage(t, srv)
 	p.Go("/search/?q=trail")

@@ -15,6 +15,7 @@ import (
 // axe-core violation at 390 and 1280 px and fit both (screenshots at both
 // widths go to the folder the test logs).
 func TestShopOtherPages(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.Go("/blog/")

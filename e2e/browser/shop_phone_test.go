@@ -35,6 +35,7 @@ func shown(p *browser.Page, sel string) bool {
 // show in the header without a button. axe-core finds no serious or
 // critical violation with the menu open (390) and on the desktop header.
 func TestShopPhoneHeader(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.SetScripts(false)
@@ -73,6 +74,7 @@ func TestShopPhoneHeader(t *testing.T) {
 // (a product with sizes, one with a flash deal and reviews, one without
 // variants); axe-core at both widths on the one with reviews.
 func TestShopProductFirstScreen(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.Do("viewport", chromedp.EmulateViewport(phoneW, phoneH))
@@ -136,6 +138,7 @@ func variantFixture(t *testing.T, srv *browser.Server) {
 // the colour's own picture shows, and Add to cart adds the variant chosen.
 // axe-core at both widths on the page.
 func TestShopVariantByKeyboard(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	variantFixture(t, srv)
 	p := browser.NewPage(t, srv)
@@ -185,6 +188,7 @@ func TestShopVariantByKeyboard(t *testing.T) {
 // button and with Escape; without JavaScript the picture is a link to its
 // full size.
 func TestShopGallery(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.Go("/products/organic-cotton-t-shirt/")
@@ -229,6 +233,7 @@ func TestShopGallery(t *testing.T) {
 // and 1280 px, with no serious or critical axe-core violation, on a
 // product list, the home page and a product page.
 func TestShopLayoutSettings(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	srv.API(t, "PATCH", "/api/v1/admin/stores/1/config/", srv.OwnerToken(t), map[string]any{
 		"product_grid_layout": "list", "product_card_layout": "compact", "product_detail_layout": "stacked"}, 200, nil)

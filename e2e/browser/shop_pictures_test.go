@@ -53,6 +53,7 @@ const allowPrivate = "STOREFRONT_WEBHOOKS__ALLOW_PRIVATE_TARGETS=true"
 // none comes from elsewhere, and nothing is refused by the CSP (a console
 // error fails the test).
 func TestShopPicturesByURL(t *testing.T) {
+	t.Parallel()
 	pics := picturesHost(t)
 	srv := browser.StartServer(t, browser.ServerOptions{Env: []string{"STOREFRONT_SHOP__DEFAULT_STORE=1", allowPrivate}})
 	st := srv.CreateStore(t, "Picture Shop", "pictures")

@@ -16,6 +16,7 @@ var orderNumber = regexp.MustCompile(`Order number: (\d+)`)
 // product page; once the store approves it, the review shows as a verified
 // purchase. axe-core and both widths on the product page with the form.
 func TestShopReview(t *testing.T) {
+	t.Parallel()
 	srv, _ := shopFixture(t)
 	p := browser.NewPage(t, srv)
 	p.Go("/account/register/")

@@ -16,6 +16,7 @@ import (
 // nothing offers the closest products ("Did you mean"), and the results
 // pages pass axe at both widths.
 func TestShopSearchForgives(t *testing.T) {
+	t.Parallel()
 	srv := browser.StartServer(t, browser.ServerOptions{Demo: true})
 	p := browser.NewPage(t, srv)
 	p.Go("/")

@@ -134,6 +134,7 @@ const (
 // and is sent to Stripe Checkout; Stripe's signed checkout.session.completed
 // event pays the order, and the shopper's return shows the confirmation.
 func TestShopStripeBuy(t *testing.T) {
+	t.Parallel()
 	mock, rec := recordSessions(t, startStripeMock(t))
 	smtp := testenv.NewSMTPServer(t)
 	srv := browser.StartServer(t, browser.ServerOptions{Env: append(smtpEnv(smtp), "STOREFRONT_SHOP__DEFAULT_STORE=1",

@@ -12,6 +12,7 @@ import (
 // "incl. VAT", and the cart and checkout list the VAT under the total; axe
 // and both widths on the cart and checkout pages.
 func TestShopTaxedCart(t *testing.T) {
+	t.Parallel()
 	srv, jacket := shopFixture(t)
 	srv.API(t, "PATCH", "/api/v1/admin/stores/1/config/", srv.OwnerToken(t), map[string]any{
 		"store": map[string]any{"country": "GB"}, "taxes": map[string]any{"prices_include_tax": true,

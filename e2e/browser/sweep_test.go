@@ -55,6 +55,7 @@ var pendingRoutes = map[string]string{}
 const tabPages = 12
 
 func TestPanelEveryPageFits(t *testing.T) {
+	t.Parallel()
 	s := newOpsShop(t)
 	s.shopperActivity(t)
 	tok := s.srv.OwnerToken(t)
