@@ -48,7 +48,7 @@ type cachedPage struct {
 	// parts is body cut at each csrfPlaceholder (nil: it has none), with
 	// their CRC-32C and length for the ETag (pagekit.PartsETag).
 	parts   [][]byte
-	zipped  [][]byte // parts compressed once (pagekit.ZipParts)
+	zipped  *pagekit.Zipped // parts compressed once
 	sum     uint32
 	n       int
 	etag    string // of body, when it has no parts

@@ -49,7 +49,7 @@ type Page struct {
 	Fill  string
 	// Zipped are Parts compressed once (ZipParts), so that a client that
 	// takes gzip gets the page without compressing it per request.
-	Zipped [][]byte
+	Zipped *Zipped
 	// ETag, when set, is the page's tag made beforehand (PartsETag): a
 	// cached page is not hashed again per request.
 	ETag string
@@ -96,7 +96,7 @@ func Send(c *fiber.Ctx, p Page) {
 func sendParts(c *fiber.Ctx, p Page) {
 	if acceptsGzip(c) && p.Zipped != nil && len(p.Fill) <= 0xffff {
 		c.Set(fiber.HeaderContentEncoding, "gzip")
-		c.Response().SetBodyRaw(joinZipped(p.Zipped, p.Parts, p.Fill))
+		c.Response().SetBodyRaw(p.Zipped.join(p.Fill))
 		return
 	}
 	if acceptsGzip(c) {
@@ -182,48 +182,100 @@ func Gzip(b []byte, level int) []byte {
 
 var speedWriters sync.Pool // of *gzip.Writer at BestSpeed
 
-// ZipParts compresses each part of a page with holes once: a raw deflate
-// run that ends on a byte boundary (a sync flush), which joinZipped then
-// strings together per request with the fill between them.
-func ZipParts(parts [][]byte) [][]byte {
-	out := make([][]byte, len(parts))
-	for i, part := range parts {
+// Zipped is a page with holes compressed once: each part a raw deflate run
+// that ends on a byte boundary (a sync flush), with the part's CRC-32 and
+// the factor that shifts a CRC past the part's length.
+type Zipped struct {
+	runs   [][]byte
+	crcs   []uint32
+	shifts []uint32
+	size   int // of the parts
+}
+
+// ZipParts compresses each part of a page with holes once (Zipped.join
+// strings the runs together per request with the fill between them).
+func ZipParts(parts [][]byte) *Zipped {
+	z := &Zipped{}
+	for _, part := range parts {
 		var b bytes.Buffer
 		fw, _ := flate.NewWriter(&b, flate.BestSpeed)
 		fw.Write(part)
 		fw.Flush()
-		out[i] = b.Bytes()
+		z.runs = append(z.runs, b.Bytes())
+		z.crcs = append(z.crcs, crc32.ChecksumIEEE(part))
+		z.shifts = append(z.shifts, crcShift(len(part)))
+		z.size += len(part)
 	}
-	return out
+	return z
 }
 
-// joinZipped is the gzip member (RFC 1952) of parts joined with fill, from
-// their runs compressed once (zipped): the fill goes between them as a
-// stored deflate block (RFC 1951 3.2.4: a zero byte on the byte boundary,
-// its length and the length's complement), an empty final stored block
-// ends the stream, then the CRC-32 and length of the whole. Per request
-// this copies and checksums; it compresses nothing.
-func joinZipped(zipped, parts [][]byte, fill string) []byte {
+// join is the gzip member (RFC 1952) of the parts joined with fill: the
+// fill goes between the runs as a stored deflate block (RFC 1951 3.2.4: a
+// zero byte on the byte boundary, its length and the length's complement),
+// an empty final stored block ends the stream, then the CRC-32 of the whole
+// (the parts' CRCs combined with the fill's) and its length. Per request
+// this copies; it neither compresses nor reads the parts.
+func (z *Zipped) join(fill string) []byte {
 	size := 10 + 5 + 8
-	for _, z := range zipped {
-		size += len(z) + 5 + len(fill)
+	for _, r := range z.runs {
+		size += len(r) + 5 + len(fill)
 	}
 	out := append(make([]byte, 0, size), 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+	fillCRC, fillShift := crc32.ChecksumIEEE([]byte(fill)), crcShift(len(fill))
 	var sum uint32
-	n := 0
-	for i, z := range zipped {
+	for i, r := range z.runs {
 		if i > 0 {
 			l := uint16(len(fill))
 			out = append(out, 0, byte(l), byte(l>>8), byte(^l), byte(^l>>8))
 			out = append(out, fill...)
-			sum = crc32.Update(sum, crc32.IEEETable, []byte(fill))
-			n += len(fill)
+			sum = mulModP(fillShift, sum) ^ fillCRC
 		}
-		out = append(out, z...)
-		sum = crc32.Update(sum, crc32.IEEETable, parts[i])
-		n += len(parts[i])
+		out = append(out, r...)
+		sum = mulModP(z.shifts[i], sum) ^ z.crcs[i]
 	}
 	out = append(out, 1, 0, 0, 0xff, 0xff)
 	out = binary.LittleEndian.AppendUint32(out, sum)
-	return binary.LittleEndian.AppendUint32(out, uint32(n))
+	return binary.LittleEndian.AppendUint32(out, uint32(z.size+(len(z.runs)-1)*len(fill)))
+}
+
+// The CRC-32 of a joined page from its pieces' (zlib's crc32_combine):
+// crc(A B) = crc(A) * x^(8 len B) ^ crc(B), in GF(2) modulo the
+// polynomial, bits reflected.
+const crcPoly = 0xedb88320
+
+// mulModP is a*b modulo the polynomial.
+func mulModP(a, b uint32) uint32 {
+	var p uint32
+	for m := uint32(1) << 31; m != 0; m >>= 1 {
+		if a&m != 0 {
+			p ^= b
+		}
+		if b&1 != 0 {
+			b = b>>1 ^ crcPoly
+		} else {
+			b >>= 1
+		}
+	}
+	return p
+}
+
+// x2n[k] is x^(2^k) modulo the polynomial.
+var x2n = func() (t [32]uint32) {
+	p := uint32(1) << 30 // x^1
+	for k := range t {
+		t[k] = p
+		p = mulModP(p, p)
+	}
+	return t
+}()
+
+// crcShift is x^(8n): what a CRC is multiplied by to move it past n bytes.
+func crcShift(n int) uint32 {
+	p := uint32(1) << 31 // x^0
+	for k := 3; n != 0; n, k = n>>1, k+1 {
+		if n&1 != 0 {
+			p = mulModP(x2n[k&31], p)
+		}
+	}
+	return p
 }
