@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -333,3 +334,32 @@ func TestFetchStoredPictures(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestConfigPictureNotFetchedWhenRefused: a configuration change the admin
+// may not make whole (a manager changing the payment methods beside the
+// logo) is refused before the logo is fetched; the same change by the
+// owner fetches it once.
+func TestConfigPictureNotFetchedWhenRefused(t *testing.T) {
+	e := testenv.New(t)
+	e.FetchImages(time.Second, true)
+	jpg := testJPEG(t, 400, 300)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write(jpg)
+	}))
+	t.Cleanup(srv.Close)
+	sid, _ := e.Store("Refused")
+	manager := e.Admin(sid, "manager@refused.test", app.RoleManager)
+	patch := map[string]any{"store": map[string]any{"logo": srv.URL + "/logo.jpg"},
+		"payment_methods": []map[string]string{{"code": app.WalletA, "name": "Only A"}}}
+	path := fmt.Sprintf("/api/v1/admin/stores/%d/config/", sid)
+	e.Do(testenv.Req{Method: "PATCH", Path: path, Token: manager, Body: patch}).Expect(t, 403, "forbidden")
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("a refused change fetched the logo %d times", n)
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: path, Token: e.OwnerToken, Body: patch}).Expect(t, 200, "")
+	if n := hits.Load(); n != 1 {
+		t.Fatalf("the owner's change fetched the logo %d times, want 1", n)
+	}
+}

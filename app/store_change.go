@@ -26,6 +26,10 @@ type StoreChange struct {
 // nothing. Errors: validation_failed, forbidden, conflict, not_found.
 func (ss *StoreService) Change(id uint64, ch StoreChange, by *AdminUser) (*Store, error) {
 	if len(ch.Config) > 0 {
+		// refused before any picture it names is fetched
+		if err := ss.permitted(id, ch, by); err != nil {
+			return nil, err
+		}
 		cfg, err := ss.s.pictures.config(id, ch.Config)
 		if err != nil {
 			return nil, err
@@ -41,6 +45,22 @@ func (ss *StoreService) Change(id uint64, ch StoreChange, by *AdminUser) (*Store
 		}
 		return nil
 	})
+}
+
+// permitted runs the change's own validation and permission checks on a
+// copy of the store as it is now, so that a change the admin may not make
+// (or an invalid one) fetches nothing; the change's transaction checks
+// again against the store it writes.
+func (ss *StoreService) permitted(id uint64, ch StoreChange, by *AdminUser) error {
+	st, err := ss.Get(id)
+	if err != nil {
+		return err
+	}
+	next := cloneStore(st)
+	if err := ch.apply(next, ss.hostRules()); err != nil || by == nil {
+		return err
+	}
+	return PermitChanges(by, ChangedSettings(st, next))
 }
 
 // apply validates every part of ch and applies it to st.
