@@ -61,7 +61,7 @@ func TestImageUploadExifOrientation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got productImages
-			uploadImages(e, e.OwnerToken, sid, p.ID, upload{"phone.jpg", orientedJPEG(t, 600, 300, tc.o)}).Expect(t, 201, "").Decode(t, &got)
+			uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "phone.jpg", Data: orientedJPEG(t, 600, 300, tc.o)}).Expect(t, 201, "").Decode(t, &got)
 			url := got.Images[len(got.Images)-1]
 			url = strings.Replace(url, "-1200.jpg", "-480.jpg", 1)
 			r := getMedia(t, e, url, nil)

@@ -11,7 +11,6 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -36,33 +35,12 @@ func testGIF(t testing.TB) []byte {
 	return buf.Bytes()
 }
 
-type upload struct {
-	name string
-	data []byte
-}
-
-// multipartBody builds a multipart body with one part per file, all named field.
-func multipartBody(t testing.TB, field string, files ...upload) ([]byte, string) {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, f := range files {
-		w, err := mw.CreateFormFile(field, f.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(f.data)
-	}
-	mw.Close()
-	return buf.Bytes(), mw.FormDataContentType()
-}
-
 func imagesPath(sid, pid uint64) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/images/", sid, pid)
 }
 
-func uploadImages(e *testenv.Env, token string, sid, pid uint64, files ...upload) *testenv.Response {
-	body, ct := multipartBody(e.T, "file", files...)
+func uploadImages(e *testenv.Env, token string, sid, pid uint64, files ...testenv.File) *testenv.Response {
+	body, ct := testenv.Multipart(e.T, "file", files...)
 	return e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, pid), Token: token, Body: body, Header: map[string]string{"Content-Type": ct}})
 }
 
@@ -94,7 +72,7 @@ func TestProductImageUpload(t *testing.T) {
 	}
 
 	var got productImages
-	uploadImages(e, e.OwnerToken, sid, p.ID, upload{"photo.jpg", testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &got)
+	uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &got)
 	if len(got.Images) != 1 || !strings.HasPrefix(got.Images[0], "http://shop.test/media/") || !strings.HasSuffix(got.Images[0], "-1200.jpg") {
 		t.Fatalf("images: got %v, want one absolute /media/ URL of width 1200", got.Images)
 	}
@@ -129,9 +107,9 @@ func TestProductImageUpload(t *testing.T) {
 
 	t.Run("SeveralFilesAndTypes", func(t *testing.T) {
 		uploadImages(e, e.OwnerToken, sid, p.ID,
-			upload{"a.png", testPNG(t, 600, 300)},
-			upload{"b.gif.jpg", testGIF(t)}, // the name lies: sniffed by content
-			upload{"c.webp", webp},
+			testenv.File{Name: "a.png", Data: testPNG(t, 600, 300)},
+			testenv.File{Name: "b.gif.jpg", Data: testGIF(t)}, // the name lies: sniffed by content
+			testenv.File{Name: "c.webp", Data: webp},
 		).Expect(t, 201, "").Decode(t, &got)
 		if len(got.Images) != 4 {
 			t.Fatalf("images: got %d, want 4: %v", len(got.Images), got.Images)
@@ -164,23 +142,23 @@ func TestProductImageUpload(t *testing.T) {
 	})
 
 	t.Run("Errors", func(t *testing.T) {
-		jpg := upload{"x.jpg", testJPEG(t, 50, 50)}
+		jpg := testenv.File{Name: "x.jpg", Data: testJPEG(t, 50, 50)}
 		for _, tc := range []struct {
 			name   string
 			token  string
 			sid    uint64
 			pid    uint64
-			files  []upload
+			files  []testenv.File
 			status int
 			code   string
 		}{
-			{"ErrNoCredentials", "", sid, p.ID, []upload{jpg}, 401, "unauthorized"},
-			{"ErrOtherStoresToken", staffB, sid, p.ID, []upload{jpg}, 404, "not_found"},
-			{"ErrOtherStoresProduct", e.OwnerToken, sidB, p.ID, []upload{jpg}, 404, "not_found"},
-			{"ErrTextNamedPNG", e.OwnerToken, sid, p.ID, []upload{{"evil.png", []byte("<?php echo 1; ?> not an image at all")}}, 400, "validation_failed"},
-			{"ErrTruncatedJPEG", e.OwnerToken, sid, p.ID, []upload{{"cut.jpg", testJPEG(t, 100, 100)[:300]}}, 400, "validation_failed"},
-			{"ErrEmptyFile", e.OwnerToken, sid, p.ID, []upload{{"empty.jpg", nil}}, 400, "validation_failed"},
-			{"ErrTooLarge", e.OwnerToken, sid, p.ID, []upload{{"big.jpg", append(testJPEG(t, 10, 10), make([]byte, 10<<20)...)}}, 413, "payload_too_large"},
+			{"ErrNoCredentials", "", sid, p.ID, []testenv.File{jpg}, 401, "unauthorized"},
+			{"ErrOtherStoresToken", staffB, sid, p.ID, []testenv.File{jpg}, 404, "not_found"},
+			{"ErrOtherStoresProduct", e.OwnerToken, sidB, p.ID, []testenv.File{jpg}, 404, "not_found"},
+			{"ErrTextNamedPNG", e.OwnerToken, sid, p.ID, []testenv.File{{Name: "evil.png", Data: []byte("<?php echo 1; ?> not an image at all")}}, 400, "validation_failed"},
+			{"ErrTruncatedJPEG", e.OwnerToken, sid, p.ID, []testenv.File{{Name: "cut.jpg", Data: testJPEG(t, 100, 100)[:300]}}, 400, "validation_failed"},
+			{"ErrEmptyFile", e.OwnerToken, sid, p.ID, []testenv.File{{Name: "empty.jpg", Data: nil}}, 400, "validation_failed"},
+			{"ErrTooLarge", e.OwnerToken, sid, p.ID, []testenv.File{{Name: "big.jpg", Data: append(testJPEG(t, 10, 10), make([]byte, 10<<20)...)}}, 413, "payload_too_large"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				r := uploadImages(e, tc.token, tc.sid, tc.pid, tc.files...).Expect(t, tc.status, tc.code)
@@ -190,7 +168,7 @@ func TestProductImageUpload(t *testing.T) {
 			})
 		}
 		t.Run("ErrNoFilePart", func(t *testing.T) {
-			body, ct := multipartBody(t, "image", jpg)
+			body, ct := testenv.Multipart(t, "image", jpg)
 			e.Do(testenv.Req{Method: "POST", Path: imagesPath(sid, p.ID), Token: e.OwnerToken, Body: body, Header: map[string]string{"Content-Type": ct}}).Expect(t, 400, "validation_failed")
 		})
 		t.Run("ErrNotMultipart", func(t *testing.T) {
@@ -244,13 +222,13 @@ func TestProductImageUpload(t *testing.T) {
 		})
 		t.Run("ErrDecodedTooLarge", func(t *testing.T) {
 			// 7071x7071 at 16 bits per channel: 381 MB decoded, refused from its header.
-			r := uploadImages(e, e.OwnerToken, sid, p.ID, upload{"deep.png", pngHeader(7071, 7071, 16, 6)}).Expect(t, 413, "payload_too_large")
+			r := uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "deep.png", Data: pngHeader(7071, 7071, 16, 6)}).Expect(t, 413, "payload_too_large")
 			if !strings.Contains(r.Body.Errors["file"], "MB decoded") {
 				t.Fatalf("errors: got %v, want the decoded size named", r.Body.Errors)
 			}
 			// The same canvas at 8 bits grey is 48 MB: past the budget check,
 			// it fails only for want of pixel data.
-			r = uploadImages(e, e.OwnerToken, sid, p.ID, upload{"grey.png", pngHeader(7071, 7071, 8, 0)}).Expect(t, 400, "validation_failed")
+			r = uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "grey.png", Data: pngHeader(7071, 7071, 8, 0)}).Expect(t, 400, "validation_failed")
 			if strings.Contains(r.Body.Errors["file"], "MB decoded") {
 				t.Fatalf("an 8-bit grey image: got %v, want it within the budget", r.Body.Errors)
 			}
@@ -267,7 +245,7 @@ func TestProductImageUpload(t *testing.T) {
 		// A second product shares the first upload: it stays while one uses it.
 		q := e.Product(sid, 0, "Cup", 1000, 1)
 		var q1 productImages
-		uploadImages(e, e.OwnerToken, sid, q.ID, upload{"photo.jpg", testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &q1)
+		uploadImages(e, e.OwnerToken, sid, q.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &q1)
 		if q1.Images[0] != first {
 			t.Fatalf("same bytes: got %s, want the same content address %s", q1.Images[0], first)
 		}
@@ -309,7 +287,7 @@ func TestProductImageUpload(t *testing.T) {
 		var u productImages
 		e.Do(testenv.Req{Method: "POST", Path: fmt.Sprintf("/api/v1/admin/stores/%d/products/", sid), Token: e.OwnerToken,
 			Body: map[string]any{"name": "Linked", "price": "1.00", "images": []string{"https://cdn.example/a.jpg"}}}).Expect(t, 201, "").Decode(t, &u)
-		uploadImages(e, e.OwnerToken, sid, u.ID, upload{"x.png", testPNG(t, 100, 100)}).Expect(t, 201, "").Decode(t, &u)
+		uploadImages(e, e.OwnerToken, sid, u.ID, testenv.File{Name: "x.png", Data: testPNG(t, 100, 100)}).Expect(t, 201, "").Decode(t, &u)
 		if len(u.Images) != 2 || u.Images[0] != "https://cdn.example/a.jpg" {
 			t.Fatalf("images: got %v", u.Images)
 		}

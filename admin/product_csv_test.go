@@ -19,7 +19,7 @@ func importPath(sid uint64) string {
 }
 
 func importCSV(e *testenv.Env, token string, sid uint64, body string) *testenv.Response {
-	data, ct := multipartBody(e.T, "file", upload{name: "products.csv", data: []byte(body)})
+	data, ct := testenv.Multipart(e.T, "file", testenv.File{Name: "products.csv", Data: []byte(body)})
 	return e.Do(testenv.Req{Method: "POST", Path: importPath(sid), Token: token, Body: data, Header: map[string]string{"Content-Type": ct}})
 }
 
@@ -262,7 +262,7 @@ func TestProductImport(t *testing.T) {
 		importCSV(e, e.OwnerToken, sid, body).Expect(t, 413, "payload_too_large")
 	})
 	t.Run("ErrNoFile", func(t *testing.T) {
-		data, ct := multipartBody(t, "other", upload{name: "x.csv", data: []byte("name,price\n")})
+		data, ct := testenv.Multipart(t, "other", testenv.File{Name: "x.csv", Data: []byte("name,price\n")})
 		e.Do(testenv.Req{Method: "POST", Path: importPath(sid), Token: e.OwnerToken, Body: data, Header: map[string]string{"Content-Type": ct}}).Expect(t, 400, "validation_failed")
 		e.Do(testenv.Req{Method: "POST", Path: importPath(sid), Token: e.OwnerToken, Body: map[string]any{"file": "x"}}).Expect(t, 400, "validation_failed")
 	})

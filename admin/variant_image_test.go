@@ -18,7 +18,7 @@ func TestVariantImageKeepsUpload(t *testing.T) {
 	sid, _ := e.Store("Shop A")
 	p := e.Product(sid, 0, "Mug", 2000, 5)
 	var got productImages
-	uploadImages(e, e.OwnerToken, sid, p.ID, upload{"photo.jpg", testJPEG(t, 800, 800)}).Expect(t, 201, "").Decode(t, &got)
+	uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 800, 800)}).Expect(t, 201, "").Decode(t, &got)
 	img := got.Images[0]
 	ref, _ := app.ParseMediaURL(img)
 	path := fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, p.ID)
@@ -39,7 +39,7 @@ func TestVariantImageKeepsUpload(t *testing.T) {
 	setVariant(img, 400, "validation_failed")
 	// deleting the product frees its variants' pictures
 	q := e.Product(sid, 0, "Cup", 1500, 5)
-	uploadImages(e, e.OwnerToken, sid, q.ID, upload{"cup.jpg", testJPEG(t, 600, 600)}).Expect(t, 201, "").Decode(t, &got)
+	uploadImages(e, e.OwnerToken, sid, q.ID, testenv.File{Name: "cup.jpg", Data: testJPEG(t, 600, 600)}).Expect(t, 201, "").Decode(t, &got)
 	qpath := fmt.Sprintf("/api/v1/admin/stores/%d/products/%d/", sid, q.ID)
 	e.Do(testenv.Req{Method: "PATCH", Path: qpath, Token: e.OwnerToken, Body: map[string]any{"images": []string{},
 		"variants": []map[string]any{{"name": "Red", "stock": 1, "image": got.Images[0]}}}}).Expect(t, 200, "")

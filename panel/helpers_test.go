@@ -1,9 +1,7 @@
 package panel_test
 
 import (
-	"bytes"
 	"fmt"
-	"mime/multipart"
 	"path"
 	"regexp"
 	"strings"
@@ -27,7 +25,7 @@ type auditPage struct {
 func from(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip} }
 
 func importCSV(e *testenv.Env, token string, sid uint64, body string) *testenv.Response {
-	data, ct := multipartBody(e.T, "file", upload{name: "products.csv", data: []byte(body)})
+	data, ct := testenv.Multipart(e.T, "file", testenv.File{Name: "products.csv", Data: []byte(body)})
 	return e.Do(testenv.Req{Method: "POST", Path: importPath(sid), Token: token, Body: data, Header: map[string]string{"Content-Type": ct}})
 }
 
@@ -52,27 +50,6 @@ func providerEnv(t *testing.T, balanceCalls *atomic.Int64) *testenv.Env {
 func ptr[T any](v T) *T { return &v }
 
 var ticketRE = regexp.MustCompile(`name="ticket" value="([^"]+)"`)
-
-type upload struct {
-	name string
-	data []byte
-}
-
-// multipartBody builds a multipart body with one part per file, all named field.
-func multipartBody(t testing.TB, field string, files ...upload) ([]byte, string) {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, f := range files {
-		w, err := mw.CreateFormFile(field, f.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(f.data)
-	}
-	mw.Close()
-	return buf.Bytes(), mw.FormDataContentType()
-}
 
 func importPath(sid uint64) string {
 	return fmt.Sprintf("/api/v1/admin/stores/%d/products/import/", sid)

@@ -17,7 +17,7 @@ import (
 
 // postMultipart sends fields and files (field file) as the panel's
 // multipart form, with the page's CSRF token and the browser's cookies.
-func (b *browser) postMultipart(formPage, action string, fields map[string]string, files ...upload) page {
+func (b *browser) postMultipart(formPage, action string, fields map[string]string, files ...testenv.File) page {
 	b.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -26,8 +26,8 @@ func (b *browser) postMultipart(formPage, action string, fields map[string]strin
 		mw.WriteField(k, v)
 	}
 	for _, f := range files {
-		w, _ := mw.CreateFormFile("file", f.name)
-		w.Write(f.data)
+		w, _ := mw.CreateFormFile("file", f.Name)
+		w.Write(f.Data)
 	}
 	mw.Close()
 	req := httptest.NewRequest("POST", action, &buf)
@@ -54,7 +54,7 @@ func TestPanelNewProductWithPhotos(t *testing.T) {
 	b.get(newPage).expect(t, 200, `enctype="multipart/form-data"`, `type="file" name="file"`, `new/images/`)
 	t.Run("WithPhotos", func(t *testing.T) {
 		p := b.postMultipart(newPage, action, map[string]string{"name": "Camera", "price": "99.00", "stock": "3"},
-			upload{"a.jpg", testJPEG(t, 400, 300)}, upload{"b.png", testPNG(t, 200, 200)})
+			testenv.File{Name: "a.jpg", Data: testJPEG(t, 400, 300)}, testenv.File{Name: "b.png", Data: testPNG(t, 200, 200)})
 		p.redirectsTo(t, fmt.Sprintf("/admin/stores/%d/products/", sid))
 		pr := lastProduct(t, e, sid)
 		if pr.Name != "Camera" || len(pr.Images) != 2 {
@@ -71,7 +71,7 @@ func TestPanelNewProductWithPhotos(t *testing.T) {
 	})
 	t.Run("ErrNotAnImage", func(t *testing.T) {
 		b.postMultipart(newPage, action, map[string]string{"name": "Tripod", "price": "9.00", "stock": "1"},
-			upload{"x.jpg", []byte("not an image at all")}).expect(t, 400, "must be a JPEG, PNG, WebP or GIF", `value="Tripod"`)
+			testenv.File{Name: "x.jpg", Data: []byte("not an image at all")}).expect(t, 400, "must be a JPEG, PNG, WebP or GIF", `value="Tripod"`)
 		if pr := lastProduct(t, e, sid); pr.Name == "Tripod" {
 			t.Fatal("the product was made although its photo was refused")
 		}
@@ -84,13 +84,13 @@ func TestPanelNewProductWithPhotos(t *testing.T) {
 			urls = append(urls, fmt.Sprintf("https://cdn.example/%d.jpg", i))
 		}
 		b.postMultipart(newPage, action, map[string]string{"name": "Flash", "price": "9.00", "stock": "1", "images": strings.Join(urls, "\n")},
-			upload{"a.jpg", testJPEG(t, 40, 30)}, upload{"b.png", testPNG(t, 20, 20)}).expect(t, 400, "at most 20 images", `value="Flash"`)
+			testenv.File{Name: "a.jpg", Data: testJPEG(t, 40, 30)}, testenv.File{Name: "b.png", Data: testPNG(t, 20, 20)}).expect(t, 400, "at most 20 images", `value="Flash"`)
 		if pr := lastProduct(t, e, sid); pr.Name == "Flash" {
 			t.Fatal("the product was made although its photos were refused")
 		}
 	})
 	t.Run("ErrBadForm", func(t *testing.T) {
-		b.postMultipart(newPage, action, map[string]string{"name": "", "price": "9.00"}, upload{"a.jpg", testJPEG(t, 40, 30)}).expect(t, 400)
+		b.postMultipart(newPage, action, map[string]string{"name": "", "price": "9.00"}, testenv.File{Name: "a.jpg", Data: testJPEG(t, 40, 30)}).expect(t, 400)
 	})
 }
 
@@ -123,7 +123,7 @@ func TestPanelImageAlt(t *testing.T) {
 	}
 	b := owner(t, e)
 	page := fmt.Sprintf("/admin/stores/%d/products/%d/", sid, pr.ID)
-	b.postMultipart(page, page+"images/", map[string]string{}, upload{"a.jpg", testJPEG(t, 400, 300)}).redirectsTo(t, page)
+	b.postMultipart(page, page+"images/", map[string]string{}, testenv.File{Name: "a.jpg", Data: testJPEG(t, 400, 300)}).redirectsTo(t, page)
 	b.get(page).expect(t, 200, `alt="Image 1"`, `images/0/alt/`)
 	b.submit(page, page+"images/0/alt/", url.Values{"alt": {"A black camera, front"}}).redirectsTo(t, page)
 	b.get(page).expect(t, 200, `alt="A black camera, front"`, `value="A black camera, front"`, "Alt text of image 1 saved.")
