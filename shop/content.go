@@ -115,7 +115,7 @@ func (s *Shop) contentPage(key string) pageFunc {
 }
 
 // contentLinks are the content pages a store has, for the footer.
-func contentLinks(l look) []navLink {
+func contentLinks(l *look) []navLink {
 	var out []navLink
 	for _, k := range contentPages {
 		if l.Pages[k] != "" {
@@ -129,12 +129,13 @@ func contentLinks(l look) []navLink {
 // and a plain 404 where there is no shop.
 func (s *Shop) plain(fn func(c *fiber.Ctx, st *app.Store) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
+		host := c.Hostname()
+		st, err := s.svc.Stores.ByHost(s.cfg.Host, host)
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
 		c.Set("X-Content-Type-Options", "nosniff")
-		s.setBase(c, st)
+		s.setBase(c, st, host)
 		return fn(c, st)
 	}
 }

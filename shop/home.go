@@ -93,7 +93,7 @@ func (s *Shop) homeProducts(storeID uint64, featured []string) ([]productCard, b
 
 // organizationLD is the store as a schema.org Organization, with the site
 // search as a WebSite SearchAction.
-func (s *Shop) organizationLD(base string, l look) map[string]any {
+func (s *Shop) organizationLD(base string, l *look) map[string]any {
 	org := map[string]any{"@type": "Organization", "name": l.Name, "url": base + "/"}
 	if l.Logo != "" {
 		org["logo"] = absURL(base, l.Logo)

@@ -75,12 +75,12 @@ type lookCache struct{ m sync.Map } // store id -> *cachedLook
 
 type cachedLook struct {
 	store *app.Store // the version it was read from
-	look  look
+	look  *look
 }
 
 // lookOf returns st's look, parsed once per version of the store: ByHost
 // hands out one *app.Store per version (a change builds new ones).
-func (s *Shop) lookOf(st *app.Store) look {
+func (s *Shop) lookOf(st *app.Store) *look {
 	if v, ok := s.looks.m.Load(st.ID); ok {
 		if cl := v.(*cachedLook); cl.store == st {
 			return cl.look
@@ -109,10 +109,10 @@ type lookConfig struct {
 }
 
 // lookOf reads st's look from its config.
-func lookOf(st *app.Store, lang *i18n.Catalog) look {
+func lookOf(st *app.Store, lang *i18n.Catalog) *look {
 	var cfg lookConfig
 	_ = json.Unmarshal(st.Config, &cfg) // a config is checked when saved
-	l := look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
+	l := &look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
 		Description: cfg.Store["description"], Email: cfg.Store["email"], Phone: cfg.Store["phone"],
 		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"]), Lang: lang.Lang, L: lang}
 	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {

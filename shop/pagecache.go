@@ -1,7 +1,6 @@
 package shop
 
 import (
-	"bytes"
 	"compress/gzip"
 	"sync"
 	"time"
@@ -45,13 +44,10 @@ type cachedPage struct {
 	private bool
 	body    []byte
 	gz      []byte // body gzipped, when it has no token to put in
-	// parts is body cut at each csrfPlaceholder (nil: it has none), with
-	// their CRC-32C and length for the ETag (pagekit.PartsETag).
-	parts   [][]byte
-	zipped  *pagekit.Zipped // parts compressed once
-	sum     uint32
-	n       int
-	etag    string // of body, when it has no parts
+	// holes is body cut at each csrfPlaceholder, its parts compressed
+	// once (nil: it has none).
+	holes   *pagekit.Holes
+	etag    string // of body, when it has no holes
 	expires time.Time
 	// firm: expires is when a flash deal starts or ends, and the page is
 	// not served a moment past it.
@@ -133,11 +129,7 @@ func (s *Shop) cachedPage(fn pageFunc) fiber.Handler {
 		if err != nil || p.body == nil {
 			return err // an error page, or a redirect: not cached
 		}
-		if bytes.Contains(p.body, csrfPlaceholder) {
-			p.parts = bytes.Split(p.body, csrfPlaceholder)
-			p.sum, p.n = pagekit.PartsSum(p.parts)
-			p.zipped = pagekit.ZipParts(p.parts)
-		} else {
+		if p.holes = pagekit.MakeHoles(p.body, csrfPlaceholder); p.holes == nil {
 			p.etag = pagekit.ETag(p.body)
 			if len(p.body) > 1400 {
 				p.gz = pagekit.Gzip(p.body, gzip.BestSpeed)
@@ -170,9 +162,8 @@ func (s *Shop) keepPage(k pageKey, p *cachedPage, storeID uint64, now time.Time)
 // the response as it is (no copy).
 func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
 	pg := pagekit.Page{Status: p.status, Caching: caching(p.private), Body: p.body, Gzip: p.gz, Keep: true, ETag: p.etag}
-	if p.parts != nil {
-		token := rq.FormToken()
-		pg.Parts, pg.Zipped, pg.Fill, pg.ETag = p.parts, p.zipped, token, pagekit.PartsETag(p.sum, p.n, token)
+	if p.holes != nil {
+		pg.Holes, pg.Fill = p.holes, rq.FormToken()
 	}
 	pagekit.Send(c, pg)
 }

@@ -13,7 +13,7 @@ const maxShippingLD = 10
 
 // brandLD is the product's brand: products have no brand field, so the
 // shop's name stands for it.
-func brandLD(l look) map[string]any {
+func brandLD(l *look) map[string]any {
 	return map[string]any{"@type": "Brand", "name": l.Name}
 }
 
@@ -47,7 +47,7 @@ func shippingLD(st app.Settings, price app.Money, currency string) []any {
 // returnPolicyLD is the MerchantReturnPolicy: the store's shipping and
 // returns page (pages.shipping), where the owner writes the terms; nil
 // without one (the shop has no return settings to state more).
-func returnPolicyLD(base string, st app.Settings, l look) map[string]any {
+func returnPolicyLD(base string, st app.Settings, l *look) map[string]any {
 	if l.Pages["shipping"] == "" {
 		return nil
 	}

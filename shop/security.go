@@ -51,25 +51,25 @@ func (s *Shop) csrfSeed() pagekit.SeedCookie {
 // csrfBinding is what a form's CSRF token is bound to: the host and store,
 // the browser's seed cookie and the signed-in shopper (0: a guest). A token
 // from another host, browser or shopper is refused.
-func csrfBinding(c *fiber.Ctx, rq *request, seed string) []string {
+func csrfBinding(rq *request, seed string) []string {
 	cust := uint64(0)
 	if rq.Customer != nil {
 		cust = rq.Customer.ID
 	}
-	return []string{"shop", c.Hostname(), strconv.FormatUint(rq.Store.ID, 10), seed, strconv.FormatUint(cust, 10)}
+	return []string{"shop", rq.host, strconv.FormatUint(rq.Store.ID, 10), seed, strconv.FormatUint(cust, 10)}
 }
 
 // csrfToken returns the request's CSRF token, setting a seed cookie when
 // the request has none.
 func (s *Shop) csrfToken(c *fiber.Ctx, rq *request) string {
-	return s.csrf.Token(csrfBinding(c, rq, s.csrfSeed().Ensure(c))...)
+	return s.csrf.Token(csrfBinding(rq, s.csrfSeed().Ensure(c))...)
 }
 
 // csrfOK reports whether a POST's csrf field is the token of its binding.
 // A request that came without the seed cookie fails.
 func (s *Shop) csrfOK(c *fiber.Ctx, rq *request) bool {
 	seed, ok := s.csrfSeed().Get(c)
-	return ok && s.csrf.FormOK(c, csrfBinding(c, rq, seed)...)
+	return ok && s.csrf.FormOK(c, csrfBinding(rq, seed)...)
 }
 
 // sign returns value with an HMAC of it and the store id appended, so a

@@ -82,6 +82,7 @@ type Shop struct {
 	bufs    sync.Pool
 	looks   lookCache
 	cache   pageCache
+	bases   baseMemo
 	// publicURL is the server's (http.public_url): the default store's
 	// address, and the scheme and port of the stores' shop hosts.
 	publicURL string
@@ -157,7 +158,7 @@ func isShopPath(c *fiber.Ctx) bool {
 // request is what a page handler knows about its request.
 type request struct {
 	Store *app.Store
-	Look  look // the store's look, from its config
+	Look  *look // the store's look, from its config
 	// L is the store's language: its texts and formats (Look.L).
 	L *i18n.Catalog
 	// csrf is the token forms carry, made on first use (FormToken) by
@@ -169,8 +170,9 @@ type request struct {
 	Customer *app.Customer
 	// Token is the signed-in shopper's access token ("" for a guest).
 	Token string
-	// Base is the scheme and host of the page's absolute URLs (setBase).
-	Base string
+	// Base is the scheme and host of the page's absolute URLs (setBase);
+	// host is the request's Host, which chose Store.
+	Base, host string
 	// capture, when set, receives the rendered page instead of the
 	// response (the page cache fills it; pagecache.go).
 	capture *cachedPage
@@ -200,12 +202,13 @@ func (s *Shop) page(fn pageFunc) fiber.Handler { return s.form(fn, nil) }
 func (s *Shop) form(fn, again pageFunc) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		pageHeaders.Set(c)
-		st, err := s.svc.Stores.ByHost(s.cfg.Host, c.Hostname())
+		host := c.Hostname()
+		st, err := s.svc.Stores.ByHost(s.cfg.Host, host)
 		if err != nil {
 			return s.plainNotFound(c, err)
 		}
 		lk := s.lookOf(st)
-		rq := &request{Store: st, Look: lk, L: lk.L, Base: s.setBase(c, st)}
+		rq := &request{Store: st, Look: lk, L: lk.L, host: host, Base: s.setBase(c, st, host)}
 		s.loadSession(c, rq)
 		rq.mint = func() string { return s.csrfToken(c, rq) }
 		do := fn

@@ -336,28 +336,42 @@ func TestLocalPath(t *testing.T) {
 	}
 }
 
-// TestSendPartsZipped: a page with holes whose parts were compressed once
-// (ZipParts) reads, gzipped, as the parts joined with the fill: for an
-// empty part, a part that repeats itself, no fill and a fill too long for
-// one stored block (compressed per request then); the gzip reader checks
-// the CRC-32 and the length.
-func TestSendPartsZipped(t *testing.T) {
+// TestSendHoles: a page with holes (MakeHoles: its parts compressed once)
+// reads, gzipped or not, as the parts joined with the fill: for an empty
+// part, a part that repeats itself, no fill and a fill too long for one
+// stored block (compressed per request then); the gzip reader checks the
+// CRC-32 and the length. The ETag is the same gzipped or not, differs with
+// the fill, and a GET naming it is 304.
+func TestSendHoles(t *testing.T) {
 	t.Parallel()
-	parts := [][]byte{[]byte(strings.Repeat(`<form><input name="csrf" value="`, 80)), {}, []byte(`"></form>` + strings.Repeat("tail ", 300))}
-	zipped := pagekit.ZipParts(parts)
+	hole := []byte("HOLE")
+	page := []byte(strings.Repeat(`<form><input name="csrf" value="`, 80) + "HOLEHOLE" + `"></form>` + strings.Repeat("tail ", 300))
+	holes := pagekit.MakeHoles(page, hole)
+	if pagekit.MakeHoles([]byte("no hole"), hole) != nil {
+		t.Fatal("MakeHoles of a page without a hole is not nil")
+	}
+	etags := map[string]bool{}
 	for _, fill := range []string{"0123456789abcdef0123456789abcdef", "", strings.Repeat("x", 70000)} {
 		send := func(c *fiber.Ctx) error {
-			pagekit.Send(c, pagekit.Page{Status: 200, Parts: parts, Zipped: zipped, Fill: fill, ETag: `W/"1"`})
+			pagekit.Send(c, pagekit.Page{Status: 200, Holes: holes, Fill: fill})
 			return nil
 		}
-		want := string(bytes.Join(parts, []byte(fill)))
+		want := strings.ReplaceAll(string(page), "HOLE", fill)
 		gz := serve(t, send, "GET", "/", map[string]string{"Accept-Encoding": "gzip"}, "")
 		if gz.Header.Get("Content-Encoding") != "gzip" || readAll(t, gz) != want {
 			t.Fatalf("fill of %d: gzip %q, not the joined page", len(fill), gz.Header.Get("Content-Encoding"))
 		}
-		if plain := serve(t, send, "GET", "/", nil, ""); readAll(t, plain) != want {
-			t.Fatalf("fill of %d: plain body differs", len(fill))
+		plain := serve(t, send, "GET", "/", nil, "")
+		if readAll(t, plain) != want || plain.Header.Get("ETag") != gz.Header.Get("ETag") || plain.Header.Get("ETag") != pagekit.ETag([]byte(want)) {
+			t.Fatalf("fill of %d: plain body or ETag differs (%q, %q)", len(fill), plain.Header.Get("ETag"), gz.Header.Get("ETag"))
 		}
+		etags[plain.Header.Get("ETag")] = true
+		if again := serve(t, send, "GET", "/", map[string]string{"If-None-Match": plain.Header.Get("ETag")}, ""); again.StatusCode != 304 {
+			t.Fatalf("fill of %d: If-None-Match of its ETag: %d, want 304", len(fill), again.StatusCode)
+		}
+	}
+	if len(etags) != 3 {
+		t.Fatalf("the three fills gave %d ETags", len(etags))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
 // gzipFrom is the smallest body worth compressing (about one packet).
@@ -29,8 +30,6 @@ const (
 	Revalidate
 )
 
-var cacheControl = [...]string{NoStore: "no-store", PrivateNoStore: "private, no-store", Revalidate: "no-cache"}
-
 // Page is an HTML answer to send.
 type Page struct {
 	Status  int
@@ -42,16 +41,13 @@ type Page struct {
 	// Keep says Body stays unchanged for as long as the response needs it
 	// (else it is copied: it may be a pooled buffer).
 	Keep bool
-	// Parts, instead of Body, are a page kept with holes: the body is the
-	// parts with Fill between them (a cached page and this visitor's CSRF
-	// token), written into the response without joining them first.
-	Parts [][]byte
+	// Holes, instead of Body, is a page kept with holes (a cached page):
+	// the body is its parts with Fill (this visitor's CSRF token) between
+	// them, written into the response without joining or compressing them.
+	Holes *Holes
 	Fill  string
-	// Zipped are Parts compressed once (ZipParts), so that a client that
-	// takes gzip gets the page without compressing it per request.
-	Zipped *Zipped
-	// ETag, when set, is the page's tag made beforehand (PartsETag): a
-	// cached page is not hashed again per request.
+	// ETag, when set, is the page's tag made beforehand: a cached page is
+	// not hashed again per request.
 	ETag string
 }
 
@@ -60,93 +56,77 @@ type Page struct {
 func Send(c *fiber.Ctx, p Page) {
 	h := &c.Response().Header
 	h.SetContentType(fiber.MIMETextHTMLCharsetUTF8)
-	h.Set(fiber.HeaderCacheControl, cacheControl[p.Caching])
-	h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-	etag := p.ETag
-	if etag == "" {
-		etag = ETag(p.Body)
+	h.SetCanonical(hCacheControl, cacheControl[p.Caching])
+	h.SetCanonical(hVary, hAcceptEncoding)
+	var etag []byte
+	var sum uint32
+	switch {
+	case p.Holes != nil:
+		var buf [32]byte
+		sum = p.Holes.crc(p.Fill)
+		etag = appendETag(buf[:0], sum, p.Holes.size(p.Fill))
+	case p.ETag != "":
+		etag = []byte(p.ETag)
+	default:
+		etag = []byte(ETag(p.Body))
 	}
-	h.Set(fiber.HeaderETag, etag)
+	h.SetCanonical(hETag, etag)
 	if p.Status == fiber.StatusOK && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) && etagMatch(c.Get(fiber.HeaderIfNoneMatch), etag) {
 		c.Status(fiber.StatusNotModified)
 		return
 	}
 	c.Status(p.Status)
-	if p.Parts != nil {
-		sendParts(c, p)
-		return
-	}
-	if len(p.Body) > gzipFrom && acceptsGzip(c) {
+	gz := acceptsGzip(c)
+	switch {
+	case p.Holes != nil:
+		p.Holes.writeTo(c.Response(), p.Fill, sum, gz)
+	case len(p.Body) > gzipFrom && gz:
 		if p.Gzip == nil {
 			p.Gzip = Gzip(p.Body, gzip.BestSpeed)
 		}
-		h.Set(fiber.HeaderContentEncoding, "gzip")
+		h.SetCanonical(hContentEncoding, hGzip)
 		c.Response().SetBodyRaw(p.Gzip)
-		return
-	}
-	if p.Keep {
+	case p.Keep:
 		c.Response().SetBodyRaw(p.Body)
-		return
-	}
-	c.Response().SetBody(p.Body)
-}
-
-// sendParts writes a page with holes: joined and gzipped when the client
-// takes gzip, else appended part by part to the response's own buffer.
-func sendParts(c *fiber.Ctx, p Page) {
-	if acceptsGzip(c) && p.Zipped != nil && len(p.Fill) <= 0xffff {
-		c.Set(fiber.HeaderContentEncoding, "gzip")
-		c.Response().SetBodyRaw(p.Zipped.join(p.Fill))
-		return
-	}
-	if acceptsGzip(c) {
-		c.Set(fiber.HeaderContentEncoding, "gzip")
-		c.Response().SetBodyRaw(Gzip(bytes.Join(p.Parts, []byte(p.Fill)), gzip.BestSpeed))
-		return
-	}
-	r := c.Response()
-	r.ResetBody()
-	for i, part := range p.Parts {
-		if i > 0 {
-			r.AppendBodyString(p.Fill)
-		}
-		r.AppendBody(part)
+	default:
+		c.Response().SetBody(p.Body)
 	}
 }
 
-// PartsETag is the weak entity tag of a page with holes filled with fill,
-// from sum, the CRC-32C of its parts made once (PartsSum): a visitor with
-// the same fill (the same token) gets the same tag.
-func PartsETag(sum uint32, n int, fill string) string {
-	return `W/"` + strconv.FormatUint(uint64(sum), 16) + "-" + strconv.Itoa(n) + "-" +
-		strconv.FormatUint(uint64(crc32.Checksum([]byte(fill), castagnoli)), 16) + `"`
-}
+// The headers Send sets, as fasthttp's SetCanonical takes them (not
+// checked and normalised again per answer).
+var (
+	hCacheControl    = []byte(fiber.HeaderCacheControl)
+	hVary            = []byte(fiber.HeaderVary)
+	hAcceptEncoding  = []byte(fiber.HeaderAcceptEncoding)
+	hETag            = []byte(fiber.HeaderETag)
+	hContentEncoding = []byte(fiber.HeaderContentEncoding)
+	hGzip            = []byte("gzip")
+	cacheControl     = [...][]byte{NoStore: []byte("no-store"), PrivateNoStore: []byte("private, no-store"), Revalidate: []byte("no-cache")}
+)
 
-// PartsSum is the CRC-32C of parts and their total length.
-func PartsSum(parts [][]byte) (sum uint32, n int) {
-	for _, part := range parts {
-		sum = crc32.Update(sum, castagnoli, part)
-		n += len(part)
-	}
-	return sum, n
-}
-
-// ETag is the weak entity tag of body: its CRC-32C and length.
+// ETag is the weak entity tag of body: its CRC-32 and length.
 func ETag(body []byte) string {
-	sum := crc32.Checksum(body, castagnoli)
-	return `W/"` + strconv.FormatUint(uint64(sum), 16) + "-" + strconv.Itoa(len(body)) + `"`
+	var buf [32]byte
+	return string(appendETag(buf[:0], crc32.ChecksumIEEE(body), len(body)))
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+func appendETag(b []byte, sum uint32, n int) []byte {
+	b = append(b, `W/"`...)
+	b = strconv.AppendUint(b, uint64(sum), 16)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, '"')
+}
 
 // etagMatch reports whether an If-None-Match list names etag (or is "*").
-func etagMatch(list, etag string) bool {
+func etagMatch(list string, etag []byte) bool {
 	if list == "" {
 		return false
 	}
 	for _, t := range strings.Split(list, ",") {
 		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {
+		if t == "*" || strings.TrimPrefix(t, "W/") == string(bytes.TrimPrefix(etag, []byte("W/"))) {
 			return true
 		}
 	}
@@ -182,21 +162,26 @@ func Gzip(b []byte, level int) []byte {
 
 var speedWriters sync.Pool // of *gzip.Writer at BestSpeed
 
-// Zipped is a page with holes compressed once: each part a raw deflate run
-// that ends on a byte boundary (a sync flush), with the part's CRC-32 and
-// the factor that shifts a CRC past the part's length.
-type Zipped struct {
+// Holes is a page with holes, made once (MakeHoles) and sent to many: its
+// parts as they are, and each compressed to a raw deflate run that ends on
+// a byte boundary (a sync flush), with the part's CRC-32 and the factor
+// that shifts a CRC past the part's length.
+type Holes struct {
+	parts  [][]byte
 	runs   [][]byte
 	crcs   []uint32
 	shifts []uint32
-	size   int // of the parts
+	n      int // the parts' length
 }
 
-// ZipParts compresses each part of a page with holes once (Zipped.join
-// strings the runs together per request with the fill between them).
-func ZipParts(parts [][]byte) *Zipped {
-	z := &Zipped{}
-	for _, part := range parts {
+// MakeHoles cuts page at each hole (a placeholder no other text of the
+// page has) and compresses each part once. Nil: page has no hole.
+func MakeHoles(page, hole []byte) *Holes {
+	if !bytes.Contains(page, hole) {
+		return nil
+	}
+	z := &Holes{parts: bytes.Split(page, hole)}
+	for _, part := range z.parts {
 		var b bytes.Buffer
 		fw, _ := flate.NewWriter(&b, flate.BestSpeed)
 		fw.Write(part)
@@ -204,38 +189,67 @@ func ZipParts(parts [][]byte) *Zipped {
 		z.runs = append(z.runs, b.Bytes())
 		z.crcs = append(z.crcs, crc32.ChecksumIEEE(part))
 		z.shifts = append(z.shifts, crcShift(len(part)))
-		z.size += len(part)
+		z.n += len(part)
 	}
 	return z
 }
 
-// join is the gzip member (RFC 1952) of the parts joined with fill: the
-// fill goes between the runs as a stored deflate block (RFC 1951 3.2.4: a
-// zero byte on the byte boundary, its length and the length's complement),
-// an empty final stored block ends the stream, then the CRC-32 of the whole
-// (the parts' CRCs combined with the fill's) and its length. Per request
-// this copies; it neither compresses nor reads the parts.
-func (z *Zipped) join(fill string) []byte {
-	size := 10 + 5 + 8
-	for _, r := range z.runs {
-		size += len(r) + 5 + len(fill)
-	}
-	out := append(make([]byte, 0, size), 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+// size is the length of the page with fill in its holes.
+func (z *Holes) size(fill string) int { return z.n + (len(z.parts)-1)*len(fill) }
+
+// crc is the CRC-32 of the page with fill in its holes, combined from the
+// parts' and the fill's: the parts are not read again.
+func (z *Holes) crc(fill string) uint32 {
 	fillCRC, fillShift := crc32.ChecksumIEEE([]byte(fill)), crcShift(len(fill))
 	var sum uint32
-	for i, r := range z.runs {
+	for i := range z.parts {
 		if i > 0 {
-			l := uint16(len(fill))
-			out = append(out, 0, byte(l), byte(l>>8), byte(^l), byte(^l>>8))
-			out = append(out, fill...)
 			sum = mulModP(fillShift, sum) ^ fillCRC
 		}
-		out = append(out, r...)
 		sum = mulModP(z.shifts[i], sum) ^ z.crcs[i]
 	}
-	out = append(out, 1, 0, 0, 0xff, 0xff)
-	out = binary.LittleEndian.AppendUint32(out, sum)
-	return binary.LittleEndian.AppendUint32(out, uint32(z.size+(len(z.runs)-1)*len(fill)))
+	return sum
+}
+
+// writeTo writes the page with fill in its holes as r's body, into the
+// response's pooled buffer. Gzipped (gz), it is a gzip member (RFC 1952):
+// the fill goes between the runs as a stored deflate block (RFC 1951
+// 3.2.4: a zero byte on the byte boundary, its length and the length's
+// complement), an empty final stored block ends the stream, then sum (the
+// page's CRC-32) and its length. Per request this copies; it neither
+// compresses nor allocates. A fill too long for one stored block is
+// compressed with the page per request.
+func (z *Holes) writeTo(r *fasthttp.Response, fill string, sum uint32, gz bool) {
+	r.ResetBody()
+	if !gz || len(fill) > 0xffff {
+		for i, part := range z.parts {
+			if i > 0 {
+				r.AppendBodyString(fill)
+			}
+			r.AppendBody(part)
+		}
+		if gz {
+			r.SetBodyRaw(Gzip(append([]byte(nil), r.Body()...), gzip.BestSpeed))
+			r.Header.SetCanonical(hContentEncoding, hGzip)
+		}
+		return
+	}
+	r.Header.SetCanonical(hContentEncoding, hGzip)
+	r.AppendBody([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+	l := uint16(len(fill))
+	stored := []byte{0, byte(l), byte(l >> 8), byte(^l), byte(^l >> 8)}
+	for i, run := range z.runs {
+		if i > 0 {
+			r.AppendBody(stored)
+			r.AppendBodyString(fill)
+		}
+		r.AppendBody(run)
+	}
+	var tail [13]byte
+	copy(tail[:], []byte{1, 0, 0, 0xff, 0xff})
+	binary.LittleEndian.PutUint32(tail[5:], sum)
+	binary.LittleEndian.PutUint32(tail[9:], uint32(z.size(fill)))
+	r.AppendBody(tail[:])
 }
 
 // The CRC-32 of a joined page from its pieces' (zlib's crc32_combine):
