@@ -57,17 +57,9 @@ func (p *panel) customerPage(c *fiber.Ctx, v *view, id uint64) error {
 	if err != nil {
 		return err
 	}
-	names := map[uint64]string{}
-	for _, r := range d.Reviews {
-		if _, seen := names[r.ProductID]; r.ProductID == 0 || seen {
-			continue
-		}
-		names[r.ProductID] = ""
-		if pr, err := p.h.svc.Catalog.Product(v.Store.ID, r.ProductID); err == nil {
-			names[r.ProductID] = pr.Name
-		} else if !app.IsNotFound(err) {
-			return err
-		}
+	names, err := p.productNames(v.Store.ID, d.Reviews)
+	if err != nil {
+		return err
 	}
 	prof := d.Customer.Profile()
 	v.Title, v.Tab = prof.Email, "customers"

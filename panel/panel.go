@@ -650,12 +650,13 @@ func parsePages(fsys fs.FS, static *pagekit.Assets) (*pagekit.Templates, error) 
 			}
 			return t.UTC().Format("2006-01-02 15:04 UTC")
 		},
-		"asset":     static.URL,
-		"storePath": storePath,
-		"inc":       func(i int) int { return i + 1 },
-		"lower":     strings.ToLower,
-		"hasPrefix": strings.HasPrefix,
-		"field":     fieldLabel,
+		"asset":        static.URL,
+		"storePath":    storePath,
+		"inc":          func(i int) int { return i + 1 },
+		"lower":        strings.ToLower,
+		"hasPrefix":    strings.HasPrefix,
+		"field":        fieldLabel,
+		"ticketNumber": app.TicketNumber,
 	}
 	return pagekit.ParseTemplates(fsys, pagekit.TemplateOptions{Dir: "templates", Funcs: funcs, Layout: "layout", Block: "content",
 		Need: []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",

@@ -26,31 +26,22 @@ var requestKinds = []requestKind{
 var requestStatuses = []string{app.RequestPending, app.RequestApproved, app.RequestRejected}
 
 type requestsData struct {
-	Kind     requestKind
-	Base     string // the list's path
-	Requests []*app.Request
-	Filter   statusFilter
-	Pager
+	Kind requestKind
+	filtered[*app.Request]
 }
 
 // requestsPage serves GET /admin/stores/{id}/cancellations/ and refunds/
 // (?status=PENDING by default, APPROVED, REJECTED or all; ?cursor=).
 func (p *panel) requestsPage(k requestKind) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
-		base := storePath(v.Store, k.path+"/")
-		f, err := readStatusFilter(c, base, app.RequestPending, requestStatuses)
-		if err != nil {
-			return err
-		}
-		reqs, pg, err := listPage(p, c, v, k.path+":"+f.Value, f.Base,
-			func(storeID uint64, lp app.ListParams) (app.Page[*app.Request], error) {
-				return p.h.svc.Requests.List(storeID, k.Kind, f.Status, lp)
+		list, err := filteredPage(p, c, v, k.path, app.RequestPending, requestStatuses,
+			func(storeID uint64, status string, lp app.ListParams) (app.Page[*app.Request], error) {
+				return p.h.svc.Requests.List(storeID, k.Kind, status, lp)
 			})
 		if err != nil {
 			return err
 		}
-		v.Title, v.Tab = k.Label+" requests", k.path
-		v.Data = requestsData{Kind: k, Base: base, Requests: reqs, Filter: f, Pager: pg}
+		v.Title, v.Tab, v.Data = k.Label+" requests", k.path, requestsData{Kind: k, filtered: list}
 		return p.render(c, fiber.StatusOK, "requests", v)
 	}
 }

@@ -6,36 +6,12 @@ import (
 	"storefront/app"
 )
 
-type ticketRow struct {
-	*app.Ticket
-	Number string // TKT-000001
-}
-
-type ticketsData struct {
-	Base    string
-	Tickets []ticketRow
-	Filter  statusFilter
-	Pager
-}
-
 // ticketsPage serves GET /admin/stores/{id}/tickets/ (?status=all by default,
 // OPEN, IN_PROGRESS, RESOLVED, CLOSED; ?cursor=), newest first.
 func (p *panel) ticketsPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "tickets/")
-	f, err := readStatusFilter(c, base, statusAll, app.TicketStatuses)
+	d, err := filteredPage(p, c, v, "tickets", statusAll, app.TicketStatuses, p.h.svc.Tickets.List)
 	if err != nil {
 		return err
-	}
-	items, pg, err := listPage(p, c, v, "tickets:"+f.Value, f.Base,
-		func(storeID uint64, lp app.ListParams) (app.Page[*app.Ticket], error) {
-			return p.h.svc.Tickets.List(storeID, f.Status, lp)
-		})
-	if err != nil {
-		return err
-	}
-	d := ticketsData{Base: base, Filter: f, Pager: pg}
-	for _, t := range items {
-		d.Tickets = append(d.Tickets, ticketRow{Ticket: t, Number: app.TicketNumber(t.Number)})
 	}
 	v.Title, v.Tab, v.Data = "Tickets", "tickets", d
 	return p.render(c, fiber.StatusOK, "tickets", v)
