@@ -109,6 +109,15 @@ func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
 	return get, post
 }
 
+// confirmRoutes mounts a dangerous action at the store's path: GET is its
+// confirm page, POST the action (confirmStep); both need perm
+// (app.PermAny: what the store's route table asks).
+func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask askFunc, fn pageFunc) {
+	get, post := p.confirmStep(ask, fn)
+	r.Get(storeRoot+path, p.store(p.permit(perm, get)))
+	r.Post(storeRoot+path, p.store(p.permit(perm, post)))
+}
+
 func storePathOr(v *view, rest string) string {
 	if v.Store != nil {
 		return storePath(v.Store, rest)
