@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -496,6 +497,50 @@ func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, nex
 		pg.Next = sep + "cursor=" + url.QueryEscape(p.h.cursors.Encode("panel:"+scope, storeID, next))
 	}
 	return pg
+}
+
+// numbered is where a list paged by number (?page=) is: the page, how many
+// there are, and the links to the pages before and after ("" at an end).
+type numbered struct {
+	Page, Pages int
+	Prev, Next  string
+}
+
+// readPage reads ?page= of a list paged by number (1 when absent); bad is
+// the problem of a value that is not a whole number of at least 1.
+func readPage(c *fiber.Ctx, bad string) (int, error) {
+	n, err := strconv.Atoi(c.Query("page", "1"))
+	if err != nil || n < 1 {
+		return 0, app.Invalid("page", bad)
+	}
+	return n, nil
+}
+
+// numberedPages places page among the pages of size rows that hold total,
+// of the list at base with the filters params.
+func numberedPages(base string, params url.Values, page, total, size int) numbered {
+	n := numbered{Page: page, Pages: max(1, (total+size-1)/size)}
+	if page > 1 {
+		n.Prev = pageLink(base, params, page-1)
+	}
+	if page < n.Pages {
+		n.Next = pageLink(base, params, page+1)
+	}
+	return n
+}
+
+// pageLink is page n of the list at base with the filters params (its
+// first page without ?page=).
+func pageLink(base string, params url.Values, n int) string {
+	ps := url.Values{}
+	maps.Copy(ps, params)
+	if n > 1 {
+		ps.Set("page", strconv.Itoa(n))
+	}
+	if len(ps) == 0 {
+		return base
+	}
+	return base + "?" + ps.Encode()
 }
 
 // listPage reads the page of the store's newest-first list named scope
