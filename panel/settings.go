@@ -602,22 +602,17 @@ func readOriginsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 // configuration cfg: saving an unchanged form changes nothing.
 func dropUnchanged(cfg map[string]any, patch map[string]any) {
 	for k, nv := range patch {
-		b, _ := json.Marshal(nv)
-		ob, _ := json.Marshal(cfg[k])
-		if om, ok := cfg[k].(map[string]any); ok {
-			if nm, ok := nv.(map[string]any); ok {
-				same := true
-				for sk, sv := range nm {
-					x, _ := json.Marshal(sv)
-					y, _ := json.Marshal(om[sk])
-					same = same && string(x) == string(y)
-				}
-				if same {
-					delete(patch, k)
-				}
-				continue
+		old := cfg[k]
+		om, oldObj := old.(map[string]any)
+		if nm, newObj := nv.(map[string]any); oldObj && newObj { // an object's keys the form does not set stay
+			sub := map[string]any{}
+			for sk := range nm {
+				sub[sk] = om[sk]
 			}
+			old = sub
 		}
+		b, _ := json.Marshal(nv)
+		ob, _ := json.Marshal(old)
 		if string(b) == string(ob) {
 			delete(patch, k)
 		}
@@ -633,14 +628,10 @@ func bareOrigin(s string) bool {
 // jsonErrorPosition is the line and column (1-based, in characters) where
 // the JSON text's syntax error is, or 0, 0.
 func jsonErrorPosition(text string, err error) (int, int) {
-	if err == nil {
-		return 0, 0
+	if _, off, ok := jsonError(text, err); ok {
+		return lineCol(text, off)
 	}
-	off, ok := jsonErrorOffset(text, err)
-	if !ok {
-		return 0, 0
-	}
-	return lineCol(text, off)
+	return 0, 0
 }
 
 // readShopForm reads the shop window form's config fields into the patch
