@@ -9,28 +9,6 @@ import (
 	"storefront/app"
 )
 
-type customersData struct {
-	Base      string
-	Customers []app.Profile
-	Pager
-}
-
-// customersPage serves GET /admin/stores/{id}/customers/?cursor=: the
-// store's customer accounts, newest first, read-only.
-func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "customers/")
-	items, pg, err := listPage(p, c, v, "customers", base, p.h.svc.Customers.List)
-	if err != nil {
-		return err
-	}
-	d := customersData{Base: base, Pager: pg}
-	for _, cu := range items {
-		d.Customers = append(d.Customers, cu.Profile())
-	}
-	v.Title, v.Tab, v.Data = "Customers", "customers", d
-	return p.render(c, fiber.StatusOK, "customers", v)
-}
-
 type customerData struct {
 	Base       string
 	Profile    app.Profile

@@ -269,7 +269,8 @@ func (p *panel) customerRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/messages/:mid/read", p.store(with(messageID, p.setMessageRead)))
 	r.Post(storeRoot+"/messages/:mid/reply", p.store(with(messageID, p.replyMessage)))
 
-	r.Get(storeRoot+"/customers", p.store(p.customersPage))
+	// the store's customer accounts, newest first, read-only
+	r.Get(storeRoot+"/customers", p.store(rowsPage(p, "customers", "Customers", "customers", "customers", p.h.svc.Customers.List)))
 	r.Get(storeRoot+"/customers/:cuid", p.store(with(pathID("cuid", "customer"), p.customerPage)))
 }
 
