@@ -52,16 +52,21 @@ func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesDat
 
 // categoriesPage serves GET /admin/stores/{id}/categories/: the list and the create form.
 func (p *panel) categoriesPage(c *fiber.Ctx, v *view) error {
-	return p.showCategories(c, v, fiber.StatusOK, categoryForm{})
+	return p.showCategories(c, v, fiber.StatusOK, "categories", categoryForm{})
 }
 
-func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, form categoryForm) error {
+// showCategories renders page "categories" (the list and the create form)
+// or "category" (a category's edit form) with form.
+func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form categoryForm) error {
 	d, err := p.categoriesData(v.Store.ID, form)
 	if err != nil {
 		return err
 	}
 	v.Title, v.Tab, v.Data = "Categories", "categories", d
-	return p.render(c, status, "categories", v)
+	if page == "category" {
+		v.Title = "Edit category"
+	}
+	return p.render(c, status, page, v)
 }
 
 // createCategory serves POST /admin/stores/{id}/categories/.
@@ -69,7 +74,7 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 	form, in := readCategoryForm(c)
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, 0, in)
 	if err != nil {
-		return p.showCategories(c, v, p.formError(c, v, err), form)
+		return p.showCategories(c, v, p.formError(c, v, err), "categories", form)
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” created."))
 }
@@ -80,17 +85,8 @@ func (p *panel) categoryPage(c *fiber.Ctx, v *view, id uint64) error {
 	if err != nil {
 		return err
 	}
-	return p.showCategory(c, v, fiber.StatusOK, categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
+	return p.showCategories(c, v, fiber.StatusOK, "category", categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
 		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
-}
-
-func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryForm) error {
-	d, err := p.categoriesData(v.Store.ID, form)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Edit category", "categories", d
-	return p.render(c, status, "category", v)
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
@@ -102,7 +98,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 		if app.IsNotFound(err) {
 			return err
 		}
-		return p.showCategory(c, v, p.formError(c, v, err), form)
+		return p.showCategories(c, v, p.formError(c, v, err), "category", form)
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” saved."))
 }
@@ -113,7 +109,7 @@ func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 		if app.IsNotFound(err) {
 			return err
 		}
-		return p.showCategories(c, v, p.formError(c, v, err), categoryForm{})
+		return p.showCategories(c, v, p.formError(c, v, err), "categories", categoryForm{})
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
