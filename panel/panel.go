@@ -86,7 +86,7 @@ func (h *Handler) UploadAllowed(_ string, cookie func(name string) string) (stor
 	if !found {
 		return 0, false
 	}
-	u, err := h.svc.Admins.Get(sess.adminID)
+	u, err := h.svc.Admins.Get(sess.AdminID)
 	if err != nil {
 		return 0, false
 	}
@@ -370,8 +370,8 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if !found {
 			return p.toLogin(c)
 		}
-		u, err := p.h.svc.Admins.Get(sess.adminID)
-		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
+		u, err := p.h.svc.Admins.Get(sess.AdminID)
+		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.Version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
 		}
@@ -652,7 +652,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	v := &view{}
 	sid := c.Cookies(sessionCookie)
 	if sess, found := p.sessions.get(sid); found {
-		if u, err := p.h.svc.Admins.Get(sess.adminID); err == nil && u.TokenVersion == sess.version {
+		if u, err := p.h.svc.Admins.Get(sess.AdminID); err == nil && u.TokenVersion == sess.Version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, p.sessionToken(sid)
 		}
 	}

@@ -25,13 +25,14 @@ const (
 	loginCookie   = "sf_admin_login" // the login form's CSRF seed, before there is a session
 )
 
-// session is one logged-in browser. The id lives only in the cookie; the
-// server keys sessions by its SHA-256.
+// session is one logged-in browser, as stored in app.SharedState (its
+// expiry beside it). The id lives only in the cookie; the server keys
+// sessions by its SHA-256.
 type session struct {
-	adminID uint64
-	version uint64 // the admin's TokenVersion at login: a password change ends the session
+	AdminID uint64 `json:"admin_id"`
+	Version uint64 `json:"version"` // the admin's TokenVersion at login: a password change ends the session
+	Flash   *flash `json:"flash,omitempty"`
 	expires time.Time
-	flash   *flash
 }
 
 // sessions are the panel's logins with an absolute lifetime, in the shared
@@ -57,25 +58,18 @@ func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
 // sharedKind names the panel sessions in app.SharedState.
 const sharedKind = "admin_panel_session"
 
-// storedSession is a session as stored in app.SharedState.
-type storedSession struct {
-	AdminID uint64 `json:"admin_id"`
-	Version uint64 `json:"version"`
-	Flash   *flash `json:"flash,omitempty"`
-}
-
 func (s *sessions) put(k [32]byte, sess *session) bool {
-	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, Flash: sess.flash})
-	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
+	b, err := json.Marshal(sess)
+	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.AdminID, b, sess.expires) == nil
 }
 
 func (s *sessions) load(k [32]byte) (*session, bool) {
 	b, exp, found, err := s.shared.GetShared(sharedKind, string(k[:]))
-	var st storedSession
-	if err != nil || !found || json.Unmarshal(b, &st) != nil {
+	sess := &session{expires: exp}
+	if err != nil || !found || json.Unmarshal(b, sess) != nil {
 		return nil, false
 	}
-	return &session{adminID: st.AdminID, version: st.Version, expires: exp, flash: st.Flash}, true
+	return sess, true
 }
 
 // create starts a session for an admin and returns its id. After
@@ -85,7 +79,7 @@ func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
 	_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
-	s.put(sessionKey(id), &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)})
+	s.put(sessionKey(id), &session{AdminID: u.ID, Version: u.TokenVersion, expires: now.Add(s.ttl)})
 	return id
 }
 
@@ -120,7 +114,7 @@ func (s *sessions) dropAdmin(adminID uint64) {
 func (s *sessions) setFlash(id string, f *flash) {
 	k := sessionKey(id)
 	if sess, found := s.load(k); found {
-		sess.flash = f
+		sess.Flash = f
 		s.put(k, sess)
 	}
 }
@@ -128,11 +122,11 @@ func (s *sessions) setFlash(id string, f *flash) {
 func (s *sessions) popFlash(id string) *flash {
 	k := sessionKey(id)
 	sess, found := s.load(k)
-	if !found || sess.flash == nil {
+	if !found || sess.Flash == nil {
 		return nil
 	}
-	f := sess.flash
-	sess.flash = nil
+	f := sess.Flash
+	sess.Flash = nil
 	s.put(k, sess)
 	return f
 }
