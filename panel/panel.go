@@ -225,7 +225,7 @@ func (p *panel) contentRoutes(r fiber.Router) {
 	p.dealEditor().routes(p, r, rowsPage(p, "flash-deals", "Flash deals", "deals", "deals", p.deals))
 	p.bundleEditor().routes(p, r, rowsPage(p, "bundles", "Bundles", "bundles", "bundles", p.h.svc.Content.AllBundles))
 
-	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
+	r.Get(storeRoot+"/outbox", p.store(p.outboxPage()))
 }
 
 // orderRoutes are the orders and the cancellation and refund requests.
