@@ -95,10 +95,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 	form.ID = id
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, id, in)
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showCategories(c, v, p.formError(c, v, err), "category", form)
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "category", form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” saved."))
 }
@@ -106,10 +103,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
 func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showCategories(c, v, p.formError(c, v, err), "categories", categoryForm{})
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", categoryForm{}) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }

@@ -608,6 +608,16 @@ func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
 	return pr.Status
 }
 
+// showAgain shows a refused form again: show draws it with the status of
+// err, whose problems formError put on v. A record gone meanwhile is the
+// 404 page instead.
+func (p *panel) showAgain(c *fiber.Ctx, v *view, err error, show func(status int) error) error {
+	if app.IsNotFound(err) {
+		return err
+	}
+	return show(p.formError(c, v, err))
+}
+
 // fail shows the error page for err.
 func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 	pr := pagekit.ProblemOf(err)

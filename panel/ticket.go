@@ -67,10 +67,8 @@ func (p *panel) replyTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	msg := formValue(c, "message")
 	saved, err := p.h.svc.Tickets.StaffReply(v.Store.ID, t.ID, app.TicketReply{Message: msg})
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showTicket(c, v, p.formError(c, v, err), t, ticketForm{Reply: msg, Status: t.Status, Priority: t.Priority})
+		form := ticketForm{Reply: msg, Status: t.Status, Priority: t.Priority}
+		return p.showAgain(c, v, err, func(status int) error { return p.showTicket(c, v, status, t, form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "tickets/"+saved.ID+"/"), ok1("Reply sent to the customer."))
 }
@@ -80,10 +78,7 @@ func (p *panel) patchTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	form := ticketForm{Status: formValue(c, "status"), Priority: formValue(c, "priority")}
 	saved, err := p.h.svc.Tickets.Patch(v.Store.ID, t.ID, app.TicketPatch{Status: &form.Status, Priority: &form.Priority})
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showTicket(c, v, p.formError(c, v, err), t, form)
+		return p.showAgain(c, v, err, func(status int) error { return p.showTicket(c, v, status, t, form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "tickets/"+saved.ID+"/"), ok1("Ticket "+app.TicketNumber(saved.Number)+" is now "+saved.Status+", priority "+saved.Priority+"."))
 }
