@@ -2,6 +2,7 @@ package panel
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -303,19 +304,11 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 		v.Check(err == nil, "compare_at_price", "must be an amount like 12.50, or empty")
 	}
 	in.CompareAtPrice = &compare
-	var stock int64
-	if f.Stock != "" {
-		stock, err = strconv.ParseInt(f.Stock, 10, 64)
-		v.Check(err == nil, "stock", "must be a whole number")
-	}
+	stock := fv.Int(&v, "stock", 0, math.MinInt64, math.MaxInt64, "must be a whole number")
 	in.Stock = &stock
 	images := splitTrim(f.Images, "\n")
 	in.Images = &images
-	var low int64
-	if f.LowStock != "" {
-		low, err = strconv.ParseInt(f.LowStock, 10, 64)
-		v.Check(err == nil, "low_stock_threshold", "must be a whole number (0: no alert)")
-	}
+	low := fv.Int(&v, "low_stock_threshold", 0, math.MinInt64, math.MaxInt64, "must be a whole number (0: no alert)")
 	in.LowStockThreshold = &low
 	rows, variants, index := readVariantRows(c, &v)
 	if variants == nil {
