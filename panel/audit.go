@@ -197,11 +197,7 @@ func (p *panel) auditPage(c *fiber.Ctx, v *view) error {
 			q.Set(k, val)
 		}
 	}
-	base := "/admin/audit/"
-	if len(q) > 0 {
-		base += "?" + q.Encode()
-	}
-	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(base, scope, 0, lp, page.Next)}
+	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(pageLink("/admin/audit/", q, 1), scope, 0, lp, page.Next)}
 	if !f.From.IsZero() {
 		d.From = f.From.Format("2006-01-02")
 	}
