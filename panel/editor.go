@@ -56,9 +56,9 @@ func (e editor[T, F, In]) routes(p *panel, r fiber.Router, list pageFunc) {
 	one := base + "/:" + e.param
 	r.Get(base, p.store(list))
 	r.Get(base+"/new", p.store(func(c *fiber.Ctx, v *view) error { return e.show(p, c, v, fiber.StatusOK, e.blank(c), nil) }))
-	r.Post(base, p.store(e.create(p)))
+	r.Post(base, p.store(func(c *fiber.Ctx, v *view) error { return e.post(p, c, v, nil) }))
 	r.Get(one, p.store(e.edit(p)))
-	r.Post(one, p.store(e.update(p)))
+	r.Post(one, p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error { return e.post(p, c, v, rec) })))
 	r.Post(one+"/delete", p.store(e.remove(p)))
 }
 
@@ -94,25 +94,6 @@ func (e editor[T, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec *T, verb st
 	return p.redirect(c, v, storePath(v.Store, to), ok1(e.said(name, verb)))
 }
 
-// create serves POST path/.
-func (e editor[T, F, In]) create(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		form, in, err := e.read(c, 0)
-		if e.before != nil {
-			if done, err := e.before(c, v, form, nil); done {
-				return err
-			}
-		}
-		if err == nil {
-			var rec *T
-			if rec, err = e.save(v.Store.ID, 0, in); err == nil {
-				return e.saved(p, c, v, rec, "created")
-			}
-		}
-		return e.show(p, c, v, p.formError(c, v, err), form, nil)
-	}
-}
-
 // edit serves GET path/:param/: the edit form.
 func (e editor[T, F, In]) edit(p *panel) pageFunc {
 	return with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
@@ -120,31 +101,30 @@ func (e editor[T, F, In]) edit(p *panel) pageFunc {
 	})
 }
 
-// update serves POST path/:param/.
-func (e editor[T, F, In]) update(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		rec, err := e.record(c, v)
-		if err != nil {
+// post serves POST path/ (rec nil: create) and POST path/:param/ (save rec).
+func (e editor[T, F, In]) post(p *panel, c *fiber.Ctx, v *view, rec *T) error {
+	var id uint64
+	verb := "created"
+	if rec != nil {
+		id, _ = e.key(rec)
+		verb = "saved"
+	}
+	form, in, err := e.read(c, id)
+	if e.before != nil {
+		if done, err := e.before(c, v, form, rec); done {
 			return err
 		}
-		id, _ := e.key(rec)
-		form, in, err := e.read(c, id)
-		if e.before != nil {
-			if done, err := e.before(c, v, form, rec); done {
-				return err
-			}
-		}
-		if err == nil {
-			var saved *T
-			if saved, err = e.save(v.Store.ID, id, in); err == nil {
-				return e.saved(p, c, v, saved, "saved")
-			}
-			if (e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err)) {
-				return err
-			}
-		}
-		return e.show(p, c, v, p.formError(c, v, err), form, rec)
 	}
+	if err == nil {
+		var saved *T
+		if saved, err = e.save(v.Store.ID, id, in); err == nil {
+			return e.saved(p, c, v, saved, verb)
+		}
+		if rec != nil && ((e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err))) {
+			return err
+		}
+	}
+	return e.show(p, c, v, p.formError(c, v, err), form, rec)
 }
 
 // remove serves POST path/:param/delete/ {confirm=yes}.
