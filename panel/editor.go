@@ -57,9 +57,11 @@ func (e editor[T, F, In]) routes(p *panel, r fiber.Router, list pageFunc) {
 	r.Get(base, p.store(list))
 	r.Get(base+"/new", p.store(func(c *fiber.Ctx, v *view) error { return e.show(p, c, v, fiber.StatusOK, e.blank(c), nil) }))
 	r.Post(base, p.store(func(c *fiber.Ctx, v *view) error { return e.post(p, c, v, nil) }))
-	r.Get(one, p.store(e.edit(p)))
+	r.Get(one, p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
+		return e.show(p, c, v, fiber.StatusOK, e.formOf(rec), rec) // the edit form
+	})))
 	r.Post(one, p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error { return e.post(p, c, v, rec) })))
-	r.Post(one+"/delete", p.store(e.remove(p)))
+	r.Post(one+"/delete", p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error { return e.remove(p, c, v, rec) })))
 }
 
 // record is the record of the path's id.
@@ -94,13 +96,6 @@ func (e editor[T, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec *T, verb st
 	return p.redirect(c, v, storePath(v.Store, to), ok1(e.said(name, verb)))
 }
 
-// edit serves GET path/:param/: the edit form.
-func (e editor[T, F, In]) edit(p *panel) pageFunc {
-	return with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
-		return e.show(p, c, v, fiber.StatusOK, e.formOf(rec), rec)
-	})
-}
-
 // post serves POST path/ (rec nil: create) and POST path/:param/ (save rec).
 func (e editor[T, F, In]) post(p *panel, c *fiber.Ctx, v *view, rec *T) error {
 	var id uint64
@@ -127,23 +122,17 @@ func (e editor[T, F, In]) post(p *panel, c *fiber.Ctx, v *view, rec *T) error {
 	return e.show(p, c, v, p.formError(c, v, err), form, rec)
 }
 
-// remove serves POST path/:param/delete/ {confirm=yes}.
-func (e editor[T, F, In]) remove(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		rec, err := e.record(c, v)
-		if err != nil {
-			return err
-		}
-		if !formOn(c, "confirm") {
-			err := app.Invalid("confirm", "tick the box to confirm the deletion")
-			return e.show(p, c, v, p.formError(c, v, err), e.formOf(rec), rec)
-		}
-		id, name := e.key(rec)
-		if err := e.del(v.Store.ID, id); err != nil {
-			return err
-		}
-		return p.redirect(c, v, storePath(v.Store, e.path+"/"), ok1(e.said(name, "deleted")))
+// remove serves POST path/:param/delete/ {confirm=yes}: rec is deleted.
+func (e editor[T, F, In]) remove(p *panel, c *fiber.Ctx, v *view, rec *T) error {
+	if !formOn(c, "confirm") {
+		err := app.Invalid("confirm", "tick the box to confirm the deletion")
+		return e.show(p, c, v, p.formError(c, v, err), e.formOf(rec), rec)
 	}
+	id, name := e.key(rec)
+	if err := e.del(v.Store.ID, id); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, e.path+"/"), ok1(e.said(name, "deleted")))
 }
 
 // quotedSaid is the flashes of a kind named in words: “Name” created or
