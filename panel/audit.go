@@ -71,23 +71,25 @@ func askOn[R any](load func(c *fiber.Ctx, v *view) (R, error),
 	}
 }
 
-// confirmStep guards a dangerous POST with a confirm page, without script:
-// a POST without confirm=yes is answered 303 to the same path (GET), which
-// shows the page; its form posts again with confirm=yes, and the action
-// ends in its own redirect (post/redirect/get throughout).
-func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
-	get = func(c *fiber.Ctx, v *view) error {
+// confirmRoutes mounts a dangerous action at the store's path behind a
+// confirm page, without script: a POST without confirm=yes is answered 303
+// to the same path (GET), which shows the page; its form posts again with
+// confirm=yes, and the action fn ends in its own redirect
+// (post/redirect/get throughout). Both need perm (app.PermAny: what the
+// store's route table asks).
+func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask askFunc, fn pageFunc) {
+	r.Get(storeRoot+path, p.store(p.permit(perm, func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
 		}
 		if d == nil {
-			return c.Redirect(storePathOr(v, ""), fiber.StatusSeeOther)
+			return c.Redirect(storePath(v.Store, ""), fiber.StatusSeeOther)
 		}
 		v.Title, v.Data = d.Heading, d
 		return p.render(c, fiber.StatusOK, "confirm", v)
-	}
-	post = func(c *fiber.Ctx, v *view) error {
+	})))
+	r.Post(storeRoot+path, p.store(p.permit(perm, func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
@@ -98,31 +100,10 @@ func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
 				q.Set(k, val)
 			}
 			c.Locals(staff.LocalConfirmAsked, true)
-			to := d.Action
-			if len(q) > 0 {
-				to += "?" + q.Encode()
-			}
-			return c.Redirect(to, fiber.StatusSeeOther)
+			return c.Redirect(pageLink(d.Action, q, 1), fiber.StatusSeeOther)
 		}
 		return fn(c, v)
-	}
-	return get, post
-}
-
-// confirmRoutes mounts a dangerous action at the store's path: GET is its
-// confirm page, POST the action (confirmStep); both need perm
-// (app.PermAny: what the store's route table asks).
-func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask askFunc, fn pageFunc) {
-	get, post := p.confirmStep(ask, fn)
-	r.Get(storeRoot+path, p.store(p.permit(perm, get)))
-	r.Post(storeRoot+path, p.store(p.permit(perm, post)))
-}
-
-func storePathOr(v *view, rest string) string {
-	if v.Store != nil {
-		return storePath(v.Store, rest)
-	}
-	return "/admin/"
+	})))
 }
 
 func (p *panel) askRotateKey(c *fiber.Ctx, v *view) (*confirmData, error) {
