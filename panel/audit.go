@@ -24,16 +24,6 @@ func (p *panel) recordPanel(c *fiber.Ctx, v *view) {
 	p.h.staff.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
 }
 
-// permit refuses what app.Permit refuses, with the 403 page.
-func (p *panel) permit(action app.Perm, fn pageFunc) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		if err := app.Permit(v.Admin, action); err != nil {
-			return app.Errorf(app.EForbidden, "Only an owner may do this.")
-		}
-		return fn(c, v)
-	}
-}
-
 // confirmData is the confirm page of a dangerous action: its form posts
 // Fields (and confirm=yes) to Action.
 type confirmData struct {
@@ -75,10 +65,10 @@ func askOn[R any](load func(c *fiber.Ctx, v *view) (R, error),
 // confirm page, without script: a POST without confirm=yes is answered 303
 // to the same path (GET), which shows the page; its form posts again with
 // confirm=yes, and the action fn ends in its own redirect
-// (post/redirect/get throughout). Both need perm (app.PermAny: what the
-// store's route table asks).
-func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask askFunc, fn pageFunc) {
-	r.Get(storeRoot+path, p.store(p.permit(perm, func(c *fiber.Ctx, v *view) error {
+// (post/redirect/get throughout). Who may is the store's route table's
+// (app.StoreRoutePerms), for the page and the action alike.
+func (p *panel) confirmRoutes(r fiber.Router, path string, ask askFunc, fn pageFunc) {
+	r.Get(storeRoot+path, p.store(func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
@@ -88,8 +78,8 @@ func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask as
 		}
 		v.Title, v.Data = d.Heading, d
 		return p.render(c, fiber.StatusOK, "confirm", v)
-	})))
-	r.Post(storeRoot+path, p.store(p.permit(perm, func(c *fiber.Ctx, v *view) error {
+	}))
+	r.Post(storeRoot+path, p.store(func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
@@ -103,7 +93,7 @@ func (p *panel) confirmRoutes(r fiber.Router, path string, perm app.Perm, ask as
 			return c.Redirect(pageLink(d.Action, q, 1), fiber.StatusSeeOther)
 		}
 		return fn(c, v)
-	})))
+	}))
 }
 
 func (p *panel) askRotateKey(c *fiber.Ctx, v *view) (*confirmData, error) {

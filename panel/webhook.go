@@ -15,7 +15,7 @@ func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
 	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
 	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
-	p.confirmRoutes(r, "/webhooks/:wid/delete", app.PermAny, askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
+	p.confirmRoutes(r, "/webhooks/:wid/delete", askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
 	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
 	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(p.webhookOf, p.redeliverWebhook)))
 }
