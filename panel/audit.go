@@ -21,7 +21,7 @@ func (p *panel) recordPanel(c *fiber.Ctx, v *view) {
 	if id, err := strconv.ParseUint(c.Params("sid"), 10, 64); err == nil && v.Admin.CanAccess(id) {
 		sid = id
 	}
-	p.h.staff.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
+	p.h.svc.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
 }
 
 // confirmData is the confirm page of a dangerous action: its form posts

@@ -79,7 +79,7 @@ func (p *panel) exportOrders(c *fiber.Ctx, v *view) error {
 	if err := staff.ReadOrderDays(c, &q); err != nil {
 		return err
 	}
-	return p.h.staff.StreamOrdersCSV(c, v.Store, q)
+	return p.h.svc.StreamOrdersCSV(c, v.Store, q)
 }
 
 type orderData struct {

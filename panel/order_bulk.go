@@ -32,7 +32,7 @@ func (p *panel) bulkOrders(c *fiber.Ctx, v *view) error {
 	switch action := formValue(c, "action"); action {
 	case "export":
 		q := app.OrderQuery{IDs: ids}
-		return p.h.staff.StreamOrdersCSV(c, v.Store, q)
+		return p.h.svc.StreamOrdersCSV(c, v.Store, q)
 	case "invoice", "packing":
 		orders, err := p.h.svc.Orders.OrdersByID(v.Store.ID, ids)
 		if err != nil {

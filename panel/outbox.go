@@ -10,7 +10,7 @@ func (p *panel) outboxPage() pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
 		err := page(c, v)
 		if err == nil {
-			p.h.staff.RecordRead(c, v.Admin, v.Store.ID, "panel", "outbox.read")
+			p.h.svc.RecordRead(c, v.Admin, v.Store.ID, "panel", "outbox.read")
 		}
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"net/url"
 	"slices"
@@ -18,7 +17,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 	"storefront/httpkit/staff"
 )
@@ -51,15 +49,12 @@ type Config struct {
 	ShopURL func(st *app.Store) string
 }
 
-// Handler holds what the panel's pages call: the staff services the admin
-// JSON API calls too (httpkit/staff).
+// Handler holds what the panel's pages call: the staff services and
+// helpers the admin JSON API calls too (httpkit/staff).
 type Handler struct {
 	cfg     Config
-	svc     staff.Services
-	staff   staff.Staff
-	log     *slog.Logger
+	svc     staff.Staff
 	cursors app.CursorCodec
-	proxies httpkit.Proxies // http.trusted_proxies
 	p       *panel
 }
 
@@ -67,9 +62,7 @@ type Handler struct {
 // parsed at the first registration, once per process (panelFiles): a broken
 // template panics at start-up, never mid-request.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, log: svc.Log, svc: staff.NewServices(svc), cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
-	h.staff = staff.Staff{Services: h.svc, Log: h.log, Proxies: h.proxies}
+	h := &Handler{cfg: cfg, svc: staff.New(svc, cfg.TrustedProxies), cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
 	files, err := panelFiles()
 	if err != nil {
 		panic(fmt.Sprintf("admin panel: %v", err))
@@ -626,7 +619,7 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 }
 
 func (p *panel) logError(c *fiber.Ctx, err error) {
-	p.h.log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
+	p.h.svc.Log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
 		"method", c.Method(), "path", c.Path(), "err", err.Error())
 }
 

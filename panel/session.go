@@ -201,7 +201,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	email := app.NormalizeEmail(fv["email"])
 	next := safeNext(fv["next"])
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
-	ip := p.h.proxies.ClientIP(c)
+	ip := p.h.svc.Proxies.ClientIP(c)
 	in := app.LoginRequest{Email: email, Password: fv["password"], IP: ip, Device: c.Cookies(deviceCookie),
 		TOTPCode: fv["totp_code"], RecoveryCode: fv["recovery_code"]}
 	var r *app.AdminLogin
@@ -230,7 +230,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 			return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
 		case app.ErrorCode(err) == app.EInvalidCreds:
-			p.h.log.Warn("admin panel login failed", "ip", ip)
+			p.h.svc.Log.Warn("admin panel login failed", "ip", ip)
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))
@@ -244,7 +244,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	id := p.sessions.create(u)
 	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin"}, false)
 	pagekit.SetCookie(c, fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
-	p.h.log.Info("admin panel login", "admin_id", u.ID)
+	p.h.svc.Log.Info("admin panel login", "admin_id", u.ID)
 	return c.Redirect(next, fiber.StatusSeeOther)
 }
 
