@@ -213,7 +213,7 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
 	p.couponEditor().routes(p, r, p.couponsPage)
-	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
+	r.Post(storeRoot+"/coupons/:cpid/active", p.store(with(p.couponEditor().record, p.setCouponActive)))
 	// every post (drafts included), deal and bundle, newest first
 	p.postEditor().routes(p, r, rowsPage(p, "blog-posts", "Blog posts", "blog", "posts", p.h.svc.Content.Posts))
 	p.dealEditor().routes(p, r, rowsPage(p, "flash-deals", "Flash deals", "deals", "deals", p.deals))
