@@ -72,8 +72,7 @@ func backToFilter(c *fiber.Ctx, base, def string, statuses []string) string {
 type filtered[T any] struct {
 	Base   string // the list's path
 	Filter statusFilter
-	Rows   []T
-	Pager
+	rows[T]
 }
 
 // filteredPage reads the page (?cursor=) of the store's newest-first list at
