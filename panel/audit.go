@@ -112,18 +112,10 @@ func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
 		Fields: map[string]string{"active": "false"}}, nil
 }
 
-func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
-	id, err := categoryID(c, v)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view, cat *app.Category) (*confirmData, error) {
 	return &confirmData{Heading: "Delete the category “" + cat.Name + "”?",
 		Message: "Its products stay, without a category.",
-		Action:  storePath(v.Store, "categories/"+strconv.FormatUint(id, 10)+"/delete/"), Button: "Delete the category",
+		Action:  storePath(v.Store, "categories/"+strconv.FormatUint(cat.ID, 10)+"/delete/"), Button: "Delete the category",
 		Back: storePath(v.Store, "categories/")}, nil
 }
 

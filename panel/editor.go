@@ -66,11 +66,7 @@ func (e editor[T, F, In]) routes(p *panel, r fiber.Router, list pageFunc) {
 
 // record is the record of the path's id.
 func (e editor[T, F, In]) record(c *fiber.Ctx, v *view) (*T, error) {
-	id, err := httpkit.PathID(c, e.param, e.noun)
-	if err != nil {
-		return nil, err
-	}
-	return e.get(v.Store.ID, id)
+	return pathRecord(e.param, e.noun, e.get)(c, v)
 }
 
 // show renders the form page of rec (nil: a new record's) with form.
@@ -150,6 +146,19 @@ func quotedSaid(kind string) func(name, verb string) string {
 // error of a bad one), for with.
 func pathID(param, noun string) func(c *fiber.Ctx, v *view) (uint64, error) {
 	return func(c *fiber.Ctx, _ *view) (uint64, error) { return httpkit.PathID(c, param, noun) }
+}
+
+// pathRecord reads the store's record whose id is the path's param (noun
+// names it in the error of a bad id) with get, for with.
+func pathRecord[T any](param, noun string, get func(storeID, id uint64) (T, error)) func(c *fiber.Ctx, v *view) (T, error) {
+	return func(c *fiber.Ctx, v *view) (T, error) {
+		id, err := httpkit.PathID(c, param, noun)
+		if err != nil {
+			var none T
+			return none, err
+		}
+		return get(v.Store.ID, id)
+	}
 }
 
 // with runs fn on what load reads from the path (the record of its id);

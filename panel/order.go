@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/staff"
 )
 
@@ -123,11 +122,7 @@ var orderID = pathID("oid", "order")
 
 // pathOrder loads the :oid order of the store.
 func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Orders.Order(v.Store.ID, id)
+	return pathRecord("oid", "order", p.h.svc.Orders.Order)(c, v)
 }
 
 // orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, the

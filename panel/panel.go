@@ -192,9 +192,9 @@ func (p *panel) storeRoutes(r fiber.Router) {
 func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(with(categoryID, p.categoryPage)))
+	r.Get(storeRoot+"/categories/:cid", p.store(with(p.pathCategory, p.categoryPage)))
 	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
-	p.confirmRoutes(r, "/categories/:cid/delete", p.askDeleteCategory, with(categoryID, p.deleteCategory))
+	p.confirmRoutes(r, "/categories/:cid/delete", askOn(p.pathCategory, p.askDeleteCategory), with(categoryID, p.deleteCategory))
 
 	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 // requestKind is one kind of post-order request as the panel shows it.
@@ -74,13 +73,9 @@ func (p *panel) requestPage(k requestKind) pageFunc {
 
 // pathRequest reads the path's request of kind k.
 func (p *panel) pathRequest(k requestKind) func(c *fiber.Ctx, v *view) (*app.Request, error) {
-	return func(c *fiber.Ctx, v *view) (*app.Request, error) {
-		id, err := httpkit.PathID(c, "rid", k.Kind+" request")
-		if err != nil {
-			return nil, err
-		}
-		return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
-	}
+	return pathRecord("rid", k.Kind+" request", func(storeID, id uint64) (*app.Request, error) {
+		return p.h.svc.Requests.Get(storeID, k.Kind, id)
+	})
 }
 
 func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {

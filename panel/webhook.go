@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
@@ -80,12 +79,9 @@ type webhookData struct {
 	URL     string
 }
 
+// webhookOf loads the :wid endpoint of the store.
 func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
-	id, err := httpkit.PathID(c, "wid", "webhook endpoint")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Webhooks.Get(v.Store.ID, id)
+	return pathRecord("wid", "webhook endpoint", p.h.svc.Webhooks.Get)(c, v)
 }
 
 // webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint
