@@ -3,7 +3,6 @@ package panel
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -131,11 +130,6 @@ func (s *sessions) popFlash(id string) *flash {
 	return f
 }
 
-// tokenEqual compares a submitted token (a login ticket) in constant time.
-func tokenEqual(got, want string) bool {
-	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
 // loginSeed is the login form's CSRF seed cookie, before there is a
 // session; the form's token is bound to it (pagekit.CSRF), so a cookie
 // planted by someone else does not give them a valid form.
@@ -162,11 +156,12 @@ func (p *panel) totpTicket(email, seed string, exp int64) string {
 	return strconv.FormatInt(exp, 10) + "." + hex.EncodeToString(m.Sum(nil))
 }
 
-// ticketOK checks a second-step ticket of email (five minutes).
+// ticketOK checks a second-step ticket of email (five minutes), compared in
+// constant time.
 func (p *panel) ticketOK(ticket, email, seed string) bool {
 	expS, _, _ := strings.Cut(ticket, ".")
 	exp, err := strconv.ParseInt(expS, 10, 64)
-	return err == nil && p.h.svc.Now().Unix() <= exp && tokenEqual(ticket, p.totpTicket(email, seed, exp))
+	return err == nil && p.h.svc.Now().Unix() <= exp && hmac.Equal([]byte(ticket), []byte(p.totpTicket(email, seed, exp)))
 }
 
 // loginPage serves GET /admin/login/.
