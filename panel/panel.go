@@ -26,12 +26,11 @@ import (
 //go:embed templates/*.html static/*
 var panelFS embed.FS
 
-// panel is the server-rendered admin UI at /admin/. It keeps its sessions in
-// memory: a restart logs every admin out.
+// panel is the server-rendered admin UI at /admin/: its parsed files, and
+// its sessions in the shared state (sessions).
 type panel struct {
-	h        *Handler
-	pages    *pagekit.Templates
-	static   *pagekit.Assets
+	h *Handler
+	parsedPanel
 	sessions *sessions
 	// loginKey signs the second step of a login (totpTicket) and keys the
 	// CSRF tokens (csrf): of a session, or of the login form's seed cookie.
@@ -125,12 +124,11 @@ func newPanel(h *Handler, files parsedPanel) *panel {
 		}
 	}
 	return &panel{
-		h:        h,
-		pages:    files.pages,
-		static:   files.static,
-		sessions: newSessions(h.svc.Now, ttl, shared),
-		loginKey: loginKey,
-		csrf:     pagekit.NewCSRF(loginKey, "panel"),
+		h:           h,
+		parsedPanel: files,
+		sessions:    newSessions(h.svc.Now, ttl, shared),
+		loginKey:    loginKey,
+		csrf:        pagekit.NewCSRF(loginKey, "panel"),
 	}
 }
 
