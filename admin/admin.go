@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"log/slog"
 	"strconv"
 	"strings"
 
@@ -31,14 +30,12 @@ type BackupFile struct {
 	CreatedAt string `json:"created_at"`
 }
 
-// Handler holds what the admin handlers call.
+// Handler holds what the admin handlers call: the staff services and
+// helpers the panel calls too (httpkit/staff).
 type Handler struct {
 	cfg     Config
-	svc     staff.Services
-	staff   staff.Staff
-	log     *slog.Logger
+	svc     staff.Staff
 	cursors app.CursorCodec
-	proxies httpkit.Proxies // http.trusted_proxies
 }
 
 type localKey int
@@ -50,9 +47,7 @@ const (
 
 // Register mounts the admin JSON API on r.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, log: svc.Log, svc: staff.NewServices(svc), cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
-	h.staff = staff.Staff{Services: h.svc, Log: h.log, Proxies: h.proxies}
+	h := &Handler{cfg: cfg, svc: staff.New(svc, cfg.TrustedProxies), cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
 	api := r.Group("/api/v1/admin")
 	api.Post("/auth/login", h.login)
 	api.Post("/auth/logout", h.logout) // checks its own token: a revoked one is 401 like any other

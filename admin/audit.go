@@ -28,7 +28,7 @@ func (h *Handler) auditAPI(c *fiber.Ctx) error {
 	if st := storeOf(c); st != nil {
 		sid = st.ID
 	}
-	h.staff.Record(c, adminOf(c), sid, "api", status)
+	h.svc.Record(c, adminOf(c), sid, "api", status)
 	return err
 }
 

@@ -27,7 +27,7 @@ func (h *Handler) createBackup(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h.log.Info("backup made from the admin API", "file", file, "size_bytes", size, "admin_id", adminOf(c).ID)
+	h.svc.Log.Info("backup made from the admin API", "file", file, "size_bytes", size, "admin_id", adminOf(c).ID)
 	return httpkit.OK(c, backupView{File: file, SizeBytes: size})
 }
 

@@ -47,7 +47,7 @@ func (h *Handler) exportOrders(c *fiber.Ctx) error {
 	if err := readOrderIDs(c, &q); err != nil {
 		return err
 	}
-	return h.staff.StreamOrdersCSV(c, storeOf(c), q)
+	return h.svc.StreamOrdersCSV(c, storeOf(c), q)
 }
 
 // readOrderIDs reads ?ids=12,13 (a selection: the export hands on exactly

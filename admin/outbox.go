@@ -19,7 +19,7 @@ func (h *Handler) listOutbox(c *fiber.Ctx) error {
 	return sendList(h, c, "outbox", func(lp app.ListParams) (app.Page[*app.Mail], error) {
 		page, err := h.svc.Outbox(storeOf(c).ID, lp)
 		if err == nil {
-			h.staff.RecordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
+			h.svc.RecordRead(c, adminOf(c), storeOf(c).ID, "api", "outbox.read")
 		}
 		return page, err
 	}, viewMail)

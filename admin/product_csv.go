@@ -17,7 +17,7 @@ func (h *Handler) registerProductCSVRoutes(r fiber.Router) {
 // exportProducts serves GET stores/{id}/products/export/: every product as
 // CSV (app.ProductCSVColumns), streamed.
 func (h *Handler) exportProducts(c *fiber.Ctx) error {
-	return h.staff.StreamProductsCSV(c, storeOf(c))
+	return h.svc.StreamProductsCSV(c, storeOf(c))
 }
 
 // importProducts serves POST stores/{id}/products/import/ (multipart, the

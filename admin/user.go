@@ -40,7 +40,7 @@ func (h *Handler) login(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	r, err := h.svc.Admins.LoginWith(app.LoginRequest{Email: in.Email, Password: in.Password, IP: h.proxies.ClientIP(c),
+	r, err := h.svc.Admins.LoginWith(app.LoginRequest{Email: in.Email, Password: in.Password, IP: h.svc.Proxies.ClientIP(c),
 		Device: in.DeviceToken, TOTPCode: in.TOTPCode, RecoveryCode: in.RecoveryCode})
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func (h *Handler) startTOTP(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	en, err := h.svc.Admins.StartTOTP(adminOf(c).ID, proof, h.proxies.ClientIP(c))
+	en, err := h.svc.Admins.StartTOTP(adminOf(c).ID, proof, h.svc.Proxies.ClientIP(c))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (h *Handler) changePassword(c *fiber.Ctx) error {
 	if err := httpkit.Decode(c, &in); err != nil {
 		return err
 	}
-	u, err := h.svc.Admins.ChangePassword(adminOf(c).ID, in.OldPassword, in.Password, h.proxies.ClientIP(c))
+	u, err := h.svc.Admins.ChangePassword(adminOf(c).ID, in.OldPassword, in.Password, h.svc.Proxies.ClientIP(c))
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func (p *panel) changePassword(c *fiber.Ctx, v *view) error {
 		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, app.Invalid("password_confirm", "does not match the new password")), "password", v)
 	}
-	u, err := p.h.svc.Admins.ChangePassword(v.Admin.ID, fv["old_password"], newPass, p.h.proxies.ClientIP(c))
+	u, err := p.h.svc.Admins.ChangePassword(v.Admin.ID, fv["old_password"], newPass, p.h.svc.Proxies.ClientIP(c))
 	if err != nil {
 		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, err), "password", v)

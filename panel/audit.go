@@ -21,17 +21,7 @@ func (p *panel) recordPanel(c *fiber.Ctx, v *view) {
 	if id, err := strconv.ParseUint(c.Params("sid"), 10, 64); err == nil && v.Admin.CanAccess(id) {
 		sid = id
 	}
-	p.h.staff.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
-}
-
-// permit refuses what app.Permit refuses, with the 403 page.
-func (p *panel) permit(action app.Perm, fn pageFunc) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		if err := app.Permit(v.Admin, action); err != nil {
-			return app.Errorf(app.EForbidden, "Only an owner may do this.")
-		}
-		return fn(c, v)
-	}
+	p.h.svc.Record(c, v.Admin, sid, "panel", c.Response().StatusCode())
 }
 
 // confirmData is the confirm page of a dangerous action: its form posts
@@ -71,23 +61,25 @@ func askOn[R any](load func(c *fiber.Ctx, v *view) (R, error),
 	}
 }
 
-// confirmStep guards a dangerous POST with a confirm page, without script:
-// a POST without confirm=yes is answered 303 to the same path (GET), which
-// shows the page; its form posts again with confirm=yes, and the action
-// ends in its own redirect (post/redirect/get throughout).
-func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
-	get = func(c *fiber.Ctx, v *view) error {
+// confirmRoutes mounts a dangerous action at the store's path behind a
+// confirm page, without script: a POST without confirm=yes is answered 303
+// to the same path (GET), which shows the page; its form posts again with
+// confirm=yes, and the action fn ends in its own redirect
+// (post/redirect/get throughout). Who may is the store's route table's
+// (app.StoreRoutePerms), for the page and the action alike.
+func (p *panel) confirmRoutes(r fiber.Router, path string, ask askFunc, fn pageFunc) {
+	r.Get(storeRoot+path, p.store(func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
 		}
 		if d == nil {
-			return c.Redirect(storePathOr(v, ""), fiber.StatusSeeOther)
+			return c.Redirect(storePath(v.Store, ""), fiber.StatusSeeOther)
 		}
 		v.Title, v.Data = d.Heading, d
 		return p.render(c, fiber.StatusOK, "confirm", v)
-	}
-	post = func(c *fiber.Ctx, v *view) error {
+	}))
+	r.Post(storeRoot+path, p.store(func(c *fiber.Ctx, v *view) error {
 		d, err := ask(c, v)
 		if err != nil {
 			return err
@@ -98,22 +90,10 @@ func (p *panel) confirmStep(ask askFunc, fn pageFunc) (get, post pageFunc) {
 				q.Set(k, val)
 			}
 			c.Locals(staff.LocalConfirmAsked, true)
-			to := d.Action
-			if len(q) > 0 {
-				to += "?" + q.Encode()
-			}
-			return c.Redirect(to, fiber.StatusSeeOther)
+			return c.Redirect(pageLink(d.Action, q, 1), fiber.StatusSeeOther)
 		}
 		return fn(c, v)
-	}
-	return get, post
-}
-
-func storePathOr(v *view, rest string) string {
-	if v.Store != nil {
-		return storePath(v.Store, rest)
-	}
-	return "/admin/"
+	}))
 }
 
 func (p *panel) askRotateKey(c *fiber.Ctx, v *view) (*confirmData, error) {
@@ -132,18 +112,10 @@ func (p *panel) askSetActive(c *fiber.Ctx, v *view) (*confirmData, error) {
 		Fields: map[string]string{"active": "false"}}, nil
 }
 
-func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view) (*confirmData, error) {
-	id, err := categoryID(c, v)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
-	if err != nil {
-		return nil, err
-	}
+func (p *panel) askDeleteCategory(c *fiber.Ctx, v *view, cat *app.Category) (*confirmData, error) {
 	return &confirmData{Heading: "Delete the category “" + cat.Name + "”?",
 		Message: "Its products stay, without a category.",
-		Action:  storePath(v.Store, "categories/"+strconv.FormatUint(id, 10)+"/delete/"), Button: "Delete the category",
+		Action:  storePath(v.Store, "categories/"+strconv.FormatUint(cat.ID, 10)+"/delete/"), Button: "Delete the category",
 		Back: storePath(v.Store, "categories/")}, nil
 }
 
@@ -188,11 +160,7 @@ func (p *panel) auditPage(c *fiber.Ctx, v *view) error {
 			q.Set(k, val)
 		}
 	}
-	base := "/admin/audit/"
-	if len(q) > 0 {
-		base += "?" + q.Encode()
-	}
-	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(base, scope, 0, lp, page.Next)}
+	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(pageLink("/admin/audit/", q, 1), scope, 0, lp, page.Next)}
 	if !f.From.IsZero() {
 		d.From = f.From.Format("2006-01-02")
 	}

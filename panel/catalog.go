@@ -2,6 +2,7 @@ package panel
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,16 +53,21 @@ func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesDat
 
 // categoriesPage serves GET /admin/stores/{id}/categories/: the list and the create form.
 func (p *panel) categoriesPage(c *fiber.Ctx, v *view) error {
-	return p.showCategories(c, v, fiber.StatusOK, categoryForm{})
+	return p.showCategories(c, v, fiber.StatusOK, "categories", categoryForm{})
 }
 
-func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, form categoryForm) error {
+// showCategories renders page "categories" (the list and the create form)
+// or "category" (a category's edit form) with form.
+func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form categoryForm) error {
 	d, err := p.categoriesData(v.Store.ID, form)
 	if err != nil {
 		return err
 	}
 	v.Title, v.Tab, v.Data = "Categories", "categories", d
-	return p.render(c, status, "categories", v)
+	if page == "category" {
+		v.Title = "Edit category"
+	}
+	return p.render(c, status, page, v)
 }
 
 // createCategory serves POST /admin/stores/{id}/categories/.
@@ -69,28 +75,20 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 	form, in := readCategoryForm(c)
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, 0, in)
 	if err != nil {
-		return p.showCategories(c, v, p.formError(c, v, err), form)
+		return p.showCategories(c, v, p.formError(c, v, err), "categories", form)
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” created."))
 }
 
-// categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
-func (p *panel) categoryPage(c *fiber.Ctx, v *view, id uint64) error {
-	cat, err := p.h.svc.Catalog.Category(v.Store.ID, id)
-	if err != nil {
-		return err
-	}
-	return p.showCategory(c, v, fiber.StatusOK, categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
-		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
+// pathCategory loads the :cid category of the store.
+func (p *panel) pathCategory(c *fiber.Ctx, v *view) (*app.Category, error) {
+	return pathRecord("cid", "category", p.h.svc.Catalog.Category)(c, v)
 }
 
-func (p *panel) showCategory(c *fiber.Ctx, v *view, status int, form categoryForm) error {
-	d, err := p.categoriesData(v.Store.ID, form)
-	if err != nil {
-		return err
-	}
-	v.Title, v.Tab, v.Data = "Edit category", "categories", d
-	return p.render(c, status, "category", v)
+// categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
+func (p *panel) categoryPage(c *fiber.Ctx, v *view, cat *app.Category) error {
+	return p.showCategories(c, v, fiber.StatusOK, "category", categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
+		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
@@ -99,10 +97,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 	form.ID = id
 	cat, err := p.h.svc.Catalog.SaveCategory(v.Store.ID, id, in)
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showCategory(c, v, p.formError(c, v, err), form)
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "category", form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” saved."))
 }
@@ -110,10 +105,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
 func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showCategories(c, v, p.formError(c, v, err), categoryForm{})
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", categoryForm{}) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
@@ -313,19 +305,11 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 		v.Check(err == nil, "compare_at_price", "must be an amount like 12.50, or empty")
 	}
 	in.CompareAtPrice = &compare
-	var stock int64
-	if f.Stock != "" {
-		stock, err = strconv.ParseInt(f.Stock, 10, 64)
-		v.Check(err == nil, "stock", "must be a whole number")
-	}
+	stock := fv.Int(&v, "stock", 0, math.MinInt64, math.MaxInt64, "must be a whole number")
 	in.Stock = &stock
 	images := splitTrim(f.Images, "\n")
 	in.Images = &images
-	var low int64
-	if f.LowStock != "" {
-		low, err = strconv.ParseInt(f.LowStock, 10, 64)
-		v.Check(err == nil, "low_stock_threshold", "must be a whole number (0: no alert)")
-	}
+	low := fv.Int(&v, "low_stock_threshold", 0, math.MinInt64, math.MaxInt64, "must be a whole number (0: no alert)")
 	in.LowStockThreshold = &low
 	rows, variants, index := readVariantRows(c, &v)
 	if variants == nil {

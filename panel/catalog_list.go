@@ -27,13 +27,10 @@ type productsData struct {
 	Sort       string
 	Category   uint64 // the category filter (0: all)
 	Total      int
-	Page       int
-	Pages      int
-	PrevURL    string
-	NextURL    string
-	Back       string // this page's URL, where a bulk action returns
-	Statuses   []option
-	Sorts      []option
+	numbered
+	Back     string // this page's URL, where a bulk action returns
+	Statuses []option
+	Sorts    []option
 }
 
 var productStatuses = []option{{"", "All"}, {"active", "Active"}, {"inactive", "Hidden"}, {"low", "Low stock"}}
@@ -46,13 +43,9 @@ var productSorts = []option{{"newest", "Newest"}, {"name", "Name"}, {"price", "P
 func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	st := v.Store
 	q := app.AdminProductQuery{Q: strings.TrimSpace(c.Query("q")), Status: c.Query("status"), Sort: c.Query("sort"), Limit: panelPageSize}
-	page := 1
-	if s := c.Query("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return app.Invalid("page", "must be 1 or more")
-		}
-		page = n
+	page, err := readPage(c, "must be 1 or more")
+	if err != nil {
+		return err
 	}
 	if s := c.Query("category"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
@@ -73,16 +66,10 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	if q.Sort == "" {
 		q.Sort = "newest"
 	}
-	d := productsData{Q: strings.Clone(q.Q), Status: strings.Clone(q.Status), Sort: strings.Clone(q.Sort), Category: q.CategoryID, Total: res.Total, Page: page,
-		Pages: max(1, (res.Total+panelPageSize-1)/panelPageSize), Categories: cats.Categories, Statuses: productStatuses, Sorts: productSorts}
-	link := func(n int) string { return d.pageLink(st, n) }
-	d.Back = link(page)
-	if page > 1 {
-		d.PrevURL = link(page - 1)
-	}
-	if page < d.Pages {
-		d.NextURL = link(page + 1)
-	}
+	d := productsData{Q: strings.Clone(q.Q), Status: strings.Clone(q.Status), Sort: strings.Clone(q.Sort), Category: q.CategoryID, Total: res.Total,
+		Categories: cats.Categories, Statuses: productStatuses, Sorts: productSorts}
+	base, params := storePath(st, "products/"), d.params()
+	d.Back, d.numbered = pageLink(base, params, page), numberedPages(base, params, page, res.Total, panelPageSize)
 	for _, pr := range res.Items {
 		row := productRow{Product: pr, Category: cats.Names[pr.CategoryID], Available: pr.AvailableStock(), Low: pr.LowStock()}
 		if len(pr.Images) > 0 {
@@ -97,8 +84,8 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	return p.render(c, fiber.StatusOK, "products", v)
 }
 
-// pageLink returns the URL of page n of the list d shows.
-func (d *productsData) pageLink(st *app.Store, n int) string {
+// params are the filters of the list d shows, as in its links.
+func (d *productsData) params() url.Values {
 	vals := url.Values{}
 	if d.Q != "" {
 		vals.Set("q", d.Q)
@@ -112,13 +99,7 @@ func (d *productsData) pageLink(st *app.Store, n int) string {
 	if d.Sort != "newest" {
 		vals.Set("sort", d.Sort)
 	}
-	if n > 1 {
-		vals.Set("page", strconv.Itoa(n))
-	}
-	if len(vals) == 0 {
-		return storePath(st, "products/")
-	}
-	return storePath(st, "products/") + "?" + vals.Encode()
+	return vals
 }
 
 // bulkProducts serves POST /admin/stores/{id}/products/bulk/ {ids, action,

@@ -132,11 +132,7 @@ func (p *panel) couponData(_ *view, _ int, form couponForm, cp *app.Coupon) (any
 
 // setCouponActive serves POST /admin/stores/{id}/coupons/{cpid}/active/
 // {active=yes|no}: the list's activate and deactivate buttons.
-func (p *panel) setCouponActive(c *fiber.Ctx, v *view) error {
-	cp, err := p.couponEditor().record(c, v)
-	if err != nil {
-		return err
-	}
+func (p *panel) setCouponActive(c *fiber.Ctx, v *view, cp *app.Coupon) error {
 	on := formOn(c, "active")
 	if _, err := p.h.svc.Coupons.Save(v.Store.ID, cp.ID, app.CouponInput{IsActive: &on}); err != nil {
 		return err

@@ -9,28 +9,6 @@ import (
 	"storefront/app"
 )
 
-type customersData struct {
-	Base      string
-	Customers []app.Profile
-	Pager
-}
-
-// customersPage serves GET /admin/stores/{id}/customers/?cursor=: the
-// store's customer accounts, newest first, read-only.
-func (p *panel) customersPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "customers/")
-	items, pg, err := listPage(p, c, v, "customers", base, p.h.svc.Customers.List)
-	if err != nil {
-		return err
-	}
-	d := customersData{Base: base, Pager: pg}
-	for _, cu := range items {
-		d.Customers = append(d.Customers, cu.Profile())
-	}
-	v.Title, v.Tab, v.Data = "Customers", "customers", d
-	return p.render(c, fiber.StatusOK, "customers", v)
-}
-
 type customerData struct {
 	Base       string
 	Profile    app.Profile
@@ -57,17 +35,9 @@ func (p *panel) customerPage(c *fiber.Ctx, v *view, id uint64) error {
 	if err != nil {
 		return err
 	}
-	names := map[uint64]string{}
-	for _, r := range d.Reviews {
-		if _, seen := names[r.ProductID]; r.ProductID == 0 || seen {
-			continue
-		}
-		names[r.ProductID] = ""
-		if pr, err := p.h.svc.Catalog.Product(v.Store.ID, r.ProductID); err == nil {
-			names[r.ProductID] = pr.Name
-		} else if !app.IsNotFound(err) {
-			return err
-		}
+	names, err := p.productNames(v.Store.ID, d.Reviews)
+	if err != nil {
+		return err
 	}
 	prof := d.Customer.Profile()
 	v.Title, v.Tab = prof.Email, "customers"

@@ -85,17 +85,11 @@ func revenueChart(d *app.Dashboard) template.HTML {
 		b.WriteString(`<rect x="` + ftoa(x) + `" y="` + itoa(top) + `" width="` + ftoa(slot*0.7) + `" height="` + itoa(h-top-bottom) + `" fill="transparent"/>`)
 		b.WriteString(`<rect x="` + ftoa(x) + `" y="` + ftoa(y) + `" width="` + ftoa(slot*0.7) + `" height="` + ftoa(bh) + `" fill="#1f6feb" rx="1"/></g>`)
 		if i == 0 || i == n-1 || i == n/2 {
-			anchor := "middle"
+			anchor, tx := "middle", x+slot*0.35
 			if i == 0 {
-				anchor = "start"
+				anchor, tx = "start", x
 			} else if i == n-1 {
-				anchor = "end"
-			}
-			tx := x + slot*0.35
-			if i == 0 {
-				tx = x
-			} else if i == n-1 {
-				tx = x + slot*0.7
+				anchor, tx = "end", x+slot*0.7
 			}
 			b.WriteString(`<text x="` + ftoa(tx) + `" y="` + itoa(h-4) + `" font-size="11" fill="#667085" text-anchor="` + anchor + `">` + day.Day.Format("2 Jan") + `</text>`)
 		}

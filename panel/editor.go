@@ -56,19 +56,17 @@ func (e editor[T, F, In]) routes(p *panel, r fiber.Router, list pageFunc) {
 	one := base + "/:" + e.param
 	r.Get(base, p.store(list))
 	r.Get(base+"/new", p.store(func(c *fiber.Ctx, v *view) error { return e.show(p, c, v, fiber.StatusOK, e.blank(c), nil) }))
-	r.Post(base, p.store(e.create(p)))
-	r.Get(one, p.store(e.edit(p)))
-	r.Post(one, p.store(e.update(p)))
-	r.Post(one+"/delete", p.store(e.remove(p)))
+	r.Post(base, p.store(func(c *fiber.Ctx, v *view) error { return e.post(p, c, v, nil) }))
+	r.Get(one, p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
+		return e.show(p, c, v, fiber.StatusOK, e.formOf(rec), rec) // the edit form
+	})))
+	r.Post(one, p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error { return e.post(p, c, v, rec) })))
+	r.Post(one+"/delete", p.store(with(e.record, func(c *fiber.Ctx, v *view, rec *T) error { return e.remove(p, c, v, rec) })))
 }
 
 // record is the record of the path's id.
 func (e editor[T, F, In]) record(c *fiber.Ctx, v *view) (*T, error) {
-	id, err := httpkit.PathID(c, e.param, e.noun)
-	if err != nil {
-		return nil, err
-	}
-	return e.get(v.Store.ID, id)
+	return pathRecord(e.param, e.noun, e.get)(c, v)
 }
 
 // show renders the form page of rec (nil: a new record's) with form.
@@ -94,76 +92,43 @@ func (e editor[T, F, In]) saved(p *panel, c *fiber.Ctx, v *view, rec *T, verb st
 	return p.redirect(c, v, storePath(v.Store, to), ok1(e.said(name, verb)))
 }
 
-// create serves POST path/.
-func (e editor[T, F, In]) create(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		form, in, err := e.read(c, 0)
-		if e.before != nil {
-			if done, err := e.before(c, v, form, nil); done {
-				return err
-			}
-		}
-		if err == nil {
-			var rec *T
-			if rec, err = e.save(v.Store.ID, 0, in); err == nil {
-				return e.saved(p, c, v, rec, "created")
-			}
-		}
-		return e.show(p, c, v, p.formError(c, v, err), form, nil)
+// post serves POST path/ (rec nil: create) and POST path/:param/ (save rec).
+func (e editor[T, F, In]) post(p *panel, c *fiber.Ctx, v *view, rec *T) error {
+	var id uint64
+	verb := "created"
+	if rec != nil {
+		id, _ = e.key(rec)
+		verb = "saved"
 	}
-}
-
-// edit serves GET path/:param/: the edit form.
-func (e editor[T, F, In]) edit(p *panel) pageFunc {
-	return with(e.record, func(c *fiber.Ctx, v *view, rec *T) error {
-		return e.show(p, c, v, fiber.StatusOK, e.formOf(rec), rec)
-	})
-}
-
-// update serves POST path/:param/.
-func (e editor[T, F, In]) update(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		rec, err := e.record(c, v)
-		if err != nil {
+	form, in, err := e.read(c, id)
+	if e.before != nil {
+		if done, err := e.before(c, v, form, rec); done {
 			return err
 		}
-		id, _ := e.key(rec)
-		form, in, err := e.read(c, id)
-		if e.before != nil {
-			if done, err := e.before(c, v, form, rec); done {
-				return err
-			}
-		}
-		if err == nil {
-			var saved *T
-			if saved, err = e.save(v.Store.ID, id, in); err == nil {
-				return e.saved(p, c, v, saved, "saved")
-			}
-			if (e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err)) {
-				return err
-			}
-		}
-		return e.show(p, c, v, p.formError(c, v, err), form, rec)
 	}
+	if err == nil {
+		var saved *T
+		if saved, err = e.save(v.Store.ID, id, in); err == nil {
+			return e.saved(p, c, v, saved, verb)
+		}
+		if rec != nil && ((e.gone == nil && app.IsNotFound(err)) || (e.gone != nil && e.gone(err))) {
+			return err
+		}
+	}
+	return e.show(p, c, v, p.formError(c, v, err), form, rec)
 }
 
-// remove serves POST path/:param/delete/ {confirm=yes}.
-func (e editor[T, F, In]) remove(p *panel) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		rec, err := e.record(c, v)
-		if err != nil {
-			return err
-		}
-		if !formOn(c, "confirm") {
-			err := app.Invalid("confirm", "tick the box to confirm the deletion")
-			return e.show(p, c, v, p.formError(c, v, err), e.formOf(rec), rec)
-		}
-		id, name := e.key(rec)
-		if err := e.del(v.Store.ID, id); err != nil {
-			return err
-		}
-		return p.redirect(c, v, storePath(v.Store, e.path+"/"), ok1(e.said(name, "deleted")))
+// remove serves POST path/:param/delete/ {confirm=yes}: rec is deleted.
+func (e editor[T, F, In]) remove(p *panel, c *fiber.Ctx, v *view, rec *T) error {
+	if !formOn(c, "confirm") {
+		err := app.Invalid("confirm", "tick the box to confirm the deletion")
+		return e.show(p, c, v, p.formError(c, v, err), e.formOf(rec), rec)
 	}
+	id, name := e.key(rec)
+	if err := e.del(v.Store.ID, id); err != nil {
+		return err
+	}
+	return p.redirect(c, v, storePath(v.Store, e.path+"/"), ok1(e.said(name, "deleted")))
 }
 
 // quotedSaid is the flashes of a kind named in words: “Name” created or
@@ -181,6 +146,19 @@ func quotedSaid(kind string) func(name, verb string) string {
 // error of a bad one), for with.
 func pathID(param, noun string) func(c *fiber.Ctx, v *view) (uint64, error) {
 	return func(c *fiber.Ctx, _ *view) (uint64, error) { return httpkit.PathID(c, param, noun) }
+}
+
+// pathRecord reads the store's record whose id is the path's param (noun
+// names it in the error of a bad id) with get, for with.
+func pathRecord[T any](param, noun string, get func(storeID, id uint64) (T, error)) func(c *fiber.Ctx, v *view) (T, error) {
+	return func(c *fiber.Ctx, v *view) (T, error) {
+		id, err := httpkit.PathID(c, param, noun)
+		if err != nil {
+			var none T
+			return none, err
+		}
+		return get(v.Store.ID, id)
+	}
 }
 
 // with runs fn on what load reads from the path (the record of its id);

@@ -67,3 +67,25 @@ func backToFilter(c *fiber.Ctx, base, def string, statuses []string) string {
 	}
 	return filterHref(base, def, value)
 }
+
+// filtered is a page of a list under its ?status= filter.
+type filtered[T any] struct {
+	Base   string // the list's path
+	Filter statusFilter
+	rows[T]
+}
+
+// filteredPage reads the page (?cursor=) of the store's newest-first list at
+// path under its ?status= filter (readStatusFilter) from list.
+func filteredPage[T any](p *panel, c *fiber.Ctx, v *view, path, def string, statuses []string,
+	list func(storeID uint64, status string, lp app.ListParams) (app.Page[T], error)) (filtered[T], error) {
+	d := filtered[T]{Base: storePath(v.Store, path+"/")}
+	f, err := readStatusFilter(c, d.Base, def, statuses)
+	if err != nil {
+		return d, err
+	}
+	d.Filter = f
+	d.Rows, d.Pager, err = listPage(p, c, v, path+":"+f.Value, f.Base,
+		func(storeID uint64, lp app.ListParams) (app.Page[T], error) { return list(storeID, f.Status, lp) })
+	return d, err
+}

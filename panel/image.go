@@ -146,10 +146,7 @@ func (p *panel) setImageAlt(c *fiber.Ctx, v *view, pr *app.Product) error {
 		return app.NotFound("image")
 	}
 	if _, err := p.h.svc.Catalog.SetProductImageAlt(v.Store.ID, pr.ID, i, readForm(c, nil, "alt")["alt"]); err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showProduct(c, v, p.formError(c, v, err), formOfProduct(pr), pr)
+		return p.showAgain(c, v, err, func(status int) error { return p.showProduct(c, v, status, formOfProduct(pr), pr) })
 	}
 	return p.redirect(c, v, productPath(v.Store, pr.ID)+"#images", ok1("Alt text of image "+strconv.Itoa(i+1)+" saved."))
 }

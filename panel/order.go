@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/staff"
 )
 
@@ -31,10 +30,7 @@ type ordersData struct {
 	Statuses []string
 	Payments []string
 	Sorts    []option
-	Page     int
-	Pages    int
-	Prev     string
-	Next     string
+	numbered
 }
 
 var orderSortLabels = []option{
@@ -51,13 +47,9 @@ func (p *panel) ordersPage(c *fiber.Ctx, v *view) error {
 	if err := staff.ReadOrderDays(c, &q); err != nil {
 		return err
 	}
-	page := 1
-	if s := c.Query("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return app.Invalid("page", "must be a whole number of at least 1")
-		}
-		page = n
+	page, err := readPage(c, "must be a whole number of at least 1")
+	if err != nil {
+		return err
 	}
 	q.Offset, q.Limit = (page-1)*ordersPerPage, ordersPerPage
 	res, err := p.h.svc.Orders.SearchOrders(st.ID, q)
@@ -71,33 +63,10 @@ func (p *panel) ordersPage(c *fiber.Ctx, v *view) error {
 			params.Set(k, s)
 		}
 	}
-	link := func(pg int) string {
-		ps := url.Values{}
-		for k, v := range params {
-			ps[k] = v
-		}
-		if pg > 1 {
-			ps.Set("page", strconv.Itoa(pg))
-		}
-		if len(ps) == 0 {
-			return base
-		}
-		return base + "?" + ps.Encode()
-	}
 	d := ordersData{Base: base, Rows: res.Rows, Total: res.Total, Query: q, Status: c.Query("status"),
 		Payment: c.Query("payment_status"), From: c.Query("from"), To: c.Query("to"),
 		Statuses: app.OrderStatuses, Payments: app.PaymentStatuses, Sorts: orderSortLabels,
-		Page: page, Pages: max(1, (res.Total+ordersPerPage-1)/ordersPerPage)}
-	d.Export = storePath(st, "orders/export/")
-	if len(params) > 0 {
-		d.Export += "?" + params.Encode()
-	}
-	if page > 1 {
-		d.Prev = link(page - 1)
-	}
-	if page < d.Pages {
-		d.Next = link(page + 1)
-	}
+		Export: pageLink(storePath(st, "orders/export/"), params, 1), numbered: numberedPages(base, params, page, res.Total, ordersPerPage)}
 	v.Title, v.Tab, v.Data = "Orders", "orders", d
 	return p.render(c, fiber.StatusOK, "orders", v)
 }
@@ -109,7 +78,7 @@ func (p *panel) exportOrders(c *fiber.Ctx, v *view) error {
 	if err := staff.ReadOrderDays(c, &q); err != nil {
 		return err
 	}
-	return p.h.staff.StreamOrdersCSV(c, v.Store, q)
+	return p.h.svc.StreamOrdersCSV(c, v.Store, q)
 }
 
 type orderData struct {
@@ -153,11 +122,7 @@ var orderID = pathID("oid", "order")
 
 // pathOrder loads the :oid order of the store.
 func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Orders.Order(v.Store.ID, id)
+	return pathRecord("oid", "order", p.h.svc.Orders.Order)(c, v)
 }
 
 // orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, the

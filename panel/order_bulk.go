@@ -32,7 +32,7 @@ func (p *panel) bulkOrders(c *fiber.Ctx, v *view) error {
 	switch action := formValue(c, "action"); action {
 	case "export":
 		q := app.OrderQuery{IDs: ids}
-		return p.h.staff.StreamOrdersCSV(c, v.Store, q)
+		return p.h.svc.StreamOrdersCSV(c, v.Store, q)
 	case "invoice", "packing":
 		orders, err := p.h.svc.Orders.OrdersByID(v.Store.ID, ids)
 		if err != nil {
@@ -42,11 +42,7 @@ func (p *panel) bulkOrders(c *fiber.Ctx, v *view) error {
 		for _, o := range orders {
 			d.Sheets = append(d.Sheets, printData{Order: o, Seller: storeSeller(v.Store), L: langOf(v.Store)})
 		}
-		title := "Invoices"
-		if action == "packing" {
-			title = "Packing slips"
-		}
-		v.Title, v.Tab, v.Data = title+" · "+strconv.Itoa(len(orders))+" orders", "orders", d
+		v.Title, v.Tab, v.Data = printTitles[action][1]+" · "+strconv.Itoa(len(orders))+" orders", "orders", d
 		return p.render(c, fiber.StatusOK, "prints", v)
 	default:
 		return app.Invalid("action", "must be invoice, packing or export")

@@ -56,17 +56,16 @@ func storeSeller(st *app.Store) seller {
 	return s
 }
 
+// printTitles name the printable sheets, one and many, by their page.
+var printTitles = map[string][2]string{"invoice": {"Invoice", "Invoices"}, "packing": {"Packing slip", "Packing slips"}}
+
 // orderPrint serves GET .../orders/{oid}/invoice/ and .../packing-slip/:
 // printable pages (print CSS hides the panel around them) with the seller
 // block and a Print button. invoice/?credit_note={number} prints one of the
 // order's credit notes (unknown: 404).
 func (p *panel) orderPrint(page string) pageFunc {
 	return with(p.pathOrder, func(c *fiber.Ctx, v *view, o *app.Order) error {
-		title := "Invoice"
-		if page == "packing" {
-			title = "Packing slip"
-		}
-		v.Title, v.Tab = title+" · order #"+strconv.FormatUint(o.ID, 10), "orders"
+		v.Title, v.Tab = printTitles[page][0]+" · order #"+strconv.FormatUint(o.ID, 10), "orders"
 		d := printData{Order: o, Seller: storeSeller(v.Store), L: langOf(v.Store)}
 		if n := c.Query("credit_note"); n != "" && page == "invoice" {
 			if d.Credit = creditNote(o, n); d.Credit == nil {

@@ -1,24 +1,17 @@
 package panel
 
-import (
-	"github.com/gofiber/fiber/v2"
-
-	"storefront/app"
-)
-
-type outboxData struct {
-	Mails []*app.Mail
-	Pager
-}
+import "github.com/gofiber/fiber/v2"
 
 // outboxPage serves GET /admin/stores/{id}/outbox/?cursor=: the mail kept in
-// the database when no SMTP server is configured, newest first.
-func (p *panel) outboxPage(c *fiber.Ctx, v *view) error {
-	mails, pg, err := listPage(p, c, v, "outbox", storePath(v.Store, "outbox/"), p.h.svc.Outbox)
-	if err != nil {
+// the database when no SMTP server is configured, newest first. Each page
+// shown is a read in the audit log (outbox.read).
+func (p *panel) outboxPage() pageFunc {
+	page := rowsPage(p, "outbox", "Outbox", "outbox", "outbox", p.h.svc.Outbox)
+	return func(c *fiber.Ctx, v *view) error {
+		err := page(c, v)
+		if err == nil {
+			p.h.svc.RecordRead(c, v.Admin, v.Store.ID, "panel", "outbox.read")
+		}
 		return err
 	}
-	p.h.staff.RecordRead(c, v.Admin, v.Store.ID, "panel", "outbox.read")
-	v.Title, v.Tab, v.Data = "Outbox", "outbox", outboxData{Mails: mails, Pager: pg}
-	return p.render(c, fiber.StatusOK, "outbox", v)
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"log/slog"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -17,7 +17,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 	"storefront/httpkit/staff"
 )
@@ -27,12 +26,11 @@ import (
 //go:embed templates/*.html static/*
 var panelFS embed.FS
 
-// panel is the server-rendered admin UI at /admin/. It keeps its sessions in
-// memory: a restart logs every admin out.
+// panel is the server-rendered admin UI at /admin/: its parsed files, and
+// its sessions in the shared state (sessions).
 type panel struct {
-	h        *Handler
-	pages    *pagekit.Templates
-	static   *pagekit.Assets
+	h *Handler
+	parsedPanel
 	sessions *sessions
 	// loginKey signs the second step of a login (totpTicket) and keys the
 	// CSRF tokens (csrf): of a session, or of the login form's seed cookie.
@@ -50,15 +48,12 @@ type Config struct {
 	ShopURL func(st *app.Store) string
 }
 
-// Handler holds what the panel's pages call: the staff services the admin
-// JSON API calls too (httpkit/staff).
+// Handler holds what the panel's pages call: the staff services and
+// helpers the admin JSON API calls too (httpkit/staff).
 type Handler struct {
 	cfg     Config
-	svc     staff.Services
-	staff   staff.Staff
-	log     *slog.Logger
+	svc     staff.Staff
 	cursors app.CursorCodec
-	proxies httpkit.Proxies // http.trusted_proxies
 	p       *panel
 }
 
@@ -66,9 +61,7 @@ type Handler struct {
 // parsed at the first registration, once per process (panelFiles): a broken
 // template panics at start-up, never mid-request.
 func Register(r fiber.Router, svc *app.Services, cfg Config) *Handler {
-	h := &Handler{cfg: cfg, log: svc.Log, svc: staff.NewServices(svc), cursors: app.CursorCodec{Secret: cfg.CursorSecret},
-		proxies: httpkit.NewProxies(cfg.TrustedProxies)}
-	h.staff = staff.Staff{Services: h.svc, Log: h.log, Proxies: h.proxies}
+	h := &Handler{cfg: cfg, svc: staff.New(svc, cfg.TrustedProxies), cursors: app.CursorCodec{Secret: cfg.CursorSecret}}
 	files, err := panelFiles()
 	if err != nil {
 		panic(fmt.Sprintf("admin panel: %v", err))
@@ -85,7 +78,7 @@ func (h *Handler) UploadAllowed(_ string, cookie func(name string) string) (stor
 	if !found {
 		return 0, false
 	}
-	u, err := h.svc.Admins.Get(sess.adminID)
+	u, err := h.svc.Admins.Get(sess.AdminID)
 	if err != nil {
 		return 0, false
 	}
@@ -131,12 +124,11 @@ func newPanel(h *Handler, files parsedPanel) *panel {
 		}
 	}
 	return &panel{
-		h:        h,
-		pages:    files.pages,
-		static:   files.static,
-		sessions: newSessions(h.svc.Now, ttl, shared),
-		loginKey: loginKey,
-		csrf:     pagekit.NewCSRF(loginKey, "panel"),
+		h:           h,
+		parsedPanel: files,
+		sessions:    newSessions(h.svc.Now, ttl, shared),
+		loginKey:    loginKey,
+		csrf:        pagekit.NewCSRF(loginKey, "panel"),
 	}
 }
 
@@ -150,17 +142,18 @@ func (p *panel) routes(r fiber.Router) {
 
 	r.Get("/favicon.ico", p.favicon)
 	r.Get("/admin", p.authed(p.dashboard))
-	r.Get("/admin/audit", p.authed(p.permit(app.ActAuditLog, p.auditPage)))
+	r.Get("/admin/audit", p.authed(p.auditPage))
 	r.Get("/admin/totp", p.authed(p.totpPage))
 	r.Post("/admin/totp", p.authed(p.startTOTP))
 	r.Post("/admin/totp/confirm", p.authed(p.confirmTOTP))
 	r.Get("/admin/password", p.authed(p.passwordPage))
 	r.Post("/admin/password", p.authed(p.changePassword))
-	r.Post("/admin/stores", p.authed(p.ownerOnly(p.createStore)))
-	r.Get("/admin/users", p.authed(p.ownerOnly(p.usersPage)))
-	r.Post("/admin/users", p.authed(p.ownerOnly(p.createUser)))
-	r.Post("/admin/users/totp-policy", p.authed(p.ownerOnly(p.totpPolicy)))
-	r.Post("/admin/users/:uid/delete", p.authed(p.ownerOnly(with(pathID("uid", "admin user"), p.deleteUser))))
+	// owner-only, as is the audit log: authed asks the route table (app.GlobalRoutePerms)
+	r.Post("/admin/stores", p.authed(p.createStore))
+	r.Get("/admin/users", p.authed(p.usersPage))
+	r.Post("/admin/users", p.authed(p.createUser))
+	r.Post("/admin/users/totp-policy", p.authed(p.totpPolicy))
+	r.Post("/admin/users/:uid/delete", p.authed(with(pathID("uid", "admin user"), p.deleteUser)))
 
 	p.storeRoutes(r)
 	p.catalogRoutes(r)
@@ -181,20 +174,14 @@ const storeRoot = "/admin/stores/:sid"
 func (p *panel) storeRoutes(r fiber.Router) {
 	r.Get(storeRoot, p.store(p.storePage))
 	r.Post(storeRoot+"/name", p.store(p.renameStore))
-	activeGet, activePost := p.confirmStep(p.askSetActive, p.setStoreActive)
-	r.Get(storeRoot+"/active", p.store(p.permit(app.ActSetActive, activeGet)))
-	r.Post(storeRoot+"/active", p.store(p.permit(app.ActSetActive, activePost)))
-	rotateGet, rotatePost := p.confirmStep(p.askRotateKey, p.rotateStoreKey)
-	r.Get(storeRoot+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotateGet)))
-	r.Post(storeRoot+"/rotate-key", p.store(p.permit(app.ActRotateKey, rotatePost)))
+	p.confirmRoutes(r, "/active", p.askSetActive, p.setStoreActive)
+	p.confirmRoutes(r, "/rotate-key", p.askRotateKey, p.rotateStoreKey)
 	r.Post(storeRoot+"/config", p.store(p.saveConfig))
 	r.Post(storeRoot+"/payments", p.store(p.savePayments))
 	r.Post(storeRoot+"/payments/test-order", p.store(p.payTestOrder))
 	r.Get(storeRoot+"/settings", p.store(p.settingsIndex))
 	r.Get(storeRoot+"/settings/history", p.store(p.settingsHistoryPage))
-	restoreGet, restorePost := p.confirmStep(p.askRestoreSettings, with(pathID("vid", "settings version"), p.restoreSettings))
-	r.Get(storeRoot+"/settings/history/:vid", p.store(restoreGet))
-	r.Post(storeRoot+"/settings/history/:vid", p.store(restorePost))
+	p.confirmRoutes(r, "/settings/history/:vid", p.askRestoreSettings, with(pathID("vid", "settings version"), p.restoreSettings))
 	r.Get(storeRoot+"/settings/:section", p.store(p.settingsPage))
 	r.Post(storeRoot+"/settings/:section", p.store(p.saveSettings))
 }
@@ -203,11 +190,9 @@ func (p *panel) storeRoutes(r fiber.Router) {
 func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(with(categoryID, p.categoryPage)))
+	r.Get(storeRoot+"/categories/:cid", p.store(with(p.pathCategory, p.categoryPage)))
 	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
-	catDelGet, catDelPost := p.confirmStep(p.askDeleteCategory, with(categoryID, p.deleteCategory))
-	r.Get(storeRoot+"/categories/:cid/delete", p.store(catDelGet))
-	r.Post(storeRoot+"/categories/:cid/delete", p.store(catDelPost))
+	p.confirmRoutes(r, "/categories/:cid/delete", askOn(p.pathCategory, p.askDeleteCategory), with(categoryID, p.deleteCategory))
 
 	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
@@ -226,13 +211,13 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
 func (p *panel) contentRoutes(r fiber.Router) {
 	p.couponEditor().routes(p, r, p.couponsPage)
-	r.Post(storeRoot+"/coupons/:cpid/active", p.store(p.setCouponActive))
+	r.Post(storeRoot+"/coupons/:cpid/active", p.store(with(p.couponEditor().record, p.setCouponActive)))
 	// every post (drafts included), deal and bundle, newest first
 	p.postEditor().routes(p, r, rowsPage(p, "blog-posts", "Blog posts", "blog", "posts", p.h.svc.Content.Posts))
 	p.dealEditor().routes(p, r, rowsPage(p, "flash-deals", "Flash deals", "deals", "deals", p.deals))
 	p.bundleEditor().routes(p, r, rowsPage(p, "bundles", "Bundles", "bundles", "bundles", p.h.svc.Content.AllBundles))
 
-	r.Get(storeRoot+"/outbox", p.store(p.outboxPage))
+	r.Get(storeRoot+"/outbox", p.store(p.outboxPage()))
 }
 
 // orderRoutes are the orders and the cancellation and refund requests.
@@ -244,19 +229,13 @@ func (p *panel) orderRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/orders/:oid", p.store(with(p.pathOrder, p.orderPage)))
 	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
 	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
-	moveGet, movePost := p.confirmStep(askOn(p.pathOrder, p.askMoveOrder), with(orderID, p.moveOrder))
-	r.Get(storeRoot+"/orders/:oid/status", p.store(moveGet))
-	r.Post(storeRoot+"/orders/:oid/status", p.store(movePost))
+	p.confirmRoutes(r, "/orders/:oid/status", askOn(p.pathOrder, p.askMoveOrder), with(orderID, p.moveOrder))
 	r.Post(storeRoot+"/orders/:oid/tracking", p.store(with(orderID, p.setTracking)))
 	r.Post(storeRoot+"/orders/:oid/ship", p.store(with(orderID, p.shipOrder)))
 	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(with(orderID, p.undoDelivered)))
 	r.Post(storeRoot+"/orders/:oid/notes", p.store(with(orderID, p.addNote)))
-	cancelGet, cancelPost := p.confirmStep(askOn(p.pathOrder, p.askCancelOrder), with(orderID, p.cancelOrder))
-	r.Get(storeRoot+"/orders/:oid/cancel", p.store(cancelGet))
-	r.Post(storeRoot+"/orders/:oid/cancel", p.store(cancelPost))
-	refundGet, refundPost := p.confirmStep(askOn(p.pathOrder, p.askRefundOrder), with(orderID, p.refundOrder))
-	r.Get(storeRoot+"/orders/:oid/refund", p.store(refundGet))
-	r.Post(storeRoot+"/orders/:oid/refund", p.store(refundPost))
+	p.confirmRoutes(r, "/orders/:oid/cancel", askOn(p.pathOrder, p.askCancelOrder), with(orderID, p.cancelOrder))
+	p.confirmRoutes(r, "/orders/:oid/refund", askOn(p.pathOrder, p.askRefundOrder), with(orderID, p.refundOrder))
 
 	for _, k := range requestKinds {
 		r.Get(storeRoot+"/"+k.path, p.store(p.requestsPage(k)))
@@ -282,7 +261,8 @@ func (p *panel) customerRoutes(r fiber.Router) {
 	r.Post(storeRoot+"/messages/:mid/read", p.store(with(messageID, p.setMessageRead)))
 	r.Post(storeRoot+"/messages/:mid/reply", p.store(with(messageID, p.replyMessage)))
 
-	r.Get(storeRoot+"/customers", p.store(p.customersPage))
+	// the store's customer accounts, newest first, read-only
+	r.Get(storeRoot+"/customers", p.store(rowsPage(p, "customers", "Customers", "customers", "customers", p.h.svc.Customers.List)))
 	r.Get(storeRoot+"/customers/:cuid", p.store(with(pathID("cuid", "customer"), p.customerPage)))
 }
 
@@ -382,8 +362,8 @@ func (p *panel) authed(fn pageFunc) fiber.Handler {
 		if !found {
 			return p.toLogin(c)
 		}
-		u, err := p.h.svc.Admins.Get(sess.adminID)
-		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.version) { // deleted, or the password changed
+		u, err := p.h.svc.Admins.Get(sess.AdminID)
+		if app.IsNotFound(err) || (err == nil && u.TokenVersion != sess.Version) { // deleted, or the password changed
 			p.sessions.drop(sid)
 			return p.toLogin(c)
 		}
@@ -434,16 +414,6 @@ func (p *panel) store(fn pageFunc) fiber.Handler {
 		}
 		return fn(c, v)
 	})
-}
-
-// ownerOnly refuses staff with the 403 page.
-func (p *panel) ownerOnly(fn pageFunc) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		if !v.Owner {
-			return app.Errorf(app.EForbidden, "Only an owner may do this.")
-		}
-		return fn(c, v)
-	}
 }
 
 // toLogin redirects to the login page, coming back to this page after it.
@@ -512,6 +482,50 @@ func (p *panel) pager(base, scope string, storeID uint64, lp app.ListParams, nex
 	return pg
 }
 
+// numbered is where a list paged by number (?page=) is: the page, how many
+// there are, and the links to the pages before and after ("" at an end).
+type numbered struct {
+	Page, Pages int
+	Prev, Next  string
+}
+
+// readPage reads ?page= of a list paged by number (1 when absent); bad is
+// the problem of a value that is not a whole number of at least 1.
+func readPage(c *fiber.Ctx, bad string) (int, error) {
+	n, err := strconv.Atoi(c.Query("page", "1"))
+	if err != nil || n < 1 {
+		return 0, app.Invalid("page", bad)
+	}
+	return n, nil
+}
+
+// numberedPages places page among the pages of size rows that hold total,
+// of the list at base with the filters params.
+func numberedPages(base string, params url.Values, page, total, size int) numbered {
+	n := numbered{Page: page, Pages: max(1, (total+size-1)/size)}
+	if page > 1 {
+		n.Prev = pageLink(base, params, page-1)
+	}
+	if page < n.Pages {
+		n.Next = pageLink(base, params, page+1)
+	}
+	return n
+}
+
+// pageLink is page n of the list at base with the filters params (its
+// first page without ?page=).
+func pageLink(base string, params url.Values, n int) string {
+	ps := url.Values{}
+	maps.Copy(ps, params)
+	if n > 1 {
+		ps.Set("page", strconv.Itoa(n))
+	}
+	if len(ps) == 0 {
+		return base
+	}
+	return base + "?" + ps.Encode()
+}
+
 // listPage reads the page of the store's newest-first list named scope
 // (?cursor=) from list, and the pager of that list at base.
 func listPage[T any](p *panel, c *fiber.Ctx, v *view, scope, base string,
@@ -576,6 +590,16 @@ func (p *panel) formError(c *fiber.Ctx, v *view, err error) int {
 	return pr.Status
 }
 
+// showAgain shows a refused form again: show draws it with the status of
+// err, whose problems formError put on v. A record gone meanwhile is the
+// 404 page instead.
+func (p *panel) showAgain(c *fiber.Ctx, v *view, err error, show func(status int) error) error {
+	if app.IsNotFound(err) {
+		return err
+	}
+	return show(p.formError(c, v, err))
+}
+
 // fail shows the error page for err.
 func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 	pr := pagekit.ProblemOf(err)
@@ -593,7 +617,7 @@ func (p *panel) fail(c *fiber.Ctx, v *view, err error) error {
 }
 
 func (p *panel) logError(c *fiber.Ctx, err error) {
-	p.h.log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
+	p.h.svc.Log.Error("admin panel", "request_id", string(c.Response().Header.Peek("X-Request-ID")),
 		"method", c.Method(), "path", c.Path(), "err", err.Error())
 }
 
@@ -620,7 +644,7 @@ func (p *panel) notFound(c *fiber.Ctx) error {
 	v := &view{}
 	sid := c.Cookies(sessionCookie)
 	if sess, found := p.sessions.get(sid); found {
-		if u, err := p.h.svc.Admins.Get(sess.adminID); err == nil && u.TokenVersion == sess.version {
+		if u, err := p.h.svc.Admins.Get(sess.AdminID); err == nil && u.TokenVersion == sess.Version {
 			v.Admin, v.Owner, v.CSRF = u, u.Role == app.RoleOwner, p.sessionToken(sid)
 		}
 	}
@@ -650,12 +674,13 @@ func parsePages(fsys fs.FS, static *pagekit.Assets) (*pagekit.Templates, error) 
 			}
 			return t.UTC().Format("2006-01-02 15:04 UTC")
 		},
-		"asset":     static.URL,
-		"storePath": storePath,
-		"inc":       func(i int) int { return i + 1 },
-		"lower":     strings.ToLower,
-		"hasPrefix": strings.HasPrefix,
-		"field":     fieldLabel,
+		"asset":        static.URL,
+		"storePath":    storePath,
+		"inc":          func(i int) int { return i + 1 },
+		"lower":        strings.ToLower,
+		"hasPrefix":    strings.HasPrefix,
+		"field":        fieldLabel,
+		"ticketNumber": app.TicketNumber,
 	}
 	return pagekit.ParseTemplates(fsys, pagekit.TemplateOptions{Dir: "templates", Funcs: funcs, Layout: "layout", Block: "content",
 		Need: []string{"login", "error", "dashboard", "store", "categories", "category", "products", "product", "users", "outbox",

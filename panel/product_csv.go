@@ -23,7 +23,7 @@ type importData struct {
 // exportProductsPage serves GET /admin/stores/{id}/products/export/: the
 // same CSV as the admin API's export.
 func (p *panel) exportProductsPage(c *fiber.Ctx, v *view) error {
-	return p.h.staff.StreamProductsCSV(c, v.Store)
+	return p.h.svc.StreamProductsCSV(c, v.Store)
 }
 
 // importProductsPage serves GET /admin/stores/{id}/products/import/.

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 // requestKind is one kind of post-order request as the panel shows it.
@@ -26,31 +25,22 @@ var requestKinds = []requestKind{
 var requestStatuses = []string{app.RequestPending, app.RequestApproved, app.RequestRejected}
 
 type requestsData struct {
-	Kind     requestKind
-	Base     string // the list's path
-	Requests []*app.Request
-	Filter   statusFilter
-	Pager
+	Kind requestKind
+	filtered[*app.Request]
 }
 
 // requestsPage serves GET /admin/stores/{id}/cancellations/ and refunds/
 // (?status=PENDING by default, APPROVED, REJECTED or all; ?cursor=).
 func (p *panel) requestsPage(k requestKind) pageFunc {
 	return func(c *fiber.Ctx, v *view) error {
-		base := storePath(v.Store, k.path+"/")
-		f, err := readStatusFilter(c, base, app.RequestPending, requestStatuses)
-		if err != nil {
-			return err
-		}
-		reqs, pg, err := listPage(p, c, v, k.path+":"+f.Value, f.Base,
-			func(storeID uint64, lp app.ListParams) (app.Page[*app.Request], error) {
-				return p.h.svc.Requests.List(storeID, k.Kind, f.Status, lp)
+		list, err := filteredPage(p, c, v, k.path, app.RequestPending, requestStatuses,
+			func(storeID uint64, status string, lp app.ListParams) (app.Page[*app.Request], error) {
+				return p.h.svc.Requests.List(storeID, k.Kind, status, lp)
 			})
 		if err != nil {
 			return err
 		}
-		v.Title, v.Tab = k.Label+" requests", k.path
-		v.Data = requestsData{Kind: k, Base: base, Requests: reqs, Filter: f, Pager: pg}
+		v.Title, v.Tab, v.Data = k.Label+" requests", k.path, requestsData{Kind: k, filtered: list}
 		return p.render(c, fiber.StatusOK, "requests", v)
 	}
 }
@@ -83,13 +73,9 @@ func (p *panel) requestPage(k requestKind) pageFunc {
 
 // pathRequest reads the path's request of kind k.
 func (p *panel) pathRequest(k requestKind) func(c *fiber.Ctx, v *view) (*app.Request, error) {
-	return func(c *fiber.Ctx, v *view) (*app.Request, error) {
-		id, err := httpkit.PathID(c, "rid", k.Kind+" request")
-		if err != nil {
-			return nil, err
-		}
-		return p.h.svc.Requests.Get(v.Store.ID, k.Kind, id)
-	}
+	return pathRecord("rid", k.Kind+" request", func(storeID, id uint64) (*app.Request, error) {
+		return p.h.svc.Requests.Get(storeID, k.Kind, id)
+	})
 }
 
 func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r *app.Request, form decisionForm) error {

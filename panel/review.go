@@ -8,50 +8,41 @@ import (
 	"storefront/app"
 )
 
-type reviewRow struct {
-	*app.Review
-	Product string // the product's name; "" for a store review or a deleted product
-}
-
 type reviewsData struct {
-	Base    string
-	Reviews []reviewRow
-	Filter  statusFilter
-	Pager
+	filtered[*app.Review]
+	Products map[uint64]string // the reviewed products' names ("" when deleted)
 }
 
 // reviewsPage serves GET /admin/stores/{id}/reviews/ (?status=PENDING by
 // default, APPROVED, REJECTED or all; ?cursor=) with the moderation buttons.
 func (p *panel) reviewsPage(c *fiber.Ctx, v *view) error {
-	st := v.Store
-	base := storePath(st, "reviews/")
-	f, err := readStatusFilter(c, base, app.ReviewPending, app.ReviewStatuses)
+	list, err := filteredPage(p, c, v, "reviews", app.ReviewPending, app.ReviewStatuses, p.h.svc.Reviews.List)
 	if err != nil {
 		return err
 	}
-	items, pg, err := listPage(p, c, v, "reviews:"+f.Value, f.Base,
-		func(storeID uint64, lp app.ListParams) (app.Page[*app.Review], error) {
-			return p.h.svc.Reviews.List(storeID, f.Status, lp)
-		})
-	if err != nil {
+	d := reviewsData{filtered: list}
+	if d.Products, err = p.productNames(v.Store.ID, list.Rows); err != nil {
 		return err
-	}
-	d := reviewsData{Base: base, Filter: f, Pager: pg}
-	names := map[uint64]string{}
-	for _, r := range items {
-		if _, seen := names[r.ProductID]; r.ProductID != 0 && !seen {
-			if pr, err := p.h.svc.Catalog.Product(st.ID, r.ProductID); err == nil {
-				names[r.ProductID] = pr.Name
-			} else if !app.IsNotFound(err) {
-				return err
-			} else {
-				names[r.ProductID] = ""
-			}
-		}
-		d.Reviews = append(d.Reviews, reviewRow{Review: r, Product: names[r.ProductID]})
 	}
 	v.Title, v.Tab, v.Data = "Reviews", "reviews", d
 	return p.render(c, fiber.StatusOK, "reviews", v)
+}
+
+// productNames names the products of reviews ("" for a deleted one).
+func (p *panel) productNames(storeID uint64, reviews []*app.Review) (map[uint64]string, error) {
+	names := map[uint64]string{}
+	for _, r := range reviews {
+		if _, seen := names[r.ProductID]; r.ProductID == 0 || seen {
+			continue
+		}
+		names[r.ProductID] = ""
+		if pr, err := p.h.svc.Catalog.Product(storeID, r.ProductID); err == nil {
+			names[r.ProductID] = pr.Name
+		} else if !app.IsNotFound(err) {
+			return nil, err
+		}
+	}
+	return names, nil
 }
 
 // moderateReview serves POST /admin/stores/{id}/reviews/{rvid}/approve/ and

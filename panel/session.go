@@ -3,7 +3,6 @@ package panel
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -25,13 +24,14 @@ const (
 	loginCookie   = "sf_admin_login" // the login form's CSRF seed, before there is a session
 )
 
-// session is one logged-in browser. The id lives only in the cookie; the
-// server keys sessions by its SHA-256.
+// session is one logged-in browser, as stored in app.SharedState (its
+// expiry beside it). The id lives only in the cookie; the server keys
+// sessions by its SHA-256.
 type session struct {
-	adminID uint64
-	version uint64 // the admin's TokenVersion at login: a password change ends the session
+	AdminID uint64 `json:"admin_id"`
+	Version uint64 `json:"version"` // the admin's TokenVersion at login: a password change ends the session
+	Flash   *flash `json:"flash,omitempty"`
 	expires time.Time
-	flash   *flash
 }
 
 // sessions are the panel's logins with an absolute lifetime, in the shared
@@ -57,25 +57,18 @@ func sessionKey(id string) [32]byte { return sha256.Sum256([]byte(id)) }
 // sharedKind names the panel sessions in app.SharedState.
 const sharedKind = "admin_panel_session"
 
-// storedSession is a session as stored in app.SharedState.
-type storedSession struct {
-	AdminID uint64 `json:"admin_id"`
-	Version uint64 `json:"version"`
-	Flash   *flash `json:"flash,omitempty"`
-}
-
 func (s *sessions) put(k [32]byte, sess *session) bool {
-	b, err := json.Marshal(storedSession{AdminID: sess.adminID, Version: sess.version, Flash: sess.flash})
-	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.adminID, b, sess.expires) == nil
+	b, err := json.Marshal(sess)
+	return err == nil && s.shared.PutShared(sharedKind, string(k[:]), sess.AdminID, b, sess.expires) == nil
 }
 
 func (s *sessions) load(k [32]byte) (*session, bool) {
 	b, exp, found, err := s.shared.GetShared(sharedKind, string(k[:]))
-	var st storedSession
-	if err != nil || !found || json.Unmarshal(b, &st) != nil {
+	sess := &session{expires: exp}
+	if err != nil || !found || json.Unmarshal(b, sess) != nil {
 		return nil, false
 	}
-	return &session{adminID: st.AdminID, version: st.Version, expires: exp, flash: st.Flash}, true
+	return sess, true
 }
 
 // create starts a session for an admin and returns its id. After
@@ -85,7 +78,7 @@ func (s *sessions) create(u *app.AdminUser) string {
 	id := app.RandomHex(32)
 	now := s.now()
 	_ = s.shared.DeleteSharedBefore(sharedKind, now) // sweep: logins are rare
-	s.put(sessionKey(id), &session{adminID: u.ID, version: u.TokenVersion, expires: now.Add(s.ttl)})
+	s.put(sessionKey(id), &session{AdminID: u.ID, Version: u.TokenVersion, expires: now.Add(s.ttl)})
 	return id
 }
 
@@ -120,7 +113,7 @@ func (s *sessions) dropAdmin(adminID uint64) {
 func (s *sessions) setFlash(id string, f *flash) {
 	k := sessionKey(id)
 	if sess, found := s.load(k); found {
-		sess.flash = f
+		sess.Flash = f
 		s.put(k, sess)
 	}
 }
@@ -128,18 +121,13 @@ func (s *sessions) setFlash(id string, f *flash) {
 func (s *sessions) popFlash(id string) *flash {
 	k := sessionKey(id)
 	sess, found := s.load(k)
-	if !found || sess.flash == nil {
+	if !found || sess.Flash == nil {
 		return nil
 	}
-	f := sess.flash
-	sess.flash = nil
+	f := sess.Flash
+	sess.Flash = nil
 	s.put(k, sess)
 	return f
-}
-
-// tokenEqual compares a submitted token (a login ticket) in constant time.
-func tokenEqual(got, want string) bool {
-	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
 // loginSeed is the login form's CSRF seed cookie, before there is a
@@ -168,11 +156,12 @@ func (p *panel) totpTicket(email, seed string, exp int64) string {
 	return strconv.FormatInt(exp, 10) + "." + hex.EncodeToString(m.Sum(nil))
 }
 
-// ticketOK checks a second-step ticket of email (five minutes).
+// ticketOK checks a second-step ticket of email (five minutes), compared in
+// constant time.
 func (p *panel) ticketOK(ticket, email, seed string) bool {
 	expS, _, _ := strings.Cut(ticket, ".")
 	exp, err := strconv.ParseInt(expS, 10, 64)
-	return err == nil && p.h.svc.Now().Unix() <= exp && tokenEqual(ticket, p.totpTicket(email, seed, exp))
+	return err == nil && p.h.svc.Now().Unix() <= exp && hmac.Equal([]byte(ticket), []byte(p.totpTicket(email, seed, exp)))
 }
 
 // loginPage serves GET /admin/login/.
@@ -207,7 +196,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	email := app.NormalizeEmail(fv["email"])
 	next := safeNext(fv["next"])
 	v := &view{Title: "Log in", Data: loginData{Email: strings.Clone(email), Next: next}}
-	ip := p.h.proxies.ClientIP(c)
+	ip := p.h.svc.Proxies.ClientIP(c)
 	in := app.LoginRequest{Email: email, Password: fv["password"], IP: ip, Device: c.Cookies(deviceCookie),
 		TOTPCode: fv["totp_code"], RecoveryCode: fv["recovery_code"]}
 	var r *app.AdminLogin
@@ -236,7 +225,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 			return p.showLogin(c, v.withError("Too many failed logins. Try again in "+strconv.Itoa(mins)+" minutes."), fiber.StatusTooManyRequests)
 		case app.ErrorCode(err) == app.EInvalidCreds:
-			p.h.log.Warn("admin panel login failed", "ip", ip)
+			p.h.svc.Log.Warn("admin panel login failed", "ip", ip)
 			return p.showLogin(c, v.withError("Wrong email or password."), fiber.StatusUnauthorized)
 		}
 		return p.showLogin(c, v, p.formError(c, v, err))
@@ -250,7 +239,7 @@ func (p *panel) loginPost(c *fiber.Ctx) error {
 	id := p.sessions.create(u)
 	pagekit.SetCookie(c, fiber.Cookie{Name: sessionCookie, Value: id, Path: "/admin"}, false)
 	pagekit.SetCookie(c, fiber.Cookie{Name: loginCookie, Value: "", Path: "/admin", Expires: cookieGone}, false)
-	p.h.log.Info("admin panel login", "admin_id", u.ID)
+	p.h.svc.Log.Info("admin panel login", "admin_id", u.ID)
 	return c.Redirect(next, fiber.StatusSeeOther)
 }
 

@@ -31,19 +31,28 @@ var settingsSections = []tab{
 	{Key: "history", Label: "History"}, // its own page: panel_settings_history.go
 }
 
-// identityFields are the text fields of the identity form: the config key
-// path ("store.email") and its label.
-var identityFields = []struct{ Key, Label, Hint string }{
-	{"store.name", "Shop name", "shown on the storefront (the panel's store name is separate)"},
-	{"store.description", "Description", ""},
-	{"store.logo", "Logo URL", "an http(s) URL"},
-	{"store.email", "Contact email", ""},
-	{"store.phone", "Phone", ""},
-	{"store.address", "Address", ""},
-	{"store.currency_symbol", "Currency symbol", "such as $ or €"},
-	{"seo.title", "Page title (SEO)", ""},
-	{"seo.description", "Meta description (SEO)", ""},
-	{"seo.keywords", "Keywords (SEO)", "separated by commas"},
+// settingField is a text field of a settings form: its config key path
+// ("store.email", or a top-level key like "template"), label and hint, the
+// most characters the form takes (0: app's rules bound it), and whether it
+// is a text area.
+type settingField struct {
+	Key, Label, Hint string
+	Max              int
+	Long             bool
+}
+
+// identityFields are the text fields of the identity form.
+var identityFields = []settingField{
+	{"store.name", "Shop name", "shown on the storefront (the panel's store name is separate)", 2000, false},
+	{"store.description", "Description", "", 2000, false},
+	{"store.logo", "Logo URL", "an http(s) URL", 2000, false},
+	{"store.email", "Contact email", "", 2000, false},
+	{"store.phone", "Phone", "", 2000, false},
+	{"store.address", "Address", "", 2000, false},
+	{"store.currency_symbol", "Currency symbol", "such as $ or €", 2000, false},
+	{"seo.title", "Page title (SEO)", "", 2000, false},
+	{"seo.description", "Meta description (SEO)", "", 2000, false},
+	{"seo.keywords", "Keywords (SEO)", "separated by commas", 2000, false},
 }
 
 // languages are the shop's languages (config key locale, app.Locales),
@@ -57,39 +66,28 @@ var languages = []struct{ Code, Name string }{
 // header and one footer, shaped by the navigation, the announcement bar
 // and the footer text (the keys stay in the config for a headless front
 // end; docs/shop.md).
-var themeFields = []struct{ Key, Label, Hint string }{
-	{"template", "Template", ""}, {"business_type", "Business type", ""},
-	{"product_grid_layout", "Product grid layout", "grid (the default) or list: product lists as cards side by side, or one product a row"},
-	{"product_card_layout", "Product card layout", "default or compact: smaller cards, more to a row, no deal end date"},
-	{"product_detail_layout", "Product detail layout", "default (pictures beside the details on a wide screen) or stacked (pictures above them)"},
+var themeFields = []settingField{
+	{"template", "Template", "", 100, false}, {"business_type", "Business type", "", 100, false},
+	{"product_grid_layout", "Product grid layout", "grid (the default) or list: product lists as cards side by side, or one product a row", 100, false},
+	{"product_card_layout", "Product card layout", "default or compact: smaller cards, more to a row, no deal end date", 100, false},
+	{"product_detail_layout", "Product detail layout", "default (pictures beside the details on a wide screen) or stacked (pictures above them)", 100, false},
 }
 
-// shopFields are the shop window form's fields (config key paths): its
-// home page, footer and content pages. Long ones are text areas.
-var shopFields = []struct {
-	Key, Label, Hint string
-	Long             bool
-}{
-	{"hero.title", "Banner title", "the home page's heading (the shop name when empty)", false},
-	{"hero.subtitle", "Banner text", "", false},
-	{"hero.image", "Banner image URL", "an http(s) URL or a path", false},
-	{"hero.cta_label", "Banner button label", "", false},
-	{"hero.cta_url", "Banner button link", "a path like /categories/1/shoes/ or an http(s) URL", false},
-	{"home.featured", "Featured products", "product slugs separated by commas (the newest products when empty)", false},
-	{"home.sections", "Home page sections", "in order, separated by commas: hero, banners, featured, deals, categories, bundles, posts", false},
-	{"footer.text", "Footer text", "", false},
-	{"pages.about", "About us page", "blank lines separate paragraphs; empty: no page", true},
-	{"pages.shipping", "Shipping and returns page", "", true},
-	{"pages.terms", "Terms and conditions page", "", true},
-	{"pages.privacy", "Privacy policy page", "", true},
-}
-
-// maxShopField bounds a shop window field (a content page may be long).
-func maxShopField(long bool) int {
-	if long {
-		return 20000
-	}
-	return 2000
+// shopFields are the shop window form's fields: its home page, footer and
+// content pages (text areas, as long as a page may be).
+var shopFields = []settingField{
+	{"hero.title", "Banner title", "the home page's heading (the shop name when empty)", 2000, false},
+	{"hero.subtitle", "Banner text", "", 2000, false},
+	{"hero.image", "Banner image URL", "an http(s) URL or a path", 2000, false},
+	{"hero.cta_label", "Banner button label", "", 2000, false},
+	{"hero.cta_url", "Banner button link", "a path like /categories/1/shoes/ or an http(s) URL", 2000, false},
+	{"home.featured", "Featured products", "product slugs separated by commas (the newest products when empty)", 2000, false},
+	{"home.sections", "Home page sections", "in order, separated by commas: hero, banners, featured, deals, categories, bundles, posts", 2000, false},
+	{"footer.text", "Footer text", "", 2000, false},
+	{"pages.about", "About us page", "blank lines separate paragraphs; empty: no page", 20000, true},
+	{"pages.shipping", "Shipping and returns page", "", 20000, true},
+	{"pages.terms", "Terms and conditions page", "", 20000, true},
+	{"pages.privacy", "Privacy policy page", "", 20000, true},
 }
 
 // settingsRow is one row of a row form (navigation, delivery options).
@@ -306,24 +304,14 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 	d := settingsData{Section: section, Values: map[string]string{}}
 	switch section {
 	case "identity":
-		for _, f := range identityFields {
-			d.Values[f.Key] = lookupString(cfg, f.Key)
-		}
-		d.Values["locale"] = lookupString(cfg, "locale")
-		d.Values["store.logo_display"] = lookupString(cfg, "store.logo_display")
-		d.Values["store.logo_size"] = lookupString(cfg, "store.logo_size")
+		fillTexts(cfg, &d, identityFields, "locale", "store.logo_display", "store.logo_size")
 		if b, _ := cfg["email_otp_enabled"].(bool); b {
 			d.Values["email_otp_enabled"] = "on"
 		}
 	case "shop":
-		for _, f := range shopFields {
-			d.Values[f.Key] = lookupString(cfg, f.Key)
-		}
+		fillTexts(cfg, &d, shopFields)
 	case "theme":
-		for _, f := range themeFields {
-			d.Values[f.Key] = lookupString(cfg, f.Key)
-		}
-		d.Values["theme_color"] = lookupString(cfg, "theme_color")
+		fillTexts(cfg, &d, themeFields, "theme_color")
 	case "navigation", "delivery":
 		key := map[string]string{"navigation": "navigation", "delivery": "delivery_options"}[section]
 		cols := rowColumns[section]
@@ -348,6 +336,16 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 		d.Config = prettyJSON(raw)
 	}
 	return d
+}
+
+// fillTexts fills d's values of fields, and of the other keys, from cfg.
+func fillTexts(cfg map[string]any, d *settingsData, fields []settingField, other ...string) {
+	for _, f := range fields {
+		other = append(other, f.Key)
+	}
+	for _, k := range other {
+		d.Values[k] = lookupString(cfg, k)
+	}
 }
 
 // deliveryCells writes a delivery option's rules as its row shows them:
@@ -442,30 +440,16 @@ var settingsFormReaders = map[string]func(c *fiber.Ctx, d *settingsData, v *app.
 // readIdentityForm reads the store's identity, SEO and logo, and the email
 // codes switch.
 func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-	store, seo := map[string]any{}, map[string]any{}
-	for _, f := range identityFields {
-		val := formValue(c, f.Key)
-		d.Values[f.Key] = val
-		v.Check(utf8.RuneCountInString(val) <= 2000, f.Key, "must be at most 2000 characters")
-		top, sub, _ := strings.Cut(f.Key, ".")
-		if top == "store" {
-			store[sub] = val
-		} else {
-			seo[sub] = val
-		}
-	}
+	readTexts(c, d, v, patch, identityFields)
 	if e := d.Values["store.email"]; e != "" {
 		v.Check(app.ValidEmail(e), "store.email", "must be an email address")
 	}
 	if u := d.Values["store.logo"]; u != "" {
 		v.Check(app.ValidHTTPURL(u), "store.logo", "must be an http(s) URL")
 	}
-	for _, k := range []string{"store.logo_display", "store.logo_size"} {
-		d.Values[k] = formValue(c, k)
-	}
+	readTexts(c, d, v, patch, []settingField{{Key: "store.logo_display"}, {Key: "store.logo_size"}})
 	v.OneOf("store.logo_display", d.Values["store.logo_display"], "logo_and_name", "logo_only", "name_only")
 	v.OneOf("store.logo_size", d.Values["store.logo_size"], "small", "medium", "large")
-	store["logo_display"], store["logo_size"] = d.Values["store.logo_display"], d.Values["store.logo_size"]
 	if d.Values["locale"] = formValue(c, "locale"); d.Values["locale"] != "" { // a form without it keeps the language
 		v.OneOf("locale", d.Values["locale"], app.Locales...)
 		patch["locale"] = d.Values["locale"]
@@ -474,17 +458,12 @@ func readIdentityForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch ma
 	if otp {
 		d.Values["email_otp_enabled"] = "on"
 	}
-	patch["store"], patch["seo"], patch["email_otp_enabled"] = store, seo, otp
+	patch["email_otp_enabled"] = otp
 }
 
 // readThemeForm reads the theme's texts and colour.
 func readThemeForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-	for _, f := range themeFields {
-		val := formValue(c, f.Key)
-		d.Values[f.Key] = val
-		v.Check(utf8.RuneCountInString(val) <= 100, f.Key, "must be at most 100 characters")
-		patch[f.Key] = val
-	}
+	readTexts(c, d, v, patch, themeFields)
 	color := formValue(c, "theme_color")
 	d.Values["theme_color"] = color
 	v.Check(app.ThemeColorRE.MatchString(color), "theme_color", "must be a colour like #1f6feb")
@@ -623,22 +602,17 @@ func readOriginsForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map
 // configuration cfg: saving an unchanged form changes nothing.
 func dropUnchanged(cfg map[string]any, patch map[string]any) {
 	for k, nv := range patch {
-		b, _ := json.Marshal(nv)
-		ob, _ := json.Marshal(cfg[k])
-		if om, ok := cfg[k].(map[string]any); ok {
-			if nm, ok := nv.(map[string]any); ok {
-				same := true
-				for sk, sv := range nm {
-					x, _ := json.Marshal(sv)
-					y, _ := json.Marshal(om[sk])
-					same = same && string(x) == string(y)
-				}
-				if same {
-					delete(patch, k)
-				}
-				continue
+		old := cfg[k]
+		om, oldObj := old.(map[string]any)
+		if nm, newObj := nv.(map[string]any); oldObj && newObj { // an object's keys the form does not set stay
+			sub := map[string]any{}
+			for sk := range nm {
+				sub[sk] = om[sk]
 			}
+			old = sub
 		}
+		b, _ := json.Marshal(nv)
+		ob, _ := json.Marshal(old)
 		if string(b) == string(ob) {
 			delete(patch, k)
 		}
@@ -654,27 +628,37 @@ func bareOrigin(s string) bool {
 // jsonErrorPosition is the line and column (1-based, in characters) where
 // the JSON text's syntax error is, or 0, 0.
 func jsonErrorPosition(text string, err error) (int, int) {
-	if err == nil {
-		return 0, 0
+	if _, off, ok := jsonError(text, err); ok {
+		return lineCol(text, off)
 	}
-	off, ok := jsonErrorOffset(text, err)
-	if !ok {
-		return 0, 0
-	}
-	return lineCol(text, off)
+	return 0, 0
 }
 
 // readShopForm reads the shop window form's config fields into the patch
 // (hero, home, footer and pages are merged key by key).
 func readShopForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-	for _, f := range shopFields {
+	readTexts(c, d, v, patch, shopFields)
+	for _, k := range []string{"hero.image", "hero.cta_url"} {
+		if val := d.Values[k]; val != "" {
+			v.Check(app.ValidHTTPURL(val) || (strings.HasPrefix(val, "/") && !strings.HasPrefix(val, "//")), k, "must be an http(s) URL or a path")
+		}
+	}
+}
+
+// readTexts reads the text fields of a form into d (as typed) and patch (at
+// their key paths), each at most its Max characters.
+func readTexts(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any, fields []settingField) {
+	for _, f := range fields {
 		val := formValue(c, f.Key)
 		d.Values[f.Key] = val
-		v.Check(utf8.RuneCountInString(val) <= maxShopField(f.Long), f.Key, "must be at most "+strconv.Itoa(maxShopField(f.Long))+" characters")
-		if (f.Key == "hero.image" || f.Key == "hero.cta_url") && val != "" {
-			v.Check(app.ValidHTTPURL(val) || (strings.HasPrefix(val, "/") && !strings.HasPrefix(val, "//")), f.Key, "must be an http(s) URL or a path")
+		if f.Max > 0 {
+			v.MaxLen(f.Key, val, f.Max)
 		}
-		top, sub, _ := strings.Cut(f.Key, ".")
+		top, sub, nested := strings.Cut(f.Key, ".")
+		if !nested {
+			patch[top] = val
+			continue
+		}
 		m, _ := patch[top].(map[string]any)
 		if m == nil {
 			m = map[string]any{}

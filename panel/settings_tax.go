@@ -14,20 +14,18 @@ import (
 // text area, one rate a line: "name | rate | country | region | class".
 // The rules are app's (MergeConfig): this form only reads and shows.
 
-// taxFields are the section's text fields (config key paths).
-var taxFields = []struct{ Key, Label, Hint string }{
-	{"store.country", "Country", "ISO code in upper case, like GB, DE or US: where the shop's prices are taxed by default"},
-	{"store.region", "Region", "optional: a state or province code, like CA, for rates set per region"},
-	{"taxes.invoice_prefix", "Invoice number prefix", "like INV- (numbers follow without gaps)"},
-	{"taxes.credit_note_prefix", "Credit note prefix", "like CN-"},
-	{"taxes.tax_id", "Tax id", "your VAT or sales-tax number, printed on invoices"},
+// taxFields are the section's text fields.
+var taxFields = []settingField{
+	{"store.country", "Country", "ISO code in upper case, like GB, DE or US: where the shop's prices are taxed by default", 0, false},
+	{"store.region", "Region", "optional: a state or province code, like CA, for rates set per region", 0, false},
+	{"taxes.invoice_prefix", "Invoice number prefix", "like INV- (numbers follow without gaps)", 0, false},
+	{"taxes.credit_note_prefix", "Credit note prefix", "like CN-", 0, false},
+	{"taxes.tax_id", "Tax id", "your VAT or sales-tax number, printed on invoices", 0, false},
 }
 
 // taxesFromConfig fills the form from the configuration.
 func taxesFromConfig(cfg map[string]any, d *settingsData) {
-	for _, f := range taxFields {
-		d.Values[f.Key] = lookupString(cfg, f.Key)
-	}
+	fillTexts(cfg, d, taxFields)
 	taxes, _ := cfg["taxes"].(map[string]any)
 	for _, k := range []string{"prices_include_tax", "tax_delivery"} {
 		if b, _ := taxes[k].(bool); b {
@@ -48,17 +46,9 @@ func taxesFromConfig(cfg map[string]any, d *settingsData) {
 // readTaxesForm reads the section into patch (store.country and .region,
 // the whole taxes object).
 func readTaxesForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[string]any) {
-	store, taxes := map[string]any{}, map[string]any{}
-	for _, f := range taxFields {
-		val := formValue(c, f.Key)
-		d.Values[f.Key] = val
-		top, sub, _ := strings.Cut(f.Key, ".")
-		if top == "store" {
-			store[sub] = strings.ToUpper(val)
-		} else {
-			taxes[sub] = val
-		}
-	}
+	readTexts(c, d, v, patch, taxFields)
+	store, taxes := patch["store"].(map[string]any), patch["taxes"].(map[string]any)
+	store["country"], store["region"] = strings.ToUpper(d.Values["store.country"]), strings.ToUpper(d.Values["store.region"])
 	for _, k := range []string{"prices_include_tax", "tax_delivery"} {
 		on := formOn(c, "taxes."+k)
 		if on {
@@ -82,5 +72,4 @@ func readTaxesForm(c *fiber.Ctx, d *settingsData, v *app.Validation, patch map[s
 			"country": strings.TrimSpace(cells[2]), "region": strings.TrimSpace(cells[3]), "class": strings.TrimSpace(cells[4])})
 	}
 	taxes["rates"] = rates
-	patch["store"], patch["taxes"] = store, taxes
 }

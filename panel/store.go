@@ -293,41 +293,31 @@ func (e *trailingError) Error() string { return "unexpected text after the objec
 // jsonProblem describes a JSON problem of text with where it is (line and
 // column, from the decoder's byte offset), without echoing internals.
 func jsonProblem(text string, err error) string {
-	var se *json.SyntaxError
-	var te *trailingError
-	var what string
-	switch {
-	case err == nil:
+	if err == nil {
 		return "got null"
-	case errors.As(err, &se):
-		what = se.Error()
-	case errors.As(err, &te):
-		what = te.Error()
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		what = "the text ends before the object is closed (a missing } or \")"
-	default:
-		return "it is not an object"
 	}
-	if off, ok := jsonErrorOffset(text, err); ok {
-		line, col := lineCol(text, off)
-		return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": " + what
+	what, off, ok := jsonError(text, err)
+	if !ok {
+		return what
 	}
-	return what
+	line, col := lineCol(text, off)
+	return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": " + what
 }
 
-// jsonErrorOffset is the byte offset of the character a JSON error is at.
-func jsonErrorOffset(text string, err error) (int, bool) {
+// jsonError is what is wrong with a JSON text by err, and the byte offset
+// of the character it is at (ok false: err is not the text's syntax).
+func jsonError(text string, err error) (what string, off int, ok bool) {
 	var se *json.SyntaxError
 	var te *trailingError
 	switch {
 	case errors.As(err, &se):
-		return max(int(se.Offset)-1, 0), true // the offset counts the bad character
+		return se.Error(), max(int(se.Offset)-1, 0), true // the offset counts the bad character
 	case errors.As(err, &te):
-		return int(te.offset), true
+		return te.Error(), int(te.offset), true
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return len(text), true
+		return "the text ends before the object is closed (a missing } or \")", len(text), true
 	}
-	return 0, false
+	return "it is not an object", 0, false
 }
 
 // lineCol turns a byte offset of text into a 1-based line and column (in

@@ -6,36 +6,12 @@ import (
 	"storefront/app"
 )
 
-type ticketRow struct {
-	*app.Ticket
-	Number string // TKT-000001
-}
-
-type ticketsData struct {
-	Base    string
-	Tickets []ticketRow
-	Filter  statusFilter
-	Pager
-}
-
 // ticketsPage serves GET /admin/stores/{id}/tickets/ (?status=all by default,
 // OPEN, IN_PROGRESS, RESOLVED, CLOSED; ?cursor=), newest first.
 func (p *panel) ticketsPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "tickets/")
-	f, err := readStatusFilter(c, base, statusAll, app.TicketStatuses)
+	d, err := filteredPage(p, c, v, "tickets", statusAll, app.TicketStatuses, p.h.svc.Tickets.List)
 	if err != nil {
 		return err
-	}
-	items, pg, err := listPage(p, c, v, "tickets:"+f.Value, f.Base,
-		func(storeID uint64, lp app.ListParams) (app.Page[*app.Ticket], error) {
-			return p.h.svc.Tickets.List(storeID, f.Status, lp)
-		})
-	if err != nil {
-		return err
-	}
-	d := ticketsData{Base: base, Filter: f, Pager: pg}
-	for _, t := range items {
-		d.Tickets = append(d.Tickets, ticketRow{Ticket: t, Number: app.TicketNumber(t.Number)})
 	}
 	v.Title, v.Tab, v.Data = "Tickets", "tickets", d
 	return p.render(c, fiber.StatusOK, "tickets", v)
@@ -91,10 +67,8 @@ func (p *panel) replyTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	msg := formValue(c, "message")
 	saved, err := p.h.svc.Tickets.StaffReply(v.Store.ID, t.ID, app.TicketReply{Message: msg})
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showTicket(c, v, p.formError(c, v, err), t, ticketForm{Reply: msg, Status: t.Status, Priority: t.Priority})
+		form := ticketForm{Reply: msg, Status: t.Status, Priority: t.Priority}
+		return p.showAgain(c, v, err, func(status int) error { return p.showTicket(c, v, status, t, form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "tickets/"+saved.ID+"/"), ok1("Reply sent to the customer."))
 }
@@ -104,10 +78,7 @@ func (p *panel) patchTicket(c *fiber.Ctx, v *view, t *app.Ticket) error {
 	form := ticketForm{Status: formValue(c, "status"), Priority: formValue(c, "priority")}
 	saved, err := p.h.svc.Tickets.Patch(v.Store.ID, t.ID, app.TicketPatch{Status: &form.Status, Priority: &form.Priority})
 	if err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showTicket(c, v, p.formError(c, v, err), t, form)
+		return p.showAgain(c, v, err, func(status int) error { return p.showTicket(c, v, status, t, form) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "tickets/"+saved.ID+"/"), ok1("Ticket "+app.TicketNumber(saved.Number)+" is now "+saved.Status+", priority "+saved.Priority+"."))
 }

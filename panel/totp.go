@@ -29,7 +29,7 @@ func (p *panel) showTOTP(c *fiber.Ctx, v *view, status int, d totpData) error {
 func (p *panel) startTOTP(c *fiber.Ctx, v *view) error {
 	f := readForm(c, nil, "totp_code", "password")
 	proof := app.TOTPProof{Code: f["totp_code"], Password: f["password"]}
-	en, err := p.h.svc.Admins.StartTOTP(v.Admin.ID, proof, p.h.proxies.ClientIP(c))
+	en, err := p.h.svc.Admins.StartTOTP(v.Admin.ID, proof, p.h.svc.Proxies.ClientIP(c))
 	if err != nil {
 		return p.showTOTP(c, v, p.formError(c, v, err), totpData{})
 	}

@@ -65,10 +65,7 @@ func (p *panel) deleteUser(c *fiber.Ctx, v *view, id uint64) error {
 		return p.showUsers(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), userForm{Role: app.RoleStaff})
 	}
 	if err := p.h.svc.Admins.Delete(id); err != nil {
-		if app.IsNotFound(err) {
-			return err
-		}
-		return p.showUsers(c, v, p.formError(c, v, err), userForm{Role: app.RoleStaff})
+		return p.showAgain(c, v, err, func(status int) error { return p.showUsers(c, v, status, userForm{Role: app.RoleStaff}) })
 	}
 	p.sessions.dropAdmin(id)
 	return p.redirect(c, v, "/admin/users/", ok1("Admin user deleted."))

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
-	"storefront/httpkit"
 )
 
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
@@ -15,9 +14,7 @@ func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
 	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
 	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
 	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
-	delGet, delPost := p.confirmStep(askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
-	r.Get(st+"/webhooks/:wid/delete", p.store(delGet))
-	r.Post(st+"/webhooks/:wid/delete", p.store(delPost))
+	p.confirmRoutes(r, "/webhooks/:wid/delete", askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
 	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
 	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(p.webhookOf, p.redeliverWebhook)))
 }
@@ -82,12 +79,9 @@ type webhookData struct {
 	URL     string
 }
 
+// webhookOf loads the :wid endpoint of the store.
 func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
-	id, err := httpkit.PathID(c, "wid", "webhook endpoint")
-	if err != nil {
-		return nil, err
-	}
-	return p.h.svc.Webhooks.Get(v.Store.ID, id)
+	return pathRecord("wid", "webhook endpoint", p.h.svc.Webhooks.Get)(c, v)
 }
 
 // webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint

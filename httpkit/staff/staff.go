@@ -21,14 +21,15 @@ type Staff struct {
 	Proxies httpkit.Proxies // http.trusted_proxies
 }
 
-// NewServices is the staff view of svc.
-func NewServices(svc *app.Services) Services {
-	return Services{
+// New is the staff view of svc, believing trustedProxies
+// (http.trusted_proxies) about the client address.
+func New(svc *app.Services, trustedProxies []string) Staff {
+	return Staff{Log: svc.Log, Proxies: httpkit.NewProxies(trustedProxies), Services: Services{
 		Now: svc.Now, Opt: svc.Opt, Outbox: svc.AdminOutbox, Shared: svc.Shared(), Secret: svc.DB.Secret,
 		RetryMail: svc.RetryMail, PreviewMail: svc.PreviewMail, TestMail: svc.TestMail, PayTestOrder: svc.PayTestOrder, Webhooks: svc.Webhooks,
 		Stores: svc.Stores, Admins: svc.Admins, Catalog: svc.Catalog, Customers: svc.Customers,
 		Orders: svc.Orders, Payments: svc.Payments, Coupons: svc.Coupons, Requests: svc.Requests, Reviews: svc.Reviews, Audit: svc.Audit,
-		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}
+		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}}
 }
 
 // StatusAll is the ?status= value of a list that shows every status.
