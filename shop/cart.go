@@ -315,7 +315,7 @@ func fieldError(err error, field string) string {
 
 // cartFail renders the cart with the error of a cart form.
 func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
-	m, status, err := formError(rq.L, err, "cart.err.", nil)
+	m, _, status, err := formError(rq.L, err, "cart.err.", nil)
 	if err != nil {
 		return err
 	}

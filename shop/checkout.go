@@ -213,36 +213,27 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem
 // checkoutFail renders the checkout page again with err's messages: field
 // errors next to their fields, the rest above the form.
 func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
-	m, status, ierr := formError(rq.L, err, "cart.err.", isCheckoutField)
+	m, beside, status, ierr := formError(rq.L, err, "cart.err.", func(f string) string { return checkoutLabel(rq.L, f) })
 	if ierr != nil {
 		return ierr
 	}
-	d := checkoutData{Form: f, Errors: map[string]string{}, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
-	if e, ok := err.(*app.Error); ok {
-		for k, v := range e.Fields {
-			if isCheckoutField(k) {
-				d.Errors[k] = checkoutLabel(rq.L, k) + " " + fieldText(rq.L, v) + "."
-			}
-		}
-	}
+	d := checkoutData{Form: f, Errors: beside, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
 	}
 	return s.showCheckout(c, rq, status, items, d)
 }
 
-// checkoutLabel is the label of a checkout field (checkout.email, ...).
+// checkoutLabel is the label of a field the checkout form shows a message
+// beside (checkout.email, ...; "" for any other).
 func checkoutLabel(l *i18n.Catalog, f string) string {
+	if f == "idempotency_key" || !slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f }) {
+		return ""
+	}
 	if f == "payment_method" {
 		f = "payment"
 	}
 	return l.T("checkout." + f)
-}
-
-// isCheckoutField reports whether the checkout form shows f's message next
-// to a field of its own.
-func isCheckoutField(f string) bool {
-	return f != "idempotency_key" && slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f })
 }
 
 // maxReturnParams bounds the query parameters a gateway return carries.
