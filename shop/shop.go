@@ -39,22 +39,9 @@ type Config struct {
 }
 
 // services are the parts of the domain the shop calls: the storefront
-// API's, nothing else.
+// API's (app.Storefront), nothing else.
 type services struct {
-	Now       app.Clock
-	Tokens    app.Tokens
-	Limits    app.Limiter
-	Stores    *app.StoreService
-	Catalog   *app.CatalogService
-	Customers *app.CustomerService
-	Carts     *app.CartService
-	Orders    *app.OrderService
-	Payments  *app.PaymentService
-	Requests  *app.RequestService
-	Reviews   *app.ReviewService
-	Tickets   *app.TicketService
-	Contact   *app.ContactService
-	Content   *app.ContentService
+	app.Storefront
 	// RefreshTTL is how long a shopper's session lasts (the session cookie's age).
 	RefreshTTL time.Duration
 	// Shared is the state several processes share (nil: one process): the
@@ -90,11 +77,7 @@ type Shop struct {
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
 func New(cfg Config, svc *app.Services) (*Shop, error) {
 	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}, publicURL: svc.Opt.PublicURL,
-		proxies: httpkit.NewProxies(cfg.TrustedProxies),
-		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
-			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
-			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
-			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies), svc: services{Storefront: svc.Storefront(), RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
 	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
