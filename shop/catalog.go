@@ -69,20 +69,18 @@ func (p productCard) Now() app.Money { return p.price().Unit() }
 func (p productCard) Was() app.Money { return p.price().Was() }
 
 // Image is the card's first image ("" when it has none).
-func (p productCard) Image() string {
-	if len(p.Images) == 0 {
-		return ""
-	}
-	return picture(p.Images[0])
-}
+func (p productCard) Image() string { return picture(p.first()) }
 
 // SrcSet is the srcset of the card's first image ("" when it has no
 // renditions).
-func (p productCard) SrcSet() string {
+func (p productCard) SrcSet() string { return srcset(p.first()) }
+
+// first is the URL of the card's first image ("": none).
+func (p productCard) first() string {
 	if len(p.Images) == 0 {
 		return ""
 	}
-	return srcset(p.Images[0])
+	return p.Images[0]
 }
 
 // productCards decodes a page of a store's product docs into cards, with
@@ -113,29 +111,36 @@ func (s *Shop) productCards(storeID uint64, docs []app.Doc) ([]productCard, erro
 // any other URL: the shop shows only pictures of the media store, from its
 // own host, never another host's (a picture given by URL is fetched into
 // the media store when it is saved: app/media_fetch.go).
-func picture(u string) string {
+func picture(u string) string { return rendition(u, 0) }
+
+// thumbURL is the path of the smallest rendition of a stored picture
+// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
+func thumbURL(u string) string { return rendition(u, app.MediaWidths[0]) }
+
+// rendition is the path of a stored picture at width w (0: the width its
+// URL names); "" for any other URL (picture).
+func rendition(u string, w int) string {
 	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
 	if !ok {
 		return ""
 	}
-	return app.MediaPath(ref.StoreID, ref.Hash, ref.Width, ref.Ext)
+	if w == 0 {
+		w = ref.Width
+	}
+	return app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext)
 }
 
 // srcset lists the renditions of a stored picture (app.MediaWidths) as a
 // srcset of paths on this site; "" for any other URL.
 func srcset(u string) string {
-	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
-	if !ok {
+	if picture(u) == "" {
 		return ""
 	}
-	var b strings.Builder
+	parts := make([]string, len(app.MediaWidths))
 	for i, w := range app.MediaWidths {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext) + " " + strconv.Itoa(w) + "w")
+		parts[i] = rendition(u, w) + " " + strconv.Itoa(w) + "w"
 	}
-	return b.String()
+	return strings.Join(parts, ", ")
 }
 
 // listForm is the filter form of a product grid, as typed.
@@ -461,13 +466,3 @@ func reviewsScope(slug string) string { return "reviews:" + slug }
 
 // httpStatus is the status of an app error code.
 func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }
-
-// thumbURL is the path of the smallest rendition of a stored picture
-// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
-func thumbURL(u string) string {
-	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
-	if !ok {
-		return ""
-	}
-	return app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
-}
