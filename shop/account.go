@@ -65,22 +65,10 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 		Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 }
 
-// limitMail takes one code mail from the budgets of the requester (ip),
-// who and email, as the API's limitMail does (app.CustomerService.CodeMailLimits),
-// and runs send; a failed send gives them back.
-func (s *Shop) limitMail(rq *request, ip, who, email string, send func() error) error {
-	lims, err := s.svc.Customers.CodeMailLimits(rq.Store.ID, who, email, ip, s.cfg.LoginFailures, s.cfg.CodesPerDay)
-	if err != nil {
-		return err
-	}
-	if err := app.TakeAll(s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
-		return err
-	}
-	if err := send(); err != nil {
-		app.RefundAll(s.svc.Limits, lims...)
-		return err
-	}
-	return nil
+// limitMail sends a code mail within the budgets of the requester, who and
+// email (app.CustomerService.SendCodeMail), as the API's limitMail does.
+func (s *Shop) limitMail(c *fiber.Ctx, rq *request, who, email string, send func() error) error {
+	return s.svc.Customers.SendCodeMail(rq.Store.ID, who, email, s.proxies.ClientIP(c), s.cfg.LoginFailures, s.cfg.CodesPerDay, send)
 }
 
 // notice is the flash message a redirect names (?m=), "" for none.
@@ -222,7 +210,7 @@ func (s *Shop) verify(c *fiber.Ctx, rq *request, vals map[string]string) (string
 // with its mail limits).
 func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
-	err := s.limitMail(rq, s.proxies.ClientIP(c), "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
+	err := s.limitMail(c, rq, "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
 		return s.svc.Customers.ResendCode(rq.Store, &sh)
 	})
 	if err != nil {
@@ -251,7 +239,7 @@ func (s *Shop) forgot(c *fiber.Ctx, rq *request, vals map[string]string) (string
 	val.Email("email", email)
 	err := val.Err()
 	if err == nil {
-		err = s.limitMail(rq, s.proxies.ClientIP(c), "email:"+email, email, func() error {
+		err = s.limitMail(c, rq, "email:"+email, email, func() error {
 			return s.svc.Customers.ForgotPassword(rq.Store, email)
 		})
 	}
