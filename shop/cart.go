@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -216,9 +217,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	}
 	d.Options = choicesOf(d.Quote)
 	d.Short, d.NoPayment = shortLines(d.Quote, rq.L), len(s.methodsOf(rq.Store)) == 0
-	if d.CouponError == "" {
-		d.CouponError = sentence(couponErr)
-	}
+	d.CouponError = cmp.Or(d.CouponError, sentence(couponErr))
 	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
 		d.Notice = ""
 	}

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -413,10 +414,7 @@ func (s *Shop) category(c *fiber.Ctx, rq *request) error {
 	path := categoryPath(cat)
 	g := gridData{Heading: cat.Name, Intro: cat.Description,
 		Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("crumbs.products"), "/products/"}, {cat.Name, ""}}}
-	desc := cat.Description
-	if desc == "" {
-		desc = rq.L.TF("list.category.desc", cat.Name, rq.Look.Name)
-	}
+	desc := cmp.Or(cat.Description, rq.L.TF("list.category.desc", cat.Name, rq.Look.Name))
 	meta := pageMeta{Title: cat.Name, Description: desc, Image: picture(cat.Image)}
 	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, path)}
 	return s.grid(c, rq, "category:"+strconv.FormatUint(cat.ID, 10), path, g, meta, cat.ID)
@@ -429,11 +427,7 @@ type crumb struct{ Label, URL string }
 func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 	items := make([]any, len(crumbs))
 	for i, cr := range crumbs {
-		u := cr.URL
-		if u == "" {
-			u = self
-		}
-		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, u)}
+		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, cmp.Or(cr.URL, self))}
 	}
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 }

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -70,11 +71,7 @@ type payMethod struct {
 func (s *Shop) methodsOf(st *app.Store) []payMethod {
 	var out []payMethod
 	for _, m := range s.svc.Payments.OfferedMethods(st) {
-		name := m.Name
-		if name == "" {
-			name = m.Code
-		}
-		out = append(out, payMethod{Code: m.Code, Name: name, Test: m.Test})
+		out = append(out, payMethod{Code: m.Code, Name: cmp.Or(m.Name, m.Code), Test: m.Test})
 	}
 	return out
 }
@@ -131,12 +128,7 @@ func (s *Shop) prefill(rq *request, f *checkoutForm) error {
 			break
 		}
 	}
-	if a.ReceiverName != "" {
-		f.ReceiverName = a.ReceiverName
-	}
-	if a.Phone != "" {
-		f.Phone = a.Phone
-	}
+	f.ReceiverName, f.Phone = cmp.Or(a.ReceiverName, f.ReceiverName), cmp.Or(a.Phone, f.Phone)
 	var parts []string
 	for _, p := range []string{a.AddressLine1, a.AddressLine2, a.Area, a.City, a.PostalCode} {
 		if p = strings.TrimSpace(p); p != "" {
@@ -165,9 +157,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	}
 	if couponErr != "" {
 		d.Coupon = ""
-		if d.Error == "" {
-			d.Error = rq.L.T("checkout.coupon.dropped") + " " + couponErr
-		}
+		d.Error = cmp.Or(d.Error, rq.L.T("checkout.coupon.dropped")+" "+couponErr)
 	}
 	d.Methods = s.methodsOf(rq.Store)
 	d.NoPayment = len(d.Methods) == 0

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 	"time"
@@ -128,11 +129,6 @@ func (s *Shop) typedBefore(c *fiber.Ctx, rq *request, f *checkoutForm) error {
 	if !o.Pickup {
 		f.Address = o.Address
 	}
-	if f.Delivery == "" {
-		f.Delivery = o.DeliveryOption
-	}
-	if o.PaymentMethod != "" {
-		f.PaymentMethod = o.PaymentMethod
-	}
+	f.Delivery, f.PaymentMethod = cmp.Or(f.Delivery, o.DeliveryOption), cmp.Or(o.PaymentMethod, f.PaymentMethod)
 	return nil
 }

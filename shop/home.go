@@ -1,6 +1,8 @@
 package shop
 
 import (
+	"cmp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -54,10 +56,7 @@ func (s *Shop) home(c *fiber.Ctx, rq *request) error {
 	if title == "" || title == rq.Look.Name {
 		title = rq.L.T("home.title")
 	}
-	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: rq.Look.Logo}
-	if meta.Image == "" {
-		meta.Image = rq.Look.Hero.Image
-	}
+	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: cmp.Or(rq.Look.Logo, rq.Look.Hero.Image)}
 	meta.JSONLD = []any{s.organizationLD(s.baseURL(c), rq.Look)}
 	return s.render(c, rq, fiber.StatusOK, "home", meta, d)
 }
