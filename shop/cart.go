@@ -2,6 +2,8 @@ package shop
 
 import (
 	"cmp"
+	"slices"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -79,14 +81,11 @@ func (a apiStore) set(productID, variantID uint64, qty int64) error {
 
 func (a apiStore) remove(productID, variantID uint64) error {
 	id, err := a.itemID(productID, variantID)
-	if app.IsNotFound(err) {
-		return nil
-	}
 	if err == nil {
 		err = a.carts.Remove(a.owner, id)
 	}
 	if app.IsNotFound(err) {
-		return nil
+		return nil // not in the cart (any more)
 	}
 	return err
 }
@@ -97,12 +96,11 @@ func (a apiStore) itemID(productID, variantID uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, it := range v.Items {
-		if it.ProductID == productID && variantOf(it) == variantID {
-			return it.ID, nil
-		}
+	i := slices.IndexFunc(v.Items, func(it app.CartItemView) bool { return it.ProductID == productID && variantOf(it) == variantID })
+	if i < 0 {
+		return 0, app.NotFound("cart item")
 	}
-	return 0, app.NotFound("cart item")
+	return v.Items[i].ID, nil
 }
 
 func variantOf(it app.CartItemView) uint64 {
@@ -249,15 +247,10 @@ func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (
 
 // deliveryOption is the option of id, else the first (nil: none).
 func deliveryOption(opts []app.DeliveryOption, id string) *app.DeliveryOption {
-	for i := range opts {
-		if opts[i].ID == id {
-			return &opts[i]
-		}
+	if len(opts) == 0 {
+		return nil
 	}
-	if len(opts) > 0 {
-		return &opts[0]
-	}
-	return nil
+	return &opts[max(0, slices.IndexFunc(opts, func(o app.DeliveryOption) bool { return o.ID == id }))]
 }
 
 // deliveryChoice is a delivery option as the cart and checkout offer it:
@@ -284,10 +277,8 @@ func choicesOf(q app.CartQuote) deliveryChoices {
 
 // Of is the choice of id (nil: none).
 func (cs deliveryChoices) Of(id string) *deliveryChoice {
-	for i := range cs {
-		if cs[i].ID == id {
-			return &cs[i]
-		}
+	if i := slices.IndexFunc(cs, func(c deliveryChoice) bool { return c.ID == id }); i >= 0 {
+		return &cs[i]
 	}
 	return nil
 }
@@ -295,12 +286,7 @@ func (cs deliveryChoices) Of(id string) *deliveryChoice {
 // NeedAddress reports whether every option needs an address (the
 // checkout's address field is then required as typed).
 func (cs deliveryChoices) NeedAddress() bool {
-	for _, c := range cs {
-		if !c.NeedsAddress {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(cs, func(c deliveryChoice) bool { return !c.NeedsAddress })
 }
 
 // fieldError is the message of a validation error about field ("" when err

@@ -121,13 +121,7 @@ func (s *Shop) prefill(rq *request, f *checkoutForm) error {
 	if err != nil || len(addrs) == 0 {
 		return err
 	}
-	a := addrs[0]
-	for _, x := range addrs {
-		if x.IsDefault {
-			a = x
-			break
-		}
-	}
+	a := addrs[max(0, slices.IndexFunc(addrs, func(x *app.Address) bool { return x.IsDefault }))]
 	f.ReceiverName, f.Phone = cmp.Or(a.ReceiverName, f.ReceiverName), cmp.Or(a.Phone, f.Phone)
 	var parts []string
 	for _, p := range []string{a.AddressLine1, a.AddressLine2, a.Area, a.City, a.PostalCode} {
