@@ -212,15 +212,11 @@ func decodeListForm(l *i18n.Catalog, get func(string) string, defSort string) (f
 // Query is the form's query string without the cursor (for paging links).
 func (f listForm) Query() url.Values {
 	v := url.Values{}
-	set := func(k, x string) {
+	for k, x := range map[string]string{"q": f.Q, "sort": f.Sort, "min_price": f.Min, "max_price": f.Max} {
 		if x != "" {
 			v.Set(k, x)
 		}
 	}
-	set("q", f.Q)
-	set("sort", f.Sort)
-	set("min_price", f.Min)
-	set("max_price", f.Max)
 	if f.InStock {
 		v.Set("in_stock", "1")
 	}
