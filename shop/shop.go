@@ -150,8 +150,6 @@ type request struct {
 	mint func() string
 	// Customer is the signed-in shopper (nil: a guest).
 	Customer *app.Customer
-	// Token is the signed-in shopper's access token ("" for a guest).
-	Token string
 	// Base is the scheme and host of the page's absolute URLs (setBase).
 	Base string
 	// capture, when set, receives the rendered page instead of the
