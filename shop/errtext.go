@@ -139,13 +139,16 @@ func fieldText(l *i18n.Catalog, msg string) string {
 // sentence makes a rule's message a sentence of its own: a capital first
 // and a full stop ("This coupon has expired.").
 func sentence(s string) string {
-	if s == "" {
-		return ""
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+	if s = capital(s); s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		s += "."
+	}
+	return s
+}
+
+// capital is s with a capital first letter: "size" as "Size".
+func capital(s string) string {
+	if r, n := utf8.DecodeRuneInString(s); n > 0 {
+		return string(unicode.ToUpper(r)) + s[n:]
 	}
 	return s
 }
