@@ -86,13 +86,11 @@ func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 }
 
 // again shows an account form again with the values typed (newForm
-// leaves passwords out).
+// leaves passwords out) and the note as its refusal (403).
 func (s *Shop) again(f accountForm) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		vals, _ := decodeAccountForm(c.Body(), f.fields)
-		v := f.view(rq, vals)
-		v.Forms[0].Error = expired(rq)
-		return s.showForm(c, rq, fiber.StatusForbidden, v)
+		return s.formFail(c, rq, f.view(rq, vals), app.Errorf(app.EForbidden, "%s", expired(rq)))
 	}
 }
 
