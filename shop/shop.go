@@ -84,7 +84,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 	s.bufs.New = func() any { return new(bytes.Buffer) }
 	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
-	if s.assets, err = loadAssets(); err != nil {
+	if s.assets, err = pagekit.LoadAssets(embedded, "static", "/assets/"); err != nil { // fingerprinted
 		return nil, err
 	}
 	if s.msgs, err = i18n.Load(cfg.ThemeDir); err != nil {
