@@ -45,11 +45,9 @@ func (s *Shop) registerAccountRoutes(a *fiber.App) {
 // (the same key): over it, the page says so (429).
 func (s *Shop) limitIP(fn pageFunc) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		if s.cfg.AuthPerMinute > 0 {
-			lim := app.Limit{Key: "auth-ip|" + app.AddrKey(s.proxies.ClientIP(c)), Max: s.cfg.AuthPerMinute, Window: time.Minute}
-			if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
-				return s.limited(c, rq, err)
-			}
+		lim := app.Limit{Key: "auth-ip|" + app.AddrKey(s.proxies.ClientIP(c)), Max: s.cfg.AuthPerMinute, Window: time.Minute}
+		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil { // Max 0: none
+			return s.limited(c, rq, err)
 		}
 		return fn(c, rq)
 	}

@@ -57,15 +57,13 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	if s.cfg.ContactPerMinute > 0 {
-		lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
-		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
-			if app.ErrorCode(err) != app.ERateLimited {
-				return err
-			}
-			f.Alert = rq.L.T("contact.err.many")
-			return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
+	lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
+	if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil { // Max 0: none
+		if app.ErrorCode(err) != app.ERateLimited {
+			return err
 		}
+		f.Alert = rq.L.T("contact.err.many")
+		return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
 	}
 	_, err = s.svc.Contact.Submit(rq.Store.ID, app.ContactInput{Name: f.Name, Email: f.Email, Phone: f.Phone,
 		Subject: f.Subject, Message: f.Message})
