@@ -154,10 +154,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		d.Error = cmp.Or(d.Error, rq.L.T("checkout.coupon.dropped")+" "+couponErr)
 	}
 	d.Methods = s.methodsOf(rq.Store)
-	d.NoPayment = len(d.Methods) == 0
-	for _, m := range d.Methods {
-		d.Test = d.Test || m.Test
-	}
+	d.NoPayment, d.Test = len(d.Methods) == 0, slices.ContainsFunc(d.Methods, func(m payMethod) bool { return m.Test })
 	return s.render(c, rq, status, "checkout", pageMeta{Title: rq.L.T("checkout.title"), Description: rq.L.T("checkout.desc"), NoIndex: true}, d)
 }
 

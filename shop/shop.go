@@ -3,6 +3,8 @@ package shop
 import (
 	"bytes"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,13 +130,8 @@ func isShopPath(c *fiber.Ctx) bool {
 	if m != fiber.MethodGet && m != fiber.MethodHead {
 		return false
 	}
-	p := c.Path()
-	for _, pre := range []string{"/api/", "/admin", "/media/", "/sandbox/", "/docs", "/openapi", "/healthz", "/readyz", "/metrics"} {
-		if len(p) >= len(pre) && p[:len(pre)] == pre {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc([]string{"/api/", "/admin", "/media/", "/sandbox/", "/docs", "/openapi", "/healthz", "/readyz", "/metrics"},
+		func(pre string) bool { return strings.HasPrefix(c.Path(), pre) })
 }
 
 // request is what a page handler knows about its request.
