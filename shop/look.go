@@ -145,11 +145,9 @@ func lookOf(st *app.Store, lang *i18n.Catalog) look {
 			}
 		}
 	}
+	l.Pages = map[string]string{}
 	for _, k := range contentPages {
 		if body := strings.TrimSpace(cfg.Pages[k]); body != "" {
-			if l.Pages == nil {
-				l.Pages = map[string]string{}
-			}
 			l.Pages[k] = body
 		}
 	}
