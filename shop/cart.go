@@ -363,37 +363,32 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	cc := s.readCart(c, rq)
-	if fv["remove"] != "" {
-		cc.Coupon = ""
-		if err := s.writeCart(c, rq, cc); err != nil {
-			return s.cartFail(c, rq, err)
-		}
-		return cartRedirect(c, "nocoupon")
-	}
-	typed := fv["coupon"]
-	code := app.NormalizeCouponCode(typed)
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	bad := ""
-	switch {
-	case code == "":
-		bad = rq.L.T("cart.coupon.required")
-	case len(code) > maxCoupon:
-		bad = fieldText(rq.L, "must be at most 50 characters")
-	default:
-		if _, _, bad, err = s.quote(rq, items, code, ""); err != nil {
+	cc, m := s.readCart(c, rq), "nocoupon"
+	cc.Coupon = "" // remove=1, or the code typed when the pricing takes it
+	if fv["remove"] == "" {
+		code := app.NormalizeCouponCode(fv["coupon"])
+		items, err := s.cartOf(c, rq).lines()
+		if err != nil {
 			return err
 		}
+		bad := ""
+		switch {
+		case code == "":
+			bad = rq.L.T("cart.coupon.required")
+		case len(code) > maxCoupon:
+			bad = fieldText(rq.L, "must be at most 50 characters")
+		default:
+			if _, _, bad, err = s.quote(rq, items, code, ""); err != nil {
+				return err
+			}
+		}
+		if bad != "" {
+			return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: fv["coupon"], CouponError: sentence(bad)})
+		}
+		cc.Coupon, m = code, "coupon"
 	}
-	if bad != "" {
-		return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: typed, CouponError: sentence(bad)})
-	}
-	cc.Coupon = code
 	if err := s.writeCart(c, rq, cc); err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return cartRedirect(c, "coupon")
+	return cartRedirect(c, m)
 }
