@@ -384,10 +384,8 @@ func (s *Shop) categoryRedirect(c *fiber.Ctx, rq *request) error {
 		if err != nil {
 			return err
 		}
-		for _, cat := range cats {
-			if cat.Slug == slug {
-				return permanent(c, categoryPath(cat))
-			}
+		if i := slices.IndexFunc(cats, func(cat *app.Category) bool { return cat.Slug == slug }); i >= 0 {
+			return permanent(c, categoryPath(cats[i]))
 		}
 		return app.NotFound("category")
 	}
