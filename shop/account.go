@@ -10,6 +10,7 @@ import (
 
 	"storefront/app"
 	"storefront/app/i18n"
+	"storefront/httpkit"
 )
 
 // The account pages call the services the storefront API's account routes
@@ -58,7 +59,7 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 	if app.ErrorCode(err) != app.ERateLimited {
 		return err
 	}
-	retryAfter(c, err)
+	httpkit.RetryAfter(c, err)
 	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: rq.L.T("account.limited.title"),
 		Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 }

@@ -1,15 +1,13 @@
 package shop
 
 import (
-	"errors"
 	"net/url"
 	"slices"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
-	"storefront/app"
 	"storefront/app/i18n"
+	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 )
 
@@ -132,16 +130,8 @@ func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) err
 	if ierr != nil {
 		return ierr
 	}
-	retryAfter(c, err)
+	httpkit.RetryAfter(c, err)
 	return s.showForm(c, rq, status, v)
-}
-
-// retryAfter sets Retry-After for a rate-limited answer, as the API does.
-func retryAfter(c *fiber.Ctx, err error) {
-	var e *app.Error
-	if errors.As(err, &e) && e.RetryAfter > 0 {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
-	}
 }
 
 // localNext is next when it is a path of this site (pagekit.LocalPath),

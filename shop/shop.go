@@ -209,7 +209,7 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
 		pr.Message = rq.L.T("error.internal")
 	}
-	retryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
+	httpkit.RetryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
 	if pr.Code == app.ENotFound {
 		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: rq.L.T("notfound.title"), NoIndex: true}, nil)
 	}
@@ -222,7 +222,7 @@ func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
 	if app.ErrorCode(err) != app.ENotFound {
 		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
 		c.Status(fiber.StatusServiceUnavailable)
-		retryAfter(c, err)
+		httpkit.RetryAfter(c, err)
 	} else {
 		c.Status(fiber.StatusNotFound)
 	}
