@@ -49,7 +49,7 @@ type checkoutData struct {
 	Options deliveryChoices
 	Coupon  string
 	// Methods are the payment methods the store's checkout accepts.
-	Methods []payMethod
+	Methods []app.OfferedMethod
 	// Test: a method takes test payments (the sandbox): no money moves.
 	Test bool
 	// Verify: the order was refused until the shopper verifies their
@@ -59,21 +59,15 @@ type checkoutData struct {
 	NoPayment bool
 }
 
-// payMethod is a payment method as the page shows it; Test marks one
-// that takes test payments.
-type payMethod struct {
-	Code, Name string
-	Test       bool
-}
-
 // methodsOf are the payment methods a store's checkout accepts, in its
-// order: the ones the API's payment-methods/ lists (same rule).
-func (s *Shop) methodsOf(st *app.Store) []payMethod {
-	var out []payMethod
-	for _, m := range s.svc.Payments.OfferedMethods(st) {
-		out = append(out, payMethod{Code: m.Code, Name: cmp.Or(m.Name, m.Code), Test: m.Test})
+// order: the ones the API's payment-methods/ lists (same rule), each named
+// (by its code when the store gave it no name).
+func (s *Shop) methodsOf(st *app.Store) []app.OfferedMethod {
+	ms := s.svc.Payments.OfferedMethods(st)
+	for i := range ms {
+		ms[i].Name = cmp.Or(ms[i].Name, ms[i].Code)
 	}
-	return out
+	return ms
 }
 
 // withLines runs a checkout page with the cart's lines; an empty cart
@@ -154,7 +148,7 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 		d.Error = cmp.Or(d.Error, rq.L.T("checkout.coupon.dropped")+" "+couponErr)
 	}
 	d.Methods = s.methodsOf(rq.Store)
-	d.NoPayment, d.Test = len(d.Methods) == 0, slices.ContainsFunc(d.Methods, func(m payMethod) bool { return m.Test })
+	d.NoPayment, d.Test = len(d.Methods) == 0, slices.ContainsFunc(d.Methods, func(m app.OfferedMethod) bool { return m.Test })
 	return s.render(c, rq, status, "checkout", pageMeta{Title: rq.L.T("checkout.title"), Description: rq.L.T("checkout.desc"), NoIndex: true}, d)
 }
 
