@@ -110,28 +110,23 @@ func variantOf(it app.CartItemView) uint64 {
 	return *it.VariantID
 }
 
-// cartForm is the body of the cart's forms (add, update, remove).
-type cartForm struct {
-	ProductID, VariantID uint64
-	Quantity             int64
-}
-
 // maxCartForm bounds the body of a cart or checkout form.
 const maxCartForm = 8 << 10
 
 // cartFields are the cart forms' fields.
 var cartFields = []pagekit.Field{{Name: "product_id", Max: 40}, {Name: "variant_id", Max: 40}, {Name: "quantity", Max: 40}}
 
-// decodeCartForm reads a cart form: product_id (required), variant_id
-// (empty or absent: none), quantity (empty or absent: 1; 0 is allowed,
-// for an update that removes the line). Errors: validation_failed.
-func decodeCartForm(body []byte) (cartForm, error) {
+// decodeCartForm reads a cart form (add, update, remove) as the line it
+// names: product_id (required), variant_id (empty or absent: none),
+// quantity (empty or absent: 1; 0 is allowed, for an update that removes
+// the line). Errors: validation_failed.
+func decodeCartForm(body []byte) (app.CheckoutItem, error) {
 	vals, err := pagekit.DecodeForm(body, maxCartForm, cartFields)
 	if err != nil {
-		return cartForm{}, err
+		return app.CheckoutItem{}, err
 	}
 	var v app.Validation
-	f := cartForm{ProductID: vals.ID(&v, "product_id", "is required"), VariantID: vals.ID(&v, "variant_id", "must be a number"),
+	f := app.CheckoutItem{ProductID: vals.ID(&v, "product_id", "is required"), VariantID: vals.ID(&v, "variant_id", "must be a number"),
 		Quantity: vals.Int(&v, "quantity", 1, 0, app.MaxLineQuantity, "must be between 1 and 1000")}
 	v.Check(f.ProductID != 0, "product_id", "is required")
 	return f, v.Err()
@@ -156,7 +151,7 @@ type cartData struct {
 	// Typed is an update form shown again (form_again.go): its quantity
 	// stands in its line as typed. Readd is the product page's add form
 	// shown again.
-	Typed *cartForm
+	Typed *app.CheckoutItem
 	Readd *readd
 }
 
@@ -311,7 +306,7 @@ func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
 // /cart/update, /cart/remove: product_id, variant_id, quantity): do acts
 // on the cart with the form, then the cart page says m; a refused form
 // shows the cart with the error.
-func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f cartForm) error) pageFunc {
+func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f app.CheckoutItem) error) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		f, err := decodeCartForm(c.Body())
 		if err == nil {
@@ -326,7 +321,7 @@ func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f cartFor
 
 // addLine adds the product page's form: a variant named by the picker's
 // options when posted without JavaScript (variants.go).
-func (s *Shop) addLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) addLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	if f.Quantity < 1 {
 		return app.Invalid("quantity", "must be between 1 and 1000")
 	}
@@ -340,7 +335,7 @@ func (s *Shop) addLine(c *fiber.Ctx, rq *request, f cartForm) error {
 }
 
 // setLine sets a line's quantity (0 removes the line).
-func (s *Shop) setLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) setLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	if f.Quantity == 0 {
 		return s.removeLine(c, rq, f)
 	}
@@ -348,7 +343,7 @@ func (s *Shop) setLine(c *fiber.Ctx, rq *request, f cartForm) error {
 }
 
 // removeLine drops a line.
-func (s *Shop) removeLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) removeLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	return s.cartOf(c, rq).remove(f.ProductID, f.VariantID)
 }
 

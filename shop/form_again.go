@@ -24,9 +24,8 @@ func expired(rq *request) string { return rq.L.T("form.expired") }
 
 // readd is the product page's add-to-cart form shown again on the cart page.
 type readd struct {
-	ProductID, VariantID uint64
-	Quantity             int64
-	Name                 string
+	app.CheckoutItem
+	Name string
 }
 
 // cartAgain shows a cart form again: the cart as it is with the note; an
@@ -45,9 +44,8 @@ func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
 	case strings.HasPrefix(c.Path(), "/cart/add"):
 		f, err := decodeCartForm(c.Body())
 		if err == nil && f.Quantity >= 1 {
-			items := []app.CheckoutItem{{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity}}
-			if q, _, _, err := s.quote(rq, items, "", ""); err == nil && len(q.Items) == 1 {
-				d.Readd = &readd{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity, Name: q.Items[0].Name}
+			if q, _, _, err := s.quote(rq, []app.CheckoutItem{f}, "", ""); err == nil && len(q.Items) == 1 {
+				d.Readd = &readd{f, q.Items[0].Name}
 			}
 		}
 	}
