@@ -234,7 +234,6 @@ type sortOption struct {
 
 // gridData is what a product grid page shows.
 type gridData struct {
-	l         *i18n.Catalog // the store's language (Count)
 	Heading   string
 	Intro     string
 	Path      string // the form's action
@@ -251,15 +250,9 @@ type gridData struct {
 	Crumbs      []crumb
 }
 
-// Count is the page's result count line.
-func (g gridData) Count() string {
-	return g.l.TF("list.count", len(g.Cards))
-}
-
 // grid serves a product grid: scope names the list for cursors (the API's:
 // "products" or "category:{id}"), path is the page's own path.
 func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, meta pageMeta, categoryID uint64) error {
-	g.l = rq.L
 	fetch := func(q app.ProductQuery) (app.Page[app.Doc], error) { return s.svc.Catalog.Products(rq.Store.ID, q) }
 	if categoryID != 0 { // the category pages are cached by the catalog
 		fetch = func(q app.ProductQuery) (app.Page[app.Doc], error) {
