@@ -131,9 +131,8 @@ func (s *Shop) loadSession(c *fiber.Ctx, rq *request) {
 			s.dropSession(c, rq, err)
 			return
 		}
-		access = res.AccessToken
 		s.setSession(c, rq, res.AccessToken, res.RefreshToken)
-		if cl, err = s.svc.Tokens.Verify(access, app.TokenShopper); err != nil {
+		if cl, err = s.svc.Tokens.Verify(res.AccessToken, app.TokenShopper); err != nil {
 			s.dropSession(c, rq, err)
 			return
 		}
