@@ -40,3 +40,21 @@ func (cs *CustomerService) CodeMailLimits(storeID uint64, who, email, ip string,
 	}
 	return append(shared, pair), nil
 }
+
+// SendCodeMail takes the budgets of one code mail (CodeMailLimits, all at
+// once) and runs send; when send fails nothing was sent, and they are
+// given back. Errors: rate_limited, and send's.
+func (cs *CustomerService) SendCodeMail(storeID uint64, who, email, ip string, max, perDay int, send func() error) error {
+	lims, err := cs.CodeMailLimits(storeID, who, email, ip, max, perDay)
+	if err != nil {
+		return err
+	}
+	if err := TakeAll(cs.s.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
+		return err
+	}
+	if err := send(); err != nil {
+		RefundAll(cs.s.Limits, lims...)
+		return err
+	}
+	return nil
+}

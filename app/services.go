@@ -71,6 +71,34 @@ type Services struct {
 	Audit     *AuditService
 }
 
+// Storefront are the services the storefront's two faces call, the API
+// (web) and the shop, and nothing else: the admin-only services are not
+// reachable from them.
+type Storefront struct {
+	Now    Clock
+	Tokens Tokens
+	Limits Limiter
+
+	Stores    *StoreService
+	Catalog   *CatalogService
+	Customers *CustomerService
+	Carts     *CartService
+	Orders    *OrderService
+	Payments  *PaymentService
+	Requests  *RequestService
+	Reviews   *ReviewService
+	Tickets   *TicketService
+	Contact   *ContactService
+	Content   *ContentService
+}
+
+// Storefront is the storefront's part of s.
+func (s *Services) Storefront() Storefront {
+	return Storefront{Now: s.Now, Tokens: s.Tokens, Limits: s.Limits, Stores: s.Stores, Catalog: s.Catalog,
+		Customers: s.Customers, Carts: s.Carts, Orders: s.Orders, Payments: s.Payments, Requests: s.Requests,
+		Reviews: s.Reviews, Tickets: s.Tickets, Contact: s.Contact, Content: s.Content}
+}
+
 // NewServices wires the services over db. now, mailer and log may be nil
 // (real clock, no mail transport, discard). Mail always goes to the outbox
 // first; the OutboxWorker hands it to mailer (nil: it stays in the outbox).

@@ -1,6 +1,9 @@
 package httpkit
 
 import (
+	"errors"
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -47,3 +50,13 @@ func StatusOf(code string) int {
 // StatusOfError returns the HTTP status of err (app.ErrorCode: anything that
 // is not an *app.Error is internal, 500).
 func StatusOfError(err error) int { return StatusOf(app.ErrorCode(err)) }
+
+// RetryAfter sets Retry-After for an error that says when to come back (a
+// 429, a 503 while the database is lost): the API's answers and the
+// shop's pages alike.
+func RetryAfter(c *fiber.Ctx, err error) {
+	var e *app.Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
+	}
+}

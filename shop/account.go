@@ -10,6 +10,7 @@ import (
 
 	"storefront/app"
 	"storefront/app/i18n"
+	"storefront/httpkit"
 )
 
 // The account pages call the services the storefront API's account routes
@@ -45,11 +46,9 @@ func (s *Shop) registerAccountRoutes(a *fiber.App) {
 // (the same key): over it, the page says so (429).
 func (s *Shop) limitIP(fn pageFunc) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		if s.cfg.AuthPerMinute > 0 {
-			lim := app.Limit{Key: "auth-ip|" + app.AddrKey(s.proxies.ClientIP(c)), Max: s.cfg.AuthPerMinute, Window: time.Minute}
-			if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
-				return s.limited(c, rq, err)
-			}
+		lim := app.Limit{Key: "auth-ip|" + app.AddrKey(s.proxies.ClientIP(c)), Max: s.cfg.AuthPerMinute, Window: time.Minute}
+		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil { // Max 0: none
+			return s.limited(c, rq, err)
 		}
 		return fn(c, rq)
 	}
@@ -60,27 +59,15 @@ func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
 	if app.ErrorCode(err) != app.ERateLimited {
 		return err
 	}
-	retryAfter(c, err)
+	httpkit.RetryAfter(c, err)
 	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: rq.L.T("account.limited.title"),
 		Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 }
 
-// limitMail takes one code mail from the budgets of the requester (ip),
-// who and email, as the API's limitMail does (app.CustomerService.CodeMailLimits),
-// and runs send; a failed send gives them back.
-func (s *Shop) limitMail(rq *request, ip, who, email string, send func() error) error {
-	lims, err := s.svc.Customers.CodeMailLimits(rq.Store.ID, who, email, ip, s.cfg.LoginFailures, s.cfg.CodesPerDay)
-	if err != nil {
-		return err
-	}
-	if err := app.TakeAll(s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
-		return err
-	}
-	if err := send(); err != nil {
-		app.RefundAll(s.svc.Limits, lims...)
-		return err
-	}
-	return nil
+// limitMail sends a code mail within the budgets of the requester, who and
+// email (app.CustomerService.SendCodeMail), as the API's limitMail does.
+func (s *Shop) limitMail(c *fiber.Ctx, rq *request, who, email string, send func() error) error {
+	return s.svc.Customers.SendCodeMail(rq.Store.ID, who, email, s.proxies.ClientIP(c), s.cfg.LoginFailures, s.cfg.CodesPerDay, send)
 }
 
 // notice is the flash message a redirect names (?m=), "" for none.
@@ -222,7 +209,7 @@ func (s *Shop) verify(c *fiber.Ctx, rq *request, vals map[string]string) (string
 // with its mail limits).
 func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
-	err := s.limitMail(rq, s.proxies.ClientIP(c), "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
+	err := s.limitMail(c, rq, "customer:"+strconv.FormatUint(sh.CustomerID, 10), rq.Customer.Email, func() error {
 		return s.svc.Customers.ResendCode(rq.Store, &sh)
 	})
 	if err != nil {
@@ -251,7 +238,7 @@ func (s *Shop) forgot(c *fiber.Ctx, rq *request, vals map[string]string) (string
 	val.Email("email", email)
 	err := val.Err()
 	if err == nil {
-		err = s.limitMail(rq, s.proxies.ClientIP(c), "email:"+email, email, func() error {
+		err = s.limitMail(c, rq, "email:"+email, email, func() error {
 			return s.svc.Customers.ForgotPassword(rq.Store, email)
 		})
 	}

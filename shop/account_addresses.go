@@ -50,7 +50,6 @@ var addressFields = []fieldSpec{
 type addressesView struct {
 	Addresses []*app.Address
 	Notice    string
-	CSRF      string
 }
 
 // addressesPage serves GET /account/addresses/.
@@ -61,7 +60,7 @@ func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 		return err
 	}
 	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: rq.L.T("account.addresses.title"), NoIndex: true},
-		addressesView{Addresses: all, Notice: notice(c, rq.L), CSRF: rq.FormToken()})
+		addressesView{Addresses: all, Notice: notice(c, rq.L)})
 }
 
 func (s *Shop) addressView(rq *request, action string, vals map[string]string) accountView {

@@ -1,15 +1,13 @@
 package shop
 
 import (
-	"errors"
 	"net/url"
 	"slices"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
-	"storefront/app"
 	"storefront/app/i18n"
+	"storefront/httpkit"
 	"storefront/httpkit/pagekit"
 )
 
@@ -89,24 +87,23 @@ func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[str
 // a summary) above the form (formError). It returns the page's status; an
 // error that is not the shopper's (internal) comes back as the error.
 func (f *formView) withError(err error) (int, error) {
-	m, status, ierr := formError(f.l, err, "account.err.", f.has)
+	m, beside, status, ierr := formError(f.l, err, "account.err.", f.label)
 	if ierr != nil {
 		return 0, ierr
 	}
-	if e, ok := err.(*app.Error); ok {
-		for i := range f.Fields {
-			if v, ok := e.Fields[f.Fields[i].Name]; ok {
-				f.Fields[i].Error = f.Fields[i].Label + " " + fieldText(f.l, v) + "."
-			}
-		}
+	for i := range f.Fields {
+		f.Fields[i].Error = beside[f.Fields[i].Name]
 	}
 	f.Error = m
 	return status, nil
 }
 
-// has reports whether f has a field of that name.
-func (f *formView) has(name string) bool {
-	return slices.ContainsFunc(f.Fields, func(fd fieldView) bool { return fd.Name == name })
+// label is the label of f's field of that name ("": f has none).
+func (f *formView) label(name string) string {
+	if i := slices.IndexFunc(f.Fields, func(fd fieldView) bool { return fd.Name == name }); i >= 0 {
+		return f.Fields[i].Label
+	}
+	return ""
 }
 
 // accountView is the data of the generic account form page
@@ -133,16 +130,8 @@ func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) err
 	if ierr != nil {
 		return ierr
 	}
-	retryAfter(c, err)
+	httpkit.RetryAfter(c, err)
 	return s.showForm(c, rq, status, v)
-}
-
-// retryAfter sets Retry-After for a rate-limited answer, as the API does.
-func retryAfter(c *fiber.Ctx, err error) {
-	var e *app.Error
-	if errors.As(err, &e) && e.RetryAfter > 0 {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
-	}
 }
 
 // localNext is next when it is a path of this site (pagekit.LocalPath),

@@ -47,18 +47,21 @@ func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 
-var (
-	deliveryFields = []fieldSpec{
+// orderForms are the fields of the order page's forms, by name: each is
+// posted to {page}/{name} (the submit button account.order.{name}.submit)
+// and comes back with ?m={name}.
+var orderForms = map[string][]fieldSpec{
+	"delivery": {
 		{Name: "receiver_name", Auto: "name", Max: 200, Required: true},
 		{Name: "phone", Type: "tel", Auto: "tel", Max: 40, Required: true},
 		{Name: "address", Type: "textarea", Auto: "street-address", Max: 500, Required: true},
-	}
-	cancelFields = []fieldSpec{{Name: "reason", Type: "textarea", Max: 2000, Required: true}}
-	refundFields = []fieldSpec{
+	},
+	"cancel": {{Name: "reason", Type: "textarea", Max: 2000, Required: true}},
+	"refund": {
 		{Name: "reason", Type: "textarea", Max: 2000, Required: true},
 		{Name: "amount", Auto: "off", Max: 20},
-	}
-)
+	},
+}
 
 // orderView is what the order page shows.
 type orderView struct {
@@ -67,8 +70,8 @@ type orderView struct {
 	Cancellations []*app.Request
 	Refunds       []*app.Request
 	Notice        string
-	// The forms the order's status allows (nil when it does not).
-	Delivery, Cancel, Refund *formView
+	// Forms are the forms the order's status allows, by name (orderForms).
+	Forms map[string]*formView
 }
 
 // orderScope is whose order page a request is on: the signed-in shopper's
@@ -98,25 +101,25 @@ func (s *Shop) accountScope(c *fiber.Ctx, rq *request) (orderScope, error) {
 // loadOrder reads the scope's order requests and builds the forms its
 // status allows.
 func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
-	o, base := sc.order, sc.base
-	v := orderView{Account: sc.account, Order: o}
+	o := sc.order
+	v := orderView{Account: sc.account, Order: o, Forms: map[string]*formView{}}
 	var err error
 	if v.Cancellations, v.Refunds, err = s.svc.Requests.OrderRequests(sc.sh, o.ID); err != nil {
 		return v, err
 	}
+	form := func(name string, vals map[string]string) {
+		f := newForm(rq, sc.base+"/"+name, "account.order."+name+".submit", orderForms[name], vals)
+		v.Forms[name] = &f
+	}
 	switch o.Status {
 	case app.OrderPending, app.OrderConfirmed:
-		d := newForm(rq, base+"/delivery", "account.order.delivery.submit", deliveryFields,
-			map[string]string{"receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
-		v.Delivery = &d
+		form("delivery", map[string]string{"receiver_name": o.ReceiverName, "phone": o.Phone, "address": o.Address})
 		if !pending(v.Cancellations) {
-			cf := newForm(rq, base+"/cancel", "account.order.cancel.submit", cancelFields, nil)
-			v.Cancel = &cf
+			form("cancel", nil)
 		}
 	case app.OrderDelivered, app.OrderCompleted:
 		if !pending(v.Refunds) {
-			rf := newForm(rq, base+"/refund", "account.order.refund.submit", refundFields, nil)
-			v.Refund = &rf
+			form("refund", nil)
 		}
 	}
 	return v, nil
@@ -151,13 +154,12 @@ func (s *Shop) orderPage(scope orderScopeFunc) pageFunc {
 	}
 }
 
-// orderForm serves one of the order page's forms in the scope: it reads
-// the order (404 for another shopper's), decodes the form of specs, calls
-// do and redirects back with m; a refusal shows the page with the messages
-// on the form (pick chooses it; a form the status no longer allows shows
-// the message above the page).
-func (s *Shop) orderForm(scope orderScopeFunc, specs []fieldSpec, pick func(*orderView) **formView,
-	m string, do func(sc orderScope, vals map[string]string) error) pageFunc {
+// orderForm serves the order page's form name in the scope: it reads the
+// order (404 for another shopper's), decodes the form, calls do and
+// redirects back with m=name; a refusal shows the page with the messages
+// on the form (or, when the status no longer allows the form, above the
+// page).
+func (s *Shop) orderForm(scope orderScopeFunc, name string, do func(sc orderScope, vals map[string]string) error) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		sc, err := scope(c, rq)
 		if err != nil {
@@ -167,29 +169,28 @@ func (s *Shop) orderForm(scope orderScopeFunc, specs []fieldSpec, pick func(*ord
 		if err != nil {
 			return err
 		}
-		vals, err := decodeAccountForm(c.Body(), specs)
+		vals, err := decodeAccountForm(c.Body(), orderForms[name])
 		if err == nil {
 			err = do(sc, vals)
 		}
 		if err == nil {
-			return redirect(c, sc.base+"/?m="+m)
+			return redirect(c, sc.base+"/?m="+name)
 		}
-		f := pick(&v)
-		if *f == nil {
-			*f = &formView{Action: "", CSRF: rq.FormToken(), l: rq.L}
+		f := v.Forms[name]
+		if f == nil {
+			f = &formView{CSRF: rq.FormToken(), l: rq.L}
 		}
-		for i := range (*f).Fields {
-			if fd := &(*f).Fields[i]; !fd.Secret() {
+		for i := range f.Fields {
+			if fd := &f.Fields[i]; !fd.Secret() {
 				fd.Value = vals[fd.Name]
 			}
 		}
-		status, ierr := (*f).withError(err)
+		status, ierr := f.withError(err)
 		if ierr != nil {
 			return ierr
 		}
-		if (*f).Action == "" {
-			v.Notice = (*f).Error
-			*f = nil
+		if f.Action == "" {
+			v.Notice = f.Error
 		}
 		return s.showOrder(c, rq, status, v)
 	}
@@ -197,37 +198,34 @@ func (s *Shop) orderForm(scope orderScopeFunc, specs []fieldSpec, pick func(*ord
 
 // orderDelivery serves POST .../delivery (the API's PATCH orders).
 func (s *Shop) orderDelivery(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, deliveryFields, func(v *orderView) **formView { return &v.Delivery }, "delivery",
-		func(sc orderScope, vals map[string]string) error {
-			n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
-			_, err := s.svc.Requests.UpdateDelivery(sc.sh, app.DeliveryInput{OrderID: sc.order.ID, ReceiverName: &n, Phone: &p, Address: &a})
-			return err
-		})
+	return s.orderForm(scope, "delivery", func(sc orderScope, vals map[string]string) error {
+		n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
+		_, err := s.svc.Requests.UpdateDelivery(sc.sh, app.DeliveryInput{OrderID: sc.order.ID, ReceiverName: &n, Phone: &p, Address: &a})
+		return err
+	})
 }
 
 // orderCancel serves POST .../cancel (the API's orders/cancel).
 func (s *Shop) orderCancel(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, cancelFields, func(v *orderView) **formView { return &v.Cancel }, "cancel",
-		func(sc orderScope, vals map[string]string) error {
-			_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
-			return err
-		})
+	return s.orderForm(scope, "cancel", func(sc orderScope, vals map[string]string) error {
+		_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
+		return err
+	})
 }
 
 // orderRefund serves POST .../refund (the API's orders/refund; an empty
 // amount is the whole refundable amount).
 func (s *Shop) orderRefund(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, refundFields, func(v *orderView) **formView { return &v.Refund }, "refund",
-		func(sc orderScope, vals map[string]string) error {
-			var amount *app.Money
-			if a := vals["amount"]; a != "" {
-				var m app.Money
-				if err := m.UnmarshalJSON([]byte(strconv.Quote(a))); err != nil {
-					return app.Invalid("amount", "must be an amount with at most two decimals")
-				}
-				amount = &m
+	return s.orderForm(scope, "refund", func(sc orderScope, vals map[string]string) error {
+		var amount *app.Money
+		if a := vals["amount"]; a != "" {
+			var m app.Money
+			if err := m.UnmarshalJSON([]byte(strconv.Quote(a))); err != nil {
+				return app.Invalid("amount", "must be an amount with at most two decimals")
 			}
-			_, err := s.svc.Requests.RequestRefund(sc.sh, app.RefundInput{OrderID: sc.order.ID, Reason: vals["reason"], Amount: amount})
-			return err
-		})
+			amount = &m
+		}
+		_, err := s.svc.Requests.RequestRefund(sc.sh, app.RefundInput{OrderID: sc.order.ID, Reason: vals["reason"], Amount: amount})
+		return err
+	})
 }

@@ -19,7 +19,6 @@ type homeView struct {
 	// Unverified: the email is not verified yet (a link to do it).
 	Unverified bool
 	Form       formView
-	CSRF       string
 }
 
 func (s *Shop) homeView(rq *request, vals map[string]string) homeView {
@@ -27,7 +26,7 @@ func (s *Shop) homeView(rq *request, vals map[string]string) homeView {
 	if vals == nil {
 		vals = map[string]string{"first_name": cu.FirstName, "last_name": cu.LastName, "phone": cu.Phone}
 	}
-	return homeView{Profile: cu.Profile(), Unverified: !cu.EmailVerified, CSRF: rq.FormToken(),
+	return homeView{Profile: cu.Profile(), Unverified: !cu.EmailVerified,
 		Form: newForm(rq, "/account/profile", "account.profile.submit", profileFields, vals)}
 }
 

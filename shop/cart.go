@@ -1,6 +1,9 @@
 package shop
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -78,14 +81,11 @@ func (a apiStore) set(productID, variantID uint64, qty int64) error {
 
 func (a apiStore) remove(productID, variantID uint64) error {
 	id, err := a.itemID(productID, variantID)
-	if app.IsNotFound(err) {
-		return nil
-	}
 	if err == nil {
 		err = a.carts.Remove(a.owner, id)
 	}
 	if app.IsNotFound(err) {
-		return nil
+		return nil // not in the cart (any more)
 	}
 	return err
 }
@@ -96,12 +96,11 @@ func (a apiStore) itemID(productID, variantID uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, it := range v.Items {
-		if it.ProductID == productID && variantOf(it) == variantID {
-			return it.ID, nil
-		}
+	i := slices.IndexFunc(v.Items, func(it app.CartItemView) bool { return it.ProductID == productID && variantOf(it) == variantID })
+	if i < 0 {
+		return 0, app.NotFound("cart item")
 	}
-	return 0, app.NotFound("cart item")
+	return v.Items[i].ID, nil
 }
 
 func variantOf(it app.CartItemView) uint64 {
@@ -111,28 +110,23 @@ func variantOf(it app.CartItemView) uint64 {
 	return *it.VariantID
 }
 
-// cartForm is the body of the cart's forms (add, update, remove).
-type cartForm struct {
-	ProductID, VariantID uint64
-	Quantity             int64
-}
-
 // maxCartForm bounds the body of a cart or checkout form.
 const maxCartForm = 8 << 10
 
 // cartFields are the cart forms' fields.
 var cartFields = []pagekit.Field{{Name: "product_id", Max: 40}, {Name: "variant_id", Max: 40}, {Name: "quantity", Max: 40}}
 
-// decodeCartForm reads a cart form: product_id (required), variant_id
-// (empty or absent: none), quantity (empty or absent: 1; 0 is allowed,
-// for an update that removes the line). Errors: validation_failed.
-func decodeCartForm(body []byte) (cartForm, error) {
+// decodeCartForm reads a cart form (add, update, remove) as the line it
+// names: product_id (required), variant_id (empty or absent: none),
+// quantity (empty or absent: 1; 0 is allowed, for an update that removes
+// the line). Errors: validation_failed.
+func decodeCartForm(body []byte) (app.CheckoutItem, error) {
 	vals, err := pagekit.DecodeForm(body, maxCartForm, cartFields)
 	if err != nil {
-		return cartForm{}, err
+		return app.CheckoutItem{}, err
 	}
 	var v app.Validation
-	f := cartForm{ProductID: vals.ID(&v, "product_id", "is required"), VariantID: vals.ID(&v, "variant_id", "must be a number"),
+	f := app.CheckoutItem{ProductID: vals.ID(&v, "product_id", "is required"), VariantID: vals.ID(&v, "variant_id", "must be a number"),
 		Quantity: vals.Int(&v, "quantity", 1, 0, app.MaxLineQuantity, "must be between 1 and 1000")}
 	v.Check(f.ProductID != 0, "product_id", "is required")
 	return f, v.Err()
@@ -157,7 +151,7 @@ type cartData struct {
 	// Typed is an update form shown again (form_again.go): its quantity
 	// stands in its line as typed. Readd is the product page's add form
 	// shown again.
-	Typed *cartForm
+	Typed *app.CheckoutItem
 	Readd *readd
 }
 
@@ -216,9 +210,7 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	}
 	d.Options = choicesOf(d.Quote)
 	d.Short, d.NoPayment = shortLines(d.Quote, rq.L), len(s.methodsOf(rq.Store)) == 0
-	if d.CouponError == "" {
-		d.CouponError = sentence(couponErr)
-	}
+	d.CouponError = cmp.Or(d.CouponError, sentence(couponErr))
 	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
 		d.Notice = ""
 	}
@@ -250,15 +242,10 @@ func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (
 
 // deliveryOption is the option of id, else the first (nil: none).
 func deliveryOption(opts []app.DeliveryOption, id string) *app.DeliveryOption {
-	for i := range opts {
-		if opts[i].ID == id {
-			return &opts[i]
-		}
+	if len(opts) == 0 {
+		return nil
 	}
-	if len(opts) > 0 {
-		return &opts[0]
-	}
-	return nil
+	return &opts[max(0, slices.IndexFunc(opts, func(o app.DeliveryOption) bool { return o.ID == id }))]
 }
 
 // deliveryChoice is a delivery option as the cart and checkout offer it:
@@ -285,10 +272,8 @@ func choicesOf(q app.CartQuote) deliveryChoices {
 
 // Of is the choice of id (nil: none).
 func (cs deliveryChoices) Of(id string) *deliveryChoice {
-	for i := range cs {
-		if cs[i].ID == id {
-			return &cs[i]
-		}
+	if i := slices.IndexFunc(cs, func(c deliveryChoice) bool { return c.ID == id }); i >= 0 {
+		return &cs[i]
 	}
 	return nil
 }
@@ -296,12 +281,7 @@ func (cs deliveryChoices) Of(id string) *deliveryChoice {
 // NeedAddress reports whether every option needs an address (the
 // checkout's address field is then required as typed).
 func (cs deliveryChoices) NeedAddress() bool {
-	for _, c := range cs {
-		if !c.NeedsAddress {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(cs, func(c deliveryChoice) bool { return !c.NeedsAddress })
 }
 
 // fieldError is the message of a validation error about field ("" when err
@@ -315,7 +295,7 @@ func fieldError(err error, field string) string {
 
 // cartFail renders the cart with the error of a cart form.
 func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
-	m, status, err := formError(rq.L, err, "cart.err.", nil)
+	m, _, status, err := formError(rq.L, err, "cart.err.", nil)
 	if err != nil {
 		return err
 	}
@@ -326,7 +306,7 @@ func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
 // /cart/update, /cart/remove: product_id, variant_id, quantity): do acts
 // on the cart with the form, then the cart page says m; a refused form
 // shows the cart with the error.
-func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f cartForm) error) pageFunc {
+func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f app.CheckoutItem) error) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		f, err := decodeCartForm(c.Body())
 		if err == nil {
@@ -341,7 +321,7 @@ func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f cartFor
 
 // addLine adds the product page's form: a variant named by the picker's
 // options when posted without JavaScript (variants.go).
-func (s *Shop) addLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) addLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	if f.Quantity < 1 {
 		return app.Invalid("quantity", "must be between 1 and 1000")
 	}
@@ -355,7 +335,7 @@ func (s *Shop) addLine(c *fiber.Ctx, rq *request, f cartForm) error {
 }
 
 // setLine sets a line's quantity (0 removes the line).
-func (s *Shop) setLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) setLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	if f.Quantity == 0 {
 		return s.removeLine(c, rq, f)
 	}
@@ -363,7 +343,7 @@ func (s *Shop) setLine(c *fiber.Ctx, rq *request, f cartForm) error {
 }
 
 // removeLine drops a line.
-func (s *Shop) removeLine(c *fiber.Ctx, rq *request, f cartForm) error {
+func (s *Shop) removeLine(c *fiber.Ctx, rq *request, f app.CheckoutItem) error {
 	return s.cartOf(c, rq).remove(f.ProductID, f.VariantID)
 }
 
@@ -378,37 +358,32 @@ func (s *Shop) cartCoupon(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	cc := s.readCart(c, rq)
-	if fv["remove"] != "" {
-		cc.Coupon = ""
-		if err := s.writeCart(c, rq, cc); err != nil {
-			return s.cartFail(c, rq, err)
-		}
-		return cartRedirect(c, "nocoupon")
-	}
-	typed := fv["coupon"]
-	code := app.NormalizeCouponCode(typed)
-	items, err := s.cartOf(c, rq).lines()
-	if err != nil {
-		return err
-	}
-	bad := ""
-	switch {
-	case code == "":
-		bad = rq.L.T("cart.coupon.required")
-	case len(code) > maxCoupon:
-		bad = fieldText(rq.L, "must be at most 50 characters")
-	default:
-		if _, _, bad, err = s.quote(rq, items, code, ""); err != nil {
+	cc, m := s.readCart(c, rq), "nocoupon"
+	cc.Coupon = "" // remove=1, or the code typed when the pricing takes it
+	if fv["remove"] == "" {
+		code := app.NormalizeCouponCode(fv["coupon"])
+		items, err := s.cartOf(c, rq).lines()
+		if err != nil {
 			return err
 		}
+		bad := ""
+		switch {
+		case code == "":
+			bad = rq.L.T("cart.coupon.required")
+		case len(code) > maxCoupon:
+			bad = fieldText(rq.L, "must be at most 50 characters")
+		default:
+			if _, _, bad, err = s.quote(rq, items, code, ""); err != nil {
+				return err
+			}
+		}
+		if bad != "" {
+			return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: fv["coupon"], CouponError: sentence(bad)})
+		}
+		cc.Coupon, m = code, "coupon"
 	}
-	if bad != "" {
-		return s.showCart(c, rq, fiber.StatusBadRequest, cartData{CouponInput: typed, CouponError: sentence(bad)})
-	}
-	cc.Coupon = code
 	if err := s.writeCart(c, rq, cc); err != nil {
 		return s.cartFail(c, rq, err)
 	}
-	return cartRedirect(c, "coupon")
+	return cartRedirect(c, m)
 }

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -159,19 +160,16 @@ func (k *cookieStore) add(productID, variantID uint64, qty int64) error {
 		return err
 	}
 	cc := k.s.readCart(k.c, k.rq)
-	for i := range cc.Items {
-		if it := &cc.Items[i]; it.ProductID == productID && it.VariantID == variantID {
-			if it.Quantity+qty > app.MaxLineQuantity {
-				return app.Invalid("quantity", "a line holds at most 1000 units")
-			}
-			it.Quantity += qty
-			return k.s.writeCart(k.c, k.rq, cc)
-		}
-	}
-	if len(cc.Items) >= app.MaxCartLines {
+	switch i := lineOf(cc.Items, productID, variantID); {
+	case i >= 0 && cc.Items[i].Quantity+qty > app.MaxLineQuantity:
+		return app.Invalid("quantity", "a line holds at most 1000 units")
+	case i >= 0:
+		cc.Items[i].Quantity += qty
+	case len(cc.Items) >= app.MaxCartLines:
 		return app.Invalid("product_id", k.rq.L.T("cart.full"))
+	default:
+		cc.Items = append(cc.Items, app.CheckoutItem{ProductID: productID, VariantID: variantID, Quantity: qty})
 	}
-	cc.Items = append(cc.Items, app.CheckoutItem{ProductID: productID, VariantID: variantID, Quantity: qty})
 	return k.s.writeCart(k.c, k.rq, cc)
 }
 
@@ -180,23 +178,23 @@ func (k *cookieStore) set(productID, variantID uint64, qty int64) error {
 		return app.Invalid("quantity", "must be between 1 and 1000")
 	}
 	cc := k.s.readCart(k.c, k.rq)
-	for i := range cc.Items {
-		if it := &cc.Items[i]; it.ProductID == productID && it.VariantID == variantID {
-			it.Quantity = qty
-			return k.s.writeCart(k.c, k.rq, cc)
-		}
+	i := lineOf(cc.Items, productID, variantID)
+	if i < 0 {
+		return app.NotFound("cart item")
 	}
-	return app.NotFound("cart item")
+	cc.Items[i].Quantity = qty
+	return k.s.writeCart(k.c, k.rq, cc)
 }
 
 func (k *cookieStore) remove(productID, variantID uint64) error {
 	cc := k.s.readCart(k.c, k.rq)
-	kept := cc.Items[:0]
-	for _, it := range cc.Items {
-		if it.ProductID != productID || it.VariantID != variantID {
-			kept = append(kept, it)
-		}
+	if i := lineOf(cc.Items, productID, variantID); i >= 0 {
+		cc.Items = slices.Delete(cc.Items, i, i+1)
 	}
-	cc.Items = kept
 	return k.s.writeCart(k.c, k.rq, cc)
+}
+
+// lineOf is the index of the line of a product and variant (-1: none).
+func lineOf(items []app.CheckoutItem, productID, variantID uint64) int {
+	return slices.IndexFunc(items, func(it app.CheckoutItem) bool { return it.ProductID == productID && it.VariantID == variantID })
 }

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -69,20 +70,18 @@ func (p productCard) Now() app.Money { return p.price().Unit() }
 func (p productCard) Was() app.Money { return p.price().Was() }
 
 // Image is the card's first image ("" when it has none).
-func (p productCard) Image() string {
-	if len(p.Images) == 0 {
-		return ""
-	}
-	return picture(p.Images[0])
-}
+func (p productCard) Image() string { return picture(p.first()) }
 
 // SrcSet is the srcset of the card's first image ("" when it has no
 // renditions).
-func (p productCard) SrcSet() string {
+func (p productCard) SrcSet() string { return srcset(p.first()) }
+
+// first is the URL of the card's first image ("": none).
+func (p productCard) first() string {
 	if len(p.Images) == 0 {
 		return ""
 	}
-	return srcset(p.Images[0])
+	return p.Images[0]
 }
 
 // productCards decodes a page of a store's product docs into cards, with
@@ -113,29 +112,36 @@ func (s *Shop) productCards(storeID uint64, docs []app.Doc) ([]productCard, erro
 // any other URL: the shop shows only pictures of the media store, from its
 // own host, never another host's (a picture given by URL is fetched into
 // the media store when it is saved: app/media_fetch.go).
-func picture(u string) string {
+func picture(u string) string { return rendition(u, 0) }
+
+// thumbURL is the path of the smallest rendition of a stored picture
+// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
+func thumbURL(u string) string { return rendition(u, app.MediaWidths[0]) }
+
+// rendition is the path of a stored picture at width w (0: the width its
+// URL names); "" for any other URL (picture).
+func rendition(u string, w int) string {
 	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
 	if !ok {
 		return ""
 	}
-	return app.MediaPath(ref.StoreID, ref.Hash, ref.Width, ref.Ext)
+	if w == 0 {
+		w = ref.Width
+	}
+	return app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext)
 }
 
 // srcset lists the renditions of a stored picture (app.MediaWidths) as a
 // srcset of paths on this site; "" for any other URL.
 func srcset(u string) string {
-	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
-	if !ok {
+	if picture(u) == "" {
 		return ""
 	}
-	var b strings.Builder
+	parts := make([]string, len(app.MediaWidths))
 	for i, w := range app.MediaWidths {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(app.MediaPath(ref.StoreID, ref.Hash, w, ref.Ext) + " " + strconv.Itoa(w) + "w")
+		parts[i] = rendition(u, w) + " " + strconv.Itoa(w) + "w"
 	}
-	return b.String()
+	return strings.Join(parts, ", ")
 }
 
 // listForm is the filter form of a product grid, as typed.
@@ -206,15 +212,11 @@ func decodeListForm(l *i18n.Catalog, get func(string) string, defSort string) (f
 // Query is the form's query string without the cursor (for paging links).
 func (f listForm) Query() url.Values {
 	v := url.Values{}
-	set := func(k, x string) {
+	for k, x := range map[string]string{"q": f.Q, "sort": f.Sort, "min_price": f.Min, "max_price": f.Max} {
 		if x != "" {
 			v.Set(k, x)
 		}
 	}
-	set("q", f.Q)
-	set("sort", f.Sort)
-	set("min_price", f.Min)
-	set("max_price", f.Max)
 	if f.InStock {
 		v.Set("in_stock", "1")
 	}
@@ -232,7 +234,6 @@ type sortOption struct {
 
 // gridData is what a product grid page shows.
 type gridData struct {
-	l         *i18n.Catalog // the store's language (Count)
 	Heading   string
 	Intro     string
 	Path      string // the form's action
@@ -249,15 +250,9 @@ type gridData struct {
 	Crumbs      []crumb
 }
 
-// Count is the page's result count line.
-func (g gridData) Count() string {
-	return g.l.TF("list.count", len(g.Cards))
-}
-
 // grid serves a product grid: scope names the list for cursors (the API's:
 // "products" or "category:{id}"), path is the page's own path.
 func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, meta pageMeta, categoryID uint64) error {
-	g.l = rq.L
 	fetch := func(q app.ProductQuery) (app.Page[app.Doc], error) { return s.svc.Catalog.Products(rq.Store.ID, q) }
 	if categoryID != 0 { // the category pages are cached by the catalog
 		fetch = func(q app.ProductQuery) (app.Page[app.Doc], error) {
@@ -382,10 +377,8 @@ func (s *Shop) categoryRedirect(c *fiber.Ctx, rq *request) error {
 		if err != nil {
 			return err
 		}
-		for _, cat := range cats {
-			if cat.Slug == slug {
-				return permanent(c, categoryPath(cat))
-			}
+		if i := slices.IndexFunc(cats, func(cat *app.Category) bool { return cat.Slug == slug }); i >= 0 {
+			return permanent(c, categoryPath(cats[i]))
 		}
 		return app.NotFound("category")
 	}
@@ -408,10 +401,7 @@ func (s *Shop) category(c *fiber.Ctx, rq *request) error {
 	path := categoryPath(cat)
 	g := gridData{Heading: cat.Name, Intro: cat.Description,
 		Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("crumbs.products"), "/products/"}, {cat.Name, ""}}}
-	desc := cat.Description
-	if desc == "" {
-		desc = rq.L.TF("list.category.desc", cat.Name, rq.Look.Name)
-	}
+	desc := cmp.Or(cat.Description, rq.L.TF("list.category.desc", cat.Name, rq.Look.Name))
 	meta := pageMeta{Title: cat.Name, Description: desc, Image: picture(cat.Image)}
 	meta.JSONLD = []any{breadcrumbLD(s.baseURL(c), g.Crumbs, path)}
 	return s.grid(c, rq, "category:"+strconv.FormatUint(cat.ID, 10), path, g, meta, cat.ID)
@@ -424,11 +414,7 @@ type crumb struct{ Label, URL string }
 func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 	items := make([]any, len(crumbs))
 	for i, cr := range crumbs {
-		u := cr.URL
-		if u == "" {
-			u = self
-		}
-		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, u)}
+		items[i] = map[string]any{"@type": "ListItem", "position": i + 1, "name": cr.Label, "item": absURL(base, cmp.Or(cr.URL, self))}
 	}
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 }
@@ -461,13 +447,3 @@ func reviewsScope(slug string) string { return "reviews:" + slug }
 
 // httpStatus is the status of an app error code.
 func httpStatus(err error) int { return httpkit.StatusOf(app.ErrorCode(err)) }
-
-// thumbURL is the path of the smallest rendition of a stored picture
-// (app.MediaWidths), for a thumbnail; "" for any other URL (picture).
-func thumbURL(u string) string {
-	ref, ok := app.ParseMediaURL(strings.TrimSpace(u))
-	if !ok {
-		return ""
-	}
-	return app.MediaPath(ref.StoreID, ref.Hash, app.MediaWidths[0], ref.Ext)
-}

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -48,7 +49,7 @@ type checkoutData struct {
 	Options deliveryChoices
 	Coupon  string
 	// Methods are the payment methods the store's checkout accepts.
-	Methods []payMethod
+	Methods []app.OfferedMethod
 	// Test: a method takes test payments (the sandbox): no money moves.
 	Test bool
 	// Verify: the order was refused until the shopper verifies their
@@ -58,25 +59,15 @@ type checkoutData struct {
 	NoPayment bool
 }
 
-// payMethod is a payment method as the page shows it; Test marks one
-// that takes test payments.
-type payMethod struct {
-	Code, Name string
-	Test       bool
-}
-
 // methodsOf are the payment methods a store's checkout accepts, in its
-// order: the ones the API's payment-methods/ lists (same rule).
-func (s *Shop) methodsOf(st *app.Store) []payMethod {
-	var out []payMethod
-	for _, m := range s.svc.Payments.OfferedMethods(st) {
-		name := m.Name
-		if name == "" {
-			name = m.Code
-		}
-		out = append(out, payMethod{Code: m.Code, Name: name, Test: m.Test})
+// order: the ones the API's payment-methods/ lists (same rule), each named
+// (by its code when the store gave it no name).
+func (s *Shop) methodsOf(st *app.Store) []app.OfferedMethod {
+	ms := s.svc.Payments.OfferedMethods(st)
+	for i := range ms {
+		ms[i].Name = cmp.Or(ms[i].Name, ms[i].Code)
 	}
-	return out
+	return ms
 }
 
 // withLines runs a checkout page with the cart's lines; an empty cart
@@ -124,19 +115,8 @@ func (s *Shop) prefill(rq *request, f *checkoutForm) error {
 	if err != nil || len(addrs) == 0 {
 		return err
 	}
-	a := addrs[0]
-	for _, x := range addrs {
-		if x.IsDefault {
-			a = x
-			break
-		}
-	}
-	if a.ReceiverName != "" {
-		f.ReceiverName = a.ReceiverName
-	}
-	if a.Phone != "" {
-		f.Phone = a.Phone
-	}
+	a := addrs[max(0, slices.IndexFunc(addrs, func(x *app.Address) bool { return x.IsDefault }))]
+	f.ReceiverName, f.Phone = cmp.Or(a.ReceiverName, f.ReceiverName), cmp.Or(a.Phone, f.Phone)
 	var parts []string
 	for _, p := range []string{a.AddressLine1, a.AddressLine2, a.Area, a.City, a.PostalCode} {
 		if p = strings.TrimSpace(p); p != "" {
@@ -165,15 +145,10 @@ func (s *Shop) showCheckout(c *fiber.Ctx, rq *request, status int, items []app.C
 	}
 	if couponErr != "" {
 		d.Coupon = ""
-		if d.Error == "" {
-			d.Error = rq.L.T("checkout.coupon.dropped") + " " + couponErr
-		}
+		d.Error = cmp.Or(d.Error, rq.L.T("checkout.coupon.dropped")+" "+couponErr)
 	}
 	d.Methods = s.methodsOf(rq.Store)
-	d.NoPayment = len(d.Methods) == 0
-	for _, m := range d.Methods {
-		d.Test = d.Test || m.Test
-	}
+	d.NoPayment, d.Test = len(d.Methods) == 0, slices.ContainsFunc(d.Methods, func(m app.OfferedMethod) bool { return m.Test })
 	return s.render(c, rq, status, "checkout", pageMeta{Title: rq.L.T("checkout.title"), Description: rq.L.T("checkout.desc"), NoIndex: true}, d)
 }
 
@@ -213,36 +188,27 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem
 // checkoutFail renders the checkout page again with err's messages: field
 // errors next to their fields, the rest above the form.
 func (s *Shop) checkoutFail(c *fiber.Ctx, rq *request, items []app.CheckoutItem, f checkoutForm, err error) error {
-	m, status, ierr := formError(rq.L, err, "cart.err.", isCheckoutField)
+	m, beside, status, ierr := formError(rq.L, err, "cart.err.", func(f string) string { return checkoutLabel(rq.L, f) })
 	if ierr != nil {
 		return ierr
 	}
-	d := checkoutData{Form: f, Errors: map[string]string{}, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
-	if e, ok := err.(*app.Error); ok {
-		for k, v := range e.Fields {
-			if isCheckoutField(k) {
-				d.Errors[k] = checkoutLabel(rq.L, k) + " " + fieldText(rq.L, v) + "."
-			}
-		}
-	}
+	d := checkoutData{Form: f, Errors: beside, Error: m, Verify: app.ErrorCode(err) == app.EEmailNotVerified}
 	if app.ErrorCode(err) == app.EConflict {
 		d.Form.Key = "" // the key went with other details: the next submit is a new order
 	}
 	return s.showCheckout(c, rq, status, items, d)
 }
 
-// checkoutLabel is the label of a checkout field (checkout.email, ...).
+// checkoutLabel is the label of a field the checkout form shows a message
+// beside (checkout.email, ...; "" for any other).
 func checkoutLabel(l *i18n.Catalog, f string) string {
+	if f == "idempotency_key" || !slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f }) {
+		return ""
+	}
 	if f == "payment_method" {
 		f = "payment"
 	}
 	return l.T("checkout." + f)
-}
-
-// isCheckoutField reports whether the checkout form shows f's message next
-// to a field of its own.
-func isCheckoutField(f string) bool {
-	return f != "idempotency_key" && slices.ContainsFunc(checkoutFields, func(fd pagekit.Field) bool { return fd.Name == f })
 }
 
 // maxReturnParams bounds the query parameters a gateway return carries.

@@ -16,10 +16,10 @@ import (
 
 // contactForm is the contact form as typed, with its messages.
 type contactForm struct {
-	Name, Email, Phone, Subject, Message string
-	Errors                               map[string]string
-	Alert                                string // a message for the whole form
-	Sent                                 bool
+	app.ContactInput
+	Errors map[string]string
+	Alert  string // a message for the whole form
+	Sent   bool
 }
 
 // maxTextForm bounds the body of the contact and review forms (5,000
@@ -35,7 +35,8 @@ var contactFields = []pagekit.Field{{Name: "name", Max: app.MaxContactName, Clip
 // decodeContactForm reads the contact form's fields, bounded.
 func decodeContactForm(body []byte) (contactForm, error) {
 	f, err := pagekit.DecodeForm(body, maxTextForm, contactFields)
-	return contactForm{Name: f["name"], Email: f["email"], Phone: f["phone"], Subject: f["subject"], Message: f["message"]}, err
+	return contactForm{ContactInput: app.ContactInput{Name: f["name"], Email: f["email"], Phone: f["phone"], Subject: f["subject"],
+		Message: f["message"]}}, err
 }
 
 // contactPage serves GET /contact/ (?sent=1 after a message went).
@@ -57,19 +58,15 @@ func (s *Shop) contactSubmit(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	if s.cfg.ContactPerMinute > 0 {
-		lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
-		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil {
-			if app.ErrorCode(err) != app.ERateLimited {
-				return err
-			}
-			f.Alert = rq.L.T("contact.err.many")
-			return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
+	lim := app.Limit{Key: "contact|" + s.proxies.ClientIP(c), Max: s.cfg.ContactPerMinute, Window: time.Minute}
+	if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil { // Max 0: none
+		if app.ErrorCode(err) != app.ERateLimited {
+			return err
 		}
+		f.Alert = rq.L.T("contact.err.many")
+		return s.renderContact(c, rq, fiber.StatusTooManyRequests, f)
 	}
-	_, err = s.svc.Contact.Submit(rq.Store.ID, app.ContactInput{Name: f.Name, Email: f.Email, Phone: f.Phone,
-		Subject: f.Subject, Message: f.Message})
-	if err == nil {
+	if _, err = s.svc.Contact.Submit(rq.Store.ID, f.ContactInput); err == nil {
 		return redirect(c, "/contact/?sent=1")
 	}
 	var ae *app.Error

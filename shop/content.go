@@ -1,8 +1,8 @@
 package shop
 
 import (
+	"cmp"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -67,15 +67,8 @@ func (s *Shop) post(c *fiber.Ctx, rq *request) error {
 	path := "/blog/" + url.PathEscape(p.Slug) + "/"
 	d := postData{Post: p, Paragraphs: paragraphs(p.Content),
 		Crumbs: []crumb{{rq.L.T("crumbs.home"), "/"}, {rq.L.T("blog.title"), "/blog/"}, {p.Title, ""}}}
-	desc := p.Excerpt
-	if desc == "" && len(d.Paragraphs) > 0 {
-		desc = d.Paragraphs[0]
-	}
-	if r := []rune(desc); len(r) > 160 {
-		desc = string(r[:157]) + "…"
-	}
 	base := s.baseURL(c)
-	meta := pageMeta{Title: p.Title, Description: desc, Canonical: path, OGType: "article", Image: picture(p.CoverImage)}
+	meta := pageMeta{Title: p.Title, Description: description(append([]string{p.Excerpt}, d.Paragraphs...)...), Canonical: path, OGType: "article", Image: picture(p.CoverImage)}
 	art := map[string]any{"@context": "https://schema.org", "@type": "BlogPosting", "headline": p.Title, "url": base + path}
 	if p.PublishedAt != nil {
 		art["datePublished"] = p.PublishedAt.UTC().Format(time.RFC3339)
@@ -105,13 +98,19 @@ func (s *Shop) contentPage(key string) pageFunc {
 			return app.NotFound("page")
 		}
 		d := contentData{Title: rq.L.T("page." + key), Paragraphs: paragraphs(body)}
-		desc := d.Paragraphs[0]
-		if r := []rune(desc); len(r) > 160 {
-			desc = string(r[:157]) + "…"
-		}
-		meta := pageMeta{Title: d.Title, Description: desc, Canonical: "/" + key + "/"}
+		meta := pageMeta{Title: d.Title, Description: description(d.Paragraphs...), Canonical: "/" + key + "/"}
 		return s.render(c, rq, fiber.StatusOK, "content", meta, d)
 	}
+}
+
+// description is the first of texts that is not empty, as a meta
+// description: at most 160 characters.
+func description(texts ...string) string {
+	desc := cmp.Or(texts...)
+	if r := []rune(desc); len(r) > 160 {
+		desc = string(r[:157]) + "…"
+	}
+	return desc
 }
 
 // contentLinks are the content pages a store has, for the footer.
@@ -145,8 +144,6 @@ func (s *Shop) plain(fn func(c *fiber.Ctx, st *app.Store) error) fiber.Handler {
 func (s *Shop) robots(c *fiber.Ctx, st *app.Store) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
-	var b strings.Builder
-	b.WriteString("User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /account/\nDisallow: /orders/\nDisallow: /search/\n\n")
-	b.WriteString("Sitemap: " + s.baseURL(c) + "/sitemap.xml\n")
-	return c.SendString(b.String())
+	return c.SendString("User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /account/\nDisallow: /orders/\nDisallow: /search/\n\n" +
+		"Sitemap: " + s.baseURL(c) + "/sitemap.xml\n")
 }

@@ -1,8 +1,9 @@
 package shop
 
 import (
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,14 +24,16 @@ import (
 // formError is what a page says of a form's error: the text of a domain
 // error's code (prefix+code for the codes we word, "cart.err." or
 // "account.err.", else the server's; none for a validation error, whose
-// fields say it all), with the field messages that shown (nil: none) does
-// not put next to a field, after the summary form.errors when some are
-// next to their fields; and the status of the answer. An internal error is
-// returned to become the error page.
-func formError(l *i18n.Catalog, err error, prefix string, shown func(field string) bool) (string, int, error) {
+// fields say it all), with the field messages the form does not show
+// beside a field, after the summary form.errors when some are beside
+// their fields; the messages beside the fields (label names a field the
+// form shows, "" for one it does not; nil: none), each "Label: text.";
+// and the status of the answer. An internal error is returned to become
+// the error page.
+func formError(l *i18n.Catalog, err error, prefix string, label func(field string) string) (string, map[string]string, int, error) {
 	code := app.ErrorCode(err)
 	if code == app.EInternal {
-		return "", 0, err
+		return "", nil, 0, err
 	}
 	var m string
 	switch k := prefix + code; {
@@ -39,27 +42,27 @@ func formError(l *i18n.Catalog, err error, prefix string, shown func(field strin
 	case code != app.EValidation:
 		m = app.ErrorMessage(err)
 	}
-	beside := false
+	beside := map[string]string{}
 	if e, ok := err.(*app.Error); ok {
-		keys := make([]string, 0, len(e.Fields))
-		for f := range e.Fields {
-			keys = append(keys, f)
-		}
-		sort.Strings(keys)
-		for _, f := range keys {
-			if shown != nil && shown(f) {
-				beside = true
-			} else if f != "idempotency_key" {
+		for _, f := range slices.Sorted(maps.Keys(e.Fields)) {
+			lab := ""
+			if label != nil {
+				lab = label(f)
+			}
+			switch {
+			case lab != "":
+				beside[f] = lab + " " + fieldText(l, e.Fields[f]) + "."
+			case f != "idempotency_key":
 				m += " " + fieldLabel(l, f) + " " + fieldText(l, e.Fields[f]) + "."
 			}
 		}
 	}
 	if m = strings.TrimSpace(m); m == "" {
 		m = l.T("form.errors")
-	} else if beside && code == app.EValidation {
+	} else if len(beside) > 0 && code == app.EValidation {
 		m = l.T("form.errors") + " " + m
 	}
-	return m, httpkit.StatusOf(code), nil
+	return m, beside, httpkit.StatusOf(code), nil
 }
 
 // fieldLabel names a field of an app error for a shopper: "Quantity:", or
@@ -136,13 +139,16 @@ func fieldText(l *i18n.Catalog, msg string) string {
 // sentence makes a rule's message a sentence of its own: a capital first
 // and a full stop ("This coupon has expired.").
 func sentence(s string) string {
-	if s == "" {
-		return ""
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
+	if s = capital(s); s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
 		s += "."
+	}
+	return s
+}
+
+// capital is s with a capital first letter: "size" as "Size".
+func capital(s string) string {
+	if r, n := utf8.DecodeRuneInString(s); n > 0 {
+		return string(unicode.ToUpper(r)) + s[n:]
 	}
 	return s
 }

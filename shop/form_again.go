@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 	"time"
@@ -23,9 +24,8 @@ func expired(rq *request) string { return rq.L.T("form.expired") }
 
 // readd is the product page's add-to-cart form shown again on the cart page.
 type readd struct {
-	ProductID, VariantID uint64
-	Quantity             int64
-	Name                 string
+	app.CheckoutItem
+	Name string
 }
 
 // cartAgain shows a cart form again: the cart as it is with the note; an
@@ -44,9 +44,8 @@ func (s *Shop) cartAgain(c *fiber.Ctx, rq *request) error {
 	case strings.HasPrefix(c.Path(), "/cart/add"):
 		f, err := decodeCartForm(c.Body())
 		if err == nil && f.Quantity >= 1 {
-			items := []app.CheckoutItem{{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity}}
-			if q, _, _, err := s.quote(rq, items, "", ""); err == nil && len(q.Items) == 1 {
-				d.Readd = &readd{ProductID: f.ProductID, VariantID: f.VariantID, Quantity: f.Quantity, Name: q.Items[0].Name}
+			if q, _, _, err := s.quote(rq, []app.CheckoutItem{f}, "", ""); err == nil && len(q.Items) == 1 {
+				d.Readd = &readd{f, q.Items[0].Name}
 			}
 		}
 	}
@@ -85,13 +84,11 @@ func (s *Shop) reviewAgain(c *fiber.Ctx, rq *request) error {
 }
 
 // again shows an account form again with the values typed (newForm
-// leaves passwords out).
+// leaves passwords out) and the note as its refusal (403).
 func (s *Shop) again(f accountForm) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		vals, _ := decodeAccountForm(c.Body(), f.fields)
-		v := f.view(rq, vals)
-		v.Forms[0].Error = expired(rq)
-		return s.showForm(c, rq, fiber.StatusForbidden, v)
+		return s.formFail(c, rq, f.view(rq, vals), app.Errorf(app.EForbidden, "%s", expired(rq)))
 	}
 }
 
@@ -128,11 +125,6 @@ func (s *Shop) typedBefore(c *fiber.Ctx, rq *request, f *checkoutForm) error {
 	if !o.Pickup {
 		f.Address = o.Address
 	}
-	if f.Delivery == "" {
-		f.Delivery = o.DeliveryOption
-	}
-	if o.PaymentMethod != "" {
-		f.PaymentMethod = o.PaymentMethod
-	}
+	f.Delivery, f.PaymentMethod = cmp.Or(f.Delivery, o.DeliveryOption), cmp.Or(o.PaymentMethod, f.PaymentMethod)
 	return nil
 }

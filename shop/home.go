@@ -1,6 +1,8 @@
 package shop
 
 import (
+	"cmp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"storefront/app"
@@ -29,37 +31,32 @@ func (s *Shop) home(c *fiber.Ctx, rq *request) error {
 	if d.Products, d.Featured, err = s.homeProducts(id, rq.Look.Featured); err != nil {
 		return err
 	}
-	if rq.Look.HasSection("deals") {
-		deals, err := s.svc.Content.ActiveDeals(id, app.ListParams{Sort: app.SortNewest, Limit: 4})
-		if err != nil {
-			return err
-		}
-		d.Deals = deals.Items
+	if d.Deals, err = newest(rq, "deals", 4, s.svc.Content.ActiveDeals); err != nil {
+		return err
 	}
-	if rq.Look.HasSection("bundles") {
-		bundles, err := s.svc.Content.ActiveBundles(id, app.ListParams{Sort: app.SortNewest, Limit: 4})
-		if err != nil {
-			return err
-		}
-		d.Bundles = bundles.Items
+	if d.Bundles, err = newest(rq, "bundles", 4, s.svc.Content.ActiveBundles); err != nil {
+		return err
 	}
-	if rq.Look.HasSection("posts") {
-		posts, err := s.svc.Content.PublishedPosts(id, app.ListParams{Sort: app.SortNewest, Limit: 3})
-		if err != nil {
-			return err
-		}
-		d.Posts = posts.Items
+	if d.Posts, err = newest(rq, "posts", 3, s.svc.Content.PublishedPosts); err != nil {
+		return err
 	}
 	title := rq.Look.SEOTitle
 	if title == "" || title == rq.Look.Name {
 		title = rq.L.T("home.title")
 	}
-	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: rq.Look.Logo}
-	if meta.Image == "" {
-		meta.Image = rq.Look.Hero.Image
-	}
+	meta := pageMeta{Title: title, Description: rq.Look.Description, Canonical: "/", Image: cmp.Or(rq.Look.Logo, rq.Look.Hero.Image)}
 	meta.JSONLD = []any{s.organizationLD(s.baseURL(c), rq.Look)}
 	return s.render(c, rq, fiber.StatusOK, "home", meta, d)
+}
+
+// newest are the n newest items of list for a section of the home page,
+// none when the look leaves the section out.
+func newest[T any](rq *request, section string, n int, list func(uint64, app.ListParams) (app.Page[T], error)) ([]T, error) {
+	if !rq.Look.HasSection(section) {
+		return nil, nil
+	}
+	page, err := list(rq.Store.ID, app.ListParams{Sort: app.SortNewest, Limit: n})
+	return page.Items, err
 }
 
 // homeProducts are the products of home.featured (by slug, in order; a

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -112,19 +113,10 @@ type lookConfig struct {
 func lookOf(st *app.Store, lang *i18n.Catalog) *look {
 	var cfg lookConfig
 	_ = json.Unmarshal(st.Config, &cfg) // a config is checked when saved
-	l := &look{Name: st.Name, Currency: st.Currency, ThemeColor: "#1f6feb", Footer: cfg.Footer["text"], Copyright: cfg.Footer["copyright"],
-		Description: cfg.Store["description"], Email: cfg.Store["email"], Phone: cfg.Store["phone"],
-		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"]), Lang: lang.Lang, L: lang}
-	if n := strings.TrimSpace(cfg.Store["name"]); n != "" {
-		l.Name = n
-	}
-	l.TaxNote = taxNote(st, lang)
-	if l.Footer == "" {
-		l.Footer = cfg.Footer["about"]
-	}
-	if l.Description == "" {
-		l.Description = cfg.SEO["description"]
-	}
+	l := &look{Name: cmp.Or(strings.TrimSpace(cfg.Store["name"]), st.Name), Currency: st.Currency, ThemeColor: "#1f6feb",
+		Footer: cmp.Or(cfg.Footer["text"], cfg.Footer["about"]), Copyright: cfg.Footer["copyright"],
+		Description: cmp.Or(cfg.Store["description"], cfg.SEO["description"]), Email: cfg.Store["email"], Phone: cfg.Store["phone"],
+		SEOTitle: cfg.SEO["title"], Logo: picture(cfg.Store["logo"]), Lang: lang.Lang, L: lang, TaxNote: taxNote(st, lang)}
 	if colourRE.MatchString(cfg.ThemeColor) {
 		l.ThemeColor = strings.ToLower(cfg.ThemeColor)
 	}
@@ -153,11 +145,9 @@ func lookOf(st *app.Store, lang *i18n.Catalog) *look {
 			}
 		}
 	}
+	l.Pages = map[string]string{}
 	for _, k := range contentPages {
 		if body := strings.TrimSpace(cfg.Pages[k]); body != "" {
-			if l.Pages == nil {
-				l.Pages = map[string]string{}
-			}
 			l.Pages[k] = body
 		}
 	}
@@ -190,10 +180,7 @@ func banners(raw []json.RawMessage) []banner {
 			continue
 		}
 		str := func(k string) string { s, _ := b[k].(string); return s }
-		link := str("url")
-		if link == "" {
-			link = str("link")
-		}
+		link := cmp.Or(str("url"), str("link"))
 		if active, set := b["is_active"].(bool); set && !active {
 			continue
 		}

@@ -107,10 +107,10 @@ func (s *Shop) setSession(c *fiber.Ctx, rq *request, access, refresh string) {
 // clearSession deletes the session cookie and makes rq a guest's.
 func (s *Shop) clearSession(c *fiber.Ctx, rq *request) {
 	s.setCookie(c, cookieSession, "", -1)
-	rq.Customer, rq.Token = nil, ""
+	rq.Customer = nil
 }
 
-// loadSession fills rq.Customer and rq.Token from the session cookie,
+// loadSession fills rq.Customer from the session cookie,
 // refreshing an expired access token; a cookie that is not this store's,
 // or whose session ended, is cleared. Infrastructure failures leave the
 // cookie alone and serve the request as a guest's.
@@ -131,9 +131,8 @@ func (s *Shop) loadSession(c *fiber.Ctx, rq *request) {
 			s.dropSession(c, rq, err)
 			return
 		}
-		access = res.AccessToken
 		s.setSession(c, rq, res.AccessToken, res.RefreshToken)
-		if cl, err = s.svc.Tokens.Verify(access, app.TokenShopper); err != nil {
+		if cl, err = s.svc.Tokens.Verify(res.AccessToken, app.TokenShopper); err != nil {
 			s.dropSession(c, rq, err)
 			return
 		}
@@ -143,7 +142,7 @@ func (s *Shop) loadSession(c *fiber.Ctx, rq *request) {
 		s.dropSession(c, rq, err)
 		return
 	}
-	rq.Customer, rq.Token = cust, access
+	rq.Customer = cust
 }
 
 // dropSession ends a session that failed with err: a domain answer (dead
@@ -152,7 +151,7 @@ func (s *Shop) loadSession(c *fiber.Ctx, rq *request) {
 func (s *Shop) dropSession(c *fiber.Ctx, rq *request, err error) {
 	if app.ErrorCode(err) == app.EInternal {
 		s.log.Error("shop: loading the session", "store_id", rq.Store.ID, "err", err)
-		rq.Customer, rq.Token = nil, ""
+		rq.Customer = nil
 		return
 	}
 	s.clearSession(c, rq)
@@ -219,7 +218,7 @@ func (s *Shop) sharedRefresh(key [32]byte, now time.Time) *app.TokenResult {
 
 // signIn makes the shopper of a token pair (from the customer service's
 // login, register or refresh) the signed-in shopper of this browser: it
-// sets the session cookie, fills rq.Customer and rq.Token, and merges the
+// sets the session cookie, fills rq.Customer, and merges the
 // guest's cookie cart into the shopper's API cart (quantities add, capped
 // at the stock left; the cookie then keeps only the coupon). Errors:
 // unauthorized (a token pair that is not this store's).
@@ -233,7 +232,7 @@ func (s *Shop) signIn(c *fiber.Ctx, rq *request, access, refresh string) error {
 		return err
 	}
 	s.setSession(c, rq, access, refresh)
-	rq.Customer, rq.Token = cust, access
+	rq.Customer = cust
 	cc := s.readCart(c, rq)
 	if len(cc.Items) > 0 {
 		if _, err := s.svc.Carts.MergeLines(rq.shopper(), cc.lines()); err != nil {

@@ -3,6 +3,8 @@ package shop
 import (
 	"bytes"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,22 +41,9 @@ type Config struct {
 }
 
 // services are the parts of the domain the shop calls: the storefront
-// API's, nothing else.
+// API's (app.Storefront), nothing else.
 type services struct {
-	Now       app.Clock
-	Tokens    app.Tokens
-	Limits    app.Limiter
-	Stores    *app.StoreService
-	Catalog   *app.CatalogService
-	Customers *app.CustomerService
-	Carts     *app.CartService
-	Orders    *app.OrderService
-	Payments  *app.PaymentService
-	Requests  *app.RequestService
-	Reviews   *app.ReviewService
-	Tickets   *app.TicketService
-	Contact   *app.ContactService
-	Content   *app.ContentService
+	app.Storefront
 	// RefreshTTL is how long a shopper's session lasts (the session cookie's age).
 	RefreshTTL time.Duration
 	// Shared is the state several processes share (nil: one process): the
@@ -91,18 +80,14 @@ type Shop struct {
 // New loads the templates (embedded, overridden by cfg.ThemeDir) and assets.
 func New(cfg Config, svc *app.Services) (*Shop, error) {
 	s := &Shop{cfg: cfg, log: svc.Log, cursors: app.CursorCodec{Secret: cfg.CursorSecret}, publicURL: svc.Opt.PublicURL,
-		proxies: httpkit.NewProxies(cfg.TrustedProxies),
-		svc: services{Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits, Stores: svc.Stores,
-			Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts, Orders: svc.Orders,
-			Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews, Tickets: svc.Tickets,
-			Contact: svc.Contact, Content: svc.Content, RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
+		proxies: httpkit.NewProxies(cfg.TrustedProxies), svc: services{Storefront: svc.Storefront(), RefreshTTL: svc.Opt.RefreshTTL, Shared: svc.Shared()}}
 	// checkout may return a shopper to the store's own shop host
 	svc.Orders.SetShopHost(cfg.Host)
 	svc.Stores.SetShopHost(cfg.Host) // no store may claim the shop's own hosts
 	s.bufs.New = func() any { return new(bytes.Buffer) }
 	s.csrf = pagekit.NewCSRF(cfg.Secret, "shop")
 	var err error
-	if s.assets, err = loadAssets(); err != nil {
+	if s.assets, err = pagekit.LoadAssets(embedded, "static", "/assets/"); err != nil { // fingerprinted
 		return nil, err
 	}
 	if s.msgs, err = i18n.Load(cfg.ThemeDir); err != nil {
@@ -146,13 +131,8 @@ func isShopPath(c *fiber.Ctx) bool {
 	if m != fiber.MethodGet && m != fiber.MethodHead {
 		return false
 	}
-	p := c.Path()
-	for _, pre := range []string{"/api/", "/admin", "/media/", "/sandbox/", "/docs", "/openapi", "/healthz", "/readyz", "/metrics"} {
-		if len(p) >= len(pre) && p[:len(pre)] == pre {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc([]string{"/api/", "/admin", "/media/", "/sandbox/", "/docs", "/openapi", "/healthz", "/readyz", "/metrics"},
+		func(pre string) bool { return strings.HasPrefix(c.Path(), pre) })
 }
 
 // request is what a page handler knows about its request.
@@ -168,8 +148,6 @@ type request struct {
 	mint func() string
 	// Customer is the signed-in shopper (nil: a guest).
 	Customer *app.Customer
-	// Token is the signed-in shopper's access token ("" for a guest).
-	Token string
 	// Base is the scheme and host of the page's absolute URLs (setBase);
 	// host is the request's Host, which chose Store.
 	Base, host string
@@ -234,7 +212,7 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 		s.log.Error("shop page failed", "path", c.Path(), "err", err)
 		pr.Message = rq.L.T("error.internal")
 	}
-	retryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
+	httpkit.RetryAfter(c, err) // a 503 while the database is lost, a 429: as the API says
 	if pr.Code == app.ENotFound {
 		return s.render(c, rq, pr.Status, "notfound", pageMeta{Title: rq.L.T("notfound.title"), NoIndex: true}, nil)
 	}
@@ -247,7 +225,7 @@ func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
 	if app.ErrorCode(err) != app.ENotFound {
 		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
 		c.Status(fiber.StatusServiceUnavailable)
-		retryAfter(c, err)
+		httpkit.RetryAfter(c, err)
 	} else {
 		c.Status(fiber.StatusNotFound)
 	}

@@ -3,13 +3,11 @@ package shop
 import (
 	"net/url"
 	"slices"
-	"storefront/app/i18n"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"storefront/app"
+	"storefront/app/i18n"
 )
 
 // The product page's variant picker: one group of radio buttons per option
@@ -97,12 +95,6 @@ func comboKey(v app.Variant, names []string) (string, bool) {
 	return b.String(), n == len(names)
 }
 
-// optionLegend is how an option's name shows: "size" as "Size".
-func optionLegend(name string) string {
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToUpper(r)) + name[size:]
-}
-
 // pickerGroups are the picker's groups for p's variants with chosen (an
 // index into vs: the first in stock) checked. In a group a value is
 // disabled when no variant in stock has it with the values chosen in the
@@ -110,7 +102,7 @@ func optionLegend(name string) string {
 func pickerGroups(vs []app.Variant, names []string, chosen int) []optionGroup {
 	groups := make([]optionGroup, len(names))
 	for g, name := range names {
-		groups[g] = optionGroup{Legend: optionLegend(name), Field: optionField + name}
+		groups[g] = optionGroup{Legend: capital(name), Field: optionField + name}
 		for _, v := range vs {
 			val := strings.TrimSpace(v.Attributes[name])
 			if slices.ContainsFunc(groups[g].Values, func(o optionValue) bool { return o.Value == val }) {

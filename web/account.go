@@ -50,24 +50,13 @@ func (a *accounts) limitIP(c *fiber.Ctx) error {
 // CodeDayWindow is the period ratelimit.codes_per_day counts over.
 const CodeDayWindow = app.CodeDayWindow
 
-// limitMail takes one code mail from the budgets of the requester, who and
-// email (app.CustomerService.CodeMailLimits: a stranger cannot spend the budget of
+// limitMail sends one code mail within the budgets of the requester, who and
+// email (app.CustomerService.SendCodeMail: a stranger cannot spend the budget of
 // the shopper's usual address); unknown emails count alike, so a 429
 // reveals nothing. send runs when all allow; when it fails nothing was sent
 // and they are given back.
 func (a *accounts) limitMail(c *fiber.Ctx, who, email string, send func() error) error {
-	lims, err := a.s.svc.Customers.CodeMailLimits(store(c).ID, who, email, a.s.clientIP(c), a.s.cfg.LoginFailures, a.s.cfg.CodesPerDay)
-	if err != nil {
-		return err
-	}
-	if err := app.TakeAll(a.s.svc.Limits, "too many codes sent to this address; retry later", lims...); err != nil {
-		return err
-	}
-	if err := send(); err != nil {
-		app.RefundAll(a.s.svc.Limits, lims...)
-		return err
-	}
-	return nil
+	return a.s.svc.Customers.SendCodeMail(store(c).ID, who, email, a.s.clientIP(c), a.s.cfg.LoginFailures, a.s.cfg.CodesPerDay, send)
 }
 
 // register serves POST /api/v1/customer/auth/register/.

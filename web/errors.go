@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -52,9 +51,7 @@ func (s *Server) ErrorHandler(c *fiber.Ctx, err error) error {
 	body := errorBody{StatusCode: status, Message: app.ErrorMessage(err), ErrorCode: code}
 	if errors.As(err, &ae) {
 		body.Errors = ae.Fields
-		if ae.RetryAfter > 0 {
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
-		}
 	}
+	httpkit.RetryAfter(c, err)
 	return c.Status(status).JSON(body)
 }

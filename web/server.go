@@ -53,30 +53,10 @@ type Config struct {
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 
-// services are the parts of the domain the storefront handlers call, and
-// nothing else (the admin-only services are not reachable from here).
-type services struct {
-	Now    app.Clock
-	Tokens app.Tokens
-	Limits app.Limiter
-
-	Stores    *app.StoreService
-	Catalog   *app.CatalogService
-	Customers *app.CustomerService
-	Carts     *app.CartService
-	Orders    *app.OrderService
-	Payments  *app.PaymentService
-	Requests  *app.RequestService
-	Reviews   *app.ReviewService
-	Tickets   *app.TicketService
-	Contact   *app.ContactService
-	Content   *app.ContentService
-}
-
 // Server holds the services the handlers call.
 type Server struct {
 	cfg      Config
-	svc      services
+	svc      app.Storefront // the services the handlers call, and nothing else
 	log      *slog.Logger
 	cursors  app.CursorCodec
 	apiRate  *Limiter
@@ -121,11 +101,7 @@ const headerNosniff = "X-Content-Type-Options"
 
 // New builds the Fiber app with the storefront routes.
 func New(cfg Config, svc *app.Services) *Server {
-	s := &Server{cfg: cfg, log: svc.Log, svc: services{
-		Now: svc.Now, Tokens: svc.Tokens, Limits: svc.Limits,
-		Stores: svc.Stores, Catalog: svc.Catalog, Customers: svc.Customers, Carts: svc.Carts,
-		Orders: svc.Orders, Payments: svc.Payments, Requests: svc.Requests, Reviews: svc.Reviews,
-		Tickets: svc.Tickets, Contact: svc.Contact, Content: svc.Content}, cursors: app.CursorCodec{Secret: cfg.CursorSecret},
+	s := &Server{cfg: cfg, log: svc.Log, svc: svc.Storefront(), cursors: app.CursorCodec{Secret: cfg.CursorSecret},
 		proxies: httpkit.NewProxies(cfg.TrustedProxies), timeouts: timeouts{read: orDefault(cfg.ReadTimeout, 30*time.Second),
 			write: orDefault(cfg.WriteTimeout, 30*time.Second), idle: orDefault(cfg.IdleTimeout, 120*time.Second)}}
 	if cfg.APIPerSecond > 0 {

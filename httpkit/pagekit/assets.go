@@ -1,6 +1,7 @@
 package pagekit
 
 import (
+	"cmp"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -114,8 +115,5 @@ func contentType(ext string) string {
 	case ".woff2":
 		return "font/woff2"
 	}
-	if t := mime.TypeByExtension(ext); t != "" {
-		return t
-	}
-	return "application/octet-stream"
+	return cmp.Or(mime.TypeByExtension(ext), "application/octet-stream")
 }

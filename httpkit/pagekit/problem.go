@@ -2,6 +2,7 @@ package pagekit
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"html/template"
 	"maps"
@@ -37,16 +38,12 @@ func ProblemOf(err error) Problem {
 		return Problem{Status: 500, Code: app.EInternal, Heading: headings[500], Message: app.ErrorMessage(err), Internal: true}
 	}
 	status := httpkit.StatusOf(ae.Code)
-	p := Problem{Status: status, Code: ae.Code, Heading: Heading(status), Message: ae.Message, Fields: ae.Fields}
-	return p
+	return Problem{Status: status, Code: ae.Code, Heading: Heading(status), Message: ae.Message, Fields: ae.Fields}
 }
 
 // Heading is the error page's heading for status.
 func Heading(status int) string {
-	if h := headings[status]; h != "" {
-		return h
-	}
-	return "Error"
+	return cmp.Or(headings[status], "Error")
 }
 
 // FieldsText is the per-field messages in one line, by label, sorted:

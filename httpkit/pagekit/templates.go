@@ -2,6 +2,7 @@ package pagekit
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"html/template"
@@ -126,11 +127,7 @@ func (ts *Templates) Execute(buf *bytes.Buffer, name string, data any) error {
 	if t == nil {
 		return fmt.Errorf("no page template %q", name)
 	}
-	root := ts.layout
-	if root == "" {
-		root = name
-	}
-	if err := t.ExecuteTemplate(buf, root, data); err != nil {
+	if err := t.ExecuteTemplate(buf, cmp.Or(ts.layout, name), data); err != nil {
 		return fmt.Errorf("page %s: %w", name, err)
 	}
 	return nil
