@@ -60,11 +60,7 @@ func readPart(fh *multipart.FileHeader, field string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, imaging.MaxBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
+	return io.ReadAll(io.LimitReader(f, imaging.MaxBytes+1))
 }
 
 // MaxShipCSV bounds a bulk shipping file (500 rows of long tracking links fit).
