@@ -38,16 +38,12 @@ func (p *panel) storeDashboard(st *app.Store) (*dashData, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &dashData{Dashboard: d, TestMode: p.testPayments(st), Chart: revenueChart(d)}
+	out := &dashData{Dashboard: d, TestMode: p.h.svc.Payments.TakesTestPayments(st), Chart: revenueChart(d)}
 	for _, t := range d.Todos {
 		out.Todos = append(out.Todos, todoLink{Todo: t, Href: storePath(st, todoPaths[t.Key])})
 	}
 	return out, nil
 }
-
-// testPayments reports whether the store takes test (sandbox) payments:
-// with only the built-in sandbox gateways, every store does.
-func (p *panel) testPayments(st *app.Store) bool { return true }
 
 // revenueChart draws the last 30 days' revenue as an SVG bar chart, built
 // on the server (no script): one bar per day with its figures as a tooltip

@@ -295,3 +295,21 @@ func TestPanelPrintSheets(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardTestModeOnlyWhenTesting: the overview's "Test mode" banner
+// shows only for a store that takes test payments. A live store (new
+// stores outside the demo) has no banner; turning test mode on brings it.
+// It showed on every store before (the check answered true).
+func TestDashboardTestModeOnlyWhenTesting(t *testing.T) {
+	t.Parallel()
+	e := testenv.NewWith(t, testenv.Options{App: app.Options{NewStoresLive: true}})
+	sid, _ := e.Store("Real Shop")
+	b := owner(t, e)
+	home := fmt.Sprintf("/admin/stores/%d/", sid)
+	if pg := b.get(home).expect(t, 200, "Sales"); strings.Contains(pg.Body, "Test mode.") {
+		t.Fatal("a live store's overview says Test mode")
+	}
+	e.Do(testenv.Req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/admin/stores/%d/payments/", sid), Token: e.OwnerToken,
+		Body: map[string]any{"payments_live": false}}).Expect(t, 200, "")
+	b.get(home).expect(t, 200, "Test mode.")
+}
