@@ -28,15 +28,6 @@ const (
 	PermRefunds   Perm = "refunds"   // refunding money: a refund, approving a refund request
 )
 
-// The owner-only actions under their older names.
-const (
-	ActRotateKey   = PermKeys
-	ActSetActive   = PermStores
-	ActManageUsers = PermUsers
-	ActCreateStore = PermStores
-	ActAuditLog    = PermAudit
-)
-
 // RolePerms is what each role may do. An owner may do everything.
 var RolePerms = map[string][]Perm{
 	RoleOwner: {PermCatalog, PermOrders, PermCustomers, PermContent, PermSettings, PermPayments,
