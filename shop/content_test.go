@@ -74,7 +74,12 @@ func TestContactForm(t *testing.T) {
 		}
 	})
 	t.Run("ErrCSRF", func(t *testing.T) {
+		// a fresh browser (no seed cookie) sent here from another site
 		fresh := newBrowser(t, e, hostOf("Acme"))
+		fresh.send("POST", "/contact/", url.Values{"name": {"Ann"}, "email": {"ann@example.com"}, "message": {"Hi"}},
+			map[string]string{"Sec-Fetch-Site": "cross-site"}).expect(t, 403, "Your session expired")
+		// a browser with its seed cookie and no token
+		fresh.token()
 		fresh.do("POST", "/contact/", url.Values{"name": {"Ann"}, "email": {"ann@example.com"}, "message": {"Hi"}}).
 			expect(t, 403, "Your session expired")
 	})

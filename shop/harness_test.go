@@ -70,6 +70,12 @@ type page struct {
 
 func (b *browser) do(method, path string, form url.Values) *page {
 	b.t.Helper()
+	return b.send(method, path, form, nil)
+}
+
+// send is do with more request headers (Sec-Fetch-Site, Origin).
+func (b *browser) send(method, path string, form url.Values, header map[string]string) *page {
+	b.t.Helper()
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -81,6 +87,9 @@ func (b *browser) do(method, path string, form url.Values) *page {
 	req.Host = b.host
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
 	}
 	// the client keys the jar's cookies by the Host header (as a browser
 	// keys them by the site's name): each shop host has its own cookies.
@@ -110,13 +119,19 @@ func (b *browser) post(from, path string, form url.Values) *page {
 	return b.do(http.MethodPost, path, form)
 }
 
-// token is the browser's CSRF token, as the contact page's form carries it.
+// token is the browser's CSRF token, as the contact page's form carries
+// it; a fresh browser gets none there (a cached page), so it opens the
+// sign-in page first, which sets its seed cookie.
 func (b *browser) token() string {
 	b.t.Helper()
-	return csrfOf(b.t, b.get("/contact/").Body)
+	if tok := csrfOf(b.t, b.get("/contact/").Body); tok != "" {
+		return tok
+	}
+	return csrfOf(b.t, b.get("/account/login/").Body)
 }
 
-var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+// csrfRE finds a form's token ("" on a cached page for a fresh browser).
+var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]*)"`)
 
 // csrfOf is the CSRF token of the first form of body.
 func csrfOf(t *testing.T, body string) string {

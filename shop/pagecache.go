@@ -163,7 +163,10 @@ func (s *Shop) keepPage(k pageKey, p *cachedPage, storeID uint64, now time.Time)
 func (s *Shop) sendCached(c *fiber.Ctx, rq *request, p *cachedPage) {
 	pg := pagekit.Page{Status: p.status, Caching: caching(p.private), Body: p.body, Gzip: p.gz, Keep: true, ETag: p.etag}
 	if p.holes != nil {
-		pg.Holes, pg.Fill = p.holes, rq.FormToken()
+		pg.Holes = p.holes
+		if _, seeded := s.csrfSeed().Get(c); seeded {
+			pg.Fill = rq.FormToken()
+		} // else a fresh browser: no token, no cookie (csrfOK)
 	}
 	pagekit.Send(c, pg)
 }

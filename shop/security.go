@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -66,11 +67,26 @@ func (s *Shop) csrfToken(c *fiber.Ctx, rq *request) string {
 }
 
 // csrfOK reports whether a POST's csrf field is the token of its binding.
-// A request that came without the seed cookie fails.
+// A browser without the seed cookie has no token to send: a cached page
+// gives it none (pagecache.go), and the forms of cached pages (add to
+// cart, the contact form: freshForms) are taken from it when they pass
+// net/http's cross-origin check (Sec-Fetch-Site, else Origin); nothing
+// else is.
 func (s *Shop) csrfOK(c *fiber.Ctx, rq *request) bool {
 	seed, ok := s.csrfSeed().Get(c)
-	return ok && s.csrf.FormOK(c, csrfBinding(rq, seed)...)
+	if !ok {
+		return freshForms[c.Route().Path] && crossOrigin.Check(&http.Request{Method: c.Method(),
+			Host: string(c.Request().Host()), Header: http.Header{"Sec-Fetch-Site": {c.Get("Sec-Fetch-Site")}, "Origin": {c.Get("Origin")}}}) == nil
+	}
+	return s.csrf.FormOK(c, csrfBinding(rq, seed)...)
 }
+
+// freshForms are the forms a browser may send before it has a seed
+// cookie: those of the cached pages, whose effect is the visitor's own (a
+// cart, a message). Signing in or up is not one (login CSRF).
+var freshForms = map[string]bool{"/cart/add": true, "/contact/": true}
+
+var crossOrigin = http.NewCrossOriginProtection()
 
 // sign returns value with an HMAC of it and the store id appended, so a
 // cookie made for one store is worthless at another.
