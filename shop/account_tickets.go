@@ -15,7 +15,7 @@ import (
 func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
-	create := accountForm{ticketFields, s.ticketNewView, s.ticketCreate}
+	create := accountForm{ticketFields, ticketNewView, s.ticketCreate}
 	a.Post("/account/tickets/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
 	a.Get("/account/tickets/:ticket_id", s.page(s.onTicket(s.ticketPage)))
 	a.Post("/account/tickets/:ticket_id/reply", s.page(s.onTicket(s.ticketReply)))
@@ -68,11 +68,7 @@ func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 
-func (s *Shop) ticketNewView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.ticket.new.title"),
-		Forms: []formView{newForm(rq, "/account/tickets/new", "account.ticket.new.submit", ticketFields, vals)},
-		Links: []link{{"/account/tickets/", rq.L.T("account.tickets.back")}}}
-}
+var ticketNewView = formPage("ticket.new", "/account/tickets/new", false, ticketFields, link{"/account/tickets/", "account.tickets.back"})
 
 // ticketNewPage serves GET /account/tickets/new (?order_id= prefilled).
 func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
@@ -80,7 +76,7 @@ func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
 	if id, err := strconv.ParseUint(c.Query("order_id"), 10, 64); err == nil && id > 0 {
 		vals["order_id"], vals["category"] = strconv.FormatUint(id, 10), app.TicketOrder
 	}
-	return s.showForm(c, rq, fiber.StatusOK, s.ticketNewView(rq, vals))
+	return s.showForm(c, rq, fiber.StatusOK, ticketNewView(rq, vals))
 }
 
 // ticketCreate sends POST /account/tickets/new (the API's POST tickets).
