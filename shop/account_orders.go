@@ -27,12 +27,6 @@ func (s *Shop) registerOrderRoutes(a *fiber.App) {
 	a.Post("/orders/:token/refund", s.page(s.orderRefund(s.linkScope)))
 }
 
-// ordersView is a page of the shopper's orders.
-type ordersView struct {
-	Orders []*app.Order
-	Next   string // the next page's URL ("" on the last)
-}
-
 // ordersPage serves GET /account/orders/ (?cursor=): newest first.
 func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	lp, err := s.listAfter(c, rq, "orders", "cursor", app.DefaultLimit)
@@ -43,7 +37,7 @@ func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := ordersView{Orders: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
+	v := listView[*app.Order]{Items: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 

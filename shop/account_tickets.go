@@ -47,13 +47,6 @@ var (
 	replyFields = []fieldSpec{{Name: "message", Type: "textarea", Max: app.MaxTicketMessage, Required: true}}
 )
 
-// ticketsView is a page of the shopper's tickets.
-type ticketsView struct {
-	Tickets []*app.Ticket
-	Next    string
-	Notice  string
-}
-
 // ticketsPage serves GET /account/tickets/ (?cursor=): newest first.
 func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	lp, err := s.listAfter(c, rq, "tickets", "cursor", app.DefaultLimit)
@@ -64,7 +57,7 @@ func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
+	v := listView[*app.Ticket]{Items: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 
