@@ -46,12 +46,6 @@ var addressFields = []fieldSpec{
 	{Name: "is_default", Type: "checkbox", Max: 5},
 }
 
-// addressesView is what the address book shows.
-type addressesView struct {
-	Addresses []*app.Address
-	Notice    string
-}
-
 // addressesPage serves GET /account/addresses/.
 func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
@@ -60,7 +54,7 @@ func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 		return err
 	}
 	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: rq.L.T("account.addresses.title"), NoIndex: true},
-		addressesView{Addresses: all, Notice: notice(c, rq.L)})
+		listView[*app.Address]{Items: all, Notice: notice(c, rq.L)}) // one page: the whole book
 }
 
 // addressView is the form of an address that posts to action.

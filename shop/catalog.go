@@ -419,8 +419,8 @@ func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 }
 
-// listView is a page of a newest-first list (the blog, the shopper's
-// orders and tickets): its items, the URLs of the next page ("" on the
+// listView is a page of a list (the blog, the shopper's orders, tickets
+// and addresses): its items, the URLs of the next page ("" on the
 // last) and of the first (on a later page), and the notice a redirect names.
 type listView[T any] struct {
 	Items               []T
