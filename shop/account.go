@@ -19,11 +19,11 @@ import (
 
 // registerAccountRoutes adds the account pages.
 func (s *Shop) registerAccountRoutes(a *fiber.App) {
-	register := accountForm{registerFields, s.registerView, s.register}
-	login := accountForm{loginPosted, s.loginView, s.login}
-	forgot := accountForm{forgotFields, s.forgotView, s.forgot}
-	reset := accountForm{resetFields, s.resetView, s.reset}
-	a.Get("/account/register", s.page(s.registerPage))
+	register := accountForm{registerFields, registerView, s.register}
+	login := accountForm{loginPosted, loginView, s.login}
+	forgot := accountForm{forgotFields, forgotView, s.forgot}
+	reset := accountForm{resetFields, resetView, s.reset}
+	a.Get("/account/register", s.page(s.show(registerView)))
 	a.Post("/account/register", s.form(s.limitIP(s.send(register)), s.again(register)))
 	a.Get("/account/login", s.page(s.loginPage))
 	a.Post("/account/login", s.form(s.limitIP(s.send(login)), s.again(login)))
@@ -31,7 +31,7 @@ func (s *Shop) registerAccountRoutes(a *fiber.App) {
 	a.Get("/account/verify", s.page(signedIn(s.verifyPage)))
 	a.Post("/account/verify", s.page(signedIn(s.limitIP(s.send(accountForm{codeFields, s.verifyView, s.verify})))))
 	a.Post("/account/verify/resend", s.page(signedIn(s.limitIP(s.resendPost))))
-	a.Get("/account/password/forgot", s.page(s.forgotPage))
+	a.Get("/account/password/forgot", s.page(s.show(forgotView)))
 	a.Post("/account/password/forgot", s.form(s.limitIP(s.send(forgot)), s.again(forgot)))
 	a.Get("/account/password/reset", s.page(s.resetPage))
 	a.Post("/account/password/reset", s.form(s.limitIP(s.send(reset)), s.again(reset)))
@@ -87,16 +87,7 @@ var registerFields = []fieldSpec{
 	{Name: "password_confirm", Type: "password", Auto: "new-password", Max: 200, Required: true},
 }
 
-func (s *Shop) registerView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.register.title"),
-		Forms: []formView{newForm(rq, "/account/register/", "account.register.submit", registerFields, vals)},
-		Links: []link{{"/account/login/", rq.L.T("account.register.haveone")}}}
-}
-
-// registerPage serves GET /account/register/.
-func (s *Shop) registerPage(c *fiber.Ctx, rq *request) error {
-	return s.showForm(c, rq, fiber.StatusOK, s.registerView(rq, nil))
-}
+var registerView = formPage("register", "/account/register/", false, registerFields, link{"/account/login/", "account.register.haveone"})
 
 // register sends POST /account/register/: the customer service's
 // Register (as the API's route), then the shopper is signed in and, when
@@ -122,11 +113,11 @@ var loginFields = []fieldSpec{
 // next (a local path to go back to).
 var loginPosted = append(slices.Clip(loginFields), fieldSpec{Name: "next", Max: 2048, Clip: true})
 
-func (s *Shop) loginView(rq *request, vals map[string]string) accountView {
-	f := newForm(rq, "/account/login/", "account.login.submit", loginFields, vals)
-	f.Hidden = map[string]string{"next": localNext(vals["next"])}
-	return accountView{Title: rq.L.T("account.login.title"), Forms: []formView{f},
-		Links: []link{{"/account/password/forgot/", rq.L.T("account.login.forgot")}, {"/account/register/", rq.L.T("account.login.new")}}}
+func loginView(rq *request, vals map[string]string) accountView {
+	v := formPage("login", "/account/login/", false, loginFields,
+		link{"/account/password/forgot/", "account.login.forgot"}, link{"/account/register/", "account.login.new"})(rq, vals)
+	v.Forms[0].Hidden = map[string]string{"next": localNext(vals["next"])}
+	return v
 }
 
 // loginPage serves GET /account/login/ (?next= a local path to go back to).
@@ -135,7 +126,7 @@ func (s *Shop) loginPage(c *fiber.Ctx, rq *request) error {
 	if rq.Customer != nil {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
-	v := s.loginView(rq, map[string]string{"next": next})
+	v := loginView(rq, map[string]string{"next": next})
 	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }
@@ -220,15 +211,7 @@ func (s *Shop) resendPost(c *fiber.Ctx, rq *request) error {
 
 var forgotFields = []fieldSpec{{Name: "email", Type: "email", Auto: "email", Max: 254, Required: true}}
 
-func (s *Shop) forgotView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.forgot.title"), Intro: rq.L.T("account.forgot.intro"),
-		Forms: []formView{newForm(rq, "/account/password/forgot/", "account.forgot.submit", forgotFields, vals)}}
-}
-
-// forgotPage serves GET /account/password/forgot/.
-func (s *Shop) forgotPage(c *fiber.Ctx, rq *request) error {
-	return s.showForm(c, rq, fiber.StatusOK, s.forgotView(rq, nil))
-}
+var forgotView = formPage("forgot", "/account/password/forgot/", true, forgotFields)
 
 // forgot sends POST /account/password/forgot/ (the API's forgot, with its
 // mail limits): it answers alike for unknown emails.
@@ -252,10 +235,7 @@ var resetFields = []fieldSpec{
 	{Name: "password_confirm", Type: "password", Auto: "new-password", Max: 200, Required: true},
 }
 
-func (s *Shop) resetView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.reset.title"), Intro: rq.L.T("account.reset.intro"),
-		Forms: []formView{newForm(rq, "/account/password/reset/", "account.reset.submit", resetFields, vals)}}
-}
+var resetView = formPage("reset", "/account/password/reset/", true, resetFields)
 
 // resetPage serves GET /account/password/reset/ (?email= prefilled).
 func (s *Shop) resetPage(c *fiber.Ctx, rq *request) error {
@@ -263,7 +243,7 @@ func (s *Shop) resetPage(c *fiber.Ctx, rq *request) error {
 	if len(email) > 254 {
 		email = ""
 	}
-	v := s.resetView(rq, map[string]string{"email": email})
+	v := resetView(rq, map[string]string{"email": email})
 	v.Notice = notice(c, rq.L)
 	return s.showForm(c, rq, fiber.StatusOK, v)
 }

@@ -13,7 +13,7 @@ import (
 func (s *Shop) registerAddressRoutes(a *fiber.App) {
 	a.Get("/account/addresses", s.page(signedIn(s.addressesPage)))
 	a.Get("/account/addresses/new", s.page(signedIn(s.addressNewPage)))
-	create := accountForm{addressFields, s.addressNewView, s.addressCreate}
+	create := accountForm{addressFields, addressNewView, s.addressCreate}
 	a.Post("/account/addresses/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
 	a.Get("/account/addresses/:address_id", s.page(onAddress(s.addressEditPage)))
 	a.Post("/account/addresses/:address_id", s.page(onAddress(s.addressUpdate)))
@@ -46,12 +46,6 @@ var addressFields = []fieldSpec{
 	{Name: "is_default", Type: "checkbox", Max: 5},
 }
 
-// addressesView is what the address book shows.
-type addressesView struct {
-	Addresses []*app.Address
-	Notice    string
-}
-
 // addressesPage serves GET /account/addresses/.
 func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 	sh := rq.shopper()
@@ -60,13 +54,12 @@ func (s *Shop) addressesPage(c *fiber.Ctx, rq *request) error {
 		return err
 	}
 	return s.render(c, rq, fiber.StatusOK, "account_addresses", pageMeta{Title: rq.L.T("account.addresses.title"), NoIndex: true},
-		addressesView{Addresses: all, Notice: notice(c, rq.L)})
+		listView[*app.Address]{Items: all, Notice: notice(c, rq.L)}) // one page: the whole book
 }
 
-func (s *Shop) addressView(rq *request, action string, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.address.title"),
-		Forms: []formView{newForm(rq, action, "account.address.submit", addressFields, vals)},
-		Links: []link{{"/account/addresses/", rq.L.T("account.addresses.back")}}}
+// addressView is the form of an address that posts to action.
+func addressView(action string) func(*request, map[string]string) accountView {
+	return formPage("address", action, false, addressFields, link{"/account/addresses/", "account.addresses.back"})
 }
 
 // addressInput is the service's input of a decoded address form (every
@@ -80,13 +73,11 @@ func addressInput(vals map[string]string) app.AddressInput {
 }
 
 // addressNewView is the form of a new address.
-func (s *Shop) addressNewView(rq *request, vals map[string]string) accountView {
-	return s.addressView(rq, "/account/addresses/new", vals)
-}
+var addressNewView = addressView("/account/addresses/new")
 
 // addressNewPage serves GET /account/addresses/new.
 func (s *Shop) addressNewPage(c *fiber.Ctx, rq *request) error {
-	return s.showForm(c, rq, fiber.StatusOK, s.addressNewView(rq, map[string]string{"label": app.LabelHome}))
+	return s.showForm(c, rq, fiber.StatusOK, addressNewView(rq, map[string]string{"label": app.LabelHome}))
 }
 
 // addressCreate sends POST /account/addresses/new (the API's POST addresses).
@@ -108,7 +99,7 @@ func (s *Shop) addressEditPage(c *fiber.Ctx, rq *request, sh *app.Shopper, id st
 	if a.IsDefault {
 		vals["is_default"] = "1"
 	}
-	return s.showForm(c, rq, fiber.StatusOK, s.addressView(rq, "/account/addresses/"+id+"/", vals))
+	return s.showForm(c, rq, fiber.StatusOK, addressView("/account/addresses/"+id+"/")(rq, vals))
 }
 
 // addressUpdate serves POST /account/addresses/{id}/ (the API's PUT).
@@ -117,7 +108,7 @@ func (s *Shop) addressUpdate(c *fiber.Ctx, rq *request, sh *app.Shopper, id stri
 		return err // another shopper's: the 404 page, not a form
 	}
 	vals, err := decodeAccountForm(c.Body(), addressFields)
-	v := s.addressView(rq, "/account/addresses/"+id+"/", vals)
+	v := addressView("/account/addresses/"+id+"/")(rq, vals)
 	if err == nil {
 		_, err = s.svc.Customers.UpdateAddress(sh, id, addressInput(vals))
 	}

@@ -118,6 +118,29 @@ type accountView struct {
 
 type link struct{ Href, Label string }
 
+// formPage is the view of an account page that is one form: its title
+// account.{key}.title, the intro account.{key}.intro when intro is set,
+// the submit button account.{key}.submit, and links (their labels are
+// catalogue keys).
+func formPage(key, action string, intro bool, specs []fieldSpec, links ...link) func(*request, map[string]string) accountView {
+	return func(rq *request, vals map[string]string) accountView {
+		v := accountView{Title: rq.L.T("account." + key + ".title"),
+			Forms: []formView{newForm(rq, action, "account."+key+".submit", specs, vals)}}
+		if intro {
+			v.Intro = rq.L.T("account." + key + ".intro")
+		}
+		for _, l := range links {
+			v.Links = append(v.Links, link{l.Href, rq.L.T(l.Label)})
+		}
+		return v
+	}
+}
+
+// show serves the page of an account form, empty.
+func (s *Shop) show(view func(*request, map[string]string) accountView) pageFunc {
+	return func(c *fiber.Ctx, rq *request) error { return s.showForm(c, rq, fiber.StatusOK, view(rq, nil)) }
+}
+
 // showForm renders the generic account form page.
 func (s *Shop) showForm(c *fiber.Ctx, rq *request, status int, v accountView) error {
 	return s.render(c, rq, status, "account_form", pageMeta{Title: v.Title, NoIndex: true}, v)

@@ -27,12 +27,6 @@ func (s *Shop) registerOrderRoutes(a *fiber.App) {
 	a.Post("/orders/:token/refund", s.page(s.orderRefund(s.linkScope)))
 }
 
-// ordersView is a page of the shopper's orders.
-type ordersView struct {
-	Orders []*app.Order
-	Next   string // the next page's URL ("" on the last)
-}
-
 // ordersPage serves GET /account/orders/ (?cursor=): newest first.
 func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	lp, err := s.listAfter(c, rq, "orders", "cursor", app.DefaultLimit)
@@ -43,7 +37,7 @@ func (s *Shop) ordersPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := ordersView{Orders: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
+	v := listView[*app.Order]{Items: pg.Items, Next: s.nextURL(rq, "/account/orders/?cursor=", "orders", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_orders", pageMeta{Title: rq.L.T("account.orders.title"), NoIndex: true}, v)
 }
 
@@ -98,14 +92,17 @@ func (s *Shop) accountScope(c *fiber.Ctx, rq *request) (orderScope, error) {
 	return orderScope{sh: rq.shopper(), order: o, base: "/account/orders/" + strconv.FormatUint(id, 10), account: true}, err
 }
 
-// loadOrder reads the scope's order requests and builds the forms its
-// status allows.
-func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
+// loadOrder reads the order of the request's scope and its requests, and
+// builds the forms its status allows.
+func (s *Shop) loadOrder(c *fiber.Ctx, rq *request, scope orderScopeFunc) (orderScope, orderView, error) {
+	sc, err := scope(c, rq)
+	if err != nil {
+		return sc, orderView{}, err
+	}
 	o := sc.order
 	v := orderView{Account: sc.account, Order: o, Forms: map[string]*formView{}}
-	var err error
 	if v.Cancellations, v.Refunds, err = s.svc.Requests.OrderRequests(sc.sh, o.ID); err != nil {
-		return v, err
+		return sc, v, err
 	}
 	form := func(name string, vals map[string]string) {
 		f := newForm(rq, sc.base+"/"+name, "account.order."+name+".submit", orderForms[name], vals)
@@ -122,7 +119,7 @@ func (s *Shop) loadOrder(rq *request, sc orderScope) (orderView, error) {
 			form("refund", nil)
 		}
 	}
-	return v, nil
+	return sc, v, nil
 }
 
 // pending reports whether one of rs waits for the shop (the page then
@@ -141,11 +138,7 @@ func (s *Shop) showOrder(c *fiber.Ctx, rq *request, status int, v orderView) err
 // orderPage serves GET /account/orders/{id}/ and /orders/{token}/.
 func (s *Shop) orderPage(scope orderScopeFunc) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		sc, err := scope(c, rq)
-		if err != nil {
-			return err
-		}
-		v, err := s.loadOrder(rq, sc)
+		_, v, err := s.loadOrder(c, rq, scope)
 		if err != nil {
 			return err
 		}
@@ -161,11 +154,7 @@ func (s *Shop) orderPage(scope orderScopeFunc) pageFunc {
 // page).
 func (s *Shop) orderForm(scope orderScopeFunc, name string, do func(sc orderScope, vals map[string]string) error) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
-		sc, err := scope(c, rq)
-		if err != nil {
-			return err
-		}
-		v, err := s.loadOrder(rq, sc)
+		sc, v, err := s.loadOrder(c, rq, scope)
 		if err != nil {
 			return err
 		}

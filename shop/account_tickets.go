@@ -15,7 +15,7 @@ import (
 func (s *Shop) registerTicketRoutes(a *fiber.App) {
 	a.Get("/account/tickets", s.page(signedIn(s.ticketsPage)))
 	a.Get("/account/tickets/new", s.page(signedIn(s.ticketNewPage)))
-	create := accountForm{ticketFields, s.ticketNewView, s.ticketCreate}
+	create := accountForm{ticketFields, ticketNewView, s.ticketCreate}
 	a.Post("/account/tickets/new", s.form(signedIn(s.send(create)), signedIn(s.again(create))))
 	a.Get("/account/tickets/:ticket_id", s.page(s.onTicket(s.ticketPage)))
 	a.Post("/account/tickets/:ticket_id/reply", s.page(s.onTicket(s.ticketReply)))
@@ -47,13 +47,6 @@ var (
 	replyFields = []fieldSpec{{Name: "message", Type: "textarea", Max: app.MaxTicketMessage, Required: true}}
 )
 
-// ticketsView is a page of the shopper's tickets.
-type ticketsView struct {
-	Tickets []*app.Ticket
-	Next    string
-	Notice  string
-}
-
 // ticketsPage serves GET /account/tickets/ (?cursor=): newest first.
 func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	lp, err := s.listAfter(c, rq, "tickets", "cursor", app.DefaultLimit)
@@ -64,15 +57,11 @@ func (s *Shop) ticketsPage(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := ticketsView{Tickets: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
+	v := listView[*app.Ticket]{Items: pg.Items, Notice: notice(c, rq.L), Next: s.nextURL(rq, "/account/tickets/?cursor=", "tickets", pg.Next)}
 	return s.render(c, rq, fiber.StatusOK, "account_tickets", pageMeta{Title: rq.L.T("account.tickets.title"), NoIndex: true}, v)
 }
 
-func (s *Shop) ticketNewView(rq *request, vals map[string]string) accountView {
-	return accountView{Title: rq.L.T("account.ticket.new.title"),
-		Forms: []formView{newForm(rq, "/account/tickets/new", "account.ticket.new.submit", ticketFields, vals)},
-		Links: []link{{"/account/tickets/", rq.L.T("account.tickets.back")}}}
-}
+var ticketNewView = formPage("ticket.new", "/account/tickets/new", false, ticketFields, link{"/account/tickets/", "account.tickets.back"})
 
 // ticketNewPage serves GET /account/tickets/new (?order_id= prefilled).
 func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
@@ -80,7 +69,7 @@ func (s *Shop) ticketNewPage(c *fiber.Ctx, rq *request) error {
 	if id, err := strconv.ParseUint(c.Query("order_id"), 10, 64); err == nil && id > 0 {
 		vals["order_id"], vals["category"] = strconv.FormatUint(id, 10), app.TicketOrder
 	}
-	return s.showForm(c, rq, fiber.StatusOK, s.ticketNewView(rq, vals))
+	return s.showForm(c, rq, fiber.StatusOK, ticketNewView(rq, vals))
 }
 
 // ticketCreate sends POST /account/tickets/new (the API's POST tickets).

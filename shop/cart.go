@@ -174,12 +174,11 @@ func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment 
 func shortLines(q app.CartQuote, lang *i18n.Catalog) []string {
 	var out []string
 	for _, l := range q.Items {
-		if !l.Short {
-			continue
-		}
-		if l.Stock <= 0 {
+		switch {
+		case !l.Short:
+		case l.Stock <= 0:
 			out = append(out, l.Name+": "+lang.T("cart.stock.out"))
-		} else {
+		default:
 			out = append(out, l.Name+": "+lang.TF("cart.stock.low", l.Stock))
 		}
 	}

@@ -71,13 +71,11 @@ func decodeCart(v string) (guestCart, bool) {
 		if len(lines) > app.MaxCartLines {
 			return cc, false
 		}
-		seen := make(map[[2]uint64]bool, len(lines))
 		for _, l := range lines {
 			it, ok := decodeCartLine(l)
-			if !ok || seen[[2]uint64{it.ProductID, it.VariantID}] {
+			if !ok || lineOf(cc.Items, it.ProductID, it.VariantID) >= 0 { // a line twice: not a cookie we made
 				return guestCart{}, false
 			}
-			seen[[2]uint64{it.ProductID, it.VariantID}] = true
 			cc.Items = append(cc.Items, it)
 		}
 	}

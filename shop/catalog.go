@@ -419,6 +419,14 @@ func breadcrumbLD(base string, crumbs []crumb, self string) map[string]any {
 	return map[string]any{"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 }
 
+// listView is a page of a list (the blog, the shopper's orders, tickets
+// and addresses): its items, the URLs of the next page ("" on the
+// last) and of the first (on a later page), and the notice a redirect names.
+type listView[T any] struct {
+	Items               []T
+	Next, First, Notice string
+}
+
 // listAfter is a newest-first list of limit after the cursor of scope in
 // the query's arg (none: the first page); a stale or forged cursor is no
 // page of this site (404).

@@ -254,8 +254,7 @@ func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
 	}
 	d := returnData{Paid: res.Success, OrderID: res.OrderID, Message: res.Message}
 	cc := s.readCart(c, rq)
-	mine := cc.Order == res.OrderID || rq.Customer != nil
-	if mine {
+	if cc.Order == res.OrderID || rq.Customer != nil { // the browser that placed it, or maybe its shopper
 		o, err := s.svc.Orders.Order(rq.Store.ID, res.OrderID)
 		if err != nil {
 			return err

@@ -25,12 +25,6 @@ func (s *Shop) registerContentRoutes(a *fiber.App) {
 	a.Get("/sitemap-:n.xml", s.plain(s.sitemapPart))
 }
 
-// blogData is what the blog index shows.
-type blogData struct {
-	Posts       []*app.BlogPost
-	Next, First string
-}
-
 // blog serves GET /blog/: published posts, newest first, cursor paged (the
 // API's blog-posts cursor).
 func (s *Shop) blog(c *fiber.Ctx, rq *request) error {
@@ -42,7 +36,7 @@ func (s *Shop) blog(c *fiber.Ctx, rq *request) error {
 	if err != nil {
 		return err
 	}
-	d := blogData{Posts: page.Items, Next: s.nextURL(rq, "/blog/?cursor=", "blog-posts", page.Next)}
+	d := listView[*app.BlogPost]{Items: page.Items, Next: s.nextURL(rq, "/blog/?cursor=", "blog-posts", page.Next)}
 	if lp.After != nil {
 		d.First = "/blog/"
 	}
