@@ -2,7 +2,6 @@ package pagekit
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -46,26 +45,15 @@ func (p *CSP) String() string {
 type SecurityHeaders struct {
 	CSP            string
 	ReferrerPolicy string // "same-origin", "strict-origin-when-cross-origin"
-
-	once sync.Once
-	kv   [][2][]byte // the headers as set, made on first use
 }
 
-// Set writes the headers: the policy, no framing, no sniffing, the referrer
-// policy. They are set as made once (fasthttp's SetCanonical: not checked
-// and normalised again per answer).
-func (s *SecurityHeaders) Set(c *fiber.Ctx) {
-	s.once.Do(func() {
-		add := func(k, v string) { s.kv = append(s.kv, [2][]byte{[]byte(k), []byte(v)}) }
-		add(fiber.HeaderContentSecurityPolicy, s.CSP)
-		add(fiber.HeaderXFrameOptions, "DENY")
-		add(fiber.HeaderXContentTypeOptions, "nosniff")
-		if s.ReferrerPolicy != "" {
-			add(fiber.HeaderReferrerPolicy, s.ReferrerPolicy)
-		}
-	})
+// Set writes the headers: the policy, no framing, no sniffing, the referrer policy.
+func (s SecurityHeaders) Set(c *fiber.Ctx) {
 	h := &c.Response().Header
-	for _, kv := range s.kv {
-		h.SetCanonical(kv[0], kv[1])
+	h.Set(fiber.HeaderContentSecurityPolicy, s.CSP)
+	h.Set(fiber.HeaderXFrameOptions, "DENY")
+	h.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	if s.ReferrerPolicy != "" {
+		h.Set(fiber.HeaderReferrerPolicy, s.ReferrerPolicy)
 	}
 }

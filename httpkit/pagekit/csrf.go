@@ -1,13 +1,11 @@
 package pagekit
 
 import (
-	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"hash"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -98,23 +96,5 @@ func (s SeedCookie) Ensure(c *fiber.Ctx) string {
 // always, Secure when secure (a https public URL) or behind https.
 func SetCookie(c *fiber.Ctx, ck fiber.Cookie, secure bool) {
 	ck.HTTPOnly, ck.SameSite, ck.Secure = true, fiber.CookieSameSiteLaxMode, secure || c.Protocol() == "https"
-	if ck.Domain != "" || !ck.Expires.IsZero() || ck.MaxAge < 0 {
-		c.Cookie(&ck)
-		return
-	}
-	// The usual cookie written as fasthttp writes it, without its Cookie
-	// made and released per answer (a seed cookie on every first visit).
-	var buf [256]byte
-	b := append(append(append(buf[:0], ck.Name...), '='), ck.Value...)
-	if ck.MaxAge > 0 {
-		b = strconv.AppendInt(append(b, "; max-age="...), int64(ck.MaxAge), 10)
-	}
-	b = append(append(b, "; path="...), cmp.Or(ck.Path, "/")...)
-	b = append(b, "; HttpOnly"...)
-	if ck.Secure {
-		b = append(b, "; secure"...)
-	}
-	c.Response().Header.SetCanonical(hSetCookie, append(b, "; SameSite=Lax"...))
+	c.Cookie(&ck)
 }
-
-var hSetCookie = []byte(fiber.HeaderSetCookie)

@@ -56,8 +56,8 @@ type Page struct {
 func Send(c *fiber.Ctx, p Page) {
 	h := &c.Response().Header
 	h.SetContentType(fiber.MIMETextHTMLCharsetUTF8)
-	h.SetCanonical(hCacheControl, cacheControl[p.Caching])
-	h.SetCanonical(hVary, hAcceptEncoding)
+	h.Set(fiber.HeaderCacheControl, cacheControl[p.Caching])
+	h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
 	var etag []byte
 	var sum uint32
 	switch {
@@ -70,7 +70,7 @@ func Send(c *fiber.Ctx, p Page) {
 	default:
 		etag = []byte(ETag(p.Body))
 	}
-	h.SetCanonical(hETag, etag)
+	h.SetBytesV(fiber.HeaderETag, etag)
 	if p.Status == fiber.StatusOK && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) && etagMatch(c.Get(fiber.HeaderIfNoneMatch), etag) {
 		c.Status(fiber.StatusNotModified)
 		return
@@ -84,7 +84,7 @@ func Send(c *fiber.Ctx, p Page) {
 		if p.Gzip == nil {
 			p.Gzip = Gzip(p.Body, gzip.BestSpeed)
 		}
-		h.SetCanonical(hContentEncoding, hGzip)
+		h.Set(fiber.HeaderContentEncoding, "gzip")
 		c.Response().SetBodyRaw(p.Gzip)
 	case p.Keep:
 		c.Response().SetBodyRaw(p.Body)
@@ -93,17 +93,7 @@ func Send(c *fiber.Ctx, p Page) {
 	}
 }
 
-// The headers Send sets, as fasthttp's SetCanonical takes them (not
-// checked and normalised again per answer).
-var (
-	hCacheControl    = []byte(fiber.HeaderCacheControl)
-	hVary            = []byte(fiber.HeaderVary)
-	hAcceptEncoding  = []byte(fiber.HeaderAcceptEncoding)
-	hETag            = []byte(fiber.HeaderETag)
-	hContentEncoding = []byte(fiber.HeaderContentEncoding)
-	hGzip            = []byte("gzip")
-	cacheControl     = [...][]byte{NoStore: []byte("no-store"), PrivateNoStore: []byte("private, no-store"), Revalidate: []byte("no-cache")}
-)
+var cacheControl = [...]string{NoStore: "no-store", PrivateNoStore: "private, no-store", Revalidate: "no-cache"}
 
 // ETag is the weak entity tag of body: its CRC-32 and length.
 func ETag(body []byte) string {
@@ -172,11 +162,6 @@ type Holes struct {
 	crcs   []uint32
 	shifts []uint32
 	n      int // the parts' length
-	// The CRC of the page is affine in the fill's CRC for fills of one
-	// length: k ^ s*crc(fill) (mulModP) for fills of fillLen, the length
-	// of the placeholder, worked out once.
-	fillLen int
-	k, s    uint32
 }
 
 // holeWriters are the compressors of MakeHoles, reused (each is about a
@@ -207,9 +192,6 @@ func MakeHoles(page, hole []byte) *Holes {
 		z.shifts = append(z.shifts, crcShift(len(part)))
 		z.n += len(part)
 	}
-	z.k = z.combine(0, len(hole))
-	z.s = z.combine(1<<31, len(hole)) ^ z.k // 1<<31: the polynomial 1
-	z.fillLen = len(hole)
 	return z
 }
 
@@ -219,17 +201,7 @@ func (z *Holes) size(fill string) int { return z.n + (len(z.parts)-1)*len(fill) 
 // crc is the CRC-32 of the page with fill in its holes, combined from the
 // parts' and the fill's: the parts are not read again.
 func (z *Holes) crc(fill string) uint32 {
-	fillCRC := crc32.ChecksumIEEE([]byte(fill))
-	if len(fill) == z.fillLen {
-		return z.k ^ mulModP(z.s, fillCRC)
-	}
-	return z.combine(fillCRC, len(fill))
-}
-
-// combine is the CRC-32 of the page with a fill of fillLen bytes whose
-// CRC-32 is fillCRC in its holes.
-func (z *Holes) combine(fillCRC uint32, fillLen int) uint32 {
-	fillShift := crcShift(fillLen)
+	fillCRC, fillShift := crc32.ChecksumIEEE([]byte(fill)), crcShift(len(fill))
 	var sum uint32
 	for i := range z.parts {
 		if i > 0 {
@@ -259,11 +231,11 @@ func (z *Holes) writeTo(r *fasthttp.Response, fill string, sum uint32, gz bool) 
 		}
 		if gz {
 			r.SetBodyRaw(Gzip(append([]byte(nil), r.Body()...), gzip.BestSpeed))
-			r.Header.SetCanonical(hContentEncoding, hGzip)
+			r.Header.Set(fiber.HeaderContentEncoding, "gzip")
 		}
 		return
 	}
-	r.Header.SetCanonical(hContentEncoding, hGzip)
+	r.Header.Set(fiber.HeaderContentEncoding, "gzip")
 	r.AppendBody([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
 	l := uint16(len(fill))
 	stored := []byte{0, byte(l), byte(l >> 8), byte(^l), byte(^l >> 8)}
