@@ -183,13 +183,7 @@ func (s *Shop) product(c *fiber.Ctx, rq *request) error {
 // OpenGraph product tags and the Product and BreadcrumbList JSON-LD.
 func (s *Shop) renderProduct(c *fiber.Ctx, rq *request, status int, d *productData) error {
 	p := d.P
-	desc := p.Description
-	if len([]rune(desc)) > 160 {
-		desc = string([]rune(desc)[:157]) + "…"
-	}
-	if desc == "" {
-		desc = p.Name + " – " + rq.L.Money(int64(d.Price.Unit()), rq.Look.Currency)
-	}
+	desc := description(p.Description, p.Name+" – "+rq.L.Money(int64(d.Price.Unit()), rq.Look.Currency))
 	meta := pageMeta{Title: p.Name, Description: strings.Join(strings.Fields(desc), " "), Canonical: d.Path, OGType: "product",
 		NoIndex: c.Query("reviews") != ""}
 	if len(d.Gallery) > 0 {
@@ -265,7 +259,7 @@ func (s *Shop) submitReview(c *fiber.Ctx, rq *request) error {
 		f := float64(r)
 		in.Rating = &f
 	}
-	_, err = s.svc.Reviews.Submit(app.Shopper{StoreID: rq.Store.ID, CustomerID: rq.Customer.ID}, in)
+	_, err = s.svc.Reviews.Submit(rq.shopper(), in)
 	if err == nil {
 		return redirect(c, d.Path+"?review=sent#reviews")
 	}

@@ -221,15 +221,12 @@ func (s *Shop) renderError(c *fiber.Ctx, rq *request, err error) error {
 // plainNotFound answers a host that names no active store: a plain page
 // that says so, never another store's shop.
 func (s *Shop) plainNotFound(c *fiber.Ctx, err error) error {
+	status := fiber.StatusNotFound
 	if app.ErrorCode(err) != app.ENotFound {
 		s.log.Error("shop: choosing the store", "host", c.Hostname(), "err", err)
-		c.Status(fiber.StatusServiceUnavailable)
+		status = fiber.StatusServiceUnavailable
 		httpkit.RetryAfter(c, err)
-	} else {
-		c.Status(fiber.StatusNotFound)
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return c.SendString(plainNotFoundHTML)
+	pagekit.SendPlain(c, status, "Not found", "There is no shop at this address.", "")
+	return nil
 }
-
-const plainNotFoundHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is no shop at this address.</p></main></body></html>`
