@@ -296,14 +296,9 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 	f.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
 	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive,
 		TaxClass: &f.TaxClass}
-	price, err := app.ParseMoney(f.Price)
-	v.Check(err == nil, "price", "must be an amount like 12.50")
+	price := fv.Money(&v, "price", false, "must be an amount like 12.50")
 	in.Price = &price
-	var compare app.Money
-	if f.CompareAtPrice != "" {
-		compare, err = app.ParseMoney(f.CompareAtPrice)
-		v.Check(err == nil, "compare_at_price", "must be an amount like 12.50, or empty")
-	}
+	compare := fv.Money(&v, "compare_at_price", true, "must be an amount like 12.50, or empty")
 	in.CompareAtPrice = &compare
 	stock := fv.Int(&v, "stock", 0, math.MinInt64, math.MaxInt64, "must be a whole number")
 	in.Stock = &stock

@@ -84,14 +84,9 @@ func readCouponForm(c *fiber.Ctx, id uint64) (couponForm, app.CouponInput, error
 	f := couponForm{ID: id, Code: fv["code"], Type: fv["type"], Value: fv["value"], MinSubtotal: fv["min_subtotal"],
 		StartsAt: fv["starts_at"], EndsAt: fv["ends_at"], MaxUses: fv["max_uses"], IsActive: fv.On("is_active")}
 	in := app.CouponInput{Code: &f.Code, Type: &f.Type, IsActive: &f.IsActive}
-	value, err := app.ParseMoney(f.Value)
-	v.Check(err == nil, "value", "must be a number like 10 or 12.50")
+	value := fv.Money(&v, "value", false, "must be a number like 10 or 12.50")
 	in.Value = &value
-	var minSub app.Money
-	if f.MinSubtotal != "" {
-		minSub, err = app.ParseMoney(f.MinSubtotal)
-		v.Check(err == nil, "min_subtotal", "must be an amount like 30.00, or empty")
-	}
+	minSub := fv.Money(&v, "min_subtotal", true, "must be an amount like 30.00, or empty")
 	in.MinSubtotal = &minSub
 	maxUses := fv.Int(&v, "max_uses", 0, 0, math.MaxInt64, "must be a whole number, or empty for unlimited")
 	in.MaxUses = &maxUses
