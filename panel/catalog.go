@@ -15,31 +15,23 @@ import (
 // categoryID reads the path's category id.
 var categoryID = pathID("cid", "category")
 
-// categoryForm is the category form as typed.
-type categoryForm struct {
-	ID          uint64
-	Name        string
-	Slug        string
-	Description string
-	Image       string
-	ParentID    uint64
-}
-
 type categoriesData struct {
 	Categories []*app.Category
 	Names      map[uint64]string
-	Form       categoryForm // the create form, or the edit form on the category page
+	// Form is the create form, or the edit form on the category page, as
+	// typed (a category's own fields).
+	Form app.Category
 }
 
-func readCategoryForm(c *fiber.Ctx) (categoryForm, app.CategoryInput) {
+func readCategoryForm(c *fiber.Ctx) (app.Category, app.CategoryInput) {
 	fv := readForm(c, nil, "name", "slug", "description", "image", "parent_id")
-	f := categoryForm{Name: fv["name"], Slug: fv["slug"], Description: strings.TrimSpace(fv["description"]), Image: fv["image"]}
+	f := app.Category{Name: fv["name"], Slug: fv["slug"], Description: strings.TrimSpace(fv["description"]), Image: fv["image"]}
 	f.ParentID, _ = strconv.ParseUint(fv["parent_id"], 10, 64)
 	in := app.CategoryInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, Image: &f.Image, ParentID: &f.ParentID}
 	return f, in
 }
 
-func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesData, error) {
+func (p *panel) categoriesData(storeID uint64, form app.Category) (categoriesData, error) {
 	cats, err := p.h.svc.Catalog.Categories(storeID)
 	if err != nil {
 		return categoriesData{}, err
@@ -53,12 +45,12 @@ func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesDat
 
 // categoriesPage serves GET /admin/stores/{id}/categories/: the list and the create form.
 func (p *panel) categoriesPage(c *fiber.Ctx, v *view) error {
-	return p.showCategories(c, v, fiber.StatusOK, "categories", categoryForm{})
+	return p.showCategories(c, v, fiber.StatusOK, "categories", app.Category{})
 }
 
 // showCategories renders page "categories" (the list and the create form)
 // or "category" (a category's edit form) with form.
-func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form categoryForm) error {
+func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form app.Category) error {
 	d, err := p.categoriesData(v.Store.ID, form)
 	if err != nil {
 		return err
@@ -87,8 +79,7 @@ func (p *panel) pathCategory(c *fiber.Ctx, v *view) (*app.Category, error) {
 
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
 func (p *panel) categoryPage(c *fiber.Ctx, v *view, cat *app.Category) error {
-	return p.showCategories(c, v, fiber.StatusOK, "category", categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
-		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
+	return p.showCategories(c, v, fiber.StatusOK, "category", *cat)
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
@@ -105,7 +96,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
 func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
-		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", categoryForm{}) })
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", app.Category{}) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
