@@ -8,24 +8,18 @@ import (
 	"storefront/app"
 )
 
-type messagesData struct {
-	Base     string
-	Messages []*app.ContactMessage
-	Pager
-}
-
 // messagesPage serves GET /admin/stores/{id}/messages/?cursor=: the contact
-// form's messages, every unread one first, then newest first.
+// form's messages, every unread one first, then newest first (a rows page
+// whose cursors are of its own order's scope).
 func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "messages/")
-	msgs, pg, err := listPage(p, c, v, "messages:unread_first", base,
+	msgs, pg, err := listPage(p, c, v, "messages:unread_first", storePath(v.Store, "messages/"),
 		func(storeID uint64, lp app.ListParams) (app.Page[*app.ContactMessage], error) {
 			return p.h.svc.Contact.List(storeID, nil, true, lp)
 		})
 	if err != nil {
 		return err
 	}
-	v.Title, v.Tab, v.Data = "Messages", "messages", messagesData{Base: base, Messages: msgs, Pager: pg}
+	v.Title, v.Tab, v.Data = "Messages", "messages", rows[*app.ContactMessage]{Rows: msgs, Pager: pg}
 	return p.render(c, fiber.StatusOK, "messages", v)
 }
 

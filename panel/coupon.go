@@ -29,8 +29,6 @@ type couponRow struct {
 	State string // active, inactive, scheduled, expired, used up
 }
 
-type couponsData struct{ Rows []couponRow }
-
 type couponData struct {
 	Form   couponForm
 	Coupon *couponRow // nil when creating
@@ -109,7 +107,7 @@ func (p *panel) couponsPage(c *fiber.Ctx, v *view) error {
 		return err
 	}
 	now := p.h.svc.Now()
-	var d couponsData
+	var d rows[couponRow]
 	for i := len(list) - 1; i >= 0; i-- { // newest first
 		d.Rows = append(d.Rows, couponRow{Coupon: list[i], State: couponState(list[i], now)})
 	}
