@@ -80,18 +80,11 @@ func onOne[ID, R any](key func(c *fiber.Ctx) (ID, error), do func(c *fiber.Ctx, 
 // decoded serves a write whose JSON body decodes into In: status with the
 // view of what do answers.
 func decoded[In, R any](status int, do func(c *fiber.Ctx, in In) (R, error), view func(R) any) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		var in In
-		if err := httpkit.Decode(c, &in); err != nil {
-			return err
-		}
-		rec, err := do(c, in)
-		if err != nil {
-			return err
-		}
-		return httpkit.Reply(c, status, "", view(rec))
-	}
+	return withBody(noKey, status, func(c *fiber.Ctx, _ struct{}, in In) (R, error) { return do(c, in) }, view)
 }
+
+// noKey is the key of a request on no record of the path.
+func noKey(*fiber.Ctx) (struct{}, error) { return struct{}{}, nil }
 
 // withBody serves a write to the record of the path's id (read by key)
 // whose JSON body decodes into In: status with the view of what do answers.
@@ -118,18 +111,8 @@ func withBody[ID, In, R any](key func(c *fiber.Ctx) (ID, error), status int, do 
 func (res resource[R, In]) delete(c *fiber.Ctx, id uint64) error { return res.del(storeOf(c).ID, id) }
 
 // deleteOne serves DELETE of the record of the path's id: 200, no data.
-func deleteOne(key func(c *fiber.Ctx) (uint64, error),
-	del func(c *fiber.Ctx, id uint64) error) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		id, err := key(c)
-		if err != nil {
-			return err
-		}
-		if err := del(c, id); err != nil {
-			return err
-		}
-		return httpkit.OK(c, nil)
-	}
+func deleteOne(key func(c *fiber.Ctx) (uint64, error), del func(c *fiber.Ctx, id uint64) error) fiber.Handler {
+	return onOne(key, func(c *fiber.Ctx, id uint64) (any, error) { return nil, del(c, id) }, asIs[any])
 }
 
 // listAll serves a list the service gives whole (no paging).
