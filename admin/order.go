@@ -11,13 +11,15 @@ import (
 )
 
 func (h *Handler) registerOrderRoutes(r fiber.Router) {
-	r.Get("/orders", h.listOrders)
+	r.Get("/orders", listByStatus(h, "orders:", h.svc.Orders.Orders, viewAdminOrder))
 	r.Get("/orders/export", h.exportOrders)
 	r.Post("/orders/bulk-ship", h.bulkShip)
 	r.Get("/orders/:oid", getOne(orderID, h.svc.Orders.Order, viewAdminOrder)) // guest orders included
 	r.Patch("/orders/:oid", withBody(orderID, fiber.StatusOK, h.moveOrder, viewAdminOrder))
-	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, h.putTracking, viewAdminOrder))
-	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, h.shipOrder, viewAdminOrder))
+	// PUT {tracking_number, carrier}
+	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, inStoreWith(h.svc.Orders.SetTracking), viewAdminOrder))
+	// POST {carrier, tracking_number, tracking_url?}: the order is shipped, the shopper mailed
+	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, inStoreWith(h.svc.Orders.Ship), viewAdminOrder))
 	r.Post("/orders/:oid/undo-delivered", onOne(orderID, h.undoDelivered, viewAdminOrder))
 	r.Post("/orders/:oid/notes", withBody(orderID, fiber.StatusCreated, h.addOrderNote, viewAdminOrder))
 	r.Post("/orders/:oid/cancel", h.cancelOrder)
@@ -28,14 +30,6 @@ func (h *Handler) registerOrderRoutes(r fiber.Router) {
 var orderID = pathID("oid", "order")
 
 func viewAdminOrder(o *app.Order) any { return o.AdminView() }
-
-// listOrders serves GET stores/{id}/orders/ (?status=, newest first).
-func (h *Handler) listOrders(c *fiber.Ctx) error {
-	status := c.Query("status")
-	return sendList(h, c, "orders:"+status, func(lp app.ListParams) (app.Page[*app.Order], error) {
-		return h.svc.Orders.Orders(storeOf(c).ID, status, lp)
-	}, viewAdminOrder)
-}
 
 // exportOrders serves GET stores/{id}/orders/export/: the orders matching
 // ?q=&status=&payment_status=&from=&to=&sort= as CSV, streamed.
@@ -73,17 +67,6 @@ type orderStatusInput struct {
 // of decisions.md §5 (CONFIRMED -> DELIVERED -> COMPLETED).
 func (h *Handler) moveOrder(c *fiber.Ctx, id uint64, in orderStatusInput) (*app.Order, error) {
 	return h.svc.Orders.Move(storeOf(c).ID, id, in.Status, adminOf(c))
-}
-
-// putTracking serves PUT stores/{id}/orders/{oid}/tracking/ {tracking_number, carrier}.
-func (h *Handler) putTracking(c *fiber.Ctx, id uint64, in app.TrackingInput) (*app.Order, error) {
-	return h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
-}
-
-// shipOrder serves POST stores/{id}/orders/{oid}/ship/ {carrier,
-// tracking_number, tracking_url?}: the order is shipped, the shopper mailed.
-func (h *Handler) shipOrder(c *fiber.Ctx, id uint64, in app.ShipInput) (*app.Order, error) {
-	return h.svc.Orders.Ship(storeOf(c).ID, id, in)
 }
 
 // undoDelivered serves POST stores/{id}/orders/{oid}/undo-delivered/: a

@@ -36,7 +36,7 @@ func (res resource[R, In]) routes(r fiber.Router) {
 	if res.get != nil {
 		r.Get(one, getOne(pathID(res.param, res.noun), res.get, res.view))
 	}
-	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, res.patch, res.view))
+	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, inStoreWith(res.save), res.view)) // the fields sent change
 	r.Delete(one, deleteOne(pathID(res.param, res.noun), res.delete))
 }
 
@@ -53,12 +53,18 @@ func pathID(param, noun string) func(c *fiber.Ctx) (uint64, error) {
 
 // getOne serves GET of the store's record of the path's id.
 func getOne[ID, R any](key func(c *fiber.Ctx) (ID, error), get func(storeID uint64, id ID) (R, error), view func(R) any) fiber.Handler {
-	return onOne(key, func(c *fiber.Ctx, id ID) (R, error) { return get(storeOf(c).ID, id) }, view)
+	return onOne(key, inStore(get), view)
 }
 
-// patch serves PATCH path/:param/: the fields sent change, the others stay.
-func (res resource[R, In]) patch(c *fiber.Ctx, id uint64, in In) (R, error) {
-	return res.save(storeOf(c).ID, id, in)
+// inStore calls a service's method on the record of the path's id in the
+// path's store, for onOne.
+func inStore[ID, R any](fn func(storeID uint64, id ID) (R, error)) func(c *fiber.Ctx, id ID) (R, error) {
+	return func(c *fiber.Ctx, id ID) (R, error) { return fn(storeOf(c).ID, id) }
+}
+
+// inStoreWith is inStore for a method that takes the body, for withBody.
+func inStoreWith[ID, In, R any](fn func(storeID uint64, id ID, in In) (R, error)) func(c *fiber.Ctx, id ID, in In) (R, error) {
+	return func(c *fiber.Ctx, id ID, in In) (R, error) { return fn(storeOf(c).ID, id, in) }
 }
 
 // onOne serves a request on the record of the path's id (read by key):
@@ -133,6 +139,18 @@ func listPaged[R any](h *Handler, scope string, list func(storeID uint64, lp app
 	return func(c *fiber.Ctx) error {
 		return sendList(h, c, scope, func(lp app.ListParams) (app.Page[R], error) {
 			return list(storeOf(c).ID, lp)
+		}, view)
+	}
+}
+
+// listByStatus serves a list under ?status= (empty: every status) a page
+// at a time, newest first; a cursor is of scope and the status.
+func listByStatus[R any](h *Handler, scope string, list func(storeID uint64, status string, lp app.ListParams) (app.Page[R], error),
+	view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		status := c.Query("status")
+		return sendList(h, c, scope+status, func(lp app.ListParams) (app.Page[R], error) {
+			return list(storeOf(c).ID, status, lp)
 		}, view)
 	}
 }
