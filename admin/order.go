@@ -34,8 +34,8 @@ func viewAdminOrder(o *app.Order) any { return o.AdminView() }
 // exportOrders serves GET stores/{id}/orders/export/: the orders matching
 // ?q=&status=&payment_status=&from=&to=&sort= as CSV, streamed.
 func (h *Handler) exportOrders(c *fiber.Ctx) error {
-	q := staff.ReadOrderQuery(c)
-	if err := staff.ReadOrderDays(c, &q); err != nil {
+	q, err := staff.ReadOrderQuery(c)
+	if err != nil {
 		return err
 	}
 	if err := readOrderIDs(c, &q); err != nil {
