@@ -28,22 +28,18 @@ var messageID = pathID("mid", "contact message")
 
 // setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
 func (p *panel) setMessageRead(c *fiber.Ctx, v *view, id uint64) error {
-	var read bool
-	switch readForm(c, nil, "read")["read"] {
-	case "true":
-		read = true
-	case "false":
-	default:
+	state := readForm(c, nil, "read")["read"]
+	if state != "true" && state != "false" {
 		return app.Invalid("read", "must be true or false")
 	}
-	if _, err := p.h.svc.Contact.SetRead(v.Store.ID, id, read); err != nil {
+	if _, err := p.h.svc.Contact.SetRead(v.Store.ID, id, state == "true"); err != nil {
 		return err
 	}
-	msg := "Message #" + strconv.FormatUint(id, 10) + " marked unread."
-	if read {
-		msg = "Message #" + strconv.FormatUint(id, 10) + " marked read."
+	marked := " marked unread."
+	if state == "true" {
+		marked = " marked read."
 	}
-	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1(msg))
+	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1("Message #"+strconv.FormatUint(id, 10)+marked))
 }
 
 // replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/
