@@ -201,10 +201,12 @@ func parseAttrs(s string) (map[string]string, bool) {
 }
 
 // readVariantRows reads the variant rows of the form. A row with no id and
-// no name is an unused blank row; a ticked Delete drops the variant. rows
+// no name is an unused blank row; a ticked Delete drops the variant. index
 // maps the index of each variant sent to the service to its form row, so
-// that the service's "variants[i].x" errors land on the right row.
+// that the service's "variants[i].x" errors land on the right row. in is
+// never nil: no variant sent is every variant removed.
 func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []app.VariantInput, index []int) {
+	in = []app.VariantInput{}
 	n, _ := strconv.Atoi(readForm(c, nil, "variant_rows")["variant_rows"])
 	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
 	var names []string
@@ -297,13 +299,9 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 	in.Images = &images
 	low := fv.Int(&v, "low_stock_threshold", 0, math.MinInt64, math.MaxInt64, "must be a whole number (0: no alert)")
 	in.LowStockThreshold = &low
-	rows, variants, index := readVariantRows(c, &v)
-	if variants == nil {
-		variants = []app.VariantInput{}
-	}
-	f.Variants = rows
+	var variants []app.VariantInput
+	f.Variants, variants, f.variantIndex = readVariantRows(c, &v)
 	in.Variants = &variants
-	f.variantIndex = index
 	return f, in, v.Err()
 }
 
