@@ -8,19 +8,14 @@ import (
 )
 
 func (h *Handler) registerMailRoutes(r fiber.Router) {
-	r.Post("/outbox/:mid/retry", onOne(pathID("mid", "mail"), h.retryMail, viewMail))
+	// a failed (or queued) mail is queued again, due now; a sent one is 409
+	r.Post("/outbox/:mid/retry", onOne(pathID("mid", "mail"), inStore(h.svc.RetryMail), viewMail))
 	r.Get("/mail-templates", h.listMailTemplates)
 	r.Get("/mail-templates/:kind", onOne(mailKind, h.getMailTemplate, asIs[app.MailTemplateView]))
 	r.Put("/mail-templates/:kind", withBody(mailKind, fiber.StatusOK, h.putMailTemplate, asIs[app.MailTemplateView]))
 	r.Delete("/mail-templates/:kind", onOne(mailKind, h.deleteMailTemplate, asIs[app.MailTemplateView]))
 	r.Get("/mail-templates/:kind/preview", onOne(mailKind, h.previewMailTemplate, asIs[mailPreview]))
 	r.Post("/mail-templates/:kind/test", onOne(mailKind, h.testMailTemplate, viewMail))
-}
-
-// retryMail serves POST stores/{id}/outbox/{mid}/retry/: a failed (or
-// queued) mail is queued again, due now; a sent one is 409.
-func (h *Handler) retryMail(c *fiber.Ctx, id uint64) (*app.Mail, error) {
-	return h.svc.RetryMail(storeOf(c).ID, id)
 }
 
 // mailKind reads the path's mail template kind.

@@ -11,17 +11,23 @@ import (
 )
 
 func (h *Handler) registerOrderRoutes(r fiber.Router) {
-	r.Get("/orders", h.listOrders)
+	r.Get("/orders", listByStatus(h, "orders:", h.svc.Orders.Orders, viewAdminOrder))
 	r.Get("/orders/export", h.exportOrders)
 	r.Post("/orders/bulk-ship", h.bulkShip)
 	r.Get("/orders/:oid", getOne(orderID, h.svc.Orders.Order, viewAdminOrder)) // guest orders included
 	r.Patch("/orders/:oid", withBody(orderID, fiber.StatusOK, h.moveOrder, viewAdminOrder))
-	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, h.putTracking, viewAdminOrder))
-	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, h.shipOrder, viewAdminOrder))
+	// PUT {tracking_number, carrier}
+	r.Put("/orders/:oid/tracking", withBody(orderID, fiber.StatusOK, inStoreWith(h.svc.Orders.SetTracking), viewAdminOrder))
+	// POST {carrier, tracking_number, tracking_url?}: the order is shipped, the shopper mailed
+	r.Post("/orders/:oid/ship", withBody(orderID, fiber.StatusOK, inStoreWith(h.svc.Orders.Ship), viewAdminOrder))
 	r.Post("/orders/:oid/undo-delivered", onOne(orderID, h.undoDelivered, viewAdminOrder))
 	r.Post("/orders/:oid/notes", withBody(orderID, fiber.StatusCreated, h.addOrderNote, viewAdminOrder))
-	r.Post("/orders/:oid/cancel", h.cancelOrder)
-	r.Post("/orders/:oid/refund", h.refundOrder)
+	// POST {reason?, admin_note?}: the store cancels by the path of an approved cancellation request
+	r.Post("/orders/:oid/cancel", h.storeAction(h.svc.Requests.StoreCancel))
+	// POST {amount?, reason?, admin_note?, refund_method?}: the path of an
+	// approved refund request; a Stripe-paid order is refunded at Stripe, and
+	// a provider failure (502/409) leaves the store's request PENDING to approve again
+	r.Post("/orders/:oid/refund", h.storeAction(h.svc.Requests.StoreRefund))
 }
 
 // orderID reads the path's order id.
@@ -29,40 +35,20 @@ var orderID = pathID("oid", "order")
 
 func viewAdminOrder(o *app.Order) any { return o.AdminView() }
 
-// listOrders serves GET stores/{id}/orders/ (?status=, newest first).
-func (h *Handler) listOrders(c *fiber.Ctx) error {
-	status := c.Query("status")
-	return sendList(h, c, "orders:"+status, func(lp app.ListParams) (app.Page[*app.Order], error) {
-		return h.svc.Orders.Orders(storeOf(c).ID, status, lp)
-	}, viewAdminOrder)
-}
-
 // exportOrders serves GET stores/{id}/orders/export/: the orders matching
-// ?q=&status=&payment_status=&from=&to=&sort= as CSV, streamed.
+// ?q=&status=&payment_status=&from=&to=&sort= as CSV, streamed; ?ids=12,13
+// is a selection (the export hands on exactly these orders).
 func (h *Handler) exportOrders(c *fiber.Ctx) error {
-	q := staff.ReadOrderQuery(c)
-	if err := staff.ReadOrderDays(c, &q); err != nil {
-		return err
-	}
-	if err := readOrderIDs(c, &q); err != nil {
-		return err
-	}
-	return h.svc.StreamOrdersCSV(c, storeOf(c), q)
-}
-
-// readOrderIDs reads ?ids=12,13 (a selection: the export hands on exactly
-// these orders) into q.
-func readOrderIDs(c *fiber.Ctx, q *app.OrderQuery) error {
-	s := c.Query("ids")
-	if s == "" {
-		return nil
-	}
-	ids, err := app.ParseOrderIDs([]string{s})
+	q, err := staff.ReadOrderQuery(c)
 	if err != nil {
 		return err
 	}
-	q.IDs = ids
-	return nil
+	if s := c.Query("ids"); s != "" {
+		if q.IDs, err = app.ParseOrderIDs([]string{s}); err != nil {
+			return err
+		}
+	}
+	return h.svc.StreamOrdersCSV(c, storeOf(c), q)
 }
 
 type orderStatusInput struct {
@@ -73,17 +59,6 @@ type orderStatusInput struct {
 // of decisions.md §5 (CONFIRMED -> DELIVERED -> COMPLETED).
 func (h *Handler) moveOrder(c *fiber.Ctx, id uint64, in orderStatusInput) (*app.Order, error) {
 	return h.svc.Orders.Move(storeOf(c).ID, id, in.Status, adminOf(c))
-}
-
-// putTracking serves PUT stores/{id}/orders/{oid}/tracking/ {tracking_number, carrier}.
-func (h *Handler) putTracking(c *fiber.Ctx, id uint64, in app.TrackingInput) (*app.Order, error) {
-	return h.svc.Orders.SetTracking(storeOf(c).ID, id, in)
-}
-
-// shipOrder serves POST stores/{id}/orders/{oid}/ship/ {carrier,
-// tracking_number, tracking_url?}: the order is shipped, the shopper mailed.
-func (h *Handler) shipOrder(c *fiber.Ctx, id uint64, in app.ShipInput) (*app.Order, error) {
-	return h.svc.Orders.Ship(storeOf(c).ID, id, in)
 }
 
 // undoDelivered serves POST stores/{id}/orders/{oid}/undo-delivered/: a
@@ -103,43 +78,34 @@ func (h *Handler) addOrderNote(c *fiber.Ctx, id uint64, in noteInput) (*app.Orde
 	return h.svc.Orders.AddNote(storeOf(c).ID, id, adminOf(c), in.Note)
 }
 
-// cancelOrder serves POST stores/{id}/orders/{oid}/cancel/ {reason?, admin_note?}:
-// the store cancels by the path of an approved cancellation request.
-func (h *Handler) cancelOrder(c *fiber.Ctx) error {
-	return h.storeAction(c, h.svc.Requests.StoreCancel)
-}
-
-// refundOrder serves POST stores/{id}/orders/{oid}/refund/ {amount?, reason?,
-// admin_note?, refund_method?}: the path of an approved refund request; a
-// Stripe-paid order is refunded at Stripe, and a provider failure (502/409)
-// leaves the store's request PENDING to approve again.
-func (h *Handler) refundOrder(c *fiber.Ctx) error {
-	return h.storeAction(c, h.svc.Requests.StoreRefund)
-}
-
 type storeActionResult struct {
 	Order   app.AdminOrderView `json:"order"`
 	Request any                `json:"request"`
 }
 
-func (h *Handler) storeAction(c *fiber.Ctx, act func(uint64, uint64, *app.AdminUser, app.StoreActionInput) (*app.Request, error)) error {
-	id, err := httpkit.PathID(c, "oid", "order")
-	if err != nil {
-		return err
-	}
-	var in app.StoreActionInput
-	if len(strings.TrimSpace(string(c.Body()))) > 0 {
-		if err := httpkit.Decode(c, &in); err != nil {
+// storeAction serves an order's action the store takes itself by the path
+// of an approved request (act), with an optional body: the order and the
+// request.
+func (h *Handler) storeAction(act func(uint64, uint64, *app.AdminUser, app.StoreActionInput) (*app.Request, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := orderID(c)
+		if err != nil {
 			return err
 		}
+		var in app.StoreActionInput
+		if len(strings.TrimSpace(string(c.Body()))) > 0 {
+			if err := httpkit.Decode(c, &in); err != nil {
+				return err
+			}
+		}
+		r, err := act(storeOf(c).ID, id, adminOf(c), in)
+		if err != nil {
+			return err
+		}
+		o, err := h.svc.Orders.Order(storeOf(c).ID, id)
+		if err != nil {
+			return err
+		}
+		return httpkit.OK(c, storeActionResult{Order: o.AdminView(), Request: viewRequest(r)})
 	}
-	r, err := act(storeOf(c).ID, id, adminOf(c), in)
-	if err != nil {
-		return err
-	}
-	o, err := h.svc.Orders.Order(storeOf(c).ID, id)
-	if err != nil {
-		return err
-	}
-	return httpkit.OK(c, storeActionResult{Order: o.AdminView(), Request: viewRequest(r)})
 }

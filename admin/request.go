@@ -14,7 +14,7 @@ func (h *Handler) registerRequestRoutes(r fiber.Router) {
 		{"/cancellation-requests", app.KindCancellation},
 		{"/refund-requests", app.KindRefund},
 	} {
-		r.Get(k.path, h.listRequests(k.kind))
+		r.Get(k.path, listByStatus(h, k.kind+"-requests?status=", h.requests(k.kind), viewRequest))
 		r.Get(k.path+"/:rid", h.getRequest(k.kind))
 		r.Post(k.path+"/:rid/approve", h.decideRequest(k.kind, true))
 		r.Post(k.path+"/:rid/reject", h.decideRequest(k.kind, false))
@@ -56,14 +56,10 @@ func viewRequest(r *app.Request) any {
 
 func requestKindName(kind string) string { return kind + " request" }
 
-// listRequests serves GET stores/{id}/cancellation-requests/ and
-// refund-requests/ (?status=), newest first.
-func (h *Handler) listRequests(kind string) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		status := c.Query("status")
-		return sendList(h, c, kind+"-requests?status="+status, func(lp app.ListParams) (app.Page[*app.Request], error) {
-			return h.svc.Requests.List(storeOf(c).ID, kind, status, lp)
-		}, viewRequest)
+// requests lists the store's requests of kind (?status=), for listByStatus.
+func (h *Handler) requests(kind string) func(storeID uint64, status string, lp app.ListParams) (app.Page[*app.Request], error) {
+	return func(storeID uint64, status string, lp app.ListParams) (app.Page[*app.Request], error) {
+		return h.svc.Requests.List(storeID, kind, status, lp)
 	}
 }
 

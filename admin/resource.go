@@ -36,7 +36,7 @@ func (res resource[R, In]) routes(r fiber.Router) {
 	if res.get != nil {
 		r.Get(one, getOne(pathID(res.param, res.noun), res.get, res.view))
 	}
-	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, res.patch, res.view))
+	r.Patch(one, withBody(pathID(res.param, res.noun), fiber.StatusOK, inStoreWith(res.save), res.view)) // the fields sent change
 	r.Delete(one, deleteOne(pathID(res.param, res.noun), res.delete))
 }
 
@@ -53,12 +53,18 @@ func pathID(param, noun string) func(c *fiber.Ctx) (uint64, error) {
 
 // getOne serves GET of the store's record of the path's id.
 func getOne[ID, R any](key func(c *fiber.Ctx) (ID, error), get func(storeID uint64, id ID) (R, error), view func(R) any) fiber.Handler {
-	return onOne(key, func(c *fiber.Ctx, id ID) (R, error) { return get(storeOf(c).ID, id) }, view)
+	return onOne(key, inStore(get), view)
 }
 
-// patch serves PATCH path/:param/: the fields sent change, the others stay.
-func (res resource[R, In]) patch(c *fiber.Ctx, id uint64, in In) (R, error) {
-	return res.save(storeOf(c).ID, id, in)
+// inStore calls a service's method on the record of the path's id in the
+// path's store, for onOne.
+func inStore[ID, R any](fn func(storeID uint64, id ID) (R, error)) func(c *fiber.Ctx, id ID) (R, error) {
+	return func(c *fiber.Ctx, id ID) (R, error) { return fn(storeOf(c).ID, id) }
+}
+
+// inStoreWith is inStore for a method that takes the body, for withBody.
+func inStoreWith[ID, In, R any](fn func(storeID uint64, id ID, in In) (R, error)) func(c *fiber.Ctx, id ID, in In) (R, error) {
+	return func(c *fiber.Ctx, id ID, in In) (R, error) { return fn(storeOf(c).ID, id, in) }
 }
 
 // onOne serves a request on the record of the path's id (read by key):
@@ -80,18 +86,11 @@ func onOne[ID, R any](key func(c *fiber.Ctx) (ID, error), do func(c *fiber.Ctx, 
 // decoded serves a write whose JSON body decodes into In: status with the
 // view of what do answers.
 func decoded[In, R any](status int, do func(c *fiber.Ctx, in In) (R, error), view func(R) any) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		var in In
-		if err := httpkit.Decode(c, &in); err != nil {
-			return err
-		}
-		rec, err := do(c, in)
-		if err != nil {
-			return err
-		}
-		return httpkit.Reply(c, status, "", view(rec))
-	}
+	return withBody(noKey, status, func(c *fiber.Ctx, _ struct{}, in In) (R, error) { return do(c, in) }, view)
 }
+
+// noKey is the key of a request on no record of the path.
+func noKey(*fiber.Ctx) (struct{}, error) { return struct{}{}, nil }
 
 // withBody serves a write to the record of the path's id (read by key)
 // whose JSON body decodes into In: status with the view of what do answers.
@@ -118,18 +117,8 @@ func withBody[ID, In, R any](key func(c *fiber.Ctx) (ID, error), status int, do 
 func (res resource[R, In]) delete(c *fiber.Ctx, id uint64) error { return res.del(storeOf(c).ID, id) }
 
 // deleteOne serves DELETE of the record of the path's id: 200, no data.
-func deleteOne(key func(c *fiber.Ctx) (uint64, error),
-	del func(c *fiber.Ctx, id uint64) error) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		id, err := key(c)
-		if err != nil {
-			return err
-		}
-		if err := del(c, id); err != nil {
-			return err
-		}
-		return httpkit.OK(c, nil)
-	}
+func deleteOne(key func(c *fiber.Ctx) (uint64, error), del func(c *fiber.Ctx, id uint64) error) fiber.Handler {
+	return onOne(key, func(c *fiber.Ctx, id uint64) (any, error) { return nil, del(c, id) }, asIs[any])
 }
 
 // listAll serves a list the service gives whole (no paging).
@@ -150,6 +139,18 @@ func listPaged[R any](h *Handler, scope string, list func(storeID uint64, lp app
 	return func(c *fiber.Ctx) error {
 		return sendList(h, c, scope, func(lp app.ListParams) (app.Page[R], error) {
 			return list(storeOf(c).ID, lp)
+		}, view)
+	}
+}
+
+// listByStatus serves a list under ?status= (empty: every status) a page
+// at a time, newest first; a cursor is of scope and the status.
+func listByStatus[R any](h *Handler, scope string, list func(storeID uint64, status string, lp app.ListParams) (app.Page[R], error),
+	view func(R) any) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		status := c.Query("status")
+		return sendList(h, c, scope+status, func(lp app.ListParams) (app.Page[R], error) {
+			return list(storeOf(c).ID, status, lp)
 		}, view)
 	}
 }

@@ -66,8 +66,7 @@ func (h *Handler) startTOTP(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return httpkit.OK(c, en)
+	return httpkit.OK(c, en) // no-store, as every answer behind auth
 }
 
 // confirmTOTP serves POST /api/v1/admin/auth/totp/confirm/ {code}: the
@@ -83,14 +82,7 @@ func (h *Handler) confirmTOTP(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
 	return httpkit.OK(c, fiber.Map{"recovery_codes": codes})
-}
-
-// tokenReply writes an admin token result; it must never be cached.
-func tokenReply(c *fiber.Ctx, tok string, exp time.Time, u *app.AdminUser) error {
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return httpkit.OK(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
 }
 
 // bearer returns the bearer token of the request ("" when there is none).
@@ -117,7 +109,8 @@ func (h *Handler) logout(c *fiber.Ctx) error {
 
 // changePassword serves POST /api/v1/admin/auth/password/change/
 // {old_password, password}: every other token and panel session of the
-// account ends; the answer carries a new token for the caller.
+// account ends; the answer carries a new token for the caller (never
+// cached: auth answers no-store).
 func (h *Handler) changePassword(c *fiber.Ctx) error {
 	var in struct {
 		OldPassword string `json:"old_password"`
@@ -134,7 +127,7 @@ func (h *Handler) changePassword(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return tokenReply(c, tok, exp, u)
+	return httpkit.OK(c, fiber.Map{"access_token": tok, "expires_at": exp.UTC().Format(time.RFC3339), "token_type": "Bearer", "user": u.View()})
 }
 
 // me serves GET /api/v1/admin/me/.

@@ -17,15 +17,14 @@ func (p *panel) passwordPage(c *fiber.Ctx, v *view) error {
 // password_confirm}: AdminService.ChangePassword ends every other session and
 // token of the account; this browser gets a fresh session and stays in.
 func (p *panel) changePassword(c *fiber.Ctx, v *view) error {
+	v.Title = "Change password" // of the form shown again
 	fv := readForm(c, nil, "old_password", "password", "password_confirm")
 	newPass := fv["password"]
 	if newPass != fv["password_confirm"] {
-		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, app.Invalid("password_confirm", "does not match the new password")), "password", v)
 	}
 	u, err := p.h.svc.Admins.ChangePassword(v.Admin.ID, fv["old_password"], newPass, p.h.svc.Proxies.ClientIP(c))
 	if err != nil {
-		v.Title = "Change password"
 		return p.render(c, p.formError(c, v, err), "password", v)
 	}
 	p.sessions.drop(v.sid)

@@ -160,14 +160,9 @@ func (p *panel) auditPage(c *fiber.Ctx, v *view) error {
 			q.Set(k, val)
 		}
 	}
-	d := auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, Pager: p.pager(pageLink("/admin/audit/", q, 1), scope, 0, lp, page.Next)}
-	if !f.From.IsZero() {
-		d.From = f.From.Format("2006-01-02")
-	}
-	if !f.To.IsZero() {
-		d.To = f.To.Format("2006-01-02")
-	}
-	v.Title, v.Data = "Audit log", d
+	// the days as sent: ReadAuditFilter took them only as YYYY-MM-DD
+	v.Title, v.Data = "Audit log", auditData{Entries: page.Items, Filter: f, Stores: stores, Names: names, From: c.Query("from"), To: c.Query("to"),
+		Pager: p.pager(pageLink("/admin/audit/", q, 1), scope, 0, lp, page.Next)}
 	return p.render(c, fiber.StatusOK, "audit", v)
 }
 

@@ -15,31 +15,23 @@ import (
 // categoryID reads the path's category id.
 var categoryID = pathID("cid", "category")
 
-// categoryForm is the category form as typed.
-type categoryForm struct {
-	ID          uint64
-	Name        string
-	Slug        string
-	Description string
-	Image       string
-	ParentID    uint64
-}
-
 type categoriesData struct {
 	Categories []*app.Category
 	Names      map[uint64]string
-	Form       categoryForm // the create form, or the edit form on the category page
+	// Form is the create form, or the edit form on the category page, as
+	// typed (a category's own fields).
+	Form app.Category
 }
 
-func readCategoryForm(c *fiber.Ctx) (categoryForm, app.CategoryInput) {
+func readCategoryForm(c *fiber.Ctx) (app.Category, app.CategoryInput) {
 	fv := readForm(c, nil, "name", "slug", "description", "image", "parent_id")
-	f := categoryForm{Name: fv["name"], Slug: fv["slug"], Description: strings.TrimSpace(fv["description"]), Image: fv["image"]}
+	f := app.Category{Name: fv["name"], Slug: fv["slug"], Description: strings.TrimSpace(fv["description"]), Image: fv["image"]}
 	f.ParentID, _ = strconv.ParseUint(fv["parent_id"], 10, 64)
 	in := app.CategoryInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, Image: &f.Image, ParentID: &f.ParentID}
 	return f, in
 }
 
-func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesData, error) {
+func (p *panel) categoriesData(storeID uint64, form app.Category) (categoriesData, error) {
 	cats, err := p.h.svc.Catalog.Categories(storeID)
 	if err != nil {
 		return categoriesData{}, err
@@ -53,12 +45,12 @@ func (p *panel) categoriesData(storeID uint64, form categoryForm) (categoriesDat
 
 // categoriesPage serves GET /admin/stores/{id}/categories/: the list and the create form.
 func (p *panel) categoriesPage(c *fiber.Ctx, v *view) error {
-	return p.showCategories(c, v, fiber.StatusOK, "categories", categoryForm{})
+	return p.showCategories(c, v, fiber.StatusOK, "categories", app.Category{})
 }
 
 // showCategories renders page "categories" (the list and the create form)
 // or "category" (a category's edit form) with form.
-func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form categoryForm) error {
+func (p *panel) showCategories(c *fiber.Ctx, v *view, status int, page string, form app.Category) error {
 	d, err := p.categoriesData(v.Store.ID, form)
 	if err != nil {
 		return err
@@ -87,8 +79,7 @@ func (p *panel) pathCategory(c *fiber.Ctx, v *view) (*app.Category, error) {
 
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
 func (p *panel) categoryPage(c *fiber.Ctx, v *view, cat *app.Category) error {
-	return p.showCategories(c, v, fiber.StatusOK, "category", categoryForm{ID: cat.ID, Name: cat.Name, Slug: cat.Slug,
-		Description: cat.Description, Image: cat.Image, ParentID: cat.ParentID})
+	return p.showCategories(c, v, fiber.StatusOK, "category", *cat)
 }
 
 // updateCategory serves POST /admin/stores/{id}/categories/{cid}/.
@@ -105,7 +96,7 @@ func (p *panel) updateCategory(c *fiber.Ctx, v *view, id uint64) error {
 // deleteCategory serves POST /admin/stores/{id}/categories/{cid}/delete/.
 func (p *panel) deleteCategory(c *fiber.Ctx, v *view, id uint64) error {
 	if err := p.h.svc.Catalog.DeleteCategory(v.Store.ID, id); err != nil {
-		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", categoryForm{}) })
+		return p.showAgain(c, v, err, func(status int) error { return p.showCategories(c, v, status, "categories", app.Category{}) })
 	}
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category deleted."))
 }
@@ -210,10 +201,12 @@ func parseAttrs(s string) (map[string]string, bool) {
 }
 
 // readVariantRows reads the variant rows of the form. A row with no id and
-// no name is an unused blank row; a ticked Delete drops the variant. rows
+// no name is an unused blank row; a ticked Delete drops the variant. index
 // maps the index of each variant sent to the service to its form row, so
-// that the service's "variants[i].x" errors land on the right row.
+// that the service's "variants[i].x" errors land on the right row. in is
+// never nil: no variant sent is every variant removed.
 func readVariantRows(c *fiber.Ctx, v *app.Validation) (rows []variantRow, in []app.VariantInput, index []int) {
+	in = []app.VariantInput{}
 	n, _ := strconv.Atoi(readForm(c, nil, "variant_rows")["variant_rows"])
 	n = min(max(n, 0), app.MaxVariants+blankVariantRows)
 	var names []string
@@ -296,14 +289,9 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 	f.CategoryID, _ = strconv.ParseUint(fv["category_id"], 10, 64)
 	in := app.ProductInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, CategoryID: &f.CategoryID, IsActive: &f.IsActive,
 		TaxClass: &f.TaxClass}
-	price, err := app.ParseMoney(f.Price)
-	v.Check(err == nil, "price", "must be an amount like 12.50")
+	price := fv.Money(&v, "price", false, "must be an amount like 12.50")
 	in.Price = &price
-	var compare app.Money
-	if f.CompareAtPrice != "" {
-		compare, err = app.ParseMoney(f.CompareAtPrice)
-		v.Check(err == nil, "compare_at_price", "must be an amount like 12.50, or empty")
-	}
+	compare := fv.Money(&v, "compare_at_price", true, "must be an amount like 12.50, or empty")
 	in.CompareAtPrice = &compare
 	stock := fv.Int(&v, "stock", 0, math.MinInt64, math.MaxInt64, "must be a whole number")
 	in.Stock = &stock
@@ -311,13 +299,9 @@ func readProductForm(c *fiber.Ctx, id uint64) (productForm, app.ProductInput, er
 	in.Images = &images
 	low := fv.Int(&v, "low_stock_threshold", 0, math.MinInt64, math.MaxInt64, "must be a whole number (0: no alert)")
 	in.LowStockThreshold = &low
-	rows, variants, index := readVariantRows(c, &v)
-	if variants == nil {
-		variants = []app.VariantInput{}
-	}
-	f.Variants = rows
+	var variants []app.VariantInput
+	f.Variants, variants, f.variantIndex = readVariantRows(c, &v)
 	in.Variants = &variants
-	f.variantIndex = index
 	return f, in, v.Err()
 }
 

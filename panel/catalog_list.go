@@ -59,7 +59,7 @@ func (p *panel) productsPage(c *fiber.Ctx, v *view) error {
 	if err != nil {
 		return err
 	}
-	cats, err := p.categoriesData(st.ID, categoryForm{})
+	cats, err := p.categoriesData(st.ID, app.Category{})
 	if err != nil {
 		return err
 	}

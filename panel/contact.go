@@ -8,24 +8,18 @@ import (
 	"storefront/app"
 )
 
-type messagesData struct {
-	Base     string
-	Messages []*app.ContactMessage
-	Pager
-}
-
 // messagesPage serves GET /admin/stores/{id}/messages/?cursor=: the contact
-// form's messages, every unread one first, then newest first.
+// form's messages, every unread one first, then newest first (a rows page
+// whose cursors are of its own order's scope).
 func (p *panel) messagesPage(c *fiber.Ctx, v *view) error {
-	base := storePath(v.Store, "messages/")
-	msgs, pg, err := listPage(p, c, v, "messages:unread_first", base,
+	msgs, pg, err := listPage(p, c, v, "messages:unread_first", storePath(v.Store, "messages/"),
 		func(storeID uint64, lp app.ListParams) (app.Page[*app.ContactMessage], error) {
 			return p.h.svc.Contact.List(storeID, nil, true, lp)
 		})
 	if err != nil {
 		return err
 	}
-	v.Title, v.Tab, v.Data = "Messages", "messages", messagesData{Base: base, Messages: msgs, Pager: pg}
+	v.Title, v.Tab, v.Data = "Messages", "messages", rows[*app.ContactMessage]{Rows: msgs, Pager: pg}
 	return p.render(c, fiber.StatusOK, "messages", v)
 }
 
@@ -34,22 +28,18 @@ var messageID = pathID("mid", "contact message")
 
 // setMessageRead serves POST /admin/stores/{id}/messages/{mid}/read/ {read=true|false}.
 func (p *panel) setMessageRead(c *fiber.Ctx, v *view, id uint64) error {
-	var read bool
-	switch readForm(c, nil, "read")["read"] {
-	case "true":
-		read = true
-	case "false":
-	default:
+	state := readForm(c, nil, "read")["read"]
+	if state != "true" && state != "false" {
 		return app.Invalid("read", "must be true or false")
 	}
-	if _, err := p.h.svc.Contact.SetRead(v.Store.ID, id, read); err != nil {
+	if _, err := p.h.svc.Contact.SetRead(v.Store.ID, id, state == "true"); err != nil {
 		return err
 	}
-	msg := "Message #" + strconv.FormatUint(id, 10) + " marked unread."
-	if read {
-		msg = "Message #" + strconv.FormatUint(id, 10) + " marked read."
+	marked := " marked unread."
+	if state == "true" {
+		marked = " marked read."
 	}
-	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1(msg))
+	return p.redirect(c, v, storePath(v.Store, "messages/"), ok1("Message #"+strconv.FormatUint(id, 10)+marked))
 }
 
 // replyMessage serves POST /admin/stores/{id}/messages/{mid}/reply/

@@ -146,8 +146,7 @@ func readDealForm(c *fiber.Ctx, id uint64) (dealForm, app.FlashDealInput, error)
 	v.Check(f.ProductID != "", "product_id", "is required")
 	variantID := fv.ID(&v, "variant_id", "must be a variant id, or empty for the whole product")
 	in.ProductID, in.VariantID = &productID, &variantID
-	price, err := app.ParseMoney(f.DealPrice)
-	v.Check(err == nil, "deal_price", "must be an amount like 12.50")
+	price := fv.Money(&v, "deal_price", false, "must be an amount like 12.50")
 	in.DealPrice = &price
 	in.StartsAt = readUTCTime(&v, "starts_at", f.StartsAt)
 	in.EndsAt = readUTCTime(&v, "ends_at", f.EndsAt)
@@ -304,8 +303,7 @@ func readBundleForm(c *fiber.Ctx, id uint64) (bundleForm, app.BundleInput, error
 	f := bundleForm{ID: id, Name: fv["name"], Slug: fv["slug"], Description: fv["description"], Images: fv["images"],
 		Price: fv["price"], IsActive: fv["is_active"] != "", Items: fv["items"]}
 	in := app.BundleInput{Name: &f.Name, Slug: &f.Slug, Description: &f.Description, IsActive: &f.IsActive}
-	price, err := app.ParseMoney(f.Price)
-	v.Check(err == nil, "price", "must be an amount like 12.50")
+	price := fv.Money(&v, "price", false, "must be an amount like 12.50")
 	in.Price = &price
 	images := splitTrim(f.Images, "\n")
 	in.Images = &images

@@ -29,8 +29,6 @@ type couponRow struct {
 	State string // active, inactive, scheduled, expired, used up
 }
 
-type couponsData struct{ Rows []couponRow }
-
 type couponData struct {
 	Form   couponForm
 	Coupon *couponRow // nil when creating
@@ -84,14 +82,9 @@ func readCouponForm(c *fiber.Ctx, id uint64) (couponForm, app.CouponInput, error
 	f := couponForm{ID: id, Code: fv["code"], Type: fv["type"], Value: fv["value"], MinSubtotal: fv["min_subtotal"],
 		StartsAt: fv["starts_at"], EndsAt: fv["ends_at"], MaxUses: fv["max_uses"], IsActive: fv.On("is_active")}
 	in := app.CouponInput{Code: &f.Code, Type: &f.Type, IsActive: &f.IsActive}
-	value, err := app.ParseMoney(f.Value)
-	v.Check(err == nil, "value", "must be a number like 10 or 12.50")
+	value := fv.Money(&v, "value", false, "must be a number like 10 or 12.50")
 	in.Value = &value
-	var minSub app.Money
-	if f.MinSubtotal != "" {
-		minSub, err = app.ParseMoney(f.MinSubtotal)
-		v.Check(err == nil, "min_subtotal", "must be an amount like 30.00, or empty")
-	}
+	minSub := fv.Money(&v, "min_subtotal", true, "must be an amount like 30.00, or empty")
 	in.MinSubtotal = &minSub
 	maxUses := fv.Int(&v, "max_uses", 0, 0, math.MaxInt64, "must be a whole number, or empty for unlimited")
 	in.MaxUses = &maxUses
@@ -114,7 +107,7 @@ func (p *panel) couponsPage(c *fiber.Ctx, v *view) error {
 		return err
 	}
 	now := p.h.svc.Now()
-	var d couponsData
+	var d rows[couponRow]
 	for i := len(list) - 1; i >= 0; i-- { // newest first
 		d.Rows = append(d.Rows, couponRow{Coupon: list[i], State: couponState(list[i], now)})
 	}

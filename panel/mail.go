@@ -23,14 +23,9 @@ func (p *panel) retryMail(c *fiber.Ctx, v *view, id uint64) error {
 	return p.redirect(c, v, storePath(v.Store, "outbox/"), ok1("Mail queued again."))
 }
 
-type mailTemplatesData struct {
-	Templates []app.MailTemplateView
-}
-
 // mailTemplatesPage serves GET /admin/stores/{id}/mail-templates/.
 func (p *panel) mailTemplatesPage(c *fiber.Ctx, v *view) error {
-	v.Title, v.Tab = "Mail templates", "notifications"
-	v.Data = mailTemplatesData{Templates: v.Store.MailTemplateViews()}
+	v.Title, v.Tab, v.Data = "Mail templates", "notifications", rows[app.MailTemplateView]{Rows: v.Store.MailTemplateViews()}
 	return p.render(c, fiber.StatusOK, "mail_templates", v)
 }
 

@@ -187,6 +187,7 @@ func TestPanelOrderDesk(t *testing.T) {
 		}
 		b.get(fmt.Sprintf("/admin/audit/?store_id=%d&action=orders.cancel", sid)).expect(t, 200, "orders/1")
 		b.get("/admin/audit/?from=nope").expect(t, 400)
+		b.get("/admin/audit/?from=2026-01-02&to=2099-12-31").expect(t, 200, `name="from" value="2026-01-02"`, `name="to" value="2099-12-31"`)
 	})
 }
 

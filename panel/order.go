@@ -43,8 +43,8 @@ var orderSortLabels = []option{
 // number of matches and an export link of the same filters.
 func (p *panel) ordersPage(c *fiber.Ctx, v *view) error {
 	st := v.Store
-	q := staff.ReadOrderQuery(c)
-	if err := staff.ReadOrderDays(c, &q); err != nil {
+	q, err := staff.ReadOrderQuery(c)
+	if err != nil {
 		return err
 	}
 	page, err := readPage(c, "must be a whole number of at least 1")
@@ -74,8 +74,8 @@ func (p *panel) ordersPage(c *fiber.Ctx, v *view) error {
 // exportOrders serves GET /admin/stores/{id}/orders/export/: the list's
 // filters as a CSV file (what the admin API's export answers).
 func (p *panel) exportOrders(c *fiber.Ctx, v *view) error {
-	q := staff.ReadOrderQuery(c)
-	if err := staff.ReadOrderDays(c, &q); err != nil {
+	q, err := staff.ReadOrderQuery(c)
+	if err != nil {
 		return err
 	}
 	return p.h.svc.StreamOrdersCSV(c, v.Store, q)

@@ -94,8 +94,9 @@ func (p *panel) showRequest(c *fiber.Ctx, v *view, status int, k requestKind, r 
 func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
 	return with(p.pathRequest(k), func(c *fiber.Ctx, v *view, r *app.Request) error {
 		form := decisionForm{Action: "reject", AdminNote: formValue(c, "admin_note"), RefundMethod: formValue(c, "refund_method")}
+		verb := "rejected"
 		if approve {
-			form.Action = "approve"
+			form.Action, verb = "approve", "approved"
 		}
 		in := app.DecisionInput{AdminNote: form.AdminNote}
 		if approve && k.Refund() {
@@ -110,10 +111,6 @@ func (p *panel) decideRequest(k requestKind, approve bool) pageFunc {
 				r = cur // show what another admin may have decided meanwhile
 			}
 			return p.showRequest(c, v, p.formError(c, v, err), k, r, form)
-		}
-		verb := "rejected"
-		if approve {
-			verb = "approved"
 		}
 		return p.redirect(c, v, storePath(v.Store, k.path+"/"+strconv.FormatUint(decided.ID, 10)+"/"),
 			ok1(k.Label+" request #"+strconv.FormatUint(decided.ID, 10)+" "+verb+". The customer was told by email."))

@@ -49,15 +49,11 @@ func (p *panel) productNames(storeID uint64, reviews []*app.Review) (map[uint64]
 // .../reject/ {status: the list to go back to}.
 func (p *panel) moderateReview(approve bool) pageFunc {
 	return with(pathID("rvid", "review"), func(c *fiber.Ctx, v *view, id uint64) error {
-		var err error
-		verb := "rejected: it is hidden from the storefront"
+		decide, verb := p.h.svc.Reviews.Reject, "rejected: it is hidden from the storefront"
 		if approve {
-			_, err = p.h.svc.Reviews.Approve(v.Store.ID, id)
-			verb = "approved: it is shown on the storefront"
-		} else {
-			_, err = p.h.svc.Reviews.Reject(v.Store.ID, id)
+			decide, verb = p.h.svc.Reviews.Approve, "approved: it is shown on the storefront"
 		}
-		if err != nil {
+		if _, err := decide(v.Store.ID, id); err != nil {
 			return err
 		}
 		back := backToFilter(c, storePath(v.Store, "reviews/"), app.ReviewPending, app.ReviewStatuses)

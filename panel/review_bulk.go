@@ -36,14 +36,13 @@ func (p *panel) moderateReviews(c *fiber.Ctx, v *view) error {
 	if len(ids) > maxBulkReviews {
 		return app.Invalid("ids", "at most "+strconv.Itoa(maxBulkReviews)+" reviews at once")
 	}
+	decide := p.h.svc.Reviews.Reject
+	if approve {
+		decide = p.h.svc.Reviews.Approve
+	}
 	done, missing := 0, 0
 	for _, id := range ids {
-		var err error
-		if approve {
-			_, err = p.h.svc.Reviews.Approve(v.Store.ID, id)
-		} else {
-			_, err = p.h.svc.Reviews.Reject(v.Store.ID, id)
-		}
+		_, err := decide(v.Store.ID, id)
 		switch {
 		case app.IsNotFound(err):
 			missing++

@@ -325,7 +325,9 @@ func settingsFromConfig(raw []byte, section string) settingsData {
 			}
 			d.Rows = append(d.Rows, r)
 		}
-		d.Rows = withBlankRows(d.Rows, cols)
+		for range blankSettingsRows { // a cell of an empty row reads "" (index of a missing key)
+			d.Rows = append(d.Rows, settingsRow{Cells: map[string]string{}})
+		}
 	case "payment-methods":
 		d.Methods = methodRows(cfg)
 	case "taxes":
@@ -367,17 +369,6 @@ func stringList(v any) string {
 		}
 	}
 	return b.String()
-}
-
-func withBlankRows(rows []settingsRow, cols []string) []settingsRow {
-	for range blankSettingsRows {
-		r := settingsRow{Cells: map[string]string{}}
-		for _, col := range cols {
-			r.Cells[col] = ""
-		}
-		rows = append(rows, r)
-	}
-	return rows
 }
 
 // methodRows lists every payment method the server knows, offered or not,

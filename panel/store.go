@@ -225,14 +225,21 @@ func (p *panel) saveConfig(c *fiber.Ctx, v *view) error {
 // levels deep, as app.MergeConfig merges: top-level keys, and the keys of
 // top-level objects.
 func configPatch(stored []byte, edited string) ([]byte, error) {
-	var old map[string]any
-	if err := decodeJSONNumbers([]byte(stored), &old); err != nil || old == nil {
-		old = map[string]any{}
-	}
 	var nw map[string]any
 	if err := decodeJSONNumbers([]byte(edited), &nw); err != nil || nw == nil {
 		return nil, app.Invalid("config", "must be one JSON object: "+jsonProblem(edited, err))
 	}
+	patch := mergePatch(configMap(stored), nw, true)
+	if len(patch) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(patch)
+}
+
+// mergePatch is the merge patch from old to nw: a removed key null, a
+// changed one its new value; deep, the keys of an object in both are
+// compared one by one (one level down).
+func mergePatch(old, nw map[string]any, deep bool) map[string]any {
 	patch := map[string]any{}
 	for k := range old {
 		if _, kept := nw[k]; !kept {
@@ -246,27 +253,12 @@ func configPatch(stored []byte, edited string) ([]byte, error) {
 		}
 		om, oldObj := ov.(map[string]any)
 		nm, newObj := nv.(map[string]any)
-		if !oldObj || !newObj {
-			patch[k] = nv
-			continue
+		if deep && oldObj && newObj {
+			nv = mergePatch(om, nm, false)
 		}
-		sub := map[string]any{}
-		for sk := range om {
-			if _, kept := nm[sk]; !kept {
-				sub[sk] = nil
-			}
-		}
-		for sk, sv := range nm {
-			if osv, had := om[sk]; !had || !reflect.DeepEqual(osv, sv) {
-				sub[sk] = sv
-			}
-		}
-		patch[k] = sub
+		patch[k] = nv
 	}
-	if len(patch) == 0 {
-		return nil, nil
-	}
-	return json.Marshal(patch)
+	return patch
 }
 
 func decodeJSONNumbers(b []byte, v any) error {

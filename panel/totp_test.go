@@ -143,6 +143,9 @@ func TestAdminTOTPReenrolNeedsProof(t *testing.T) {
 			if tc.field != "" && r.Body.Errors[tc.field] == "" {
 				t.Fatalf("errors %v, want one for %s", r.Body.Errors, tc.field)
 			}
+			if cc := r.Header.Get("Cache-Control"); cc != "no-store" { // a new secret: never cached
+				t.Fatalf("Cache-Control %q, want no-store", cc)
+			}
 		})
 	}
 	t.Run("ErrConfirmWithoutProvenStart", func(t *testing.T) {

@@ -8,25 +8,19 @@ import (
 	"storefront/app"
 )
 
-type userForm struct {
-	Email   string
-	Role    string
-	StoreID uint64
-}
-
 type usersData struct {
 	Users  []*app.AdminUser
 	Stores []*app.Store
 	Names  map[uint64]string
-	Form   userForm
+	Form   app.NewAdmin // the create form as typed, without the password
 }
 
 // usersPage serves GET /admin/users/ (owner).
 func (p *panel) usersPage(c *fiber.Ctx, v *view) error {
-	return p.showUsers(c, v, fiber.StatusOK, userForm{Role: app.RoleStaff})
+	return p.showUsers(c, v, fiber.StatusOK, app.NewAdmin{Role: app.RoleStaff})
 }
 
-func (p *panel) showUsers(c *fiber.Ctx, v *view, status int, form userForm) error {
+func (p *panel) showUsers(c *fiber.Ctx, v *view, status int, form app.NewAdmin) error {
 	users, err := p.h.svc.Admins.List()
 	if err != nil {
 		return err
@@ -46,10 +40,11 @@ func (p *panel) showUsers(c *fiber.Ctx, v *view, status int, form userForm) erro
 // createUser serves POST /admin/users/ (owner) {email, password, role, store_id}.
 func (p *panel) createUser(c *fiber.Ctx, v *view) error {
 	fv := readForm(c, nil, "email", "role", "store_id", "password")
-	form := userForm{Email: fv["email"], Role: fv["role"]}
+	form := app.NewAdmin{Email: fv["email"], Password: fv["password"], Role: fv["role"]}
 	form.StoreID, _ = strconv.ParseUint(fv["store_id"], 10, 64)
-	u, err := p.h.svc.Admins.Create(app.NewAdmin{Email: form.Email, Password: fv["password"], Role: form.Role, StoreID: form.StoreID})
+	u, err := p.h.svc.Admins.Create(form)
 	if err != nil {
+		form.Password = ""
 		return p.showUsers(c, v, p.formError(c, v, err), form)
 	}
 	return p.redirect(c, v, "/admin/users/", ok1("Admin “"+u.Email+"” created."))
@@ -59,13 +54,13 @@ func (p *panel) createUser(c *fiber.Ctx, v *view) error {
 // Deleting ends the user's panel sessions at once.
 func (p *panel) deleteUser(c *fiber.Ctx, v *view, id uint64) error {
 	if id == v.Admin.ID {
-		return p.showUsers(c, v, p.formError(c, v, app.Errorf(app.EConflict, "You cannot delete your own account.")), userForm{Role: app.RoleStaff})
+		return p.showUsers(c, v, p.formError(c, v, app.Errorf(app.EConflict, "You cannot delete your own account.")), app.NewAdmin{Role: app.RoleStaff})
 	}
 	if !formOn(c, "confirm") {
-		return p.showUsers(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), userForm{Role: app.RoleStaff})
+		return p.showUsers(c, v, p.formError(c, v, app.Invalid("confirm", "tick the box to confirm the deletion")), app.NewAdmin{Role: app.RoleStaff})
 	}
 	if err := p.h.svc.Admins.Delete(id); err != nil {
-		return p.showAgain(c, v, err, func(status int) error { return p.showUsers(c, v, status, userForm{Role: app.RoleStaff}) })
+		return p.showAgain(c, v, err, func(status int) error { return p.showUsers(c, v, status, app.NewAdmin{Role: app.RoleStaff}) })
 	}
 	p.sessions.dropAdmin(id)
 	return p.redirect(c, v, "/admin/users/", ok1("Admin user deleted."))

@@ -106,3 +106,14 @@ func (vs Values) On(name string) bool {
 	}
 	return false
 }
+
+// Money reads name as an amount (app.ParseMoney); empty reads 0 when
+// optional, and anything else that is not an amount adds msg to v.
+func (vs Values) Money(v *app.Validation, name string, optional bool, msg string) app.Money {
+	if optional && vs[name] == "" {
+		return 0
+	}
+	m, err := app.ParseMoney(vs[name])
+	v.Check(err == nil, name, msg)
+	return m
+}

@@ -397,3 +397,24 @@ func BenchmarkGzip(b *testing.B) {
 		}
 	})
 }
+
+func TestDecodeFormMoney(t *testing.T) {
+	t.Parallel()
+	fields := []pagekit.Field{{Name: "m", Max: 20}}
+	for _, tc := range []struct {
+		body     string
+		optional bool
+		want     app.Money
+		bad      bool
+	}{
+		{"m=12.50", false, 1250, false}, {"m=", true, 0, false}, {"", true, 0, false},
+		{"m=", false, 0, true}, {"m=1.234", true, 0, true}, {"m=ten", false, 0, true},
+	} {
+		vals, _ := pagekit.DecodeForm([]byte(tc.body), 100, fields)
+		var v app.Validation
+		got := vals.Money(&v, "m", tc.optional, "bad amount")
+		if got != tc.want || v.Has("m") != tc.bad {
+			t.Errorf("%q optional %v: %d, %v; want %d, error %v", tc.body, tc.optional, got, v.Err(), tc.want, tc.bad)
+		}
+	}
+}

@@ -23,13 +23,7 @@ var auditVerbs = map[string]bool{
 // "orders.cancel" on "orders/5". The store's own segment is left out of the
 // object (the entry has the store id).
 func auditAction(method, pattern string, param func(string) string) (action, object string) {
-	p := strings.TrimPrefix(strings.TrimPrefix(pattern, "/api/v1/admin"), "/admin")
-	var segs []string
-	for _, s := range strings.Split(p, "/") {
-		if s != "" {
-			segs = append(segs, s)
-		}
-	}
+	segs := RouteSegs(strings.TrimPrefix(pattern, "/api/v1/admin"), "/admin")
 	scoped := len(segs) >= 2 && segs[0] == "stores" && strings.HasPrefix(segs[1], ":")
 	storeParam := ""
 	if scoped {

@@ -16,8 +16,9 @@ import (
 )
 
 // ReadOrderQuery reads the order search of the panel list and the export:
-// ?q=&status=&payment_status=&from=&to=&sort= ("all" or empty: no filter).
-func ReadOrderQuery(c *fiber.Ctx) app.OrderQuery {
+// ?q=&status=&payment_status=&sort= ("all" or empty: no filter), and
+// ?from=&to= (YYYY-MM-DD; another form is validation_failed).
+func ReadOrderQuery(c *fiber.Ctx) (app.OrderQuery, error) {
 	q := app.OrderQuery{Text: strings.Clone(c.Query("q")), Status: strings.Clone(c.Query("status")),
 		PaymentStatus: strings.Clone(c.Query("payment_status")), Sort: strings.Clone(c.Query("sort"))}
 	if q.Status == StatusAll {
@@ -26,15 +27,10 @@ func ReadOrderQuery(c *fiber.Ctx) app.OrderQuery {
 	if q.PaymentStatus == StatusAll {
 		q.PaymentStatus = ""
 	}
-	return q
-}
-
-// ReadOrderDays reads ?from= and ?to= (YYYY-MM-DD) into q.
-func ReadOrderDays(c *fiber.Ctx, q *app.OrderQuery) error {
 	var v app.Validation
 	q.From = readDay(&v, c, "from")
 	q.To = readDay(&v, c, "to")
-	return v.Err()
+	return q, v.Err()
 }
 
 // csvHeader is the first line of an order export.
