@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"maps"
 	"strings"
+	"sync"
 
 	"storefront/httpkit/pagekit"
 
@@ -135,8 +136,36 @@ const localBase = "shop.base"
 // configured address (app.ShopHost.BaseURL). A request with a made-up Host
 // that fell through to the default store thus never names that host.
 func (s *Shop) setBase(c *fiber.Ctx, st *app.Store, host string) string {
-	base := s.cfg.Host.BaseURL(st, host, s.publicURL)
+	base := s.bases.of(s, st, host)
 	c.Locals(localBase, base)
+	return base
+}
+
+// baseMemo keeps setBase's answer per version of a store and Host: the
+// answer reads the public URL anew each time (url.Parse), about a twentieth
+// of a cached page's cost. Bounded like the page cache: a full memo is
+// emptied (a made-up Host adds an entry).
+type baseMemo struct {
+	mu sync.Mutex
+	m  map[baseKey]string
+}
+
+type baseKey struct {
+	store *app.Store // one per version of a store (pageKey)
+	host  string
+}
+
+func (bm *baseMemo) of(s *Shop, st *app.Store, host string) string {
+	bm.mu.Lock()
+	defer bm.mu.Unlock()
+	if base, ok := bm.m[baseKey{st, host}]; ok {
+		return base
+	}
+	if bm.m == nil || len(bm.m) >= pageCacheMax {
+		bm.m = make(map[baseKey]string)
+	}
+	base := s.cfg.Host.BaseURL(st, host, s.publicURL)
+	bm.m[baseKey{st, strings.Clone(host)}] = base
 	return base
 }
 

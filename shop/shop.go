@@ -71,6 +71,7 @@ type Shop struct {
 	bufs    sync.Pool
 	looks   lookCache
 	cache   pageCache
+	bases   baseMemo
 	// publicURL is the server's (http.public_url): the default store's
 	// address, and the scheme and port of the stores' shop hosts.
 	publicURL string

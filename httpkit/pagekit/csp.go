@@ -2,6 +2,7 @@ package pagekit
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -45,15 +46,26 @@ func (p *CSP) String() string {
 type SecurityHeaders struct {
 	CSP            string
 	ReferrerPolicy string // "same-origin", "strict-origin-when-cross-origin"
+
+	once sync.Once
+	kv   [][2][]byte // the headers as set, made on first use
 }
 
-// Set writes the headers: the policy, no framing, no sniffing, the referrer policy.
-func (s SecurityHeaders) Set(c *fiber.Ctx) {
+// Set writes the headers: the policy, no framing, no sniffing, the referrer
+// policy. They are set as made once (fasthttp's SetCanonical: not checked
+// and normalised again per answer).
+func (s *SecurityHeaders) Set(c *fiber.Ctx) {
+	s.once.Do(func() {
+		add := func(k, v string) { s.kv = append(s.kv, [2][]byte{[]byte(k), []byte(v)}) }
+		add(fiber.HeaderContentSecurityPolicy, s.CSP)
+		add(fiber.HeaderXFrameOptions, "DENY")
+		add(fiber.HeaderXContentTypeOptions, "nosniff")
+		if s.ReferrerPolicy != "" {
+			add(fiber.HeaderReferrerPolicy, s.ReferrerPolicy)
+		}
+	})
 	h := &c.Response().Header
-	h.Set(fiber.HeaderContentSecurityPolicy, s.CSP)
-	h.Set(fiber.HeaderXFrameOptions, "DENY")
-	h.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	if s.ReferrerPolicy != "" {
-		h.Set(fiber.HeaderReferrerPolicy, s.ReferrerPolicy)
+	for _, kv := range s.kv {
+		h.SetCanonical(kv[0], kv[1])
 	}
 }

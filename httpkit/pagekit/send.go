@@ -56,8 +56,8 @@ type Page struct {
 func Send(c *fiber.Ctx, p Page) {
 	h := &c.Response().Header
 	h.SetContentType(fiber.MIMETextHTMLCharsetUTF8)
-	h.Set(fiber.HeaderCacheControl, cacheControl[p.Caching])
-	h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	h.SetCanonical(hCacheControl, cacheControl[p.Caching])
+	h.SetCanonical(hVary, hAcceptEncoding)
 	var etag []byte
 	var sum uint32
 	switch {
@@ -70,7 +70,7 @@ func Send(c *fiber.Ctx, p Page) {
 	default:
 		etag = []byte(ETag(p.Body))
 	}
-	h.SetBytesV(fiber.HeaderETag, etag)
+	h.SetCanonical(hETag, etag)
 	if p.Status == fiber.StatusOK && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) && etagMatch(c.Get(fiber.HeaderIfNoneMatch), etag) {
 		c.Status(fiber.StatusNotModified)
 		return
@@ -84,7 +84,7 @@ func Send(c *fiber.Ctx, p Page) {
 		if p.Gzip == nil {
 			p.Gzip = Gzip(p.Body, gzip.BestSpeed)
 		}
-		h.Set(fiber.HeaderContentEncoding, "gzip")
+		h.SetCanonical(hContentEncoding, hGzip)
 		c.Response().SetBodyRaw(p.Gzip)
 	case p.Keep:
 		c.Response().SetBodyRaw(p.Body)
@@ -93,7 +93,17 @@ func Send(c *fiber.Ctx, p Page) {
 	}
 }
 
-var cacheControl = [...]string{NoStore: "no-store", PrivateNoStore: "private, no-store", Revalidate: "no-cache"}
+// The headers Send sets, as fasthttp's SetCanonical takes them (not
+// checked and normalised again per answer).
+var (
+	hCacheControl    = []byte(fiber.HeaderCacheControl)
+	hVary            = []byte(fiber.HeaderVary)
+	hAcceptEncoding  = []byte(fiber.HeaderAcceptEncoding)
+	hETag            = []byte(fiber.HeaderETag)
+	hContentEncoding = []byte(fiber.HeaderContentEncoding)
+	hGzip            = []byte("gzip")
+	cacheControl     = [...][]byte{NoStore: []byte("no-store"), PrivateNoStore: []byte("private, no-store"), Revalidate: []byte("no-cache")}
+)
 
 // ETag is the weak entity tag of body: its CRC-32 and length.
 func ETag(body []byte) string {
@@ -231,11 +241,11 @@ func (z *Holes) writeTo(r *fasthttp.Response, fill string, sum uint32, gz bool) 
 		}
 		if gz {
 			r.SetBodyRaw(Gzip(append([]byte(nil), r.Body()...), gzip.BestSpeed))
-			r.Header.Set(fiber.HeaderContentEncoding, "gzip")
+			r.Header.SetCanonical(hContentEncoding, hGzip)
 		}
 		return
 	}
-	r.Header.Set(fiber.HeaderContentEncoding, "gzip")
+	r.Header.SetCanonical(hContentEncoding, hGzip)
 	r.AppendBody([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
 	l := uint16(len(fill))
 	stored := []byte{0, byte(l), byte(l >> 8), byte(^l), byte(^l >> 8)}
