@@ -188,11 +188,12 @@ func (p *panel) storeRoutes(r fiber.Router) {
 
 // catalogRoutes are the categories and products.
 func (p *panel) catalogRoutes(r fiber.Router) {
+	category := pathRecord("cid", "category", p.h.svc.Catalog.Category) // the :cid category of the store
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(with(p.pathCategory, p.categoryPage)))
+	r.Get(storeRoot+"/categories/:cid", p.store(with(category, p.categoryPage)))
 	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
-	p.confirmRoutes(r, "/categories/:cid/delete", askOn(p.pathCategory, p.askDeleteCategory), with(categoryID, p.deleteCategory))
+	p.confirmRoutes(r, "/categories/:cid/delete", askOn(category, p.askDeleteCategory), with(categoryID, p.deleteCategory))
 
 	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
