@@ -336,7 +336,3 @@ func (p *panel) productEditor() editor[app.Product, productForm, app.ProductInpu
 			return true, p.makeVariants(c, v, form, pr)
 		}}
 }
-
-func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
-	return p.productEditor().record(c, v)
-}

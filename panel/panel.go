@@ -202,11 +202,11 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
 	p.productEditor().routes(p, r, p.productsPage)
-	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.pathProduct, p.uploadImages)))
+	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.productEditor().record, p.uploadImages)))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(storeRoot+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
-	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(with(p.pathProduct, p.setImageAlt)))
+	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(with(p.productEditor().record, p.setImageAlt)))
 }
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
