@@ -223,20 +223,21 @@ func (p *panel) contentRoutes(r fiber.Router) {
 
 // orderRoutes are the orders and the cancellation and refund requests.
 func (p *panel) orderRoutes(r fiber.Router) {
+	order := pathRecord("oid", "order", p.h.svc.Orders.Order) // the :oid order of the store
 	r.Get(storeRoot+"/orders", p.store(p.ordersPage))
 	r.Get(storeRoot+"/orders/export", p.store(p.exportOrders))
 	r.Post(storeRoot+"/orders/bulk", p.store(p.bulkOrders))
 	r.Post(storeRoot+"/orders/bulk-ship", p.store(p.bulkShipOrders))
-	r.Get(storeRoot+"/orders/:oid", p.store(with(p.pathOrder, p.orderPage)))
-	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
-	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
-	p.confirmRoutes(r, "/orders/:oid/status", askOn(p.pathOrder, p.askMoveOrder), with(orderID, p.moveOrder))
+	r.Get(storeRoot+"/orders/:oid", p.store(with(order, p.orderPage)))
+	r.Get(storeRoot+"/orders/:oid/invoice", p.store(with(order, p.orderPrint("invoice"))))
+	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(with(order, p.orderPrint("packing"))))
+	p.confirmRoutes(r, "/orders/:oid/status", askOn(order, p.askMoveOrder), with(orderID, p.moveOrder))
 	r.Post(storeRoot+"/orders/:oid/tracking", p.store(with(orderID, p.setTracking)))
 	r.Post(storeRoot+"/orders/:oid/ship", p.store(with(orderID, p.shipOrder)))
 	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(with(orderID, p.undoDelivered)))
 	r.Post(storeRoot+"/orders/:oid/notes", p.store(with(orderID, p.addNote)))
-	p.confirmRoutes(r, "/orders/:oid/cancel", askOn(p.pathOrder, p.askCancelOrder), with(orderID, p.cancelOrder))
-	p.confirmRoutes(r, "/orders/:oid/refund", askOn(p.pathOrder, p.askRefundOrder), with(orderID, p.refundOrder))
+	p.confirmRoutes(r, "/orders/:oid/cancel", askOn(order, p.askCancelOrder), with(orderID, p.cancelOrder))
+	p.confirmRoutes(r, "/orders/:oid/refund", askOn(order, p.askRefundOrder), with(orderID, p.refundOrder))
 
 	for _, k := range requestKinds {
 		r.Get(storeRoot+"/"+k.path, p.store(p.requestsPage(k)))
