@@ -72,11 +72,6 @@ func (p *panel) createCategory(c *fiber.Ctx, v *view) error {
 	return p.redirect(c, v, storePath(v.Store, "categories/"), ok1("Category “"+cat.Name+"” created."))
 }
 
-// pathCategory loads the :cid category of the store.
-func (p *panel) pathCategory(c *fiber.Ctx, v *view) (*app.Category, error) {
-	return pathRecord("cid", "category", p.h.svc.Catalog.Category)(c, v)
-}
-
 // categoryPage serves GET /admin/stores/{id}/categories/{cid}/: the edit form.
 func (p *panel) categoryPage(c *fiber.Ctx, v *view, cat *app.Category) error {
 	return p.showCategories(c, v, fiber.StatusOK, "category", *cat)
@@ -340,8 +335,4 @@ func (p *panel) productEditor() editor[app.Product, productForm, app.ProductInpu
 			}
 			return true, p.makeVariants(c, v, form, pr)
 		}}
-}
-
-func (p *panel) pathProduct(c *fiber.Ctx, v *view) (*app.Product, error) {
-	return p.productEditor().record(c, v)
 }

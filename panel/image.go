@@ -71,11 +71,7 @@ func (p *panel) uploadImages(c *fiber.Ctx, v *view, pr *app.Product) error {
 
 // moveImage serves POST /admin/stores/{id}/products/{pid}/images/{index}/{up|first|delete}/.
 func (p *panel) moveImage(op string) pageFunc {
-	return func(c *fiber.Ctx, v *view) error {
-		pr, err := p.pathProduct(c, v)
-		if err != nil {
-			return err
-		}
+	return with(p.productEditor().record, func(c *fiber.Ctx, v *view, pr *app.Product) error {
 		i, err := strconv.Atoi(c.Params("index"))
 		if err != nil || i < 0 || i >= len(pr.Images) {
 			return app.NotFound("image")
@@ -101,7 +97,7 @@ func (p *panel) moveImage(op string) pageFunc {
 			return p.showProduct(c, v, p.formError(c, v, err), formOfProduct(pr), pr)
 		}
 		return p.redirect(c, v, productPath(v.Store, pr.ID)+"#images", ok1(msg))
-	}
+	})
 }
 
 // createProductWithImages serves POST /admin/stores/{id}/products/new/images/

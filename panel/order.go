@@ -120,11 +120,6 @@ func nextOrderStatus(status string) string {
 // orderID reads the path's order id.
 var orderID = pathID("oid", "order")
 
-// pathOrder loads the :oid order of the store.
-func (p *panel) pathOrder(c *fiber.Ctx, v *view) (*app.Order, error) {
-	return pathRecord("oid", "order", p.h.svc.Orders.Order)(c, v)
-}
-
 // orderPage serves GET /admin/stores/{id}/orders/{oid}/: the order, the
 // shopper's other orders, its requests, notes, tracking and the actions.
 func (p *panel) orderPage(c *fiber.Ctx, v *view, o *app.Order) error {

@@ -63,8 +63,8 @@ var printTitles = map[string][2]string{"invoice": {"Invoice", "Invoices"}, "pack
 // printable pages (print CSS hides the panel around them) with the seller
 // block and a Print button. invoice/?credit_note={number} prints one of the
 // order's credit notes (unknown: 404).
-func (p *panel) orderPrint(page string) pageFunc {
-	return with(p.pathOrder, func(c *fiber.Ctx, v *view, o *app.Order) error {
+func (p *panel) orderPrint(page string) func(c *fiber.Ctx, v *view, o *app.Order) error {
+	return func(c *fiber.Ctx, v *view, o *app.Order) error {
 		v.Title, v.Tab = printTitles[page][0]+" · order #"+strconv.FormatUint(o.ID, 10), "orders"
 		d := printData{Order: o, Seller: storeSeller(v.Store), L: langOf(v.Store)}
 		if n := c.Query("credit_note"); n != "" && page == "invoice" {
@@ -75,7 +75,7 @@ func (p *panel) orderPrint(page string) pageFunc {
 		}
 		v.Data = d
 		return p.render(c, fiber.StatusOK, page, v)
-	})
+	}
 }
 
 // creditNote is the order's credit note numbered n, or nil.

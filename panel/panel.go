@@ -188,11 +188,12 @@ func (p *panel) storeRoutes(r fiber.Router) {
 
 // catalogRoutes are the categories and products.
 func (p *panel) catalogRoutes(r fiber.Router) {
+	category := pathRecord("cid", "category", p.h.svc.Catalog.Category) // the :cid category of the store
 	r.Get(storeRoot+"/categories", p.store(p.categoriesPage))
 	r.Post(storeRoot+"/categories", p.store(p.createCategory))
-	r.Get(storeRoot+"/categories/:cid", p.store(with(p.pathCategory, p.categoryPage)))
+	r.Get(storeRoot+"/categories/:cid", p.store(with(category, p.categoryPage)))
 	r.Post(storeRoot+"/categories/:cid", p.store(with(categoryID, p.updateCategory)))
-	p.confirmRoutes(r, "/categories/:cid/delete", askOn(p.pathCategory, p.askDeleteCategory), with(categoryID, p.deleteCategory))
+	p.confirmRoutes(r, "/categories/:cid/delete", askOn(category, p.askDeleteCategory), with(categoryID, p.deleteCategory))
 
 	// before the editor's /products/:pid
 	r.Post(storeRoot+"/products/bulk", p.store(p.bulkProducts))
@@ -201,11 +202,11 @@ func (p *panel) catalogRoutes(r fiber.Router) {
 	r.Get(storeRoot+"/products/import", p.store(p.importProductsPage))
 	r.Post(storeRoot+"/products/import", p.store(p.importProducts))
 	p.productEditor().routes(p, r, p.productsPage)
-	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.pathProduct, p.uploadImages)))
+	r.Post(storeRoot+"/products/:pid/images", p.store(with(p.productEditor().record, p.uploadImages)))
 	r.Post(storeRoot+"/products/:pid/images/:index/up", p.store(p.moveImage("up")))
 	r.Post(storeRoot+"/products/:pid/images/:index/first", p.store(p.moveImage("first")))
 	r.Post(storeRoot+"/products/:pid/images/:index/delete", p.store(p.moveImage("delete")))
-	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(with(p.pathProduct, p.setImageAlt)))
+	r.Post(storeRoot+"/products/:pid/images/:index/alt", p.store(with(p.productEditor().record, p.setImageAlt)))
 }
 
 // contentRoutes are the coupons, blog posts, flash deals, bundles and outbox.
@@ -222,20 +223,21 @@ func (p *panel) contentRoutes(r fiber.Router) {
 
 // orderRoutes are the orders and the cancellation and refund requests.
 func (p *panel) orderRoutes(r fiber.Router) {
+	order := pathRecord("oid", "order", p.h.svc.Orders.Order) // the :oid order of the store
 	r.Get(storeRoot+"/orders", p.store(p.ordersPage))
 	r.Get(storeRoot+"/orders/export", p.store(p.exportOrders))
 	r.Post(storeRoot+"/orders/bulk", p.store(p.bulkOrders))
 	r.Post(storeRoot+"/orders/bulk-ship", p.store(p.bulkShipOrders))
-	r.Get(storeRoot+"/orders/:oid", p.store(with(p.pathOrder, p.orderPage)))
-	r.Get(storeRoot+"/orders/:oid/invoice", p.store(p.orderPrint("invoice")))
-	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(p.orderPrint("packing")))
-	p.confirmRoutes(r, "/orders/:oid/status", askOn(p.pathOrder, p.askMoveOrder), with(orderID, p.moveOrder))
+	r.Get(storeRoot+"/orders/:oid", p.store(with(order, p.orderPage)))
+	r.Get(storeRoot+"/orders/:oid/invoice", p.store(with(order, p.orderPrint("invoice"))))
+	r.Get(storeRoot+"/orders/:oid/packing-slip", p.store(with(order, p.orderPrint("packing"))))
+	p.confirmRoutes(r, "/orders/:oid/status", askOn(order, p.askMoveOrder), with(orderID, p.moveOrder))
 	r.Post(storeRoot+"/orders/:oid/tracking", p.store(with(orderID, p.setTracking)))
 	r.Post(storeRoot+"/orders/:oid/ship", p.store(with(orderID, p.shipOrder)))
 	r.Post(storeRoot+"/orders/:oid/undo-delivered", p.store(with(orderID, p.undoDelivered)))
 	r.Post(storeRoot+"/orders/:oid/notes", p.store(with(orderID, p.addNote)))
-	p.confirmRoutes(r, "/orders/:oid/cancel", askOn(p.pathOrder, p.askCancelOrder), with(orderID, p.cancelOrder))
-	p.confirmRoutes(r, "/orders/:oid/refund", askOn(p.pathOrder, p.askRefundOrder), with(orderID, p.refundOrder))
+	p.confirmRoutes(r, "/orders/:oid/cancel", askOn(order, p.askCancelOrder), with(orderID, p.cancelOrder))
+	p.confirmRoutes(r, "/orders/:oid/refund", askOn(order, p.askRefundOrder), with(orderID, p.refundOrder))
 
 	for _, k := range requestKinds {
 		r.Get(storeRoot+"/"+k.path, p.store(p.requestsPage(k)))

@@ -9,14 +9,15 @@ import (
 )
 
 func (p *panel) registerWebhookRoutes(r fiber.Router, st string) {
+	endpoint := pathRecord("wid", "webhook endpoint", p.h.svc.Webhooks.Get) // the :wid endpoint of the store
 	r.Get(st+"/webhooks", p.store(p.webhooksPage))
 	r.Post(st+"/webhooks", p.store(p.createWebhook))
-	r.Get(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.webhookPage)))
-	r.Post(st+"/webhooks/:wid/enabled", p.store(with(p.webhookOf, p.setWebhookEnabled)))
-	r.Post(st+"/webhooks/:wid", p.store(with(p.webhookOf, p.updateWebhook)))
-	p.confirmRoutes(r, "/webhooks/:wid/delete", askOn(p.webhookOf, p.askDeleteWebhook), with(p.webhookOf, p.deleteWebhook))
-	r.Post(st+"/webhooks/:wid/test", p.store(with(p.webhookOf, p.testWebhook)))
-	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(p.webhookOf, p.redeliverWebhook)))
+	r.Get(st+"/webhooks/:wid", p.store(with(endpoint, p.webhookPage)))
+	r.Post(st+"/webhooks/:wid/enabled", p.store(with(endpoint, p.setWebhookEnabled)))
+	r.Post(st+"/webhooks/:wid", p.store(with(endpoint, p.updateWebhook)))
+	p.confirmRoutes(r, "/webhooks/:wid/delete", askOn(endpoint, p.askDeleteWebhook), with(endpoint, p.deleteWebhook))
+	r.Post(st+"/webhooks/:wid/test", p.store(with(endpoint, p.testWebhook)))
+	r.Post(st+"/webhooks/:wid/deliveries/:did/redeliver", p.store(with(endpoint, p.redeliverWebhook)))
 }
 
 type webhooksData struct {
@@ -77,11 +78,6 @@ type webhookData struct {
 	Types   []string
 	Checked map[string]bool
 	URL     string
-}
-
-// webhookOf loads the :wid endpoint of the store.
-func (p *panel) webhookOf(c *fiber.Ctx, v *view) (*app.WebhookEndpoint, error) {
-	return pathRecord("wid", "webhook endpoint", p.h.svc.Webhooks.Get)(c, v)
 }
 
 // webhookPage serves GET /admin/stores/{id}/webhooks/{wid}/: the endpoint
