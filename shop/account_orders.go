@@ -174,14 +174,12 @@ func (s *Shop) orderForm(scope orderScopeFunc, name string, do func(sc orderScop
 				fd.Value = vals[fd.Name]
 			}
 		}
-		status, ierr := f.withError(err)
-		if ierr != nil {
-			return ierr
-		}
-		if f.Action == "" {
-			v.Notice = f.Error
-		}
-		return s.showOrder(c, rq, status, v)
+		return f.refuse(err, func(status int) error {
+			if f.Action == "" { // the status no longer allows the form
+				v.Notice = f.Error
+			}
+			return s.showOrder(c, rq, status, v)
+		})
 	}
 }
 
