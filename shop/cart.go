@@ -2,6 +2,7 @@ package shop
 
 import (
 	"cmp"
+	"net/url"
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
@@ -164,8 +165,14 @@ func (d cartData) QtyOf(productID, variantID uint64, qty int64) int64 {
 	return qty
 }
 
-// Keep is the query the cart's forms carry (keptQuery).
-func (d cartData) Keep() string { return keptQuery(d.Delivery) }
+// Keep is the query the cart's forms carry so that the delivery option
+// chosen survives a change of the cart ("" for the default one).
+func (d cartData) Keep() string {
+	if d.Delivery == "" || len(d.Delivery) > 100 {
+		return ""
+	}
+	return "?delivery=" + url.QueryEscape(d.Delivery)
+}
 
 // CanCheckout reports whether the cart may go on to checkout.
 func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
@@ -210,8 +217,8 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	d.Options = choicesOf(d.Quote)
 	d.Short, d.NoPayment = shortLines(d.Quote, rq.L), len(s.methodsOf(rq.Store)) == 0
 	d.CouponError = cmp.Or(d.CouponError, sentence(couponErr))
-	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
-		d.Notice = ""
+	if len(d.Quote.Items) == 0 && slices.Contains([]string{"cart.added", "cart.updated", "cart.coupon.applied", "cart.short"}, d.Notice) {
+		d.Notice = "" // it would contradict the empty cart: "Added to your cart." above "Your cart is empty."
 	}
 	var n int64
 	for _, l := range d.Quote.Items {
@@ -314,7 +321,10 @@ func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f app.Che
 		if err != nil {
 			return s.cartFail(c, rq, err)
 		}
-		return s.cartDone(c, rq, m)
+		if rq.Customer != nil { // a guest's count went with the cart cookie
+			s.syncCount(c, rq)
+		}
+		return cartRedirect(c, m)
 	}
 }
 

@@ -75,12 +75,6 @@ func (rq *request) shopper() app.Shopper {
 	return app.Shopper{StoreID: rq.Store.ID, CustomerID: rq.Customer.ID}
 }
 
-// encodeSession is the cookie value of a token pair for a store.
-func (s *Shop) encodeSession(storeID uint64, access, refresh string) string {
-	v := base64.RawURLEncoding.EncodeToString([]byte(access + "\n" + refresh))
-	return s.sign(storeID, v)
-}
-
 // decodeSession returns the token pair of a session cookie, or false when
 // the cookie is not one this store's shop made.
 func (s *Shop) decodeSession(storeID uint64, raw string) (access, refresh string, ok bool) {
@@ -99,9 +93,11 @@ func (s *Shop) decodeSession(storeID uint64, raw string) (access, refresh string
 	return access, refresh, ok && access != "" && refresh != ""
 }
 
-// setSession writes the session cookie; it lasts as long as a refresh token.
+// setSession writes the session cookie: the token pair, signed for the
+// store (decodeSession reads it); it lasts as long as a refresh token.
 func (s *Shop) setSession(c *fiber.Ctx, rq *request, access, refresh string) {
-	s.setCookie(c, cookieSession, s.encodeSession(rq.Store.ID, access, refresh), s.svc.RefreshTTL)
+	v := base64.RawURLEncoding.EncodeToString([]byte(access + "\n" + refresh))
+	s.setCookie(c, cookieSession, s.sign(rq.Store.ID, v), s.svc.RefreshTTL)
 }
 
 // clearSession deletes the session cookie and makes rq a guest's.
