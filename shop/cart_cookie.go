@@ -36,11 +36,6 @@ type guestCart struct {
 	Order  uint64
 }
 
-// lines are the cart's lines (a copy).
-func (cc *guestCart) lines() []app.CheckoutItem {
-	return append([]app.CheckoutItem(nil), cc.Items...)
-}
-
 // encodeCart writes cc as the cookie's (unsigned) text.
 func encodeCart(cc guestCart) string {
 	var b strings.Builder
@@ -146,8 +141,7 @@ type cookieStore struct {
 }
 
 func (k *cookieStore) lines() ([]app.CheckoutItem, error) {
-	cc := k.s.readCart(k.c, k.rq)
-	return cc.Items, nil
+	return k.s.readCart(k.c, k.rq).Items, nil
 }
 
 func (k *cookieStore) add(productID, variantID uint64, qty int64) error {

@@ -214,18 +214,6 @@ func checkoutLabel(l *i18n.Catalog, f string) string {
 // maxReturnParams bounds the query parameters a gateway return carries.
 const maxReturnParams = 20
 
-// returnParams are the gateway's query parameters (at most
-// maxReturnParams, each at most 500 bytes; the rest are dropped).
-func returnParams(c *fiber.Ctx) map[string]string {
-	out := map[string]string{}
-	for k, v := range c.Request().URI().QueryArgs().All() {
-		if len(out) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
-			out[string(k)] = string(v)
-		}
-	}
-	return out
-}
-
 // returnData is what the payment return page shows.
 type returnData struct {
 	Paid    bool
@@ -247,7 +235,12 @@ type returnData struct {
 // paid order empties the guest's cookie cart (the API cart's lines are
 // removed by the payment itself).
 func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
-	params := returnParams(c)
+	params := map[string]string{} // the gateway's (at most maxReturnParams, each at most 500 bytes; the rest dropped)
+	for k, v := range c.Request().URI().QueryArgs().All() {
+		if len(params) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
+			params[string(k)] = string(v)
+		}
+	}
 	res, err := s.svc.Payments.Verify(rq.Store.ID, params["payment_session_id"], params)
 	if err != nil {
 		return err

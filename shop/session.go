@@ -231,7 +231,7 @@ func (s *Shop) signIn(c *fiber.Ctx, rq *request, access, refresh string) error {
 	rq.Customer = cust
 	cc := s.readCart(c, rq)
 	if len(cc.Items) > 0 {
-		if _, err := s.svc.Carts.MergeLines(rq.shopper(), cc.lines()); err != nil {
+		if _, err := s.svc.Carts.MergeLines(rq.shopper(), cc.Items); err != nil {
 			s.log.Error("shop: merging the guest cart", "store_id", rq.Store.ID, "err", err)
 			return nil // the cookie keeps the lines: the next sign-in merges them
 		}
