@@ -38,19 +38,15 @@ type guestCart struct {
 
 // encodeCart writes cc as the cookie's (unsigned) text.
 func encodeCart(cc guestCart) string {
-	var b strings.Builder
-	b.WriteString("1~")
+	lines := make([]string, len(cc.Items))
 	for i, it := range cc.Items {
-		if i > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteString(strconv.FormatUint(it.ProductID, 10) + "-" + strconv.FormatUint(it.VariantID, 10) + "-" + strconv.FormatInt(it.Quantity, 10))
+		lines[i] = strconv.FormatUint(it.ProductID, 10) + "-" + strconv.FormatUint(it.VariantID, 10) + "-" + strconv.FormatInt(it.Quantity, 10)
 	}
-	b.WriteString("~" + base64.RawURLEncoding.EncodeToString([]byte(cc.Coupon)) + "~")
+	order := ""
 	if cc.Order != 0 {
-		b.WriteString(strconv.FormatUint(cc.Order, 10))
+		order = strconv.FormatUint(cc.Order, 10)
 	}
-	return b.String()
+	return "1~" + strings.Join(lines, "_") + "~" + base64.RawURLEncoding.EncodeToString([]byte(cc.Coupon)) + "~" + order
 }
 
 // decodeCart reads the cookie's (unsigned) text; anything malformed or
