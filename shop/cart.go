@@ -238,8 +238,9 @@ func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (
 		in.DeliveryOption, delivery = opt.ID, opt.ID
 	}
 	q, err = s.svc.Orders.Quote(rq.Store.ID, in)
-	if err != nil && coupon != "" && fieldError(err, "coupon_code") != "" {
-		couponErr = fieldText(rq.L, fieldError(err, "coupon_code"))
+	if e, ok := err.(*app.Error); ok && coupon != "" && (e.Code == app.EValidation || e.Code == app.EPriceChanged) &&
+		e.Fields["coupon_code"] != "" {
+		couponErr = fieldText(rq.L, e.Fields["coupon_code"])
 		in.CouponCode = ""
 		q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	}
@@ -288,15 +289,6 @@ func (cs deliveryChoices) Of(id string) *deliveryChoice {
 // checkout's address field is then required as typed).
 func (cs deliveryChoices) NeedAddress() bool {
 	return !slices.ContainsFunc(cs, func(c deliveryChoice) bool { return !c.NeedsAddress })
-}
-
-// fieldError is the message of a validation error about field ("" when err
-// is no such error).
-func fieldError(err error, field string) string {
-	if e, ok := err.(*app.Error); ok && (e.Code == app.EValidation || e.Code == app.EPriceChanged) {
-		return e.Fields[field]
-	}
-	return ""
 }
 
 // cartFail renders the cart with the error of a cart form.
