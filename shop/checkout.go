@@ -169,11 +169,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
 		in.DeliveryOption = opt.ID // its rule sets the fee; a pickup takes no address
 	}
-	var customerID uint64
-	if rq.Customer != nil {
-		customerID = rq.Customer.ID
-	}
-	res, err := s.svc.Orders.InitiateFrom(rq.Store.ID, customerID, s.proxies.ClientIP(c), in,
+	res, err := s.svc.Orders.InitiateFrom(rq.Store.ID, rq.customerID(), s.proxies.ClientIP(c), in,
 		app.Idempotency{Key: f.Key, Name: "idempotency_key"})
 	if err != nil {
 		return s.checkoutFail(c, rq, items, f, err)

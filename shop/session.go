@@ -75,6 +75,14 @@ func (rq *request) shopper() app.Shopper {
 	return app.Shopper{StoreID: rq.Store.ID, CustomerID: rq.Customer.ID}
 }
 
+// customerID is the id of rq's signed-in shopper (0: a guest).
+func (rq *request) customerID() uint64 {
+	if rq.Customer == nil {
+		return 0
+	}
+	return rq.Customer.ID
+}
+
 // decodeSession returns the token pair of a session cookie, or false when
 // the cookie is not one this store's shop made.
 func (s *Shop) decodeSession(storeID uint64, raw string) (access, refresh string, ok bool) {
