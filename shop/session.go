@@ -90,11 +90,8 @@ func (s *Shop) decodeSession(storeID uint64, raw string) (access, refresh string
 		return "", "", false
 	}
 	v, ok := s.unsign(storeID, raw)
-	if !ok {
-		return "", "", false
-	}
-	b, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil {
+	b, err := base64.RawURLEncoding.DecodeString(v) // read only when signed
+	if !ok || err != nil {
 		return "", "", false
 	}
 	access, refresh, ok = strings.Cut(string(b), "\n")
