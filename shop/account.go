@@ -43,25 +43,20 @@ func (s *Shop) registerAccountRoutes(a *fiber.App) {
 }
 
 // limitIP applies ratelimit.auth_per_minute per client IP, as the API does
-// (the same key): over it, the page says so (429).
+// (the same key): over it, the account page says so (429).
 func (s *Shop) limitIP(fn pageFunc) pageFunc {
 	return func(c *fiber.Ctx, rq *request) error {
 		lim := app.Limit{Key: "auth-ip|" + app.AddrKey(s.proxies.ClientIP(c)), Max: s.cfg.AuthPerMinute, Window: time.Minute}
 		if err := app.TakeAll(s.svc.Limits, "too many requests; retry later", lim); err != nil { // Max 0: none
-			return s.limited(c, rq, err)
+			if app.ErrorCode(err) != app.ERateLimited {
+				return err
+			}
+			httpkit.RetryAfter(c, err)
+			return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: rq.L.T("account.limited.title"),
+				Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 		}
 		return fn(c, rq)
 	}
-}
-
-// limited renders a refused limit as a message on the account page.
-func (s *Shop) limited(c *fiber.Ctx, rq *request, err error) error {
-	if app.ErrorCode(err) != app.ERateLimited {
-		return err
-	}
-	httpkit.RetryAfter(c, err)
-	return s.showForm(c, rq, fiber.StatusTooManyRequests, accountView{Title: rq.L.T("account.limited.title"),
-		Intro: rq.L.T("account.limited"), Links: []link{{"/account/", rq.L.T("account.back")}}})
 }
 
 // limitMail sends a code mail within the budgets of the requester, who and

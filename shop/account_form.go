@@ -34,7 +34,7 @@ type formView struct {
 	Action, Submit string // the submit button's label key
 	CSRF           string
 	Fields         []fieldView
-	l              *i18n.Catalog // the store's language (withError)
+	l              *i18n.Catalog // the store's language (refuse)
 	Error          string        // about the whole form
 	// Hidden are hidden fields (name -> value).
 	Hidden map[string]string
@@ -83,19 +83,19 @@ func newForm(rq *request, action, submit string, specs []fieldSpec, vals map[str
 	return f
 }
 
-// withError puts err's messages on f: a field's next to it, the rest (and
-// a summary) above the form (formError). It returns the page's status; an
-// error that is not the shopper's (internal) comes back as the error.
-func (f *formView) withError(err error) (int, error) {
+// refuse puts err's messages on f: a field's next to it, the rest (and a
+// summary) above the form (formError), and shows the page with err's
+// status; an error that is not the shopper's (internal) is returned.
+func (f *formView) refuse(err error, show func(status int) error) error {
 	m, beside, status, ierr := formError(f.l, err, "account.err.", f.label)
 	if ierr != nil {
-		return 0, ierr
+		return ierr
 	}
 	for i := range f.Fields {
 		f.Fields[i].Error = beside[f.Fields[i].Name]
 	}
 	f.Error = m
-	return status, nil
+	return show(status)
 }
 
 // label is the label of f's field of that name ("": f has none).
@@ -149,12 +149,10 @@ func (s *Shop) showForm(c *fiber.Ctx, rq *request, status int, v accountView) er
 // formFail renders v again with err on its first form (the status is
 // err's), or returns err when it is not the shopper's.
 func (s *Shop) formFail(c *fiber.Ctx, rq *request, v accountView, err error) error {
-	status, ierr := v.Forms[0].withError(err)
-	if ierr != nil {
-		return ierr
-	}
-	httpkit.RetryAfter(c, err)
-	return s.showForm(c, rq, status, v)
+	return v.Forms[0].refuse(err, func(status int) error {
+		httpkit.RetryAfter(c, err)
+		return s.showForm(c, rq, status, v)
+	})
 }
 
 // localNext is next when it is a path of this site (pagekit.LocalPath),

@@ -17,14 +17,14 @@ import (
 func (s *Shop) registerOrderRoutes(a *fiber.App) {
 	a.Get("/account/orders", s.page(signedIn(s.ordersPage)))
 	a.Get("/account/orders/:order_id", s.page(signedIn(s.orderPage(s.accountScope))))
-	a.Post("/account/orders/:order_id/delivery", s.page(signedIn(s.orderDelivery(s.accountScope))))
-	a.Post("/account/orders/:order_id/cancel", s.page(signedIn(s.orderCancel(s.accountScope))))
-	a.Post("/account/orders/:order_id/refund", s.page(signedIn(s.orderRefund(s.accountScope))))
+	a.Post("/account/orders/:order_id/delivery", s.page(signedIn(s.orderForm(s.accountScope, "delivery", s.orderDelivery))))
+	a.Post("/account/orders/:order_id/cancel", s.page(signedIn(s.orderForm(s.accountScope, "cancel", s.orderCancel))))
+	a.Post("/account/orders/:order_id/refund", s.page(signedIn(s.orderForm(s.accountScope, "refund", s.orderRefund))))
 	// the same page and forms for whoever holds the order's signed link (guest_order.go)
 	a.Get("/orders/:token/", s.page(s.orderPage(s.linkScope)))
-	a.Post("/orders/:token/delivery", s.page(s.orderDelivery(s.linkScope)))
-	a.Post("/orders/:token/cancel", s.page(s.orderCancel(s.linkScope)))
-	a.Post("/orders/:token/refund", s.page(s.orderRefund(s.linkScope)))
+	a.Post("/orders/:token/delivery", s.page(s.orderForm(s.linkScope, "delivery", s.orderDelivery)))
+	a.Post("/orders/:token/cancel", s.page(s.orderForm(s.linkScope, "cancel", s.orderCancel)))
+	a.Post("/orders/:token/refund", s.page(s.orderForm(s.linkScope, "refund", s.orderRefund)))
 }
 
 // ordersPage serves GET /account/orders/ (?cursor=): newest first.
@@ -174,47 +174,39 @@ func (s *Shop) orderForm(scope orderScopeFunc, name string, do func(sc orderScop
 				fd.Value = vals[fd.Name]
 			}
 		}
-		status, ierr := f.withError(err)
-		if ierr != nil {
-			return ierr
-		}
-		if f.Action == "" {
-			v.Notice = f.Error
-		}
-		return s.showOrder(c, rq, status, v)
+		return f.refuse(err, func(status int) error {
+			if f.Action == "" { // the status no longer allows the form
+				v.Notice = f.Error
+			}
+			return s.showOrder(c, rq, status, v)
+		})
 	}
 }
 
-// orderDelivery serves POST .../delivery (the API's PATCH orders).
-func (s *Shop) orderDelivery(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, "delivery", func(sc orderScope, vals map[string]string) error {
-		n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
-		_, err := s.svc.Requests.UpdateDelivery(sc.sh, app.DeliveryInput{OrderID: sc.order.ID, ReceiverName: &n, Phone: &p, Address: &a})
-		return err
-	})
+// orderDelivery sends the delivery form (the API's PATCH orders).
+func (s *Shop) orderDelivery(sc orderScope, vals map[string]string) error {
+	n, p, a := vals["receiver_name"], vals["phone"], vals["address"]
+	_, err := s.svc.Requests.UpdateDelivery(sc.sh, app.DeliveryInput{OrderID: sc.order.ID, ReceiverName: &n, Phone: &p, Address: &a})
+	return err
 }
 
-// orderCancel serves POST .../cancel (the API's orders/cancel).
-func (s *Shop) orderCancel(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, "cancel", func(sc orderScope, vals map[string]string) error {
-		_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
-		return err
-	})
+// orderCancel sends the cancel form (the API's orders/cancel).
+func (s *Shop) orderCancel(sc orderScope, vals map[string]string) error {
+	_, err := s.svc.Requests.RequestCancellation(sc.sh, app.CancellationInput{OrderID: sc.order.ID, Reason: vals["reason"]})
+	return err
 }
 
-// orderRefund serves POST .../refund (the API's orders/refund; an empty
+// orderRefund sends the refund form (the API's orders/refund; an empty
 // amount is the whole refundable amount).
-func (s *Shop) orderRefund(scope orderScopeFunc) pageFunc {
-	return s.orderForm(scope, "refund", func(sc orderScope, vals map[string]string) error {
-		var amount *app.Money
-		if a := vals["amount"]; a != "" {
-			var m app.Money
-			if err := m.UnmarshalJSON([]byte(strconv.Quote(a))); err != nil {
-				return app.Invalid("amount", "must be an amount with at most two decimals")
-			}
-			amount = &m
+func (s *Shop) orderRefund(sc orderScope, vals map[string]string) error {
+	var amount *app.Money
+	if a := vals["amount"]; a != "" {
+		var m app.Money
+		if err := m.UnmarshalJSON([]byte(strconv.Quote(a))); err != nil {
+			return app.Invalid("amount", "must be an amount with at most two decimals")
 		}
-		_, err := s.svc.Requests.RequestRefund(sc.sh, app.RefundInput{OrderID: sc.order.ID, Reason: vals["reason"], Amount: amount})
-		return err
-	})
+		amount = &m
+	}
+	_, err := s.svc.Requests.RequestRefund(sc.sh, app.RefundInput{OrderID: sc.order.ID, Reason: vals["reason"], Amount: amount})
+	return err
 }

@@ -52,11 +52,7 @@ func (s *Shop) profilePost(c *fiber.Ctx, rq *request) error {
 		_, err = s.svc.Customers.UpdateMe(&sh, app.ProfileInput{FirstName: &fn, LastName: &ln, Phone: &ph})
 	}
 	if err != nil {
-		status, ierr := v.Form.withError(err)
-		if ierr != nil {
-			return ierr
-		}
-		return s.showHome(c, rq, status, v)
+		return v.Form.refuse(err, func(status int) error { return s.showHome(c, rq, status, v) })
 	}
 	return redirect(c, "/account/?m=saved")
 }

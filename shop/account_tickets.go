@@ -122,11 +122,7 @@ func (s *Shop) ticketReply(c *fiber.Ctx, rq *request, t *app.Ticket) error {
 			return err
 		}
 		f := s.replyForm(rq, t.ID, vals)
-		status, ierr := f.withError(err)
-		if ierr != nil {
-			return ierr
-		}
-		return s.showTicket(c, rq, status, t, f, "")
+		return f.refuse(err, func(status int) error { return s.showTicket(c, rq, status, t, f, "") })
 	}
 	return redirect(c, "/account/tickets/"+t.ID+"/?m=replied")
 }

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"cmp"
+	"net/url"
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
@@ -164,8 +165,14 @@ func (d cartData) QtyOf(productID, variantID uint64, qty int64) int64 {
 	return qty
 }
 
-// Keep is the query the cart's forms carry (keptQuery).
-func (d cartData) Keep() string { return keptQuery(d.Delivery) }
+// Keep is the query the cart's forms carry so that the delivery option
+// chosen survives a change of the cart ("" for the default one).
+func (d cartData) Keep() string {
+	if d.Delivery == "" || len(d.Delivery) > 100 {
+		return ""
+	}
+	return "?delivery=" + url.QueryEscape(d.Delivery)
+}
 
 // CanCheckout reports whether the cart may go on to checkout.
 func (d cartData) CanCheckout() bool { return len(d.Short) == 0 && !d.NoPayment }
@@ -210,8 +217,8 @@ func (s *Shop) showCart(c *fiber.Ctx, rq *request, status int, d cartData) error
 	d.Options = choicesOf(d.Quote)
 	d.Short, d.NoPayment = shortLines(d.Quote, rq.L), len(s.methodsOf(rq.Store)) == 0
 	d.CouponError = cmp.Or(d.CouponError, sentence(couponErr))
-	if contradicts(d.Notice, len(d.Quote.Items) == 0) {
-		d.Notice = ""
+	if len(d.Quote.Items) == 0 && slices.Contains([]string{"cart.added", "cart.updated", "cart.coupon.applied", "cart.short"}, d.Notice) {
+		d.Notice = "" // it would contradict the empty cart: "Added to your cart." above "Your cart is empty."
 	}
 	var n int64
 	for _, l := range d.Quote.Items {
@@ -231,8 +238,9 @@ func (s *Shop) quote(rq *request, items []app.CheckoutItem, coupon, id string) (
 		in.DeliveryOption, delivery = opt.ID, opt.ID
 	}
 	q, err = s.svc.Orders.Quote(rq.Store.ID, in)
-	if err != nil && coupon != "" && fieldError(err, "coupon_code") != "" {
-		couponErr = fieldText(rq.L, fieldError(err, "coupon_code"))
+	if e, ok := err.(*app.Error); ok && coupon != "" && (e.Code == app.EValidation || e.Code == app.EPriceChanged) &&
+		e.Fields["coupon_code"] != "" {
+		couponErr = fieldText(rq.L, e.Fields["coupon_code"])
 		in.CouponCode = ""
 		q, err = s.svc.Orders.Quote(rq.Store.ID, in)
 	}
@@ -283,15 +291,6 @@ func (cs deliveryChoices) NeedAddress() bool {
 	return !slices.ContainsFunc(cs, func(c deliveryChoice) bool { return !c.NeedsAddress })
 }
 
-// fieldError is the message of a validation error about field ("" when err
-// is no such error).
-func fieldError(err error, field string) string {
-	if e, ok := err.(*app.Error); ok && (e.Code == app.EValidation || e.Code == app.EPriceChanged) {
-		return e.Fields[field]
-	}
-	return ""
-}
-
 // cartFail renders the cart with the error of a cart form.
 func (s *Shop) cartFail(c *fiber.Ctx, rq *request, err error) error {
 	m, _, status, err := formError(rq.L, err, "cart.err.", nil)
@@ -314,7 +313,10 @@ func (s *Shop) cartChange(m string, do func(c *fiber.Ctx, rq *request, f app.Che
 		if err != nil {
 			return s.cartFail(c, rq, err)
 		}
-		return s.cartDone(c, rq, m)
+		if rq.Customer != nil { // a guest's count went with the cart cookie
+			s.syncCount(c, rq)
+		}
+		return cartRedirect(c, m)
 	}
 }
 

@@ -36,26 +36,17 @@ type guestCart struct {
 	Order  uint64
 }
 
-// lines are the cart's lines (a copy).
-func (cc *guestCart) lines() []app.CheckoutItem {
-	return append([]app.CheckoutItem(nil), cc.Items...)
-}
-
 // encodeCart writes cc as the cookie's (unsigned) text.
 func encodeCart(cc guestCart) string {
-	var b strings.Builder
-	b.WriteString("1~")
+	lines := make([]string, len(cc.Items))
 	for i, it := range cc.Items {
-		if i > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteString(strconv.FormatUint(it.ProductID, 10) + "-" + strconv.FormatUint(it.VariantID, 10) + "-" + strconv.FormatInt(it.Quantity, 10))
+		lines[i] = strconv.FormatUint(it.ProductID, 10) + "-" + strconv.FormatUint(it.VariantID, 10) + "-" + strconv.FormatInt(it.Quantity, 10)
 	}
-	b.WriteString("~" + base64.RawURLEncoding.EncodeToString([]byte(cc.Coupon)) + "~")
+	order := ""
 	if cc.Order != 0 {
-		b.WriteString(strconv.FormatUint(cc.Order, 10))
+		order = strconv.FormatUint(cc.Order, 10)
 	}
-	return b.String()
+	return "1~" + strings.Join(lines, "_") + "~" + base64.RawURLEncoding.EncodeToString([]byte(cc.Coupon)) + "~" + order
 }
 
 // decodeCart reads the cookie's (unsigned) text; anything malformed or
@@ -146,8 +137,7 @@ type cookieStore struct {
 }
 
 func (k *cookieStore) lines() ([]app.CheckoutItem, error) {
-	cc := k.s.readCart(k.c, k.rq)
-	return cc.Items, nil
+	return k.s.readCart(k.c, k.rq).Items, nil
 }
 
 func (k *cookieStore) add(productID, variantID uint64, qty int64) error {

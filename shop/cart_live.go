@@ -60,31 +60,6 @@ func (s *Shop) syncCount(c *fiber.Ctx, rq *request) {
 	}
 }
 
-// contradicts reports whether notice k would stand next to a state that
-// says otherwise: "Added to your cart." above "Your cart is empty.".
-func contradicts(k string, empty bool) bool {
-	return empty && (k == "cart.added" || k == "cart.updated" || k == "cart.coupon.applied" || k == "cart.short")
-}
-
-// keptQuery is the query the cart's forms carry so that the delivery
-// option chosen survives a change of the cart ("" for the default one).
-func keptQuery(delivery string) string {
-	if delivery == "" || len(delivery) > 100 {
-		return ""
-	}
-	return "?delivery=" + url.QueryEscape(delivery)
-}
-
-// cartDone answers a cart form that changed the cart: the count cookie of
-// a signed-in shopper (a guest's went with the cart cookie), then 303 to
-// the cart with notice m and the delivery option the form was sent with.
-func (s *Shop) cartDone(c *fiber.Ctx, rq *request, m string) error {
-	if rq.Customer != nil {
-		s.syncCount(c, rq)
-	}
-	return cartRedirect(c, m)
-}
-
 // cartRedirect is 303 to the cart with notice m and the delivery option
 // the form was sent with.
 func cartRedirect(c *fiber.Ctx, m string) error {

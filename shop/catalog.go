@@ -253,13 +253,6 @@ type gridData struct {
 // grid serves a product grid: scope names the list for cursors (the API's:
 // "products" or "category:{id}"), path is the page's own path.
 func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, meta pageMeta, categoryID uint64) error {
-	fetch := func(q app.ProductQuery) (app.Page[app.Doc], error) { return s.svc.Catalog.Products(rq.Store.ID, q) }
-	if categoryID != 0 { // the category pages are cached by the catalog
-		fetch = func(q app.ProductQuery) (app.Page[app.Doc], error) {
-			_, page, err := s.svc.Catalog.CategoryProducts(rq.Store.ID, categoryID, q)
-			return page, err
-		}
-	}
 	defSort := app.SortNewest
 	if g.Searching && c.Query("q") != "" {
 		defSort = app.SortRelevance
@@ -288,7 +281,13 @@ func (s *Shop) grid(c *fiber.Ctx, rq *request, scope, path string, g gridData, m
 		g.Prompt = true
 		return s.render(c, rq, fiber.StatusOK, "products", meta, g)
 	}
-	page, err := fetch(q)
+	var page app.Page[app.Doc]
+	var err error
+	if categoryID != 0 { // the category pages are cached by the catalog
+		_, page, err = s.svc.Catalog.CategoryProducts(rq.Store.ID, categoryID, q)
+	} else {
+		page, err = s.svc.Catalog.Products(rq.Store.ID, q)
+	}
 	if err != nil {
 		return err
 	}

@@ -169,11 +169,7 @@ func (s *Shop) checkoutPlace(c *fiber.Ctx, rq *request, items []app.CheckoutItem
 	if opt := deliveryOption(rq.Store.Settings().DeliveryOptions, f.Delivery); opt != nil {
 		in.DeliveryOption = opt.ID // its rule sets the fee; a pickup takes no address
 	}
-	var customerID uint64
-	if rq.Customer != nil {
-		customerID = rq.Customer.ID
-	}
-	res, err := s.svc.Orders.InitiateFrom(rq.Store.ID, customerID, s.proxies.ClientIP(c), in,
+	res, err := s.svc.Orders.InitiateFrom(rq.Store.ID, rq.customerID(), s.proxies.ClientIP(c), in,
 		app.Idempotency{Key: f.Key, Name: "idempotency_key"})
 	if err != nil {
 		return s.checkoutFail(c, rq, items, f, err)
@@ -214,18 +210,6 @@ func checkoutLabel(l *i18n.Catalog, f string) string {
 // maxReturnParams bounds the query parameters a gateway return carries.
 const maxReturnParams = 20
 
-// returnParams are the gateway's query parameters (at most
-// maxReturnParams, each at most 500 bytes; the rest are dropped).
-func returnParams(c *fiber.Ctx) map[string]string {
-	out := map[string]string{}
-	for k, v := range c.Request().URI().QueryArgs().All() {
-		if len(out) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
-			out[string(k)] = string(v)
-		}
-	}
-	return out
-}
-
 // returnData is what the payment return page shows.
 type returnData struct {
 	Paid    bool
@@ -247,7 +231,12 @@ type returnData struct {
 // paid order empties the guest's cookie cart (the API cart's lines are
 // removed by the payment itself).
 func (s *Shop) checkoutReturn(c *fiber.Ctx, rq *request) error {
-	params := returnParams(c)
+	params := map[string]string{} // the gateway's (at most maxReturnParams, each at most 500 bytes; the rest dropped)
+	for k, v := range c.Request().URI().QueryArgs().All() {
+		if len(params) < maxReturnParams && len(k) <= 100 && len(v) <= 500 {
+			params[string(k)] = string(v)
+		}
+	}
 	res, err := s.svc.Payments.Verify(rq.Store.ID, params["payment_session_id"], params)
 	if err != nil {
 		return err

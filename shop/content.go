@@ -70,9 +70,7 @@ func (s *Shop) post(c *fiber.Ctx, rq *request) error {
 	if p.Author != "" {
 		art["author"] = map[string]any{"@type": "Person", "name": p.Author}
 	}
-	if meta.Image != "" {
-		art["image"] = absURL(base, meta.Image)
-	}
+	setNonEmpty(art, "image", absURL(base, meta.Image))
 	meta.JSONLD = []any{art, breadcrumbLD(base, d.Crumbs, path)}
 	return s.render(c, rq, fiber.StatusOK, "post", meta, d)
 }

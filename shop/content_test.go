@@ -166,7 +166,7 @@ func TestHomePage(t *testing.T) {
 		`href="/categories/1/tools/">Sale</a>`, `<link rel="canonical" href="http://acme.shops.test/">`).
 		lacks(t, "javascript:", "Plain Nail", ">Evil<", `>bad<`, "cdn.example", ">elsewhere<")
 	org := ldOfType(jsonLD(t, p.Body), "Organization")
-	if org == nil || org["name"] != "Acme" || org["email"] != "hi@acme.example" {
+	if org == nil || org["name"] != "Acme" || org["email"] != "hi@acme.example" || org["logo"] != nil || org["telephone"] != nil { // none safe, none set
 		t.Fatalf("Organization %v", org)
 	}
 	// home.sections chooses and orders the sections

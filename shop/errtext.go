@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -68,12 +69,9 @@ func formError(l *i18n.Catalog, err error, prefix string, label func(field strin
 // fieldLabel names a field of an app error for a shopper: "Quantity:", or
 // "Line 2:" for a field of an order line.
 func fieldLabel(l *i18n.Catalog, f string) string {
-	if rest, ok := strings.CutPrefix(f, "items["); ok {
-		if n, _, ok := strings.Cut(rest, "]"); ok {
-			if i, err := strconv.Atoi(n); err == nil {
-				return l.TF("field.line", i+1)
-			}
-		}
+	var i int
+	if _, err := fmt.Sscanf(f, "items[%d]", &i); err == nil {
+		return l.TF("field.line", i+1)
 	}
 	if k := "field." + f; l.Has(k) {
 		return l.T(k)

@@ -114,11 +114,7 @@ func (s *Shop) typedBefore(c *fiber.Ctx, rq *request, f *checkoutForm) error {
 	if err != nil {
 		return err
 	}
-	var cust uint64
-	if rq.Customer != nil {
-		cust = rq.Customer.ID
-	}
-	if o.CustomerID != cust || o.PaymentStatus == app.PaymentPaid || s.svc.Now().Sub(o.CreatedAt) > typedAge {
+	if o.CustomerID != rq.customerID() || o.PaymentStatus == app.PaymentPaid || s.svc.Now().Sub(o.CreatedAt) > typedAge {
 		return nil
 	}
 	f.Email, f.ReceiverName, f.Phone = o.Email, o.ReceiverName, o.Phone

@@ -92,15 +92,9 @@ func (s *Shop) homeProducts(storeID uint64, featured []string) ([]productCard, b
 // search as a WebSite SearchAction.
 func (s *Shop) organizationLD(base string, l *look) map[string]any {
 	org := map[string]any{"@type": "Organization", "name": l.Name, "url": base + "/"}
-	if l.Logo != "" {
-		org["logo"] = absURL(base, l.Logo)
-	}
-	if l.Email != "" {
-		org["email"] = l.Email
-	}
-	if l.Phone != "" {
-		org["telephone"] = l.Phone
-	}
+	setNonEmpty(org, "logo", absURL(base, l.Logo))
+	setNonEmpty(org, "email", l.Email)
+	setNonEmpty(org, "telephone", l.Phone)
 	site := map[string]any{"@type": "WebSite", "name": l.Name, "url": base + "/",
 		"potentialAction": map[string]any{"@type": "SearchAction", "target": base + "/search/?q={search_term_string}",
 			"query-input": "required name=search_term_string"}}

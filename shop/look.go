@@ -180,12 +180,11 @@ func banners(raw []json.RawMessage) []banner {
 			continue
 		}
 		str := func(k string) string { s, _ := b[k].(string); return s }
-		link := cmp.Or(str("url"), str("link"))
 		if active, set := b["is_active"].(bool); set && !active {
 			continue
 		}
 		if img := picture(str("image")); img != "" && len(out) < 6 {
-			out = append(out, banner{Image: img, Title: str("title"), URL: safeURL(link)})
+			out = append(out, banner{Image: img, Title: str("title"), URL: safeURL(cmp.Or(str("url"), str("link")))})
 		}
 	}
 	return out

@@ -52,8 +52,14 @@ func returnPolicyLD(base string, st app.Settings, l *look) map[string]any {
 		return nil
 	}
 	p := map[string]any{"@type": "MerchantReturnPolicy", "merchantReturnLink": base + "/shipping/"}
-	if st.Home.Country != "" {
-		p["applicableCountry"] = st.Home.Country
-	}
+	setNonEmpty(p, "applicableCountry", st.Home.Country)
 	return p
+}
+
+// setNonEmpty sets m[k] to v unless v is "": the structured data leaves
+// out what a store has not filled in.
+func setNonEmpty(m map[string]any, k, v string) {
+	if v != "" {
+		m[k] = v
+	}
 }

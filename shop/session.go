@@ -75,10 +75,12 @@ func (rq *request) shopper() app.Shopper {
 	return app.Shopper{StoreID: rq.Store.ID, CustomerID: rq.Customer.ID}
 }
 
-// encodeSession is the cookie value of a token pair for a store.
-func (s *Shop) encodeSession(storeID uint64, access, refresh string) string {
-	v := base64.RawURLEncoding.EncodeToString([]byte(access + "\n" + refresh))
-	return s.sign(storeID, v)
+// customerID is the id of rq's signed-in shopper (0: a guest).
+func (rq *request) customerID() uint64 {
+	if rq.Customer == nil {
+		return 0
+	}
+	return rq.Customer.ID
 }
 
 // decodeSession returns the token pair of a session cookie, or false when
@@ -88,20 +90,19 @@ func (s *Shop) decodeSession(storeID uint64, raw string) (access, refresh string
 		return "", "", false
 	}
 	v, ok := s.unsign(storeID, raw)
-	if !ok {
-		return "", "", false
-	}
-	b, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil {
+	b, err := base64.RawURLEncoding.DecodeString(v) // read only when signed
+	if !ok || err != nil {
 		return "", "", false
 	}
 	access, refresh, ok = strings.Cut(string(b), "\n")
 	return access, refresh, ok && access != "" && refresh != ""
 }
 
-// setSession writes the session cookie; it lasts as long as a refresh token.
+// setSession writes the session cookie: the token pair, signed for the
+// store (decodeSession reads it); it lasts as long as a refresh token.
 func (s *Shop) setSession(c *fiber.Ctx, rq *request, access, refresh string) {
-	s.setCookie(c, cookieSession, s.encodeSession(rq.Store.ID, access, refresh), s.svc.RefreshTTL)
+	v := base64.RawURLEncoding.EncodeToString([]byte(access + "\n" + refresh))
+	s.setCookie(c, cookieSession, s.sign(rq.Store.ID, v), s.svc.RefreshTTL)
 }
 
 // clearSession deletes the session cookie and makes rq a guest's.
@@ -235,7 +236,7 @@ func (s *Shop) signIn(c *fiber.Ctx, rq *request, access, refresh string) error {
 	rq.Customer = cust
 	cc := s.readCart(c, rq)
 	if len(cc.Items) > 0 {
-		if _, err := s.svc.Carts.MergeLines(rq.shopper(), cc.lines()); err != nil {
+		if _, err := s.svc.Carts.MergeLines(rq.shopper(), cc.Items); err != nil {
 			s.log.Error("shop: merging the guest cart", "store_id", rq.Store.ID, "err", err)
 			return nil // the cookie keeps the lines: the next sign-in merges them
 		}

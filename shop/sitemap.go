@@ -19,10 +19,8 @@ var sitemapMax = 50000
 // content pages, the blog and its posts, the categories and the products.
 func (s *Shop) sitemapPaths(st *app.Store) ([]string, error) {
 	paths := []string{"/", "/products/", "/blog/", "/contact/"}
-	for _, k := range contentPages {
-		if s.lookOf(st).Pages[k] != "" {
-			paths = append(paths, "/"+k+"/")
-		}
+	for _, n := range contentLinks(s.lookOf(st)) {
+		paths = append(paths, n.URL)
 	}
 	cats, err := s.svc.Catalog.Categories(st.ID)
 	if err != nil {

@@ -53,20 +53,11 @@ func optionNames(vs []app.Variant) []string {
 	if len(vs) == 0 {
 		return nil
 	}
-	var names []string
-	for k, v := range vs[0].Attributes {
-		if strings.TrimSpace(v) != "" {
-			names = append(names, k)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	slices.Sort(names)
+	names := valued(vs[0])
 	seen := make(map[string]bool, len(vs))
 	for _, v := range vs {
-		key, ok := comboKey(v, names)
-		if !ok || seen[key] {
+		key := strings.Join(optionValues(v, names), "\x00")
+		if len(names) == 0 || !slices.Equal(valued(v), names) || seen[key] {
 			return nil
 		}
 		seen[key] = true
@@ -74,25 +65,25 @@ func optionNames(vs []app.Variant) []string {
 	return names
 }
 
-// comboKey is v's values of names as one string; false when v lacks one
-// of them or has other attributes with a value.
-func comboKey(v app.Variant, names []string) (string, bool) {
-	n := 0
-	for _, val := range v.Attributes {
+// valued are the names of v's attributes that have a value, sorted.
+func valued(v app.Variant) []string {
+	var names []string
+	for k, val := range v.Attributes {
 		if strings.TrimSpace(val) != "" {
-			n++
+			names = append(names, k)
 		}
 	}
-	var b strings.Builder
-	for _, name := range names {
-		val := strings.TrimSpace(v.Attributes[name])
-		if val == "" {
-			return "", false
-		}
-		b.WriteString(val)
-		b.WriteByte(0)
+	slices.Sort(names)
+	return names
+}
+
+// optionValues are v's values of names, trimmed.
+func optionValues(v app.Variant, names []string) []string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = strings.TrimSpace(v.Attributes[name])
 	}
-	return b.String(), n == len(names)
+	return out
 }
 
 // pickerGroups are the picker's groups for p's variants with chosen (an
@@ -119,22 +110,11 @@ func pickerGroups(vs []app.Variant, names []string, chosen int) []optionGroup {
 // inStockWith reports whether a variant in stock has val for the last of
 // names and the chosen variant's values for the others.
 func inStockWith(vs []app.Variant, names []string, chosen int, val string) bool {
-	last := len(names) - 1
-	for _, v := range vs {
-		ok := v.Stock > 0 && strings.TrimSpace(v.Attributes[names[last]]) == val
-		for _, name := range names[:last] {
-			ok = ok && chosen >= 0 && strings.TrimSpace(v.Attributes[name]) == strings.TrimSpace(vs[chosen].Attributes[name])
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-// firstInStock is the index of the first variant in stock (-1: none).
-func firstInStock(vs []app.Variant) int {
-	return slices.IndexFunc(vs, func(v app.Variant) bool { return v.Stock > 0 })
+	before := names[:len(names)-1]
+	return slices.ContainsFunc(vs, func(v app.Variant) bool { // one in stock: chosen is too
+		return v.Stock > 0 && strings.TrimSpace(v.Attributes[names[len(before)]]) == val &&
+			slices.Equal(optionValues(v, before), optionValues(vs[chosen], before))
+	})
 }
 
 // fillPicker sets d's picker (Groups) and its script's data (VariantData)
@@ -144,7 +124,7 @@ func fillPicker(l *i18n.Catalog, d *productData, deals *app.LiveDeals, currency 
 	if len(vs) == 0 {
 		return
 	}
-	chosen := firstInStock(vs)
+	chosen := slices.IndexFunc(vs, func(v app.Variant) bool { return v.Stock > 0 }) // the first in stock (-1: none)
 	// The labels of a group of the variants themselves say how they differ
 	// from the product's price; the price and stock shown are the chosen
 	// variant's, what the form adds without JavaScript.
@@ -187,10 +167,7 @@ func variantViewOf(l *i18n.Catalog, p *app.Product, v app.Variant, names []strin
 		vv.Stock = l.T("product.instock")
 	}
 	if names != nil {
-		vv.Opts = vv.Opts[:0]
-		for _, name := range names {
-			vv.Opts = append(vv.Opts, strings.TrimSpace(v.Attributes[name]))
-		}
+		vv.Opts = optionValues(v, names)
 	}
 	return vv
 }
