@@ -53,11 +53,7 @@ func (s *Shop) csrfSeed() pagekit.SeedCookie {
 // the browser's seed cookie and the signed-in shopper (0: a guest). A token
 // from another host, browser or shopper is refused.
 func csrfBinding(rq *request, seed string) []string {
-	cust := uint64(0)
-	if rq.Customer != nil {
-		cust = rq.Customer.ID
-	}
-	return []string{"shop", rq.host, strconv.FormatUint(rq.Store.ID, 10), seed, strconv.FormatUint(cust, 10)}
+	return []string{"shop", rq.host, strconv.FormatUint(rq.Store.ID, 10), seed, strconv.FormatUint(rq.customerID(), 10)}
 }
 
 // csrfToken returns the request's CSRF token, setting a seed cookie when
