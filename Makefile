@@ -81,7 +81,7 @@ test-dist:
 # under the race detector (e2e and e2e/browser drive the built binary from
 # outside: test-e2e and test-browser). go test starts the packages in the
 # order named, -p at a time: the long ones first (RACE_FIRST, CPU seconds
-# under -race: admin 28, the root package 28, web 24, shop 20, panel 14,
+# under -race: web 24, admin 23, the root package 21, shop 20, panel 14,
 # storage/postgres 13 and waiting on PostgreSQL), so that no long package
 # starts last and runs alone at the end; -p 3 because two of them wait
 # (storage/postgres on PostgreSQL, the root package on the binaries it
