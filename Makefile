@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test lint test-race test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test lint test-race test-e2e test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,14 +18,15 @@ build:
 run: build
 	STOREFRONT_DEMO=true ./$(BIN) serve
 
-# test: the whole suite. gofmt first; then, on a throwaway PostgreSQL, five
+# test: the whole suite. gofmt first; then, on a throwaway PostgreSQL, six
 # parts at once (make -j: one after another they left one of two cores idle),
-# the longest first: the browser tests (in parallel, a tab each), the Go tests
-# under the race detector, the HTTP suites of web, admin and panel again on
-# PostgreSQL, the TypeScript client with the release archive, and the lint
-# (vet, staticcheck). Each part's output is printed whole when it ends. All but
-# the race pass (which needs cgo) build as the release does, CGO off and
-# -trimpath: on a cold build cache the dependencies compile twice, not four times.
+# the longest first: the Go tests under the race detector, the browser tests
+# (in parallel, a tab each), the e2e tests of the binary, the HTTP suites of
+# web, admin and panel again on PostgreSQL, the TypeScript client with the
+# release archive, and the lint (vet, staticcheck). Each part's output is
+# printed whole when it ends. All but the race pass (which needs cgo) build as
+# the release does, CGO off and -trimpath: on a cold build cache the
+# dependencies compile twice, not four times.
 # The storefront binary the tests run (main's, e2e's, the browser tests, the
 # TypeScript client's) is built once here, $STOREFRONT_TEST_BINARY, not once
 # per part; the release archive (test-dist) still builds its own, stamped.
@@ -39,7 +40,7 @@ test:
 	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  $(GO) build -o "$$bin/storefront" . && \
 	  STOREFRONT_TEST_BINARY="$$bin/storefront" scripts/with-postgres.sh \
-	    $(MAKE) --no-print-directory -j5 --output-sync=target test-browser test-race test-pg test-client lint
+	    $(MAKE) --no-print-directory -j6 --output-sync=target test-race test-browser test-e2e test-pg test-client lint
 
 # lint: go vet and staticcheck (make test runs it beside the test parts).
 lint:
@@ -76,15 +77,35 @@ test-dist:
 	  { ! command -v npm >/dev/null 2>&1 || tar -tzf $$d/storefront-client-*.tgz | grep -q '^package/dist/index.d.ts$$' || { echo "test-dist: SDK tarball missing"; exit 1; }; } && \
 	  $$d/storefront-*-linux-amd64/storefront version | grep -q '^storefront v' && echo "test-dist: linux/amd64 archive, SDK tarball and SHA256SUMS check out"
 
-# test-race: every Go package but the browser tests, under the race detector.
-# -timeout 30m: on a busy 2-core runner one package can pass 10 minutes (go
-# test's default alarm).
+# test-race: every Go package that runs the server code in its own process,
+# under the race detector (e2e and e2e/browser drive the built binary from
+# outside: test-e2e and test-browser). go test starts the packages in the
+# order named, -p at a time: the long ones first (RACE_FIRST, CPU seconds
+# under -race: web 24, admin 23, the root package 21, shop 20, panel 14,
+# storage/postgres 13 and waiting on PostgreSQL), so that no long package
+# starts last and runs alone at the end; -p 3 because two of them wait
+# (storage/postgres on PostgreSQL, the root package on the binaries it
+# starts). -timeout 30m: on a busy 2-core runner one package can pass 10
+# minutes (go test's default alarm).
+RACE_FIRST := ./storage/postgres ./admin . ./web ./shop ./panel ./app/demo ./storage
 test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/e2e/browser$$')
+	CGO_ENABLED=1 $(GO) test -race -count=1 -p 3 -timeout 30m $(RACE_FIRST) $$($(GO) list ./... | grep -Ev '/e2e(/browser)?$$')
+
+# test-e2e: the binary driven from outside (e2e: clusters, kill -9, the
+# migration round trip, README examples), without the race detector: the
+# server runs in the subprocesses it starts, the test process only sends
+# requests and reads files (the code they run is raced in-process by the
+# root package and the HTTP suites).
+test-e2e:
+	$(GO) test -count=1 -timeout 30m ./e2e
 
 # test-browser: the features in headless Chromium (e2e/browser), without the
 # race detector: Chromium does most of the work there, and the server code
-# they drive runs under it in the other packages' HTTP tests.
+# they drive runs under it in the other packages' HTTP tests. Two tests at a
+# time (go test's default, GOMAXPROCS): four finished the part sooner alone
+# but cost about 5 more CPU seconds, and in make test the part ends before
+# the race pass anyway. The longest test, the panel sweep, checks its pages
+# in three tabs (parallel subtests) that take the slots the others free.
 test-browser:
 	$(GO) test -count=1 -timeout 30m ./e2e/browser
 

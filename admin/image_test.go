@@ -72,7 +72,7 @@ func TestProductImageUpload(t *testing.T) {
 	}
 
 	var got productImages
-	uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &got)
+	uploadImages(e, e.OwnerToken, sid, p.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 1280, 640)}).Expect(t, 201, "").Decode(t, &got)
 	if len(got.Images) != 1 || !strings.HasPrefix(got.Images[0], "http://shop.test/media/") || !strings.HasSuffix(got.Images[0], "-1200.jpg") {
 		t.Fatalf("images: got %v, want one absolute /media/ URL of width 1200", got.Images)
 	}
@@ -245,7 +245,7 @@ func TestProductImageUpload(t *testing.T) {
 		// A second product shares the first upload: it stays while one uses it.
 		q := e.Product(sid, 0, "Cup", 1000, 1)
 		var q1 productImages
-		uploadImages(e, e.OwnerToken, sid, q.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 2000, 1000)}).Expect(t, 201, "").Decode(t, &q1)
+		uploadImages(e, e.OwnerToken, sid, q.ID, testenv.File{Name: "photo.jpg", Data: testJPEG(t, 1280, 640)}).Expect(t, 201, "").Decode(t, &q1)
 		if q1.Images[0] != first {
 			t.Fatalf("same bytes: got %s, want the same content address %s", q1.Images[0], first)
 		}

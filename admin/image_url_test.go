@@ -20,7 +20,7 @@ import (
 // the fetch to give up).
 func pictureServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	jpg := testJPEG(t, 1600, 900)
+	jpg := testJPEG(t, 1280, 720)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/a.jpg", func(w http.ResponseWriter, r *http.Request) { w.Write(jpg) })
 	mux.HandleFunc("/b.png", func(w http.ResponseWriter, r *http.Request) { w.Write(testPNG(t, 300, 300)) })

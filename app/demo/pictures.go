@@ -10,9 +10,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"storefront/app"
 )
@@ -56,12 +58,30 @@ func (p *pictures) url(u string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	got, err := p.svc.Catalog.StoreMedia(p.storeID, renditions(seed, w, h))
+	got, err := p.svc.Catalog.StoreMedia(p.storeID, drawnRenditions(rest, seed, w, h))
 	if err != nil {
 		return "", fmt.Errorf("demo: store picture %s: %w", seed, err)
 	}
 	p.urls[rest] = got
 	return got, nil
+}
+
+// drawn holds the renditions drawn in this process by placeholder (92
+// pictures, 210 KB): a demo server seeds once, but a test binary seeds the
+// demo store up to a dozen times, and drawing them cost 2 CPU seconds a time
+// under the race detector. The files are only read (stored as they are).
+var drawn sync.Map // placeholder "{seed}/{width}/{height}" -> app.Media
+
+// drawnRenditions returns renditions(seed, w, h), drawn once per process,
+// with a map of its own.
+func drawnRenditions(key, seed string, w, h int) app.Media {
+	v, ok := drawn.Load(key)
+	if !ok {
+		v, _ = drawn.LoadOrStore(key, renditions(seed, w, h))
+	}
+	m := v.(app.Media)
+	m.Files = maps.Clone(m.Files)
+	return m
 }
 
 // renditions draws the picture at every width of app.MediaWidths (none

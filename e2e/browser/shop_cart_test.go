@@ -106,7 +106,14 @@ func TestShopCartReacts(t *testing.T) {
 	// checkout right after a change: the new quantity
 	p.Go("/cart/")
 	p.Click(`.qty button.step[aria-label^="Increase"]`)
-	p.Submit(`#cart-view a[href^="/checkout/"]`)
+	// Clicked in the page, found and clicked in one step: the increase's
+	// answer replaces the cart's markup, and chromedp's click (find the node,
+	// then its box, then the mouse) failed now and then on a busy machine
+	// with "Could not find node with given id".
+	resp, err := chromedp.RunResponse(p.Context(), chromedp.Evaluate[chromedp.Void](`document.querySelector('#cart-view a[href^="/checkout/"]').click()`))
+	if err != nil || resp.Status != 200 {
+		t.Fatalf("checkout right after the increase: %v %v", resp, err)
+	}
 	until(p, "the checkout with 3", `document.querySelector("main").textContent.includes("Trail Jacket - Medium × 3") && `+grandJS+` === "$145.40"`)
 	// removal: the cart says it is empty, the count goes
 	p.Go("/cart/")

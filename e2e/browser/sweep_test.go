@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,6 +55,101 @@ var pendingRoutes = map[string]string{}
 // tabPages is how many pages one tab of the sweep checks.
 const tabPages = 12
 
+// sweepTabs is how many tabs the sweep checks pages in at once.
+const sweepTabs = 3
+
+// sweepQueue is the sweep's crawl, shared by its tabs: the pages to visit,
+// the patterns seen, the patterns visited, and how many tabs are on a page
+// (whose links may add to the queue).
+type sweepQueue struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []string
+	seen    map[string]bool
+	visited []string
+	busy    int
+}
+
+// next returns the next page to visit and its pattern, waiting while the
+// queue is empty and a tab may still add to it; "" when the crawl is done.
+func (q *sweepQueue) next(t *testing.T) (string, string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		for len(q.queue) > 0 {
+			path := q.queue[0]
+			q.queue = q.queue[1:]
+			pat := path
+			if u, err := url.Parse(path); err == nil {
+				pat = pagePattern(u.Path)
+			}
+			if q.seen[pat] {
+				continue
+			}
+			q.seen[pat] = true
+			if why := pendingRoutes[pat]; why != "" {
+				t.Logf("%s: linked, not swept: %s", path, why)
+				continue
+			}
+			q.busy++
+			return path, pat
+		}
+		if q.busy == 0 {
+			return "", ""
+		}
+		q.cond.Wait()
+	}
+}
+
+// done records a visited page (pat "": its check failed) and the links
+// found on it.
+func (q *sweepQueue) done(pat string, links []string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if pat != "" {
+		q.visited = append(q.visited, pat)
+	}
+	for _, l := range links {
+		if !q.seen[pagePattern(l)] {
+			q.queue = append(q.queue, l)
+		}
+	}
+	q.busy--
+	q.cond.Broadcast()
+}
+
+// sweepTab checks pages from q in a tab of its own until the crawl is done:
+// each page at both widths (CheckPanelPage), its links queued.
+func sweepTab(t *testing.T, srv *browser.Server, q *sweepQueue) {
+	var p *browser.Page
+	for n := 0; ; n++ {
+		path, pat := q.next(t)
+		if path == "" {
+			return
+		}
+		checked, links := "", []string(nil)
+		func() {
+			defer func() { q.done(checked, links) }() // also when the check stops the test
+			if n%tabPages == 0 {
+				// a fresh tab now and then: each has its own time limit
+				// (browser.PageTimeout), and a loaded machine is slow.
+				p = browser.NewPage(t, srv)
+				p.LoginOwner()
+			}
+			// Not p.Go: it would take a third screenshot of the page.
+			resp, err := chromedp.Run(p.Context(), chromedp.NavigateResponse(srv.URL+path))
+			if err != nil {
+				t.Fatalf("GET %s: %v", path, err)
+			}
+			if resp.Status >= 400 {
+				t.Fatalf("GET %s: status %d", path, resp.Status)
+			}
+			p.CheckPanelPage()
+			checked, links = pat, browser.Eval[[]string](p, linksJS)
+		}()
+	}
+}
+
 func TestPanelEveryPageFits(t *testing.T) {
 	t.Parallel()
 	s := newOpsShop(t)
@@ -80,58 +176,32 @@ func TestPanelEveryPageFits(t *testing.T) {
 	s.srv.API(t, "POST", fmt.Sprintf("/api/v1/admin/stores/%d/orders/%d/notes/", s.sid, s.guestLong), tok, map[string]any{"note": longWord("Note")}, 201, nil)
 	s.srv.CreateStaff(t, long("staff", 200)+"@example.com", "staff-password", s.sid)
 
-	p := browser.NewPage(t, s.srv)
-	p.LoginOwner()
 	t.Logf("screenshots of every page at %v px: %s", browser.Widths, browser.ScreenshotDir())
 
 	// The pages no link reaches by itself (confirm steps, printouts) and the
-	// long guest order and the shopper first; then whatever the links lead to.
-	queue := []string{"/admin/", s.path(""),
+	// long guest order and the shopper first; then whatever the links lead
+	// to, in sweepTabs tabs at once (one after another it was the longest
+	// chain of the browser tests: 52 s of its own).
+	q := &sweepQueue{seen: map[string]bool{}, queue: []string{"/admin/", s.path(""),
 		s.path("orders/%d/", s.guestLong), s.path("orders/%d/invoice/", s.guestLong), s.path("orders/%d/packing-slip/", s.guestLong),
 		s.path("orders/%d/cancel/", s.pendingGuest), s.path("orders/%d/refund/", s.days3) + "?amount=1.00",
 		s.path("customers/%d/", s.cid), s.path("categories/%d/delete/", cat), s.path("rotate-key/"), s.path("active/"),
-		"/admin/audit/", "/admin/password/", "/admin/users/"}
-	seen := map[string]bool{}
-	var visited []string
-	for len(queue) > 0 {
-		path := queue[0]
-		queue = queue[1:]
-		u, err := url.Parse(path)
-		if err != nil {
-			t.Fatal(err)
+		"/admin/audit/", "/admin/password/", "/admin/users/"}}
+	q.cond = sync.NewCond(&q.mu)
+	if !t.Run("tabs", func(t *testing.T) {
+		for i := range sweepTabs {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				sweepTab(t, s.srv, q)
+			})
 		}
-		pat := pagePattern(u.Path)
-		if seen[pat] {
-			continue
-		}
-		seen[pat] = true
-		if why := pendingRoutes[pat]; why != "" {
-			t.Logf("%s: linked, not swept: %s", path, why)
-			continue
-		}
-		if len(visited) > 0 && len(visited)%tabPages == 0 {
-			// a fresh tab now and then: each has its own time limit
-			// (browser.PageTimeout), and a loaded machine is slow.
-			p = browser.NewPage(t, s.srv)
-			p.LoginOwner()
-		}
-		// Not p.Go: it would take a third screenshot of the page.
-		resp, err := chromedp.Run(p.Context(), chromedp.NavigateResponse(s.srv.URL+path))
-		if err != nil {
-			t.Fatalf("GET %s: %v", path, err)
-		}
-		if resp.Status >= 400 {
-			t.Fatalf("GET %s: status %d", path, resp.Status)
-		}
-		p.CheckPanelPage()
-		visited = append(visited, pat)
-		for _, l := range browser.Eval[[]string](p, linksJS) {
-			if !seen[pagePattern(l)] {
-				queue = append(queue, l)
-			}
-		}
+	}) {
+		return
 	}
+	visited := q.visited
 
+	p := browser.NewPage(t, s.srv)
+	p.LoginOwner()
 	// The pages a POST answers (issue 28, bulk on orders): the selection
 	// printed on one page, and the bulk-ship results.
 	p.Go(s.path("orders/"))
