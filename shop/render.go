@@ -44,22 +44,26 @@ type view struct {
 	Base string
 }
 
-// loadTemplates parses every page with the layout and the partials once,
-// then clones the set per language with that language's functions
-// (langFuncs). A file of the same name in themeDir replaces the embedded one.
-func (s *Shop) loadTemplates(themeDir string) (map[string]*pagekit.Templates, error) {
-	base, err := pagekit.ParseTemplates(embedded, pagekit.TemplateOptions{Dir: "templates", ThemeDir: themeDir,
+// loadTemplates parses every page with the layout and the partials once
+// (pagesIn clones the set per language). A file of the same name in
+// themeDir replaces the embedded one.
+func (s *Shop) loadTemplates(themeDir string) (*pagekit.Templates, error) {
+	return pagekit.ParseTemplates(embedded, pagekit.TemplateOptions{Dir: "templates", ThemeDir: themeDir,
 		Funcs: s.funcs(), Layout: "layout", Block: "main"})
+}
+
+// pagesIn returns the templates in lang, with its functions (langFuncs),
+// cloned from base on first use.
+func (s *Shop) pagesIn(lang string) (*pagekit.Templates, error) {
+	if t, ok := s.pages.Load(lang); ok {
+		return t.(*pagekit.Templates), nil
+	}
+	t, err := s.base.Clone(langFuncs(s.msgs.For(lang)))
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*pagekit.Templates{}
-	for _, lang := range i18n.Langs {
-		if out[lang], err = base.Clone(langFuncs(s.msgs.For(lang))); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	kept, _ := s.pages.LoadOrStore(lang, t)
+	return kept.(*pagekit.Templates), nil
 }
 
 // langFuncs are the template functions that speak language l.
@@ -107,7 +111,11 @@ func (s *Shop) render(c *fiber.Ctx, rq *request, status int, name string, meta p
 	defer s.bufs.Put(buf)
 	base := s.baseURL(c)
 	meta.Canonical, meta.Image = absURL(base, meta.Canonical), absURL(base, meta.Image)
-	if err := s.pages[rq.Look.Lang].Execute(buf, name, view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
+	pages, err := s.pagesIn(rq.Look.Lang)
+	if err != nil {
+		return fmt.Errorf("shop: %w", err)
+	}
+	if err := pages.Execute(buf, name, view{Meta: meta, Rq: rq, Data: data, Base: base}); err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
 	private := meta.NoIndex || rq.Customer != nil

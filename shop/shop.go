@@ -60,8 +60,11 @@ type Shop struct {
 	svc services
 	log *slog.Logger
 	// pages are the templates per language (Look.Lang), each with that
-	// language's t, tf, money and date functions.
-	pages map[string]*pagekit.Templates
+	// language's t, tf, money and date functions, cloned from base the
+	// first time a page in the language is drawn (pagesIn): a shop speaks
+	// one language, and six clones were a third of a test server's start.
+	base  *pagekit.Templates
+	pages sync.Map // language -> *pagekit.Templates
 	// msgs are the catalogues, with the owner's overrides.
 	msgs    i18n.Set
 	assets  *pagekit.Assets
@@ -93,7 +96,7 @@ func New(cfg Config, svc *app.Services) (*Shop, error) {
 	if s.msgs, err = i18n.Load(cfg.ThemeDir); err != nil {
 		return nil, err
 	}
-	if s.pages, err = s.loadTemplates(cfg.ThemeDir); err != nil {
+	if s.base, err = s.loadTemplates(cfg.ThemeDir); err != nil {
 		return nil, err
 	}
 	return s, nil
