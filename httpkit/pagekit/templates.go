@@ -48,10 +48,12 @@ func ParseTemplates(fsys fs.FS, opt TemplateOptions) (*Templates, error) {
 	if err != nil {
 		return nil, err
 	}
-	var shared []string // layout and partials, parsed into every page
+	shared := template.New("shared").Funcs(opt.Funcs) // the layout and partials, parsed once
 	for _, f := range files {
 		if n := path.Base(f); isShared(n, opt.Layout) {
-			shared = append(shared, n)
+			if err := parseFile(shared, fsys, opt, n, n); err != nil {
+				return nil, err
+			}
 		}
 	}
 	ts := &Templates{pages: map[string]*template.Template{}, layout: opt.Layout}
@@ -60,8 +62,15 @@ func ParseTemplates(fsys fs.FS, opt TemplateOptions) (*Templates, error) {
 		if isShared(n, opt.Layout) {
 			continue
 		}
-		t, err := parsePage(fsys, opt, append(shared, n))
+		t, err := shared.Clone() // each page gets its own copy of them
 		if err != nil {
+			return nil, err
+		}
+		tn := n
+		if opt.Layout == "" {
+			tn = strings.TrimSuffix(n, ".html")
+		}
+		if err := parseFile(t, fsys, opt, n, tn); err != nil {
 			return nil, err
 		}
 		if opt.Layout != "" && (t.Lookup(opt.Layout) == nil || t.Lookup(opt.Block) == nil) {
@@ -81,24 +90,16 @@ func isShared(name, layout string) bool {
 	return (layout != "" && name == layout+".html") || strings.HasPrefix(name, "_")
 }
 
-// parsePage parses files (the last is the page) into one template.
-func parsePage(fsys fs.FS, opt TemplateOptions, files []string) (*template.Template, error) {
-	page := files[len(files)-1]
-	t := template.New("page:" + page).Funcs(opt.Funcs)
-	for _, name := range files {
-		text, err := readTemplate(fsys, opt, name)
-		if err != nil {
-			return nil, fmt.Errorf("template %s: %w", name, err)
-		}
-		tn := name
-		if opt.Layout == "" && name == page {
-			tn = strings.TrimSuffix(name, ".html")
-		}
-		if _, err := t.New(tn).Parse(text); err != nil {
-			return nil, fmt.Errorf("template %s: %w", name, err)
-		}
+// parseFile parses file name into t as the template tn.
+func parseFile(t *template.Template, fsys fs.FS, opt TemplateOptions, name, tn string) error {
+	text, err := readTemplate(fsys, opt, name)
+	if err == nil {
+		_, err = t.New(tn).Parse(text)
 	}
-	return t, nil
+	if err != nil {
+		return fmt.Errorf("template %s: %w", name, err)
+	}
+	return nil
 }
 
 // readTemplate reads name from the theme directory, else from fsys.
