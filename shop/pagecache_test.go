@@ -86,6 +86,16 @@ func TestFreshBrowserForms(t *testing.T) {
 			}
 		})
 	}
+	t.Run("contact form", func(t *testing.T) {
+		b := newBrowser(t, e, s.host)
+		b.send("POST", "/contact/", url.Values{"name": {"Ann"}, "email": {"ann@example.com"}, "message": {"Hello"}},
+			map[string]string{"Sec-Fetch-Site": "same-origin"}).expect(t, 303)
+		b.send("POST", "/contact/", url.Values{"name": {"Eve"}, "email": {"eve@example.com"}, "message": {"Hi"}},
+			map[string]string{"Sec-Fetch-Site": "cross-site"}).expect(t, 403)
+		if n := contactCount(t, e, s.id); n != 1 {
+			t.Fatalf("%d messages stored, want Ann's only", n)
+		}
+	})
 	t.Run("ErrSignInFromFreshBrowser", func(t *testing.T) {
 		b := newBrowser(t, e, s.host)
 		b.send("POST", "/account/login/", url.Values{"email": {"ann@example.com"}, "password": {"password123"}},
