@@ -8,7 +8,7 @@ BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
 
-.PHONY: run build test lint test-race test-e2e test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
+.PHONY: run build test lint test-race test-race-long test-race-rest test-e2e test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,20 +18,22 @@ build:
 run: build
 	STOREFRONT_DEMO=true ./$(BIN) serve
 
-# test: the whole suite. gofmt first; then, on a throwaway PostgreSQL, six
+# test: the whole suite. gofmt first; then, on a throwaway PostgreSQL, seven
 # parts at once (make -j: one after another they left one of two cores idle),
-# the longest first: the Go tests under the race detector, the browser tests
-# (in parallel, a tab each), the e2e tests of the binary, the HTTP suites of
-# web, admin and panel again on PostgreSQL, the TypeScript client with the
-# release archive, and the lint (vet, staticcheck). Each part's output is
-# printed whole when it ends. All but the race pass (which needs cgo) build as
-# the release does, CGO off and -trimpath: on a cold build cache the
-# dependencies compile twice, not four times.
+# the longest first: the Go tests under the race detector (the long packages
+# and the rest), the browser tests (in parallel, a tab each), the e2e tests of
+# the binary, the HTTP suites of web, admin and panel again on PostgreSQL, the
+# TypeScript client with the release archive, and the lint (vet,
+# staticcheck). Each part's output is printed whole when it ends. All but the
+# race parts (which need cgo) build as the release does, CGO off and
+# -trimpath: on a cold build cache the dependencies compile twice, not four
+# times. Test binaries are linked without DWARF (-ldflags=-w: a third less
+# link time; a failing test's stack trace does not need it).
 # The storefront binary the tests run (main's, e2e's, the browser tests, the
 # TypeScript client's) is built once here, $STOREFRONT_TEST_BINARY, not once
 # per part; the release archive (test-dist) still builds its own, stamped.
 test: export CGO_ENABLED = 0
-test: export GOFLAGS = -trimpath
+test: export GOFLAGS = -trimpath -ldflags=-w
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
@@ -40,7 +42,7 @@ test:
 	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  $(GO) build -o "$$bin/storefront" . && \
 	  STOREFRONT_TEST_BINARY="$$bin/storefront" scripts/with-postgres.sh \
-	    $(MAKE) --no-print-directory -j6 --output-sync=target test-race test-browser test-e2e test-pg test-client lint
+	    $(MAKE) --no-print-directory -j7 --output-sync=target test-race-long test-browser test-e2e test-pg test-client test-race-rest lint
 
 # lint: go vet and staticcheck (make test runs it beside the test parts).
 lint:
@@ -79,17 +81,24 @@ test-dist:
 
 # test-race: every Go package that runs the server code in its own process,
 # under the race detector (e2e and e2e/browser drive the built binary from
-# outside: test-e2e and test-browser). go test starts the packages in the
-# order named, -p at a time: the long ones first (RACE_FIRST, CPU seconds
-# under -race: web 24, admin 23, the root package 21, shop 20, panel 14,
-# storage/postgres 13 and waiting on PostgreSQL), so that no long package
-# starts last and runs alone at the end; -p 3 because two of them wait
-# (storage/postgres on PostgreSQL, the root package on the binaries it
-# starts). -timeout 30m: on a busy 2-core runner one package can pass 10
-# minutes (go test's default alarm).
-RACE_FIRST := ./storage/postgres ./admin . ./web ./shop ./panel ./app/demo ./storage
-test-race:
-	CGO_ENABLED=1 $(GO) test -race -count=1 -p 3 -timeout 30m $(RACE_FIRST) $$($(GO) list ./... | grep -Ev '/e2e(/browser)?$$')
+# outside: test-e2e and test-browser), as two parts make test runs at once.
+# test-race-long: the long ones (RACE_LONG, CPU seconds under -race: admin
+# 21, web 20, panel 10, the root package 11, shop 9, storage/postgres 8 and
+# waiting on PostgreSQL, app/demo 4, storage 3), started in that order,
+# three at a time (two of them wait: storage/postgres on PostgreSQL, the root
+# package on the binaries it starts), so that no long package starts last.
+# test-race-rest: every other package (a second or two each), from the start:
+# after the long ones they were linked and run one by one at the end of make
+# test, with a core idle. -timeout 30m: on a busy 2-core runner one package
+# can pass 10 minutes (go test's default alarm).
+RACE_LONG := storefront/storage/postgres storefront/admin storefront storefront/web storefront/shop storefront/panel storefront/app/demo storefront/storage
+test-race: test-race-long test-race-rest
+
+test-race-long:
+	CGO_ENABLED=1 $(GO) test -race -count=1 -p 3 -timeout 30m $(RACE_LONG)
+
+test-race-rest:
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -vxF $(foreach p,$(RACE_LONG) storefront/e2e storefront/e2e/browser,-e $(p)))
 
 # test-e2e: the binary driven from outside (e2e: clusters, kill -9, the
 # migration round trip, README examples), without the race detector: the
