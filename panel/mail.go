@@ -53,6 +53,7 @@ func (p *panel) showMailTemplate(c *fiber.Ctx, v *view, status int, t app.MailTe
 	}
 	v.Title, v.Tab = "Mail template "+t.Kind, "notifications"
 	v.Data = mailTemplateData{Template: t, Preview: pv, PreviewHTML: pv.HTML}
+	c.Set(fiber.HeaderContentSecurityPolicy, mailPreviewCSP)
 	return p.render(c, status, "mail_template", v)
 }
 

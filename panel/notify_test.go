@@ -94,7 +94,15 @@ func TestPanelWebhooksAndMail(t *testing.T) {
 		list := fmt.Sprintf("/admin/stores/%d/mail-templates/", a)
 		br.get(list).expect(t, 200, "order_confirmation", "owner_low_stock")
 		one := list + "order_confirmation/"
-		br.get(one).expect(t, 200, "srcdoc=", "Blue mug", "Send me a test")
+		pg := br.get(one).expect(t, 200, "srcdoc=", "Blue mug", "Send me a test")
+		// The sandboxed preview takes the page's policy: inline styles
+		// allowed there (a mail is styled inline), on no other page.
+		if csp := pg.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self' 'unsafe-inline'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("mail template page CSP %q: want the panel's with inline styles", csp)
+		}
+		if csp := br.get(list).Header.Get("Content-Security-Policy"); strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("mail templates list CSP %q: inline styles allowed", csp)
+		}
 		br.submit(one, one, url.Values{"subject": {"Hooray {{.Order.ID}}"}, "html": {"<p>x</p>"}, "text": {"x"}, "preview": {"1"}}).expect(t, 200, "Hooray 1042")
 		br.submit(one, one, url.Values{"subject": {"x"}, "html": {"<script>x</script>"}, "text": {"x"}}).expect(t, 400, "must not contain scripts")
 		br.submit(one, one, url.Values{"subject": {"Hooray {{.Order.ID}}"}, "html": {"<p>x</p>"}, "text": {"x"}}).redirectsTo(t, one)

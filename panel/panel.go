@@ -344,8 +344,18 @@ type pageFunc func(c *fiber.Ctx, v *view) error
 // panelHeaders are the security headers of every panel response. form-action
 // allows Stripe Checkout: "Pay a test order" with a Stripe method redirects
 // there after its form (the browser applies form-action to that redirect).
-var panelHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "same-origin",
-	CSP: pagekit.BaseCSP().Set("img-src", "'self'", "https:", "http:").Set("form-action", "'self'", app.StripeCheckoutOrigin).String()}
+var panelHeaders = pagekit.SecurityHeaders{ReferrerPolicy: "same-origin", CSP: panelCSP().String()}
+
+func panelCSP() *pagekit.CSP {
+	return pagekit.BaseCSP().Set("img-src", "'self'", "https:", "http:").Set("form-action", "'self'", app.StripeCheckoutOrigin)
+}
+
+// mailPreviewCSP is the policy of the mail template page: its preview is a
+// sandboxed srcdoc iframe (no script, an origin of its own), which takes the
+// page's policy, and a mail is styled inline (style attributes and
+// elements, as mail programs need). Without 'unsafe-inline' the preview
+// showed the mail unstyled. The page itself has no inline style.
+var mailPreviewCSP = panelCSP().Set("style-src", "'self'", "'unsafe-inline'").String()
 
 // securityHeaders are set on every panel response.
 func securityHeaders(c *fiber.Ctx) { panelHeaders.Set(c) }
