@@ -41,7 +41,7 @@ test:
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
 	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  $(GO) build -o "$$bin/storefront" . && \
-	  STOREFRONT_TEST_BINARY="$$bin/storefront" scripts/with-postgres.sh \
+	  STOREFRONT_TEST_BINARY="$$bin/storefront" CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" scripts/with-postgres.sh \
 	    $(MAKE) --no-print-directory -j7 --output-sync=target test-race-long test-browser test-e2e test-pg test-client test-race-rest lint
 
 # lint: go vet and staticcheck (make test runs it beside the test parts).
@@ -108,15 +108,15 @@ test-race-rest:
 test-e2e:
 	$(GO) test -count=1 -timeout 30m ./e2e
 
-# test-browser: the features in headless Chromium (e2e/browser), without the
-# race detector: Chromium does most of the work there, and the server code
-# they drive runs under it in the other packages' HTTP tests. Two tests at a
-# time (go test's default, GOMAXPROCS): four finished the part sooner alone
-# but cost about 5 more CPU seconds, and in make test the part ends before
-# the race pass anyway. The longest test, the panel sweep, checks its pages
-# in three tabs (parallel subtests) that take the slots the others free.
+# test-browser: the features in Chromium's headless shell (e2e/browser;
+# scripts/headless-shell.sh, else Debian's chromium; CHROMIUM=path picks
+# another), without the race detector: Chromium does most of the work there,
+# and the server code they drive runs under it in the other packages' HTTP
+# tests. Two tests at a time (go test's default, GOMAXPROCS); the longest
+# test, the panel sweep, checks its pages in three tabs (parallel subtests)
+# that take the slots the others free.
 test-browser:
-	$(GO) test -count=1 -timeout 30m ./e2e/browser
+	CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" $(GO) test -count=1 -timeout 30m ./e2e/browser
 
 # test-pg: the HTTP suites of web, admin and panel again on PostgreSQL (without
 # -race: test-race ran the same code under the race detector).
@@ -131,7 +131,7 @@ test-pg:
 test-client:
 	GO=$(GO) sh scripts/tscheck.sh
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
-	  STOREFRONT_EXAMPLE_DIST=$$d $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
+	  STOREFRONT_EXAMPLE_DIST=$$d CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
 	@STOREFRONT_TEST_SDK_BUILT=1 $(MAKE) --no-print-directory test-dist
 
 fmt:
