@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -24,19 +23,12 @@ var openapiFS embed.FS
 // that takes fields= answers anyOf the full schema X (every member
 // required: the answer without fields=) and XFields (only id required: the
 // answer with fields=), so the document holds for every request.
-func OpenAPI() ([]byte, error) { return servedOpenAPI() }
+func OpenAPI() ([]byte, error) { return buildOpenAPI(true) }
 
 // OpenAPIFull returns the document as it holds for a request without
 // fields=: those operations answer the full schema X alone. The contract
 // check validates such exchanges against it (stricter than the served one).
-func OpenAPIFull() ([]byte, error) { return fullOpenAPI() }
-
-// The two documents are merged once per process (the embedded fragments do
-// not change): a test process mounts the API on hundreds of servers.
-var (
-	servedOpenAPI = sync.OnceValues(func() ([]byte, error) { return buildOpenAPI(true) })
-	fullOpenAPI   = sync.OnceValues(func() ([]byte, error) { return buildOpenAPI(false) })
-)
+func OpenAPIFull() ([]byte, error) { return buildOpenAPI(false) }
 
 func buildOpenAPI(served bool) ([]byte, error) {
 	names, err := fs.Glob(openapiFS, "openapi/*.json")
