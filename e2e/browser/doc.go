@@ -1,8 +1,10 @@
 // Package browser is the harness of the browser tests: it builds the real
 // storefront binary once per test run, starts it on a free port with a temp
 // data dir (demo data, or data a test seeds through the storage layer first),
-// and drives Debian's chromium with chromedp: one browser per test binary, a
-// tab in its own browser context (its own cookies) per test.
+// and drives Chromium with chromedp ($CHROMIUM: make test sets Chromium's
+// headless shell, scripts/headless-shell.sh; else the chromium on the PATH,
+// Debian's package): one browser per test binary, a tab in its own browser
+// context (its own cookies) per test.
 //
 // A test package calls Main from TestMain, then in each test:
 //
