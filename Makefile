@@ -7,6 +7,9 @@ COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 BIN      := bin/storefront
+# BROWSER: the browser tests' Chromium, $CHROMIUM, else the headless shell
+# (scripts/headless-shell.sh prints nothing without it: then Debian's chromium).
+BROWSER  = CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}"
 
 .PHONY: run build test lint test-race test-race-long test-race-rest test-e2e test-browser test-pg test-client test-dist dist bench bench-1m bench-panel clean fmt docker
 
@@ -41,7 +44,7 @@ test:
 	GO=$(GO) sh scripts/stripe-mock.sh >/dev/null
 	@bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT; \
 	  $(GO) build -o "$$bin/storefront" . && \
-	  STOREFRONT_TEST_BINARY="$$bin/storefront" CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" scripts/with-postgres.sh \
+	  STOREFRONT_TEST_BINARY="$$bin/storefront" $(BROWSER) scripts/with-postgres.sh \
 	    $(MAKE) --no-print-directory -j7 --output-sync=target test-race-long test-browser test-e2e test-pg test-client test-race-rest lint
 
 # lint: go vet and staticcheck (make test runs it beside the test parts).
@@ -83,7 +86,7 @@ test-dist:
 # under the race detector (e2e and e2e/browser drive the built binary from
 # outside: test-e2e and test-browser), as two parts make test runs at once.
 # test-race-long: the long ones (RACE_LONG, CPU seconds under -race: admin
-# 21, web 20, panel 10, the root package 11, shop 9, storage/postgres 8 and
+# 22, web 22, panel 11, the root package 11, shop 10, storage/postgres 8 and
 # waiting on PostgreSQL, app/demo 4, storage 3), started in that order,
 # three at a time (two of them wait: storage/postgres on PostgreSQL, the root
 # package on the binaries it starts), so that no long package starts last.
@@ -116,7 +119,7 @@ test-e2e:
 # test, the panel sweep, checks its pages in three tabs (parallel subtests)
 # that take the slots the others free.
 test-browser:
-	CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" $(GO) test -count=1 -timeout 30m ./e2e/browser
+	$(BROWSER) $(GO) test -count=1 -timeout 30m ./e2e/browser
 
 # test-pg: the HTTP suites of web, admin and panel again on PostgreSQL (without
 # -race: test-race ran the same code under the race detector).
@@ -131,7 +134,7 @@ test-pg:
 test-client:
 	GO=$(GO) sh scripts/tscheck.sh
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; sh scripts/example.sh "$$d" && \
-	  STOREFRONT_EXAMPLE_DIST=$$d CHROMIUM="$${CHROMIUM:-$$(sh scripts/headless-shell.sh)}" $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
+	  STOREFRONT_EXAMPLE_DIST=$$d $(BROWSER) $(GO) test -count=1 -run '^TestExampleShop$$' ./e2e/browser
 	@STOREFRONT_TEST_SDK_BUILT=1 $(MAKE) --no-print-directory test-dist
 
 fmt:

@@ -6,7 +6,7 @@
 # (pinned; npm checks the tarball's integrity), unpacked once into the user
 # cache. Debian's chromium (.ci/chromium.sh) is the whole browser in its new
 # headless mode: the same pages cost it twice the CPU (make test's browser
-# part: 101 -> 48 CPU seconds), a new browser context most of all. The shell
+# part: 101 -> 48 CPU seconds of Chromium). The shell
 # uses the libraries and fonts Debian's package installed. When the shell
 # cannot be had (no npm, no registry), it prints nothing and the tests use
 # Debian's chromium.
